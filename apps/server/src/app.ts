@@ -1,0 +1,209 @@
+import Fastify, { type FastifyInstance } from 'fastify';
+import fs from 'node:fs';
+import path from 'node:path';
+import { z } from 'zod';
+import {
+  hasZodFastifySchemaValidationErrors,
+  jsonSchemaTransform,
+  serializerCompiler,
+  validatorCompiler,
+  type ZodTypeProvider,
+} from 'fastify-type-provider-zod';
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import fastifyStatic from '@fastify/static';
+import { SUCCESS } from '@meter/contracts';
+import type { Db } from './db/client.ts';
+import { AppError } from './http/errors.ts';
+import { checkPerm } from './http/routes.ts';
+import { writeAudit } from './http/audit.ts';
+import { authenticate, type AuthSettings } from './modules/auth/service.ts';
+import authRoutes from './modules/auth/routes.ts';
+import adminRoutes from './modules/admin/routes.ts';
+import auditRoutes from './modules/audit/routes.ts';
+import areaRoutes from './modules/area/routes.ts';
+import companyRoutes from './modules/company/routes.ts';
+import schemeRoutes from './modules/scheme/routes.ts';
+import roomRoutes from './modules/room/routes.ts';
+import ownerRoutes from './modules/owner/routes.ts';
+import deviceRoutes from './modules/device/routes.ts';
+import websocket from '@fastify/websocket';
+import controlRoutes from './modules/control/routes.ts';
+import type { ControlApi } from './modules/control/service.ts';
+import realtimeRoutes from './modules/realtime/routes.ts';
+import meteringRoutes from './modules/metering/routes.ts';
+import { startTimedControls } from './modules/metering/timed.ts';
+import { EventBus } from './modules/realtime/bus.ts';
+import billingRoutes from './modules/billing/routes.ts';
+import paymentRoutes from './modules/payment/routes.ts';
+import reportRoutes from './modules/report/routes.ts';
+import notifyRoutes from './modules/notify/routes.ts';
+import { startBillingJobs } from './jobs/billing.ts';
+
+z.config(z.locales.zhCN());
+
+export const API_PREFIXES = ['/device/api', '/yewu/api', '/yonghu/api', '/pay/api', '/wxpay/api', '/alipay/api', '/sms', '/export/api'];
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    apiRoutes: { method: string; url: string }[];
+  }
+}
+
+export interface AppOptions {
+  db: Db;
+  auth: AuthSettings;
+  logLevel?: string;
+  /** the built web app to serve, if present */
+  webDist?: string;
+  /** device events and internal signals (a local bus when absent) */
+  bus?: EventBus;
+  /** command expiry, attempts and how long a call waits for its command's result */
+  control?: Partial<Omit<ControlApi, 'bus'>>;
+  /** run the periodic jobs of the API modules in this process (the worker role): timed valve control */
+  jobs?: boolean;
+}
+
+function fieldMessage(issues: { instancePath?: string; message?: string; params?: { issue?: { path?: PropertyKey[] } } }[]) {
+  const first = issues[0];
+  const p = first?.params?.issue?.path?.map(String).join('.') || first?.instancePath?.replace(/^\//, '').replace(/\//g, '.') || '';
+  return p ? `参数「${p}」${first?.message ?? '无效'}` : `参数错误：${first?.message ?? '请求无效'}`;
+}
+
+export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
+  const app = Fastify({
+    logger: { level: opts.logLevel ?? 'info', redact: ['req.headers.authorization'] },
+    trustProxy: true,
+    bodyLimit: 5 * 1024 * 1024,
+    exposeHeadRoutes: false,
+  }).withTypeProvider<ZodTypeProvider>();
+  // every API route, for the tenancy test that walks them all and for docs/API.md
+  const apiRoutes: { method: string; url: string }[] = [];
+  app.decorate('apiRoutes', apiRoutes);
+  app.addHook('onRoute', (r) => {
+    if (r.config?.perm !== undefined) {
+      for (const m of [r.method].flat()) apiRoutes.push({ method: m, url: r.url });
+    }
+  });
+  app.setValidatorCompiler(validatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+
+  await app.register(swagger, {
+    openapi: {
+      info: { title: '智能水电表物联网管理平台 API', version: '1.9.2' },
+      components: { securitySchemes: { token: { type: 'apiKey', in: 'header', name: 'Authorization' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(swaggerUi, { routePrefix: '/docs' });
+
+  // Who is asking, and may they? Runs before validation, so an anonymous or forbidden request
+  // learns nothing about the input it sent.
+  app.addHook('onRequest', async (req) => {
+    const perm = req.routeOptions.config?.perm;
+    if (perm === undefined) return; // not an API route (static files, docs)
+    if (perm === false) {
+      req.publicCtx = { ip: req.ip, userAgent: String(req.headers['user-agent'] ?? ''), db: opts.db, audit: {} };
+      return;
+    }
+    const header = req.headers.authorization;
+    const token = header?.startsWith('Bearer ') ? header.slice(7) : header;
+    const raw = (req.query as Record<string, string> | undefined)?.searchCompanyID;
+    const searchCompanyID = raw && /^\d+$/.test(raw) ? Number(raw) : undefined;
+    const { user, scope } = await authenticate(opts.db, opts.auth, token, searchCompanyID);
+    req.ctx = {
+      user,
+      scope,
+      ip: req.ip,
+      db: opts.db,
+      tx: (fn) => opts.db.tx(scope, fn),
+      audit: {},
+    };
+    checkPerm(req.ctx, perm);
+  });
+
+  // The audit row is written before the answer leaves, so a caller that saw the answer finds the row.
+  app.addHook('onSend', async (req, reply, payload) => {
+    if (req.method === 'GET' || req.routeOptions.config?.perm === undefined) return payload;
+    if (!req.ctx && !req.publicCtx) return payload;
+    let code = '';
+    if (typeof payload === 'string' && payload.startsWith('{')) {
+      try {
+        code = String(JSON.parse(payload).code ?? '');
+      } catch { /* not JSON */ }
+    }
+    try {
+      await writeAudit(opts.db, req, reply, code);
+    } catch (e) {
+      req.log.error({ err: e }, 'audit write failed');
+    }
+    return payload;
+  });
+
+  app.setErrorHandler((err, req, reply) => {
+    if (err instanceof AppError) return reply.status(err.status).send({ code: err.code, message: err.message });
+    if (hasZodFastifySchemaValidationErrors(err)) {
+      return reply.status(400).send({ code: 'BAD_REQUEST', message: fieldMessage(err.validation as never) });
+    }
+    const e = err as { statusCode?: number; code?: string; message: string };
+    if (e.statusCode && e.statusCode >= 400 && e.statusCode < 500) {
+      const message =
+        e.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE' ? '不支持的请求格式'
+        : e.code === 'FST_ERR_CTP_BODY_TOO_LARGE' ? '请求内容过大'
+        : '请求格式错误';
+      return reply.status(e.statusCode).send({ code: 'BAD_REQUEST', message });
+    }
+    // drizzle wraps driver errors: the PostgreSQL code may sit on `cause`
+    const pgCode = (err as { code?: string }).code ?? (err as { cause?: { code?: string } }).cause?.code;
+    if (pgCode === '23505') return reply.status(409).send({ code: 'CONFLICT', message: '数据重复，已存在相同记录' });
+    if (pgCode === '23503') return reply.status(409).send({ code: 'IN_USE', message: '数据正在被使用或关联数据不存在' });
+    if (pgCode === '42501') return reply.status(403).send({ code: 'FORBIDDEN', message: '无权访问该数据' });
+    req.log.error({ err }, 'unhandled error');
+    return reply.status(500).send({ code: 'INTERNAL', message: '服务器内部错误，请稍后重试' });
+  });
+
+  app.get('/healthz', { schema: { hide: true } }, async () => {
+    await opts.db.pool.query('SELECT 1');
+    return { code: SUCCESS, message: '', data: { status: 'ok' } };
+  });
+
+  authRoutes(app, opts.auth);
+  adminRoutes(app);
+  auditRoutes(app);
+  areaRoutes(app);
+  companyRoutes(app);
+  schemeRoutes(app);
+  roomRoutes(app);
+  ownerRoutes(app);
+  deviceRoutes(app);
+  const bus = opts.bus ?? new EventBus();
+  const controlApi: ControlApi = { bus, commandTtlMinutes: 10, maxAttempts: 3, waitMs: 15_000, ...opts.control };
+  controlRoutes(app, controlApi);
+  meteringRoutes(app, controlApi);
+  billingRoutes(app);
+  paymentRoutes(app);
+  reportRoutes(app);
+  notifyRoutes(app);
+  if (opts.jobs) {
+    const stopTimed = startTimedControls({ db: opts.db, bus, log: app.log });
+    app.addHook('onClose', async () => stopTimed());
+    const stopBilling = startBillingJobs({ db: opts.db, bus, log: app.log });
+    app.addHook('onClose', async () => stopBilling());
+  }
+  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  realtimeRoutes(app, { db: opts.db, auth: opts.auth, bus });
+
+  const dist = opts.webDist;
+  const hasWeb = !!dist && fs.existsSync(path.join(dist, 'index.html'));
+  if (hasWeb) await app.register(fastifyStatic, { root: dist!, wildcard: false, index: false });
+  app.setNotFoundHandler((req, reply) => {
+    const url = req.url.split('?')[0];
+    // API paths, non-GETs and missing build assets are real 404s; only page URLs get the app shell
+    if (API_PREFIXES.some((p) => url.startsWith(p)) || url.startsWith('/assets/') || req.method !== 'GET' || !hasWeb) {
+      return reply.status(404).send({ code: 'NOT_FOUND', message: '接口不存在' });
+    }
+    // the SPA: every other GET gets the app shell; the router shows the page or its 404
+    return reply.type('text/html').sendFile('index.html');
+  });
+  return app;
+}

@@ -1,0 +1,67 @@
+import path from 'node:path';
+import { z } from 'zod';
+
+// Environment, validated once at start. Every knob the operator can turn is here and in
+// docs/OPERATIONS.md.
+const bool = z.enum(['0', '1', 'true', 'false']).transform((v) => v === '1' || v === 'true');
+
+const Env = z.object({
+  PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+  HOST: z.string().default('0.0.0.0'),
+  DATA_DIR: z.string().default('./data'),
+  DATABASE_URL: z.string().optional(),
+  /** password of the non-owner role the app connects as (created by the migrations) */
+  APP_DB_PASSWORD: z.string().default('meter_app_local'),
+  EMBEDDED_PG_PORT: z.coerce.number().int().default(54329),
+  MQTT_URL: z.string().optional(),
+  MQTT_PORT: z.coerce.number().int().default(1884),
+  GATEWAY_PORT: z.coerce.number().int().default(9300),
+  ROLES: z.string().default('api,gateway,worker'),
+  SEED_DEMO: bool.default(true),
+  SIMULATOR: bool.default(true),
+  SESSION_IDLE_MINUTES: z.coerce.number().positive().default(30),
+  SESSION_MAX_HOURS: z.coerce.number().positive().default(12),
+  // device side (gateway, worker): see docs/OPERATIONS.md
+  GATEWAY_HOST: z.string().default('0.0.0.0'),
+  HEARTBEAT_SECONDS: z.coerce.number().positive().default(30),
+  GATEWAY_REPLY_TIMEOUT_MS: z.coerce.number().int().min(100).default(3000),
+  GATEWAY_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  /** this gateway also serves the MQTT meters (exactly one gateway process should) */
+  GATEWAY_MQTT_METERS: bool.default(true),
+  /** prepended to every MQTT topic, so deployments can share one broker (default none) */
+  MQTT_TOPIC_PREFIX: z.string().regex(/^[A-Za-z0-9_\-/]*$/).default(''),
+  /** raw frames logged to device_reports: control frames and anomalies (default), or all */
+  GATEWAY_FRAME_LOG: z.enum(['control', 'all']).default('control'),
+  READ_INTERVAL_MINUTES: z.coerce.number().min(0).default(15),
+  COMMAND_TTL_MINUTES: z.coerce.number().positive().default(10),
+  COMMAND_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
+  COMMAND_RETRY_SECONDS: z.coerce.number().positive().default(5),
+  COMMAND_WAIT_SECONDS: z.coerce.number().min(0).default(15),
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(5000).default(200),
+  OFFLINE_WARN_MINUTES: z.coerce.number().positive().default(60),
+  CLOCK_DRIFT_SECONDS: z.coerce.number().positive().default(300),
+  REPORT_RETENTION_DAYS: z.coerce.number().int().positive().default(90),
+  /** DL/T 645 control/write password: PA + P2P1P0 (8 hex digits) and operator code (8 hex digits) */
+  DLT645_PASSWORD: z.string().regex(/^[0-9A-Fa-f]{8}$/).default('02000000'),
+  DLT645_OPERATOR: z.string().regex(/^[0-9A-Fa-f]{8}$/).default('00000000'),
+  LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
+  WEB_DIST: z.string().optional(),
+});
+
+export type Config = z.infer<typeof Env> & { dataDir: string; webDist: string; roles: Set<string> };
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
+  const parsed = Env.safeParse(env);
+  if (!parsed.success) {
+    const lines = parsed.error.issues.map((i) => `  ${i.path.join('.')}: ${i.message}`);
+    throw new Error(`环境变量配置错误:\n${lines.join('\n')}`);
+  }
+  const c = parsed.data;
+  const root = path.resolve(import.meta.dirname, '../../..');
+  return {
+    ...c,
+    dataDir: path.resolve(root, c.DATA_DIR),
+    webDist: c.WEB_DIST ? path.resolve(c.WEB_DIST) : path.join(root, 'apps/web/dist'),
+    roles: new Set(c.ROLES.split(',').map((s) => s.trim()).filter(Boolean)),
+  };
+}

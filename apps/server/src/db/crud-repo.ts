@@ -1,0 +1,76 @@
+import { and, count, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
+import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { FieldDef } from '@meter/contracts';
+import type { Tx } from './client.ts';
+
+// The generic repository behind declared CRUD resources: the only SQL they need. Row-level security
+// (set by the transaction's scope) limits every statement to the caller's company and areas.
+
+export type AnyTable = PgTable & { id: PgColumn } & Record<string, unknown>;
+
+const col = (table: AnyTable, key: string) => {
+  const c = table[key];
+  if (!c) throw new Error(`column ${key} missing on table`);
+  return c as PgColumn;
+};
+
+/** The area and every area below it (for searchArea). */
+export const areaAndBelow = (areaId: number) => sql`(
+  WITH RECURSIVE t AS (SELECT id FROM areas WHERE id = ${areaId}
+    UNION SELECT a.id FROM areas a JOIN t ON a.parent_id = t.id) SELECT id FROM t)`;
+
+export interface ListFilter {
+  fields: FieldDef[];
+  query: Record<string, unknown>;
+  /** the table's area column, when the resource follows the area tree */
+  areaKey?: string;
+  extra?: SQL[];
+}
+
+export function whereOf(table: AnyTable, f: ListFilter): SQL | undefined {
+  const w: SQL[] = [...(f.extra ?? [])];
+  for (const field of f.fields) {
+    const v = f.query[field.key];
+    if (!field.search || v === undefined || v === null || v === '') continue;
+    w.push(field.search === 'like' ? ilike(col(table, field.key), `%${String(v).replace(/[%_\\]/g, '\\$&')}%`) : eq(col(table, field.key), v));
+  }
+  const area = f.query.searchArea;
+  if (f.areaKey && typeof area === 'number') w.push(sql`${col(table, f.areaKey)} IN ${areaAndBelow(area)}`);
+  return w.length ? and(...w) : undefined;
+}
+
+export async function list(tx: Tx, table: AnyTable, f: ListFilter, limit: number, offset: number) {
+  const cond = whereOf(table, f);
+  const rows = await tx.select().from(table as PgTable).where(cond).orderBy(desc(table.id)).limit(limit).offset(offset);
+  const [c] = await tx.select({ n: count() }).from(table as PgTable).where(cond);
+  return { rows: rows as Record<string, unknown>[], count: c.n };
+}
+
+export async function get(tx: Tx, table: AnyTable, id: number) {
+  const [r] = await tx.select().from(table as PgTable).where(eq(table.id, id));
+  return r as Record<string, unknown> | undefined;
+}
+
+export async function insert(tx: Tx, table: AnyTable, values: Record<string, unknown>) {
+  const [r] = await tx.insert(table as PgTable).values(values as never).returning({ id: table.id });
+  return r.id as number;
+}
+
+export async function update(tx: Tx, table: AnyTable, id: number, values: Record<string, unknown>) {
+  const set = 'updatedAt' in table ? { ...values, updatedAt: sql`now()` } : values;
+  const r = await tx.update(table as PgTable).set(set as never).where(eq(table.id, id)).returning({ id: table.id });
+  return r.length > 0;
+}
+
+export async function remove(tx: Tx, table: AnyTable, ids: number[]) {
+  const r = await tx.delete(table as PgTable).where(inArray(table.id, ids)).returning({ id: table.id });
+  return r.map((x) => x.id as number);
+}
+
+/** Whether another row (visible in scope) already has this value. */
+export async function taken(tx: Tx, table: AnyTable, key: string, value: unknown, exceptId?: number) {
+  const w = [eq(col(table, key), value)];
+  if (exceptId) w.push(sql`${table.id} <> ${exceptId}`);
+  const [r] = await tx.select({ id: table.id }).from(table as PgTable).where(and(...w)).limit(1);
+  return !!r;
+}

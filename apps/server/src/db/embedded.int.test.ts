@@ -1,0 +1,90 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+
+// The embedded default (no DATABASE_URL): the real start command on a fresh data directory serves
+// the API and both demo logins; after a SIGKILL leaves an orphan postgres behind, the next start
+// still comes up with the same data.
+
+const root = path.resolve(import.meta.dirname, '../../../..');
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'meter-embedded-'));
+fs.chmodSync(dataDir, 0o755);
+const port = 18000 + Math.floor(Math.random() * 1000);
+const pgPort = 55000 + Math.floor(Math.random() * 1000);
+let child: ChildProcess | undefined;
+
+function start() {
+  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort), SIMULATOR: '0', LOG_LEVEL: 'warn' };
+  delete env.DATABASE_URL;
+  delete env.MQTT_URL;
+  const p = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  let out = '';
+  p.stdout!.on('data', (d) => (out += d));
+  p.stderr!.on('data', (d) => (out += d));
+  return { p, output: () => out };
+}
+
+async function waitHealthy(output: () => string, timeoutMs = 60_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (Date.now() < deadline) {
+    try {
+      const r = await fetch(`http://127.0.0.1:${port}/healthz`);
+      if (r.ok) return;
+    } catch { /* not yet */ }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`server did not become healthy:\n${output()}`);
+}
+
+const login = async (username: string, password: string) => {
+  const r = await fetch(`http://127.0.0.1:${port}/yonghu/api/admin/login`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json' },
+    body: JSON.stringify({ username, password }),
+  });
+  return (await r.json()) as { code: string; data: { token: string } };
+};
+
+afterAll(async () => {
+  if (child && child.exitCode === null) {
+    child.kill('SIGTERM');
+    await new Promise((r) => child!.once('exit', r));
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+describe('embedded database (npm start without DATABASE_URL)', () => {
+  it('starts on a fresh data dir, prints the URL and logins, and both demo logins work', async () => {
+    const s = start();
+    child = s.p;
+    await waitHealthy(s.output);
+    expect(s.output()).toContain(`http://localhost:${port}`);
+    expect(s.output()).toContain('demo / demo123');
+    expect((await login('admin', 'admin123')).code).toBe('SUCCESS');
+    expect((await login('demo', 'demo123')).code).toBe('SUCCESS');
+    expect(fs.existsSync(path.join(dataDir, 'pg', 'PG_VERSION'))).toBe(true);
+    // the login page is served (npm test builds the web app before this suite)
+    if (fs.existsSync(path.join(root, 'apps/web/dist/index.html'))) {
+      const page = await fetch(`http://127.0.0.1:${port}/login`);
+      expect(page.status).toBe(200);
+      expect(await page.text()).toContain('智能水电表物联网管理平台');
+    }
+  });
+
+  it('comes back after SIGKILL left an orphan postgres, with the data kept', async () => {
+    const before = await login('demo', 'demo123');
+    child!.kill('SIGKILL');
+    await new Promise((r) => child!.once('exit', r));
+    const pid = Number(fs.readFileSync(path.join(dataDir, 'pg', 'postmaster.pid'), 'utf8').split('\n')[0]);
+    expect(() => process.kill(pid, 0)).not.toThrow(); // the orphan is still running
+    const s = start();
+    child = s.p;
+    await waitHealthy(s.output);
+    // the old session survived the restart: same database, not a fresh one
+    const me = await fetch(`http://127.0.0.1:${port}/yonghu/api/admin/user/token`, { headers: { authorization: before.data.token } });
+    expect(me.status).toBe(200);
+    expect(s.output()).not.toContain('首次启动');
+  });
+});

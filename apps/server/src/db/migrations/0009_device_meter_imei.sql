@@ -1,0 +1,1 @@
+CREATE UNIQUE INDEX "meters_imei" ON "meters" USING btree ("imei") WHERE imei <> '';

@@ -1,0 +1,1 @@
+ALTER TABLE "accounts" ADD COLUMN "close_deferred" boolean DEFAULT false NOT NULL;

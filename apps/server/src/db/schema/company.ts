@@ -1,0 +1,38 @@
+import { bigint, boolean, integer, pgTable, text, varchar } from 'drizzle-orm/pg-core';
+import { createdAt, id, updatedAt } from './common.ts';
+
+/** 单位分类: a platform-wide dictionary (no tenant). */
+export const companyClassifies = pgTable('company_classifies', {
+  id: id(),
+  name: varchar('name', { length: 64 }).notNull().unique(),
+  memo: text('memo').notNull().default(''),
+  sort: integer('sort').notNull().default(0),
+  createdAt: createdAt(),
+});
+
+/** 单位 (tenant). Row-level security shows a company only its own row. */
+export const companies = pgTable('companies', {
+  id: id(),
+  name: varchar('name', { length: 128 }).notNull().unique(),
+  classifyId: bigint('classify_id', { mode: 'number' }).references(() => companyClassifies.id),
+  contact: varchar('contact', { length: 64 }).notNull().default(''),
+  phone: varchar('phone', { length: 32 }).notNull().default(''),
+  address: text('address').notNull().default(''),
+  /** 0 农业银行, 1 中国银行, 2 地方银行 */
+  bankType: integer('bank_type').notNull().default(0),
+  /** 0 智能水电表物联网管理平台, 1 智慧市场管理平台 */
+  edition: integer('edition').notNull().default(0),
+  /** SMS price per notify type, in 分: 1 短信, 2 电话 */
+  smsPriceFen: integer('sms_price_fen').notNull().default(10),
+  phonePriceFen: integer('phone_price_fen').notNull().default(20),
+  /** whether device-plan permissions are checked (SPEC §5) */
+  deviceCheck: boolean('device_check').notNull().default(false),
+  valveControlPwd: varchar('valve_control_pwd', { length: 64 }).notNull().default(''),
+  /** CompanyDevicePermiss: the plan codes this company may use (checked when deviceCheck is on) */
+  collectorPlans: integer('collector_plans').array().notNull().default([]),
+  electricPlans: integer('electric_plans').array().notNull().default([]),
+  waterPlans: integer('water_plans').array().notNull().default([]),
+  status: integer('status').notNull().default(1),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});

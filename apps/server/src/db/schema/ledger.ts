@@ -1,0 +1,223 @@
+import { bigint, index, integer, jsonb, numeric, pgTable, primaryKey, text, uniqueIndex, varchar, boolean } from 'drizzle-orm/pg-core';
+import { companyId, createdAt, id, ref, ts, updatedAt } from './common.ts';
+import { owners, rooms } from './area.ts';
+import { meters } from './device.ts';
+
+// Money (issue 5, DESIGN §5). Amounts are integer 分 (bigint). Every balance change is one row of
+// the append-only journal, posted in the same transaction that updates the account's balance:
+// balance == Σ journal, always. Each external or retried effect carries an idempotency key.
+
+/** An owner's wallet: 'electric' 电费, 'water' 水费, 'subsidy' 补贴, 'other' 其他费用 (综合缴费 items paid and charged at once). */
+export const accounts = pgTable('accounts', {
+  id: id(),
+  companyId: companyId(),
+  ownerId: ref('owner_id').notNull().references(() => owners.id),
+  roomId: ref('room_id').references(() => rooms.id),
+  wallet: varchar('wallet', { length: 12 }).notNull(),
+  balanceFen: bigint('balance_fen', { mode: 'number' }).notNull().default(0),
+  /** the lowest alarm level reached since the balance was last above alarm 1: 0 none, 1, 2, 3 = close threshold */
+  alarmLevel: integer('alarm_level').notNull().default(0),
+  /**
+   * an automatic close is owed but the control module could not take it yet (保电/保水, no-disconnect
+   * hours): the billing worker asks again until it is queued or the balance recovers
+   */
+  closeDeferred: boolean('close_deferred').notNull().default(false),
+  /** 1 open, 0 closed (account cancelled) */
+  status: integer('status').notNull().default(1),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [uniqueIndex('accounts_owner_wallet').on(t.ownerId, t.wallet), index('accounts_company_room').on(t.companyId, t.roomId)]);
+
+/**
+ * The journal. kind: prepay 充值, refund 退费, subsidy 补贴, deduction 扣费, fee 费用, reversal 冲正,
+ * withdrawal 提现. amount_fen is signed (+ credit, − debit). Append-only for the app role.
+ */
+export const journal = pgTable('journal', {
+  id: id(),
+  companyId: companyId(),
+  accountId: ref('account_id').notNull().references(() => accounts.id),
+  ownerId: ref('owner_id').notNull(),
+  roomId: ref('room_id'),
+  wallet: varchar('wallet', { length: 12 }).notNull(),
+  kind: varchar('kind', { length: 12 }).notNull(),
+  amountFen: bigint('amount_fen', { mode: 'number' }).notNull(),
+  balanceAfterFen: bigint('balance_after_fen', { mode: 'number' }).notNull(),
+  idempotencyKey: varchar('idempotency_key', { length: 128 }).notNull(),
+  /** cash 现金, wechat 微信, alipay 支付宝, bank 银行, system 系统 */
+  payMethod: varchar('pay_method', { length: 12 }).notNull().default('system'),
+  refType: varchar('ref_type', { length: 16 }).notNull().default(''),
+  refId: ref('ref_id'),
+  reversesId: ref('reverses_id'),
+  operatorId: ref('operator_id'),
+  operatorName: varchar('operator_name', { length: 64 }).notNull().default(''),
+  memo: text('memo').notNull().default(''),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('journal_idempotency').on(t.companyId, t.idempotencyKey),
+  index('journal_account').on(t.accountId, t.id),
+  index('journal_company_time').on(t.companyId, t.createdAt),
+]);
+
+/** Finance audit of journal rows (/financerecode): the journal itself never changes. */
+export const journalAudits = pgTable('journal_audits', {
+  journalId: ref('journal_id').primaryKey().references(() => journal.id),
+  companyId: companyId(),
+  auditedBy: ref('audited_by').notNull(),
+  auditedByName: varchar('audited_by_name', { length: 64 }).notNull().default(''),
+  memo: text('memo').notNull().default(''),
+  auditedAt: ts('audited_at').notNull().defaultNow(),
+});
+
+/** One settlement per reading: the reading's consumption priced and deducted exactly once. */
+export const settlements = pgTable('settlements', {
+  id: id(),
+  companyId: companyId(),
+  meterId: ref('meter_id').notNull().references(() => meters.id),
+  ownerId: ref('owner_id'),
+  roomId: ref('room_id'),
+  readAt: ts('read_at').notNull(),
+  prevReadAt: ts('prev_read_at'),
+  prevTotal: numeric('prev_total', { precision: 14, scale: 2 }).notNull(),
+  total: numeric('total', { precision: 14, scale: 2 }).notNull(),
+  /** (total − prev_total) × the meter's multiplier */
+  quantity: numeric('quantity', { precision: 16, scale: 4 }).notNull(),
+  amountFen: bigint('amount_fen', { mode: 'number' }).notNull(),
+  lines: jsonb('lines').$type<unknown[]>().notNull().default([]),
+  periodKey: varchar('period_key', { length: 7 }).notNull(),
+  journalId: ref('journal_id'),
+  /** 1 电, 2 水 (the meter's kind, for reports) */
+  meterKind: integer('meter_kind').notNull().default(1),
+  /** '' charged to the room's owner; 'vacant' no owner (not charged); 'shared' 公摊 apportioned; 'backwards' register went back */
+  note: varchar('note', { length: 16 }).notNull().default(''),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('settlements_reading').on(t.meterId, t.readAt),
+  index('settlements_company_time').on(t.companyId, t.readAt),
+  index('settlements_owner_time').on(t.ownerId, t.readAt),
+]);
+
+/** Per meter and accumulation period (YYYY-MM or YYYY): what was consumed and charged so far. */
+export const meterPeriods = pgTable('meter_periods', {
+  meterId: ref('meter_id').notNull().references(() => meters.id, { onDelete: 'cascade' }),
+  periodKey: varchar('period_key', { length: 7 }).notNull(),
+  companyId: companyId(),
+  quantity: numeric('quantity', { precision: 16, scale: 4 }).notNull().default('0'),
+  exact: numeric('exact', { precision: 24, scale: 10 }).notNull().default('0'),
+  chargedFen: bigint('charged_fen', { mode: 'number' }).notNull().default(0),
+  updatedAt: updatedAt(),
+}, (t) => [primaryKey({ columns: [t.meterId, t.periodKey] })]);
+
+/** The last settled reading per meter: settlement resumes from here. */
+export const settleCursors = pgTable('settle_cursors', {
+  meterId: ref('meter_id').primaryKey().references(() => meters.id, { onDelete: 'cascade' }),
+  companyId: companyId(),
+  readAt: ts('read_at').notNull(),
+  total: numeric('total', { precision: 14, scale: 2 }).notNull(),
+  /** the settled reading's 尖峰平谷 registers (TOU deltas start here) */
+  registers: jsonb('registers').$type<Record<string, unknown>>().notNull().default({}),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * 公摊: a public meter (a corridor, a pump, a lift) whose consumption is apportioned over the occupied
+ * rooms of an area subtree, by area (rooms.size_m2) or equally. A meter listed here is settled like any
+ * other, but its charge is split over the rooms' owners instead of charged to its own room.
+ */
+export const sharedMeters = pgTable('shared_meters', {
+  meterId: ref('meter_id').primaryKey().references(() => meters.id, { onDelete: 'cascade' }),
+  companyId: companyId(),
+  /** the rooms below this area share the meter */
+  areaId: ref('area_id').notNull(),
+  /** 1 by area (size_m2), 2 equally */
+  method: integer('method').notNull().default(1),
+  memo: text('memo').notNull().default(''),
+  createdBy: ref('created_by'),
+  createdAt: createdAt(),
+});
+
+/** Online payments (WeChat Pay / Alipay): a notification credits once per out_trade_no. */
+export const payments = pgTable('payments', {
+  id: id(),
+  companyId: companyId(),
+  ownerId: ref('owner_id').notNull(),
+  accountId: ref('account_id').notNull().references(() => accounts.id),
+  roomId: ref('room_id'),
+  /** wechat 微信, alipay 支付宝 */
+  channel: varchar('channel', { length: 12 }).notNull(),
+  outTradeNo: varchar('out_trade_no', { length: 64 }).notNull(),
+  subject: varchar('subject', { length: 128 }).notNull().default(''),
+  /** what the payer's app opens (a QR code's content) */
+  codeUrl: text('code_url').notNull().default(''),
+  expiresAt: ts('expires_at'),
+  createdBy: ref('created_by'),
+  amountFen: bigint('amount_fen', { mode: 'number' }).notNull(),
+  /** created, paid, closed */
+  status: varchar('status', { length: 8 }).notNull().default('created'),
+  providerTradeNo: varchar('provider_trade_no', { length: 64 }).notNull().default(''),
+  journalId: ref('journal_id'),
+  paidAt: ts('paid_at'),
+  createdAt: createdAt(),
+}, (t) => [uniqueIndex('payments_out_trade_no').on(t.outTradeNo), index('payments_company_time').on(t.companyId, t.createdAt)]);
+
+/** Receipts for /billprint: one per counter operation, printed any number of times. */
+export const receipts = pgTable('receipts', {
+  id: id(),
+  companyId: companyId(),
+  journalId: ref('journal_id').notNull(),
+  ownerId: ref('owner_id').notNull(),
+  roomId: ref('room_id'),
+  no: varchar('no', { length: 32 }).notNull(),
+  /** prepay 充值, refund 退费, subsidy 补贴, billPay 账单缴费, business 综合缴费, close 销户退费 */
+  kind: varchar('kind', { length: 12 }).notNull().default('prepay'),
+  payMethod: varchar('pay_method', { length: 12 }).notNull().default('cash'),
+  items: jsonb('items').$type<{ item: string; amountFen: number }[]>().notNull().default([]),
+  amountFen: bigint('amount_fen', { mode: 'number' }).notNull(),
+  operatorName: varchar('operator_name', { length: 64 }).notNull().default(''),
+  memo: text('memo').notNull().default(''),
+  printCount: integer('print_count').notNull().default(0),
+  lastPrintedAt: ts('last_printed_at'),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('receipts_journal').on(t.journalId),
+  uniqueIndex('receipts_no').on(t.companyId, t.no),
+  index('receipts_company_time').on(t.companyId, t.createdAt),
+]);
+
+/** 房间定时补贴: a monthly allowance credited by the scheduler exactly once per period. */
+export const subsidyPlans = pgTable('subsidy_plans', {
+  id: id(),
+  companyId: companyId(),
+  roomId: ref('room_id').notNull().references(() => rooms.id),
+  wallet: varchar('wallet', { length: 12 }).notNull().default('electric'),
+  amountFen: bigint('amount_fen', { mode: 'number' }).notNull(),
+  dayOfMonth: integer('day_of_month').notNull().default(1),
+  startMonth: varchar('start_month', { length: 7 }).notNull(),
+  endMonth: varchar('end_month', { length: 7 }).notNull().default(''),
+  enabled: boolean('enabled').notNull().default(true),
+  memo: text('memo').notNull().default(''),
+  createdBy: ref('created_by'),
+  createdAt: createdAt(),
+});
+
+/** Balance alarms and SMS (/notesMessage): one per threshold crossing. */
+export const notifications = pgTable('notifications', {
+  id: id(),
+  companyId: companyId(),
+  ownerId: ref('owner_id'),
+  accountId: ref('account_id'),
+  meterId: ref('meter_id'),
+  /** 1 报警1, 2 报警2, 3 欠费关阀 */
+  level: integer('level').notNull(),
+  /** sms 短信, phone 电话 */
+  channel: varchar('channel', { length: 8 }).notNull(),
+  phone: varchar('phone', { length: 20 }).notNull().default(''),
+  content: text('content').notNull(),
+  /** queued, sent, failed */
+  status: varchar('status', { length: 8 }).notNull().default('queued'),
+  provider: varchar('provider', { length: 16 }).notNull().default('log'),
+  priceFen: integer('price_fen').notNull().default(0),
+  idempotencyKey: varchar('idempotency_key', { length: 128 }).notNull(),
+  error: text('error').notNull().default(''),
+  createdAt: createdAt(),
+  sentAt: ts('sent_at'),
+}, (t) => [uniqueIndex('notifications_idempotency').on(t.companyId, t.idempotencyKey)]);

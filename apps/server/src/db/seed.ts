@@ -1,0 +1,89 @@
+import { count } from 'drizzle-orm';
+import { OPERATION_KEYS, ROUTES } from '@meter/contracts';
+import { SYSTEM_SCOPE, type Db } from './client.ts';
+import { adminUsers, companies, companyClassifies, roles } from './schema/index.ts';
+import { hashPassword } from '../modules/auth/crypto.ts';
+import { seedSchemes } from '../modules/scheme/seed.ts';
+import { seedDevices } from '../modules/device/seed.ts';
+import { seedBilling } from '../modules/billing/seed.ts';
+import { seedCompanyArchive } from '../modules/company/seed.ts';
+import { DEMO_PARK, seedOtherCompanies, seedPark } from '../modules/room/seed.ts';
+
+// Demo data for a fresh start (DESIGN §2). Runs once: only when there is no company yet.
+
+export const DEMO_LOGINS = [
+  { username: 'admin', password: 'admin123', label: '平台管理员' },
+  { username: 'demo', password: 'demo123', label: '演示单位管理员' },
+  { username: 'reader', password: 'reader123', label: '演示抄表员（受限角色）' },
+  { username: 'market', password: 'market123', label: '农贸市场单位管理员' },
+  { username: 'industry', password: 'industry123', label: '工业园区单位管理员' },
+];
+
+const SURNAMES = '王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗';
+const GIVEN = ['伟', '芳', '娜', '敏', '静', '强', '磊', '军', '洋', '勇', '艳', '杰', '娟', '涛', '明', '超', '秀英', '华', '平', '刚'];
+
+/** A deterministic pseudo-random sequence, so every fresh demo looks the same. */
+export function rng(seed: number) {
+  let s = seed >>> 0;
+  return () => {
+    s = (s * 1664525 + 1013904223) >>> 0;
+    return s / 2 ** 32;
+  };
+}
+
+export function demoName(i: number) {
+  return SURNAMES[i % SURNAMES.length] + GIVEN[Math.floor(i / SURNAMES.length) % GIVEN.length];
+}
+
+export function demoPhone(i: number) {
+  return `13${String(800000000 + i * 7919).slice(-9)}`;
+}
+
+export const companyRoutes = () => ROUTES.filter((r) => r.access === undefined).map((r) => r.key);
+
+export async function seedDemoIfEmpty(db: Db, log: (m: string) => void = () => {}) {
+  await db.tx(SYSTEM_SCOPE, async (tx) => {
+    const [c] = await tx.select({ n: count() }).from(companies);
+    if (c.n > 0) return;
+    log('首次启动：写入演示数据');
+    const classes = await tx
+      .insert(companyClassifies)
+      .values([{ name: '物业公司', sort: 1 }, { name: '市场运营', sort: 2 }, { name: '工业园区', sort: 3 }])
+      .returning();
+    const [demo] = await tx
+      .insert(companies)
+      .values({ name: '阳光物业演示公司', classifyId: classes[0].id, contact: '张经理', phone: '13800138000', address: '深圳市南山区科技园', bankType: 0, edition: 0, valveControlPwd: '123456' })
+      .returning();
+    const [adminRole] = await tx
+      .insert(roles)
+      .values({ companyId: demo.id, name: '管理员', memo: '单位管理员（内置）', access: 1, builtin: true, routes: companyRoutes(), operations: [...OPERATION_KEYS] })
+      .returning();
+    const [readerRole] = await tx
+      .insert(roles)
+      .values({
+        companyId: demo.id,
+        name: '抄表员',
+        memo: '只能抄表与查看抄表记录',
+        access: 1,
+        routes: ['casualCopy', 'peopleCasualCopy', 'notesCopy', 'copyLog'],
+        operations: ['device.readEnergy', 'device.manualRead'],
+      })
+      .returning();
+    await tx.insert(adminUsers).values([
+      { username: 'admin', realName: '平台管理员', passwordHash: await hashPassword('admin123'), access: 0, userType: 0 },
+      { username: 'demo', realName: '演示管理员', companyId: demo.id, roleId: adminRole.id, passwordHash: await hashPassword('demo123'), access: 1 },
+      { username: 'reader', realName: '抄表员小李', companyId: demo.id, roleId: readerRole.id, passwordHash: await hashPassword('reader123'), access: 1 },
+    ]);
+    // ---- archive (modules/room/seed.ts): area tree, charging types, rooms, owners, move-in history; two more companies ----
+    await seedPark(tx, demo.id, DEMO_PARK);
+    await seedOtherCompanies(tx, Object.fromEntries(classes.map((c) => [c.name, c.id])));
+    // ---- company archive (modules/company/seed.ts): device permissions, receipt, valve password, area-permission sets ----
+    await seedCompanyArchive(tx, demo.id);
+    // ---- schemes (modules/scheme/seed.ts): charging schemes, charge codes, alarm schemes of every demo company ----
+    for (const c of await tx.select({ id: companies.id }).from(companies).orderBy(companies.id)) await seedSchemes(tx, c.id);
+    // ---- devices (modules/device/seed.ts): collectors and meters over the rooms above; keep last ----
+    await seedDevices(tx, demo.id);
+    // ---- billing (modules/billing/seed.ts): schemes on the demo meters, owners' opening balances (prepay journal rows) ----
+    await seedBilling(tx, demo.id);
+  });
+}

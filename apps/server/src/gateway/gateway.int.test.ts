@@ -1,0 +1,158 @@
+import net from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { Fleet } from '@meter/simulator';
+import { harness, imei15, silent, until, type Harness, type TestCompany } from '../modules/control/harness.test-util.ts';
+import { RemoteGateway } from './remote.ts';
+import { connectMqtt } from './mqtt.ts';
+import { dlt, type DeviceRequest } from './frames.ts';
+import { DLT645_DI } from '@meter/protocol';
+
+// Channels other than collectors: NB meters over MQTT, 4G meters on their own TCP connection,
+// heartbeat timeouts, the browser websocket, and a worker in another process reaching the gateway
+// over MQTT.
+
+const V1 = '/device/api/v1';
+let h: Harness;
+let c: TestCompany;
+let fleet: Fleet;
+let nb: { id: number; address: string };
+let nbWater: { id: number; address: string };
+let fourG: { id: number; address: string };
+const fourGImei = imei15();
+
+const post = (url: string, payload: unknown) => h.call(c.token, { method: 'POST', url: `${V1}/${url}`, payload: payload as object });
+const q1 = async <T = Record<string, unknown>>(sql: string, args: unknown[] = []) => (await h.owner.query(sql, args)).rows[0] as T;
+
+beforeAll(async () => {
+  h = await harness({ gateway: { heartbeatSeconds: 1 } });
+  c = await h.company();
+  nb = await h.meter(c, { kind: 1, plan: 3, imei: imei15() });
+  nbWater = await h.meter(c, { kind: 2, plan: 151, imei: imei15() });
+  fourG = await h.meter(c, { kind: 1, plan: 0, imei: fourGImei });
+  fleet = await h.fleet(
+    [{ imei: fourGImei, meters: [{ address: fourG.address, kind: 'electric', initialTotal: 42 }] }],
+    [
+      { address: nb.address, kind: 'electric', initialTotal: 300 },
+      { address: nbWater.address, kind: 'water', initialTotal: 7 },
+    ],
+    { heartbeatMs: 300 },
+  );
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('NB meters over MQTT', () => {
+  it('are read and switched through meter/<address>/down|up', async () => {
+    const r = await post('device/order/read', { ids: [nb.id, nbWater.id] });
+    expect(r.body.data.commands.map((x: { status: string }) => x.status)).toEqual(['succeeded', 'succeeded']);
+    const latest = await q1<{ total: string }>('SELECT total FROM meter_latest WHERE meter_id = $1', [nbWater.id]);
+    expect(Number(latest.total)).toBeCloseTo(fleet.meter(nbWater.address)!.snapshot().total, 1);
+    const close = await post('device/order/open', { id: nbWater.id, open: false });
+    expect(close.body.data.status).toBe('succeeded');
+    expect(fleet.meter(nbWater.address)!.supplyOn).toBe(false);
+    const open = await post('device/order/open', { id: nbWater.id, open: true });
+    expect(open.body.data.status).toBe('succeeded');
+  });
+
+  it('an NB meter that goes away (last will) is offline and commands to it fail fast', async () => {
+    fleet.setFault(nb.address, 'offline', true);
+    await until(async () => (await q1<{ online: boolean }>('SELECT online FROM meters WHERE id = $1', [nb.id])).online === false, 10_000, 'NB offline');
+    const r = await post('device/order/read', { ids: [nb.id] });
+    expect(r.body.data.commands[0]).toMatchObject({ status: 'timed_out', error: '设备离线' });
+    fleet.clearFaults(nb.address);
+    await until(async () => (await q1<{ online: boolean }>('SELECT online FROM meters WHERE id = $1', [nb.id])).online === true, 10_000, 'NB online');
+  });
+
+  it('unsolicited reports are stored as readings (source 4)', async () => {
+    const pump = fleet.pumpReports({ ratePerSecond: 50, count: 20 });
+    await pump.done;
+    await until(async () => (await q1<{ n: number }>('SELECT count(*)::int AS n FROM readings WHERE meter_id = ANY($1) AND source = 4', [[nb.id, nbWater.id, fourG.id]])).n > 0, 10_000, 'reports stored');
+  });
+
+  it('a malformed MQTT message is logged and dropped', async () => {
+    const client = await connectMqtt('mqtt://127.0.0.1:1883', 'test-bad');
+    await client.publishAsync(`${h.prefix}meter/${nb.address}/up`, '{"frame":"6811"}');
+    await client.publishAsync(`${h.prefix}meter/${nb.address}/up`, 'not json');
+    await client.endAsync();
+    await until(async () => (await q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_reports WHERE meter_id = $1 AND channel = 'mqtt' AND error <> ''`, [nb.id])).n >= 2, 5000, 'mqtt errors');
+  });
+});
+
+describe('4G meters on their own connection', () => {
+  it('register with the meter’s IMEI and answer commands', async () => {
+    await until(async () => (await q1<{ online: boolean }>('SELECT online FROM meters WHERE id = $1', [fourG.id])).online, 5000, '4G online');
+    const r = await post('device/order/read', { ids: [fourG.id] });
+    expect(r.body.data.commands[0].status).toBe('succeeded');
+    expect(Number(r.body.data.commands[0].reply.total)).toBeGreaterThanOrEqual(42);
+  });
+});
+
+describe('heartbeat', () => {
+  it('a connection silent for three heartbeat intervals is closed and its device goes offline', async () => {
+    const imei = imei15();
+    const id = await h.collector(c.companyId, imei);
+    const s = net.connect(h.gateway.port, '127.0.0.1', () => s.write(`REG ${imei}\n`));
+    const answers: string[] = [];
+    s.on('data', (d) => answers.push(d.toString()));
+    await until(async () => (await q1<{ online: boolean }>('SELECT online FROM collectors WHERE id = $1', [id])).online, 5000, 'collector online');
+    s.write('HB\n');
+    await until(async () => answers.join('').includes('HB\n'), 2000, 'HB answer');
+    const closed = new Promise<number>((resolve) => s.once('close', () => resolve(Date.now())));
+    const silentFrom = Date.now();
+    const at = await closed;
+    expect(at - silentFrom).toBeGreaterThanOrEqual(2500);
+    await until(async () => (await q1<{ online: boolean }>('SELECT online FROM collectors WHERE id = $1', [id])).online === false, 5000, 'collector offline');
+  });
+});
+
+describe('realtime websocket', () => {
+  it('after {auth} the browser receives its company’s events, and nothing before', async () => {
+    const ws = await h.app.injectWS('/ws');
+    const got: { type: string; data: Record<string, unknown> }[] = [];
+    ws.on('message', (m: Buffer) => got.push(JSON.parse(m.toString())));
+    ws.send(JSON.stringify({ auth: 'not-a-token' }));
+    await until(async () => got.find((x) => x.type === 'error'), 3000, 'auth error');
+    const ws2 = await h.app.injectWS('/ws');
+    const got2: { type: string; companyId?: number; data: Record<string, unknown> }[] = [];
+    ws2.on('message', (m: Buffer) => got2.push(JSON.parse(m.toString())));
+    ws2.send(JSON.stringify({ auth: c.token }));
+    await until(async () => got2.find((x) => x.type === 'ready'), 3000, 'ready');
+    // another company's event is not forwarded
+    h.bus.emit({ companyId: c.companyId + 1000, kind: 'reading', body: { meterId: 1 } });
+    await post('device/order/read', { ids: [fourG.id] });
+    const reading = await until(async () => got2.find((x) => x.type === 'reading' && x.data.meterId === fourG.id), 5000, 'reading event');
+    expect(reading.companyId).toBe(c.companyId);
+    await until(async () => got2.find((x) => x.type === 'command' && x.data.status === 'succeeded'), 5000, 'command event');
+    expect(got2.every((x) => x.companyId === undefined || x.companyId === c.companyId)).toBe(true);
+    ws.terminate();
+    ws2.terminate();
+  });
+
+  it('with an IMEI the browser gets only that device’s events', async () => {
+    const ws = await h.app.injectWS('/ws');
+    const got: { type: string; data: Record<string, unknown> }[] = [];
+    ws.on('message', (m: Buffer) => got.push(JSON.parse(m.toString())));
+    ws.send(JSON.stringify({ auth: c.token, imei: fourGImei }));
+    await until(async () => got.find((x) => x.type === 'ready'), 3000, 'ready');
+    await post('device/order/read', { ids: [nbWater.id, fourG.id] });
+    await until(async () => got.find((x) => x.type === 'reading'), 5000, 'reading');
+    expect(got.filter((x) => x.type === 'reading').every((x) => x.data.meterId === fourG.id)).toBe(true);
+    ws.terminate();
+  });
+});
+
+describe('a worker in another process', () => {
+  it('reaches the device through the gateway that holds its connection (gateway/exec over MQTT)', async () => {
+    const client = await connectMqtt('mqtt://127.0.0.1:1883', 'test-remote');
+    const remote = await RemoteGateway.connect(client, 800, 1, h.prefix);
+    const req: DeviceRequest = dlt.read(fourG.address, DLT645_DI.FORWARD_ACTIVE_TOTAL, '读电量');
+    const reply = await remote.transact({ address: fourG.address, protocol: 'dlt645', imei: fourGImei, mqtt: true }, req);
+    expect(reply?.frame.address).toBe(fourG.address);
+    // nobody holds this IMEI: no gateway answers and the request fails as offline
+    await expect(remote.transact({ address: '000000000099', protocol: 'dlt645', imei: '111111111111111', mqtt: false }, { ...req, timeoutMs: 200, retries: 0 })).rejects.toMatchObject({ code: 'offline' });
+    await client.endAsync();
+    silent.info('remote ok');
+  });
+});

@@ -1,0 +1,815 @@
+import net from 'node:net';
+import type { Logger } from 'pino';
+import type { MqttClient } from 'mqtt';
+import { FrameSplitter, fromHex } from '@meter/protocol';
+import { SYSTEM_SCOPE, type Db } from '../db/client.ts';
+import type { EventBus, DeviceEvent } from '../modules/realtime/bus.ts';
+import { ingestReadings, raiseWarnings, SOURCE, type IngestItem } from '../modules/control/ingest.ts';
+import * as controlRepo from '../modules/control/repo.ts';
+import type { Route } from '../modules/control/rules.ts';
+import { Channel, DeviceError } from './channel.ts';
+import { decodeFrame, factsOf, hex, singleFrame, type Decoded, type DeviceRequest, type Protocol } from './frames.ts';
+import * as repo from './repo.ts';
+
+// The device gateway (docs/DEVICE-WIRE.md): a TCP listener for collectors/DTUs and 4G meters
+// (registration by IMEI, heartbeat, transparent DL/T 645 / CJ/T 188 frames) and the MQTT channel of
+// NB/4G meters (meter/<address>/up|down). It answers "send this frame to that meter and give me
+// the reply" (transact) for the command worker, and stores what devices report by themselves.
+
+export interface GatewaySettings {
+  host: string;
+  /** 0 = any free port (tests) */
+  port: number;
+  heartbeatSeconds: number;
+  replyTimeoutMs: number;
+  retries: number;
+  /** also serve the MQTT meter channel (exactly one gateway process should) */
+  mqttMeters: boolean;
+  /** prepended to every MQTT topic (default '') */
+  topicPrefix?: string;
+  /**
+   * Which frames go to device_reports: 'all', or 'control' (default): control frames and their
+   * replies, malformed input, and reports not stored as readings. Every reading is in `readings`
+   * anyway; logging every routine report would double the rows written per reading.
+   */
+  frameLog?: 'all' | 'control';
+}
+
+export interface GatewayDeps {
+  db: Db;
+  bus: EventBus;
+  log: Logger;
+  /** the MQTT connection for meter/+/up|down (and remote requests) */
+  mqtt?: MqttClient;
+  settings: GatewaySettings;
+}
+
+/** What the worker needs from a gateway: a frame to a meter, and its reply. */
+export interface GatewayClient {
+  transact(route: Route, req: DeviceRequest): Promise<Decoded | null>;
+}
+
+interface Connection {
+  id: number;
+  socket: net.Socket;
+  remote: string;
+  imei: string;
+  device: repo.RegisteredDevice | null;
+  splitter: FrameSplitter;
+  channel: Channel | null;
+  lastRx: number;
+  replaced: boolean;
+  /** error reports written in the current minute (a babbling device must not flood the log) */
+  errorBudget: { minute: number; used: number };
+}
+
+const REG = /^REG\s+(\d{15})$/;
+const MAX_PRE_REGISTRATION = 256;
+const ERROR_REPORTS_PER_MINUTE = 20;
+/** Readings waiting to be stored: above HIGH the gateway stops reading sockets (TCP backpressure), below LOW it resumes. */
+const QUEUE_HIGH = 100_000;
+const QUEUE_LOW = 20_000;
+
+/** Caches meters by address, loading misses in batches (many reports arrive at once). */
+class MeterCache {
+  private map = new Map<string, { ref: repo.MeterRef | null; at: number }>();
+  private waiting = new Map<string, ((r: repo.MeterRef | null) => void)[]>();
+  private scheduled = false;
+  constructor(
+    private readonly db: Db,
+    private readonly ttlMs = 60_000,
+  ) {}
+
+  get(address: string): Promise<repo.MeterRef | null> {
+    const hit = this.map.get(address);
+    if (hit && Date.now() - hit.at < this.ttlMs) return Promise.resolve(hit.ref);
+    return new Promise((resolve) => {
+      const list = this.waiting.get(address);
+      if (list) list.push(resolve);
+      else this.waiting.set(address, [resolve]);
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => void this.load());
+      }
+    });
+  }
+
+  peek(address: string) {
+    return this.map.get(address)?.ref ?? null;
+  }
+
+  update(address: string, patch: Partial<repo.MeterRef>) {
+    const hit = this.map.get(address);
+    if (hit?.ref) hit.ref = { ...hit.ref, ...patch };
+  }
+
+  private async load() {
+    this.scheduled = false;
+    const batch = this.waiting;
+    this.waiting = new Map();
+    let refs: repo.MeterRef[] = [];
+    try {
+      refs = await this.db.tx(SYSTEM_SCOPE, (tx) => repo.metersByAddress(tx, [...batch.keys()]));
+    } catch {
+      /* database unavailable: treat as unknown this time */
+    }
+    const found = new Map(refs.map((r) => [r.address, r]));
+    const now = Date.now();
+    for (const [address, resolvers] of batch) {
+      const ref = found.get(address) ?? null;
+      this.map.set(address, { ref, at: now });
+      for (const r of resolvers) r(ref);
+    }
+  }
+}
+
+/** Looks IMEIs up in batches: registrations arriving together cost one query. */
+class ImeiLookup {
+  private waiting = new Map<string, { resolve: (d: repo.RegisteredDevice | undefined) => void; reject: (e: Error) => void }[]>();
+  private scheduled = false;
+  constructor(private readonly db: Db) {}
+
+  get(imei: string): Promise<repo.RegisteredDevice | undefined> {
+    return new Promise((resolve, reject) => {
+      const list = this.waiting.get(imei);
+      if (list) list.push({ resolve, reject });
+      else this.waiting.set(imei, [{ resolve, reject }]);
+      if (!this.scheduled) {
+        this.scheduled = true;
+        setImmediate(() => void this.load());
+      }
+    });
+  }
+
+  private async load() {
+    this.scheduled = false;
+    const batch = this.waiting;
+    this.waiting = new Map();
+    try {
+      const found = await this.db.tx(SYSTEM_SCOPE, (tx) => repo.findByImeis(tx, [...batch.keys()]));
+      for (const [imei, list] of batch) for (const w of list) w.resolve(found.get(imei));
+    } catch (e) {
+      for (const list of batch.values()) for (const w of list) w.reject(e as Error);
+    }
+  }
+}
+
+export class Gateway implements GatewayClient {
+  private server: net.Server | undefined;
+  private readonly byImei = new Map<string, Connection>();
+  private readonly conns = new Set<Connection>();
+  private readonly mqttChannels = new Map<string, Channel>();
+  private readonly mqttOnline = new Map<string, boolean>();
+  private readonly meters: MeterCache;
+  private readonly imeis: ImeiLookup;
+  private seenCollectors = new Map<number, Date>();
+  private seenMeters = new Map<number, Date>();
+  private readonly nowOnline = new Set<number>();
+  private readonly lastReadAt = new Map<number, number>();
+  private paused = false;
+  private registered: Connection[] = [];
+  private reports: repo.ReportRow[] = [];
+  private readingQueue: IngestItem[] = [];
+  private timers: NodeJS.Timeout[] = [];
+  private nextId = 1;
+  private flushing: Promise<void> | undefined;
+  private stopped = false;
+
+  constructor(private readonly deps: GatewayDeps) {
+    this.meters = new MeterCache(deps.db);
+    this.imeis = new ImeiLookup(deps.db);
+  }
+
+  get log() {
+    return this.deps.log;
+  }
+
+  private get prefix() {
+    return this.deps.settings.topicPrefix ?? '';
+  }
+
+  /** the TCP port actually listened on */
+  get port(): number {
+    return (this.server?.address() as net.AddressInfo | null)?.port ?? 0;
+  }
+
+  stats() {
+    return { connections: this.byImei.size, sockets: this.conns.size, mqttMeters: this.mqttChannels.size };
+  }
+
+  async start() {
+    const s = this.deps.settings;
+    this.server = net.createServer((socket) => this.accept(socket));
+    this.server.maxConnections = 100_000;
+    await new Promise<void>((resolve, reject) => {
+      this.server!.once('error', reject);
+      this.server!.listen(s.port, s.host, () => {
+        this.server!.off('error', reject);
+        resolve();
+      });
+    });
+    const hbMs = s.heartbeatSeconds * 1000;
+    this.timers.push(setInterval(() => this.sweep(), Math.max(200, Math.min(5000, hbMs / 2))));
+    this.timers.push(setInterval(() => void this.flush(), 500));
+    this.timers.push(setInterval(() => void this.flushOnline(), 200));
+    this.timers.push(setInterval(() => void this.flushRegistered(), 200));
+    this.timers.push(setInterval(() => void this.flushSeen(), Math.max(1000, Math.min(15_000, hbMs))));
+    for (const t of this.timers) t.unref();
+    if (this.deps.mqtt && s.mqttMeters) await this.startMqtt(this.deps.mqtt);
+    if (this.deps.mqtt) await this.serveRemote(this.deps.mqtt);
+    this.log.info({ port: this.port }, '设备网关已启动');
+  }
+
+  async stop() {
+    this.stopped = true;
+    for (const t of this.timers) clearInterval(t);
+    for (const c of this.conns) c.socket.destroy();
+    for (const ch of this.mqttChannels.values()) ch.close(new DeviceError('closed'));
+    await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
+    await this.flush();
+    await this.flushRegistered();
+    await this.flushOnline();
+    await this.flushSeen();
+  }
+
+  /** Does this gateway hold a way to the meter? */
+  holds(route: Route): boolean {
+    if (route.imei && this.byImei.has(route.imei)) return true;
+    return route.mqtt && !!this.deps.mqtt && this.deps.settings.mqttMeters && this.mqttOnline.get(route.address) !== false;
+  }
+
+  transact(route: Route, req: DeviceRequest): Promise<Decoded | null> {
+    if (this.stopped) return Promise.reject(new DeviceError('offline'));
+    if (route.imei) {
+      const conn = this.byImei.get(route.imei);
+      if (conn?.channel) return conn.channel.request(req);
+    }
+    if (route.mqtt && this.deps.mqtt && this.deps.settings.mqttMeters) {
+      if (this.mqttOnline.get(route.address) === false) return Promise.reject(new DeviceError('offline'));
+      return this.mqttChannel(route.address).request(req);
+    }
+    return Promise.reject(new DeviceError('offline'));
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // TCP
+  // -------------------------------------------------------------------------------------------
+
+  private accept(socket: net.Socket) {
+    socket.setNoDelay(true);
+    socket.setKeepAlive(true, 60_000);
+    const conn: Connection = {
+      id: this.nextId++,
+      socket,
+      remote: `${socket.remoteAddress}:${socket.remotePort}`,
+      imei: '',
+      device: null,
+      splitter: new FrameSplitter({ minTextLength: 2 }),
+      channel: null,
+      lastRx: Date.now(),
+      replaced: false,
+      errorBudget: { minute: 0, used: 0 },
+    };
+    this.conns.add(conn);
+    if (this.paused) socket.pause();
+    let pre: Buffer | null = Buffer.alloc(0);
+    let registering = false;
+    const registerTimer = setTimeout(() => {
+      if (!conn.device) socket.destroy();
+    }, Math.max(5000, this.deps.settings.heartbeatSeconds * 1000));
+    registerTimer.unref();
+
+    socket.on('data', (chunk: Buffer) => {
+      conn.lastRx = Date.now();
+      if (conn.device) {
+        this.receive(conn, chunk);
+        return;
+      }
+      if (pre === null) return; // registration under way: drop until answered
+      pre = Buffer.concat([pre, chunk]);
+      if (registering) return;
+      const nl = pre.indexOf(0x0a);
+      if (nl < 0) {
+        if (pre.length > MAX_PRE_REGISTRATION) this.refuse(conn, 'invalid');
+        return;
+      }
+      const line = pre.subarray(0, nl).toString('latin1').replace(/\r$/, '').trim();
+      const m = REG.exec(line);
+      if (!m) {
+        this.refuse(conn, 'invalid');
+        return;
+      }
+      registering = true;
+      void this.register(conn, m[1]).then(
+        (ok) => {
+          clearTimeout(registerTimer);
+          const rest = pre!.subarray(nl + 1);
+          pre = null;
+          if (ok && rest.length) this.receive(conn, rest);
+        },
+        (e) => {
+          this.log.error({ err: e, imei: m[1] }, '设备注册失败');
+          socket.destroy();
+        },
+      );
+    });
+    socket.on('error', () => {}); // a reset connection ends in 'close'
+    socket.on('close', () => {
+      clearTimeout(registerTimer);
+      this.conns.delete(conn);
+      void this.disconnected(conn);
+    });
+  }
+
+  private refuse(conn: Connection, why: 'invalid' | 'unknown') {
+    this.log.warn({ remote: conn.remote, why }, '设备注册被拒绝');
+    conn.socket.end(`ERR ${why}\n`);
+    setTimeout(() => conn.socket.destroy(), 1000).unref();
+  }
+
+  private async register(conn: Connection, imei: string): Promise<boolean> {
+    const device = await this.imeis.get(imei);
+    if (conn.socket.destroyed) return false;
+    if (!device) {
+      this.refuse(conn, 'unknown');
+      return false;
+    }
+    conn.imei = imei;
+    conn.device = device;
+    conn.channel = new Channel({
+      timeoutMs: this.deps.settings.replyTimeoutMs,
+      retries: this.deps.settings.retries,
+      send: (bytes, req) => {
+        if (conn.socket.destroyed || !conn.socket.writable) throw new DeviceError('closed');
+        conn.socket.write(bytes);
+        if (req.log) this.report(conn.device!.companyId, null, this.collectorOf(conn), 'down', 'tcp', hex(bytes), { label: req.label }, '', req.expect?.address);
+      },
+      onReply: (req, d) => this.replied(req, d, 'tcp', conn),
+      onTimeout: (req) => void this.unanswered(req),
+    });
+    const old = this.byImei.get(imei);
+    this.byImei.set(imei, conn);
+    if (old && old !== conn) {
+      old.replaced = true;
+      old.channel?.close(new DeviceError('replaced'));
+      old.socket.destroy();
+      this.log.info({ imei, old: old.remote, now: conn.remote }, '设备重新连接，旧连接已关闭');
+    }
+    conn.socket.write('OK\n');
+    this.log.debug({ imei, type: device.type, id: device.id, remote: conn.remote }, '设备已注册');
+    this.registered.push(conn);
+    if (this.registered.length >= 500) void this.flushRegistered();
+    return true;
+  }
+
+  private collectorOf(conn: Connection) {
+    return conn.device?.type === 'collector' ? conn.device.id : null;
+  }
+
+  /**
+   * Registered devices are marked online in batches (a reconnect storm of thousands of devices costs
+   * a few statements, not a transaction each); only connections still current are written.
+   */
+  private async flushRegistered() {
+    if (!this.registered.length) return;
+    const batch = this.registered.splice(0).filter((c) => this.byImei.get(c.imei) === c && c.device);
+    if (!batch.length) return;
+    const collectors = batch.filter((c) => c.device!.type === 'collector');
+    const meters = batch.filter((c) => c.device!.type === 'meter');
+    const events: DeviceEvent[] = [];
+    try {
+      await this.deps.db.tx(SYSTEM_SCOPE, async (tx) => {
+        const changed = new Set(await repo.setCollectorsOnline(tx, collectors.map((c) => c.device!.id)));
+        for (const c of collectors) {
+          const d = c.device!;
+          if (changed.has(d.id)) events.push({ companyId: d.companyId, kind: 'online', body: { collectorId: d.id, imei: c.imei, areaId: d.areaId, online: true } });
+        }
+        for (const m of await repo.setMetersOnline(tx, meters.map((c) => c.device!.id), true)) {
+          events.push({ companyId: m.companyId, kind: 'online', body: { meterId: m.id, address: m.address, areaId: m.areaId, online: true } });
+        }
+        await controlRepo.resolveOfflineWarnings(tx, collectors.map((c) => c.device!.id), meters.map((c) => c.device!.id), '设备已恢复在线（自动）');
+      });
+    } catch (e) {
+      this.log.error({ err: e }, '写入在线状态失败');
+    }
+    for (const e of events) this.deps.bus.emit(e);
+  }
+
+  private async disconnected(conn: Connection) {
+    conn.channel?.close(new DeviceError(conn.replaced ? 'replaced' : 'closed'));
+    if (!conn.device || conn.replaced || this.byImei.get(conn.imei) !== conn) return;
+    this.byImei.delete(conn.imei);
+    if (this.stopped) return;
+    const device = conn.device;
+    this.log.debug({ imei: conn.imei, remote: conn.remote }, '设备已断开');
+    try {
+      const events: DeviceEvent[] = [];
+      await this.deps.db.tx(SYSTEM_SCOPE, async (tx) => {
+        if (device.type === 'collector') {
+          if (await repo.setCollectorOnline(tx, device.id, false)) {
+            events.push({ companyId: device.companyId, kind: 'online', body: { collectorId: device.id, imei: conn.imei, areaId: device.areaId, online: false } });
+          }
+        } else {
+          for (const m of await repo.setMetersOnline(tx, [device.id], false)) {
+            events.push({ companyId: m.companyId, kind: 'online', body: { meterId: m.id, imei: conn.imei, address: m.address, areaId: m.areaId, online: false } });
+          }
+        }
+      });
+      for (const e of events) this.deps.bus.emit(e);
+    } catch (e) {
+      this.log.error({ err: e }, '写入离线状态失败');
+    }
+  }
+
+  /** Bytes from a registered device: text packets (heartbeat) and frames. */
+  private receive(conn: Connection, chunk: Uint8Array) {
+    const before = conn.splitter.stats.droppedBytes;
+    let items;
+    try {
+      items = conn.splitter.push(chunk);
+    } catch (e) {
+      // the splitter never throws on input; if it did, this connection alone is affected
+      this.log.error({ err: e, imei: conn.imei }, '报文切分异常');
+      conn.splitter.reset();
+      return;
+    }
+    const dropped = conn.splitter.stats.droppedBytes - before;
+    if (dropped > 0) this.badInput(conn, hex(chunk.subarray(0, 512)), `丢弃无法识别的字节 ${dropped} 个`);
+    for (const item of items) {
+      if (item.kind === 'text') {
+        const text = item.text.trim();
+        if (text === 'HB') conn.socket.write('HB\n');
+        else if (REG.test(text)) conn.socket.write('OK\n');
+        else if (text) this.badInput(conn, hex(item.bytes.subarray(0, 512)), `无法识别的文本：${text.slice(0, 64)}`);
+        continue;
+      }
+      this.frame(conn, item.protocol, item.bytes, 'tcp');
+    }
+    this.seen(conn);
+  }
+
+  private seen(conn: Connection) {
+    const d = conn.device;
+    if (!d) return;
+    if (d.type === 'collector') this.seenCollectors.set(d.id, new Date(conn.lastRx));
+    else this.seenMeters.set(d.id, new Date(conn.lastRx));
+  }
+
+  private badInput(conn: Connection, hexText: string, error: string) {
+    const minute = Math.floor(Date.now() / 60_000);
+    if (conn.errorBudget.minute !== minute) conn.errorBudget = { minute, used: 0 };
+    if (conn.errorBudget.used++ >= ERROR_REPORTS_PER_MINUTE) return;
+    this.log.warn({ imei: conn.imei, error }, '设备报文异常，已丢弃');
+    const d = conn.device!;
+    this.report(d.companyId, d.type === 'meter' ? d.id : null, this.collectorOf(conn), 'up', 'tcp', hexText, null, error);
+  }
+
+  /** One checksum-valid frame from a connection or an MQTT message. */
+  private frame(conn: Connection | null, protocol: Protocol, bytes: Uint8Array, channel: 'tcp' | 'mqtt', mqttAddress?: string) {
+    let d: Decoded;
+    try {
+      d = decodeFrame(protocol, bytes);
+    } catch (e) {
+      const error = `报文解析失败：${(e as Error).message}`;
+      if (conn) this.badInput(conn, hex(bytes), error);
+      else void this.mqttBadInput(mqttAddress!, hex(bytes), error);
+      return;
+    }
+    const ch = conn ? conn.channel : this.mqttChannels.get(mqttAddress!);
+    if (ch?.offer(d)) return;
+    void this.unsolicited(conn, d, hex(bytes), channel);
+  }
+
+  /** A frame nobody asked for: a meter's own report, or a reply that came too late. */
+  private async unsolicited(conn: Connection | null, d: Decoded, hexText: string, channel: 'tcp' | 'mqtt') {
+    const f = d.frame;
+    const meter = await this.meters.get(f.address);
+    const companyId = meter?.companyId ?? conn?.device?.companyId;
+    if (companyId === undefined) {
+      this.log.warn({ address: f.address }, 'MQTT 上报的表具地址未登记，已丢弃');
+      return;
+    }
+    const collectorId = conn ? this.collectorOf(conn) : null;
+    if (!meter || (conn?.device && meter.companyId !== conn.device.companyId)) {
+      if (conn) this.badInput(conn, hexText, `未登记的表具地址 ${f.address}`);
+      return;
+    }
+    if (f.direction !== 'response') {
+      this.report(companyId, meter.id, collectorId, 'up', channel, hexText, summarize(d), '设备发来的是请求帧，已忽略');
+      return;
+    }
+    const facts = factsOf(d);
+    if (facts.total === undefined || this.deps.settings.frameLog === 'all') {
+      this.report(companyId, meter.id, collectorId, 'up', channel, hexText, { ...summarize(d), facts }, '');
+    }
+    this.meterSeen(meter);
+    if (facts.total !== undefined) {
+      this.readingQueue.push({
+        meter: { id: meter.id, companyId: meter.companyId, areaId: meter.areaId },
+        readAt: this.readTime(meter.id),
+        total: facts.total,
+        registers: { ...facts.registers, ...(facts.batteryLow !== undefined ? { batteryLow: facts.batteryLow } : {}) },
+        source: SOURCE.report,
+        valve: facts.valve,
+      });
+      if (this.readingQueue.length >= 5000) void this.flush();
+      if (this.readingQueue.length >= QUEUE_HIGH && !this.paused) this.pauseAll();
+    }
+    if (facts.batteryLow) {
+      const events = await this.deps.db.tx(SYSTEM_SCOPE, (tx) =>
+        raiseWarnings(tx, [{ companyId: meter.companyId, meterId: meter.id, collectorId: null, areaId: meter.areaId, kind: 'low_battery', detail: { reportedAt: new Date().toISOString() } }]),
+      );
+      for (const e of events) this.deps.bus.emit(e);
+    }
+  }
+
+  private replied(req: DeviceRequest, d: Decoded, channel: 'tcp' | 'mqtt', conn: Connection | null) {
+    const meter = this.meters.peek(d.frame.address);
+    if (meter) this.meterSeen(meter);
+    else void this.meters.get(d.frame.address).then((m) => m && this.meterSeen(m));
+    if (req.log && (meter || conn?.device)) {
+      const companyId = meter?.companyId ?? conn!.device!.companyId;
+      this.report(companyId, meter?.id ?? null, conn ? this.collectorOf(conn) : null, 'up', channel, d.hex, { label: req.label, ...summarize(d) }, '', d.frame.address);
+    }
+  }
+
+  /**
+   * When a report was read: now, but strictly after this meter's previous report, so that a burst
+   * of reports handled within one millisecond stays a series of readings instead of collapsing
+   * into one (readings are unique per meter and instant).
+   */
+  private readTime(meterId: number): Date {
+    const now = Date.now();
+    const last = this.lastReadAt.get(meterId) ?? 0;
+    const t = now > last ? now : last + 1;
+    this.lastReadAt.set(meterId, t);
+    return new Date(t);
+  }
+
+  /** A meter answered or reported: online, and seen now (written in batches). */
+  private meterSeen(meter: repo.MeterRef) {
+    this.seenMeters.set(meter.id, new Date());
+    if (!meter.online) {
+      this.meters.update(meter.address, { online: true });
+      this.nowOnline.add(meter.id);
+      if (this.nowOnline.size >= 1000) void this.flushOnline();
+    }
+  }
+
+  /** Meters that came online since the last write: one statement, one event each. */
+  private async flushOnline() {
+    if (!this.nowOnline.size) return;
+    const ids = [...this.nowOnline];
+    this.nowOnline.clear();
+    try {
+      const changed = await this.deps.db.tx(SYSTEM_SCOPE, (tx) => repo.setMetersOnline(tx, ids, true));
+      for (const m of changed) this.deps.bus.emit({ companyId: m.companyId, kind: 'online', body: { meterId: m.id, address: m.address, areaId: m.areaId, online: true } });
+    } catch (e) {
+      this.log.error({ err: e }, '写入在线状态失败');
+    }
+  }
+
+  /** A meter behind a live connection did not answer: it is offline. */
+  private async unanswered(req: DeviceRequest) {
+    if (!req.expect) return;
+    const meter = await this.meters.get(req.expect.address);
+    if (!meter?.online) return;
+    this.meters.update(meter.address, { online: false });
+    try {
+      const changed = await this.deps.db.tx(SYSTEM_SCOPE, (tx) => repo.setMetersOnline(tx, [meter.id], false));
+      for (const m of changed) this.deps.bus.emit({ companyId: m.companyId, kind: 'online', body: { meterId: m.id, address: m.address, areaId: m.areaId, online: false } });
+    } catch (e) {
+      this.log.error({ err: e }, '写入离线状态失败');
+    }
+  }
+
+  /** Closes connections silent for three heartbeat intervals. */
+  private sweep() {
+    const limit = 3 * this.deps.settings.heartbeatSeconds * 1000;
+    const now = Date.now();
+    if (this.paused) {
+      // nothing is read while paused: silence is ours, not the devices'
+      for (const c of this.conns) c.lastRx = now;
+      return;
+    }
+    for (const c of this.conns) {
+      if (c.device && now - c.lastRx > limit) {
+        this.log.info({ imei: c.imei }, '心跳超时，断开设备连接');
+        c.socket.destroy();
+      }
+    }
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // MQTT meters
+  // -------------------------------------------------------------------------------------------
+
+  private mqttChannel(address: string): Channel {
+    let ch = this.mqttChannels.get(address);
+    if (!ch || ch.closed) {
+      const client = this.deps.mqtt!;
+      ch = new Channel({
+        timeoutMs: this.deps.settings.replyTimeoutMs,
+        retries: this.deps.settings.retries,
+        send: (bytes, req) => {
+          if (!client.connected) throw new DeviceError('offline');
+          client.publish(`${this.prefix}meter/${address}/down`, JSON.stringify({ id: req.ref ?? 0, frame: hex(bytes) }), { qos: 1 });
+          if (req.log) {
+            const m = this.meters.peek(address);
+            if (m) this.report(m.companyId, m.id, null, 'down', 'mqtt', hex(bytes), { label: req.label }, '');
+          }
+        },
+        onReply: (req, d) => this.replied(req, d, 'mqtt', null),
+        onTimeout: (req) => void this.unanswered(req),
+      });
+      this.mqttChannels.set(address, ch);
+    }
+    return ch;
+  }
+
+  private async startMqtt(client: MqttClient) {
+    client.on('message', (topic, payload) => {
+      if (!topic.startsWith(this.prefix)) return;
+      const m = /^meter\/([0-9A-Fa-f]{1,16})\/up$/.exec(topic.slice(this.prefix.length));
+      if (m) void this.mqttUp(m[1], payload);
+    });
+    await client.subscribeAsync(`${this.prefix}meter/+/up`, { qos: 1 });
+  }
+
+  private async mqttUp(address: string, payload: Buffer) {
+    let msg: { frame?: unknown; online?: unknown };
+    try {
+      msg = JSON.parse(payload.toString('utf8'));
+      if (!msg || typeof msg !== 'object') throw new Error('not an object');
+    } catch {
+      await this.mqttBadInput(address, payload.subarray(0, 256).toString('hex'), '上报内容不是有效的 JSON');
+      return;
+    }
+    if (typeof msg.online === 'boolean') {
+      this.mqttOnline.set(address, msg.online);
+      if (!msg.online) this.mqttChannels.get(address)?.close(new DeviceError('offline'));
+      if (!msg.online) this.mqttChannels.delete(address);
+      const meter = await this.meters.get(address);
+      if (!meter) return;
+      if (msg.online) this.meterSeen(meter);
+      else {
+        this.meters.update(address, { online: false });
+        const changed = await this.deps.db.tx(SYSTEM_SCOPE, (tx) => repo.setMetersOnline(tx, [meter.id], false));
+        for (const c of changed) this.deps.bus.emit({ companyId: c.companyId, kind: 'online', body: { meterId: c.id, address, areaId: c.areaId, online: false } });
+      }
+      return;
+    }
+    if (typeof msg.frame !== 'string') {
+      await this.mqttBadInput(address, payload.subarray(0, 256).toString('hex'), '上报内容缺少 frame 字段');
+      return;
+    }
+    let frame;
+    try {
+      frame = singleFrame(fromHex(msg.frame));
+    } catch (e) {
+      await this.mqttBadInput(address, msg.frame.slice(0, 1024), `报文无效：${(e as Error).message}`);
+      return;
+    }
+    this.mqttOnline.set(address, true);
+    this.frame(null, frame.protocol, frame.bytes, 'mqtt', address);
+  }
+
+  private async mqttBadInput(address: string, hexText: string, error: string) {
+    const meter = await this.meters.get(address);
+    this.log.warn({ address, error }, 'MQTT 上报异常，已丢弃');
+    if (meter) this.report(meter.companyId, meter.id, null, 'up', 'mqtt', hexText, null, error);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Requests from workers in other processes (gateway/exec → gateway/reply/<node>)
+  // -------------------------------------------------------------------------------------------
+
+  private async serveRemote(client: MqttClient) {
+    client.on('message', (topic, payload) => {
+      if (topic !== `${this.prefix}gateway/exec`) return;
+      let msg: { reqId: string; replyTo: string; route: Route; req: DeviceRequest };
+      try {
+        msg = JSON.parse(payload.toString('utf8'));
+      } catch {
+        return;
+      }
+      if (!msg?.route || !msg.req || !this.holds(msg.route)) return;
+      this.transact(msg.route, msg.req).then(
+        (d) => client.publish(msg.replyTo, JSON.stringify({ reqId: msg.reqId, protocol: d?.protocol ?? null, frame: d?.hex ?? null })),
+        (e) => client.publish(msg.replyTo, JSON.stringify({ reqId: msg.reqId, error: e instanceof DeviceError ? e.code : 'offline', message: (e as Error).message })),
+      );
+    });
+    await client.subscribeAsync(`${this.prefix}gateway/exec`, { qos: 0 });
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Buffered writes
+  // -------------------------------------------------------------------------------------------
+
+  private report(
+    companyId: number,
+    meterId: number | null,
+    collectorId: number | null,
+    direction: 'up' | 'down',
+    channel: 'tcp' | 'mqtt',
+    hexText: string,
+    decoded: Record<string, unknown> | null,
+    error: string,
+    address?: string,
+  ) {
+    this.reports.push({ companyId, meterId, collectorId, direction, channel, hex: hexText, decoded, error, at: new Date(), address });
+  }
+
+  /** Writes buffered reports and readings (every 500 ms, or when a batch is full). */
+  flush(): Promise<void> {
+    if (this.flushing) return this.flushing;
+    if (!this.reports.length && !this.readingQueue.length) return Promise.resolve();
+    this.flushing = (async () => {
+      await Promise.resolve(); // this.flushing is set before the body runs
+      try {
+        while (this.reports.length || this.readingQueue.length) {
+          const reports = this.reports.splice(0, 5000);
+          const readings = this.readingQueue.splice(0, 20_000);
+          // rows logged before their meter was known: resolve the address now
+          for (const r of reports) {
+            if (r.meterId === null && r.address) {
+              const m = await this.meters.get(r.address);
+              if (m && m.companyId === r.companyId) r.meterId = m.id;
+            }
+          }
+          if (reports.length) {
+            await this.deps.db.tx(SYSTEM_SCOPE, (tx) => repo.insertReports(tx, reports)).catch((e) => this.log.error({ err: e }, '写入设备报文日志失败'));
+          }
+          if (readings.length) {
+            // two lanes by meter id parity: disjoint ingest locks, so the database works on one
+            // batch while this process prepares the other
+            const lanes = [readings.filter((r) => r.meter.id % 2 === 0), readings.filter((r) => r.meter.id % 2 === 1)];
+            await Promise.all(lanes.filter((l) => l.length).map((lane) => this.ingest(lane)));
+          }
+          if (this.paused && this.readingQueue.length <= QUEUE_LOW) this.resumeAll();
+        }
+      } finally {
+        this.flushing = undefined;
+      }
+    })();
+    return this.flushing;
+  }
+
+  /** The database is behind: stop reading from devices until it catches up (memory stays bounded). */
+  private pauseAll() {
+    this.paused = true;
+    for (const c of this.conns) c.socket.pause();
+    this.log.warn({ queued: this.readingQueue.length }, '上报读数积压，暂停接收设备数据');
+  }
+
+  private resumeAll() {
+    this.paused = false;
+    for (const c of this.conns) c.socket.resume();
+    this.log.info({ queued: this.readingQueue.length }, '积压已消化，恢复接收设备数据');
+  }
+
+  /** Stores one batch of reported readings; a transient database failure is retried, never dropped silently. */
+  private async ingest(readings: IngestItem[]) {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const t0 = performance.now();
+        const { events } = await this.deps.db.tx(SYSTEM_SCOPE, (tx) => ingestReadings(tx, readings));
+        this.log.debug({ readings: readings.length, ms: Math.round(performance.now() - t0) }, '上报读数已入库');
+        for (const e of events) this.deps.bus.emit(e);
+        return;
+      } catch (e) {
+        if (attempt < 3) {
+          this.log.warn({ err: e, n: readings.length, attempt }, '写入上报读数失败，重试');
+          await new Promise((r) => setTimeout(r, 200 * attempt));
+          continue;
+        }
+        this.log.error({ err: e, n: readings.length }, '写入上报读数失败，已放弃该批');
+        return;
+      }
+    }
+  }
+
+  private async flushSeen() {
+    if (!this.seenCollectors.size && !this.seenMeters.size) return;
+    const c = this.seenCollectors;
+    const m = this.seenMeters;
+    this.seenCollectors = new Map();
+    this.seenMeters = new Map();
+    try {
+      await this.deps.db.tx(SYSTEM_SCOPE, (tx) => repo.touchLastSeen(tx, c, m));
+    } catch (e) {
+      this.log.error({ err: e }, '写入最后通信时间失败');
+    }
+  }
+}
+
+/** A JSON-safe summary of a decoded frame for device_reports.decoded. */
+export function summarize(d: Decoded): Record<string, unknown> {
+  const f = d.frame as unknown as Record<string, unknown>;
+  const out: Record<string, unknown> = { protocol: d.protocol, kind: f.kind, address: f.address, control: f.control };
+  if (typeof f.dataIdHex === 'string') out.dataId = f.dataIdHex;
+  if (f.values && typeof f.values === 'object') out.values = f.values;
+  if (f.errors) out.errors = f.errors;
+  if (f.status && typeof f.status === 'object') out.status = f.status;
+  return out;
+}

@@ -1,0 +1,117 @@
+import pino, { type Logger } from 'pino';
+import type { MqttClient } from 'mqtt';
+import type { Config } from '../config.ts';
+import type { Db } from '../db/client.ts';
+import { Worker, type WorkerSettings } from '../jobs/worker.ts';
+import type { ControlApi } from '../modules/control/service.ts';
+import { EventBus } from '../modules/realtime/bus.ts';
+import { Gateway, type GatewaySettings } from './gateway.ts';
+import { connectMqtt, startBroker, type Broker } from './mqtt.ts';
+import { RemoteGateway } from './remote.ts';
+
+// Starts the device side of the roles this process runs (ROLES): the embedded MQTT broker (when no
+// MQTT_URL is set and this process is a gateway), the event bus over MQTT, the gateway and the
+// command worker. Single process (the default) runs everything; split roles meet over MQTT.
+
+export function gatewaySettings(c: Config): GatewaySettings {
+  return {
+    host: c.GATEWAY_HOST,
+    port: c.GATEWAY_PORT,
+    heartbeatSeconds: c.HEARTBEAT_SECONDS,
+    replyTimeoutMs: c.GATEWAY_REPLY_TIMEOUT_MS,
+    retries: c.GATEWAY_RETRIES,
+    mqttMeters: c.GATEWAY_MQTT_METERS,
+    topicPrefix: c.MQTT_TOPIC_PREFIX,
+    frameLog: c.GATEWAY_FRAME_LOG,
+  };
+}
+
+export function workerSettings(c: Config): WorkerSettings {
+  return {
+    auth: { password: c.DLT645_PASSWORD, operator: c.DLT645_OPERATOR },
+    clockDriftSeconds: c.CLOCK_DRIFT_SECONDS,
+    retryDelayMs: c.COMMAND_RETRY_SECONDS * 1000,
+    commandTtlMinutes: c.COMMAND_TTL_MINUTES,
+    maxAttempts: c.COMMAND_MAX_ATTEMPTS,
+    clockEveryHours: 24,
+    concurrency: c.WORKER_CONCURRENCY,
+    pollMs: 1000,
+    readIntervalMinutes: c.READ_INTERVAL_MINUTES,
+    offlineWarnMinutes: c.OFFLINE_WARN_MINUTES,
+    heartbeatSeconds: c.HEARTBEAT_SECONDS,
+    replyTimeoutMs: c.GATEWAY_REPLY_TIMEOUT_MS,
+    retries: c.GATEWAY_RETRIES,
+    reportRetentionDays: c.REPORT_RETENTION_DAYS,
+  };
+}
+
+export function controlApiSettings(c: Config): Omit<ControlApi, 'bus'> {
+  return { commandTtlMinutes: c.COMMAND_TTL_MINUTES, maxAttempts: c.COMMAND_MAX_ATTEMPTS, waitMs: c.COMMAND_WAIT_SECONDS * 1000 };
+}
+
+export interface DeviceSide {
+  bus: EventBus;
+  log: Logger;
+  gateway?: Gateway;
+  worker?: Worker;
+  /** the MQTT broker URL in use ('' = none) */
+  mqttUrl: string;
+  stop(): Promise<void>;
+}
+
+export async function startDeviceSide(config: Config, db: Db, log: Logger = pino({ level: config.LOG_LEVEL })): Promise<DeviceSide> {
+  const roles = config.roles;
+  const bus = new EventBus(config.MQTT_TOPIC_PREFIX);
+  let broker: Broker | undefined;
+  const clients: MqttClient[] = [];
+  let mqttUrl = config.MQTT_URL ?? '';
+  if (!mqttUrl && roles.has('gateway')) {
+    broker = await startBroker(config.MQTT_PORT);
+    mqttUrl = broker.url;
+    log.info({ port: config.MQTT_PORT }, '内置 MQTT 服务已启动');
+  } else if (!mqttUrl) {
+    mqttUrl = `mqtt://127.0.0.1:${config.MQTT_PORT}`;
+  }
+  let busClient: MqttClient | undefined;
+  try {
+    busClient = await connectMqtt(mqttUrl, 'meter-bus');
+    clients.push(busClient);
+    await bus.attach(busClient);
+  } catch (e) {
+    // without a broker this process still works on its own; other processes just do not see its events
+    log.warn({ err: e, url: mqttUrl }, 'MQTT 连接失败，事件仅在本进程内传递');
+    mqttUrl = '';
+  }
+
+  let gateway: Gateway | undefined;
+  if (roles.has('gateway')) {
+    const gwClient = mqttUrl ? await connectMqtt(mqttUrl, 'meter-gateway') : undefined;
+    if (gwClient) clients.push(gwClient);
+    gateway = new Gateway({ db, bus, log: log.child({ role: 'gateway' }), mqtt: gwClient, settings: gatewaySettings(config) });
+    await gateway.start();
+  }
+
+  let worker: Worker | undefined;
+  if (roles.has('worker')) {
+    const settings = workerSettings(config);
+    const client = gateway ?? (busClient ? await RemoteGateway.connect(busClient, settings.replyTimeoutMs, settings.retries, config.MQTT_TOPIC_PREFIX) : undefined);
+    if (!client) throw new Error('worker 角色需要同进程的 gateway 角色，或可连接的 MQTT 服务（MQTT_URL）');
+    worker = new Worker({ db, bus, gateway: client, log: log.child({ role: 'worker' }), settings });
+    worker.start();
+  }
+
+  return {
+    bus,
+    log,
+    gateway,
+    worker,
+    mqttUrl,
+    async stop() {
+      await worker?.stop();
+      await gateway?.stop();
+      bus.detach();
+      await Promise.all(clients.map((c) => c.endAsync(true).catch(() => {})));
+      await broker?.close();
+    },
+  };
+}

@@ -1,0 +1,44 @@
+import { refuse } from './errors.ts';
+import type { Db, Scope, Tx } from '../db/client.ts';
+
+/** The signed-in person behind a request. */
+export interface AuthUser {
+  id: number;
+  username: string;
+  realName: string;
+  companyId: number | null;
+  roleId: number | null;
+  access: number;
+  userType: number;
+  routes: string[];
+  operations: string[];
+  sessionId: number;
+}
+
+/** What a service needs from a request: who asks, in which scope, and a transaction runner. */
+export interface Ctx {
+  user: AuthUser;
+  scope: Scope;
+  ip: string;
+  db: Db;
+  tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** the audit target a service may name (e.g. "房间 1-101"); written with the audit row */
+  audit: { target?: string; action?: string };
+}
+
+/** What an anonymous request (login) gets. */
+export interface PublicCtx {
+  ip: string;
+  userAgent: string;
+  db: Db;
+  audit: { target?: string; action?: string; username?: string; userId?: number; companyId?: number | null };
+}
+
+export const isPlatform = (u: { access: number }) => u.access === 0;
+
+/** The company a write lands in: the user's, or the one a platform admin picked (searchCompanyID). */
+export function companyOf(ctx: Ctx): number {
+  const id = ctx.scope.companyId ?? ctx.user.companyId;
+  if (id == null) throw refuse('COMPANY_REQUIRED', '请先在页面顶部选择单位');
+  return id;
+}

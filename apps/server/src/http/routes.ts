@@ -1,0 +1,104 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodType, z } from 'zod';
+import { routeAllowed } from '@meter/contracts';
+import { forbidden } from './errors.ts';
+import { envelope } from './envelope.ts';
+import type { Ctx, PublicCtx } from './context.ts';
+
+/**
+ * What a route needs (DESIGN §4/§5): the server refuses what the user may not do; the UI only hides it.
+ * - routes: any one of these page keys must be allowed for the user (SPEC §5 rules incl. access level)
+ * - op: the operation key (SPEC §3 permission tree)
+ * - access: the user's access level must equal it (0 = platform admin)
+ */
+export interface Perm {
+  routes?: string[];
+  op?: string;
+  access?: 0 | 1;
+}
+
+type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
+
+type Out<T> = T extends ZodType ? z.output<T> : undefined;
+
+export interface RouteSpec<Q, B, P> {
+  summary: string;
+  /** false = no session needed (login) */
+  perm: Perm | false;
+  /** the Chinese action name written to the audit log for a mutation */
+  action?: string;
+  tags?: string[];
+  query?: Q;
+  body?: B;
+  params?: P;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    ctx?: Ctx;
+    publicCtx?: PublicCtx;
+  }
+  interface FastifyContextConfig {
+    perm?: Perm | false;
+    action?: string;
+    raw?: boolean;
+  }
+}
+
+export function checkPerm(ctx: Ctx, perm: Perm) {
+  const u = ctx.user;
+  if (perm.access !== undefined && u.access !== perm.access) {
+    throw forbidden(perm.access === 0 ? '无权访问：该功能仅限平台管理员使用' : '无权访问：该功能仅限单位用户使用');
+  }
+  if (perm.routes && !perm.routes.some((r) => routeAllowed(r, u))) {
+    throw forbidden('无权访问该页面，请联系管理员分配权限');
+  }
+  if (perm.op && !u.operations.includes(perm.op)) {
+    throw forbidden('无权限执行此操作，请联系管理员分配权限');
+  }
+}
+
+/**
+ * Registers the routes of one module. Handlers are one line into a service: they get the typed,
+ * validated input and the request context, and return data (or a Page); the envelope is added here.
+ */
+export function routes(app: FastifyInstance) {
+  const add =
+    (method: Method) =>
+    <Q extends ZodType | undefined = undefined, B extends ZodType | undefined = undefined, P extends ZodType | undefined = undefined>(
+      url: string,
+      spec: RouteSpec<Q, B, P>,
+      handler: (
+        input: { query: Out<Q>; body: Out<B>; params: Out<P> },
+        ctx: Ctx,
+        req: FastifyRequest,
+        reply: FastifyReply,
+      ) => unknown,
+    ) => {
+      app.route({
+        method,
+        url,
+        schema: {
+          summary: spec.summary,
+          ...(spec.tags && { tags: spec.tags }),
+          ...(spec.query && { querystring: spec.query }),
+          ...(spec.body && { body: spec.body }),
+          ...(spec.params && { params: spec.params }),
+          ...(spec.perm === false ? {} : { security: [{ token: [] }] }),
+        },
+        config: { perm: spec.perm, action: spec.action ?? (method === 'GET' ? undefined : spec.summary) },
+        handler: async (req, reply) => {
+          const input = { query: req.query, body: req.body, params: req.params } as { query: Out<Q>; body: Out<B>; params: Out<P> };
+          const result = await handler(input, req.ctx as Ctx, req, reply);
+          if (reply.sent || reply.getHeader('content-type')?.toString().includes('spreadsheet')) return reply;
+          return envelope(result);
+        },
+      });
+    };
+  return { get: add('GET'), post: add('POST'), put: add('PUT'), delete: add('DELETE') };
+}
+
+/** Anonymous routes (login): the handler gets the public context. */
+export function publicCtx(req: FastifyRequest): PublicCtx {
+  return req.publicCtx as PublicCtx;
+}

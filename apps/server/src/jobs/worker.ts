@@ -1,0 +1,262 @@
+import type { Logger } from 'pino';
+import { SYSTEM_SCOPE, type Db, type Tx } from '../db/client.ts';
+import type { GatewayClient } from '../gateway/gateway.ts';
+import type { DeviceEvent, EventBus } from '../modules/realtime/bus.ts';
+import { execute, type ControlSettings, type Outcome } from '../modules/control/executor.ts';
+import { raiseWarnings, SOURCE } from '../modules/control/ingest.ts';
+import * as repo from '../modules/control/repo.ts';
+import { afterFailure, COMMAND_KINDS, COMMAND_STATUS, ORIGIN, type CommandStatus } from '../modules/control/rules.ts';
+import { tryJobLock } from './repo.ts';
+
+// The worker (ROLES includes `worker`): claims due commands (FOR UPDATE SKIP LOCKED) and carries
+// them out through the gateway, and runs the periodic device jobs: scheduled reading rounds,
+// expiry of stale commands, offline detection, reading partitions and retention.
+
+export interface WorkerSettings extends ControlSettings {
+  /** commands carried out at the same time */
+  concurrency: number;
+  /** how often to look for due commands when nothing woke the worker */
+  pollMs: number;
+  /** minutes between scheduled reading rounds (0 = no scheduled reading) */
+  readIntervalMinutes: number;
+  /** a device offline longer than this gets a warning */
+  offlineWarnMinutes: number;
+  heartbeatSeconds: number;
+  replyTimeoutMs: number;
+  retries: number;
+  /** keep raw frames this many days */
+  reportRetentionDays: number;
+}
+
+export interface WorkerDeps {
+  db: Db;
+  bus: EventBus;
+  gateway: GatewayClient;
+  log: Logger;
+  settings: WorkerSettings;
+}
+
+const JOB = { schedule: 1, housekeeping: 2, offline: 3, partitions: 4, retention: 5 } as const;
+
+export class Worker {
+  private inflight = 0;
+  private claiming = false;
+  private again = false;
+  private stopped = false;
+  private timers: NodeJS.Timeout[] = [];
+  private running = new Set<Promise<void>>();
+  private offSignal: (() => void) | undefined;
+
+  constructor(private readonly deps: WorkerDeps) {}
+
+  start() {
+    const s = this.deps.settings;
+    this.offSignal = this.deps.bus.onSignal('commands', () => this.pump());
+    const every = (ms: number, name: string, fn: () => Promise<unknown>, first = ms) => {
+      let busy = false;
+      const run = async () => {
+        if (busy || this.stopped) return;
+        busy = true;
+        try {
+          await fn();
+        } catch (e) {
+          this.deps.log.error({ err: e, job: name }, '定时任务执行失败');
+        } finally {
+          busy = false;
+        }
+      };
+      const t0 = setTimeout(() => void run(), first);
+      const t = setInterval(() => void run(), ms);
+      t0.unref();
+      t.unref();
+      this.timers.push(t0, t);
+    };
+    every(s.pollMs, 'pump', async () => this.pump(), 0);
+    every(5_000, 'housekeeping', () => this.housekeeping(), 1_000);
+    if (s.readIntervalMinutes > 0) every(30_000, 'schedule', () => this.scheduleReads(), 10_000);
+    every(30_000, 'offline', () => this.offlineSweep(), 15_000);
+    every(24 * 3600_000, 'partitions', () => this.exclusive(JOB.partitions, (tx) => repo.ensurePartitions(tx, 3)), 2_000);
+    every(24 * 3600_000, 'retention', () => this.retention(), 60_000);
+    this.deps.log.info({ concurrency: s.concurrency, readIntervalMinutes: s.readIntervalMinutes }, '指令执行器已启动');
+  }
+
+  /** Stops claiming and waits (up to `graceMs`) for commands in flight. */
+  async stop(graceMs = 10_000) {
+    this.stopped = true;
+    this.offSignal?.();
+    for (const t of this.timers) clearTimeout(t);
+    await Promise.race([Promise.allSettled([...this.running]), new Promise((r) => setTimeout(r, graceMs).unref())]);
+  }
+
+  /** Claims and starts due commands until the concurrency limit is reached or none is due. */
+  pump() {
+    if (this.stopped) return;
+    if (this.claiming) {
+      this.again = true;
+      return;
+    }
+    this.claiming = true;
+    void (async () => {
+      try {
+        do {
+          this.again = false;
+          while (!this.stopped && this.inflight < this.deps.settings.concurrency) {
+            const limit = Math.min(100, this.deps.settings.concurrency - this.inflight);
+            const claimed = await this.deps.db.tx(SYSTEM_SCOPE, (tx) => repo.claimCommands(tx, limit));
+            for (const cmd of claimed) this.launch(cmd);
+            if (claimed.length < limit) break;
+          }
+        } while (this.again && !this.stopped);
+      } catch (e) {
+        this.deps.log.error({ err: e }, '领取指令失败');
+      } finally {
+        this.claiming = false;
+      }
+    })();
+  }
+
+  private launch(cmd: repo.CommandRow) {
+    this.inflight++;
+    const p = this.run(cmd).finally(() => {
+      this.inflight--;
+      this.running.delete(p);
+      this.pump();
+    });
+    this.running.add(p);
+  }
+
+  private async run(cmd: repo.CommandRow) {
+    let outcome: Outcome;
+    try {
+      outcome = await execute(this.deps, cmd);
+    } catch (e) {
+      this.deps.log.error({ err: e, commandId: cmd.id }, '指令执行异常');
+      outcome = { ok: false, transient: true, error: '服务内部错误，稍后重试', events: [] };
+    }
+    const next = outcome.ok
+      ? ({ status: 'succeeded' } as const)
+      : afterFailure(cmd, outcome.transient, new Date(), this.deps.settings.retryDelayMs);
+    const events: DeviceEvent[] = [...outcome.events];
+    try {
+      const row = await this.deps.db.tx(SYSTEM_SCOPE, async (tx) => {
+        const r = await repo.finishAttempt(tx, cmd.id, {
+          status: next.status,
+          reply: outcome.reply ?? null,
+          error: outcome.ok ? '' : outcome.error,
+          nextAttemptAt: next.status === 'queued' ? next.nextAttemptAt : undefined,
+        });
+        if (r && r.status !== 'queued' && r.readTaskId) await repo.countTaskRead(tx, r.readTaskId, r.status === 'succeeded');
+        return r;
+      });
+      if (row) {
+        events.push(commandEvent(row));
+        if (row.status !== 'queued') this.deps.bus.signal('command-done', { id: row.id, status: row.status });
+      }
+    } catch (e) {
+      this.deps.log.error({ err: e, commandId: cmd.id }, '写入指令结果失败');
+    }
+    for (const e of events) this.deps.bus.emit(e);
+    if (!outcome.ok) this.deps.log.info({ commandId: cmd.id, kind: cmd.kind, status: next.status, error: outcome.error }, '指令未成功');
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Periodic jobs
+  // -------------------------------------------------------------------------------------------
+
+  /** Runs fn in one transaction if no other worker runs the same job right now. */
+  private exclusive<T>(job: number, fn: (tx: Tx) => Promise<T>): Promise<T | undefined> {
+    return this.deps.db.tx(SYSTEM_SCOPE, async (tx) => ((await tryJobLock(tx, job)) ? fn(tx) : undefined));
+  }
+
+  /** Queued commands past expiry, commands stuck in 'sent' by a dead worker, protections that ended. */
+  async housekeeping() {
+    const s = this.deps.settings;
+    // the longest a live attempt can take: a few round trips with retries, plus a margin
+    const stuckMs = Math.max(60_000, 10 * s.replyTimeoutMs * (s.retries + 1) + 30_000);
+    const out = await this.exclusive(JOB.housekeeping, async (tx) => {
+      const expired = await repo.expireDue(tx);
+      const stale = await repo.recoverStale(tx, new Date(Date.now() - stuckMs));
+      for (const c of [...expired, ...stale]) {
+        if (c.status !== 'queued' && c.readTaskId) await repo.countTaskRead(tx, c.readTaskId, false);
+      }
+      await repo.endExpiredProtections(tx);
+      return [...expired, ...stale];
+    });
+    for (const c of out ?? []) {
+      this.deps.bus.emit(commandEvent(c));
+      if (c.status !== 'queued') this.deps.bus.signal('command-done', { id: c.id, status: c.status });
+    }
+    if (out?.some((c) => c.status === 'queued')) this.pump();
+  }
+
+  /** A scheduled reading round for every company when the interval has passed. Returns the reads queued. */
+  async scheduleReads(force = false): Promise<number> {
+    const s = this.deps.settings;
+    const queued = await this.exclusive(JOB.schedule, async (tx) => {
+      const last = await repo.lastScheduledRound(tx);
+      if (!force && last && Date.now() - last.getTime() < s.readIntervalMinutes * 60_000) return 0;
+      let n = 0;
+      for (const companyId of await repo.companiesWithMeters(tx)) {
+        const taskId = await repo.createReadTask(tx, companyId, 1, null);
+        n += await repo.queueReads(tx, {
+          taskId,
+          companyId,
+          origin: ORIGIN.scheduled,
+          source: SOURCE.automatic,
+          // a round's reads are worth doing until the next round starts
+          expiresAt: new Date(Date.now() + Math.max(1, s.readIntervalMinutes) * 60_000),
+          maxAttempts: s.maxAttempts,
+          requestedBy: null,
+          requesterName: '系统（定时抄表）',
+          clockEveryHours: s.clockEveryHours,
+        });
+      }
+      return n;
+    });
+    if (queued) {
+      this.deps.log.info({ queued }, '定时抄表：已排队');
+      this.pump();
+    }
+    return queued ?? 0;
+  }
+
+  /** Devices whose gateway stopped reporting go offline; devices offline too long get a warning. */
+  async offlineSweep() {
+    const s = this.deps.settings;
+    const events = await this.exclusive(JOB.offline, async (tx) => {
+      const out: DeviceEvent[] = [];
+      const stale = await repo.staleOnline(tx, new Date(Date.now() - (3 * s.heartbeatSeconds + 30) * 1000));
+      for (const c of stale.collectors) out.push({ companyId: c.companyId, kind: 'online', body: { collectorId: c.id, areaId: c.areaId, online: false } });
+      for (const m of stale.meters) out.push({ companyId: m.companyId, kind: 'online', body: { meterId: m.id, areaId: m.areaId, online: false } });
+      const long = await repo.offlineTooLong(tx, new Date(Date.now() - s.offlineWarnMinutes * 60_000));
+      out.push(...(await raiseWarnings(tx, long)));
+      return out;
+    });
+    for (const e of events ?? []) this.deps.bus.emit(e);
+  }
+
+  private async retention() {
+    const days = this.deps.settings.reportRetentionDays;
+    const r = await this.exclusive(JOB.retention, (tx) =>
+      repo.pruneOld(tx, new Date(Date.now() - days * 86400_000), new Date(Date.now() - 2 * days * 86400_000)),
+    );
+    if (r && (r.reports || r.commands)) this.deps.log.info(r, '已清理过期的设备报文与抄表指令');
+  }
+}
+
+export function commandEvent(c: repo.CommandRow): DeviceEvent {
+  return {
+    companyId: c.companyId,
+    kind: 'command',
+    body: {
+      id: c.id,
+      meterId: c.meterId,
+      kind: c.kind,
+      kindText: COMMAND_KINDS[c.kind] ?? c.kind,
+      status: c.status,
+      statusText: COMMAND_STATUS[c.status as CommandStatus] ?? c.status,
+      attempts: c.attempts,
+      error: c.error,
+    },
+  };
+}

@@ -1,0 +1,72 @@
+import { loadConfig } from './config.ts';
+import { startDatabase } from './db/index.ts';
+import { DEMO_LOGINS, seedDemoIfEmpty } from './db/seed.ts';
+import { buildApp } from './app.ts';
+import { authSettings } from './modules/auth/service.ts';
+import { controlApiSettings, startDeviceSide } from './gateway/start.ts';
+import { startDemoFleet } from './gateway/demo.ts';
+
+// Starts the roles named in ROLES (default: all in one process) on embedded defaults.
+async function main() {
+  const config = loadConfig();
+  const log = (m: string) => console.log(`[meter] ${m}`);
+  const database = await startDatabase(config, log);
+  const { db } = database;
+  if (config.SEED_DEMO) await seedDemoIfEmpty(db, log);
+
+  // gateway (TCP + MQTT devices), worker (commands, scheduled reading) and the event bus, per ROLES
+  const devices = await startDeviceSide(config, db);
+  if (devices.gateway) log(`设备网关已启动：TCP 端口 ${devices.gateway.port}${devices.mqttUrl ? `，MQTT ${devices.mqttUrl}` : ''}`);
+  // demo mode: simulated collectors and meters of the demo companies connect to the gateway
+  const fleet =
+    config.SIMULATOR && devices.gateway
+      ? await startDemoFleet({
+          db,
+          log: devices.log.child({ role: 'simulator' }),
+          gatewayPort: devices.gateway.port,
+          mqttUrl: devices.mqttUrl,
+          topicPrefix: config.MQTT_TOPIC_PREFIX,
+          demoUsernames: DEMO_LOGINS.map((l) => l.username),
+        }).catch((e) => {
+          log(`演示模拟设备启动失败：${(e as Error).message}`);
+          return undefined;
+        })
+      : undefined;
+
+  const app = await buildApp({
+    db,
+    auth: authSettings(config),
+    logLevel: config.LOG_LEVEL,
+    webDist: config.webDist,
+    bus: devices.bus,
+    control: controlApiSettings(config),
+    jobs: config.roles.has('worker'),
+  });
+  if (config.roles.has('api')) await app.listen({ port: config.PORT, host: config.HOST });
+  const url = `http://localhost:${config.PORT}`;
+  console.log(`\n  智能水电表物联网管理平台 v1.9.2 已启动\n  访问地址: ${url}\n  接口文档: ${url}/docs`);
+  if (config.SEED_DEMO) {
+    console.log('  演示账号:');
+    for (const l of DEMO_LOGINS) console.log(`    ${l.label.padEnd(12, '　')} ${l.username} / ${l.password}`);
+  }
+  console.log('');
+
+  let stopping = false;
+  const stop = async (signal: string) => {
+    if (stopping) return;
+    stopping = true;
+    log(`收到 ${signal}，正在停止…`);
+    await app.close().catch(() => {});
+    await fleet?.stop().catch(() => {});
+    await devices.stop().catch(() => {});
+    await database.stop().catch(() => {});
+    process.exit(0);
+  };
+  process.on('SIGINT', () => void stop('SIGINT'));
+  process.on('SIGTERM', () => void stop('SIGTERM'));
+}
+
+main().catch((e) => {
+  console.error('[meter] 启动失败:', e);
+  process.exit(1);
+});

@@ -1,0 +1,37 @@
+import { and, count, desc, gte, ilike, lte, type SQL } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+import { auditLog } from '../../db/schema/index.ts';
+
+export async function list(
+  tx: Tx,
+  f: { username?: string; action?: string; start?: Date; end?: Date },
+  limit: number,
+  offset: number,
+) {
+  const w: SQL[] = [];
+  if (f.username) w.push(ilike(auditLog.username, `%${f.username}%`));
+  if (f.action) w.push(ilike(auditLog.action, `%${f.action}%`));
+  if (f.start) w.push(gte(auditLog.createdAt, f.start));
+  if (f.end) w.push(lte(auditLog.createdAt, f.end));
+  const cond = w.length ? and(...w) : undefined;
+  const rows = await tx
+    .select({
+      id: auditLog.id,
+      createdAt: auditLog.createdAt,
+      username: auditLog.username,
+      method: auditLog.method,
+      path: auditLog.path,
+      action: auditLog.action,
+      target: auditLog.target,
+      ip: auditLog.ip,
+      status: auditLog.status,
+      code: auditLog.code,
+    })
+    .from(auditLog)
+    .where(cond)
+    .orderBy(desc(auditLog.id))
+    .limit(limit)
+    .offset(offset);
+  const [c] = await tx.select({ n: count() }).from(auditLog).where(cond);
+  return { rows, count: c.n };
+}

@@ -1,0 +1,142 @@
+import { fenToYuan } from '@meter/contracts';
+import type { Tx } from '../../db/client.ts';
+import * as notify from '../notify/service.ts';
+import type { AccountMove } from './ledger.ts';
+import * as repo from './repo.ts';
+import { AUTOMATIC, requestValve } from './valve.ts';
+
+// Balance alarms (issue 5): after every balance change, the alarm scheme of the account's meters
+// decides. accounts.alarm_level remembers the deepest threshold reached since the balance was last
+// above alarm 1, so each crossing notifies once; at or below the close threshold (minus the
+// overdraft allowance) the meters are closed once, and a top-up back above it opens them once.
+
+export interface Thresholds {
+  alarm1Fen: number;
+  alarm2Fen: number;
+  closeFen: number;
+  overdraftFen: number;
+}
+
+export interface AlarmStep {
+  level: number;
+  /** the level to notify about, if a threshold was newly crossed */
+  notify: number | null;
+  valve: 'close' | 'open' | null;
+}
+
+/**
+ * The next alarm state. Levels: 0 above alarm 1, 1 at or below alarm 1, 2 at or below alarm 2,
+ * 3 at or below the close threshold − overdraft. Going above alarm 1 resets everything; leaving
+ * level 3 (a top-up) opens the meters but keeps alarms 1 and 2 as already sent.
+ */
+export function nextAlarm(prev: number, balanceFen: number, t: Thresholds | null): AlarmStep {
+  if (!t) return { level: 0, notify: null, valve: prev === 3 ? 'open' : null };
+  const closeAt = t.closeFen - t.overdraftFen;
+  const raw = balanceFen <= closeAt ? 3 : balanceFen <= t.alarm2Fen ? 2 : balanceFen <= t.alarm1Fen ? 1 : 0;
+  let level: number;
+  if (raw === 0) level = 0;
+  else if (prev === 3 && raw < 3) level = 2;
+  else level = Math.max(prev, raw);
+  return {
+    level,
+    notify: level > prev ? level : null,
+    valve: prev < 3 && level === 3 ? 'close' : prev === 3 && level < 3 ? 'open' : null,
+  };
+}
+
+const KIND_WORDS = {
+  electric: { fee: '电费', close: '断电', open: '恢复供电', closeCmd: '拉闸', openCmd: '合闸' },
+  water: { fee: '水费', close: '关阀', open: '恢复供水', closeCmd: '关阀', openCmd: '开阀' },
+} as const;
+
+export function alarmMessage(c: { companyName: string; ownerName: string; roomName: string; wallet: 'electric' | 'water' }, level: number, balanceFen: number, t: Thresholds): string {
+  const w = KIND_WORDS[c.wallet];
+  const head = `【${c.companyName}】尊敬的${c.ownerName}，您的${c.roomName ? `房间${c.roomName}` : '账户'}${w.fee}余额为¥${fenToYuan(balanceFen)}`;
+  if (level === 3) return `${head}，已欠费，系统将自动${w.close}，请尽快充值，充值后自动${w.open}。`;
+  const [name, limit] = level === 2 ? ['第二', t.alarm2Fen] : ['第一', t.alarm1Fen];
+  return `${head}，已低于${name}报警金额¥${fenToYuan(limit)}，请及时充值。`;
+}
+
+export interface AlarmOptions {
+  /** set the level only: no notification, no valve request (reopening a closed account) */
+  quiet?: boolean;
+  requestedBy?: number | null;
+  requesterName?: string;
+}
+
+/** Applies the alarm rules to accounts whose balance changed, in the caller's transaction. */
+export async function afterBalanceChange(tx: Tx, moves: AccountMove[], o: AlarmOptions = {}) {
+  const energy = moves.filter((m) => m.wallet === 'electric' || m.wallet === 'water');
+  if (!energy.length) return { notifications: 0, closes: 0, opens: 0 };
+  const ctxs = new Map((await repo.alarmContexts(tx, energy.map((m) => m.accountId))).map((c) => [c.accountId, c]));
+  const levels: { accountId: number; level: number }[] = [];
+  const deferred: { accountId: number; deferred: boolean }[] = [];
+  const notes: notify.NewNotification[] = [];
+  let closes = 0;
+  let opens = 0;
+  for (const m of energy) {
+    const c = ctxs.get(m.accountId);
+    if (!c) continue;
+    const step = nextAlarm(m.alarmLevel, m.afterFen, c.thresholds);
+    if (step.level !== m.alarmLevel) levels.push({ accountId: m.accountId, level: step.level });
+    if (o.quiet) continue;
+    if (step.notify && c.thresholds) {
+      const content = alarmMessage({ companyName: c.companyName, ownerName: c.ownerName, roomName: c.roomName, wallet: m.wallet as 'electric' | 'water' }, step.notify, m.afterFen, c.thresholds);
+      const base = { companyId: m.companyId, ownerId: m.ownerId, accountId: m.accountId, meterId: c.meterIds[0] ?? null, level: step.notify, phone: c.phone, content };
+      // one notification per crossing: the journal row that crossed names it
+      if (c.notifySms) notes.push({ ...base, channel: 'sms', priceFen: c.smsPriceFen, idempotencyKey: `alarm:${m.accountId}:${step.notify}:${m.journalId}:sms` });
+      if (c.notifyPhone) notes.push({ ...base, channel: 'phone', priceFen: c.phonePriceFen, idempotencyKey: `alarm:${m.accountId}:${step.notify}:${m.journalId}:phone` });
+    }
+    if (step.valve) {
+      const w = KIND_WORDS[m.wallet as 'electric' | 'water'];
+      const memo = step.valve === 'close'
+        ? `余额不足自动${w.closeCmd}（余额 ¥${fenToYuan(m.afterFen)}）`
+        : `充值后余额恢复，自动${w.openCmd}（余额 ¥${fenToYuan(m.afterFen)}）`;
+      let skipped = 0;
+      for (const meterId of c.meterIds) {
+        const r = await requestValve(tx, {
+          companyId: m.companyId,
+          meterId,
+          action: step.valve,
+          origin: AUTOMATIC,
+          memo,
+          requestedBy: o.requestedBy ?? null,
+          requesterName: o.requesterName ?? '系统',
+        });
+        if (r.skipped) skipped++;
+        else if (step.valve === 'close') closes++;
+        else opens++;
+      }
+      if (step.valve === 'close' && skipped) deferred.push({ accountId: m.accountId, deferred: true });
+    }
+    if (step.level < 3 && m.alarmLevel === 3) deferred.push({ accountId: m.accountId, deferred: false });
+  }
+  await repo.setAlarmLevels(tx, levels);
+  await repo.setCloseDeferred(tx, deferred);
+  const queued = await notify.queue(tx, notes);
+  return { notifications: queued, closes, opens };
+}
+
+/**
+ * Asks again for the automatic closes the control module could not take when the balance crossed
+ * (a protected meter, no-disconnect hours): for each account still at the close level, every meter
+ * still open with no close pending. An account is done once nothing was skipped.
+ */
+export async function retryDeferredCloses(tx: Tx, limit = 200) {
+  const owed = await repo.deferredCloses(tx, limit);
+  let closes = 0;
+  for (const a of owed) {
+    const w = KIND_WORDS[a.wallet as 'electric' | 'water'];
+    let skipped = 0;
+    for (const meterId of a.meterIds) {
+      const r = await requestValve(tx, {
+        companyId: a.companyId, meterId, action: 'close', origin: AUTOMATIC,
+        memo: `余额不足自动${w.closeCmd}（余额 ¥${fenToYuan(a.balanceFen)}，此前${w.closeCmd}未能执行）`, requestedBy: null, requesterName: '系统',
+      });
+      if (r.skipped) skipped++;
+      else closes++;
+    }
+    if (!skipped) await repo.setCloseDeferred(tx, [{ accountId: a.accountId, deferred: false }]);
+  }
+  return closes;
+}

@@ -1,0 +1,209 @@
+import { fenToYuan } from '@meter/contracts';
+import type { Tx } from '../../db/client.ts';
+import { refuse } from '../../http/errors.ts';
+import * as repo from './repo.ts';
+
+// The one way money moves (DESIGN §5): a journal row and the account balance, in the caller's
+// transaction, under a row lock on the account. Idempotent per (company, key): a repeated key
+// returns the first posting and changes nothing.
+
+export type Wallet = 'electric' | 'water' | 'subsidy' | 'other';
+export type Kind = 'prepay' | 'refund' | 'subsidy' | 'deduction' | 'fee' | 'reversal' | 'withdrawal';
+
+export const KIND_LABELS: Record<Kind, string> = {
+  prepay: '充值', refund: '退费', subsidy: '补贴', deduction: '扣费', fee: '费用', reversal: '冲正', withdrawal: '提现',
+};
+export const WALLET_LABELS: Record<Wallet, string> = { electric: '电费', water: '水费', subsidy: '补贴', other: '其他费用' };
+
+/** credits are positive, debits negative; refunds and withdrawals may never overdraw */
+const SIGN: Record<Kind, 1 | -1 | 0> = { prepay: 1, subsidy: 1, refund: -1, withdrawal: -1, deduction: -1, fee: -1, reversal: 0 };
+
+export interface Posting {
+  companyId: number;
+  ownerId: number;
+  roomId: number | null;
+  wallet: Wallet;
+  kind: Kind;
+  /** positive amount in 分; the sign comes from the kind (a reversal passes its signed amount) */
+  amountFen: number;
+  idempotencyKey: string;
+  payMethod?: string;
+  refType?: string;
+  refId?: number | null;
+  reversesId?: number | null;
+  operatorId?: number | null;
+  operatorName?: string;
+  memo?: string;
+}
+
+export interface Posted {
+  journalId: number;
+  accountId: number;
+  balanceAfterFen: number;
+  amountFen: number;
+  duplicate: boolean;
+  /** the account's alarm level before this posting (alarms.ts decides the next one) */
+  alarmLevel?: number;
+}
+
+export async function post(tx: Tx, p: Posting): Promise<Posted> {
+  if (!Number.isSafeInteger(p.amountFen)) throw refuse('AMOUNT_INVALID', '金额无效');
+  const sign = SIGN[p.kind];
+  if (sign !== 0 && p.amountFen <= 0) throw refuse('AMOUNT_INVALID', '金额必须大于 0');
+  const signed = sign === 0 ? p.amountFen : sign * p.amountFen;
+
+  const account = await repo.lockAccount(tx, { companyId: p.companyId, ownerId: p.ownerId, roomId: p.roomId, wallet: p.wallet });
+  // checked under the account lock: a concurrent twin has committed or not yet started
+  const existing = await repo.findByKey(tx, p.companyId, p.idempotencyKey);
+  if (existing) {
+    return { journalId: existing.id, accountId: existing.accountId, balanceAfterFen: existing.balanceAfterFen, amountFen: existing.amountFen, duplicate: true };
+  }
+  if (account.status !== 1 && p.kind !== 'refund' && p.kind !== 'reversal') {
+    throw refuse('ACCOUNT_CLOSED', '该账户已销户，不能办理此业务');
+  }
+  const after = account.balanceFen + signed;
+  if ((p.kind === 'refund' || p.kind === 'withdrawal') && after < 0) {
+    throw refuse('INSUFFICIENT_BALANCE', `${KIND_LABELS[p.kind]}金额不能超过账户余额（当前余额 ¥${fenToYuan(account.balanceFen)}）`);
+  }
+  const row = await repo.insertJournal(tx, {
+    companyId: p.companyId,
+    accountId: account.id,
+    ownerId: p.ownerId,
+    roomId: p.roomId,
+    wallet: p.wallet,
+    kind: p.kind,
+    amountFen: signed,
+    balanceAfterFen: after,
+    idempotencyKey: p.idempotencyKey,
+    payMethod: p.payMethod ?? 'system',
+    refType: p.refType ?? '',
+    refId: p.refId ?? null,
+    reversesId: p.reversesId ?? null,
+    operatorId: p.operatorId ?? null,
+    operatorName: p.operatorName ?? '',
+    memo: p.memo ?? '',
+  });
+  await repo.setBalance(tx, account.id, after);
+  return { journalId: row.id, accountId: account.id, balanceAfterFen: after, amountFen: signed, duplicate: false, alarmLevel: account.alarmLevel };
+}
+
+// ---- many postings at once ------------------------------------------------------------------------
+
+export interface AccountMove {
+  accountId: number;
+  companyId: number;
+  ownerId: number;
+  roomId: number | null;
+  wallet: Wallet;
+  /** balance before the first and after the last posting of the batch */
+  beforeFen: number;
+  afterFen: number;
+  alarmLevel: number;
+  /** the last journal row that changed it */
+  journalId: number;
+}
+
+export interface BatchOutcome {
+  /** per posting, in order: what was posted (or found under its key), or null when refused */
+  posted: (Posted | null)[];
+  /** why a posting was refused (index → message) */
+  refused: Map<number, string>;
+  /** every account whose balance changed */
+  moves: AccountMove[];
+}
+
+/**
+ * Posts many entries in one transaction with the same rules as post(): every account is locked
+ * (ids ascending, so concurrent batches never deadlock), a key already in the journal returns its
+ * first posting, a refund never overdraws. Set-based: one statement locks, one inserts the journal,
+ * one updates the balances. With `skipClosed`, a posting to a closed account is refused (reported)
+ * instead of aborting the batch; with `freshKeys` the key lookup is skipped (see below).
+ */
+export async function postBatch(tx: Tx, ps: Posting[], o: { skipClosed?: boolean; freshKeys?: boolean } = {}): Promise<BatchOutcome> {
+  const refused = new Map<number, string>();
+  const posted: (Posted | null)[] = ps.map(() => null);
+  if (!ps.length) return { posted, refused, moves: [] };
+  for (const p of ps) {
+    if (!Number.isSafeInteger(p.amountFen) || (SIGN[p.kind] !== 0 && p.amountFen <= 0)) throw refuse('AMOUNT_INVALID', '金额必须大于 0');
+  }
+  const accounts = await repo.lockAccounts(tx, ps.map((p) => ({ companyId: p.companyId, ownerId: p.ownerId, roomId: p.roomId, wallet: p.wallet })));
+  const byOwnerWallet = new Map(accounts.map((a) => [`${a.ownerId}:${a.wallet}`, { ...a }]));
+  // freshKeys: the caller knows no key was posted before (settlement: the cursor lock, and the
+  // settlement row committed with its journal row); the unique index still refuses a repeat
+  const existing = o.freshKeys ? [] : await repo.findByKeys(tx, ps.map((p) => ({ companyId: p.companyId, key: p.idempotencyKey })));
+  const seen = new Map(existing.map((e) => [`${e.companyId}:${e.idempotencyKey}`, e]));
+
+  const rows: (Parameters<typeof repo.insertJournalRows>[1][number])[] = [];
+  const ids = await repo.nextJournalIds(tx, ps.length);
+  const moves = new Map<number, AccountMove>();
+  ps.forEach((p, i) => {
+    const dup = seen.get(`${p.companyId}:${p.idempotencyKey}`);
+    if (dup) {
+      posted[i] = { journalId: dup.id, accountId: dup.accountId, balanceAfterFen: dup.balanceAfterFen, amountFen: dup.amountFen, duplicate: true };
+      return;
+    }
+    const a = byOwnerWallet.get(`${p.ownerId}:${p.wallet}`);
+    if (!a) throw new Error(`account of owner ${p.ownerId} (${p.wallet}) was not locked`);
+    if (a.status !== 1 && p.kind !== 'refund' && p.kind !== 'reversal') {
+      if (o.skipClosed) {
+        refused.set(i, '该账户已销户，不能办理此业务');
+        return;
+      }
+      throw refuse('ACCOUNT_CLOSED', '该账户已销户，不能办理此业务');
+    }
+    const signed = SIGN[p.kind] === 0 ? p.amountFen : SIGN[p.kind] * p.amountFen;
+    const after = a.balanceFen + signed;
+    if ((p.kind === 'refund' || p.kind === 'withdrawal') && after < 0) {
+      throw refuse('INSUFFICIENT_BALANCE', `${KIND_LABELS[p.kind]}金额不能超过账户余额（当前余额 ¥${fenToYuan(a.balanceFen)}）`);
+    }
+    const id = ids[i];
+    rows.push({
+      id,
+      companyId: p.companyId,
+      accountId: a.id,
+      ownerId: p.ownerId,
+      roomId: p.roomId,
+      wallet: p.wallet,
+      kind: p.kind,
+      amountFen: signed,
+      balanceAfterFen: after,
+      idempotencyKey: p.idempotencyKey,
+      payMethod: p.payMethod ?? 'system',
+      refType: p.refType ?? '',
+      refId: p.refId ?? null,
+      reversesId: p.reversesId ?? null,
+      operatorId: p.operatorId ?? null,
+      operatorName: p.operatorName ?? '',
+      memo: p.memo ?? '',
+    });
+    const m = moves.get(a.id) ?? {
+      accountId: a.id, companyId: a.companyId, ownerId: a.ownerId, roomId: a.roomId, wallet: a.wallet as Wallet,
+      beforeFen: a.balanceFen, afterFen: a.balanceFen, alarmLevel: a.alarmLevel, journalId: id,
+    };
+    m.afterFen = after;
+    m.journalId = id;
+    moves.set(a.id, m);
+    a.balanceFen = after;
+    // a key repeated inside the batch counts once, like a repeated call
+    seen.set(`${p.companyId}:${p.idempotencyKey}`, { id, accountId: a.id, balanceAfterFen: after, amountFen: signed, companyId: p.companyId, idempotencyKey: p.idempotencyKey });
+    posted[i] = { journalId: id, accountId: a.id, balanceAfterFen: after, amountFen: signed, duplicate: false };
+  });
+  await repo.insertJournalRows(tx, rows);
+  await repo.setBalances(tx, [...moves.values()].map((m) => ({ accountId: m.accountId, balanceFen: m.afterFen })));
+  return { posted, refused, moves: [...moves.values()] };
+}
+
+/** The balance change a single posting made, for the alarm rules. */
+export function moveOf(p: Posting, r: Posted): AccountMove {
+  return {
+    accountId: r.accountId,
+    companyId: p.companyId,
+    ownerId: p.ownerId,
+    roomId: p.roomId,
+    wallet: p.wallet,
+    beforeFen: r.balanceAfterFen - r.amountFen,
+    afterFen: r.balanceAfterFen,
+    alarmLevel: r.alarmLevel ?? 0,
+    journalId: r.journalId,
+  };
+}

@@ -1,0 +1,256 @@
+import { Decimal as D0 } from 'decimal.js';
+
+// The pricing engine (issue 5): pure functions, no I/O, never a float.
+//
+// Batching invariance: within an accumulation period (month or year) we keep the EXACT cumulative
+// amount (unrounded) and the fen already charged. A new piece of consumption extends the exact
+// amount; its charge is round(exactAfter) − chargedBefore. However readings are batched, the fen
+// charged in a period add up to round(exact amount of the period's consumption): nothing is lost
+// or gained to rounding. Each line is a difference of rounded cumulative values, so lines sum to the
+// charge and every amount is rounded half-up to 分 exactly once, where it is posted.
+
+const D = D0.clone({ precision: 50, rounding: D0.ROUND_HALF_UP });
+type Dec = InstanceType<typeof D>;
+
+export interface TouPeriod {
+  /** 尖 | 峰 | 平 | 谷 */
+  name: string;
+  /** 元 per unit, ≤ 4 decimals */
+  price: string;
+  /** 'HH:mm-HH:mm' local ranges (may wrap midnight) */
+  ranges: string[];
+}
+
+export interface PriceVersion {
+  effectiveFrom: Date;
+  mode: 'flat' | 'tiered' | 'tou';
+  unitPrice: string;
+  /** ascending thresholds of cumulative consumption in the period; the last one open (null) */
+  tiers: { upTo: string | null; price: string }[];
+  tou: { periods: TouPeriod[] };
+  monthlyFeeFen: number;
+  minimumChargeFen: number;
+}
+
+/** Consumption over [from, to): the total, and per TOU period when the meter has registers. */
+export interface Consumption {
+  from: Date;
+  to: Date;
+  quantity: string;
+  /** register deltas by period name (尖峰平谷), for TOU pricing */
+  tou?: Record<string, string>;
+}
+
+/** What a meter has consumed and been charged so far in the current accumulation period. */
+export interface PeriodState {
+  quantity: string;
+  /** exact (unrounded) amount in 元 */
+  exact: string;
+  chargedFen: number;
+}
+
+export const EMPTY_STATE: PeriodState = { quantity: '0', exact: '0', chargedFen: 0 };
+
+export interface Line {
+  /** e.g. 第1阶梯, 峰, 单价 */
+  item: string;
+  quantity: string;
+  unitPrice: string;
+  /** the version the price came from */
+  effectiveFrom: Date;
+  amountFen: number;
+}
+
+export interface Priced {
+  lines: Line[];
+  totalFen: number;
+  state: PeriodState;
+}
+
+const toFen = (yuan: Dec) => yuan.mul(100).toDecimalPlaces(0, D.ROUND_HALF_UP).toNumber();
+
+/** The versions in force over [from, to), each with its share of the interval. */
+export function versionsOver(versions: PriceVersion[], from: Date, to: Date): { v: PriceVersion; from: Date; to: Date }[] {
+  if (versions.length === 1) return [{ v: versions[0], from, to }]; // the common case: one price
+  const sorted = [...versions].sort((a, b) => a.effectiveFrom.getTime() - b.effectiveFrom.getTime());
+  if (!sorted.length) throw new Error('收费方案没有价格版本');
+  const out: { v: PriceVersion; from: Date; to: Date }[] = [];
+  for (let i = 0; i < sorted.length; i++) {
+    const start = i === 0 ? new Date(-8.64e15) : sorted[i].effectiveFrom;
+    const end = i + 1 < sorted.length ? sorted[i + 1].effectiveFrom : new Date(8.64e15);
+    const a = Math.max(start.getTime(), from.getTime());
+    const b = Math.min(end.getTime(), to.getTime());
+    if (b > a || (from.getTime() === to.getTime() && a === from.getTime() && from.getTime() < end.getTime())) {
+      out.push({ v: sorted[i], from: new Date(a), to: new Date(Math.max(a, b)) });
+    }
+  }
+  if (!out.length) out.push({ v: sorted[0], from, to }); // before the first version: its price applies
+  return out;
+}
+
+/**
+ * Splits a quantity over sub-intervals in proportion to their length; the last piece takes the
+ * remainder so the pieces sum exactly. Quantities keep full precision (no rounding here).
+ */
+export function splitByTime(quantity: string, pieces: { from: Date; to: Date }[]): Dec[] {
+  const q = new D(quantity);
+  const total = pieces.reduce((s, p) => s + (p.to.getTime() - p.from.getTime()), 0);
+  if (pieces.length === 1 || total === 0) return pieces.map((_, i) => (i === 0 ? q : new D(0)));
+  const out: Dec[] = [];
+  let used = new D(0);
+  pieces.forEach((p, i) => {
+    if (i === pieces.length - 1) out.push(q.minus(used));
+    else {
+      const part = q.mul(p.to.getTime() - p.from.getTime()).div(total);
+      out.push(part);
+      used = used.plus(part);
+    }
+  });
+  return out;
+}
+
+interface RawLine {
+  item: string;
+  quantity: Dec;
+  unitPrice: string;
+  effectiveFrom: Date;
+  exact: Dec;
+}
+
+function tierLines(v: PriceVersion, cumBefore: Dec, q: Dec): RawLine[] {
+  const lines: RawLine[] = [];
+  let cum = cumBefore;
+  let left = q;
+  let lower = new D(0);
+  for (let i = 0; i < v.tiers.length && left.gt(0); i++) {
+    const t = v.tiers[i];
+    const upper = t.upTo == null ? null : new D(t.upTo);
+    if (upper && cum.gte(upper)) {
+      lower = upper;
+      continue;
+    }
+    const room = upper ? upper.minus(D.max(cum, lower)) : left; // cum ≥ lower: the tiers below are full
+    const take = D.min(room, left);
+    if (take.gt(0)) {
+      lines.push({ item: `第${i + 1}阶梯`, quantity: take, unitPrice: t.price, effectiveFrom: v.effectiveFrom, exact: take.mul(t.price) });
+      cum = cum.plus(take);
+      left = left.minus(take);
+    }
+    if (upper) lower = upper;
+  }
+  if (left.gt(0)) {
+    // thresholds exhausted (validation keeps the last tier open): price the rest at the last tier
+    const last = v.tiers[v.tiers.length - 1];
+    lines.push({ item: `第${v.tiers.length}阶梯`, quantity: left, unitPrice: last.price, effectiveFrom: v.effectiveFrom, exact: left.mul(last.price) });
+  }
+  return lines;
+}
+
+function touLines(v: PriceVersion, q: Dec, tou: Record<string, Dec> | undefined): RawLine[] {
+  const periods = v.tou.periods;
+  const flat = periods.find((p) => p.name === '平') ?? periods[0];
+  if (!tou) {
+    // no registers: everything at the 平 price
+    return [{ item: flat?.name ?? '平', quantity: q, unitPrice: flat?.price ?? v.unitPrice, effectiveFrom: v.effectiveFrom, exact: q.mul(flat?.price ?? v.unitPrice) }];
+  }
+  const lines: RawLine[] = [];
+  let covered = new D(0);
+  for (const p of periods) {
+    const pq = tou[p.name];
+    if (!pq || pq.lte(0)) continue;
+    lines.push({ item: p.name, quantity: pq, unitPrice: p.price, effectiveFrom: v.effectiveFrom, exact: pq.mul(p.price) });
+    covered = covered.plus(pq);
+  }
+  const rest = q.minus(covered);
+  if (rest.gt(0)) {
+    lines.push({ item: flat?.name ?? '平', quantity: rest, unitPrice: flat?.price ?? v.unitPrice, effectiveFrom: v.effectiveFrom, exact: rest.mul(flat?.price ?? v.unitPrice) });
+  }
+  return lines;
+}
+
+/**
+ * Prices one piece of consumption within one accumulation period. The caller splits consumption
+ * that crosses a period boundary (see splitAt) and passes each period's state.
+ */
+export function priceConsumption(versions: PriceVersion[], state: PeriodState, c: Consumption): Priced {
+  const q = new D(c.quantity);
+  if (q.isNeg()) throw new Error('用量不能为负');
+  const spans = versionsOver(versions, c.from, c.to);
+  const qs = splitByTime(c.quantity, spans);
+  const touShares: Record<string, Dec[]> = {};
+  if (c.tou) for (const [k, v] of Object.entries(c.tou)) touShares[k] = splitByTime(v, spans);
+
+  const raw: RawLine[] = [];
+  let cum = new D(state.quantity);
+  spans.forEach((s, i) => {
+    const part = qs[i];
+    if (part.lte(0) && !c.tou) return;
+    const v = s.v;
+    if (v.mode === 'tiered' && v.tiers.length) raw.push(...tierLines(v, cum, part));
+    else if (v.mode === 'tou') {
+      const tou = c.tou ? Object.fromEntries(Object.entries(touShares).map(([k, arr]) => [k, arr[i]])) : undefined;
+      raw.push(...touLines(v, part, tou));
+    } else if (part.gt(0)) {
+      raw.push({ item: '单价', quantity: part, unitPrice: v.unitPrice, effectiveFrom: v.effectiveFrom, exact: part.mul(v.unitPrice) });
+    }
+    cum = cum.plus(part);
+  });
+
+  // each line = round(exact so far) − round(exact before it): lines sum to the charge
+  let exact = new D(state.exact);
+  let charged = state.chargedFen;
+  const lines: Line[] = raw.map((l) => {
+    exact = exact.plus(l.exact);
+    const fen = toFen(exact) - charged;
+    charged += fen;
+    return { item: l.item, quantity: l.quantity.toFixed(), unitPrice: l.unitPrice, effectiveFrom: l.effectiveFrom, amountFen: fen };
+  });
+  return {
+    lines,
+    totalFen: charged - state.chargedFen,
+    state: { quantity: new D(state.quantity).plus(q).toFixed(), exact: exact.toFixed(), chargedFen: charged },
+  };
+}
+
+/** Splits consumption at a moment (a period boundary), in proportion to time, registers too. */
+export function splitAt(c: Consumption, at: Date): [Consumption, Consumption] {
+  const pieces = [{ from: c.from, to: at }, { from: at, to: c.to }];
+  const [q1, q2] = splitByTime(c.quantity, pieces);
+  const tou1: Record<string, string> = {};
+  const tou2: Record<string, string> = {};
+  for (const [k, v] of Object.entries(c.tou ?? {})) {
+    const [a, b] = splitByTime(v, pieces);
+    tou1[k] = a.toFixed();
+    tou2[k] = b.toFixed();
+  }
+  return [
+    { from: c.from, to: at, quantity: q1.toFixed(), ...(c.tou && { tou: tou1 }) },
+    { from: at, to: c.to, quantity: q2.toFixed(), ...(c.tou && { tou: tou2 }) },
+  ];
+}
+
+/** The minimum-charge top-up for a closed period: what is missing up to the minimum, else 0. */
+export function minimumChargeTopUp(v: Pick<PriceVersion, 'minimumChargeFen'>, chargedFen: number): number {
+  return Math.max(0, v.minimumChargeFen - chargedFen);
+}
+
+/**
+ * 公摊: apportions an amount in 分 over rooms by weight (area in m², or 1 each for equal shares),
+ * by the largest-remainder method, so the shares sum to the amount exactly.
+ */
+export function apportion(totalFen: number, weights: { id: number; weight: string }[]): { id: number; fen: number }[] {
+  if (!weights.length) return [];
+  const ws = weights.map((w) => ({ id: w.id, w: new D(w.weight) }));
+  const sum = ws.reduce((s, x) => s.plus(x.w), new D(0));
+  if (sum.lte(0)) return apportion(totalFen, weights.map((w) => ({ id: w.id, weight: '1' })));
+  const exact = ws.map((x) => ({ id: x.id, e: new D(totalFen).mul(x.w).div(sum) }));
+  const floors = exact.map((x) => ({ id: x.id, fen: x.e.floor().toNumber(), rem: x.e.minus(x.e.floor()) }));
+  let left = totalFen - floors.reduce((s, x) => s + x.fen, 0);
+  const order = [...floors].sort((a, b) => b.rem.comparedTo(a.rem) || a.id - b.id);
+  for (const x of order) {
+    if (left <= 0) break;
+    x.fen += 1;
+    left -= 1;
+  }
+  return floors.map((x) => ({ id: x.id, fen: x.fen }));
+}

@@ -1,0 +1,193 @@
+import pg from 'pg';
+import pino from 'pino';
+import type { FastifyInstance, InjectOptions } from 'fastify';
+import type { MqttClient } from 'mqtt';
+import { OPERATION_KEYS, ROUTES } from '@meter/contracts';
+import { createFleet, type CollectorDefinition, type Fleet, type MeterDefinition } from '@meter/simulator';
+import { buildApp } from '../../app.ts';
+import { appUrlFrom, openDb, type Db } from '../../db/client.ts';
+import { Gateway, type GatewaySettings } from '../../gateway/gateway.ts';
+import { connectMqtt } from '../../gateway/mqtt.ts';
+import { Worker, type WorkerSettings } from '../../jobs/worker.ts';
+import { EventBus } from '../realtime/bus.ts';
+import { OWNER_URL } from '../../../test/helpers.ts';
+import { makeArea, makeCompany, makeRole, makeRoom, makeUser, uniq } from '../../../test/factories.ts';
+
+// The whole device side for integration tests: the real app, gateway (TCP on a free port, MQTT on
+// the real Mosquitto at 127.0.0.1:1883 under a topic prefix of its own), worker and event bus, and
+// simulated collectors/meters (@meter/simulator) talking to it over real sockets.
+
+export const MQTT_URL = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
+
+let n = 0;
+const stamp = () => `${Date.now() % 100000}`.padStart(5, '0') + `${process.pid % 100}`.padStart(2, '0');
+const next = () => `${n++ % 1000}`.padStart(3, '0');
+export const addr12 = () => `93${stamp()}${next()}`;
+export const addr14 = () => `9400${stamp()}${next()}`;
+export const imei15 = () => `37${stamp()}${next()}000`;
+
+export interface HarnessOptions {
+  gateway?: Partial<GatewaySettings>;
+  worker?: Partial<WorkerSettings>;
+  waitMs?: number;
+  /** start the worker (default true) */
+  worker_?: boolean;
+}
+
+export interface Harness {
+  app: FastifyInstance;
+  db: Db;
+  owner: pg.Pool;
+  bus: EventBus;
+  gateway: Gateway;
+  worker: Worker;
+  prefix: string;
+  mqtt: MqttClient[];
+  fleets: Fleet[];
+  call(token: string | null, opts: InjectOptions): Promise<{ status: number; body: any }>;
+  login(username: string, password: string): Promise<string>;
+  /** a company with an area, rooms and a user holding every page and operation */
+  company(ops?: string[], routes?: string[]): Promise<TestCompany>;
+  collector(companyId: number, imei?: string): Promise<number>;
+  meter(c: TestCompany, m: { kind: 1 | 2; address?: string; collectorId?: number | null; imei?: string; plan?: number; roomId?: number }): Promise<{ id: number; address: string }>;
+  fleet(collectors: CollectorDefinition[], nbMeters?: MeterDefinition[], options?: { heartbeatMs?: number }): Promise<Fleet>;
+  close(): Promise<void>;
+}
+
+export interface TestCompany {
+  companyId: number;
+  areaId: number;
+  roomId: number;
+  token: string;
+  userId: number;
+}
+
+export const silent = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
+
+export async function harness(o: HarnessOptions = {}): Promise<Harness> {
+  const db = openDb(appUrlFrom(OWNER_URL(), 'meter_app_test'), 20);
+  const owner = new pg.Pool({ connectionString: OWNER_URL(), max: 3 });
+  const prefix = `test-${process.pid}-${Date.now().toString(36)}/`;
+  const bus = new EventBus(prefix);
+  const busClient = await connectMqtt(MQTT_URL, 'test-bus');
+  const gwClient = await connectMqtt(MQTT_URL, 'test-gw');
+  await bus.attach(busClient);
+  const gs: GatewaySettings = { host: '127.0.0.1', port: 0, heartbeatSeconds: 30, replyTimeoutMs: 800, retries: 1, mqttMeters: true, topicPrefix: prefix, ...o.gateway };
+  const gateway = new Gateway({ db, bus, log: silent, mqtt: gwClient, settings: gs });
+  await gateway.start();
+  const ws: WorkerSettings = {
+    auth: { password: '02000000', operator: '00000000' },
+    clockDriftSeconds: 300,
+    retryDelayMs: 300,
+    commandTtlMinutes: 10,
+    maxAttempts: 2,
+    clockEveryHours: 24,
+    concurrency: 50,
+    pollMs: 200,
+    readIntervalMinutes: 0,
+    offlineWarnMinutes: 60,
+    heartbeatSeconds: gs.heartbeatSeconds,
+    replyTimeoutMs: gs.replyTimeoutMs,
+    retries: gs.retries,
+    reportRetentionDays: 90,
+    ...o.worker,
+  };
+  const worker = new Worker({ db, bus, gateway, log: silent, settings: ws });
+  if (o.worker_ !== false) worker.start();
+  const app = await buildApp({
+    db,
+    auth: { idleMinutes: 30, maxHours: 12 },
+    logLevel: 'silent',
+    bus,
+    control: { commandTtlMinutes: ws.commandTtlMinutes, maxAttempts: ws.maxAttempts, waitMs: o.waitMs ?? 10_000 },
+  });
+  await app.ready();
+  const fleets: Fleet[] = [];
+
+  const call: Harness['call'] = async (token, opts) => {
+    const res = await app.inject({ ...opts, headers: { ...(opts.headers ?? {}), ...(token ? { authorization: token } : {}) } });
+    let body: unknown = res.body;
+    try {
+      body = res.json();
+    } catch { /* not JSON */ }
+    return { status: res.statusCode, body };
+  };
+  const login = async (username: string, password: string) => {
+    const r = await call(null, { method: 'POST', url: '/yonghu/api/admin/login', payload: { username, password } });
+    if (r.body?.code !== 'SUCCESS') throw new Error(`login failed: ${JSON.stringify(r.body)}`);
+    return r.body.data.token as string;
+  };
+
+  return {
+    app,
+    db,
+    owner,
+    bus,
+    gateway,
+    worker,
+    prefix,
+    mqtt: [busClient, gwClient],
+    fleets,
+    call,
+    login,
+    async company(ops = OPERATION_KEYS, routes = ROUTES.filter((r) => r.access === undefined).map((r) => r.key)) {
+      const companyId = await makeCompany(owner);
+      const areaId = await makeArea(owner, companyId, uniq('园区'));
+      const roomId = await makeRoom(owner, companyId, areaId, uniq('房'));
+      const role = await makeRole(owner, companyId, routes, ops);
+      const u = await makeUser(owner, { companyId, roleId: role });
+      return { companyId, areaId, roomId, token: await login(u.username, u.password), userId: u.id };
+    },
+    async collector(companyId, imei = imei15()) {
+      const { rows } = await owner.query(`INSERT INTO collectors (company_id, name, imei, plan) VALUES ($1, $2, $3, 0) RETURNING id`, [companyId, uniq('采集器'), imei]);
+      return Number(rows[0].id);
+    },
+    async meter(c, m) {
+      const address = m.address ?? (m.kind === 1 ? addr12() : addr14());
+      const { rows } = await owner.query(
+        `INSERT INTO meters (company_id, room_id, collector_id, name, kind, plan, address, imei, protocol_id)
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id`,
+        [c.companyId, m.roomId ?? c.roomId, m.collectorId ?? null, uniq(m.kind === 1 ? '电表' : '水表'), m.kind, m.plan ?? (m.kind === 1 ? 0 : 100), address, m.imei ?? '', m.kind === 1 ? 11 : 13],
+      );
+      return { id: Number(rows[0].id), address };
+    },
+    async fleet(collectors, nbMeters = [], options = {}) {
+      const f = createFleet({
+        collectors,
+        nbMeters,
+        gateway: { host: '127.0.0.1', port: gateway.port },
+        mqttUrl: MQTT_URL,
+        topicPrefix: prefix,
+        heartbeatMs: options.heartbeatMs ?? 10_000,
+        reconnectMinMs: 200,
+        reconnectMaxMs: 1000,
+        seed: 11,
+      });
+      fleets.push(f);
+      f.start();
+      await f.whenOnline(15_000);
+      return f;
+    },
+    async close() {
+      for (const f of fleets) await f.stop().catch(() => {});
+      await worker.stop(2000);
+      await gateway.stop();
+      await app.close();
+      bus.detach();
+      await Promise.all([busClient, gwClient].map((c) => c.endAsync(true).catch(() => {})));
+      await db.close();
+      await owner.end();
+    },
+  };
+}
+
+/** Polls until fn returns a truthy value (or fails after timeoutMs). */
+export async function until<T>(fn: () => Promise<T | undefined | null | false>, timeoutMs = 10_000, what = 'condition'): Promise<T> {
+  const end = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await fn();
+    if (v) return v;
+    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 100));
+  }
+}

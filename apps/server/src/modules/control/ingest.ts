@@ -1,0 +1,205 @@
+import { Decimal } from 'decimal.js';
+import type { Tx } from '../../db/client.ts';
+import type { DeviceEvent } from '../realtime/bus.ts';
+import * as repo from './repo.ts';
+import { CONSUMPTION_EPSILON } from './rules.ts';
+
+// Readings into the database (DESIGN §5): every reading is stored, idempotently per (meter, read_at);
+// one lower or older than the meter's last good reading is stored with `exception` set, never moves
+// meter_latest and opens a warning; a reading that grows while the relay/valve was already off at
+// the previous reading opens a "consumption while closed" warning. Set-based: one batch of any size
+// costs a handful of statements, so the gateway can store reports at line rate.
+
+export const SOURCE = { automatic: 1, onDemand: 2, manual: 3, report: 4 } as const;
+export const SOURCE_TEXT: Record<number, string> = { 1: '自动抄表', 2: '随机抄表', 3: '人工抄表', 4: '设备上报' };
+
+export const WARNING_KINDS: Record<string, string> = {
+  offline: '设备离线过久',
+  consumption_closed: '断电/关阀状态下仍有用量',
+  backwards: '读数倒走或早于上次读数',
+  valve_mismatch: '阀门/继电器状态与指令不符',
+  valve_fault: '阀门故障',
+  low_battery: '电池电压低',
+  clock_drift: '表计时钟偏差',
+  read_fail: '连续抄表失败',
+  rate_error: '倍率异常',
+  power_off: '停电',
+};
+
+export interface MeterIdent {
+  id: number;
+  companyId: number;
+  areaId: number | null;
+}
+
+export interface IngestItem {
+  meter: MeterIdent;
+  readAt: Date;
+  /** exact decimal string */
+  total: string;
+  registers?: Record<string, number | string | boolean>;
+  source: number;
+  /** relay/valve state seen with this reading: 1 通, 0 断 */
+  valve?: 0 | 1;
+  commandId?: number | null;
+  operatorId?: number | null;
+}
+
+export interface IngestResult {
+  meterId: number;
+  readAt: Date;
+  /** false: a reading of this meter at this instant was already stored */
+  stored: boolean;
+  exception: string;
+}
+
+/**
+ * Stores a batch of readings in the caller's transaction. Returns one result per item (in input
+ * order) and the events to publish once the transaction has committed.
+ */
+export async function ingestReadings(tx: Tx, items: IngestItem[]): Promise<{ results: IngestResult[]; events: DeviceEvent[] }> {
+  const events: DeviceEvent[] = [];
+  if (!items.length) return { results: [], events };
+  const order = items.map((_, i) => i).sort((a, b) => items[a].meter.id - items[b].meter.id || items[a].readAt.getTime() - items[b].readAt.getTime());
+  const meterIds = [...new Set(items.map((i) => i.meter.id))];
+  const latest = await repo.lockLatest(tx, meterIds);
+
+  const rows: (repo.ReadingRow & { idx: number; valve?: 0 | 1 })[] = [];
+  const warnings: repo.WarningRow[] = [];
+  const duplicateIdx = new Set<number>();
+  const seenKeys = new Set<string>();
+  for (const idx of order) {
+    const it = items[idx];
+    const key = `${it.meter.id}@${it.readAt.getTime()}`;
+    if (seenKeys.has(key)) {
+      duplicateIdx.add(idx);
+      continue;
+    }
+    seenKeys.add(key);
+    const prev = latest.get(it.meter.id);
+    const total = new Decimal(it.total);
+    let exception = '';
+    if (prev) {
+      const t = it.readAt.getTime();
+      const p = prev.readAt.getTime();
+      if (t === p) {
+        duplicateIdx.add(idx);
+        continue;
+      }
+      if (t < p) exception = 'older';
+      else if (total.lt(prev.total)) exception = 'backwards';
+    }
+    const registers = { ...(it.registers ?? {}), ...(it.valve !== undefined ? { valve: it.valve } : {}) };
+    rows.push({
+      idx,
+      companyId: it.meter.companyId,
+      meterId: it.meter.id,
+      readAt: it.readAt,
+      source: it.source,
+      total: total.toFixed(2),
+      registers,
+      exception,
+      commandId: it.commandId ?? null,
+      operatorId: it.operatorId ?? null,
+      valve: it.valve,
+    });
+    if (exception) {
+      warnings.push({
+        companyId: it.meter.companyId,
+        meterId: it.meter.id,
+        collectorId: null,
+        areaId: it.meter.areaId,
+        kind: 'backwards',
+        detail: {
+          reason: exception === 'older' ? '读数时间早于上次读数' : '读数小于上次读数',
+          total: total.toFixed(2),
+          readAt: it.readAt.toISOString(),
+          lastTotal: prev!.total,
+          lastReadAt: prev!.readAt.toISOString(),
+        },
+      });
+      continue;
+    }
+    if (prev && prev.registers.valve === 0 && (it.valve ?? 0) === 0 && total.minus(prev.total).gt(CONSUMPTION_EPSILON)) {
+      warnings.push({
+        companyId: it.meter.companyId,
+        meterId: it.meter.id,
+        collectorId: null,
+        areaId: it.meter.areaId,
+        kind: 'consumption_closed',
+        detail: { from: prev.total, to: total.toFixed(2), since: prev.readAt.toISOString(), readAt: it.readAt.toISOString() },
+      });
+    }
+    latest.set(it.meter.id, { meterId: it.meter.id, readAt: it.readAt, total: total.toFixed(2), registers: { ...prev?.registers, ...registers } });
+  }
+
+  const inserted = await repo.insertReadings(tx, rows);
+  const stored = rows.filter((r) => inserted.has(`${r.meterId}@${r.readAt.getTime()}`));
+  // meter_latest takes the newest good reading of each meter (one row per meter per statement)
+  const newest = new Map<number, (typeof rows)[number]>();
+  for (const r of stored) if (!r.exception) newest.set(r.meterId, r);
+  await repo.upsertLatest(tx, [...newest.values()]);
+
+  // relay/valve state and liveness seen with the readings
+  const state = new Map<number, { meterId: number; valve: number | null; at: Date }>();
+  for (const r of stored) {
+    if (r.source === SOURCE.manual) continue;
+    const s = state.get(r.meterId);
+    state.set(r.meterId, { meterId: r.meterId, valve: (r.exception ? undefined : r.valve) ?? s?.valve ?? null, at: r.readAt > (s?.at ?? r.readAt) ? r.readAt : (s?.at ?? r.readAt) });
+  }
+  await repo.updateMeterState(tx, [...state.values()]);
+
+  // a state that differs from what the last successful valve command left: not in the commanded state
+  const withValve = [...state.values()].filter((s) => s.valve !== null);
+  if (withValve.length) {
+    const commanded = await repo.lastValveCommand(tx, withValve.map((s) => s.meterId));
+    for (const s of withValve) {
+      const c = commanded.get(s.meterId);
+      const expected = c ? (c.kind === 'open' ? 1 : 0) : null;
+      if (expected !== null && s.valve !== expected) {
+        const it = items.find((i) => i.meter.id === s.meterId)!;
+        warnings.push({
+          companyId: it.meter.companyId,
+          meterId: s.meterId,
+          collectorId: null,
+          areaId: it.meter.areaId,
+          kind: 'valve_mismatch',
+          detail: { expected, actual: s.valve, commandedAt: c!.at.toISOString(), seenAt: s.at.toISOString() },
+        });
+      }
+    }
+  }
+  const opened = await repo.openWarnings(tx, warnings);
+  for (const w of opened) events.push(warningEvent(w));
+
+  const areaOf = new Map(items.map((i) => [i.meter.id, i.meter.areaId]));
+  for (const r of newest.values()) {
+    events.push({
+      companyId: r.companyId,
+      kind: 'reading',
+      body: { meterId: r.meterId, areaId: areaOf.get(r.meterId) ?? null, total: r.total, readAt: r.readAt.toISOString(), source: r.source, valve: r.valve ?? null },
+    });
+  }
+
+  const byIdx = new Map(rows.map((r) => [r.idx, r]));
+  const results = items.map((it, idx): IngestResult => {
+    const r = byIdx.get(idx);
+    const ok = !!r && !duplicateIdx.has(idx) && inserted.has(`${r.meterId}@${r.readAt.getTime()}`);
+    return { meterId: it.meter.id, readAt: it.readAt, stored: ok, exception: ok ? r!.exception : '' };
+  });
+  return { results, events };
+}
+
+export function warningEvent(w: { id: number; companyId: number; meterId: number | null; collectorId: number | null; areaId: number | null; kind: string; detail: Record<string, unknown> }): DeviceEvent {
+  return {
+    companyId: w.companyId,
+    kind: 'warning',
+    body: { id: w.id, meterId: w.meterId, collectorId: w.collectorId, areaId: w.areaId, kind: w.kind, title: WARNING_KINDS[w.kind] ?? w.kind, detail: w.detail },
+  };
+}
+
+/** Opens warnings (one open per device and kind) and returns their events. */
+export async function raiseWarnings(tx: Tx, rows: repo.WarningRow[]): Promise<DeviceEvent[]> {
+  const opened = await repo.openWarnings(tx, rows);
+  return opened.map(warningEvent);
+}

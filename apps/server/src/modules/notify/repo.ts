@@ -1,0 +1,96 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+import { areaAndBelow } from '../../db/crud-repo.ts';
+
+// The only SQL of notifications (/notesMessage): queued by the alarm rules, sent by the worker.
+
+const arr = (v: unknown[]) => sql.param(v);
+
+export interface NewNotification {
+  companyId: number;
+  ownerId: number | null;
+  accountId: number | null;
+  meterId: number | null;
+  level: number;
+  channel: 'sms' | 'phone';
+  phone: string;
+  content: string;
+  priceFen: number;
+  idempotencyKey: string;
+}
+
+/** Queues notifications; a key already used is not queued again. Returns how many were queued. */
+export async function insertNotifications(tx: Tx, rows: NewNotification[]): Promise<number> {
+  if (!rows.length) return 0;
+  const col = <K extends keyof NewNotification>(k: K) => arr(rows.map((r) => r[k]));
+  const r = await tx.execute(sql`
+    INSERT INTO notifications (company_id, owner_id, account_id, meter_id, level, channel, phone, content, price_fen, idempotency_key)
+    SELECT * FROM unnest(${col('companyId')}::bigint[], ${col('ownerId')}::bigint[], ${col('accountId')}::bigint[], ${col('meterId')}::bigint[],
+      ${col('level')}::int[], ${col('channel')}::varchar[], ${col('phone')}::varchar[], ${col('content')}::text[], ${col('priceFen')}::int[],
+      ${col('idempotencyKey')}::varchar[])
+    ON CONFLICT (company_id, idempotency_key) DO NOTHING
+    RETURNING id`);
+  return r.rows.length;
+}
+
+export interface QueuedNotification {
+  id: number;
+  companyId: number;
+  channel: string;
+  phone: string;
+  content: string;
+}
+
+/** The oldest queued notifications, locked (other senders skip them). */
+export async function claimQueued(tx: Tx, limit: number): Promise<QueuedNotification[]> {
+  const r = await tx.execute(sql`
+    SELECT id, company_id, channel, phone, content FROM notifications WHERE status = 'queued'
+    ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`);
+  return r.rows.map((x) => ({ id: Number(x.id), companyId: Number(x.company_id), channel: String(x.channel), phone: String(x.phone), content: String(x.content) }));
+}
+
+export async function markDone(tx: Tx, id: number, provider: string, error: string) {
+  await tx.execute(sql`
+    UPDATE notifications SET status = ${error ? 'failed' : 'sent'}, provider = ${provider}, error = ${error},
+      sent_at = CASE WHEN ${error} = '' THEN now() ELSE sent_at END
+    WHERE id = ${id}`);
+}
+
+export interface NotificationFilter {
+  areaRestricted: boolean;
+  searchArea?: number;
+  ownerName?: string;
+  phone?: string;
+  status?: string;
+  level?: number;
+  from?: Date;
+  to?: Date;
+}
+
+function where(f: NotificationFilter): SQL {
+  const w: SQL[] = [sql`true`];
+  if (f.areaRestricted || f.searchArea != null) {
+    const rooms = f.searchArea != null ? sql`(SELECT r.id FROM rooms r WHERE r.area_id IN ${areaAndBelow(f.searchArea)})` : sql`(SELECT r.id FROM rooms r)`;
+    w.push(sql`n.owner_id IN (SELECT o.id FROM owners o WHERE o.room_id IN ${rooms})`);
+  }
+  if (f.ownerName) w.push(sql`o.name ILIKE ${`%${f.ownerName.replace(/[%_\\]/g, '\\$&')}%`}`);
+  if (f.phone) w.push(sql`n.phone LIKE ${`%${f.phone.replace(/[%_\\]/g, '\\$&')}%`}`);
+  if (f.status) w.push(sql`n.status = ${f.status}`);
+  if (f.level != null) w.push(sql`n.level = ${f.level}`);
+  if (f.from) w.push(sql`n.created_at >= ${f.from.toISOString()}::timestamptz`);
+  if (f.to) w.push(sql`n.created_at < ${f.to.toISOString()}::timestamptz`);
+  return sql.join(w, sql` AND `);
+}
+
+export async function listNotifications(tx: Tx, f: NotificationFilter, limit: number, offset: number) {
+  const w = where(f);
+  const rows = await tx.execute(sql`
+    SELECT n.id, n.owner_id AS "ownerId", o.name AS "ownerName", n.meter_id AS "meterId", n.level, n.channel, n.phone, n.content,
+      n.status, n.provider, n.price_fen AS "priceFen", n.error,
+      to_char(n.created_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS') AS "createdAt",
+      to_char(n.sent_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS') AS "sentAt"
+    FROM notifications n LEFT JOIN owners o ON o.id = n.owner_id
+    WHERE ${w} ORDER BY n.id DESC LIMIT ${limit} OFFSET ${offset}`);
+  const c = await tx.execute(sql`SELECT count(*)::bigint AS n FROM notifications n LEFT JOIN owners o ON o.id = n.owner_id WHERE ${w}`);
+  return { rows: rows.rows, count: Number(c.rows[0]?.n ?? 0) };
+}

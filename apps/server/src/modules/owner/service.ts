@@ -1,0 +1,235 @@
+import type { FastifyReply } from 'fastify';
+import { GENDERS, OWNER_STATUS } from '@meter/contracts';
+import type { Tx } from '../../db/client.ts';
+import { companyOf, type Ctx } from '../../http/context.ts';
+import { Page } from '../../http/envelope.ts';
+import { conflict, notFound, refuse } from '../../http/errors.ts';
+import { offsetOf } from '../../http/paging.ts';
+import { hashPassword, randomPassword } from '../auth/crypto.ts';
+import * as roomRepo from '../room/repo.ts';
+import * as repo from './repo.ts';
+import type { HistoryListInput, OwnerInput, OwnerListInput } from './schema.ts';
+import { streamXlsx, type XlsxColumn } from './xlsx.ts';
+
+// Owners (业主, userinfo): profile, moving into and out of rooms with history (/inRoomRecord), the
+// owner-portal password, and the export. A room holds at most one current owner.
+
+const restricted = (ctx: Ctx) => ctx.scope.areaIds != null;
+
+function filterOf(ctx: Ctx, q: Partial<OwnerListInput>): repo.OwnerFilter {
+  return {
+    companyId: ctx.scope.companyId,
+    areaRestricted: restricted(ctx),
+    searchArea: q.searchArea,
+    name: q.name,
+    phone: q.phone,
+    roomName: q.roomName,
+    roomId: q.roomId,
+    status: q.status,
+  };
+}
+
+export async function listOwners(ctx: Ctx, q: OwnerListInput) {
+  const f = filterOf(ctx, q);
+  return ctx.tx(async (tx) => {
+    const count = await repo.countOwners(tx, f);
+    return new Page(count > offsetOf(q) ? await repo.pageOwners(tx, f, q.size, offsetOf(q)) : [], count);
+  });
+}
+
+async function visibleOwner(tx: Tx, ctx: Ctx, id: number) {
+  const o = await repo.getOwner(tx, { areaRestricted: restricted(ctx) }, id);
+  if (!o) throw notFound('业主');
+  return o;
+}
+
+export const getOwner = (ctx: Ctx, id: number) => ctx.tx((tx) => visibleOwner(tx, ctx, id));
+
+const profile = (v: OwnerInput): repo.OwnerValues => ({
+  name: v.name,
+  phone: v.phone,
+  idNumber: v.idNumber ?? '',
+  gender: v.gender ?? 0,
+  email: v.email ?? '',
+  memo: v.memo ?? '',
+});
+
+const operator = (ctx: Ctx) => ({ operatorId: ctx.user.id, operatorName: ctx.user.realName || ctx.user.username });
+
+/**
+ * Moves the owner into the room (in the caller's transaction). Someone already living there refuses
+ * it; an owner living elsewhere moves out of that room first (换房), both written to the history.
+ */
+async function moveIn(tx: Tx, ctx: Ctx, ownerId: number, roomId: number, memo: string) {
+  const owner = await repo.lockOwner(tx, ownerId);
+  if (!owner) throw notFound('业主');
+  if (owner.status === 2) throw refuse('OWNER_CLOSED', `业主「${owner.name}」已销户，不能办理入住`);
+  const room = await roomRepo.lockRoom(tx, roomId);
+  // a platform admin sees every company: an owner moves only into a room of the owner's company
+  if (!room || room.companyId !== owner.companyId) throw notFound('房间');
+  if (owner.status === 1 && owner.roomId === roomId) throw refuse('ALREADY_IN_ROOM', `业主「${owner.name}」已入住房间「${room.path}」`);
+  if (room.status !== 1) throw refuse('ROOM_DISABLED', `房间「${room.path}」已停用，不能办理入住`);
+  const current = await repo.currentOwnerOf(tx, roomId);
+  if (current) throw refuse('ROOM_OCCUPIED', `房间「${room.path}」已有在住业主「${current.name}」，一个房间只能有一位在住业主，请先办理迁出`);
+  const base = { companyId: owner.companyId, ownerId, ownerName: owner.name, ownerPhone: owner.phone, ...operator(ctx) };
+  if (owner.status === 1 && owner.roomId != null) {
+    const old = await roomRepo.lockRoom(tx, owner.roomId);
+    if (old) {
+      await repo.insertHistory(tx, { ...base, roomId: old.id, areaId: old.areaId, roomName: old.path, action: 2, memo: memo || `换房至「${room.path}」` });
+    }
+  }
+  await repo.setOwnerRoom(tx, ownerId, roomId);
+  await repo.insertHistory(tx, { ...base, roomId, areaId: room.areaId, roomName: room.path, action: 1, memo });
+  ctx.audit.target = `业主 ${owner.name} 入住 ${room.path}`;
+}
+
+export async function createOwner(ctx: Ctx, v: OwnerInput) {
+  const companyId = companyOf(ctx);
+  ctx.audit.target = `业主 ${v.name}`;
+  return ctx.tx(async (tx) => {
+    const id = await repo.insertOwner(tx, { ...profile(v), companyId });
+    if (v.roomId != null) await moveIn(tx, ctx, id, v.roomId, '新增业主时入住');
+    return { id };
+  });
+}
+
+export async function updateOwner(ctx: Ctx, id: number, v: OwnerInput) {
+  ctx.audit.target = `业主 ${v.name}`;
+  await ctx.tx(async (tx) => {
+    await visibleOwner(tx, ctx, id);
+    await repo.updateOwner(tx, id, profile(v));
+  });
+  return null;
+}
+
+/** Owners still living in a room are not deleted; their history stays (with the names as written). */
+export async function deleteOwners(ctx: Ctx, ids: number[]) {
+  await ctx.tx(async (tx) => {
+    const unique = [...new Set(ids)];
+    const found = [];
+    for (const id of unique) found.push(await visibleOwner(tx, ctx, id));
+    ctx.audit.target = found.map((o) => `业主 ${o.name}`).join('、').slice(0, 400);
+    const living = found.find((o) => o.status === 1 && o.roomId != null);
+    if (living) throw conflict(`业主「${living.name}」仍在住房间「${living.roomName}」，请先办理迁出`);
+    await repo.deleteOwners(tx, unique);
+  });
+  return null;
+}
+
+export async function moveOwnerIn(ctx: Ctx, ownerId: number, roomId: number, memo: string) {
+  await ctx.tx(async (tx) => {
+    await visibleOwner(tx, ctx, ownerId);
+    await moveIn(tx, ctx, ownerId, roomId, memo);
+  });
+  return null;
+}
+
+export async function moveOwnerOut(ctx: Ctx, ownerId: number, memo: string) {
+  await ctx.tx(async (tx) => {
+    await visibleOwner(tx, ctx, ownerId);
+    const owner = await repo.lockOwner(tx, ownerId);
+    if (!owner) throw notFound('业主');
+    if (owner.status !== 1 || owner.roomId == null) throw refuse('NOT_IN_ROOM', `业主「${owner.name}」当前未入住任何房间`);
+    const room = await roomRepo.lockRoom(tx, owner.roomId);
+    if (!room) throw notFound('房间');
+    await repo.setOwnerRoom(tx, ownerId, null);
+    await repo.insertHistory(tx, {
+      companyId: owner.companyId, ownerId, ownerName: owner.name, ownerPhone: owner.phone,
+      roomId: room.id, areaId: room.areaId, roomName: room.path, action: 2, memo, ...operator(ctx),
+    });
+    ctx.audit.target = `业主 ${owner.name} 迁出 ${room.path}`;
+  });
+  return null;
+}
+
+/** A new owner-portal password, shown once: only its argon2 hash is kept. */
+export async function resetOwnerPassword(ctx: Ctx, id: number) {
+  const owner = await getOwner(ctx, id);
+  const password = randomPassword();
+  const hash = await hashPassword(password);
+  ctx.audit.target = `业主 ${owner.name}`;
+  await ctx.tx((tx) => repo.setOwnerPassword(tx, id, hash));
+  return { id, password };
+}
+
+/** The end time covers the whole unit it names: a date its day, HH:mm its minute, HH:mm:ss its second. */
+function until(endTime?: string) {
+  if (!endTime) return undefined;
+  return { at: endTime, unit: endTime.length === 10 ? '1 day' : endTime.length === 16 ? '1 minute' : '1 second' };
+}
+
+export async function listHistory(ctx: Ctx, q: HistoryListInput) {
+  const f: repo.HistoryFilter = {
+    companyId: ctx.scope.companyId,
+    searchArea: q.searchArea,
+    ownerName: q.ownerName,
+    ownerPhone: q.ownerPhone,
+    roomName: q.roomName,
+    action: q.action,
+    ownerId: q.ownerId,
+    roomId: q.roomId,
+    from: q.startTime,
+    until: until(q.endTime),
+  };
+  const r = await ctx.tx((tx) => repo.listHistory(tx, f, q.size, offsetOf(q)));
+  return new Page(r.rows, r.count);
+}
+
+// ---- export ---------------------------------------------------------------------------------
+
+export const EXPORT_FILENAME = '业主档案.xlsx';
+const EXPORT_BATCH = 1000;
+
+export const EXPORT_COLUMNS: XlsxColumn[] = [
+  { header: '业主编号', key: 'id', width: 10 },
+  { header: '业主姓名', key: 'name', width: 12 },
+  { header: '手机号码', key: 'phone', width: 14 },
+  { header: '身份证号', key: 'idNumber', width: 21 },
+  { header: '性别', key: 'gender', width: 6 },
+  { header: '房间', key: 'roomName', width: 14 },
+  { header: '区域位置', key: 'areaName', width: 28 },
+  { header: '状态', key: 'status', width: 8 },
+  { header: '入住时间', key: 'movedInAt', width: 20 },
+  { header: '邮箱', key: 'email', width: 22 },
+  { header: '备注', key: 'memo', width: 24 },
+  { header: '创建时间', key: 'createdAt', width: 20 },
+];
+
+const shanghai = new Intl.DateTimeFormat('sv-SE', {
+  timeZone: 'Asia/Shanghai', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+});
+/** YYYY-MM-DD HH:mm:ss in Asia/Shanghai */
+export const formatTime = (d: Date | string | null) => (d ? shanghai.format(new Date(d)) : '');
+
+const exportRow = (o: repo.OwnerRow) => ({
+  id: o.id,
+  name: o.name,
+  phone: o.phone,
+  idNumber: o.idNumber,
+  gender: GENDERS[o.gender] ?? '',
+  roomName: o.roomName ?? '',
+  areaName: o.areaName ?? '',
+  status: OWNER_STATUS[o.status] ?? '',
+  movedInAt: formatTime(o.movedInAt),
+  email: o.email,
+  memo: o.memo,
+  createdAt: formatTime(o.createdAt),
+});
+
+/** The owners matching the list's filters, newest first, read in keyset batches. */
+async function* exportBatches(ctx: Ctx, q: Partial<OwnerListInput>) {
+  const f = filterOf(ctx, q);
+  let before: number | null = null;
+  for (;;) {
+    const rows: repo.OwnerRow[] = await ctx.tx((tx) => repo.ownersBefore(tx, f, before, EXPORT_BATCH));
+    if (rows.length === 0) return;
+    yield rows.map(exportRow);
+    if (rows.length < EXPORT_BATCH) return;
+    before = rows[rows.length - 1].id;
+  }
+}
+
+export async function exportOwners(ctx: Ctx, q: Partial<OwnerListInput>, reply: FastifyReply) {
+  await streamXlsx(reply, { filename: EXPORT_FILENAME, sheet: '业主档案', columns: EXPORT_COLUMNS, batches: exportBatches(ctx, q) });
+  return reply;
+}

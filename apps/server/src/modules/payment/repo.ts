@@ -1,0 +1,86 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+import { areaAndBelow } from '../../db/crud-repo.ts';
+
+// The only SQL of online payments.
+
+const local = (col: SQL) => sql`to_char(${col} AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS')`;
+
+export async function insertPayment(tx: Tx, p: {
+  companyId: number; ownerId: number; accountId: number; roomId: number; channel: string; outTradeNo: string; amountFen: number;
+  subject: string; codeUrl: string; expiresAt: Date; createdBy: number;
+}) {
+  const r = await tx.execute(sql`
+    INSERT INTO payments (company_id, owner_id, account_id, room_id, channel, out_trade_no, amount_fen, subject, code_url, expires_at, created_by)
+    VALUES (${p.companyId}, ${p.ownerId}, ${p.accountId}, ${p.roomId}, ${p.channel}, ${p.outTradeNo}, ${p.amountFen}, ${p.subject},
+      ${p.codeUrl}, ${p.expiresAt.toISOString()}, ${p.createdBy})
+    RETURNING id, ${local(sql`expires_at`)} AS expires_at`);
+  return { id: Number(r.rows[0].id), expiresAt: String(r.rows[0].expires_at) };
+}
+
+export interface PaymentRow {
+  id: number;
+  companyId: number;
+  ownerId: number;
+  accountId: number;
+  roomId: number | null;
+  channel: string;
+  outTradeNo: string;
+  amountFen: number;
+  status: string;
+  wallet: string;
+}
+
+/** The order (visible in the transaction's scope), locked. */
+export async function lockPayment(tx: Tx, outTradeNo: string): Promise<PaymentRow | undefined> {
+  const r = await tx.execute(sql`
+    SELECT p.id, p.company_id, p.owner_id, p.account_id, p.room_id, p.channel, p.out_trade_no, p.amount_fen, p.status, a.wallet
+    FROM payments p JOIN accounts a ON a.id = p.account_id WHERE p.out_trade_no = ${outTradeNo} FOR UPDATE OF p`);
+  const x = r.rows[0];
+  if (!x) return undefined;
+  return {
+    id: Number(x.id), companyId: Number(x.company_id), ownerId: Number(x.owner_id), accountId: Number(x.account_id),
+    roomId: x.room_id == null ? null : Number(x.room_id), channel: String(x.channel), outTradeNo: String(x.out_trade_no),
+    amountFen: Number(x.amount_fen), status: String(x.status), wallet: String(x.wallet),
+  };
+}
+
+export async function markPaid(tx: Tx, id: number, providerTradeNo: string, journalId: number) {
+  await tx.execute(sql`
+    UPDATE payments SET status = 'paid', provider_trade_no = ${providerTradeNo}, journal_id = ${journalId}, paid_at = now() WHERE id = ${id}`);
+}
+
+export interface PaymentFilter {
+  companyId: number | null;
+  areaRestricted: boolean;
+  searchArea?: number;
+  channel?: string;
+  status?: string;
+  outTradeNo?: string;
+}
+
+function where(f: PaymentFilter): SQL {
+  const w: SQL[] = [sql`true`];
+  if (f.companyId != null) w.push(sql`p.company_id = ${f.companyId}`);
+  if (f.channel) w.push(sql`p.channel = ${f.channel}`);
+  if (f.status === 'closed') w.push(sql`(p.status = 'closed' OR (p.status = 'created' AND p.expires_at < now()))`);
+  else if (f.status === 'created') w.push(sql`p.status = 'created' AND p.expires_at >= now()`);
+  else if (f.status) w.push(sql`p.status = ${f.status}`);
+  if (f.outTradeNo) w.push(sql`p.out_trade_no = ${f.outTradeNo}`);
+  if (f.searchArea != null) w.push(sql`p.room_id IN (SELECT ra.id FROM rooms ra WHERE ra.area_id IN ${areaAndBelow(f.searchArea)})`);
+  else if (f.areaRestricted) w.push(sql`p.room_id IN (SELECT ra.id FROM rooms ra)`);
+  return sql.join(w, sql` AND `);
+}
+
+export async function listPayments(tx: Tx, f: PaymentFilter, limit: number, offset: number) {
+  const w = where(f);
+  const rows = await tx.execute(sql`
+    SELECT p.id, p.out_trade_no AS "outTradeNo", p.channel, a.wallet, p.amount_fen AS "amountFen",
+      CASE WHEN p.status = 'created' AND p.expires_at < now() THEN 'closed' ELSE p.status END AS status,
+      p.provider_trade_no AS "providerTradeNo", p.subject, p.room_id AS "roomId", r.name AS "roomName", p.owner_id AS "ownerId", o.name AS "ownerName",
+      p.journal_id AS "journalId", ${local(sql`p.created_at`)} AS "createdAt", ${local(sql`p.paid_at`)} AS "paidAt", ${local(sql`p.expires_at`)} AS "expiresAt"
+    FROM payments p JOIN accounts a ON a.id = p.account_id LEFT JOIN rooms r ON r.id = p.room_id LEFT JOIN owners o ON o.id = p.owner_id
+    WHERE ${w} ORDER BY p.created_at DESC, p.id DESC LIMIT ${limit} OFFSET ${offset}`);
+  const c = await tx.execute(sql`SELECT count(*)::bigint AS n FROM payments p WHERE ${w}`);
+  return { rows: rows.rows, count: Number(c.rows[0]?.n ?? 0) };
+}

@@ -1,0 +1,80 @@
+import { randomUUID } from 'node:crypto';
+import { EventEmitter } from 'node:events';
+import type { MqttClient } from 'mqtt';
+
+// The event bus: device events for browsers (events/<companyId>/<kind>) and internal signals between
+// roles (internal/<name>: "a command was queued", "a command finished"). In one process it is an
+// EventEmitter; with MQTT attached every process sees every other process's events, so an API
+// process forwards to its websockets what a gateway process saw.
+
+export type EventKind = 'reading' | 'command' | 'online' | 'warning';
+
+export interface DeviceEvent {
+  companyId: number;
+  kind: EventKind;
+  body: Record<string, unknown>;
+}
+
+const EVENT_TOPIC = /^events\/(\d+)\/(reading|command|online|warning)$/;
+
+export class EventBus {
+  readonly node = randomUUID();
+  private readonly local = new EventEmitter();
+  private mqtt: MqttClient | undefined;
+
+  /** @param prefix prepended to every topic (tests and shared brokers keep deployments apart) */
+  constructor(private readonly prefix = '') {
+    this.local.setMaxListeners(0);
+  }
+
+  /** Publish a device event to this process and, through MQTT, to every other one. */
+  emit(e: DeviceEvent) {
+    this.local.emit('event', e);
+    this.mqtt?.publish(`${this.prefix}events/${e.companyId}/${e.kind}`, JSON.stringify({ ...e.body, node: this.node }), { qos: 0 });
+  }
+
+  on(fn: (e: DeviceEvent) => void): () => void {
+    this.local.on('event', fn);
+    return () => this.local.off('event', fn);
+  }
+
+  /** An internal signal (not for browsers). */
+  signal(name: string, data: Record<string, unknown> = {}) {
+    this.local.emit(`signal:${name}`, data);
+    this.mqtt?.publish(`${this.prefix}internal/${name}`, JSON.stringify({ ...data, node: this.node }), { qos: 0 });
+  }
+
+  onSignal(name: string, fn: (data: Record<string, unknown>) => void): () => void {
+    this.local.on(`signal:${name}`, fn);
+    return () => this.local.off(`signal:${name}`, fn);
+  }
+
+  /** Bridge this bus over an MQTT connection (events and signals of other processes come in). */
+  async attach(client: MqttClient) {
+    this.mqtt = client;
+    client.on('message', (fullTopic, payload) => {
+      if (!fullTopic.startsWith(this.prefix)) return;
+      const topic = fullTopic.slice(this.prefix.length);
+      if (!topic.startsWith('events/') && !topic.startsWith('internal/')) return;
+      let body: Record<string, unknown>;
+      try {
+        body = JSON.parse(payload.toString('utf8'));
+      } catch {
+        return;
+      }
+      if (!body || typeof body !== 'object' || body.node === this.node) return;
+      const { node: _node, ...rest } = body;
+      if (topic.startsWith('internal/')) {
+        this.local.emit(`signal:${topic.slice('internal/'.length)}`, rest);
+        return;
+      }
+      const m = EVENT_TOPIC.exec(topic);
+      if (m) this.local.emit('event', { companyId: Number(m[1]), kind: m[2] as EventKind, body: rest });
+    });
+    await client.subscribeAsync([`${this.prefix}events/+/+`, `${this.prefix}internal/+`], { qos: 0 });
+  }
+
+  detach() {
+    this.mqtt = undefined;
+  }
+}

@@ -1,0 +1,108 @@
+import type { FastifyInstance } from 'fastify';
+import type { WebSocket } from 'ws';
+import type { Db, Scope } from '../../db/client.ts';
+import { AppError } from '../../http/errors.ts';
+import { authenticate, type AuthSettings } from '../auth/service.ts';
+import type { DeviceEvent, EventBus } from './bus.ts';
+import * as repo from './repo.ts';
+
+// The browser's live channel (SPEC §7 realtime, §3 websocket auth message): the client connects to
+// /ws and first sends {auth: <session token>, imei?}; it then receives the device events of its
+// company (readings, command results, online/offline, warnings) as {type, companyId, data}, limited
+// to its areas and, with imei, to that one device. The session is re-checked every minute.
+
+const AUTH_TIMEOUT_MS = 10_000;
+const RECHECK_MS = 60_000;
+
+interface Session {
+  token: string;
+  scope: Scope;
+  /** only events of these meters/collector (imei given) */
+  device?: { collectorId: number | null; meterIds: Set<number> };
+}
+
+function visible(s: Session, e: DeviceEvent): boolean {
+  if (!s.scope.allCompanies && e.companyId !== s.scope.companyId) return false;
+  if (s.scope.companyId != null && e.companyId !== s.scope.companyId) return false;
+  const b = e.body;
+  if (s.scope.areaIds) {
+    const area = typeof b.areaId === 'number' ? b.areaId : null;
+    if (area === null || !s.scope.areaIds.includes(area)) return false;
+  }
+  if (s.device) {
+    const meter = typeof b.meterId === 'number' && s.device.meterIds.has(b.meterId);
+    const collector = s.device.collectorId != null && b.collectorId === s.device.collectorId;
+    if (!meter && !collector) return false;
+  }
+  return true;
+}
+
+export default function realtimeRoutes(app: FastifyInstance, opts: { db: Db; auth: AuthSettings; bus: EventBus }) {
+  app.get('/ws', { websocket: true, schema: { hide: true } }, (socket: WebSocket) => {
+    let session: Session | null = null;
+    let closed = false;
+    const send = (msg: unknown) => {
+      if (!closed && socket.readyState === socket.OPEN) socket.send(JSON.stringify(msg));
+    };
+    const fail = (code: string, message: string) => {
+      send({ type: 'error', code, message });
+      socket.close(4001, code);
+    };
+    const authTimer = setTimeout(() => {
+      if (!session) fail('UNAUTHORIZED', '请先发送登录凭证');
+    }, AUTH_TIMEOUT_MS);
+    const off = opts.bus.on((e) => {
+      if (session && visible(session, e)) send({ type: e.kind, companyId: e.companyId, data: e.body });
+    });
+    const recheck = setInterval(() => {
+      if (!session) return;
+      authenticate(opts.db, opts.auth, session.token, undefined).catch(() => fail('UNAUTHORIZED', '登录状态过期，请重新登录'));
+    }, RECHECK_MS);
+
+    socket.on('message', (raw) => {
+      let msg: { auth?: unknown; imei?: unknown; ping?: unknown };
+      try {
+        msg = JSON.parse(String(raw));
+      } catch {
+        send({ type: 'error', code: 'BAD_REQUEST', message: '消息格式错误，应为 JSON' });
+        return;
+      }
+      if (msg?.ping !== undefined) {
+        send({ type: 'pong', at: new Date().toISOString() });
+        return;
+      }
+      if (typeof msg?.auth !== 'string' || !msg.auth) {
+        if (!session) fail('UNAUTHORIZED', '请先发送登录凭证');
+        return;
+      }
+      const token = msg.auth.startsWith('Bearer ') ? msg.auth.slice(7) : msg.auth;
+      const imei = typeof msg.imei === 'string' && msg.imei.trim() ? msg.imei.trim() : undefined;
+      void (async () => {
+        try {
+          const { user, scope } = await authenticate(opts.db, opts.auth, token, undefined);
+          let device: Session['device'];
+          if (imei) {
+            const d = await opts.db.tx(scope, (tx) => repo.deviceByImei(tx, imei));
+            if (!d) {
+              send({ type: 'error', code: 'NOT_FOUND', message: `设备 ${imei} 不存在或无权查看` });
+              return;
+            }
+            device = { collectorId: d.collectorId, meterIds: new Set(d.meterIds) };
+          }
+          clearTimeout(authTimer);
+          session = { token, scope, device };
+          send({ type: 'ready', userId: user.id, companyId: scope.companyId, imei: imei ?? null });
+        } catch (e) {
+          if (e instanceof AppError && e.status === 401) fail('UNAUTHORIZED', '登录状态过期，请重新登录');
+          else fail('INTERNAL', '服务器内部错误，请稍后重试');
+        }
+      })();
+    });
+    socket.on('close', () => {
+      closed = true;
+      clearTimeout(authTimer);
+      clearInterval(recheck);
+      off();
+    });
+  });
+}

@@ -1,0 +1,105 @@
+import { sql, type SQL } from 'drizzle-orm';
+import type { Tx } from '../../db/client.ts';
+import { areaAndBelow } from '../../db/crud-repo.ts';
+
+// The only SQL of the finance reports (/reportCheck, /reportFees, /reportDeduct, /reportBank).
+// Days are China days; every figure comes from the journal or the settlements, so reports add up
+// with the ledger by construction.
+
+export interface ReportFilter {
+  companyId: number | null;
+  areaRestricted: boolean;
+  searchArea?: number;
+  from: Date;
+  to: Date;
+}
+
+const day = (col: SQL) => sql`to_char(${col} AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD')`;
+
+function journalScope(f: ReportFilter): SQL {
+  const w: SQL[] = [sql`j.created_at >= ${f.from.toISOString()}::timestamptz`, sql`j.created_at < ${f.to.toISOString()}::timestamptz`];
+  if (f.companyId != null) w.push(sql`j.company_id = ${f.companyId}`);
+  if (f.searchArea != null) w.push(sql`j.room_id IN (SELECT ra.id FROM rooms ra WHERE ra.area_id IN ${areaAndBelow(f.searchArea)})`);
+  else if (f.areaRestricted) w.push(sql`j.room_id IN (SELECT ra.id FROM rooms ra)`);
+  return sql.join(w, sql` AND `);
+}
+
+const fen = (cond: SQL) => sql`coalesce(sum(j.amount_fen) FILTER (WHERE ${cond}), 0)::bigint`;
+const cnt = (cond: SQL) => sql`count(*) FILTER (WHERE ${cond})::int`;
+
+/** 对账: per day, money in by pay method, refunds, subsidies and what was charged. */
+export async function checkByDay(tx: Tx, f: ReportFilter) {
+  const prepay = (m: string) => sql`j.kind = 'prepay' AND j.pay_method = ${m}`;
+  const r = await tx.execute(sql`
+    SELECT ${day(sql`j.created_at`)} AS day,
+      ${cnt(prepay('cash'))} AS cash_n, ${fen(prepay('cash'))} AS cash,
+      ${cnt(prepay('wechat'))} AS wechat_n, ${fen(prepay('wechat'))} AS wechat,
+      ${cnt(prepay('alipay'))} AS alipay_n, ${fen(prepay('alipay'))} AS alipay,
+      ${cnt(prepay('bank'))} AS bank_n, ${fen(prepay('bank'))} AS bank,
+      ${cnt(sql`j.kind = 'refund'`)} AS refund_n, ${fen(sql`j.kind = 'refund'`)} AS refund,
+      ${fen(sql`j.kind = 'subsidy'`)} AS subsidy,
+      ${fen(sql`j.kind = 'deduction'`)} AS deduction, ${fen(sql`j.kind = 'fee'`)} AS fee
+    FROM journal j WHERE ${journalScope(f)} GROUP BY 1 ORDER BY 1`);
+  return r.rows;
+}
+
+/** 银行: per day and channel, money received through banks and online payments. */
+export async function bankByDay(tx: Tx, f: ReportFilter) {
+  const r = await tx.execute(sql`
+    SELECT ${day(sql`j.created_at`)} AS day, j.pay_method AS channel, count(*)::int AS n, coalesce(sum(j.amount_fen), 0)::bigint AS amount,
+      count(*) FILTER (WHERE ja.journal_id IS NOT NULL)::int AS audited_n
+    FROM journal j LEFT JOIN journal_audits ja ON ja.journal_id = j.id
+    WHERE ${journalScope(f)} AND j.kind = 'prepay' AND j.pay_method IN ('bank', 'wechat', 'alipay')
+    GROUP BY 1, 2 ORDER BY 1, 2`);
+  return r.rows;
+}
+
+/** 扣费: per day and meter kind, the settlements (charged or not) and their amounts. */
+export async function deductByDay(tx: Tx, f: ReportFilter) {
+  const w: SQL[] = [sql`s.read_at >= ${f.from.toISOString()}::timestamptz`, sql`s.read_at < ${f.to.toISOString()}::timestamptz`];
+  if (f.companyId != null) w.push(sql`s.company_id = ${f.companyId}`);
+  if (f.searchArea != null) w.push(sql`m.area_id IN ${areaAndBelow(f.searchArea)}`);
+  const r = await tx.execute(sql`
+    SELECT ${day(sql`s.read_at`)} AS day, s.meter_kind, count(*)::int AS n, count(DISTINCT s.meter_id)::int AS meters,
+      coalesce(sum(s.quantity), 0)::text AS quantity, coalesce(sum(s.amount_fen), 0)::bigint AS amount,
+      coalesce(sum(s.amount_fen) FILTER (WHERE s.journal_id IS NOT NULL OR s.note = 'shared'), 0)::bigint AS charged,
+      coalesce(sum(s.amount_fen) FILTER (WHERE s.note = 'vacant'), 0)::bigint AS vacant
+    FROM settlements s JOIN meters m ON m.id = s.meter_id
+    WHERE ${sql.join(w, sql` AND `)} GROUP BY 1, 2 ORDER BY 1, 2`);
+  return r.rows;
+}
+
+/** 费用: per room, consumption and charges of the period (keyset on room id, newest first). */
+export async function feesByRoom(tx: Tx, f: ReportFilter, limit: number, offset: number) {
+  const scope = journalScope(f);
+  const sq = (kind: number) => sql`coalesce((SELECT sum(s.quantity) FROM settlements s WHERE s.room_id = b.room_id AND s.meter_kind = ${kind}
+    AND s.read_at >= ${f.from.toISOString()}::timestamptz AND s.read_at < ${f.to.toISOString()}::timestamptz), 0)::text`;
+  const rows = await tx.execute(sql`
+    WITH b AS (
+      SELECT j.room_id,
+        ${fen(sql`j.kind = 'deduction' AND j.wallet = 'electric'`)} AS electric,
+        ${fen(sql`j.kind = 'deduction' AND j.wallet = 'water'`)} AS water,
+        ${fen(sql`j.kind = 'fee'`)} AS fees, ${fen(sql`j.kind = 'subsidy'`)} AS subsidy,
+        ${fen(sql`j.kind = 'prepay'`)} AS prepay, ${fen(sql`j.kind = 'refund'`)} AS refund
+      FROM journal j WHERE ${scope} AND j.room_id IS NOT NULL GROUP BY j.room_id ORDER BY j.room_id DESC LIMIT ${limit} OFFSET ${offset})
+    SELECT b.room_id AS "roomId", r.name AS "roomName", o.name AS "ownerName", b.electric, b.water, b.fees, b.subsidy, b.prepay, b.refund,
+      ${sq(1)} AS "electricQuantity", ${sq(2)} AS "waterQuantity"
+    FROM b LEFT JOIN rooms r ON r.id = b.room_id LEFT JOIN owners o ON o.room_id = b.room_id AND o.status = 1
+    ORDER BY b.room_id DESC`);
+  const c = await tx.execute(sql`SELECT count(DISTINCT j.room_id)::bigint AS n FROM journal j WHERE ${scope} AND j.room_id IS NOT NULL`);
+  return { rows: rows.rows, count: Number(c.rows[0]?.n ?? 0) };
+}
+
+export async function feesTotals(tx: Tx, f: ReportFilter) {
+  const r = await tx.execute(sql`
+    SELECT ${fen(sql`j.kind = 'deduction' AND j.wallet = 'electric'`)} AS electric, ${fen(sql`j.kind = 'deduction' AND j.wallet = 'water'`)} AS water,
+      ${fen(sql`j.kind = 'fee'`)} AS fees, ${fen(sql`j.kind = 'subsidy'`)} AS subsidy, ${fen(sql`j.kind = 'prepay'`)} AS prepay, ${fen(sql`j.kind = 'refund'`)} AS refund
+    FROM journal j WHERE ${journalScope(f)} AND j.room_id IS NOT NULL`);
+  return r.rows[0];
+}
+
+export async function companyBankType(tx: Tx, companyId: number | null) {
+  if (companyId == null) return null;
+  const r = await tx.execute(sql`SELECT bank_type FROM companies WHERE id = ${companyId}`);
+  return r.rows[0] ? Number(r.rows[0].bank_type) : null;
+}

@@ -1,0 +1,197 @@
+import type { FastifyReply } from 'fastify';
+import { BANK_NAMES, fenToYuan } from '@meter/contracts';
+import { Decimal } from 'decimal.js';
+import type { Ctx } from '../../http/context.ts';
+import { badRequest } from '../../http/errors.ts';
+import { offsetOf } from '../../http/paging.ts';
+import { dayKey, localToInstant, monthKey, monthRange } from '../billing/period.ts';
+import * as repo from './repo.ts';
+import type { ReportInput } from './schema.ts';
+import { streamXlsx, type Column } from './xlsx.ts';
+
+// Finance reports (SPEC §2 /reportCheck, /reportFees, /reportDeduct, /reportBank): a period of China
+// days, rows and totals, each also as a streamed .xlsx. Amounts are 元 strings (2 decimals).
+
+const yuan = (fen: unknown) => fenToYuan(Number(fen ?? 0));
+const MAX_DAYS = 366;
+
+/** [start, end) of the report: whole China days, default this month. */
+export function periodOf(q: ReportInput) {
+  const month = monthRange(monthKey(new Date()));
+  const from = q.startTime ? localToInstant(q.startTime) : month.start;
+  const to = q.endTime ? new Date(localToInstant(q.endTime).getTime() + 86400_000) : month.end;
+  if (to <= from) throw badRequest('参数「endTime」结束日期不能早于开始日期');
+  if (to.getTime() - from.getTime() > MAX_DAYS * 86400_000) throw badRequest(`参数「endTime」统计区间不能超过 ${MAX_DAYS} 天`);
+  return { from, to, label: { startTime: dayKey(from), endTime: dayKey(new Date(to.getTime() - 1)) } };
+}
+
+const filterOf = (ctx: Ctx, q: ReportInput) => {
+  const p = periodOf(q);
+  return { f: { companyId: ctx.scope.companyId, areaRestricted: ctx.scope.areaIds != null, searchArea: q.searchArea, from: p.from, to: p.to }, label: p.label };
+};
+
+const sumOf = (rows: Record<string, unknown>[], key: string) => rows.reduce((s, r) => s + Number(r[key] ?? 0), 0);
+
+// ---- 对账报表 -----------------------------------------------------------------------------------------
+
+const CHECK_KEYS = ['cash', 'wechat', 'alipay', 'bank', 'refund', 'subsidy', 'deduction', 'fee'] as const;
+
+function checkRow(x: Record<string, unknown>) {
+  const income = Number(x.cash) + Number(x.wechat) + Number(x.alipay) + Number(x.bank);
+  return {
+    day: x.day,
+    cashCount: x.cash_n, cash: yuan(x.cash),
+    wechatCount: x.wechat_n, wechat: yuan(x.wechat),
+    alipayCount: x.alipay_n, alipay: yuan(x.alipay),
+    bankCount: x.bank_n, bank: yuan(x.bank),
+    income: yuan(income),
+    refundCount: x.refund_n, refund: yuan(-Number(x.refund)),
+    net: yuan(income + Number(x.refund)),
+    subsidy: yuan(x.subsidy),
+    deduction: yuan(-Number(x.deduction)),
+    fee: yuan(-Number(x.fee)),
+  };
+}
+
+export async function check(ctx: Ctx, q: ReportInput) {
+  const { f, label } = filterOf(ctx, q);
+  const rows = await ctx.tx((tx) => repo.checkByDay(tx, f));
+  const totals: Record<string, unknown> = { day: '合计' };
+  for (const k of CHECK_KEYS) totals[k] = sumOf(rows, k);
+  for (const k of ['cash_n', 'wechat_n', 'alipay_n', 'bank_n', 'refund_n']) totals[k] = sumOf(rows, k);
+  return { period: label, rows: rows.map(checkRow), totals: checkRow(totals), count: rows.length };
+}
+
+const CHECK_COLUMNS: Column[] = [
+  { header: '日期', width: 12 }, { header: '现金笔数', width: 10 }, { header: '现金（元）', width: 12 }, { header: '微信笔数', width: 10 },
+  { header: '微信（元）', width: 12 }, { header: '支付宝笔数', width: 10 }, { header: '支付宝（元）', width: 12 }, { header: '银行笔数', width: 10 },
+  { header: '银行（元）', width: 12 }, { header: '收款合计（元）', width: 14 }, { header: '退费笔数', width: 10 }, { header: '退费（元）', width: 12 },
+  { header: '净收款（元）', width: 14 }, { header: '补贴（元）', width: 12 }, { header: '扣费（元）', width: 12 }, { header: '费用（元）', width: 12 },
+];
+
+// ---- 银行报表 ------------------------------------------------------------------------------------------
+
+export const CHANNEL_TEXT: Record<string, string> = { bank: '银行', wechat: '微信支付', alipay: '支付宝' };
+
+export async function bank(ctx: Ctx, q: ReportInput) {
+  const { f, label } = filterOf(ctx, q);
+  const [rows, bankType] = await ctx.tx(async (tx) => [await repo.bankByDay(tx, f), await repo.companyBankType(tx, ctx.scope.companyId)] as const);
+  const bankName = bankType == null ? '' : BANK_NAMES[bankType] ?? '';
+  const present = rows.map((x) => ({
+    day: x.day, channel: x.channel, channelText: x.channel === 'bank' ? `银行（${bankName || '结算银行'}）` : CHANNEL_TEXT[String(x.channel)], count: x.n,
+    amount: yuan(x.amount), auditedCount: x.audited_n,
+  }));
+  const by = (ch: string) => ({ count: sumOf(rows.filter((r) => r.channel === ch), 'n'), amount: yuan(sumOf(rows.filter((r) => r.channel === ch), 'amount')) });
+  return {
+    period: label,
+    bankName,
+    rows: present,
+    totals: { count: sumOf(rows, 'n'), amount: yuan(sumOf(rows, 'amount')), bank: by('bank'), wechat: by('wechat'), alipay: by('alipay') },
+    count: present.length,
+  };
+}
+
+const BANK_COLUMNS: Column[] = [
+  { header: '日期', width: 12 }, { header: '渠道', width: 22 }, { header: '笔数', width: 8 }, { header: '金额（元）', width: 14 }, { header: '已审核笔数', width: 12 },
+];
+
+// ---- 扣费报表 ------------------------------------------------------------------------------------------
+
+export async function deduct(ctx: Ctx, q: ReportInput) {
+  const { f, label } = filterOf(ctx, q);
+  const rows = await ctx.tx((tx) => repo.deductByDay(tx, f));
+  const present = rows.map((x) => ({
+    day: x.day, meterKind: x.meter_kind, meterKindText: Number(x.meter_kind) === 2 ? '水表' : '电表', readings: x.n, meters: x.meters,
+    quantity: x.quantity, unit: Number(x.meter_kind) === 2 ? 'm³' : 'kWh', amount: yuan(x.amount), charged: yuan(x.charged), vacant: yuan(x.vacant),
+  }));
+  const kind = (k: number) => {
+    const mine = rows.filter((r) => Number(r.meter_kind) === k);
+    return {
+      readings: sumOf(mine, 'n'),
+      quantity: mine.reduce((s, r) => s.plus(String(r.quantity)), new Decimal(0)).toFixed(),
+      amount: yuan(sumOf(mine, 'amount')),
+      charged: yuan(sumOf(mine, 'charged')),
+      vacant: yuan(sumOf(mine, 'vacant')),
+    };
+  };
+  return { period: label, rows: present, totals: { electric: kind(1), water: kind(2), amount: yuan(sumOf(rows, 'amount')) }, count: present.length };
+}
+
+const DEDUCT_COLUMNS: Column[] = [
+  { header: '日期', width: 12 }, { header: '表具类型', width: 10 }, { header: '结算笔数', width: 10 }, { header: '表具数', width: 8 }, { header: '用量', width: 12 },
+  { header: '单位', width: 6 }, { header: '金额（元）', width: 12 }, { header: '已扣费（元）', width: 12 }, { header: '空置未扣（元）', width: 14 },
+];
+
+// ---- 费用报表 ------------------------------------------------------------------------------------------
+
+function feesRow(x: Record<string, unknown>) {
+  const e = -Number(x.electric);
+  const w = -Number(x.water);
+  const fees = -Number(x.fees);
+  return {
+    roomId: x.roomId, roomName: x.roomName, ownerName: x.ownerName ?? '',
+    electricQuantity: x.electricQuantity, electricAmount: yuan(e), waterQuantity: x.waterQuantity, waterAmount: yuan(w),
+    fees: yuan(fees), subsidy: yuan(x.subsidy), total: yuan(e + w + fees), prepay: yuan(x.prepay), refund: yuan(-Number(x.refund)),
+  };
+}
+
+export async function fees(ctx: Ctx, q: ReportInput & { index: number; size: number }) {
+  const { f, label } = filterOf(ctx, q);
+  const [page, t] = await ctx.tx(async (tx) => [await repo.feesByRoom(tx, f, q.size, offsetOf(q)), await repo.feesTotals(tx, f)] as const);
+  const e = -Number(t.electric);
+  const w = -Number(t.water);
+  const fe = -Number(t.fees);
+  return {
+    period: label,
+    rows: page.rows.map(feesRow),
+    totals: { electricAmount: yuan(e), waterAmount: yuan(w), fees: yuan(fe), subsidy: yuan(t.subsidy), total: yuan(e + w + fe), prepay: yuan(t.prepay), refund: yuan(-Number(t.refund)) },
+    count: page.count,
+  };
+}
+
+const FEES_COLUMNS: Column[] = [
+  { header: '房间', width: 14 }, { header: '业主', width: 10 }, { header: '用电量（kWh）', width: 14 }, { header: '电费（元）', width: 12 },
+  { header: '用水量（m³）', width: 14 }, { header: '水费（元）', width: 12 }, { header: '其他费用（元）', width: 14 }, { header: '补贴（元）', width: 12 },
+  { header: '费用合计（元）', width: 14 }, { header: '充值（元）', width: 12 }, { header: '退费（元）', width: 12 },
+];
+
+// ---- exports -------------------------------------------------------------------------------------------
+
+const n = (v: unknown) => Number(v);
+
+async function* once(rows: unknown[][]) {
+  if (rows.length) yield rows;
+}
+
+export async function exportReport(ctx: Ctx, which: 'check' | 'bank' | 'deduct' | 'fees', q: ReportInput, reply: FastifyReply) {
+  const { label } = filterOf(ctx, q);
+  const suffix = `${label.startTime}至${label.endTime}`;
+  ctx.audit.target = `报表导出 ${suffix}`;
+  if (which === 'check') {
+    const r = await check(ctx, q);
+    const row = (x: ReturnType<typeof checkRow>) => [x.day, x.cashCount, n(x.cash), x.wechatCount, n(x.wechat), x.alipayCount, n(x.alipay), x.bankCount, n(x.bank), n(x.income), x.refundCount, n(x.refund), n(x.net), n(x.subsidy), n(x.deduction), n(x.fee)];
+    return streamXlsx(reply, { filename: `对账报表${suffix}.xlsx`, sheet: '对账报表', columns: CHECK_COLUMNS, batches: once([...r.rows.map(row), row(r.totals)]) });
+  }
+  if (which === 'bank') {
+    const r = await bank(ctx, q);
+    const rows = r.rows.map((x) => [x.day, x.channelText, x.count, n(x.amount), x.auditedCount]);
+    rows.push(['合计', '', r.totals.count, n(r.totals.amount), '']);
+    return streamXlsx(reply, { filename: `银行报表${suffix}.xlsx`, sheet: '银行报表', columns: BANK_COLUMNS, batches: once(rows) });
+  }
+  if (which === 'deduct') {
+    const r = await deduct(ctx, q);
+    const rows = r.rows.map((x) => [x.day, x.meterKindText, x.readings, x.meters, n(x.quantity), x.unit, n(x.amount), n(x.charged), n(x.vacant)]);
+    return streamXlsx(reply, { filename: `扣费报表${suffix}.xlsx`, sheet: '扣费报表', columns: DEDUCT_COLUMNS, batches: once(rows) });
+  }
+  const { f } = filterOf(ctx, q);
+  const BATCH = 5000;
+  async function* pages() {
+    for (let offset = 0; ; offset += BATCH) {
+      const p = await ctx.tx((tx) => repo.feesByRoom(tx, f, BATCH, offset));
+      if (!p.rows.length) return;
+      yield p.rows.map(feesRow).map((x) => [x.roomName, x.ownerName, n(x.electricQuantity), n(x.electricAmount), n(x.waterQuantity), n(x.waterAmount), n(x.fees), n(x.subsidy), n(x.total), n(x.prepay), n(x.refund)]);
+      if (p.rows.length < BATCH) return;
+    }
+  }
+  return streamXlsx(reply, { filename: `费用报表${suffix}.xlsx`, sheet: '费用报表', columns: FEES_COLUMNS, batches: pages() });
+}

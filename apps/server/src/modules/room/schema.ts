@@ -1,0 +1,38 @@
+import { z } from 'zod';
+import { formSchema, listQuerySchema, roomResource } from '@meter/contracts';
+import { AreaFilter, PageQuery, optText } from '../../http/paging.ts';
+
+// Input shapes of the room endpoints, derived from the declared resource (contracts/resources/room.ts).
+
+const id = z.coerce.number().int().positive();
+
+export const RoomBody = formSchema(roomResource);
+export const RoomUpdateBody = RoomBody.extend({ Id: id });
+export const RoomIdQuery = z.object({ Id: id });
+export const RoomIdParams = z.object({ id });
+
+export const RoomListQuery = listQuerySchema(roomResource);
+export const VacantRoomQuery = PageQuery.extend(AreaFilter.shape).extend({ name: optText() });
+
+/** The typed form of a room body after validation. */
+export interface RoomInput {
+  name: string;
+  areaId: number;
+  decoration: number;
+  orientation: number;
+  chargingTypeId: number | null;
+  sizeM2: string | null;
+  status: number;
+  memo: string;
+}
+
+export interface RoomListInput {
+  index: number;
+  size: number;
+  searchArea?: number;
+  name?: string;
+  ownerName?: string;
+  ownerPhone?: string;
+  chargingTypeId?: number;
+  status?: number;
+}

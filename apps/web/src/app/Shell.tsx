@@ -1,0 +1,174 @@
+// The main shell (SPEC §2): guards, side menu, header, open-page tabs with keep-alive, breadcrumbs,
+// the area tree on area-filtered routes, and the pages themselves.
+import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { Breadcrumb, Layout, Spin } from 'antd';
+import { Link, Navigate, useLocation, useNavigate } from 'react-router';
+import { ROUTE_BY_KEY, routeAllowed, PRODUCT_VERSION } from '@meter/contracts';
+import { SideMenu } from './SideMenu.tsx';
+import { HeaderBar, editionTitle } from './HeaderBar.tsx';
+import { TabsBar } from './TabsBar.tsx';
+import { breadcrumbsFor, routeKeyOf } from './menu.ts';
+import { updateSessionInfo, useSession, type Session } from './session.ts';
+import { isLocked } from './lock.ts';
+import { tabsStore } from './tabsInstance.ts';
+import { useTabs } from './tabs.ts';
+import { updateSettings, useSettings } from './settings.ts';
+import { PageContext, refreshPage } from './page.tsx';
+import { pageFor } from '../pages/index.ts';
+import { ErrorResult } from '../components/ErrorResult.tsx';
+import { authApi } from '../api/yonghu.ts';
+
+// the area tree (antd Tree) loads only with the first area-filtered page
+const AreaTreePanel = lazy(() => import('./AreaTreePanel.tsx'));
+
+export const MENU_WIDTH = 166;
+export const MENU_COLLAPSED_WIDTH = 50;
+
+type Status = 'ok' | 403 | 404;
+
+function statusOf(key: string, session: Session): Status {
+  if (!ROUTE_BY_KEY[key]) return 404;
+  return routeAllowed(key, session) ? 'ok' : 403;
+}
+
+/** Guards: no session → /login; locked → /locking; "/" → /home. */
+export default function Shell() {
+  const session = useSession();
+  const location = useLocation();
+  if (!session) return <Navigate to="/login" replace />;
+  if (isLocked()) return <Navigate to="/locking" replace />;
+  const key = routeKeyOf(location.pathname);
+  if (!key) return <Navigate to="/home" replace />;
+  return <ShellLayout session={session} routeKey={key} />;
+}
+
+function PageFallback() {
+  return (
+    <div className="page-loading">
+      <Spin />
+    </div>
+  );
+}
+
+function ShellLayout({ session, routeKey }: { session: Session; routeKey: string }) {
+  const navigate = useNavigate();
+  const location = useLocation();
+  const settings = useSettings();
+  const collapsed = settings.menuCollapsed;
+  const tabs = useTabs(tabsStore);
+  const status = statusOf(routeKey, session);
+  const def = ROUTE_BY_KEY[routeKey];
+
+  // the search string each tab was last shown with, so switching back returns to the same URL
+  const searches = useRef(new Map<string, string>());
+  if (status === 'ok') searches.current.set(routeKey, location.search);
+
+  // keep-alive: pages visited in this load stay mounted (hidden when inactive) until their tab closes
+  const visited = useRef(new Set<string>());
+  if (status === 'ok') visited.current.add(routeKey);
+  const [nonces, setNonces] = useState<Record<string, number>>({});
+
+  useEffect(() => {
+    if (status === 'ok') tabsStore.open(routeKey);
+  }, [routeKey, status]);
+
+  // refresh the session info (routes and operations may have changed since login)
+  useEffect(() => {
+    authApi.sessionInfo().then(updateSessionInfo).catch(() => undefined);
+  }, []);
+
+  useEffect(() => {
+    document.title = def ? `${def.title} - ${editionTitle(session)}` : editionTitle(session);
+  }, [def, session]);
+
+  const go = (key: string) => navigate(`/${key}${searches.current.get(key) ?? ''}`);
+  const allowedTabs = tabs.keys.filter((k) => routeAllowed(k, session));
+  const rendered = allowedTabs.filter((k) => visited.current.has(k));
+  if (status === 'ok' && !rendered.includes(routeKey)) rendered.push(routeKey);
+
+  const closeTab = (key: string) => {
+    const wasActive = key === routeKey;
+    const next = tabsStore.close(key);
+    visited.current.delete(key);
+    if (wasActive) go(next);
+  };
+  const closeOthers = () => {
+    for (const k of tabs.keys) if (k !== routeKey) visited.current.delete(k);
+    const next = tabsStore.closeOthers(status === 'ok' ? routeKey : 'home');
+    if (next !== routeKey) go(next);
+  };
+  const closeAll = () => {
+    for (const k of tabs.keys) if (k !== 'home') visited.current.delete(k);
+    tabsStore.closeAll();
+    go('home');
+  };
+  const refresh = () => {
+    if (status !== 'ok') return;
+    if (!refreshPage(routeKey)) setNonces((n) => ({ ...n, [routeKey]: (n[routeKey] ?? 0) + 1 }));
+  };
+
+  const crumbs = breadcrumbsFor(routeKey);
+  const width = collapsed ? MENU_COLLAPSED_WIDTH : MENU_WIDTH;
+
+  return (
+    <Layout className="shell" style={{ minHeight: '100vh' }}>
+      <Layout.Sider
+        className="shell-sider"
+        width={MENU_WIDTH}
+        collapsedWidth={MENU_COLLAPSED_WIDTH}
+        collapsed={collapsed}
+        trigger={null}
+        collapsible
+        style={{ position: 'fixed', insetInlineStart: 0, top: 0, bottom: 0, overflow: 'auto' }}
+      >
+        <div className="shell-logo" title={editionTitle(session)}>{collapsed ? '水电' : '水电表平台'}</div>
+        <SideMenu session={session} activeKey={routeKey} collapsed={collapsed} onOpen={(k) => go(k)} />
+        {!collapsed && <div className="shell-version">{PRODUCT_VERSION}</div>}
+      </Layout.Sider>
+      <Layout style={{ marginInlineStart: width, transition: 'margin 0.2s' }}>
+        <Layout.Header className="shell-header-wrap">
+          <HeaderBar session={session} collapsed={collapsed} onToggle={() => updateSettings({ menuCollapsed: !collapsed })} />
+        </Layout.Header>
+        <TabsBar
+          keys={allowedTabs}
+          active={routeKey}
+          onSelect={go}
+          onClose={closeTab}
+          onCloseOthers={closeOthers}
+          onCloseAll={closeAll}
+          onRefresh={refresh}
+        />
+        <div className="shell-breadcrumb">
+          <Breadcrumb
+            items={crumbs.map((c, i) => ({
+              title: c.path && i < crumbs.length - 1 ? <Link to={c.path}>{c.title}</Link> : c.title,
+            }))}
+          />
+        </div>
+        <Layout.Content className="shell-content">
+          {status === 'ok' && def?.areaTree && (
+            <Suspense fallback={<aside className="area-tree" />}>
+              <AreaTreePanel routeKey={routeKey} />
+            </Suspense>
+          )}
+          <div className="shell-pages">
+            {status !== 'ok' && <ErrorResult status={status} />}
+            {rendered.map((k) => {
+              const Page = pageFor(k);
+              const active = status === 'ok' && k === routeKey;
+              return (
+                <div key={`${k}:${nonces[k] ?? 0}`} className="shell-page" hidden={!active} data-page={k}>
+                  <PageContext.Provider value={{ routeKey: k, active }}>
+                    <Suspense fallback={<PageFallback />}>
+                      <Page />
+                    </Suspense>
+                  </PageContext.Provider>
+                </div>
+              );
+            })}
+          </div>
+        </Layout.Content>
+      </Layout>
+    </Layout>
+  );
+}

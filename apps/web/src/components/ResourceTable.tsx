@@ -1,0 +1,326 @@
+// The generic resource table (DESIGN §3, §10): one column array drives the table, its search form and
+// the create/edit modal. Server paging via index/size; the page's area filter is added to the query;
+// create / edit / delete (Popconfirm) buttons show only when the user holds the operation key.
+import { useMemo, useRef, useState, type MutableRefObject, type ReactNode } from 'react';
+import { Button, Modal, Popconfirm, Spin, type ColProps } from 'antd';
+import type { Rule } from 'antd/es/form';
+import { PlusOutlined } from '@ant-design/icons';
+import {
+  BetaSchemaForm, ProTable,
+  type ActionType, type ProColumns, type ProFormColumnsType, type ProFormInstance, type ProTableProps,
+} from '@ant-design/pro-components';
+import { ROUTE_BY_KEY } from '@meter/contracts';
+import type { Paged } from '../api/request.ts';
+import { useAreaFilter, usePage, usePageRefresh } from '../app/page.tsx';
+import { hasOperation, useSession } from '../app/session.ts';
+import { toast } from '../app/feedback.tsx';
+import { FORM_INVALID } from './validate.ts';
+
+/** A column of the table, the search form and the edit form at once. */
+export type ResourceColumn<T> = ProColumns<T> & {
+  /** required in the create/edit form: adds the rule 请输入X / 请选择X */
+  required?: boolean;
+  /** further form rules (Chinese messages) */
+  rules?: Rule[];
+  /** only in the create form (e.g. password) */
+  hideInEdit?: boolean;
+  /** only in the edit form */
+  hideInCreate?: boolean;
+  /** a form field that is not a table column */
+  formOnly?: boolean;
+  /** props for the form field only (the table column's `fieldProps` also reach the search form) */
+  formFieldProps?: Record<string, unknown>;
+  /** grid cell of the form field (default: half width in a two-column form) */
+  colProps?: ColProps;
+};
+
+export type FormMode = 'create' | 'edit';
+
+/** The list query: 1-based `index`, `size`, search-form values, the area filter and extra params. */
+export type ListQuery = { index: number; size: number } & Record<string, unknown>;
+
+export interface RowHelpers<T> {
+  reload(): void;
+  edit(record: T): void;
+}
+
+export interface ResourceTableProps<T extends Record<string, unknown>> {
+  /** used in 新增X / 编辑X / 确定删除该X吗？ */
+  entityName: string;
+  headerTitle?: ReactNode;
+  rowKey: Extract<keyof T, string>;
+  columns: ResourceColumn<T>[];
+  list(query: ListQuery): Promise<Paged<T>>;
+  create?(values: Record<string, unknown>): Promise<unknown>;
+  update?(record: T, values: Record<string, unknown>): Promise<unknown>;
+  remove?(record: T): Promise<unknown>;
+  /** fetch the full record before the edit modal opens (default: the row itself) */
+  load?(record: T): Promise<T>;
+  /** operation keys (PERMISSION_TREE) required for each action; absent = route access suffices */
+  permissions?: { create?: string; update?: string; remove?: string };
+  /** add the page's area filter to the query (default: when the route shows the area tree) */
+  areaFilter?: boolean;
+  /** extra fixed query params */
+  params?: Record<string, unknown>;
+  /** record → form initial values (edit) */
+  toForm?(record: T): Record<string, unknown>;
+  /** form values → request body */
+  fromForm?(values: Record<string, unknown>, mode: FormMode, record?: T): Record<string, unknown>;
+  /** defaults for the create form */
+  createDefaults?: Record<string, unknown>;
+  rowActions?(record: T, helpers: RowHelpers<T>): ReactNode[];
+  /** per-row veto of edit / delete (e.g. not on one's own account) */
+  rowCan?(record: T, action: 'update' | 'remove'): boolean;
+  toolBar?(helpers: { reload(): void }): ReactNode[];
+  actionRef?: MutableRefObject<ActionType | undefined>;
+  modalWidth?: number;
+  /** form grid: two columns by default */
+  formColumns?: 1 | 2;
+  pageSize?: number;
+  tableProps?: Partial<ProTableProps<T, Record<string, unknown>>>;
+}
+
+const SELECT_TYPES = new Set([
+  'select', 'radio', 'radioButton', 'checkbox', 'treeSelect', 'cascader', 'date', 'dateTime', 'dateRange',
+  'dateTimeRange', 'time', 'timeRange', 'dateMonth', 'dateYear', 'switch',
+]);
+
+/** The Chinese required message for a column: 请选择X for pickers and enums, 请输入X otherwise. */
+export function requiredMessage(col: { title?: unknown; valueType?: unknown; valueEnum?: unknown }): string {
+  const title = typeof col.title === 'string' ? col.title : '';
+  const vt = typeof col.valueType === 'string' ? col.valueType : 'text';
+  return `${SELECT_TYPES.has(vt) || col.valueEnum ? '请选择' : '请输入'}${title}`;
+}
+
+function strip<T>(c: ResourceColumn<T>): ProColumns<T> {
+  const { required: _r, rules: _ru, hideInEdit: _he, hideInCreate: _hc, formOnly: _fo, formFieldProps: _ff, colProps: _cp, ...rest } = c;
+  void _r; void _ru; void _he; void _hc; void _fo; void _ff; void _cp;
+  return rest;
+}
+
+/** Table columns: form-only columns dropped; search is opt-in (`search: true` or a transform). */
+export function tableColumns<T>(cols: ResourceColumn<T>[]): ProColumns<T>[] {
+  return cols.filter((c) => !c.formOnly).map((c) => ({ ...strip(c), search: c.search ?? false }));
+}
+
+/** Form columns for a mode: no option columns, no hideInForm, required → Chinese rule. */
+export function formColumns<T>(cols: ResourceColumn<T>[], mode: FormMode): ProFormColumnsType<Record<string, unknown>>[] {
+  return cols
+    .filter((c) => c.valueType !== 'option' && c.valueType !== 'index' && !c.hideInForm)
+    .filter((c) => !(mode === 'create' && c.hideInCreate) && !(mode === 'edit' && c.hideInEdit))
+    .map((c) => {
+      const rules: Rule[] = [...(c.required ? [{ required: true, message: requiredMessage(c) }] : []), ...(c.rules ?? [])];
+      const fieldProps = { ...(typeof c.fieldProps === 'object' ? c.fieldProps : {}), ...(c.formFieldProps ?? {}) };
+      return {
+        title: c.title,
+        dataIndex: c.dataIndex,
+        key: c.key,
+        // pro-form names a field by `name || key || dataIndex`: a column whose key differs from its
+        // dataIndex (two columns on one field) must still submit under the dataIndex
+        ...(c.dataIndex !== undefined && { name: c.dataIndex }),
+        valueType: c.valueType,
+        valueEnum: c.valueEnum,
+        tooltip: c.tooltip,
+        initialValue: mode === 'create' ? c.initialValue : undefined,
+        fieldProps,
+        formItemProps: { rules },
+        renderFormItem: c.renderFormItem,
+        colProps: c.colProps,
+        request: c.request,
+        params: c.params,
+        dependencies: c.dependencies,
+      } as ProFormColumnsType<Record<string, unknown>>;
+    });
+}
+
+interface Editing<T> {
+  mode: FormMode;
+  record?: T;
+  initial: Record<string, unknown>;
+}
+
+export function ResourceTable<T extends Record<string, unknown>>(props: ResourceTableProps<T>) {
+  const {
+    entityName, headerTitle, rowKey, columns, list, create, update, remove, load, permissions = {}, params,
+    toForm, fromForm, createDefaults, rowActions, toolBar, modalWidth = 640, formColumns: gridCols = 2,
+    pageSize = 10, tableProps, rowCan,
+  } = props;
+  const session = useSession();
+  const { routeKey } = usePage();
+  const area = useAreaFilter();
+  const withArea = props.areaFilter ?? ROUTE_BY_KEY[routeKey]?.areaTree === true;
+  const innerRef = useRef<ActionType | undefined>(undefined);
+  const actionRef = props.actionRef ?? innerRef;
+  const [editing, setEditing] = useState<Editing<T> | null>(null);
+
+  const reload = () => void actionRef.current?.reload();
+  usePageRefresh(reload);
+
+  const canCreate = !!create && hasOperation(session, permissions.create);
+  const canUpdate = !!update && hasOperation(session, permissions.update);
+  const canRemove = !!remove && hasOperation(session, permissions.remove);
+
+  const openEdit = async (record: T) => {
+    try {
+      const full = load ? await load(record) : record;
+      setEditing({ mode: 'edit', record: full, initial: toForm ? toForm(full) : { ...full } });
+    } catch {
+      // the request wrapper showed why
+    }
+  };
+
+  const helpers: RowHelpers<T> = { reload, edit: (r) => void openEdit(r) };
+
+  const cols = useMemo(() => {
+    const out = tableColumns(columns);
+    if (canUpdate || canRemove || rowActions) {
+      out.push({
+        title: '操作',
+        valueType: 'option',
+        key: '__option',
+        fixed: 'right',
+        render: (_dom, record) => [
+          canUpdate && (!rowCan || rowCan(record, 'update')) && (
+            <a key="edit" onClick={() => void openEdit(record)}>编辑</a>
+          ),
+          canRemove && (!rowCan || rowCan(record, 'remove')) && (
+            <Popconfirm
+              key="delete"
+              title={`确定删除该${entityName}吗？`}
+              okText="确定"
+              cancelText="取消"
+              onConfirm={async () => {
+                try {
+                  await remove!(record);
+                } catch {
+                  return; // refused: the request wrapper showed the server's message
+                }
+                toast.success('删除成功');
+                reload();
+              }}
+            >
+              <a style={{ color: '#ff4d4f' }}>删除</a>
+            </Popconfirm>
+          ),
+          ...(rowActions ? rowActions(record, helpers) : []),
+        ].filter(Boolean),
+      });
+    }
+    return out;
+  }, [columns, canUpdate, canRemove, rowActions, rowCan, entityName]);
+
+  const hasSearch = columns.some((c) => c.search && !c.formOnly);
+  const query = useMemo(() => ({ ...(withArea ? area : { searchCompanyID: area.searchCompanyID }), ...(params ?? {}) }), [withArea, area, params]);
+
+  const formCols = useMemo(() => (editing ? formColumns(columns, editing.mode) : []), [columns, editing]);
+  const formRef = useRef<ProFormInstance | undefined>(undefined);
+  const [saving, setSaving] = useState(false);
+
+  const save = async () => {
+    if (!editing) return;
+    let values: Record<string, unknown>;
+    try {
+      values = (await formRef.current!.validateFieldsReturnFormatValue!()) as Record<string, unknown>;
+    } catch (e) {
+      // a quicker second click makes the first validation "out of date" although nothing failed: go on
+      // with the values, so the duplicate reaches the request wrapper (请勿重复操作)
+      const err = e as { outOfDate?: boolean; errorFields?: unknown[] };
+      if (err?.outOfDate && !err.errorFields?.length) {
+        values = (formRef.current!.getFieldsFormatValue?.() ?? {}) as Record<string, unknown>;
+      } else {
+        toast.warning(FORM_INVALID);
+        return;
+      }
+    }
+    const body = fromForm ? fromForm(values, editing.mode, editing.record) : values;
+    setSaving(true);
+    try {
+      if (editing.mode === 'create') await create!(body);
+      else await update!(editing.record as T, body);
+    } catch {
+      return; // the request wrapper showed why (or 请勿重复操作 for a second click)
+    } finally {
+      setSaving(false);
+    }
+    toast.success(editing.mode === 'create' ? '新增成功' : '保存成功');
+    setEditing(null);
+    reload();
+  };
+
+  return (
+    <>
+      <ProTable<T, Record<string, unknown>>
+        rowKey={rowKey}
+        headerTitle={headerTitle}
+        actionRef={actionRef}
+        columns={cols}
+        params={query}
+        cardBordered
+        dateFormatter="string"
+        scroll={{ x: 'max-content' }}
+        search={hasSearch ? { labelWidth: 'auto', defaultCollapsed: false } : false}
+        options={{ density: true, setting: true, reload: true, fullScreen: false }}
+        pagination={{ defaultPageSize: pageSize, showSizeChanger: true, showQuickJumper: true }}
+        request={async (p) => {
+          const { current, pageSize: size, keyword: _k, ...rest } = p;
+          void _k;
+          try {
+            const res = await list({ ...rest, index: current ?? 1, size: size ?? pageSize });
+            return { data: res.data ?? [], total: res.count ?? 0, success: true };
+          } catch {
+            return { data: [], total: 0, success: false };
+          }
+        }}
+        toolBarRender={() => [
+          canCreate && (
+            <Button
+              key="create"
+              type="primary"
+              icon={<PlusOutlined />}
+              onClick={() => setEditing({ mode: 'create', initial: { ...(createDefaults ?? {}) } })}
+            >
+              新增{entityName}
+            </Button>
+          ),
+          ...(toolBar ? toolBar({ reload }) : []),
+        ].filter(Boolean)}
+        {...tableProps}
+      />
+      {editing && (
+        <Modal
+          open
+          title={`${editing.mode === 'create' ? '新增' : '编辑'}${entityName}`}
+          width={modalWidth}
+          destroyOnHidden
+          maskClosable={false}
+          onCancel={() => setEditing(null)}
+          footer={[
+            <Button key="cancel" onClick={() => setEditing(null)}>取消</Button>,
+            // not disabled while saving: a second identical save reaches the request wrapper, which
+            // refuses it with 请勿重复操作 (SPEC §4/§8) instead of silently swallowing the click
+            <Button key="save" type="primary" onClick={() => void save()}>保存</Button>,
+          ]}
+        >
+          <Spin spinning={saving}>
+            <BetaSchemaForm<Record<string, unknown>>
+              layoutType="Form"
+              formRef={formRef}
+              // a form name prefixes the field ids, so labels point at the modal's inputs, not the search form's
+              name={`${routeKey}-edit`}
+              layout="vertical"
+              grid
+              colProps={{ span: gridCols === 2 ? 12 : 24 }}
+              rowProps={{ gutter: 16 }}
+              columns={formCols}
+              initialValues={editing.initial}
+              submitter={false}
+              onFinish={async () => {
+                await save();
+              }}
+            />
+          </Spin>
+        </Modal>
+      )}
+    </>
+  );
+}

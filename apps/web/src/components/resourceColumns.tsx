@@ -1,0 +1,92 @@
+// Derives ResourceTable columns from a resource declared once in @meter/contracts (DESIGN §3): the
+// same field list the server validates with drives the table, the search form and the edit form.
+import type { Rule } from 'antd/es/form';
+import { isValidIdCard, type FieldDef, type ResourceDef } from '@meter/contracts';
+import { http } from '../api/request.ts';
+import type { ResourceColumn } from './ResourceTable.tsx';
+
+type Option = { label: string; value: string | number };
+
+/** Options of a 'ref' field, from a GET answering [{id,name}] or a page of them. */
+export async function refOptions(f: FieldDef): Promise<Option[]> {
+  if (!f.ref) return [];
+  const res = await http.get<unknown>(f.ref.url, { index: 1, size: 1000 });
+  const rows = (Array.isArray(res) ? res : ((res as { data?: unknown[] })?.data ?? [])) as Record<string, unknown>[];
+  return rows.map((r) => ({ label: String(r[f.ref!.label ?? 'name'] ?? ''), value: r[f.ref!.value ?? 'id'] as string | number }));
+}
+
+function rulesOf(f: FieldDef): Rule[] {
+  const rules: Rule[] = [];
+  if ((f.type === 'text' || f.type === 'textarea') && f.max) rules.push({ max: f.max, message: `${f.label}最多 ${f.max} 个字` });
+  if (f.pattern) rules.push({ pattern: new RegExp(f.pattern.re), message: f.pattern.message });
+  if (f.type === 'phone') rules.push({ pattern: /^1[3-9]\d{9}$/, message: `${f.label}须为 11 位手机号码` });
+  if (f.type === 'idcard') {
+    rules.push({
+      validator: (_r, v) =>
+        !v || isValidIdCard(String(v).trim().toUpperCase()) ? Promise.resolve() : Promise.reject(new Error(`${f.label}不是有效的 18 位身份证号码`)),
+    });
+  }
+  return rules;
+}
+
+/** One field → one column of the table, search form and edit form. */
+export function columnOf<T>(f: FieldDef): ResourceColumn<T> {
+  const base: ResourceColumn<T> = {
+    title: f.label,
+    dataIndex: f.key,
+    key: f.key,
+    tooltip: f.tooltip,
+    width: f.width,
+    required: f.required,
+    rules: rulesOf(f),
+    search: f.search ? true : false,
+    hideInTable: f.hideInTable,
+    hideInForm: f.readonly,
+    initialValue: f.default,
+  };
+  const num = (precision: number) => ({ precision, min: f.min, max: f.max, style: { width: '100%' } });
+  switch (f.type) {
+    case 'textarea':
+      return { ...base, valueType: 'textarea', ellipsis: true };
+    case 'int':
+      return { ...base, valueType: 'digit', fieldProps: num(0) };
+    case 'decimal':
+      return { ...base, valueType: 'digit', fieldProps: num(f.scale ?? 2) };
+    case 'money':
+      return { ...base, valueType: 'money', fieldProps: num(2) };
+    case 'enum':
+      return {
+        ...base,
+        valueType: 'select',
+        valueEnum: Object.fromEntries(Object.entries(f.options ?? {}).map(([k, v]) => [k, { text: v }])),
+        // the server answers numbers; antd's select compares strings
+        renderText: (v: unknown) => (v == null ? v : String(v)),
+      } as ResourceColumn<T>;
+    case 'bool':
+      return { ...base, valueType: 'switch', render: (_d, r) => ((r as Record<string, unknown>)[f.key] ? '是' : '否') };
+    case 'date':
+      return { ...base, valueType: 'date' };
+    case 'datetime':
+      return { ...base, valueType: 'dateTime' };
+    case 'ref':
+      return { ...base, valueType: 'select', request: () => refOptions(f), fieldProps: { showSearch: true, optionFilterProp: 'label' } };
+    case 'password':
+      return { ...base, valueType: 'password', hideInTable: true, hideInEdit: true, search: false };
+    case 'tags':
+      return { ...base, valueType: 'select', fieldProps: { mode: 'tags' }, hideInTable: true };
+    default:
+      return { ...base, valueType: 'text', ellipsis: true };
+  }
+}
+
+/**
+ * All columns of a resource, in declaration order. `overrides` tweak single columns by key (e.g. a
+ * custom render), `extra` adds columns that are not declared fields (joined names, status tags).
+ */
+export function columnsFromResource<T>(
+  def: ResourceDef,
+  overrides: Partial<Record<string, Partial<ResourceColumn<T>>>> = {},
+  extra: ResourceColumn<T>[] = [],
+): ResourceColumn<T>[] {
+  return [...def.fields.map((f) => ({ ...columnOf<T>(f), ...(overrides[f.key] ?? {}) }) as ResourceColumn<T>), ...extra];
+}

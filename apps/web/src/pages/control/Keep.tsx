@@ -1,0 +1,209 @@
+// 保电管理 (/keepElectric) and 保水管理 (/keepWater): a protected meter is not switched off
+// automatically (arrears, timed closes). Start protection for picked meters or for every meter of the
+// area picked in the tree, with a reason and an optional end; end it; see what is protected now.
+// Electric DL/T 645 meters also get the meter's own 保电 command. Needs the operation device.protect.
+import { useMemo, useRef, useState } from 'react';
+import { Button, DatePicker, Form, Input, Modal, Popconfirm, Tabs, Tag } from 'antd';
+import { SafetyOutlined } from '@ant-design/icons';
+import type { ActionType } from '@ant-design/pro-components';
+import dayjs, { type Dayjs } from 'dayjs';
+import { toast } from '../../app/feedback.tsx';
+import { useAreaFilter } from '../../app/page.tsx';
+import { useCan } from '../../app/session.ts';
+import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { protectApi, type Protection } from './api.ts';
+import { ControlMeterTable, timeText, useCompany, type MeterRow } from './shared.tsx';
+
+type ProtRow = Protection & Record<string, unknown>;
+
+type Target = { meterIds: number[] } | { areaId: number; areaName: string };
+
+export function protectionColumns(history: boolean): ResourceColumn<ProtRow>[] {
+  return [
+    { title: '关键字', dataIndex: 'kw', hideInTable: true, search: true, fieldProps: { placeholder: '表号 / 名称 / 房间 / 原因' } },
+    { title: '表号', dataIndex: 'address', copyable: true, width: 150 },
+    { title: '名称', dataIndex: 'meterName' },
+    { title: '房间', dataIndex: 'roomName' },
+    { title: '区域', dataIndex: 'areaName' },
+    { title: '原因', dataIndex: 'reason', ellipsis: true },
+    { title: '开始时间', dataIndex: 'startAt', width: 170, render: (_d, r) => timeText(r.startAt) },
+    { title: history ? '结束时间' : '到期时间', dataIndex: 'endAt', width: 170, render: (_d, r) => timeText(r.endAt) || (history ? '-' : '长期') },
+    {
+      title: '状态', dataIndex: 'active', width: 90,
+      ...(history ? { search: true, valueEnum: { true: { text: '保护中' }, false: { text: '已结束' } } } : {}),
+      render: (_d, r) => <Tag color={r.active ? 'gold' : 'default'}>{r.statusText}</Tag>,
+    },
+    { title: '操作人', dataIndex: 'createdByName', width: 110 },
+    ...(history ? [{ title: '解除人', dataIndex: 'endedByName', width: 110 } as ResourceColumn<ProtRow>] : []),
+    ...(history ? [{ title: '开始时间', dataIndex: '__range', valueType: 'dateTimeRange', hideInTable: true, search: { transform: (v: [string, string]) => ({ start: v?.[0], end: v?.[1] }) } } as ResourceColumn<ProtRow>] : []),
+  ];
+}
+
+export default function Keep({ kind }: { kind: 1 | 2 }) {
+  const word = kind === 2 ? '保水' : '保电';
+  const meterWord = kind === 2 ? '水表' : '电表';
+  const company = useCompany();
+  const area = useAreaFilter();
+  const can = useCan('device.protect');
+  const meterRef = useRef<ActionType | undefined>(undefined);
+  const activeRef = useRef<ActionType | undefined>(undefined);
+  const [keys, setKeys] = useState<number[]>([]);
+  const [rows, setRows] = useState<MeterRow[]>([]);
+  const [target, setTarget] = useState<Target | null>(null);
+  const [saving, setSaving] = useState(false);
+  const [form] = Form.useForm<{ reason: string; endAt?: Dayjs }>();
+
+  const reload = () => {
+    meterRef.current?.reload();
+    activeRef.current?.reload();
+  };
+
+  const start = async () => {
+    if (!target) return;
+    let v: { reason: string; endAt?: Dayjs };
+    try {
+      v = await form.validateFields();
+    } catch {
+      toast.warning('表单验证失败!');
+      return;
+    }
+    setSaving(true);
+    try {
+      const body = { kind, reason: v.reason.trim(), endAt: v.endAt ? v.endAt.format('YYYY-MM-DD HH:mm:ss') : undefined, ...('meterIds' in target ? { meterIds: target.meterIds } : { areaId: target.areaId }) };
+      const r = await protectApi.start(body, company);
+      toast.success(r.message);
+      setTarget(null);
+      setKeys([]);
+      setRows([]);
+      reload();
+    } catch {
+      // shown by the request wrapper
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const end = async (meterIds: number[]) => {
+    try {
+      const r = await protectApi.end({ kind, meterIds }, company);
+      toast.success(r.message);
+      setKeys([]);
+      setRows([]);
+      reload();
+    } catch {
+      // shown by the request wrapper
+    }
+  };
+
+  const openStart = (t: Target) => {
+    form.resetFields();
+    setTarget(t);
+  };
+
+  const activeCols = useMemo(() => protectionColumns(false), []);
+  const activeParams = useMemo(() => ({ kind, active: true }), [kind]);
+
+  return (
+    <>
+      <Tabs
+        items={[
+          {
+            key: 'meters',
+            label: `${meterWord}列表`,
+            children: (
+              <ControlMeterTable
+                headerTitle={`${word}管理`}
+                kind={kind}
+                actionRef={meterRef}
+                selection={{ keys, rows, onChange: (k, r) => { setKeys(k); setRows(r); } }}
+                rowActions={(r) =>
+                  !can ? [] : r.protection
+                    ? [
+                        <Popconfirm key="end" title={`确定解除该${meterWord}的${word}吗？`} okText="确定" cancelText="取消" onConfirm={() => end([r.id])}>
+                          <a>解除{word}</a>
+                        </Popconfirm>,
+                      ]
+                    : [<a key="start" onClick={() => openStart({ meterIds: [r.id] })}>{word}</a>]
+                }
+                toolBar={() =>
+                  can
+                    ? [
+                        <Button key="start" type="primary" icon={<SafetyOutlined />} disabled={!keys.length} onClick={() => openStart({ meterIds: keys })}>
+                          {word}选中{keys.length ? `（${keys.length}）` : ''}
+                        </Button>,
+                        <Popconfirm key="end" title={`确定解除选中${meterWord}的${word}吗？`} okText="确定" cancelText="取消" disabled={!keys.length} onConfirm={() => end(keys)}>
+                          <Button disabled={!keys.length}>解除{word}</Button>
+                        </Popconfirm>,
+                        area.searchArea ? (
+                          <Button key="area" onClick={() => openStart({ areaId: Number(area.searchArea), areaName: area.areaName })}>
+                            {`「${area.areaName || '当前区域'}」全部${meterWord}${word}`}
+                          </Button>
+                        ) : null,
+                      ].filter(Boolean)
+                    : []
+                }
+              />
+            ),
+          },
+          {
+            key: 'active',
+            label: `${word}中`,
+            children: (
+              <ResourceTable<ProtRow>
+                entityName={word}
+                headerTitle={`${word}中的${meterWord}`}
+                rowKey="id"
+                columns={activeCols}
+                actionRef={activeRef}
+                params={activeParams}
+                list={(q) => protectApi.list(q) as Promise<{ code: string; data: ProtRow[]; count: number }>}
+                rowActions={(r) =>
+                  can
+                    ? [
+                        <Popconfirm key="end" title={`确定解除${word}吗？`} okText="确定" cancelText="取消" onConfirm={() => end([r.meterId])}>
+                          <a>解除{word}</a>
+                        </Popconfirm>,
+                      ]
+                    : []
+                }
+              />
+            ),
+          },
+        ]}
+      />
+      <Modal
+        open={!!target}
+        title={`开启${word}`}
+        okText="确定"
+        cancelText="取消"
+        confirmLoading={saving}
+        onOk={() => void start()}
+        onCancel={() => setTarget(null)}
+        destroyOnHidden
+        maskClosable={false}
+      >
+        <p>
+          {target && ('meterIds' in target ? `对选中的 ${target.meterIds.length} 块${meterWord}开启${word}` : `对「${target.areaName || '当前区域'}」及其下级区域的全部${meterWord}开启${word}`)}
+          ；{word}期间欠费不会自动{kind === 2 ? '关阀' : '断电'}。
+        </p>
+        <Form form={form} layout="vertical" name="protect-start">
+          <Form.Item label={`${word}原因`} name="reason" rules={[{ required: true, whitespace: true, min: 2, message: `请填写${word}原因（至少 2 个字）` }]}>
+            <Input.TextArea rows={2} maxLength={200} showCount placeholder="例如：业主住院，暂缓停电" />
+          </Form.Item>
+          <Form.Item label="结束时间" name="endAt" extra="不填为长期有效，直至手动解除">
+            <DatePicker showTime style={{ width: '100%' }} disabledDate={(d) => d.isBefore(dayjs(), 'day')} />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </>
+  );
+}
+
+export function KeepElectric() {
+  return <Keep kind={1} />;
+}
+
+export function KeepWater() {
+  return <Keep kind={2} />;
+}
+

@@ -1,0 +1,283 @@
+// 远程阀控 (/longRange): switch meters on (合闸/开阀) or off (拉闸/关阀), one or many, beside the area
+// tree. Switching off follows SPEC §4 exactly: a meter whose phaseId is not 1 gets the order directly
+// (with the memo); phaseId 1 asks the valve-control password first (useValvePassword), and a cancel
+// sends nothing. A close refused because the meter is protected (保电/保水) or inside the alarm
+// scheme's no-disconnect hours can be forced with a reason, which the server records on the command.
+import { useRef, useState } from 'react';
+import { Alert, Button, Card, Form, Input, List, Modal, Progress, Space, Typography } from 'antd';
+import { PoweroffOutlined, ThunderboltOutlined } from '@ant-design/icons';
+import type { ActionType } from '@ant-design/pro-components';
+import { ApiError } from '../../api/request.ts';
+import { toast } from '../../app/feedback.tsx';
+import { useCan } from '../../app/session.ts';
+import { controlApi, type Command, type Company } from './api.ts';
+import { CommandTag, ControlMeterTable, isFinal, useCommandWatch, useCompany, type MeterRow } from './shared.tsx';
+import { ValveCancelled, switchOff, useValvePassword } from './valvePassword.tsx';
+
+/** Refusals a person may override with a reason (the server allows it for closes). */
+export const OVERRIDABLE = ['METER_PROTECTED', 'NO_CLOSE_PERIOD'];
+
+export const valveWord = (kind: number, open: boolean) => (open ? (kind === 2 ? '开阀' : '合闸') : kind === 2 ? '关阀' : '拉闸');
+
+export type ValveOutcome =
+  | { ok: true; command: Command; message: string }
+  | { ok: false; code: string; message: string; overridable: boolean };
+
+/** Sends one valve order; a refusal becomes an outcome (not a toast) so bulk runs can collect them. */
+export async function sendValve(meter: MeterRow, open: boolean, memo: string, company: Company, overrideReason = ''): Promise<ValveOutcome> {
+  try {
+    const c = await controlApi.valve({ id: meter.id, open, memo, ...(overrideReason ? { overrideReason } : {}) }, company, true);
+    return { ok: true, command: { ...c, meterName: c.meterName || meter.name, meterId: c.meterId ?? meter.id }, message: c.message ?? '' };
+  } catch (e) {
+    if (e instanceof ApiError) {
+      const message = e.status >= 400 ? e.serverMessage : e.message;
+      return { ok: false, code: e.code, message, overridable: !open && OVERRIDABLE.includes(e.code) };
+    }
+    return { ok: false, code: 'UNKNOWN', message: '请求失败', overridable: false };
+  }
+}
+
+interface BulkItem {
+  meter: MeterRow;
+  outcome?: ValveOutcome;
+}
+
+interface Bulk {
+  open: boolean;
+  items: BulkItem[];
+  done: number;
+  running: boolean;
+}
+
+const CONCURRENCY = 4;
+
+export default function LongRange() {
+  const company = useCompany();
+  const canValve = useCan('device.valve');
+  const tableRef = useRef<ActionType | undefined>(undefined);
+  const [memo, setMemo] = useState('');
+  const [keys, setKeys] = useState<number[]>([]);
+  const [rows, setRows] = useState<MeterRow[]>([]);
+  const [bulk, setBulk] = useState<Bulk | null>(null);
+  const [override, setOverride] = useState<{ meters: MeterRow[]; message: string } | null>(null);
+  const [reasonForm] = Form.useForm<{ reason: string }>();
+  const { ask, dialog } = useValvePassword(company);
+  const { commands, watch, busyMeters } = useCommandWatch(company, () => void tableRef.current?.reload());
+
+  const report = (o: ValveOutcome, meter: MeterRow, open: boolean) => {
+    if (o.ok) {
+      watch([o.command]);
+      if (o.command.status === 'succeeded') toast.success(o.message || `${valveWord(meter.kind, open)}成功`);
+      else if (isFinal(o.command.status)) toast.warning(o.message || o.command.error || o.command.statusText);
+      else toast.info(o.message || `${valveWord(meter.kind, open)}指令已下发，正在等待设备响应`);
+      tableRef.current?.reload();
+    } else if (o.overridable) {
+      setOverride({ meters: [meter], message: o.message });
+    } else {
+      toast.warning(o.message);
+    }
+  };
+
+  const single = async (meter: MeterRow, open: boolean) => {
+    const m = memo.trim();
+    try {
+      const o = open
+        ? await sendValve(meter, true, m, company)
+        : await switchOff([meter], ask, () => sendValve(meter, false, m || `远程${valveWord(meter.kind, false)}`, company));
+      report(o, meter, open);
+    } catch (e) {
+      if (e instanceof ValveCancelled) toast.info('已取消，未下发指令');
+    }
+  };
+
+  const runBulk = async (meters: MeterRow[], open: boolean, overrideReason = '') => {
+    const m = memo.trim() || `批量远程${open ? '合闸/开阀' : '拉闸/关阀'}`;
+    const items: BulkItem[] = meters.map((meter) => ({ meter }));
+    setBulk({ open, items, done: 0, running: true });
+    let next = 0;
+    let done = 0;
+    const worker = async () => {
+      while (next < items.length) {
+        const it = items[next++];
+        it.outcome = await sendValve(it.meter, open, m, company, overrideReason);
+        if (it.outcome.ok) watch([it.outcome.command]);
+        done++;
+        setBulk({ open, items: [...items], done, running: done < items.length });
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
+    tableRef.current?.reload();
+  };
+
+  const bulkAction = async (open: boolean) => {
+    if (!rows.length) {
+      toast.warning('请选择表具');
+      return;
+    }
+    const meters = rows.filter((r) => keys.includes(r.id));
+    try {
+      if (open) await runBulk(meters, true);
+      else await switchOff(meters, ask, () => runBulk(meters, false));
+    } catch (e) {
+      if (e instanceof ValveCancelled) toast.info('已取消，未下发指令');
+    }
+  };
+
+  const confirmOverride = async () => {
+    if (!override) return;
+    let reason: string;
+    try {
+      reason = (await reasonForm.validateFields()).reason.trim();
+    } catch {
+      return;
+    }
+    const meters = override.meters;
+    setOverride(null);
+    reasonForm.resetFields();
+    if (meters.length === 1 && !bulk) {
+      const o = await sendValve(meters[0], false, memo.trim() || `强制${valveWord(meters[0].kind, false)}`, company, reason);
+      report(o, meters[0], false);
+    } else {
+      await runBulk(meters, false, reason);
+    }
+  };
+
+  const refused = bulk?.items.filter((i) => i.outcome && !i.outcome.ok && i.outcome.overridable).map((i) => i.meter) ?? [];
+  const okCount = bulk?.items.filter((i) => i.outcome?.ok).length ?? 0;
+  const failCount = bulk ? bulk.done - okCount : 0;
+
+  return (
+    <Space direction="vertical" style={{ width: '100%' }} size={12}>
+      <Card size="small">
+        <Space wrap>
+          <span>操作备注：</span>
+          <Input
+            value={memo}
+            onChange={(e) => setMemo(e.target.value)}
+            maxLength={200}
+            allowClear
+            style={{ width: 360 }}
+            placeholder="选填，随指令记录在阀控记录中"
+            aria-label="操作备注"
+          />
+          <Typography.Text type="secondary">单相表（相位为单相）拉闸/关阀前需输入阀控密码</Typography.Text>
+        </Space>
+      </Card>
+      <ControlMeterTable
+        headerTitle="远程阀控"
+        actionRef={tableRef}
+        busy={busyMeters}
+        selection={{ keys, rows, onChange: (k, r) => { setKeys(k); setRows(r); } }}
+        rowActions={(r) =>
+          canValve && r.status === 1
+            ? [
+                <a key="open" onClick={() => void single(r, true)}>{valveWord(r.kind, true)}</a>,
+                <a key="close" style={{ color: '#cf1322' }} onClick={() => void single(r, false)}>{valveWord(r.kind, false)}</a>,
+              ]
+            : []
+        }
+        toolBar={() =>
+          canValve
+            ? [
+                <Button key="open" icon={<ThunderboltOutlined />} onClick={() => void bulkAction(true)}>
+                  批量合闸/开阀{keys.length ? `（${keys.length}）` : ''}
+                </Button>,
+                <Button key="close" danger icon={<PoweroffOutlined />} onClick={() => void bulkAction(false)}>
+                  批量拉闸/关阀{keys.length ? `（${keys.length}）` : ''}
+                </Button>,
+              ]
+            : []
+        }
+      />
+      {commands.length > 0 && (
+        <Card size="small" title="本次阀控指令">
+          <List
+            size="small"
+            dataSource={commands.slice(0, 20)}
+            renderItem={(c) => (
+              <List.Item key={c.id} data-testid={`valve-result-${c.meterId}`}>
+                <Space wrap>
+                  <Typography.Text strong>{c.meterName || c.address}</Typography.Text>
+                  <span>{c.kindText}</span>
+                  <CommandTag status={c.status} text={c.statusText} />
+                  <Typography.Text type={c.status === 'succeeded' ? undefined : 'secondary'}>
+                    {c.status === 'succeeded' ? String(c.reply?.text ?? '') : c.error}
+                  </Typography.Text>
+                </Space>
+              </List.Item>
+            )}
+          />
+        </Card>
+      )}
+      {dialog}
+      <Modal
+        open={!!override}
+        title="强制操作"
+        okText="强制执行"
+        okButtonProps={{ danger: true }}
+        cancelText="取消"
+        onOk={() => void confirmOverride()}
+        onCancel={() => {
+          setOverride(null);
+          reasonForm.resetFields();
+        }}
+        destroyOnHidden
+        maskClosable={false}
+      >
+        <Alert type="warning" showIcon message={override?.message} style={{ marginBottom: 12 }} />
+        {override && override.meters.length > 1 && <p>共 {override.meters.length} 块表具将被强制执行拉闸/关阀。</p>}
+        <Form form={reasonForm} layout="vertical" name="valve-override">
+          <Form.Item label="强制操作原因" name="reason" rules={[{ required: true, whitespace: true, message: '请填写强制操作原因' }]}>
+            <Input.TextArea rows={3} maxLength={200} showCount placeholder="例如：业主申请停电检修" />
+          </Form.Item>
+        </Form>
+      </Modal>
+      <Modal
+        open={!!bulk}
+        title={bulk ? `批量${bulk.open ? '合闸/开阀' : '拉闸/关阀'}` : ''}
+        onCancel={() => !bulk?.running && setBulk(null)}
+        closable={!bulk?.running}
+        maskClosable={false}
+        width={640}
+        footer={[
+          refused.length > 0 && !bulk?.running && (
+            <Button key="force" danger onClick={() => setOverride({ meters: refused, message: `${refused.length} 块表具处于保电/保水或不断电时段，未执行` })}>
+              强制执行被拒绝的 {refused.length} 块
+            </Button>
+          ),
+          <Button key="close" type="primary" disabled={bulk?.running} onClick={() => setBulk(null)}>
+            {bulk?.running ? '执行中…' : '关闭'}
+          </Button>,
+        ].filter(Boolean)}
+      >
+        {bulk && (
+          <>
+            <Progress percent={Math.round((bulk.done / Math.max(1, bulk.items.length)) * 100)} status={bulk.running ? 'active' : failCount ? 'exception' : 'success'} />
+            <p>
+              共 {bulk.items.length} 块，已处理 {bulk.done} 块：成功或已下发 {okCount} 块，未执行 {failCount} 块
+            </p>
+            <List
+              size="small"
+              style={{ maxHeight: 320, overflow: 'auto' }}
+              dataSource={bulk.items}
+              renderItem={(i) => (
+                <List.Item key={i.meter.id}>
+                  <Space wrap>
+                    <Typography.Text strong>{i.meter.name || i.meter.address}</Typography.Text>
+                    {!i.outcome ? (
+                      <Typography.Text type="secondary">等待中</Typography.Text>
+                    ) : i.outcome.ok ? (
+                      <CommandTag status={i.outcome.command.status} text={i.outcome.command.statusText} />
+                    ) : (
+                      <Typography.Text type="danger">{i.outcome.message}</Typography.Text>
+                    )}
+                  </Space>
+                </List.Item>
+              )}
+            />
+          </>
+        )}
+      </Modal>
+    </Space>
+  );
+}

@@ -1,0 +1,130 @@
+// The valve-control password (SPEC §4, §5, §8): switching a device off (open=false) is an order with a
+// memo; when the meter's phaseId is not 1 it is sent directly, when it is 1 a password dialog opens
+// first. The dialog's input is required (请输入阀控密码) and trimmed, and compared with the password
+// fetched from the server (GET /yewu/api/Company/getValveControlPwd); a mismatch warns 密码输入不正确
+// and does not proceed; cancel rejects and nothing is sent.
+import { useCallback, useRef, useState, type ReactNode } from 'react';
+import { Form, Input, Modal } from 'antd';
+import { toast } from '../../app/feedback.tsx';
+import { valvePassword, type Company } from './api.ts';
+
+export const MSG_PWD_REQUIRED = '请输入阀控密码';
+export const MSG_PWD_WRONG = '密码输入不正确';
+
+/** Cancelling the password dialog rejects with this. */
+export class ValveCancelled extends Error {
+  constructor() {
+    super('已取消');
+    this.name = 'ValveCancelled';
+  }
+}
+
+export type PasswordCheck = 'empty' | 'mismatch' | 'ok';
+
+/** The typed password, trimmed, against the company's. */
+export function checkValvePassword(typed: string | undefined | null, actual: string | undefined | null): PasswordCheck {
+  const t = String(typed ?? '').trim();
+  if (!t) return 'empty';
+  return actual != null && t === String(actual).trim() ? 'ok' : 'mismatch';
+}
+
+/** Whether switching this meter off asks the password first (SPEC §4: phaseId 1). */
+export const needsPassword = (m: { phaseId: number | null | undefined }) => Number(m.phaseId) === 1;
+
+/**
+ * Switch meters off: the password is asked once when any of them has phaseId 1 (a cancel rejects
+ * with ValveCancelled and sends nothing); then `send` runs.
+ */
+export async function switchOff<T>(meters: { phaseId: number | null | undefined }[], ask: () => Promise<void>, send: () => Promise<T>): Promise<T> {
+  if (meters.some(needsPassword)) await ask();
+  return send();
+}
+
+interface Pending {
+  resolve(): void;
+  reject(e: Error): void;
+}
+
+/**
+ * The password dialog as a hook: `ask()` opens it and resolves when the right password was typed,
+ * rejects (ValveCancelled) when the dialog is cancelled. Render `dialog` once in the page.
+ */
+export function useValvePassword(company: Company): { ask: () => Promise<void>; dialog: ReactNode } {
+  const [open, setOpen] = useState(false);
+  const [checking, setChecking] = useState(false);
+  const pending = useRef<Pending | null>(null);
+  const [form] = Form.useForm<{ password: string }>();
+
+  const ask = useCallback(
+    () =>
+      new Promise<void>((resolve, reject) => {
+        pending.current?.reject(new ValveCancelled());
+        pending.current = { resolve, reject };
+        form.resetFields();
+        setOpen(true);
+      }),
+    [form],
+  );
+
+  const close = () => {
+    setOpen(false);
+    pending.current = null;
+  };
+
+  const confirm = async () => {
+    let typed: string;
+    try {
+      typed = (await form.validateFields()).password;
+    } catch {
+      return; // the field shows 请输入阀控密码
+    }
+    if (checkValvePassword(typed, 'x') === 'empty') {
+      toast.warning(MSG_PWD_REQUIRED);
+      return;
+    }
+    setChecking(true);
+    let actual: string;
+    try {
+      actual = await valvePassword(company);
+    } catch {
+      return; // the request wrapper showed why (e.g. 未设置阀控密码)
+    } finally {
+      setChecking(false);
+    }
+    if (checkValvePassword(typed, actual) !== 'ok') {
+      toast.warning(MSG_PWD_WRONG);
+      return;
+    }
+    const p = pending.current;
+    close();
+    p?.resolve();
+  };
+
+  const cancel = () => {
+    const p = pending.current;
+    close();
+    p?.reject(new ValveCancelled());
+  };
+
+  const dialog = (
+    <Modal
+      open={open}
+      title="阀控密码"
+      okText="确定"
+      cancelText="取消"
+      confirmLoading={checking}
+      onOk={() => void confirm()}
+      onCancel={cancel}
+      maskClosable={false}
+      destroyOnHidden
+      width={400}
+    >
+      <Form form={form} layout="vertical" name="valve-password" onFinish={() => void confirm()}>
+        <Form.Item label="阀控密码" name="password" rules={[{ required: true, whitespace: true, message: MSG_PWD_REQUIRED }]}>
+          <Input.Password placeholder="请输入阀控密码" autoFocus autoComplete="off" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+  return { ask, dialog };
+}

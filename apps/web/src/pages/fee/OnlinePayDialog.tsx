@@ -1,0 +1,157 @@
+// 扫码充值 (/energy, finance.prepay): an online order (POST /wxpay/api/wxpay/pay or
+// /alipay/api/alipay/pay) shown as a QR code for the owner to scan; its state is polled
+// (wxpay/query) until the provider's notification credits the account (paid) or the order closes.
+// This offline build's provider is simulated: the order answers `simulated`, and 模拟支付成功 plays
+// the provider's part (…/simulatePaid), through the same signed notification path.
+import { useEffect, useMemo, useState } from 'react';
+import { Alert, Button, Form, Input, Modal, Radio, Result, Space, Typography } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { http } from '../../api/request.ts';
+import { toast } from '../../app/feedback.tsx';
+import { FORM_INVALID } from '../../components/validate.ts';
+import { WALLET_TEXT, type Wallet } from './billingApi.ts';
+import { failureText, type CounterRoom } from './CounterDialog.tsx';
+import { amountInputError, fmtTime, money, normalizeAmount } from './money.ts';
+
+export type Channel = 'wechat' | 'alipay';
+const CHANNEL_TEXT: Record<Channel, string> = { wechat: '微信支付', alipay: '支付宝' };
+const PAY_URL: Record<Channel, string> = { wechat: '/wxpay/api/wxpay/pay', alipay: '/alipay/api/alipay/pay' };
+const SIMULATE_URL: Record<Channel, string> = { wechat: '/wxpay/api/wxpay/simulatePaid', alipay: '/alipay/api/alipay/simulatePaid' };
+
+export interface OnlineOrder {
+  id: number;
+  outTradeNo: string;
+  channel: Channel;
+  channelText: string;
+  amount: string;
+  subject: string;
+  qrCode: string;
+  expiresAt: string;
+  status: string;
+  simulated?: boolean;
+}
+
+interface Values {
+  wallet: Wallet;
+  channel: Channel;
+  amount: string;
+}
+
+const withCompany = (company?: string) => ({ params: { searchCompanyID: company } });
+
+export function OnlinePayDialog({ room, company, onPaid, onClose }: { room: CounterRoom; company?: string; onPaid(): void; onClose(): void }) {
+  const [form] = Form.useForm<Values>();
+  const [order, setOrder] = useState<OnlineOrder | null>(null);
+  const [busy, setBusy] = useState(false);
+  const [refusal, setRefusal] = useState('');
+  const [paidSeen, setPaidSeen] = useState(false);
+
+  const state = useQuery({
+    queryKey: ['onlineOrder', order?.outTradeNo, company],
+    queryFn: () => http.get<{ status: string; statusText: string; paidAt: string | null }>('/wxpay/api/wxpay/query', { outTradeNo: order!.outTradeNo, searchCompanyID: company }),
+    enabled: !!order && !paidSeen,
+    refetchInterval: 2000,
+  });
+  const status = state.data?.status ?? order?.status;
+  useEffect(() => {
+    if (status === 'paid' && !paidSeen) {
+      setPaidSeen(true);
+      toast.success('支付成功，已入账');
+      onPaid();
+    }
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [status, paidSeen]);
+
+  const create = async () => {
+    let v: Values;
+    try {
+      v = await form.validateFields();
+    } catch {
+      toast.warning(FORM_INVALID);
+      return;
+    }
+    setBusy(true);
+    setRefusal('');
+    try {
+      const o = await http.post<OnlineOrder>(PAY_URL[v.channel], { roomId: room.roomId, wallet: v.wallet, amount: normalizeAmount(v.amount) }, withCompany(company));
+      setOrder(o);
+    } catch (e) {
+      setRefusal(failureText(e));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const simulate = async () => {
+    if (!order) return;
+    try {
+      await http.post(SIMULATE_URL[order.channel], { outTradeNo: order.outTradeNo }, withCompany(company));
+      void state.refetch();
+    } catch {
+      // the request wrapper showed why
+    }
+  };
+
+  const title = `扫码充值：${room.roomName}${room.ownerName ? `（${room.ownerName}）` : ''}`;
+  const initial = useMemo(() => ({ wallet: 'electric' as Wallet, channel: 'wechat' as Channel, amount: '' }), []);
+
+  if (order && status === 'paid') {
+    return (
+      <Modal open title={title} onCancel={onClose} footer={[<Button key="ok" type="primary" onClick={onClose}>完成</Button>]}>
+        <Result status="success" title="支付成功" subTitle={<span data-testid="online-paid">{order.channelText} {money(order.amount)} 已入账（订单号 {order.outTradeNo}）</span>} />
+      </Modal>
+    );
+  }
+  if (order) {
+    const closed = status === 'closed';
+    return (
+      <Modal
+        open
+        title={title}
+        onCancel={onClose}
+        maskClosable={false}
+        footer={[
+          order.simulated && !closed && <Button key="sim" onClick={() => void simulate()}>模拟支付成功（离线演示）</Button>,
+          <Button key="close" onClick={onClose}>关闭</Button>,
+        ].filter(Boolean)}
+      >
+        <Space direction="vertical" align="center" style={{ width: '100%' }}>
+          <Typography.Title level={4} style={{ margin: 0 }}>{order.channelText} {money(order.amount)}</Typography.Title>
+          {closed ? (
+            <Alert type="warning" showIcon message="订单已关闭（超时未支付），请重新下单" />
+          ) : (
+            <>
+              <img src={order.qrCode} alt="支付二维码" data-testid="online-qr" style={{ width: 220, height: 220 }} />
+              <Typography.Text>请业主使用{order.channel === 'wechat' ? '微信' : '支付宝'}扫码支付</Typography.Text>
+            </>
+          )}
+          <Typography.Text type="secondary">订单号：{order.outTradeNo}，{fmtTime(order.expiresAt)} 前有效</Typography.Text>
+          <Typography.Text type="secondary" data-testid="online-status">状态：{state.data?.statusText ?? '待支付'}</Typography.Text>
+        </Space>
+      </Modal>
+    );
+  }
+  return (
+    <Modal open title={title} okText="生成收款码" cancelText="取消" confirmLoading={busy} onOk={() => void create()} onCancel={onClose} maskClosable={false} destroyOnHidden>
+      <Form<Values> form={form} layout="vertical" name="online-pay" initialValues={initial} onValuesChange={() => refusal && setRefusal('')}>
+        <Form.Item name="wallet" label="账户" rules={[{ required: true, message: '请选择账户' }]}>
+          <Radio.Group
+            optionType="button"
+            options={(['electric', 'water'] as Wallet[]).map((w) => ({ value: w, label: `${WALLET_TEXT[w]}（${money(w === 'electric' ? room.electricBalance : room.waterBalance) || '¥0.00'}）` }))}
+          />
+        </Form.Item>
+        <Form.Item name="channel" label="支付渠道" rules={[{ required: true, message: '请选择支付渠道' }]}>
+          <Radio.Group optionType="button" options={(['wechat', 'alipay'] as Channel[]).map((c) => ({ value: c, label: CHANNEL_TEXT[c] }))} />
+        </Form.Item>
+        <Form.Item
+          name="amount"
+          label="充值金额（元）"
+          rules={[{ validator: (_r, value) => { const e = amountInputError(value, '充值金额'); return e ? Promise.reject(new Error(e)) : Promise.resolve(); } }]}
+        >
+          <Input prefix="¥" suffix="元" inputMode="decimal" autoComplete="off" maxLength={16} placeholder="如 100 或 100.50" />
+        </Form.Item>
+      </Form>
+      {refusal && <Alert type="error" showIcon message="下单未成功" description={refusal} />}
+    </Modal>
+  );
+}

@@ -1,0 +1,74 @@
+// 短信记录 (/notesMessage): the balance alarms sent to owners by SMS or phone (/sms/log/list) — the
+// alarm level, the text, the number, the state (queued, sent, failed with the reason) and the price.
+import { useMemo } from 'react';
+import { Tag, Tooltip } from 'antd';
+import { formatMoney } from '@meter/contracts';
+import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { billingApi, type NotificationRow, type Paged } from '../fee/billingApi.ts';
+import { rangeColumn, timeColumn } from '../fee/common.tsx';
+
+type Row = NotificationRow & Record<string, unknown>;
+
+const LEVEL_TEXT: Record<number, string> = { 1: '低于报警1', 2: '低于报警2', 3: '欠费断电/关阀' };
+const STATUS: Record<string, { text: string; color: string }> = {
+  queued: { text: '待发送', color: 'processing' },
+  sent: { text: '已发送', color: 'success' },
+  failed: { text: '发送失败', color: 'error' },
+};
+const CHANNEL_TEXT: Record<string, string> = { '1': '短信', '2': '电话', sms: '短信', phone: '电话' };
+
+export function messageColumns(): ResourceColumn<Row>[] {
+  return [
+    timeColumn<Row>('时间', 'createdAt'),
+    { title: '业主', key: 'ownerName', dataIndex: 'ownerName', search: true, render: (_d, r) => r.ownerName ?? '-' },
+    { title: '手机号码', key: 'phone', dataIndex: 'phone', search: true },
+    { title: '方式', key: 'channel', dataIndex: 'channel', render: (_d, r) => CHANNEL_TEXT[String(r.channel)] ?? String(r.channel) },
+    {
+      title: '报警级别',
+      key: 'level',
+      dataIndex: 'level',
+      search: true,
+      valueType: 'select',
+      valueEnum: Object.fromEntries(Object.entries(LEVEL_TEXT).map(([k, v]) => [k, { text: v }])),
+      render: (_d, r) => <Tag color={r.level === 3 ? 'red' : r.level === 2 ? 'orange' : 'gold'}>{LEVEL_TEXT[r.level] ?? r.level}</Tag>,
+    },
+    { title: '内容', key: 'content', dataIndex: 'content', ellipsis: true, width: 360 },
+    {
+      title: '状态',
+      key: 'status',
+      dataIndex: 'status',
+      search: true,
+      valueType: 'select',
+      valueEnum: Object.fromEntries(Object.entries(STATUS).map(([k, v]) => [k, { text: v.text }])),
+      render: (_d, r) => {
+        const s = STATUS[r.status] ?? { text: r.status, color: 'default' };
+        const tag = <Tag color={s.color}>{s.text}</Tag>;
+        return r.error ? <Tooltip title={r.error}>{tag}</Tooltip> : tag;
+      },
+    },
+    { title: '失败原因', key: 'error', dataIndex: 'error', ellipsis: true, render: (_d, r) => r.error || '-' },
+    {
+      title: '费用',
+      key: 'priceFen',
+      dataIndex: 'priceFen',
+      align: 'right',
+      render: (_d, r) => (r.priceFen == null || r.priceFen === '' ? '-' : formatMoney(String(r.priceFen))),
+    },
+    timeColumn<Row>('发送时间', 'sentAt'),
+    rangeColumn<Row>(),
+  ];
+}
+
+export default function NotesMessage() {
+  const columns = useMemo(() => messageColumns(), []);
+  return (
+    <ResourceTable<Row>
+      entityName="短信记录"
+      headerTitle="短信提醒记录"
+      rowKey="id"
+      columns={columns}
+      areaFilter={false}
+      list={(q) => billingApi.notifications(q) as Promise<Paged<Row>>}
+    />
+  );
+}

@@ -1,0 +1,91 @@
+// 提现记录 (/noteswithdraw): withdrawals of the company's collected money to its bank account —
+// the pay-application withdrawals (AdaPayApplication/FindWithdrawalLog: amount, fee, bank account,
+// state) — and the 提现 rows of the ledger (Statistics/list, transactionType 7).
+import { useMemo } from 'react';
+import { Tabs, Tag } from 'antd';
+import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { billingApi, type Paged, type WithdrawalRow } from '../fee/billingApi.ts';
+import { moneyColumn, rangeColumn, timeColumn } from '../fee/common.tsx';
+import { journalColumns, type JournalTableRow } from '../fee/journalColumns.tsx';
+
+type Row = WithdrawalRow & Record<string, unknown>;
+
+export const WITHDRAW_STATUS: Record<string, { text: string; color: string }> = {
+  '0': { text: '处理中', color: 'processing' },
+  '1': { text: '提现成功', color: 'success' },
+  '2': { text: '提现失败', color: 'error' },
+};
+
+/** Bank account numbers are shown masked: 6228 **** **** 1234. */
+export function maskAccount(no: string | undefined | null): string {
+  const s = String(no ?? '').replace(/\s+/g, '');
+  if (s.length <= 8) return s || '-';
+  return `${s.slice(0, 4)} **** **** ${s.slice(-4)}`;
+}
+
+export function withdrawColumns(): ResourceColumn<Row>[] {
+  return [
+    timeColumn<Row>('申请时间', 'createdAt'),
+    { title: '收款账户', key: 'applicationName', dataIndex: 'applicationName', render: (_d, r) => r.applicationName ?? '-' },
+    moneyColumn<Row>('提现金额', 'amount'),
+    moneyColumn<Row>('手续费', 'fee'),
+    { title: '开户银行', key: 'bankName', dataIndex: 'bankName', render: (_d, r) => r.bankName ?? '-' },
+    { title: '银行账号', key: 'bankAccount', dataIndex: 'bankAccount', render: (_d, r) => maskAccount(r.bankAccount) },
+    {
+      title: '状态',
+      key: 'status',
+      dataIndex: 'status',
+      search: true,
+      valueType: 'select',
+      valueEnum: Object.fromEntries(Object.entries(WITHDRAW_STATUS).map(([k, v]) => [k, { text: v.text }])),
+      render: (_d, r) => {
+        const s = WITHDRAW_STATUS[String(r.status)];
+        return s ? <Tag color={s.color}>{r.statusText ?? s.text}</Tag> : <Tag>{r.statusText ?? String(r.status)}</Tag>;
+      },
+    },
+    { title: '操作人', key: 'operatorName', dataIndex: 'operatorName', render: (_d, r) => r.operatorName || '-' },
+    { title: '备注', key: 'memo', dataIndex: 'memo', ellipsis: true },
+    timeColumn<Row>('到账时间', 'finishedAt'),
+    rangeColumn<Row>('申请时间'),
+  ];
+}
+
+export default function NotesWithdraw() {
+  const columns = useMemo(() => withdrawColumns(), []);
+  const ledger = useMemo(() => journalColumns({ wallets: ['electric', 'water', 'other'] }), []);
+  return (
+    <Tabs
+      items={[
+        {
+          key: 'merchant',
+          label: '商户提现',
+          children: (
+            <ResourceTable<Row>
+              entityName="提现记录"
+              headerTitle="商户提现记录"
+              rowKey="id"
+              columns={columns}
+              areaFilter={false}
+              list={(q) => billingApi.withdrawals(q) as Promise<Paged<Row>>}
+            />
+          ),
+        },
+        {
+          key: 'ledger',
+          label: '账户提现流水',
+          children: (
+            <ResourceTable<JournalTableRow>
+              entityName="提现流水"
+              headerTitle="业主账户提现流水"
+              rowKey="id"
+              columns={ledger}
+              areaFilter={false}
+              params={{ transactionType: 7 }}
+              list={(q) => billingApi.statistics(q) as Promise<Paged<JournalTableRow>>}
+            />
+          ),
+        },
+      ]}
+    />
+  );
+}

@@ -1,0 +1,111 @@
+// 单位管理 (/belongs, platform admins): companies with search by name and classify; create / edit /
+// delete (refused by the server while a company still has accounts, areas, rooms or meters, naming
+// them); the device-permission dialog per company.
+import { useCallback, useMemo, useRef, useState } from 'react';
+import { Tag } from 'antd';
+import type { ActionType } from '@ant-design/pro-components';
+import { companyResource } from '@meter/contracts';
+import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { columnsFromResource } from '../../components/resourceColumns.tsx';
+import { companyAdminApi, type CompanyRow } from '../../api/company.ts';
+import DevicePermissModal from './DevicePermissModal.tsx';
+
+type Row = CompanyRow & Record<string, unknown>;
+
+const ORDER = [
+  'name', 'classifyId', 'classifyName', 'contact', 'phone', 'address', 'bankType', 'edition', 'smsPriceFen', 'phonePriceFen',
+  'deviceCheck', 'valveControlPwd', 'hasValveControlPwd', 'createdAt',
+];
+
+/** Form values → request body (numbers for the codes; blank password = keep / none). */
+export function companyBody(v: Record<string, unknown>): Record<string, unknown> {
+  const text = (k: string) => String(v[k] ?? '').trim();
+  const int = (k: string, dflt: number) => (v[k] === undefined || v[k] === null || v[k] === '' ? dflt : Number(v[k]));
+  return {
+    name: text('name'),
+    classifyId: v.classifyId == null || v.classifyId === '' ? null : Number(v.classifyId),
+    contact: text('contact'),
+    phone: text('phone'),
+    address: text('address'),
+    bankType: int('bankType', 0),
+    edition: int('edition', 0),
+    smsPriceFen: int('smsPriceFen', 10),
+    phonePriceFen: int('phonePriceFen', 20),
+    deviceCheck: !!v.deviceCheck,
+    valveControlPwd: String(v.valveControlPwd ?? ''),
+  };
+}
+
+/** A company row → edit form values (select values are strings; the password is never shown). */
+export function companyForm(r: CompanyRow): Record<string, unknown> {
+  return { ...r, bankType: String(r.bankType), edition: String(r.edition), classifyId: r.classifyId ?? undefined, valveControlPwd: '' };
+}
+
+export default function Belongs() {
+  const actionRef = useRef<ActionType | undefined>(undefined);
+  const [permiss, setPermiss] = useState<{ id: number; name: string } | null>(null);
+
+  const columns = useMemo<ResourceColumn<Row>[]>(() => {
+    const cols = columnsFromResource<Row>(
+      companyResource,
+      {
+        name: { copyable: true },
+        classifyId: { hideInTable: true },
+        address: { hideInTable: true, colProps: { span: 24 } },
+        bankType: { render: (_d, r) => r.bankName, initialValue: '0' },
+        edition: { render: (_d, r) => r.editionName, initialValue: '0' },
+        smsPriceFen: { render: (_d, r) => r.smsPriceFen, width: 110 },
+        phonePriceFen: { render: (_d, r) => r.phonePriceFen, width: 110 },
+        deviceCheck: { render: (_d, r) => (r.deviceCheck ? <Tag color="blue">开启</Tag> : <Tag>关闭</Tag>) },
+        valveControlPwd: {
+          hideInEdit: false,
+          formFieldProps: { autoComplete: 'new-password', placeholder: '留空表示不设置或不修改' },
+        },
+      },
+      [
+        { title: '单位分类', dataIndex: 'classifyName', key: 'classifyName', hideInForm: true, render: (_d, r) => r.classifyName ?? '—' },
+        {
+          title: '阀控密码',
+          dataIndex: 'hasValveControlPwd',
+          key: 'hasValveControlPwd',
+          hideInForm: true,
+          render: (_d, r) => (r.hasValveControlPwd ? <Tag color="green">已设置</Tag> : <Tag color="orange">未设置</Tag>),
+        },
+      ],
+    );
+    const byKey = new Map(cols.map((c) => [c.key as string, c]));
+    return ORDER.map((k) => byKey.get(k)!).filter(Boolean);
+  }, []);
+
+  const closePermiss = useCallback((saved: boolean) => {
+    setPermiss(null);
+    if (saved) void actionRef.current?.reload();
+  }, []);
+
+  return (
+    <>
+      <ResourceTable<Row>
+        entityName="单位"
+        headerTitle="单位列表"
+        rowKey="id"
+        actionRef={actionRef}
+        columns={columns}
+        areaFilter={false}
+        list={(q) => companyAdminApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}
+        load={(r) => companyAdminApi.get(r.id) as Promise<Row>}
+        create={(v) => companyAdminApi.create(companyBody(v))}
+        update={(r, v) => companyAdminApi.update(r.id, companyBody(v))}
+        remove={(r) => companyAdminApi.remove([r.id])}
+        toForm={(r) => companyForm(r)}
+        createDefaults={{ bankType: '0', edition: '0', smsPriceFen: 10, phonePriceFen: 20, deviceCheck: false }}
+        modalWidth={760}
+        rowActions={(r) => [
+          <a key="permiss" onClick={() => setPermiss({ id: r.id, name: r.name })}>
+            设备权限
+          </a>,
+        ]}
+      />
+      <DevicePermissModal company={permiss} onClose={closePermiss} />
+    </>
+  );
+}

@@ -1,0 +1,140 @@
+// 设备权限 (CompanyDevicePermiss): which collector, electric and water meter types a company may use.
+// The lists apply only while 设备类型校验 is on (SPEC §5); off, every type is allowed.
+import { useEffect, useState } from 'react';
+import { Alert, Checkbox, Divider, Modal, Space, Spin, Switch, Typography } from 'antd';
+import { ALL_COLLECTOR_PLANS, ALL_ELECTRIC_PLANS, ALL_WATER_PLANS, DEVICE_PLAN_OPTIONS, type PlanGroup } from '@meter/contracts';
+import { companyAdminApi, type DevicePermiss } from '../../api/company.ts';
+import { toast } from '../../app/feedback.tsx';
+import { groupState, normalisePlans, toggleGroup } from './devicePermiss.ts';
+
+interface Props {
+  company: { id: number; name: string } | null;
+  onClose(saved: boolean): void;
+}
+
+function GroupChecklist({ groups, value, onChange }: { groups: PlanGroup[]; value: number[]; onChange(v: number[]): void }) {
+  return (
+    <div>
+      {groups.map((g) => {
+        const values = g.options.map((o) => o.value);
+        const state = groupState(value, values);
+        return (
+          <div key={g.kind} style={{ display: 'flex', alignItems: 'flex-start', gap: 12, marginBottom: 6 }}>
+            <Checkbox
+              style={{ width: 96, flex: 'none' }}
+              checked={state === 'all'}
+              indeterminate={state === 'some'}
+              onChange={(e) => onChange(toggleGroup(value, values, e.target.checked))}
+            >
+              <Typography.Text strong>{g.label}</Typography.Text>
+            </Checkbox>
+            <Space wrap size={[4, 4]}>
+              {g.options.map((o) => (
+                <Checkbox
+                  key={o.value}
+                  checked={value.includes(o.value)}
+                      onChange={(e) => onChange(toggleGroup(value, [o.value], e.target.checked))}
+                >
+                  {o.value}
+                </Checkbox>
+              ))}
+            </Space>
+          </div>
+        );
+      })}
+    </div>
+  );
+}
+
+export default function DevicePermissModal({ company, onClose }: Props) {
+  const [data, setData] = useState<DevicePermiss | null>(null);
+  const [saving, setSaving] = useState(false);
+
+  useEffect(() => {
+    setData(null);
+    if (!company) return;
+    let live = true;
+    companyAdminApi
+      .devicePermiss(company.id)
+      .then((d) => live && setData(d))
+      .catch(() => live && onClose(false));
+    return () => {
+      live = false;
+    };
+  }, [company, onClose]);
+
+  const set = (patch: Partial<DevicePermiss>) => setData((d) => (d ? { ...d, ...patch } : d));
+
+  const save = async () => {
+    if (!data || !company) return;
+    setSaving(true);
+    try {
+      await companyAdminApi.saveDevicePermiss({
+        companyId: company.id,
+        deviceCheck: data.deviceCheck,
+        collectorPlans: normalisePlans(data.collectorPlans, ALL_COLLECTOR_PLANS),
+        electricPlans: normalisePlans(data.electricPlans, ALL_ELECTRIC_PLANS),
+        waterPlans: normalisePlans(data.waterPlans, ALL_WATER_PLANS),
+      });
+      toast.success('保存成功');
+      onClose(true);
+    } catch {
+      // the request wrapper showed why
+    } finally {
+      setSaving(false);
+    }
+  };
+
+  const off = !data?.deviceCheck;
+  return (
+    <Modal
+      title={company ? `设备权限 — ${company.name}` : '设备权限'}
+      open={!!company}
+      width={760}
+      okText="保存"
+      cancelText="取消"
+      confirmLoading={saving}
+      okButtonProps={{ disabled: !data }}
+      onOk={() => void save()}
+      onCancel={() => onClose(false)}
+      destroyOnHidden
+      maskClosable={false}
+    >
+      {!data ? (
+        <div style={{ textAlign: 'center', padding: 32 }}>
+          <Spin />
+        </div>
+      ) : (
+        <>
+          <Space style={{ marginBottom: 12 }}>
+            <span>设备类型校验</span>
+            <Switch checked={data.deviceCheck} checkedChildren="开启" unCheckedChildren="关闭" onChange={(v) => set({ deviceCheck: v })} />
+          </Space>
+          {off && <Alert type="info" showIcon style={{ marginBottom: 12 }} message="未开启校验：该单位可以使用全部采集器、电表和水表类型，下面的勾选在开启后生效。" />}
+          <Divider orientation="left" plain style={{ margin: '8px 0' }}>
+            采集器类型
+          </Divider>
+          <Space wrap>
+            {DEVICE_PLAN_OPTIONS.collector.map((o) => (
+              <Checkbox
+                key={o.value}
+                checked={data.collectorPlans.includes(o.value)}
+                onChange={(e) => set({ collectorPlans: toggleGroup(data.collectorPlans, [o.value], e.target.checked) })}
+              >
+                {o.label}（{o.value}）
+              </Checkbox>
+            ))}
+          </Space>
+          <Divider orientation="left" plain style={{ margin: '12px 0 8px' }}>
+            电表类型
+          </Divider>
+          <GroupChecklist groups={DEVICE_PLAN_OPTIONS.electric} value={data.electricPlans} onChange={(v) => set({ electricPlans: v })} />
+          <Divider orientation="left" plain style={{ margin: '12px 0 8px' }}>
+            水表类型
+          </Divider>
+          <GroupChecklist groups={DEVICE_PLAN_OPTIONS.water} value={data.waterPlans} onChange={(v) => set({ waterPlans: v })} />
+        </>
+      )}
+    </Modal>
+  );
+}

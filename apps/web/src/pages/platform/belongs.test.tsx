@@ -1,0 +1,124 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { QueryClient } from '@tanstack/react-query';
+import type { LoginResult } from '@meter/contracts';
+import { Providers } from '../../app/Root.tsx';
+import { PageContext, setCompanyPick } from '../../app/page.tsx';
+import { saveSession } from '../../app/session.ts';
+import { configureRequest, resetInflight } from '../../api/request.ts';
+import Belongs, { companyBody, companyForm } from './Belongs.tsx';
+import { groupState, normalisePlans, toggleGroup } from './devicePermiss.ts';
+
+configure({ asyncUtilTimeout: 8000 });
+
+const COMPANY = {
+  id: 3, name: '阳光物业演示公司', classifyId: 1, classifyName: '物业公司', contact: '张经理', phone: '0755-86001234', address: '深圳',
+  bankType: 0, bankName: '中国农业银行', edition: 0, editionName: '智能水电表物联网管理平台', unitLabel: '物业', smsPriceFen: 8, phonePriceFen: 15,
+  smsPrices: [], deviceCheck: true, hasValveControlPwd: true, collectorPlans: [0, 1], electricPlans: [3], waterPlans: [100],
+  status: 1, createdAt: '2025-01-01T00:00:00Z',
+};
+
+type Call = { method: string; url: string; body: unknown };
+
+function mockServer(calls: Call[]) {
+  const ok = (data: unknown, count?: number) =>
+    new Response(JSON.stringify({ code: 'SUCCESS', message: '', data, ...(count !== undefined ? { count } : {}) }), { status: 200 });
+  configureRequest({
+    toast: { success: () => {}, error: () => {}, warning: () => {} },
+    fetch: vi.fn(async (input: string, init: RequestInit) => {
+      const p = new URL(input, 'http://x').pathname;
+      calls.push({ method: init.method ?? 'GET', url: input, body: init.body ? JSON.parse(String(init.body)) : undefined });
+      if (p.endsWith('/Company/list')) return ok([COMPANY], 1);
+      if (p.endsWith('/GetCompanyClassifyList')) return ok([{ id: 1, name: '物业公司' }]);
+      if (p.endsWith('/CompanyDevicePermiss/detail') && (init.method ?? 'GET') === 'GET') {
+        return ok({ companyId: 3, companyName: COMPANY.name, deviceCheck: true, collectorPlans: [0, 1], electricPlans: [3], waterPlans: [100] });
+      }
+      if (init.method && init.method !== 'GET') return ok(null);
+      return ok([], 0);
+    }) as unknown as (input: string, init: RequestInit) => Promise<Response>,
+  });
+}
+
+function session() {
+  const login: LoginResult = {
+    token: 'k'.repeat(43),
+    user: { id: 1, username: 'admin', realName: '', companyId: null, roleId: null, userType: 0 },
+    access: 0,
+    routes: ['belongs'],
+    operations: [],
+    company: null,
+  };
+  saveSession(login);
+}
+
+function renderPage() {
+  return render(
+    <Providers client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <MemoryRouter>
+        <PageContext.Provider value={{ routeKey: 'belongs', active: true }}>
+          <Belongs />
+        </PageContext.Provider>
+      </MemoryRouter>
+    </Providers>,
+  );
+}
+
+beforeEach(() => {
+  resetInflight();
+  setCompanyPick('');
+});
+
+describe('device-permission helpers', () => {
+  it('select all / none per group, keeping the other groups', () => {
+    expect(toggleGroup([3, 100], [0, 6, 10], true)).toEqual([0, 3, 6, 10, 100]);
+    expect(toggleGroup([0, 3, 6], [0, 6, 10], false)).toEqual([3]);
+    expect(groupState([0, 6], [0, 6, 10])).toBe('some');
+    expect(groupState([0, 6, 10], [0, 6, 10])).toBe('all');
+    expect(groupState([], [0])).toBe('none');
+    expect(normalisePlans([7, 3, 3, 999], [3, 7])).toEqual([3, 7]);
+  });
+  it('company form ↔ body: codes as numbers, the password never pre-filled', () => {
+    const f = companyForm(COMPANY);
+    expect(f).toMatchObject({ bankType: '0', edition: '0', valveControlPwd: '' });
+    expect(companyBody({ ...f, name: ' 新名 ', bankType: '2', smsPriceFen: '9' })).toMatchObject({
+      name: '新名', bankType: 2, edition: 0, smsPriceFen: 9, phonePriceFen: 15, classifyId: 1, deviceCheck: true, valveControlPwd: '',
+    });
+    expect(companyBody({ name: 'x' })).toMatchObject({ classifyId: null, bankType: 0, smsPriceFen: 10, phonePriceFen: 20, deviceCheck: false });
+  });
+});
+
+describe('单位管理 page', { timeout: 90_000 }, () => {
+  it('lists companies without the header company pick; shows bank, edition, prices and password state', async () => {
+    session();
+    setCompanyPick('3');
+    const calls: Call[] = [];
+    mockServer(calls);
+    renderPage();
+    expect(await screen.findByText('中国农业银行')).toBeTruthy();
+    expect(screen.getByText('15')).toBeTruthy();
+    expect(screen.getByText('已设置')).toBeTruthy();
+    expect(screen.getByText('物业公司')).toBeTruthy();
+    const list = calls.find((c) => c.url.includes('/Company/list'))!;
+    expect(list.url).not.toMatch(/searchCompanyID/);
+    expect(screen.getByRole('button', { name: /新增单位/ })).toBeTruthy();
+  });
+
+  it('设备权限: loads the plans, a group can be ticked at once, save posts the lists', async () => {
+    session();
+    const calls: Call[] = [];
+    mockServer(calls);
+    renderPage();
+    await screen.findByText('中国农业银行');
+    fireEvent.click(screen.getByText('设备权限'));
+    const dialog = await screen.findByRole('dialog');
+    await within(dialog).findByText('采集器类型');
+    // tick the whole ZDC electric group (code 150) at once
+    const zdc = within(dialog).getAllByText('ZDC')[0].closest('label')!.querySelector('input')!;
+    fireEvent.click(zdc);
+    fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.url.includes('/CompanyDevicePermiss/detail'))).toBe(true));
+    const post = calls.find((c) => c.method === 'POST')!;
+    expect(post.body).toEqual({ companyId: 3, deviceCheck: true, collectorPlans: [0, 1], electricPlans: [3, 150], waterPlans: [100] });
+  });
+});

@@ -1,0 +1,77 @@
+// 采集器档案 (/recordsCollect): collectors beside the area tree — search by name, IMEI, plan and
+// online state; create / edit / delete with the operation keys device.collectorAdd/Edit/Delete.
+// Online and last contact are the device gateway's: shown, never edited.
+import { useMemo } from 'react';
+import { COLLECTOR_PLANS, collectorResource, type CollectorRow } from '@meter/contracts';
+import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { columnsFromResource } from '../../components/resourceColumns.tsx';
+import { gatherApi } from '../../api/device.ts';
+import { AreaPicker, ONLINE_ENUM, OnlineCell, useAllowedPlans, useCompany } from './deviceFields.tsx';
+
+type Row = CollectorRow & Record<string, unknown>;
+
+const ORDER = ['name', 'imei', 'plan', 'areaName', 'meterCount', 'online', 'lastSeenAt', 'simNo', 'installAddress', 'areaId', 'memo', 'createdAt'];
+
+export function collectorBody(v: Record<string, unknown>): Record<string, unknown> {
+  return {
+    name: String(v.name ?? '').trim(),
+    imei: String(v.imei ?? '').trim(),
+    plan: v.plan,
+    areaId: v.areaId,
+    simNo: String(v.simNo ?? '').trim(),
+    installAddress: String(v.installAddress ?? '').trim(),
+    memo: String(v.memo ?? '').trim(),
+  };
+}
+
+export default function RecordsCollect() {
+  const company = useCompany();
+  const plans = useAllowedPlans();
+
+  const columns = useMemo<ResourceColumn<Row>[]>(() => {
+    const planEnum = Object.fromEntries(plans.collector.map((o) => [String(o.value), { text: o.label }]));
+    const cols = columnsFromResource<Row>(collectorResource, {
+      imei: { copyable: true },
+      plan: {
+        valueEnum: planEnum,
+        render: (_d, r) => COLLECTOR_PLANS[r.plan] ?? String(r.plan),
+      },
+      areaId: {
+        hideInTable: true,
+        valueType: 'treeSelect',
+        request: undefined,
+        fieldProps: undefined,
+        renderFormItem: () => <AreaPicker rooms={false} />,
+      },
+      simNo: { hideInTable: true },
+      online: {
+        valueType: 'select',
+        valueEnum: ONLINE_ENUM,
+        render: (_d, r) => <OnlineCell online={r.online} />,
+      },
+      areaName: { render: (_d, r) => r.areaPath ?? r.areaName ?? '-' },
+      meterCount: { width: 80 },
+      memo: { hideInTable: true },
+      createdAt: { hideInTable: true },
+    });
+    const byKey = new Map(cols.map((c) => [c.key as string, c]));
+    return ORDER.map((k) => byKey.get(k)!).filter(Boolean);
+  }, [plans]);
+
+  return (
+    <ResourceTable<Row>
+      entityName="采集器"
+      headerTitle="采集器列表"
+      rowKey="id"
+      columns={columns}
+      list={(q) => gatherApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}
+      load={(r) => gatherApi.get(r.id, company) as Promise<Row>}
+      create={(v) => gatherApi.create(collectorBody(v), company)}
+      update={(r, v) => gatherApi.update(r.id, collectorBody(v), company)}
+      remove={(r) => gatherApi.remove(r.id, company)}
+      permissions={{ create: 'device.collectorAdd', update: 'device.collectorEdit', remove: 'device.collectorDelete' }}
+      toForm={(r) => ({ ...r, plan: String(r.plan) })}
+      createDefaults={{ plan: plans.collector[0] ? String(plans.collector[0].value) : undefined }}
+    />
+  );
+}

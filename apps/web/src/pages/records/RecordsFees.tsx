@@ -1,0 +1,188 @@
+// 收费方案 (/recordsFees): charging schemes with their price versions (统一单价 / 阶梯 / 尖峰平谷 分时,
+// fees, effective dates), and the company's charge codes (收费码). Writes need finance.chargingScheme.
+import { useMemo } from 'react';
+import { Form, Space, Tabs, Tag, Tooltip } from 'antd';
+import type { Rule, RuleObject } from 'antd/es/form';
+import {
+  CHARGING_SCHEME_OP, chargeCodeResource, chargingSchemeResource, formatMoney, isNumeric, yuanToFen,
+  type ChargeCode, type ChargingScheme, type ChargingSchemeRow,
+} from '@meter/contracts';
+import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { columnsFromResource } from '../../components/resourceColumns.tsx';
+import { chargeCodeApi, chargingSchemeApi } from '../../api/scheme.ts';
+import { useCompany } from './schemeVersions.tsx';
+import { VersionsEditor, draftOf, priceSummary, versionBody, versionsProblem, type VersionDraft } from './schemeVersions.tsx';
+
+type SchemeRow = ChargingSchemeRow & Record<string, unknown>;
+type CodeRow = ChargeCode & Record<string, unknown>;
+
+const PERMS = { create: CHARGING_SCHEME_OP, update: CHARGING_SCHEME_OP, remove: CHARGING_SCHEME_OP };
+
+/** ¥1,234.50 from a 元 string ('-' when not a number). */
+export const yuanText = (v: unknown) => {
+  if (!isNumeric(v)) return '-';
+  try {
+    return formatMoney(yuanToFen(String(v)));
+  } catch {
+    return String(v);
+  }
+};
+
+const hasTiered = (versions: unknown) => Array.isArray(versions) && (versions as VersionDraft[]).some((v) => v.mode === 'tiered');
+
+/** The form value of the charging-scheme modal → the POST/PUT body. */
+export function schemeBody(v: Record<string, unknown>): Record<string, unknown> {
+  const versions = ((v.versions as VersionDraft[] | undefined) ?? []).map(versionBody);
+  const tiered = versions.some((x) => x.mode === 'tiered');
+  const cmt = v.chargingMonthType;
+  return {
+    name: String(v.name ?? '').trim(),
+    kind: v.kind,
+    chargingMonthType: tiered && cmt !== undefined && cmt !== null && cmt !== '' ? cmt : null,
+    status: v.status ?? 1,
+    memo: String(v.memo ?? '').trim(),
+    versions,
+  };
+}
+
+/** The versions editor bound to the form: the unit follows the scheme's kind (kWh / m³). */
+function VersionsField(props: { value?: VersionDraft[]; onChange?: (v: VersionDraft[]) => void }) {
+  const form = Form.useFormInstance();
+  const kind = Form.useWatch('kind', form);
+  return <VersionsEditor {...props} kind={Number(kind)} />;
+}
+
+function ChargingSchemes() {
+  const company = useCompany();
+  const columns = useMemo<ResourceColumn<SchemeRow>[]>(() => {
+    const cols = columnsFromResource<SchemeRow>(
+      chargingSchemeResource,
+      {
+        name: { width: 180 },
+        chargingMonthType: {
+          render: (_d, r) => (r.chargingMonthType ? (r.chargingMonthType === 1 ? '月累计' : '年累计') : '-'),
+          formFieldProps: { allowClear: true, placeholder: '阶梯计价时选择' },
+          rules: [
+            (({ getFieldValue }) => ({
+              validator: (_r: RuleObject, value: unknown) =>
+                hasTiered(getFieldValue('versions')) && (value === undefined || value === null || value === '')
+                  ? Promise.reject(new Error('阶梯计价须选择累计方式（月累计或年累计）'))
+                  : Promise.resolve(),
+            })) as Rule,
+          ],
+        },
+        status: { initialValue: '1', render: (_d, r) => <Tag color={r.status === 1 ? 'green' : 'default'}>{r.status === 1 ? '在用' : '停用'}</Tag> },
+        memo: { hideInTable: true, colProps: { span: 24 } },
+        createdAt: { hideInTable: true },
+        updatedAt: { hideInTable: true },
+      },
+      [
+        {
+          title: '当前价格', dataIndex: 'current', key: 'current', hideInForm: true, ellipsis: true,
+          render: (_d, r) => {
+            const unit = r.kind === 2 ? '/m³' : '/kWh';
+            return r.current ? <Tooltip title={priceSummary(r.current, unit)}>{priceSummary(r.current, unit)}</Tooltip> : <Tag>尚未生效</Tag>;
+          },
+        },
+        { title: '版本数', dataIndex: 'versionCount', key: 'versionCount', hideInForm: true, width: 80 },
+        {
+          title: '下次调价', dataIndex: 'nextChangeAt', key: 'nextChangeAt', hideInForm: true,
+          render: (_d, r) => (r.nextChangeAt ? <Tag color="blue">{r.nextChangeAt}</Tag> : '-'),
+        },
+        {
+          // the form field's name is its key (pro-form: name = key ?? dataIndex)
+          title: '价格版本', dataIndex: 'versions', key: 'versions', formOnly: true, colProps: { span: 24 },
+          tooltip: '调价时新增一个版本并设置生效时间；抄表结算按读数时间所在的版本计价',
+          renderFormItem: () => <VersionsField />,
+          rules: [{ validator: (_r: RuleObject, value: VersionDraft[] | undefined) => {
+            const p = versionsProblem(value);
+            return p ? Promise.reject(new Error(p)) : Promise.resolve();
+          } }],
+        },
+      ],
+    );
+    const order = ['name', 'kind', 'current', 'chargingMonthType', 'versionCount', 'nextChangeAt', 'status', 'memo', 'createdAt', 'updatedAt', 'versions'];
+    const byKey = new Map(cols.map((c) => [c.key as string, c]));
+    return order.map((k) => byKey.get(k)!).filter(Boolean);
+  }, []);
+
+  return (
+    <ResourceTable<SchemeRow>
+      entityName="收费方案"
+      headerTitle="收费方案"
+      rowKey="id"
+      columns={columns}
+      modalWidth={980}
+      list={(q) => chargingSchemeApi.list(q) as Promise<{ code: string; data: SchemeRow[]; count: number }>}
+      load={(r) => chargingSchemeApi.detail(r.id, company) as Promise<SchemeRow & ChargingScheme>}
+      create={(v) => chargingSchemeApi.create(schemeBody(v), company)}
+      update={(r, v) => chargingSchemeApi.update(r.id, schemeBody(v), company)}
+      remove={(r) => chargingSchemeApi.remove([r.id], company)}
+      permissions={PERMS}
+      createDefaults={{ kind: '1', versions: [] }}
+      toForm={(r) => {
+        const d = r as unknown as ChargingScheme;
+        return {
+          name: d.name,
+          kind: String(d.kind),
+          chargingMonthType: d.chargingMonthType == null ? undefined : String(d.chargingMonthType),
+          status: String(d.status),
+          memo: d.memo,
+          versions: (d.versions ?? []).map(draftOf),
+        };
+      }}
+    />
+  );
+}
+
+/** The form value of the charge-code modal → the body (amount stays a 元 string). */
+export function chargeCodeBody(v: Record<string, unknown>): Record<string, unknown> {
+  return {
+    code: String(v.code ?? '').trim(),
+    name: String(v.name ?? '').trim(),
+    schemeType: v.schemeType,
+    amount: v.amount === undefined || v.amount === null ? '' : String(v.amount),
+    memo: String(v.memo ?? '').trim(),
+  };
+}
+
+function ChargeCodes() {
+  const company = useCompany();
+  const columns = useMemo<ResourceColumn<CodeRow>[]>(
+    () =>
+      columnsFromResource<CodeRow>(chargeCodeResource, {
+        code: { copyable: true },
+        amount: { render: (_d, r) => yuanText(r.amount), formFieldProps: { stringMode: true, precision: 2, min: 0 } },
+        memo: { colProps: { span: 24 } },
+      }),
+    [],
+  );
+  return (
+    <ResourceTable<CodeRow>
+      entityName="收费码"
+      headerTitle="收费码"
+      rowKey="id"
+      columns={columns}
+      list={(q) => chargeCodeApi.list(q) as Promise<{ code: string; data: CodeRow[]; count: number }>}
+      create={(v) => chargeCodeApi.create(chargeCodeBody(v), company)}
+      update={(r, v) => chargeCodeApi.update(r.id, chargeCodeBody(v), company)}
+      remove={(r) => chargeCodeApi.remove([r.id], company)}
+      permissions={PERMS}
+      createDefaults={{ schemeType: '3' }}
+      toForm={(r) => ({ ...r, schemeType: String(r.schemeType) })}
+    />
+  );
+}
+
+export default function RecordsFees() {
+  return (
+    <Space direction="vertical" style={{ width: '100%' }}>
+      <Tabs
+        items={[
+          { key: 'schemes', label: '收费方案', children: <ChargingSchemes /> },
+          { key: 'codes', label: '收费码', children: <ChargeCodes /> },
+        ]}
+      />
+    </Space>
+  );
+}

@@ -1,0 +1,226 @@
+// 业主档案 (/recordsOwner): owners beside the area tree, searched by name, phone, room and status;
+// create (optionally straight into a vacant room) / edit / delete, move in, change room (换房), move
+// out and reset the owner-portal password (shown once) with owner.basic; export to 业主档案.xlsx with
+// owner.export, using the filters of the list on screen.
+import { useMemo, useRef, useState } from 'react';
+import { Alert, Button, Form, Input, Modal, Popconfirm, Tag, Typography } from 'antd';
+import { DownloadOutlined } from '@ant-design/icons';
+import { GENDERS, ownerResource } from '@meter/contracts';
+import { ResourceTable, type ListQuery, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { columnsFromResource } from '../../components/resourceColumns.tsx';
+import { ownerApi, type OwnerRow } from '../../api/archive.ts';
+import { useCan } from '../../app/session.ts';
+import { getModal, toast } from '../../app/feedback.tsx';
+import { FORM_INVALID } from '../../components/validate.ts';
+import { useCompany } from './deviceFields.tsx';
+import { VacantRoomSelect, useUnitLabel } from './roomFields.tsx';
+
+type Row = OwnerRow & Record<string, unknown>;
+
+const ORDER = ['name', 'phone', 'roomName', 'areaName', 'status', 'movedInAt', 'idNumber', 'gender', 'email', 'roomId', 'memo', 'createdAt'];
+const STATUS_COLORS: Record<number, string> = { 1: 'success', 0: 'default', 2: 'error' };
+const STATUS_TEXT: Record<number, string> = { 1: '在住', 0: '未入住', 2: '已销户' };
+
+const text = (v: unknown) => String(v ?? '').trim();
+
+export function ownerBody(v: Record<string, unknown>, withRoom: boolean): Record<string, unknown> {
+  const body: Record<string, unknown> = {
+    name: text(v.name),
+    phone: text(v.phone),
+    idNumber: text(v.idNumber).toUpperCase(),
+    gender: v.gender ?? 0,
+    email: text(v.email),
+    memo: text(v.memo),
+  };
+  if (withRoom && v.roomId != null) body.roomId = v.roomId;
+  return body;
+}
+
+/** The list's filters without paging: what the export takes. */
+export function exportFilters(q: ListQuery | null): Record<string, unknown> {
+  if (!q) return {};
+  const { index: _i, size: _s, ...rest } = q;
+  void _i;
+  void _s;
+  return rest;
+}
+
+type Moving = { owner: Row; mode: 'in' | 'out' } | null;
+
+function MoveModal({ moving, onClose, onDone }: { moving: Moving; onClose(): void; onDone(): void }) {
+  const company = useCompany();
+  const [form] = Form.useForm<{ roomId?: number; memo?: string }>();
+  const [busy, setBusy] = useState(false);
+  if (!moving) return null;
+  const { owner, mode } = moving;
+  const change = mode === 'in' && owner.status === 1;
+  const title = mode === 'out' ? '办理迁出' : change ? '办理换房' : '办理入住';
+  const submit = async () => {
+    let v: { roomId?: number; memo?: string };
+    try {
+      v = await form.validateFields();
+    } catch {
+      toast.warning(FORM_INVALID);
+      return;
+    }
+    setBusy(true);
+    try {
+      if (mode === 'out') await ownerApi.moveOut(owner.id, text(v.memo), company);
+      else await ownerApi.moveIn(owner.id, v.roomId!, text(v.memo), company);
+      toast.success(`${title}成功`);
+      onDone();
+    } catch {
+      // the request wrapper showed why (e.g. 房间已有在住业主)
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal
+      open
+      title={`${title}：${owner.name}`}
+      okText="确定"
+      cancelText="取消"
+      confirmLoading={busy}
+      onOk={() => void submit()}
+      onCancel={onClose}
+      destroyOnHidden
+      maskClosable={false}
+    >
+      <Form form={form} layout="vertical" preserve={false}>
+        {mode === 'out' || change ? (
+          <Form.Item label="当前房间">
+            <Typography.Text>{owner.areaName ? `${owner.areaName}/${owner.roomName}` : owner.roomName}</Typography.Text>
+          </Form.Item>
+        ) : null}
+        {mode === 'in' && (
+          <Form.Item name="roomId" label={change ? '换到房间' : '入住房间'} rules={[{ required: true, message: '请选择房间' }]}>
+            <VacantRoomSelect />
+          </Form.Item>
+        )}
+        <Form.Item name="memo" label="备注" rules={[{ max: 200, message: '备注最多 200 个字' }]}>
+          <Input.TextArea rows={2} placeholder={mode === 'out' ? '如：合同到期退房' : '选填'} />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+export default function RecordsOwner() {
+  const company = useCompany();
+  const unit = useUnitLabel();
+  const canBasic = useCan('owner.basic');
+  const canExport = useCan('owner.export');
+  const lastQuery = useRef<ListQuery | null>(null);
+  const [moving, setMoving] = useState<Moving>(null);
+  const [exporting, setExporting] = useState(false);
+  const reloadRef = useRef<() => void>(() => {});
+
+  const columns = useMemo<ResourceColumn<Row>[]>(() => {
+    const cols = columnsFromResource<Row>(ownerResource, {
+      roomId: {
+        hideInEdit: true,
+        valueType: 'select',
+        request: undefined,
+        fieldProps: undefined,
+        renderFormItem: () => <VacantRoomSelect placeholder="选填：直接入住（输入房间名称搜索）" />,
+      },
+      roomName: { title: unit === '物业' ? '房间' : unit, render: (_d, r) => r.roomName ?? '-' },
+      areaName: { render: (_d, r) => r.areaName ?? '-' },
+      phone: { copyable: true },
+      gender: { render: (_d, r) => GENDERS[r.gender] ?? '' },
+      status: {
+        valueEnum: Object.fromEntries(Object.entries(STATUS_TEXT).map(([k, v]) => [k, { text: v }])),
+        render: (_d, r) => <Tag color={STATUS_COLORS[r.status]}>{STATUS_TEXT[r.status] ?? r.status}</Tag>,
+      },
+      idNumber: { hideInTable: true },
+      createdAt: { hideInTable: true },
+    });
+    const byKey = new Map(cols.map((c) => [c.key as string, c]));
+    return ORDER.map((k) => byKey.get(k)!).filter(Boolean);
+  }, [unit]);
+
+  const resetPassword = async (r: Row) => {
+    try {
+      const res = await ownerApi.resetPwd(r.id, company);
+      (getModal() ?? Modal).success({
+        title: '密码已重置',
+        okText: '我已记下',
+        content: (
+          <>
+            <p>业主「{r.name}」的新登录密码：</p>
+            <Typography.Paragraph copyable={{ text: res.password }} style={{ fontSize: 18, fontFamily: 'monospace' }}>
+              {res.password}
+            </Typography.Paragraph>
+            <Alert type="warning" showIcon message="新密码只显示这一次，请妥善告知业主。" />
+          </>
+        ),
+      });
+    } catch {
+      // shown by the request wrapper
+    }
+  };
+
+  const doExport = async () => {
+    setExporting(true);
+    try {
+      await ownerApi.export(exportFilters(lastQuery.current));
+    } catch {
+      // 失败 was shown
+    } finally {
+      setExporting(false);
+    }
+  };
+
+  return (
+    <>
+      <ResourceTable<Row>
+        entityName="业主"
+        headerTitle="业主列表"
+        rowKey="id"
+        columns={columns}
+        list={(q) => {
+          lastQuery.current = q;
+          return ownerApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>;
+        }}
+        load={(r) => ownerApi.get(r.id, company) as Promise<Row>}
+        create={(v) => ownerApi.create(ownerBody(v, true), company)}
+        update={(r, v) => ownerApi.update(r.id, ownerBody(v, false), company)}
+        remove={(r) => ownerApi.remove([r.id], company)}
+        permissions={{ create: 'owner.basic', update: 'owner.basic', remove: 'owner.basic' }}
+        toForm={(r) => ({ ...r, gender: String(r.gender) })}
+        createDefaults={{ gender: '0' }}
+        rowActions={(r, h) => {
+          reloadRef.current = h.reload;
+          if (!canBasic) return [];
+          return [
+            r.status === 0 && <a key="in" onClick={() => setMoving({ owner: r, mode: 'in' })}>入住</a>,
+            r.status === 1 && <a key="change" onClick={() => setMoving({ owner: r, mode: 'in' })}>换房</a>,
+            r.status === 1 && <a key="out" onClick={() => setMoving({ owner: r, mode: 'out' })}>迁出</a>,
+            <Popconfirm key="pwd" title="确定重置该业主的登录密码吗？" okText="确定" cancelText="取消" onConfirm={() => resetPassword(r)}>
+              <a>重置密码</a>
+            </Popconfirm>,
+          ].filter(Boolean);
+        }}
+        toolBar={(h) => {
+          reloadRef.current = h.reload;
+          return canExport
+            ? [
+                <Button key="export" icon={<DownloadOutlined />} loading={exporting} onClick={() => void doExport()}>
+                  导出
+                </Button>,
+              ]
+            : [];
+        }}
+      />
+      <MoveModal
+        moving={moving}
+        onClose={() => setMoving(null)}
+        onDone={() => {
+          setMoving(null);
+          reloadRef.current();
+        }}
+      />
+    </>
+  );
+}

@@ -1,0 +1,90 @@
+// 房间档案 (/recordsRoom), labelled 出租屋 or 物业 by the company's edition: rooms beside the area tree
+// (the picked area and everything below it), searched by name and by the owner living there;
+// create / edit / delete with the operation key room.basic. A room moved to another area takes its
+// meters along; a room with an owner living in it or with meters is not deleted (the server says why).
+import { useMemo } from 'react';
+import { Tag } from 'antd';
+import { DECORATIONS, ORIENTATIONS, roomResource } from '@meter/contracts';
+import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { columnsFromResource } from '../../components/resourceColumns.tsx';
+import { chargingTypeApi, roomApi, type RoomRow } from '../../api/archive.ts';
+import { useCompany } from './deviceFields.tsx';
+import { RoomAreaPicker, useUnitLabel } from './roomFields.tsx';
+
+type Row = RoomRow & Record<string, unknown>;
+
+const ORDER = [
+  'name', 'areaName', 'ownerName', 'ownerPhone', 'chargingTypeId', 'decoration', 'orientation', 'sizeM2', 'meterCount', 'status',
+  'areaId', 'memo', 'createdAt',
+];
+
+const text = (v: unknown) => String(v ?? '').trim();
+
+export function roomBody(v: Record<string, unknown>): Record<string, unknown> {
+  return {
+    name: text(v.name),
+    areaId: v.areaId,
+    decoration: v.decoration ?? 0,
+    orientation: v.orientation ?? 0,
+    chargingTypeId: v.chargingTypeId ?? null,
+    sizeM2: v.sizeM2 == null || v.sizeM2 === '' ? null : String(v.sizeM2),
+    status: v.status ?? 1,
+    memo: text(v.memo),
+  };
+}
+
+export default function RecordsRoom() {
+  const company = useCompany();
+  const unit = useUnitLabel();
+
+  const columns = useMemo<ResourceColumn<Row>[]>(() => {
+    const cols = columnsFromResource<Row>(roomResource, {
+      name: { title: `${unit}名称` },
+      areaId: {
+        hideInTable: true,
+        valueType: 'treeSelect',
+        request: undefined,
+        fieldProps: undefined,
+        renderFormItem: () => <RoomAreaPicker />,
+      },
+      chargingTypeId: {
+        request: async () => (await chargingTypeApi.using(company)).map((c) => ({ label: c.name, value: c.id })),
+        params: { company },
+        render: (_d, r) => r.chargingTypeName ?? '-',
+      },
+      ownerName: { render: (_d, r) => r.ownerName ?? <Tag>空置</Tag> },
+      decoration: { render: (_d, r) => DECORATIONS[r.decoration] ?? r.decoration },
+      orientation: { render: (_d, r) => ORIENTATIONS[r.orientation] ?? r.orientation },
+      sizeM2: { render: (_d, r) => r.sizeM2 || '-' },
+      meterCount: { width: 80 },
+      status: { render: (_d, r) => (r.status === 1 ? <Tag color="success">在用</Tag> : <Tag>停用</Tag>) },
+      createdAt: { hideInTable: true },
+    });
+    const byKey = new Map(cols.map((c) => [c.key as string, c]));
+    return ORDER.map((k) => byKey.get(k)!).filter(Boolean);
+  }, [unit, company]);
+
+  return (
+    <ResourceTable<Row>
+      entityName={unit}
+      headerTitle={`${unit}列表`}
+      rowKey="Id"
+      columns={columns}
+      list={(q) => roomApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}
+      load={(r) => roomApi.get(r.Id, company) as Promise<Row>}
+      create={(v) => roomApi.create(roomBody(v), company)}
+      update={(r, v) => roomApi.update(r.Id, roomBody(v), company)}
+      remove={(r) => roomApi.remove(r.Id, company)}
+      permissions={{ create: 'room.basic', update: 'room.basic', remove: 'room.basic' }}
+      toForm={(r) => ({
+        ...r,
+        decoration: String(r.decoration),
+        orientation: String(r.orientation),
+        status: String(r.status),
+        sizeM2: r.sizeM2 === '' ? undefined : Number(r.sizeM2),
+        chargingTypeId: r.chargingTypeId ?? undefined,
+      })}
+      createDefaults={{ decoration: '0', orientation: '0', status: '1' }}
+    />
+  );
+}

@@ -1,0 +1,253 @@
+// 表具档案 (/recordsTable): electricity and water meters beside the area tree — filters by kind,
+// plan, address, room, collector and online state; create / edit / delete with the operation keys
+// device.add/edit/delete; 关注 / 取消关注 per row and the 关注设备 list; platform admins also keep
+// the device dictionaries here. Online, valve state and last contact are the device gateway's.
+import { useMemo, useState, type ReactNode } from 'react';
+import { Button, Drawer, Popconfirm, Radio } from 'antd';
+import { BookOutlined, StarOutlined } from '@ant-design/icons';
+import {
+  METER_KINDS, deviceLookupResource, focusResource, meterResource,
+  type FocusRow, type LookupRow, type MeterRow,
+} from '@meter/contracts';
+import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { columnsFromResource } from '../../components/resourceColumns.tsx';
+import { focusApi, lookupApi, meterApi } from '../../api/device.ts';
+import { http } from '../../api/request.ts';
+import { toast } from '../../app/feedback.tsx';
+import { useSession } from '../../app/session.ts';
+import {
+  AreaPicker, ONLINE_ENUM, OnlineCell, PlanSelect, ValveCell, collectorOptions, planSearchEnum, useAllowedPlans, useCompany,
+} from './deviceFields.tsx';
+
+type Row = MeterRow & Record<string, unknown>;
+type FocusRowT = FocusRow & Record<string, unknown>;
+type LookupRowT = LookupRow & Record<string, unknown>;
+
+/** table order; the rest of the declared fields stay in the form (hidden in the table) */
+const TABLE_ORDER = [
+  'address', 'name', 'kind', 'plan', 'roomId', 'roomName', 'areaName', 'ownerName', 'collectorId', 'collectorName',
+  'online', 'valveState', 'phaseId', 'brandId', 'multiplier', 'status', 'lastSeenAt',
+];
+const FORM_ONLY = [
+  'imei', 'protocolId', 'baudId', 'gatewayId', 'portId', 'caliberId', 'typeId', 'initialReading', 'chargingSchemeId',
+  'alarmSchemeId', 'installDate', 'memo', 'createdAt',
+];
+
+const STATUS_VIEW = {
+  1: { text: '在用', status: 'Success' },
+  0: { text: '停用', status: 'Default' },
+  2: { text: '已销表', status: 'Error' },
+} as const;
+
+function dateText(v: unknown): string {
+  if (v == null || v === '') return '';
+  if (typeof v === 'object' && v && 'format' in v) return (v as { format(f: string): string }).format('YYYY-MM-DD');
+  return String(v);
+}
+
+export function meterBody(v: Record<string, unknown>): Record<string, unknown> {
+  const text = (k: string) => String(v[k] ?? '').trim();
+  const keys = [
+    'kind', 'plan', 'roomId', 'collectorId', 'protocolId', 'baudId', 'phaseId', 'gatewayId', 'portId', 'brandId', 'caliberId',
+    'typeId', 'multiplier', 'initialReading', 'chargingSchemeId', 'alarmSchemeId', 'status',
+  ];
+  return {
+    ...Object.fromEntries(keys.map((k) => [k, v[k] ?? null])),
+    name: text('name'),
+    address: text('address'),
+    imei: text('imei'),
+    memo: text('memo'),
+    installDate: dateText(v.installDate),
+  };
+}
+
+/** Charging / alarm scheme options of the current company, for the meter's kind when known. */
+async function schemeOptions(url: string, company: string | undefined) {
+  const res = await http.get<unknown>(url, { index: 1, size: 1000, searchCompanyID: company });
+  const rows = (Array.isArray(res) ? res : ((res as { data?: unknown[] })?.data ?? [])) as { id: number; name: string; kind?: number }[];
+  return rows.map((r) => ({ label: r.kind ? `${r.name}（${METER_KINDS[r.kind] ?? ''}）` : r.name, value: r.id }));
+}
+
+export default function RecordsTable() {
+  const company = useCompany();
+  const plans = useAllowedPlans();
+  const session = useSession();
+  const [focusOpen, setFocusOpen] = useState(false);
+  const [lookupOpen, setLookupOpen] = useState(false);
+
+  const columns = useMemo<ResourceColumn<Row>[]>(() => {
+    const cols = columnsFromResource<Row>(meterResource, {
+      address: { copyable: true, fieldProps: { maxLength: 14 } },
+      kind: { formFieldProps: { allowClear: false } },
+      // the table and search column; the form has its own plan picker (below), which follows the kind
+      plan: {
+        valueType: 'select',
+        valueEnum: planSearchEnum(plans),
+        fieldProps: undefined,
+        hideInForm: true,
+        render: (_d, r) => r.planName,
+      },
+      roomId: {
+        hideInTable: true,
+        search: false,
+        valueType: 'treeSelect',
+        request: undefined,
+        fieldProps: undefined,
+        colProps: { span: 24 },
+        renderFormItem: () => <AreaPicker rooms />,
+      },
+      roomName: { title: '房间' },
+      areaName: { title: '区域', render: (_d, r) => r.areaPath ?? r.areaName ?? '-' },
+      collectorId: {
+        hideInTable: true,
+        request: () => collectorOptions(company),
+        params: { company },
+      },
+      collectorName: { title: '采集器' },
+      online: { valueType: 'select', valueEnum: ONLINE_ENUM, render: (_d, r) => <OnlineCell online={r.online} /> },
+      valveState: { render: (_d, r) => <ValveCell kind={r.kind} state={r.valveState} /> },
+      phaseId: { render: (_d, r) => r.phaseName ?? '-' },
+      brandId: { render: (_d, r) => r.brandName ?? '-' },
+      chargingSchemeId: { request: () => schemeOptions('/yewu/api/chargingscheme/GetAllUsingList', company), params: { company } },
+      alarmSchemeId: { request: () => schemeOptions('/yewu/api/alarmscheme/list', company), params: { company } },
+      // a filter, not preset: the list shows every status until one is picked
+      status: { hideInForm: true, valueEnum: STATUS_VIEW, initialValue: undefined },
+      lastSeenAt: { width: 160 },
+    });
+    // 已销表 is set only by 销表: the form offers 在用 / 停用. Same key as the table's status column
+    // (the form field's name is its key); the two never meet: one is table-only, the other form-only.
+    const planForm: ResourceColumn<Row> = {
+      title: '表具方案', dataIndex: 'plan', key: 'plan', formOnly: true, required: true, valueType: 'select',
+      renderFormItem: (_s, _c, form) => <PlanSelect form={form} plans={plans} />,
+    };
+    const statusForm: ResourceColumn<Row> = {
+      title: '状态', dataIndex: 'status', key: 'status', formOnly: true,
+      renderFormItem: () => <Radio.Group options={[{ label: '在用', value: 1 }, { label: '停用', value: 0 }]} />,
+    };
+    const byKey = new Map(cols.map((c) => [c.key as string, c]));
+    const inTable = TABLE_ORDER.map((k) => byKey.get(k)!).filter(Boolean);
+    const formOnly = FORM_ONLY.map((k) => byKey.get(k)).filter((c): c is ResourceColumn<Row> => !!c).map((c) => ({ ...c, hideInTable: true }));
+    // form order: the plan picker right after 表具类别
+    const withPlan = inTable.flatMap((c) => (c.key === 'kind' ? [c, planForm] : [c]));
+    return [...withPlan, ...formOnly, statusForm];
+  }, [plans, company]);
+
+  const isPlatform = session?.access === 0;
+
+  return (
+    <>
+      <ResourceTable<Row>
+        entityName="表具"
+        headerTitle="表具列表"
+        rowKey="id"
+        columns={columns}
+        modalWidth={820}
+        list={(q) => meterApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}
+        load={(r) => meterApi.get(r.id, company) as Promise<Row>}
+        create={(v) => meterApi.create(meterBody(v), company)}
+        update={(r, v) => meterApi.update(r.id, meterBody(v), company)}
+        remove={(r) => meterApi.remove(r.id, company)}
+        permissions={{ create: 'device.add', update: 'device.edit', remove: 'device.delete' }}
+        rowCan={(r, action) => action === 'remove' || r.status !== 2}
+        createDefaults={{ kind: '1', status: 1, multiplier: 1, initialReading: 0, protocolId: 11, baudId: 22, phaseId: 1 }}
+        toForm={(r) => ({ ...r, kind: String(r.kind) })}
+        rowActions={(r, { reload }) => [
+          r.focusId ? (
+            <Popconfirm
+              key="unfocus"
+              title="确定取消关注该表具吗？"
+              okText="确定"
+              cancelText="取消"
+              onConfirm={async () => {
+                await focusApi.remove(r.focusId!, company);
+                toast.success('已取消关注');
+                reload();
+              }}
+            >
+              <a>取消关注</a>
+            </Popconfirm>
+          ) : (
+            <a
+              key="focus"
+              onClick={async () => {
+                try {
+                  await focusApi.create(r.id, '', company);
+                  toast.success('已加入关注设备');
+                  reload();
+                } catch {
+                  // the request wrapper showed why
+                }
+              }}
+            >
+              关注
+            </a>
+          ),
+        ]}
+        toolBar={() => [
+          <Button key="focus" icon={<StarOutlined />} onClick={() => setFocusOpen(true)}>关注设备</Button>,
+          isPlatform && <Button key="lookups" icon={<BookOutlined />} onClick={() => setLookupOpen(true)}>设备字典</Button>,
+        ].filter(Boolean) as ReactNode[]}
+      />
+      <Drawer title="关注设备" width={960} open={focusOpen} onClose={() => setFocusOpen(false)} destroyOnHidden>
+        <FocusTable company={company} />
+      </Drawer>
+      {isPlatform && (
+        <Drawer title="设备字典" width={860} open={lookupOpen} onClose={() => setLookupOpen(false)} destroyOnHidden>
+          <LookupTable />
+        </Drawer>
+      )}
+    </>
+  );
+}
+
+/** 关注设备: the company's focused meters with why; edit the reason or unfocus. */
+function FocusTable({ company }: { company: string | undefined }) {
+  const columns = useMemo<ResourceColumn<FocusRowT>[]>(
+    () =>
+      columnsFromResource<FocusRowT>(focusResource, {
+        meterId: { hideInTable: true, hideInForm: true },
+        online: { render: (_d, r) => <OnlineCell online={r.online} /> },
+        valveState: { render: (_d, r) => <ValveCell kind={r.kind} state={r.valveState} /> },
+        kind: { render: (_d, r) => METER_KINDS[r.kind] },
+      }, [{ title: '区域', dataIndex: 'areaPath', hideInForm: true }]),
+    [],
+  );
+  return (
+    <ResourceTable<FocusRowT>
+      entityName="关注设备"
+      rowKey="id"
+      columns={columns}
+      formColumns={1}
+      list={(q) => focusApi.list(q) as Promise<{ code: string; data: FocusRowT[]; count: number }>}
+      update={(r, v) => focusApi.update(r.id, r.meterId, String(v.memo ?? '').trim(), company)}
+      remove={(r) => focusApi.remove(r.id, company)}
+    />
+  );
+}
+
+/** 设备字典 (platform admins): protocols, baud rates, phases, gateways, ports, brands, calibers, types. */
+function LookupTable() {
+  const columns = useMemo<ResourceColumn<LookupRowT>[]>(
+    () =>
+      columnsFromResource<LookupRowT>(deviceLookupResource, {
+        createdAt: { hideInTable: true },
+      }),
+    [],
+  );
+  const body = (v: Record<string, unknown>) => ({
+    kind: v.kind, name: String(v.name ?? '').trim(), code: String(v.code ?? '').trim(), sort: v.sort ?? 0, memo: String(v.memo ?? '').trim(),
+  });
+  return (
+    <ResourceTable<LookupRowT>
+      entityName="字典项"
+      rowKey="id"
+      columns={columns}
+      areaFilter={false}
+      list={(q) => lookupApi.list(q) as Promise<{ code: string; data: LookupRowT[]; count: number }>}
+      create={(v) => lookupApi.create(body(v))}
+      update={(r, v) => lookupApi.update(r.id, body(v))}
+      remove={(r) => lookupApi.remove(r.id)}
+      toForm={(r) => ({ ...r })}
+    />
+  );
+}

@@ -1,0 +1,180 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { QueryClient } from '@tanstack/react-query';
+import { ELECTRIC_PLAN_OPTIONS, WATER_PLAN_OPTIONS, type LoginResult } from '@meter/contracts';
+import { Providers } from '../../app/Root.tsx';
+import { PageContext, areaSelections } from '../../app/page.tsx';
+import { saveSession } from '../../app/session.ts';
+import { configureRequest, resetInflight } from '../../api/request.ts';
+import RecordsTable, { meterBody } from './RecordsTable.tsx';
+import RecordsCollect, { collectorBody } from './RecordsCollect.tsx';
+import { planSearchEnum, treeOptions } from './deviceFields.tsx';
+
+configure({ asyncUtilTimeout: 8000 });
+
+function session(operations: string[], access = 1) {
+  const login: LoginResult = {
+    token: 'k'.repeat(43),
+    user: { id: 1, username: 'u', realName: '', companyId: access ? 1 : null, roleId: 1, userType: 1 },
+    access,
+    routes: ['recordsTable', 'recordsCollect'],
+    operations,
+    company: access ? { id: 1, name: '演示物业', bankType: 0, edition: 0 } : null,
+  };
+  saveSession(login);
+}
+
+const METER = {
+  id: 7, companyId: 1, roomId: 3, roomName: '1-101', areaId: 2, areaName: '1层', ownerName: '王伟', collectorId: 4,
+  collectorName: '4G采集器01', collectorImei: '868800001000001', name: '1-101电表', kind: 1, plan: 0, planName: '普通（0）',
+  address: '200001000001', imei: '', protocolId: 11, baudId: 22, phaseId: 1, gatewayId: null, portId: null, brandId: 51,
+  caliberId: null, typeId: 71, protocolName: 'DL/T645-2007', baudName: '2400', phaseName: '单相', gatewayName: null, portName: null,
+  brandName: '正泰', caliberName: null, typeName: '预付费电表', multiplier: '1.00', initialReading: '0.00', chargingSchemeId: null,
+  alarmSchemeId: null, installDate: '2024-03-01', status: 1, online: true, valveState: 0, lastSeenAt: null, memo: '', focused: false,
+  focusId: null, createdAt: '2024-03-01T00:00:00Z',
+};
+
+const PLANS = { deviceCheck: true, collector: [{ value: 0, label: '4G' }], electric: ELECTRIC_PLAN_OPTIONS.slice(0, 2), water: WATER_PLAN_OPTIONS.slice(0, 1) };
+
+type Call = { method: string; url: string; body: unknown };
+
+function mockServer(calls: Call[]) {
+  const ok = (data: unknown, count?: number) =>
+    new Response(JSON.stringify({ code: 'SUCCESS', message: '', data, ...(count !== undefined ? { count } : {}) }), { status: 200 });
+  configureRequest({
+    toast: { success: () => {}, error: () => {}, warning: () => {} },
+    fetch: vi.fn(async (input: string, init: RequestInit) => {
+      const url = new URL(input, 'http://x');
+      calls.push({ method: init.method ?? 'GET', url: input, body: init.body ? JSON.parse(String(init.body)) : undefined });
+      const p = url.pathname;
+      if (p.endsWith('/device/list')) return ok([METER], 1);
+      if (p.endsWith('/device/plans')) return ok(PLANS);
+      if (p.endsWith('/gather/list')) {
+        return ok([{ id: 4, name: '4G采集器01', imei: '868800001000001', plan: 0, areaId: 2, areaName: '1层', meterCount: 12, online: false, lastSeenAt: null }], 1);
+      }
+      if (p.endsWith('/GetAreaTree') || p.endsWith('/GetAreaTreeNoRoom')) {
+        return ok([{ id: 1, Parent: null, name: '阳光园区', deep: 0, areaType: 0, kind: 'area', children: [
+          { id: 2, Parent: 1, name: '1层', deep: 1, areaType: 0, kind: 'area', children: [{ id: 3, Parent: 2, name: '1-101', deep: 2, areaType: 0, kind: 'room', children: [] }] },
+        ] }]);
+      }
+      if (/\/(phase|brand)\/list$/.test(p)) return ok([], 0);
+      if (/\/(protocol|baud|gateway|port|caliber|type)\/list$/.test(p)) return ok([]);
+      if (init.method === 'POST' || init.method === 'PUT' || init.method === 'DELETE') return ok({ id: 99 });
+      return ok([], 0);
+    }) as unknown as (input: string, init: RequestInit) => Promise<Response>,
+  });
+}
+
+function renderPage(routeKey: string, page: React.ReactNode) {
+  return render(
+    <Providers client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <MemoryRouter>
+        <PageContext.Provider value={{ routeKey, active: true }}>{page}</PageContext.Provider>
+      </MemoryRouter>
+    </Providers>,
+  );
+}
+
+beforeEach(() => {
+  areaSelections.set({});
+  resetInflight();
+});
+
+describe('helpers', () => {
+  it('room pickers select rooms only, with area nodes keyed apart from room ids', () => {
+    const tree = [{ id: 3, Parent: null, name: '园区', deep: 0, areaType: 0, kind: 'area' as const, children: [
+      { id: 3, Parent: 3, name: '3-101', deep: 1, areaType: 0, kind: 'room' as const },
+    ] }];
+    expect(treeOptions(tree, true)).toEqual([{ value: 'area-3', title: '园区', selectable: false, children: [{ value: 3, title: '3-101', selectable: true, children: undefined }] }]);
+    expect(treeOptions([{ ...tree[0], children: [], areaType: 1 }], false)[0]).toMatchObject({ value: 3, selectable: false });
+  });
+
+  it('plan search options merge electric and water plans sharing a code', () => {
+    const e = planSearchEnum({ deviceCheck: false, collector: [], electric: [{ value: 1, label: 'LoRa（1）' }], water: [{ value: 1, label: 'LoRa（1）' }, { value: 100, label: '普通（100）' }] });
+    expect(e).toEqual({ 1: { text: '电·LoRa（1） / 水·LoRa（1）' }, 100: { text: '水·普通（100）' } });
+  });
+
+  it('form values → request bodies (trimmed text, dates as YYYY-MM-DD, empty refs as null)', () => {
+    const b = meterBody({ kind: '1', plan: 0, address: ' 200001000001 ', roomId: 3, name: ' 表 ', installDate: { format: () => '2025-01-02' } });
+    expect(b).toMatchObject({ kind: '1', plan: 0, address: '200001000001', roomId: 3, name: '表', installDate: '2025-01-02', collectorId: null, imei: '', memo: '' });
+    expect(collectorBody({ name: ' 采集器 ', imei: '868800001000001', plan: '0', areaId: 2 })).toEqual({
+      name: '采集器', imei: '868800001000001', plan: '0', areaId: 2, simNo: '', installAddress: '', memo: '',
+    });
+  });
+});
+
+describe('表具档案 page', { timeout: 180_000 }, () => {
+  it('lists meters with plan, online and valve state; buttons follow the operation keys', async () => {
+    session([]);
+    const calls: Call[] = [];
+    mockServer(calls);
+    renderPage('recordsTable', <RecordsTable />);
+    expect(await screen.findByText('200001000001')).toBeTruthy();
+    expect(screen.getByText('普通（0）')).toBeTruthy();
+    expect(document.querySelector('.ant-badge-status-text')?.textContent).toBe('在线');
+    expect(screen.getByText('拉闸')).toBeTruthy();
+    expect(screen.getByText('王伟')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /新增表具/ })).toBeNull();
+    expect(screen.queryByText('编辑')).toBeNull();
+    expect(screen.getByText('关注')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /设备字典/ })).toBeNull();
+    const list = calls.find((c) => c.url.includes('/device/list'))!;
+    expect(list.url).toMatch(/index=1&size=10/);
+  });
+
+  it('create: the plan picker follows the kind and the body reaches POST /device', async () => {
+    session(['device.add', 'device.edit', 'device.delete']);
+    const calls: Call[] = [];
+    mockServer(calls);
+    renderPage('recordsTable', <RecordsTable />);
+    await screen.findByText('200001000001');
+    expect(screen.getByText('编辑')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: /新增表具/ }));
+    const dialog = await screen.findByRole('dialog');
+    // kind defaults to 电表: electric plans are offered
+    const planInput = await waitFor(() => {
+      const el = within(dialog).getByText('请选择表具方案');
+      return el;
+    });
+    fireEvent.mouseDown(planInput.closest('.ant-select')!.querySelector('input')!);
+    fireEvent.click(await screen.findByTitle(ELECTRIC_PLAN_OPTIONS[1].label));
+    fireEvent.change(dialog.querySelector('input#address, input[id$="_address"]')!, { target: { value: '200001000099' } });
+    // pick the room in the area tree
+    fireEvent.mouseDown(within(dialog).getByText('请选择房间').closest('.ant-select')!.querySelector('input')!);
+    fireEvent.click(await waitFor(() => {
+      const node = [...document.querySelectorAll('.ant-select-tree [title="1-101"]')][0];
+      expect(node).toBeTruthy();
+      return node;
+    }));
+    fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.url.endsWith('/device/api/v1/device'))).toBe(true));
+    const post = calls.find((c) => c.method === 'POST' && c.url.endsWith('/device/api/v1/device'))!;
+    expect(post.body).toMatchObject({ kind: '1', plan: ELECTRIC_PLAN_OPTIONS[1].value, address: '200001000099', roomId: 3, protocolId: 11, phaseId: 1, status: 1 });
+    // the list is not preset to a status
+    expect(calls.find((c) => c.url.includes('/device/list'))!.url).not.toContain('status=');
+  });
+
+  it('a platform admin also gets the device dictionaries', async () => {
+    session([], 0);
+    mockServer([]);
+    renderPage('recordsTable', <RecordsTable />);
+    await screen.findByText('200001000001');
+    expect(screen.getByRole('button', { name: /设备字典/ })).toBeTruthy();
+  });
+});
+
+describe('采集器档案 page', { timeout: 180_000 }, () => {
+  it('lists collectors; create / edit / delete need device.collectorAdd / Edit / Delete', async () => {
+    session(['device.collectorEdit']);
+    const calls: Call[] = [];
+    mockServer(calls);
+    renderPage('recordsCollect', <RecordsCollect />);
+    expect(await screen.findByText('868800001000001')).toBeTruthy();
+    expect(screen.getByText('离线')).toBeTruthy();
+    expect(screen.getByText('12')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /新增采集器/ })).toBeNull();
+    expect(screen.getByText('编辑')).toBeTruthy();
+    expect(screen.queryByText('删除')).toBeNull();
+  });
+});

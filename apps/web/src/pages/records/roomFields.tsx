@@ -1,0 +1,98 @@
+// Pieces shared by the room and owner archives (/recordsRoom, /recordsOwner): the building-unit label
+// by edition (SPEC §1: 出租屋 or 物业) and a vacant-room picker searched on the server.
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Select, TreeSelect } from 'antd';
+import { useQuery } from '@tanstack/react-query';
+import { UNIT_LABELS } from '@meter/contracts';
+import { roomApi, type RoomRow } from '../../api/archive.ts';
+import { http } from '../../api/request.ts';
+import type { AreaNode } from '../../api/yewu.ts';
+import { useSession } from '../../app/session.ts';
+import { treeOptions, useCompany } from './deviceFields.tsx';
+
+/** 出租屋 / 物业: the building-unit label of the signed-in company's edition. */
+export function useUnitLabel(): string {
+  const session = useSession();
+  return UNIT_LABELS[session?.company?.edition ?? 0] ?? UNIT_LABELS[0];
+}
+
+export const roomLabel = (r: Pick<RoomRow, 'areaName' | 'name'>) => (r.areaName ? `${r.areaName}/${r.name}` : r.name);
+
+interface RoomSelectProps {
+  value?: number;
+  onChange?: (v: number | undefined) => void;
+  placeholder?: string;
+}
+
+/** Rooms nobody lives in, searched by name as the user types (a company may have many thousands). */
+export function VacantRoomSelect({ value, onChange, placeholder = '请选择房间（输入名称搜索）' }: RoomSelectProps) {
+  const company = useCompany();
+  const [options, setOptions] = useState<{ value: number; label: string }[]>([]);
+  const [loading, setLoading] = useState(false);
+  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  const seq = useRef(0);
+
+  const search = (name: string) => {
+    const mine = ++seq.current;
+    setLoading(true);
+    roomApi
+      .vacant({ index: 1, size: 50, name: name.trim(), searchCompanyID: company })
+      .then((res) => {
+        if (mine === seq.current) setOptions(res.data.map((r) => ({ value: r.Id, label: roomLabel(r) })));
+      })
+      .catch(() => {})
+      .finally(() => {
+        if (mine === seq.current) setLoading(false);
+      });
+  };
+
+  useEffect(() => {
+    search('');
+    return () => clearTimeout(timer.current);
+    // eslint-disable-next-line react-hooks/exhaustive-deps
+  }, [company]);
+
+  return (
+    <Select
+      value={value}
+      onChange={(v) => onChange?.(v ?? undefined)}
+      options={options}
+      loading={loading}
+      showSearch
+      allowClear
+      filterOption={false}
+      onSearch={(text) => {
+        clearTimeout(timer.current);
+        timer.current = setTimeout(() => search(text), 300);
+      }}
+      placeholder={placeholder}
+      notFoundContent={loading ? '加载中…' : '没有空置的房间'}
+      style={{ width: '100%' }}
+    />
+  );
+}
+
+/** The area a room belongs to (usually a floor), picked from the company's area tree without rooms. */
+export function RoomAreaPicker({ value, onChange }: { value?: number; onChange?: (v: number | undefined) => void }) {
+  const company = useCompany();
+  const { data, isFetching } = useQuery({
+    queryKey: ['roomAreaPicker', company],
+    queryFn: () => http.get<AreaNode[]>('/yewu/api/GetAreaTreeNoRoom', { searchCompanyID: company }),
+  });
+  const options = useMemo(() => treeOptions(data ?? [], false), [data]);
+  return (
+    <TreeSelect
+      value={value}
+      onChange={(v) => onChange?.(v == null ? undefined : Number(v))}
+      treeData={options}
+      loading={isFetching}
+      showSearch
+      allowClear
+      treeDefaultExpandAll
+      treeNodeFilterProp="title"
+      placeholder="请选择所属区域（楼层）"
+      style={{ width: '100%' }}
+      popupMatchSelectWidth={false}
+    />
+  );
+}

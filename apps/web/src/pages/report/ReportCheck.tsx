@@ -1,0 +1,107 @@
+// 对账报表 (/reportCheck): per day of the period, money received by pay method (count and amount),
+// refunds, net receipts, subsidies and what was charged (Report/Check), a 合计 row, .xlsx export;
+// and the transaction detail behind it (Statistics/list, transactionType 0 全部 by default).
+import { useMemo, useState } from 'react';
+import { Tabs, type TableColumnsType } from 'antd';
+import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { TRANSACTION_TYPES, billingApi, type Paged } from '../fee/billingApi.ts';
+import { journalColumns, type JournalTableRow } from '../fee/journalColumns.tsx';
+import { ReportFrame, ReportTable, defaultPeriod, m, useReport, useReportParams, type Period } from './reportKit.tsx';
+
+export interface CheckRow {
+  day: string;
+  cashCount: number; cash: string;
+  wechatCount: number; wechat: string;
+  alipayCount: number; alipay: string;
+  bankCount: number; bank: string;
+  income: string;
+  refundCount: number; refund: string;
+  net: string;
+  subsidy: string;
+  deduction: string;
+  fee: string;
+}
+
+const pair = (count: keyof CheckRow, amount: keyof CheckRow, title: string) => ({
+  title,
+  children: [
+    { title: '笔数', dataIndex: count, align: 'right' as const },
+    { title: '金额', dataIndex: amount, align: 'right' as const, render: m },
+  ],
+});
+
+export const CHECK_COLUMNS: TableColumnsType<CheckRow> = [
+  { title: '日期', dataIndex: 'day', fixed: 'left' },
+  pair('cashCount', 'cash', '现金'),
+  pair('wechatCount', 'wechat', '微信'),
+  pair('alipayCount', 'alipay', '支付宝'),
+  pair('bankCount', 'bank', '银行'),
+  { title: '收款合计', dataIndex: 'income', align: 'right', render: m },
+  pair('refundCount', 'refund', '退费'),
+  { title: '净收款', dataIndex: 'net', align: 'right', render: m },
+  { title: '补贴', dataIndex: 'subsidy', align: 'right', render: m },
+  { title: '扣费', dataIndex: 'deduction', align: 'right', render: m },
+  { title: '费用', dataIndex: 'fee', align: 'right', render: m },
+];
+
+/** The totals row in column order (the grouped columns flattened). */
+export function checkTotals(t: CheckRow) {
+  return [
+    '合计', t.cashCount, m(t.cash), t.wechatCount, m(t.wechat), t.alipayCount, m(t.alipay), t.bankCount, m(t.bank), m(t.income),
+    t.refundCount, m(t.refund), m(t.net), m(t.subsidy), m(t.deduction), m(t.fee),
+  ];
+}
+
+function CheckReport() {
+  const [period, setPeriod] = useState<Period>(defaultPeriod());
+  const params = useReportParams(period);
+  const q = useReport<CheckRow, CheckRow>('check', params);
+  return (
+    <ReportFrame which="check" title="对账报表" period={period} onPeriod={setPeriod} params={params} loading={q.isFetching} data={q.data} onReload={() => void q.refetch()}>
+      <ReportTable<CheckRow>
+        rowKey={(r) => r.day}
+        rows={q.data?.rows ?? []}
+        columns={CHECK_COLUMNS}
+        loading={q.isFetching}
+        summary={q.data ? [checkTotals(q.data.totals)] : undefined}
+      />
+    </ReportFrame>
+  );
+}
+
+function StatisticsList() {
+  const columns = useMemo<ResourceColumn<JournalTableRow>[]>(() => [
+    {
+      title: '交易类型',
+      key: 'transactionType',
+      dataIndex: 'transactionType',
+      hideInTable: true,
+      search: true,
+      valueType: 'select',
+      initialValue: '0',
+      fieldProps: { allowClear: false },
+      valueEnum: Object.fromEntries(Object.entries(TRANSACTION_TYPES).map(([k, v]) => [k, { text: v }])),
+    },
+    ...journalColumns({ wallets: ['electric', 'water', 'subsidy', 'other'] }),
+  ], []);
+  return (
+    <ResourceTable<JournalTableRow>
+      entityName="交易"
+      headerTitle="交易明细"
+      rowKey="id"
+      columns={columns}
+      list={(q) => billingApi.statistics(q) as Promise<Paged<JournalTableRow>>}
+    />
+  );
+}
+
+export default function ReportCheck() {
+  return (
+    <Tabs
+      items={[
+        { key: 'check', label: '对账报表', children: <CheckReport /> },
+        { key: 'statistics', label: '交易明细', children: <StatisticsList /> },
+      ]}
+    />
+  );
+}

@@ -1,0 +1,72 @@
+// Row actions shared by 账号管理 and 管理员: reset password (the new one is shown once) and
+// enable / disable.
+import { Popconfirm, Typography } from 'antd';
+import { userApi, type AdminUser } from '../../api/yonghu.ts';
+import { getModal, toast } from '../../app/feedback.tsx';
+
+export const STATUS_ENUM = {
+  1: { text: '启用', status: 'Success' },
+  0: { text: '禁用', status: 'Default' },
+} as const;
+
+export function showNewPassword(username: string, password: string): void {
+  const content = (
+    <div>
+      <p>账号 <b>{username}</b> 的新密码如下，仅显示这一次，请立即告知用户并提醒其登录后修改：</p>
+      <Typography.Paragraph copyable={{ text: password, tooltips: ['复制', '已复制'] }} style={{ fontSize: 18 }}>
+        <Typography.Text code data-testid="new-password">{password}</Typography.Text>
+      </Typography.Paragraph>
+    </div>
+  );
+  const modal = getModal();
+  if (modal) modal.success({ title: '密码已重置', content, okText: '我已记下' });
+  else toast.success(`新密码：${password}`);
+}
+
+export function resetPasswordAction(record: AdminUser) {
+  return (
+    <Popconfirm
+      key="reset"
+      title="确定重置该账号的密码吗？"
+      okText="确定"
+      cancelText="取消"
+      onConfirm={async () => {
+        const r = await userApi.resetPassword(record.id);
+        showNewPassword(record.username, r.password);
+      }}
+    >
+      <a>重置密码</a>
+    </Popconfirm>
+  );
+}
+
+export function toggleStatusAction(record: AdminUser, reload: () => void) {
+  const enable = Number(record.status) !== 1;
+  return (
+    <Popconfirm
+      key="status"
+      title={enable ? '确定启用该账号吗？' : '确定禁用该账号吗？禁用后该账号将无法登录'}
+      okText="确定"
+      cancelText="取消"
+      onConfirm={async () => {
+        await userApi.update(record.id, {
+          username: record.username,
+          realName: record.realName,
+          phone: record.phone,
+          roleId: record.roleId,
+          status: enable ? 1 : 0,
+        });
+        toast.success(enable ? '已启用' : '已禁用');
+        reload();
+      }}
+    >
+      <a style={enable ? undefined : { color: '#fa8c16' }}>{enable ? '启用' : '禁用'}</a>
+    </Popconfirm>
+  );
+}
+
+export const PHONE_RULE = { pattern: /^1\d{10}$/, message: '请输入正确的手机号' };
+export const USERNAME_RULES = [
+  { pattern: /^[A-Za-z0-9_]{3,32}$/, message: '用户名为3-32位字母、数字或下划线' },
+];
+export const NEW_PASSWORD_RULES = [{ min: 6, message: '密码长度不能少于6位' }, { max: 32, message: '密码长度不能超过32位' }];

@@ -1,0 +1,217 @@
+// The data-warning pages (数据预警) share this one page, parameterised by the warning kinds and the
+// meter kind they show: device exceptions from the control module (GET device/unusual/list), handled
+// one by one or in bulk with a note (PUT device/unusual/deal), plus a live list where the page has one
+// (meters switched off now, meters whose reads keep failing).
+import { useMemo, useRef, useState, type ReactNode } from 'react';
+import { Button, Form, Input, Modal, Tabs, Tag } from 'antd';
+import type { ActionType } from '@ant-design/pro-components';
+import { toast } from '../../app/feedback.tsx';
+import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { OnlineCell, ValveCell } from '../records/deviceFields.tsx';
+import { warningApi, type MeterListRow, type PageQuery, type Warning } from '../control/api.ts';
+import { rangeColumn, timeText, useCompany } from '../control/shared.tsx';
+
+type Row = Warning & Record<string, unknown>;
+type MeterRowT = MeterListRow & Record<string, unknown>;
+
+export const WARNING_KIND_TEXT: Record<string, string> = {
+  offline: '设备离线过久',
+  consumption_closed: '断电/关阀后仍有用量',
+  backwards: '读数倒走或早于上次读数',
+  valve_mismatch: '通断状态与指令不符',
+  valve_fault: '阀门故障',
+  low_battery: '电池电压低',
+  clock_drift: '表计时钟偏差',
+  read_fail: '连续抄表失败',
+  rate_error: '倍率异常',
+  power_off: '停电',
+};
+
+const state = (v: unknown, kind: number | null) => (v === 1 ? (kind === 2 ? '开阀' : '合闸') : v === 0 ? (kind === 2 ? '关阀' : '拉闸') : '未知');
+
+/** What a warning's detail says, in words. */
+export function detailText(w: Pick<Warning, 'kind' | 'detail' | 'meterKind'>): string {
+  const d = w.detail ?? {};
+  switch (w.kind) {
+    case 'backwards':
+      return `${String(d.reason ?? '')}：本次 ${String(d.total ?? '')}（${timeText(d.readAt)}），上次 ${String(d.lastTotal ?? '')}（${timeText(d.lastReadAt)}）`;
+    case 'consumption_closed':
+      return `${timeText(d.since)} 后读数由 ${String(d.from ?? '')} 增至 ${String(d.to ?? '')}`;
+    case 'valve_mismatch':
+      return `应为${state(d.expected, w.meterKind)}，实际${state(d.actual, w.meterKind)}`;
+    case 'offline':
+      return d.lastSeenAt ? `最后通信 ${timeText(d.lastSeenAt)}` : '从未上线';
+    case 'clock_drift':
+      return `表计时钟偏差 ${String(d.driftSeconds ?? '')} 秒`;
+    default:
+      return Object.entries(d).map(([k, v]) => `${k}：${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join('；');
+  }
+}
+
+export interface WarningsProps {
+  title: string;
+  /** device_warnings kinds shown on this page */
+  kinds: string[];
+  /** 1 电表, 2 水表 (omit for both) */
+  meterKind?: 1 | 2;
+  /** a second tab with a live meter list */
+  live?: { label: string; list: 'noPower' | 'readFails' };
+}
+
+export default function Warnings({ title, kinds, meterKind, live }: WarningsProps) {
+  const company = useCompany();
+  const ref = useRef<ActionType | undefined>(undefined);
+  const [keys, setKeys] = useState<number[]>([]);
+  const [dealing, setDealing] = useState<number[] | null>(null);
+  const [form] = Form.useForm<{ memo: string }>();
+
+  const deal = async () => {
+    if (!dealing) return;
+    const memo = (form.getFieldValue('memo') ?? '').trim();
+    try {
+      const r = await warningApi.deal(dealing, memo, company);
+      toast.success(r.skipped ? `已处理 ${r.handled} 条，${r.skipped} 条此前已处理` : `已处理 ${r.handled} 条`);
+      setDealing(null);
+      setKeys([]);
+      ref.current?.reload();
+    } catch {
+      // shown by the request wrapper
+    }
+  };
+
+  const columns = useMemo<ResourceColumn<Row>[]>(
+    () => [
+      { title: '关键字', dataIndex: 'kw', hideInTable: true, search: true, fieldProps: { placeholder: '表号 / 名称 / 采集器 / 房间' } },
+      {
+        title: '预警类型', dataIndex: 'type', width: 170, search: kinds.length > 1,
+        valueEnum: Object.fromEntries(kinds.map((k) => [k, { text: WARNING_KIND_TEXT[k] ?? k }])),
+        render: (_d, r) => <Tag color="volcano">{r.kindText}</Tag>,
+      },
+      { title: '表号', dataIndex: 'address', width: 150, render: (_d, r) => r.address || (r.collectorImei ? `采集器 ${r.collectorImei}` : '-') },
+      { title: '名称', dataIndex: 'meterName', render: (_d, r) => r.meterName || r.collectorName || '-' },
+      { title: '房间', dataIndex: 'roomName', render: (_d, r) => r.roomName || '-' },
+      { title: '区域', dataIndex: 'areaName' },
+      { title: '详情', dataIndex: 'detail', ellipsis: true, render: (_d, r) => detailText(r) || '-' },
+      { title: '通断', dataIndex: 'valveState', width: 90, render: (_d, r) => (r.meterId ? <ValveCell kind={r.meterKind ?? 1} state={r.valveState} /> : '-') },
+      { title: '首次发现', dataIndex: 'createdAt', width: 170, render: (_d, r) => timeText(r.createdAt) },
+      { title: '最近发现', dataIndex: 'lastSeenAt', width: 170, render: (_d, r) => timeText(r.lastSeenAt) },
+      {
+        title: '处理状态', dataIndex: 'status', width: 100, search: true,
+        valueEnum: { 0: { text: '未处理', status: 'Error' }, 1: { text: '已处理', status: 'Success' } },
+      },
+      { title: '处理人', dataIndex: 'handledByName', width: 100, render: (_d, r) => r.handledByName || (r.status === 1 ? '系统' : '-') },
+      { title: '处理说明', dataIndex: 'handleMemo', ellipsis: true, render: (_d, r) => r.handleMemo || '-' },
+      rangeColumn<Row>('发现时间'),
+    ],
+    [kinds],
+  );
+  const params = useMemo(() => ({ type: kinds.join(','), ...(meterKind ? { kind: meterKind } : {}) }), [kinds, meterKind]);
+
+  const warnings: ReactNode = (
+    <ResourceTable<Row>
+      entityName="预警"
+      headerTitle={title}
+      rowKey="id"
+      columns={columns}
+      actionRef={ref}
+      pageSize={20}
+      params={params}
+      list={(q: PageQuery) => {
+        // a type picked in the search form narrows the page's kinds
+        const type = q.type && kinds.includes(String(q.type)) ? String(q.type) : kinds.join(',');
+        return warningApi.list({ ...q, type }) as Promise<{ code: string; data: Row[]; count: number }>;
+      }}
+      rowActions={(r) => (r.status === 0 ? [<a key="deal" onClick={() => { form.resetFields(); setDealing([r.id]); }}>处理</a>] : [])}
+      toolBar={() => [
+        <Button key="deal" disabled={!keys.length} onClick={() => { form.resetFields(); setDealing(keys); }}>
+          批量处理{keys.length ? `（${keys.length}）` : ''}
+        </Button>,
+      ]}
+      tableProps={{
+        rowSelection: {
+          selectedRowKeys: keys,
+          onChange: (k) => setKeys(k.map(Number)),
+          getCheckboxProps: (r) => ({ disabled: r.status !== 0 }),
+        },
+      }}
+    />
+  );
+
+  return (
+    <>
+      {live ? (
+        <Tabs items={[{ key: 'w', label: '预警记录', children: warnings }, { key: 'live', label: live.label, children: <LiveMeters which={live.list} meterKind={meterKind} title={live.label} /> }]} />
+      ) : (
+        warnings
+      )}
+      <Modal open={!!dealing} title="处理预警" okText="确定" cancelText="取消" onOk={() => void deal()} onCancel={() => setDealing(null)} destroyOnHidden>
+        <p>将 {dealing?.length ?? 0} 条预警标记为已处理。</p>
+        <Form form={form} layout="vertical" name="warning-deal">
+          <Form.Item label="处理说明" name="memo">
+            <Input.TextArea rows={3} maxLength={500} showCount placeholder="例如：已现场检查，更换阀门" />
+          </Form.Item>
+        </Form>
+      </Modal>
+    </>
+  );
+}
+
+/** Meters switched off now (device/nopower/list), or whose last reads failed in a row (device/read/fail/list). */
+function LiveMeters({ which, meterKind, title }: { which: 'noPower' | 'readFails'; meterKind?: number; title: string }) {
+  const columns = useMemo<ResourceColumn<MeterRowT>[]>(
+    () => [
+      { title: '关键字', dataIndex: 'kw', hideInTable: true, search: true, fieldProps: { placeholder: '表号 / 名称 / 房间' } },
+      ...(which === 'readFails' ? [{ title: '连续失败次数 ≥', dataIndex: 'num', hideInTable: true, search: true, valueType: 'digit', initialValue: 2 } as ResourceColumn<MeterRowT>] : []),
+      { title: '表号', dataIndex: 'address', copyable: true, width: 150 },
+      { title: '名称', dataIndex: 'name' },
+      { title: '房间', dataIndex: 'roomName' },
+      { title: '区域', dataIndex: 'areaName' },
+      { title: '采集器', dataIndex: 'collectorName', render: (_d, r) => r.collectorName || '-' },
+      { title: '在线', dataIndex: 'online', width: 80, render: (_d, r) => <OnlineCell online={r.online} /> },
+      { title: '通断', dataIndex: 'valveState', width: 90, render: (_d, r) => <ValveCell kind={r.kind} state={r.valveState} /> },
+      ...(which === 'noPower'
+        ? [{ title: '断开时间', dataIndex: 'closedAt', width: 170, render: (_d: unknown, r: MeterRowT) => timeText(r.closedAt) || '-' } as ResourceColumn<MeterRowT>]
+        : [
+            { title: '连续失败', dataIndex: 'fails', width: 90, align: 'right' } as ResourceColumn<MeterRowT>,
+            { title: '最近失败', dataIndex: 'lastFailAt', width: 170, render: (_d: unknown, r: MeterRowT) => timeText(r.lastFailAt) } as ResourceColumn<MeterRowT>,
+            { title: '失败原因', dataIndex: 'lastError', ellipsis: true } as ResourceColumn<MeterRowT>,
+          ]),
+      { title: '最新读数', dataIndex: 'lastTotal', width: 110, align: 'right', render: (_d, r) => r.lastTotal ?? '-' },
+      { title: '读数时间', dataIndex: 'lastReadAt', width: 170, render: (_d, r) => timeText(r.lastReadAt) || '-' },
+    ],
+    [which],
+  );
+  const params = useMemo(() => (meterKind ? { kind: meterKind } : {}), [meterKind]);
+  return (
+    <ResourceTable<MeterRowT>
+      entityName="表具"
+      headerTitle={title}
+      rowKey="id"
+      columns={columns}
+      pageSize={20}
+      params={params}
+      list={(q) => (which === 'noPower' ? warningApi.noPower(q) : warningApi.readFails(q)) as Promise<{ code: string; data: MeterRowT[]; count: number }>}
+    />
+  );
+}
+
+// ---- the seven pages ----------------------------------------------------------------------------
+
+export function WarnElectricOff() {
+  return <Warnings title="电表断电预警" meterKind={1} kinds={['consumption_closed', 'valve_mismatch', 'power_off']} live={{ label: '当前断电电表', list: 'noPower' }} />;
+}
+export function WarnWaterOff() {
+  return <Warnings title="水表关阀预警" meterKind={2} kinds={['consumption_closed', 'valve_mismatch']} live={{ label: '当前关阀水表', list: 'noPower' }} />;
+}
+export function WarnElectricError() {
+  return <Warnings title="电表异常预警" meterKind={1} kinds={['backwards', 'clock_drift', 'low_battery', 'offline']} />;
+}
+export function WarnWaterValveError() {
+  return <Warnings title="水表阀门异常" meterKind={2} kinds={['valve_fault', 'valve_mismatch', 'low_battery']} />;
+}
+export function WarnElectricRateError() {
+  return <Warnings title="电表倍率异常" meterKind={1} kinds={['rate_error']} />;
+}
+export function WarnCopyReadError() {
+  return <Warnings title="抄表异常" kinds={['read_fail', 'backwards', 'offline']} live={{ label: '连续抄表失败', list: 'readFails' }} />;
+}

@@ -1,0 +1,119 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { QueryClient } from '@tanstack/react-query';
+import type { LoginResult } from '@meter/contracts';
+import { Providers } from '../../app/Root.tsx';
+import { PageContext, areaSelections } from '../../app/page.tsx';
+import { saveSession } from '../../app/session.ts';
+import { configureRequest, resetInflight } from '../../api/request.ts';
+import { WarnWaterValveError } from './Warnings.tsx';
+import { KeepElectric } from '../control/Keep.tsx';
+
+configure({ asyncUtilTimeout: 8000 });
+
+function session(operations: string[], routes: string[]) {
+  const login: LoginResult = {
+    token: 'k'.repeat(43),
+    user: { id: 1, username: 'u', realName: '', companyId: 1, roleId: 1, userType: 1 },
+    access: 1, routes, operations,
+    company: { id: 1, name: '演示物业', bankType: 0, edition: 0 },
+  };
+  saveSession(login);
+}
+
+type Call = { method: string; url: string; body: any };
+
+const WARNING = {
+  id: 41, meterId: 9, collectorId: null, kind: 'valve_mismatch', kindText: '阀门/继电器状态与指令不符', detail: { expected: 0, actual: 1 },
+  status: 0, statusText: '未处理', handledByName: '', handledAt: null, handleMemo: '', createdAt: '2025-06-01T02:00:00Z',
+  lastSeenAt: '2025-06-01T03:00:00Z', meterName: '1-101水表', address: '30000001000009', meterKind: 2, valveState: 1,
+  collectorName: '', collectorImei: '', areaName: '1层', roomName: '1-101',
+};
+
+const METER = {
+  id: 7, companyId: 1, name: '1-101电表', address: '200001000007', kind: 1, kindText: '电表', unit: 'kWh', plan: 0, phaseId: 1, phaseName: '单相',
+  status: 1, online: true, valveState: 1, lastSeenAt: null, roomId: 3, roomName: '1-101', areaId: 2, areaName: '1层', collectorName: '',
+  lastReadAt: null, lastTotal: null, lastSource: null, initialReading: '0.00', protection: null, pending: [], timedCount: 0, needsValvePassword: true,
+};
+
+function mockServer(calls: Call[]) {
+  const ok = (data: unknown, count?: number) => new Response(JSON.stringify({ code: 'SUCCESS', message: '', data, ...(count !== undefined ? { count } : {}) }), { status: 200 });
+  configureRequest({
+    toast: { success: () => {}, error: () => {}, warning: () => {} },
+    fetch: vi.fn(async (input: string, init: RequestInit) => {
+      const p = new URL(input, 'http://x').pathname;
+      calls.push({ method: init.method ?? 'GET', url: input, body: init.body ? JSON.parse(String(init.body)) : undefined });
+      if (p.endsWith('/device/unusual/list')) return ok([WARNING], 1);
+      if (p.endsWith('/device/unusual/deal')) return ok({ handled: 1, skipped: 0 });
+      if (p.endsWith('/control/meter/list')) return ok([METER], 1);
+      if (p.endsWith('/protect/start')) return ok({ message: '已对 1 块电表开启保电，已向 1 块电表下发保电指令' });
+      return ok([], 0);
+    }) as unknown as (input: string, init: RequestInit) => Promise<Response>,
+  });
+}
+
+function renderPage(routeKey: string, page: React.ReactNode) {
+  return render(
+    <Providers client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <MemoryRouter>
+        <PageContext.Provider value={{ routeKey, active: true }}>{page}</PageContext.Provider>
+      </MemoryRouter>
+    </Providers>,
+  );
+}
+
+beforeEach(() => {
+  areaSelections.set({});
+  resetInflight();
+});
+
+describe('warning pages', { timeout: 120_000 }, () => {
+  it('list the page\'s kinds for its meter kind, explain the detail, and handle one with a note', async () => {
+    session([], ['warnWaterValveError']);
+    const calls: Call[] = [];
+    mockServer(calls);
+    renderPage('warnWaterValveError', <WarnWaterValveError />);
+    expect(await screen.findByText('30000001000009')).toBeTruthy();
+    expect(screen.getByText('应为关阀，实际开阀')).toBeTruthy();
+    const list = calls.find((c) => c.url.includes('/device/unusual/list'))!;
+    expect(decodeURIComponent(list.url)).toContain('type=valve_fault,valve_mismatch,low_battery');
+    expect(list.url).toContain('kind=2');
+
+    fireEvent.click(screen.getByText('处理'));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByLabelText('处理说明'), { target: { value: '已更换阀门' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(calls.some((c) => c.url.includes('/device/unusual/deal'))).toBe(true));
+    expect(calls.find((c) => c.url.includes('/device/unusual/deal'))).toMatchObject({ method: 'PUT', body: { ids: [41], memo: '已更换阀门' } });
+  });
+});
+
+describe('保电管理 page', { timeout: 120_000 }, () => {
+  it('starts 保电 for a meter with a required reason; without device.protect there is no button', async () => {
+    session(['device.protect'], ['keepElectric']);
+    const calls: Call[] = [];
+    mockServer(calls);
+    renderPage('keepElectric', <KeepElectric />);
+    const row = (await screen.findByText('200001000007')).closest('tr')!;
+    expect(calls.find((c) => c.url.includes('/control/meter/list'))!.url).toContain('kind=1');
+    fireEvent.click(within(row).getByText('保电'));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
+    expect(await within(dialog).findByText('请填写保电原因（至少 2 个字）')).toBeTruthy();
+    expect(calls.some((c) => c.url.includes('/protect/start'))).toBe(false);
+    fireEvent.change(within(dialog).getByLabelText('保电原因'), { target: { value: '业主住院' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(calls.some((c) => c.url.includes('/protect/start'))).toBe(true));
+    expect(calls.find((c) => c.url.includes('/protect/start'))!.body).toEqual({ kind: 1, reason: '业主住院', meterIds: [7] });
+  });
+
+  it('without the operation key the page only lists', async () => {
+    session([], ['keepElectric']);
+    mockServer([]);
+    renderPage('keepElectric', <KeepElectric />);
+    const row = (await screen.findByText('200001000007')).closest('tr')!;
+    expect(within(row).queryByText('保电')).toBeNull();
+    expect(screen.queryByRole('button', { name: /保电选中/ })).toBeNull();
+  });
+});

@@ -1,0 +1,54 @@
+import { defineConfig } from 'vite';
+import react from '@vitejs/plugin-react';
+
+const SERVER = process.env.METER_SERVER_URL ?? 'http://localhost:8080';
+/** Every API prefix of SPEC §7 plus the websocket and health check goes to the server in dev. */
+const PROXIED = ['/yonghu', '/yewu', '/device', '/pay', '/wxpay', '/alipay', '/sms', '/export', '/healthz'];
+
+const proxy: Record<string, object> = Object.fromEntries(
+  PROXIED.map((p) => [p, { target: SERVER, changeOrigin: true }]),
+);
+proxy['/ws'] = { target: SERVER.replace(/^http/, 'ws'), ws: true, changeOrigin: true };
+
+/** Vendor groups: React core is shared by every page; pro-components and echarts only load with the
+ * pages that use them (they are never imported from the entry). antd is left to automatic splitting
+ * so that the first load carries only the antd components the shell needs. */
+function vendorGroup(id: string): string | null {
+  if (!id.includes('node_modules')) return null;
+  if (/node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/.test(id)) return 'react';
+  if (/node_modules[\\/](echarts|zrender|echarts-for-react)[\\/]/.test(id)) return 'echarts';
+  if (/node_modules[\\/]@ant-design[\\/]pro-/.test(id)) return 'pro-components';
+  return null;
+}
+
+export default defineConfig({
+  plugins: [react()],
+  server: { port: 5173, proxy },
+  preview: { proxy },
+  build: {
+    outDir: 'dist',
+    emptyOutDir: true,
+    // dist/.vite/manifest.json: lets bench/web-bundle.ts follow the lazy route chunks
+    manifest: true,
+    target: 'es2022',
+    chunkSizeWarningLimit: 1500,
+    rolldownOptions: {
+      // @meter/contracts is declarations only (routes, permissions, zod schemas, money helpers): treat its
+      // modules as side-effect free, so a page importing ROUTES through the barrel does not drag the zod
+      // schemas and decimal.js of unrelated modules into the first load
+      treeshake: {
+        moduleSideEffects: (id: string) => (/[\\/]packages[\\/]contracts[\\/]src[\\/]/.test(id) ? false : undefined),
+      },
+      output: {
+        strictExecutionOrder: true,
+        codeSplitting: {
+          // capture only the matched modules: their antd dependencies stay shared with the shell
+          includeDependenciesRecursively: false,
+          groups: [
+            { name: (id: string) => vendorGroup(id), debugName: 'vendor' },
+          ],
+        },
+      },
+    },
+  },
+});

@@ -1,0 +1,78 @@
+// Shared set-up of the device benchmarks (bench/ingest.ts, bench/connections.ts): a fresh database,
+// the app's migrations, one company whose collectors/meters are the load generator's devices, and
+// the gateway in this process (no MQTT: the TCP path is what is measured).
+import pg from 'pg';
+import pino from 'pino';
+import type { FleetDefinition } from '@meter/simulator';
+import { appUrlFrom, migrateDatabase, openDb, type Db } from '../apps/server/src/db/client.ts';
+import { Gateway } from '../apps/server/src/gateway/gateway.ts';
+import { EventBus } from '../apps/server/src/modules/realtime/bus.ts';
+
+export const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const APP_PASSWORD = 'meter_app_bench';
+
+export function ownerUrl(db: string) {
+  const u = new URL(ADMIN_URL);
+  u.pathname = `/${db}`;
+  return u.toString();
+}
+
+export async function freshDatabase(name: string) {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
+  await admin.end();
+  await migrateDatabase(ownerUrl(name), APP_PASSWORD);
+  return { owner: new pg.Pool({ connectionString: ownerUrl(name), max: 4 }), db: openDb(appUrlFrom(ownerUrl(name), APP_PASSWORD), 20) };
+}
+
+/** One company; each load connection a collector (or a 4G meter when it carries one meter). */
+export async function seedFleet(owner: pg.Pool, def: FleetDefinition): Promise<{ companyId: number; meterIds: Map<string, number> }> {
+  const { rows } = await owner.query(`INSERT INTO companies (name) VALUES ('压测单位') RETURNING id`);
+  const companyId = Number(rows[0].id);
+  const collectors = def.collectors.filter((c) => c.meters.length > 1);
+  const fourG = def.collectors.filter((c) => c.meters.length === 1);
+  const ids = new Map<string, number>();
+  if (collectors.length) {
+    const r = await owner.query(
+      `INSERT INTO collectors (company_id, name, imei, plan) SELECT $1, n, i, 0 FROM unnest($2::text[], $3::text[]) AS x(n, i) RETURNING id, imei`,
+      [companyId, collectors.map((c) => c.name ?? c.imei), collectors.map((c) => c.imei)],
+    );
+    for (const x of r.rows) ids.set(String(x.imei), Number(x.id));
+  }
+  const meters: { address: string; kind: number; collectorId: number | null; imei: string }[] = [];
+  for (const c of collectors) for (const m of c.meters) meters.push({ address: m.address, kind: m.kind === 'water' ? 2 : 1, collectorId: ids.get(c.imei)!, imei: '' });
+  for (const c of fourG) meters.push({ address: c.meters[0].address, kind: c.meters[0].kind === 'water' ? 2 : 1, collectorId: null, imei: c.imei });
+  const r = await owner.query(
+    `INSERT INTO meters (company_id, name, kind, plan, address, collector_id, imei, protocol_id)
+     SELECT $1, a, k, CASE WHEN k = 2 THEN 100 ELSE 0 END, a, c, i, CASE WHEN k = 2 THEN 13 ELSE 11 END
+     FROM unnest($2::text[], $3::int[], $4::bigint[], $5::text[]) AS x(a, k, c, i) RETURNING id, address`,
+    [companyId, meters.map((m) => m.address), meters.map((m) => m.kind), meters.map((m) => m.collectorId), meters.map((m) => m.imei)],
+  );
+  const meterIds = new Map<string, number>(r.rows.map((x) => [String(x.address), Number(x.id)]));
+  await owner.query('ANALYZE collectors, meters');
+  return { companyId, meterIds };
+}
+
+export async function startGateway(db: Db, opts: { heartbeatSeconds?: number; replyTimeoutMs?: number } = {}) {
+  const bus = new EventBus();
+  const gateway = new Gateway({
+    db,
+    bus,
+    log: pino({ level: process.env.BENCH_LOG_LEVEL ?? 'warn' }),
+    settings: { host: '127.0.0.1', port: 0, heartbeatSeconds: opts.heartbeatSeconds ?? 60, replyTimeoutMs: opts.replyTimeoutMs ?? 3000, retries: 1, mqttMeters: false },
+  });
+  await gateway.start();
+  return { gateway, bus };
+}
+
+export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });
+
+/** Stops the benchmark whatever happens after `ms`. */
+export function hardLimit(ms: number) {
+  setTimeout(() => {
+    console.error(`# 超过 ${ms / 1000} s 的时限，强制结束`);
+    process.exit(3);
+  }, ms).unref();
+}

@@ -1,0 +1,154 @@
+// Export benchmark (DESIGN §9): a 1,000,000-row CopySettlement/Export (.xlsx) through the HTTP API —
+// keyset batches from PostgreSQL streamed through ExcelJS's WorkbookWriter into the response — against
+// ExcelJS's WorkbookWriter writing the same rows from memory, in the same run.
+//   npx tsx bench/export.ts
+// Env: BENCH_PG_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres), BENCH_EXPORT_DB
+// (meter_bench_export, rebuilt each run), BENCH_ROWS (1000000).
+// Prints one line per figure: both times, the throughput ratio API/memory (goal ≥ 0.8), the peak
+// memory of the API path (RSS above the idle server), the size. Stops by itself (30 minutes at most).
+import http from 'node:http';
+import { PassThrough, Writable } from 'node:stream';
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { appUrlFrom, migrateDatabase, openDb } from '../apps/server/src/db/client.ts';
+import { buildApp } from '../apps/server/src/app.ts';
+import { hashPassword } from '../apps/server/src/modules/auth/crypto.ts';
+import { SETTLEMENT_COLUMNS, settlementRow } from '../apps/server/src/modules/billing/export.ts';
+import { writeXlsx } from '../apps/server/src/modules/report/xlsx.ts';
+import { OPERATION_KEYS } from '@meter/contracts';
+
+const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DB = process.env.BENCH_EXPORT_DB ?? 'meter_bench_export';
+const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
+const METERS = 10_000;
+const APP_PASSWORD = 'meter_app_bench';
+
+setTimeout(() => {
+  console.error('bench/export: 30 分钟仍未结束，已停止');
+  process.exit(2);
+}, 30 * 60_000).unref();
+
+const ownerUrl = () => {
+  const u = new URL(ADMIN_URL);
+  u.pathname = `/${DB}`;
+  return u.toString();
+};
+const secs = (ms: number) => (ms / 1000).toFixed(2);
+const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`;
+
+async function prepare() {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(DB)} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(DB)}`);
+  await admin.end();
+  await migrateDatabase(ownerUrl(), APP_PASSWORD);
+  const o = new pg.Client({ connectionString: ownerUrl() });
+  await o.connect();
+  const t0 = performance.now();
+  const one = async (text: string, p: unknown[] = []) => (await o.query(text, p)).rows[0];
+  const company = Number((await one(`INSERT INTO companies (name) VALUES ('导出基准单位') RETURNING id`)).id);
+  const area = Number((await one(`INSERT INTO areas (company_id, name) VALUES ($1, '导出园区') RETURNING id`, [company])).id);
+  await o.query(`INSERT INTO rooms (company_id, area_id, name) SELECT $1, $2, 'R' || g FROM generate_series(1, ${METERS / 2}) g`, [company, area]);
+  await o.query(`INSERT INTO owners (company_id, room_id, name, status) SELECT company_id, id, '业主' || id, 1 FROM rooms WHERE company_id = $1`, [company]);
+  await o.query(
+    `INSERT INTO meters (company_id, room_id, area_id, name, kind, plan, address)
+     SELECT $1, r.id, $2, CASE WHEN k = 1 THEN '照明电表' ELSE '冷水表' END, k, 0, lpad((r.id * 2 + k)::text, 12, '0')
+     FROM rooms r CROSS JOIN (VALUES (1), (2)) AS kk(k) WHERE r.company_id = $1`,
+    [company, area],
+  );
+  // ROWS settlements spread over the meters, one per hour per meter
+  await o.query(
+    `INSERT INTO settlements (company_id, meter_id, owner_id, room_id, read_at, prev_read_at, prev_total, total, quantity, amount_fen, period_key, meter_kind, lines)
+     SELECT $1, m.id, o.id, m.room_id, now() - (g / ${METERS}) * interval '1 hour' - (m.id % 3600) * interval '1 second',
+       now() - (g / ${METERS} + 1) * interval '1 hour' - (m.id % 3600) * interval '1 second',
+       1000 + g / ${METERS}, 1001.25 + g / ${METERS}, 1.25, CASE WHEN m.kind = 1 THEN 85 ELSE 525 END, to_char(now(), 'YYYY-MM'), m.kind,
+       '[{"item":"单价","quantity":"1.25","amountFen":85}]'::jsonb
+     FROM generate_series(0, ${ROWS - 1}) g JOIN meters m ON m.id = (SELECT min(id) FROM meters) + g % ${METERS}
+     JOIN owners o ON o.room_id = m.room_id`,
+    [company],
+  );
+  await o.query('VACUUM ANALYZE');
+  const role = Number((await one(`INSERT INTO roles (company_id, name, routes, operations) VALUES ($1, '财务', $2, $3) RETURNING id`, [company, ['copyread'], OPERATION_KEYS])).id);
+  await o.query(`INSERT INTO admin_users (company_id, username, password_hash, role_id, access, real_name) VALUES ($1, 'bench', $2, $3, 1, '基准')`, [company, await hashPassword('bench123'), role]);
+  console.log(`export setup: ${ROWS} settlements of ${METERS} meters in ${secs(performance.now() - t0)} s`);
+  await o.end();
+  return company;
+}
+
+/** Samples this process's RSS while fn runs; returns fn's time and the peak above the start. */
+async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number; peak: number }> {
+  global.gc?.();
+  const base = process.memoryUsage().rss;
+  let peak = base;
+  const timer = setInterval(() => (peak = Math.max(peak, process.memoryUsage().rss)), 20);
+  const t0 = performance.now();
+  const value = await fn();
+  const ms = performance.now() - t0;
+  clearInterval(timer);
+  peak = Math.max(peak, process.memoryUsage().rss);
+  return { value, ms, peak: peak - base };
+}
+
+async function main() {
+  const company = await prepare();
+  const db = openDb(appUrlFrom(ownerUrl(), APP_PASSWORD), 8);
+  const app = await buildApp({ db, auth: { idleMinutes: 30, maxHours: 12 }, logLevel: 'warn' });
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const port = (app.server.address() as { port: number }).port;
+  const login = await app.inject({ method: 'POST', url: '/yonghu/api/admin/login', payload: { username: 'bench', password: 'bench123' } });
+  const token = login.json().data.token as string;
+
+  // the API: a real HTTP download, read and dropped by the client
+  const api = await measured(
+    () =>
+      new Promise<number>((resolve, reject) => {
+        http
+          .get({ host: '127.0.0.1', port, path: '/yewu/api/CopySettlement/Export', headers: { authorization: token } }, (res) => {
+            if (res.statusCode !== 200) reject(new Error(`HTTP ${res.statusCode}`));
+            let bytes = 0;
+            res.on('data', (b: Buffer) => (bytes += b.length));
+            res.on('end', () => resolve(bytes));
+            res.on('error', reject);
+          })
+          .on('error', reject);
+      }),
+  );
+  console.log(`export API (CopySettlement/Export over HTTP): ${ROWS} rows, ${mb(api.value)} in ${secs(api.ms)} s (${Math.round(ROWS / (api.ms / 1000))} rows/s)`);
+  console.log(`export API peak memory: ${mb(api.peak)} above the idle server`);
+  await app.close();
+
+  // the same rows, loaded into memory first, written by ExcelJS alone
+  const { settlementsBefore } = await import('../apps/server/src/modules/billing/repo.ts');
+  const rows: unknown[][] = [];
+  let after: { at: string; id: number } | null = null;
+  for (;;) {
+    const batch = await db.tx({ companyId: null, allCompanies: true, areaIds: null, userId: null }, (tx) => settlementsBefore(tx, { companyId: company }, after, 20_000));
+    if (!batch.length) break;
+    for (const r of batch) rows.push(settlementRow(r));
+    const last = batch[batch.length - 1];
+    after = { at: String(last.readAtIso), id: Number(last.id) };
+  }
+  async function* fromMemory() {
+    for (let i = 0; i < rows.length; i += 5000) yield rows.slice(i, i + 5000);
+  }
+  let bytes = 0;
+  const sink = new Writable({ write: (chunk: Buffer, _e, cb) => ((bytes += chunk.length), cb()) });
+  const mem = await measured(async () => {
+    const out = new PassThrough({ highWaterMark: 1 << 20 });
+    const finished = new Promise((r) => sink.on('finish', r));
+    out.pipe(sink);
+    await writeXlsx(out, { sheet: '抄表结算', columns: SETTLEMENT_COLUMNS, batches: fromMemory() });
+    await finished;
+    return rows.length;
+  });
+  console.log(`export ExcelJS from memory: ${mem.value} rows, ${mb(bytes)} in ${secs(mem.ms)} s (${Math.round(mem.value / (mem.ms / 1000))} rows/s)`);
+  console.log(`export ratio API/memory throughput: ${(mem.ms / api.ms).toFixed(2)} (goal ≥ 0.8)`);
+  await db.close();
+  if (mem.value !== ROWS) process.exit(1);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

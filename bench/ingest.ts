@@ -1,0 +1,142 @@
+// Reading ingest benchmark (DESIGN §9): readings reported by simulated collectors over real TCP,
+// through the gateway (splitting, decoding, correlation, meter lookup) into PostgreSQL (readings,
+// meter_latest, meter state, raw frame log), against a raw COPY of the very same rows into the same
+// table of the same database, in the same run.
+//   npx tsx bench/ingest.ts
+// Env: BENCH_PG_ADMIN_URL (postgres://postgres@127.0.0.1:5432/postgres), BENCH_CONNECTIONS (200),
+// BENCH_METERS_PER_CONNECTION (50), BENCH_REPORTS (200000), BENCH_RATE (reports/s offered, 60000).
+// The load generator runs in a child process. Prints one line per figure: rows/s of both paths and
+// their ratio (goal ≥ 0.5). Stops by itself (hard limit 5 minutes).
+import { spawn } from 'node:child_process';
+import os from 'node:os';
+import { performance } from 'node:perf_hooks';
+import { loadDefinition, spawnLoadGenerator } from '@meter/simulator';
+import { SYSTEM_SCOPE } from '../apps/server/src/db/client.ts';
+import { ingestReadings, type IngestItem } from '../apps/server/src/modules/control/ingest.ts';
+import { fmt, freshDatabase, hardLimit, ownerUrl, seedFleet, startGateway } from './device-common.ts';
+
+hardLimit(5 * 60_000);
+const DB = process.env.BENCH_DB ?? 'meter_bench_ingest';
+const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 200);
+const PER = Number(process.env.BENCH_METERS_PER_CONNECTION ?? 50);
+const REPORTS = Number(process.env.BENCH_REPORTS ?? 200_000);
+const RATE = Number(process.env.BENCH_RATE ?? 60_000);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** A CSV field: quoted, with quotes doubled. */
+const csv = (v: string) => `"${v.replace(/"/g, '""')}"`;
+
+/** psql \copy … FROM STDIN: the plain COPY path, data streamed from this process like the gateway's. */
+function copyIn(url: string, table: string, columns: string[], data: string): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const p = spawn('psql', [url, '-v', 'ON_ERROR_STOP=1', '-q', '-c', `\\copy ${table} (${columns.join(', ')}) FROM STDIN WITH (FORMAT csv)`], {
+      stdio: ['pipe', 'ignore', 'inherit'],
+    });
+    p.on('error', reject);
+    p.on('exit', (code) => (code === 0 ? resolve() : reject(new Error(`psql exited ${code}`))));
+    p.stdin.end(data);
+  });
+}
+
+async function main() {
+  const def = loadDefinition({ connections: CONNECTIONS, metersPerConnection: PER, kind: 'mixed', prefix: '7' });
+  const { owner, db } = await freshDatabase(DB);
+  await seedFleet(owner, def);
+  const { gateway } = await startGateway(db);
+  const load = await spawnLoadGenerator({
+    connections: CONNECTIONS,
+    metersPerConnection: PER,
+    kind: 'mixed',
+    prefix: '7',
+    gateway: { host: '127.0.0.1', port: gateway.port },
+    heartbeatMs: 0,
+    speed: 600,
+  });
+  try {
+    const c = await load.connect(60_000);
+    if (c.pending) throw new Error(`${c.pending} 个连接未能注册`);
+    const count = async () => Number((await owner.query('SELECT count(*) AS n FROM readings')).rows[0].n);
+    // warm-up: every meter reports once (meter lookups cached, partitions touched), not measured
+    const warm = await load.pushReports({ ratePerSecond: 20_000, count: CONNECTIONS * PER });
+    for (const end = Date.now() + 60_000; (await count()) < warm.sent && Date.now() < end; ) await sleep(200);
+    await sleep(1000);
+    const before = await count();
+
+    console.log(`# ${fmt(CONNECTIONS)} 个 TCP 连接 × ${PER} 块表 = ${fmt(CONNECTIONS * PER)} 块表（电表、水表各半），上报 ${fmt(REPORTS)} 帧，发送速率上限 ${fmt(RATE)} 帧/秒；CPU ${os.cpus().length} 核`);
+    const t0 = performance.now();
+    const dbg = process.env.BENCH_DEBUG
+      ? setInterval(async () => console.error(`${((performance.now() - t0) / 1000).toFixed(1)}s queue=${(gateway as unknown as { readingQueue: unknown[] }).readingQueue.length} rows=${(await count()) - before}`), 1000)
+      : undefined;
+    const sent = await load.pushReports({ ratePerSecond: RATE, count: REPORTS });
+    let stored = 0;
+    let lastChange = performance.now();
+    let t1 = t0;
+    for (;;) {
+      const n = (await count()) - before;
+      if (n !== stored) {
+        stored = n;
+        lastChange = t1 = performance.now();
+      }
+      if (stored >= sent.sent || performance.now() - lastChange > 15_000) break;
+      await sleep(50);
+    }
+    if (dbg) clearInterval(dbg);
+    const ingestSeconds = (t1 - t0) / 1000;
+    const ingestRate = stored / ingestSeconds;
+
+    // the same rows, raw: out of the table, table emptied, COPY back in
+    const rows = await owner.query(
+      `SELECT company_id, meter_id, read_at, source, total, registers::text AS registers, exception FROM readings ORDER BY id OFFSET $1`,
+      [before],
+    );
+    const data = rows.rows
+      .map((r) => [r.company_id, r.meter_id, (r.read_at as Date).toISOString(), r.source, r.total, csv(String(r.registers)), csv(String(r.exception))].join(','))
+      .join('\n');
+    // the storage step alone (no TCP, no decoding): the same rows through ingestReadings, as the gateway batches them
+    await owner.query('TRUNCATE readings, meter_latest');
+    await owner.query('CHECKPOINT');
+    const items: IngestItem[] = rows.rows.map((r) => ({
+      meter: { id: Number(r.meter_id), companyId: Number(r.company_id), areaId: null },
+      readAt: r.read_at as Date,
+      total: String(r.total),
+      registers: JSON.parse(String(r.registers)),
+      source: Number(r.source),
+    }));
+    const s0 = performance.now();
+    for (let i = 0; i < items.length; i += 20_000) {
+      const batch = items.slice(i, i + 20_000);
+      await Promise.all([0, 1].map((lane) => db.tx(SYSTEM_SCOPE, (tx) => ingestReadings(tx, batch.filter((x) => x.meter.id % 2 === lane)))));
+    }
+    const storeSeconds = (performance.now() - s0) / 1000;
+    const storeRate = items.length / storeSeconds;
+
+    await owner.query('TRUNCATE readings');
+    await owner.query('CHECKPOINT');
+    const c0 = performance.now();
+    await copyIn(ownerUrl(DB), 'readings', ['company_id', 'meter_id', 'read_at', 'source', 'total', 'registers', 'exception'], data + '\n');
+    const copySeconds = (performance.now() - c0) / 1000;
+    const copied = await count();
+    const copyRate = copied / copySeconds;
+
+    console.log(`上报帧发送: ${fmt(sent.sent)} 帧（${fmt(sent.achievedPerSecond)} 帧/秒，背压跳过 ${fmt(sent.busy)}）`);
+    console.log(`网关入库（TCP→切帧→解码→readings/meter_latest/表状态/报文日志）: ${fmt(ingestRate)} 行/秒（${fmt(stored)} 行，${ingestSeconds.toFixed(2)} s）`);
+    console.log(`仅入库步骤（同批数据直接调用 ingestReadings，无 TCP/解码）: ${fmt(storeRate)} 行/秒（${storeSeconds.toFixed(2)} s）`);
+    console.log(`同表原始 COPY: ${fmt(copyRate)} 行/秒（${fmt(copied)} 行，${copySeconds.toFixed(2)} s）`);
+    console.log(`比值 网关/COPY: ${(ingestRate / copyRate).toFixed(2)}（目标 ≥ 0.5）`);
+    console.log(`比值 仅入库/COPY: ${(storeRate / copyRate).toFixed(2)}`);
+  } finally {
+    await load.stop().catch(() => {});
+    await gateway.stop();
+    await db.close();
+    await owner.end();
+  }
+}
+
+main().then(
+  () => process.exit(0),
+  (e) => {
+    console.error('压测失败:', e);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,223 @@
+// Settlement benchmark (DESIGN §9): one new reading on each of a million meters (mixed schemes:
+// flat, tiered by month, time-of-use, tiered by year, water) settled by the real settlement code
+// (modules/billing/settlement.ts: sweep → settleMeters, set-based per batch of meters, SKIP LOCKED
+// workers) against a set-based floor in the same run and database: COPY of precomputed amounts into
+// a temporary table, one UPDATE … FROM of the balances, and a COPY of the journal rows.
+//   npx tsx bench/settlement.ts
+// Env: BENCH_PG_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres), BENCH_SETTLE_DB
+// (meter_bench_settle, dropped and rebuilt each run), BENCH_METERS (1000000), BENCH_BATCH (meters per
+// transaction, 1000), BENCH_CONCURRENCY (transactions at once, 2).
+// Prints one line per figure; stops by itself (a hard limit of 30 minutes).
+import { performance } from 'node:perf_hooks';
+import pg from 'pg';
+import { SYSTEM_SCOPE, appUrlFrom, migrateDatabase, openDb } from '../apps/server/src/db/client.ts';
+import { sweep } from '../apps/server/src/modules/billing/settlement.ts';
+
+const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+const DB = process.env.BENCH_SETTLE_DB ?? 'meter_bench_settle';
+const METERS = Number(process.env.BENCH_METERS ?? 1_000_000);
+const BATCH = Number(process.env.BENCH_BATCH ?? 1000);
+const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 2);
+const APP_PASSWORD = 'meter_app_bench';
+const ROOMS = Math.ceil(METERS / 2); // one electric and one water meter per room
+
+setTimeout(() => {
+  console.error('bench/settlement: 30 分钟仍未结束，已停止');
+  process.exit(2);
+}, 30 * 60_000).unref();
+
+const ownerUrl = () => {
+  const u = new URL(ADMIN_URL);
+  u.pathname = `/${DB}`;
+  return u.toString();
+};
+const secs = (ms: number) => (ms / 1000).toFixed(2);
+
+/** COPY … FROM STDIN with pg's own protocol hooks (the floor needs no extra package). */
+class CopyIn {
+  private done!: (e: Error | null) => void;
+  readonly finished = new Promise<void>((resolve, reject) => (this.done = (e) => (e ? reject(e) : resolve())));
+  constructor(private readonly text: string, private readonly chunks: string[]) {}
+  submit(connection: { query(text: string): void }) {
+    connection.query(this.text);
+  }
+  handleCopyInResponse(connection: { sendCopyFromChunk(b: Buffer): void; endCopyFrom(): void }) {
+    for (const c of this.chunks) connection.sendCopyFromChunk(Buffer.from(c));
+    connection.endCopyFrom();
+  }
+  handleCommandComplete() {}
+  handleReadyForQuery() {
+    this.done(null);
+  }
+  handleError(err: Error) {
+    this.done(err);
+  }
+}
+
+async function copyIn(client: pg.PoolClient | pg.Client, text: string, lines: string[]) {
+  const chunks: string[] = [];
+  for (let i = 0; i < lines.length; i += 10_000) chunks.push(lines.slice(i, i + 10_000).join(''));
+  const c = new CopyIn(text, chunks);
+  client.query(c as never);
+  await c.finished;
+}
+
+async function prepare() {
+  const admin = new pg.Client({ connectionString: ADMIN_URL });
+  await admin.connect();
+  await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(DB)} WITH (FORCE)`);
+  await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(DB)}`);
+  await admin.end();
+  await migrateDatabase(ownerUrl(), APP_PASSWORD);
+  const o = new pg.Client({ connectionString: ownerUrl() });
+  await o.connect();
+  const t0 = performance.now();
+  const one = async (text: string, p: unknown[] = []) => (await o.query(text, p)).rows[0];
+  const company = Number((await one(`INSERT INTO companies (name) VALUES ('结算基准单位') RETURNING id`)).id);
+  const area = Number((await one(`INSERT INTO areas (company_id, name) VALUES ($1, '基准园区') RETURNING id`, [company])).id);
+  const scheme = async (name: string, kind: number, monthType: number | null, mode: string, unitPrice: string, tiers: unknown[], tou: unknown) => {
+    const id = Number((await one(`INSERT INTO charging_schemes (company_id, name, kind, charging_month_type) VALUES ($1, $2, $3, $4) RETURNING id`, [company, name, kind, monthType])).id);
+    await o.query(
+      `INSERT INTO charging_scheme_versions (company_id, scheme_id, effective_from, mode, unit_price, tiers, tou) VALUES ($1, $2, '2020-01-01', $3, $4, $5, $6)`,
+      [company, id, mode, unitPrice, JSON.stringify(tiers), JSON.stringify(tou)],
+    );
+    return id;
+  };
+  const electric = [
+    await scheme('统一电价', 1, null, 'flat', '0.6800', [], { periods: [] }),
+    await scheme('阶梯电价', 1, 1, 'tiered', '0', [{ upTo: '200', price: '0.5283' }, { upTo: '400', price: '0.5783' }, { upTo: null, price: '0.8283' }], { periods: [] }),
+    await scheme('分时电价', 1, null, 'tou', '0', [], {
+      periods: [
+        { name: '尖', price: '1.2000', ranges: ['19:00-21:00'] }, { name: '峰', price: '0.9000', ranges: ['08:00-11:00', '13:00-19:00', '21:00-22:00'] },
+        { name: '平', price: '0.6000', ranges: ['07:00-08:00', '11:00-13:00', '22:00-23:00'] }, { name: '谷', price: '0.3000', ranges: ['23:00-07:00'] },
+      ],
+    }),
+  ];
+  const water = [
+    await scheme('统一水价', 2, null, 'flat', '4.2000', [], { periods: [] }),
+    await scheme('阶梯水价', 2, 2, 'tiered', '0', [{ upTo: '180', price: '4.2000' }, { upTo: '260', price: '5.4600' }, { upTo: null, price: '8.4000' }], { periods: [] }),
+  ];
+  const alarm = Number((await one(`INSERT INTO alarm_schemes (company_id, name) VALUES ($1, '基准报警') RETURNING id`, [company])).id);
+  await o.query(`INSERT INTO rooms (company_id, area_id, name) SELECT $1, $2, 'R' || g FROM generate_series(1, ${ROOMS}) g`, [company, area]);
+  await o.query(`INSERT INTO owners (company_id, room_id, name, status) SELECT company_id, id, '业主' || id, 1 FROM rooms WHERE company_id = $1`, [company]);
+  // meter 2k-1 electric, 2k water, in room k; schemes in turn
+  await o.query(
+    `INSERT INTO meters (company_id, room_id, area_id, name, kind, plan, address, charging_scheme_id, alarm_scheme_id, initial_reading)
+     SELECT $1, r.id, $2, CASE WHEN k = 1 THEN '电表' ELSE '水表' END, k, CASE WHEN k = 1 THEN 0 ELSE 100 END,
+       lpad((r.rn * 2 + k)::text, 12, '0'),
+       CASE WHEN k = 1 THEN ($3::bigint[])[1 + r.rn % 3] ELSE ($4::bigint[])[1 + r.rn % 2] END, $5, 0
+     FROM (SELECT id, row_number() OVER (ORDER BY id) AS rn FROM rooms WHERE company_id = $1) r CROSS JOIN (VALUES (1), (2)) AS kk(k)`,
+    [company, area, electric, water, alarm],
+  );
+  // accounts with an opening balance, posted as journal rows (balance == Σ journal)
+  await o.query(
+    `INSERT INTO accounts (company_id, owner_id, room_id, wallet, balance_fen)
+     SELECT company_id, id, room_id, w, 100000 FROM owners CROSS JOIN (VALUES ('electric'), ('water')) AS ww(w) WHERE company_id = $1`,
+    [company],
+  );
+  await o.query(
+    `INSERT INTO journal (company_id, account_id, owner_id, room_id, wallet, kind, amount_fen, balance_after_fen, idempotency_key, pay_method, memo)
+     SELECT company_id, id, owner_id, room_id, wallet, 'prepay', 100000, 100000, 'open:' || id, 'cash', '期初余额' FROM accounts WHERE company_id = $1`,
+    [company],
+  );
+  // the previous reading is settled (cursor and this month's period state); one new reading each
+  await o.query(
+    `INSERT INTO settle_cursors (meter_id, company_id, read_at, total, registers)
+     SELECT m.id, m.company_id, date_trunc('hour', now()) - interval '1 hour', 100 + m.id % 100,
+       CASE WHEN m.kind = 1 THEN jsonb_build_object('尖', (10 + m.id % 7)::text, '峰', (30 + m.id % 11)::text, '平', (40 + m.id % 13)::text, '谷', (20 + m.id % 5)::text) ELSE '{}' END
+     FROM meters m WHERE m.company_id = $1`,
+    [company],
+  );
+  await o.query(
+    `INSERT INTO meter_periods (meter_id, period_key, company_id, quantity, exact, charged_fen)
+     SELECT m.id, CASE WHEN s.charging_month_type = 2 THEN to_char(now() AT TIME ZONE 'Asia/Shanghai', 'YYYY') ELSE to_char(now() AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM') END,
+       m.company_id, 100, 68, 6800
+     FROM meters m JOIN charging_schemes s ON s.id = m.charging_scheme_id WHERE m.company_id = $1`,
+    [company],
+  );
+  await o.query(
+    `INSERT INTO readings (company_id, meter_id, read_at, source, total, registers)
+     SELECT m.company_id, m.id, date_trunc('hour', now()) - interval '1 hour' + interval '30 minutes', 1,
+       100 + m.id % 100 + 0.5 + (m.id % 9) * 0.25,
+       CASE WHEN m.kind = 1 THEN jsonb_build_object('sharp', 10 + m.id % 7, 'peak', 30 + m.id % 11 + 0.5 + (m.id % 9) * 0.25, 'flat', 40 + m.id % 13, 'valley', 20 + m.id % 5) ELSE '{}' END
+     FROM meters m WHERE m.company_id = $1`,
+    [company],
+  );
+  await o.query(
+    `INSERT INTO meter_latest (meter_id, company_id, read_at, total, source)
+     SELECT meter_id, company_id, read_at, total, 1 FROM readings WHERE company_id = $1`,
+    [company],
+  );
+  await o.query('VACUUM ANALYZE');
+  console.log(`settlement setup: ${METERS} meters, ${ROOMS} rooms and owners, ${ROOMS * 2} accounts in ${secs(performance.now() - t0)} s`);
+  return { o, company };
+}
+
+/** The floor: the same number of balance changes and journal rows, precomputed, applied set-based. */
+async function floor(o: pg.Client, company: number) {
+  const rows = (await o.query(
+    `SELECT m.id AS meter_id, a.id AS account_id, a.owner_id, a.room_id, a.wallet, a.balance_fen, r.total - c.total AS delta
+     FROM meters m JOIN owners ow ON ow.room_id = m.room_id JOIN accounts a ON a.owner_id = ow.id AND a.wallet = CASE m.kind WHEN 1 THEN 'electric' ELSE 'water' END
+     JOIN settle_cursors c ON c.meter_id = m.id JOIN readings r ON r.meter_id = m.id AND r.read_at > c.read_at
+     WHERE m.company_id = $1`,
+    [company],
+  )).rows;
+  // precomputed outside the timing: an amount per reading (delta × a price, in 分) and its journal row
+  const amounts: string[] = [];
+  const journal: string[] = [];
+  for (const r of rows) {
+    const fen = Math.round(Number(r.delta) * (r.wallet === 'water' ? 420 : 68));
+    amounts.push(`${r.account_id}\t${fen}\n`);
+    journal.push(`${company}\t${r.account_id}\t${r.owner_id}\t${r.room_id}\t${r.wallet}\tdeduction\t${-fen}\t${Number(r.balance_fen) - fen}\tfloor:${r.meter_id}\tsystem\tsettlement\n`);
+  }
+  await o.query('CHECKPOINT');
+  const t0 = performance.now();
+  await o.query('BEGIN');
+  await o.query(`CREATE TEMP TABLE amt (account_id bigint, amount bigint) ON COMMIT DROP`);
+  await copyIn(o, `COPY amt FROM STDIN`, amounts);
+  await o.query(`UPDATE accounts a SET balance_fen = a.balance_fen - amt.amount, updated_at = now() FROM amt WHERE a.id = amt.account_id`);
+  await copyIn(o, `COPY journal (company_id, account_id, owner_id, room_id, wallet, kind, amount_fen, balance_after_fen, idempotency_key, pay_method, ref_type) FROM STDIN`, journal);
+  await o.query('COMMIT');
+  const ms = performance.now() - t0;
+  // undo it, so the real path starts from the same books
+  await o.query(`DELETE FROM journal WHERE company_id = $1 AND idempotency_key LIKE 'floor:%'`, [company]).catch(async () => {
+    await o.query(`ALTER TABLE journal DISABLE TRIGGER journal_no_change`);
+    await o.query(`DELETE FROM journal WHERE company_id = $1 AND idempotency_key LIKE 'floor:%'`, [company]);
+    await o.query(`ALTER TABLE journal ENABLE TRIGGER journal_no_change`);
+  });
+  await o.query(`UPDATE accounts SET balance_fen = 100000 WHERE company_id = $1`, [company]);
+  await o.query('VACUUM ANALYZE journal');
+  await o.query('VACUUM ANALYZE accounts');
+  return { ms, rows: rows.length };
+}
+
+async function main() {
+  const { o, company } = await prepare();
+  const f = await floor(o, company);
+  console.log(`settlement floor (COPY amounts + UPDATE … FROM + COPY journal): ${f.rows} readings in ${secs(f.ms)} s (${Math.round(f.rows / (f.ms / 1000))} readings/s)`);
+
+  const db = openDb(appUrlFrom(ownerUrl(), APP_PASSWORD), CONCURRENCY + 2);
+  await o.query('CHECKPOINT');
+  const t0 = performance.now();
+  const r = await sweep(db, { batchSize: BATCH, concurrency: CONCURRENCY, log: (m, e) => console.error(m, e) });
+  const ms = performance.now() - t0;
+  console.log(`settlement real path (sweep, ${BATCH} meters/transaction × ${CONCURRENCY}): ${r.readings} readings in ${secs(ms)} s (${Math.round(r.readings / (ms / 1000))} readings/s)`);
+  console.log(`settlement ratio real/floor: ${(ms / f.ms).toFixed(2)}× (goal ≤ 2×)`);
+
+  // the books after the real run: every reading once, balance == Σ journal
+  const check = (await o.query(
+    `SELECT (SELECT count(*) FROM settlements WHERE company_id = $1)::int AS settlements,
+       (SELECT count(*) FROM journal WHERE company_id = $1 AND kind = 'deduction')::int AS deductions,
+       (SELECT count(*) FROM accounts a WHERE a.company_id = $1 AND a.balance_fen <> (SELECT coalesce(sum(j.amount_fen), 0) FROM journal j WHERE j.account_id = a.id))::int AS unbalanced`,
+    [company],
+  )).rows[0];
+  console.log(`settlement check: ${check.settlements} settlements, ${check.deductions} deductions, ${check.unbalanced} unbalanced accounts`);
+  await db.close();
+  await o.end();
+  if (check.settlements !== METERS || check.unbalanced !== 0) process.exit(1);
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});

@@ -1,0 +1,153 @@
+// The device pages end to end: real server, real gateway on its TCP port, the worker, and simulated
+// meters (@meter/simulator, DL/T 645 over a collector's TCP connection) on the other end.
+// - /casualCopy: an on-demand reading comes back from the meter and shows in the meter's row;
+// - /longRange: closing a single-phase meter (phaseId 1) asks the valve password (SPEC §4/§5): a
+//   wrong one is refused with 密码输入不正确 and sends nothing; the right one sends the close and the
+//   meter shows 拉闸.
+//
+// The server is started by playwright.config.ts with SIMULATOR=0, so this spec runs its own small
+// fleet (the simulator CLI with a definition built from the demo archive) for one demo collector.
+// With E2E_SIMULATOR=1 the server's own demo fleet answers instead.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { expect, test, type APIRequestContext } from '@playwright/test';
+import { DEMO, login, toast } from './helpers.ts';
+
+const root = resolve(import.meta.dirname, '..');
+const gatewayPort = Number(process.env.E2E_GATEWAY_PORT ?? Number(process.env.E2E_PORT ?? 18480) + 3);
+// against an external server (E2E_BASE_URL) give its gateway port in E2E_GATEWAY_PORT
+const ownFleet = process.env.E2E_SIMULATOR !== '1';
+const V1 = '/device/api/v1';
+
+interface DemoMeter {
+  id: number;
+  address: string;
+  kind: number;
+  phaseId: number | null;
+  collectorId: number | null;
+  collectorImei: string | null;
+  initialReading: string;
+  status: number;
+  valveState: number | null;
+}
+
+let fleet: ChildProcess | undefined;
+let token = '';
+let readMeter: DemoMeter;
+let closeMeter: DemoMeter;
+
+async function api<T>(request: APIRequestContext, method: 'GET' | 'POST', url: string, data?: unknown): Promise<T> {
+  const res = await request.fetch(url, { method, headers: { Authorization: token }, ...(data !== undefined ? { data } : {}) });
+  const body = await res.json();
+  expect(body.code, `${method} ${url}: ${JSON.stringify(body)}`).toBe('SUCCESS');
+  return ('count' in body ? body : body.data) as T;
+}
+
+test.describe.configure({ mode: 'serial' });
+
+test.beforeAll(async ({ request }) => {
+  const r = await request.post('/yonghu/api/admin/login', { data: DEMO });
+  token = (await r.json()).data.token;
+  // a demo collector with single-phase electric meters behind it
+  const list = await api<{ data: DemoMeter[] }>(request, 'GET', `${V1}/device/list?index=1&size=200&kind=1&plan=0`);
+  // billing closes the meters of owners in arrears on its own: leave those out
+  const closing = await api<{ data: { meterId: number }[] }>(request, 'GET', `${V1}/device/order/list?index=1&size=1000&type=close`);
+  const auto = new Set(closing.data.map((c) => c.meterId));
+  const behind = list.data.filter((m) => m.collectorImei && m.status === 1);
+  const usable = (m: DemoMeter) => m.phaseId === 1 && m.valveState === 1 && !auto.has(m.id);
+  const imei = behind.find(usable)!.collectorImei!;
+  const meters = behind.filter((m) => m.collectorImei === imei);
+  const single = meters.filter(usable);
+  expect(single.length, 'two single-phase meters behind one demo collector').toBeGreaterThanOrEqual(2);
+  [readMeter, closeMeter] = single;
+
+  if (ownFleet) {
+    const dir = mkdtempSync(join(tmpdir(), 'meter-e2e-fleet-'));
+    const file = join(dir, 'fleet.json');
+    writeFileSync(file, JSON.stringify({
+      collectors: [{
+        imei,
+        meters: meters.map((m) => ({ address: m.address, kind: 'electric', initialTotal: Number(m.initialReading), supplyOn: true, phases: m.phaseId === 1 ? 1 : 3 })),
+      }],
+    }));
+    fleet = spawn(process.execPath, ['--import', 'tsx', 'apps/simulator/src/cli.ts', '--gateway', `127.0.0.1:${gatewayPort}`, '--definition', file, '--status-every', '600000'], {
+      cwd: root,
+      stdio: ['ignore', 'ignore', 'pipe'],
+    });
+    fleet.stderr?.on('data', (d) => process.stderr.write(`[simulator] ${d}`));
+  }
+  // the collector registers with the gateway: its meters are reachable
+  await expect.poll(async () => {
+    const g = await api<{ online: boolean }>(request, 'GET', `${V1}/gather?id=${readMeter.collectorId}`);
+    return g.online;
+  }, { timeout: 30_000, message: `collector ${imei} online at the gateway` }).toBe(true);
+});
+
+test.afterAll(async () => {
+  if (fleet && fleet.exitCode === null) {
+    fleet.kill('SIGTERM');
+    await new Promise((r) => fleet!.once('exit', r));
+  }
+});
+
+test('/casualCopy: an on-demand reading comes back from the meter and shows in its row', async ({ page }) => {
+  await login(page);
+  await page.goto('/casualCopy');
+  await page.getByPlaceholder('表号 / 名称 / 房间').fill(readMeter.address);
+  await page.getByRole('button', { name: /查\s*询/ }).click();
+  const row = page.locator('tr', { hasText: readMeter.address });
+  await expect(row).toHaveCount(1);
+  await row.getByText('抄表', { exact: true }).click();
+
+  const result = page.getByTestId(`read-result-${readMeter.id}`);
+  await expect(result).toContainText('成功', { timeout: 30_000 });
+  const text = (await result.innerText()).match(/读数 ([\d.]+)/);
+  expect(text, 'the reading the meter answered').not.toBeNull();
+  const total = Number(text![1]).toFixed(2);
+  expect(Number(total)).toBeGreaterThanOrEqual(Number(readMeter.initialReading));
+  // the row shows the new value (the table reloads when the command ends)
+  await expect(page.getByTestId(`reading-${readMeter.id}`)).toHaveText(`${total} kWh`);
+});
+
+test('/longRange: closing a phaseId-1 meter asks the valve password; a wrong one sends nothing, the right one closes it', async ({ page, request }) => {
+  const closes = async () =>
+    (await api<{ count: number }>(request, 'GET', `${V1}/device/order/list?meterId=${closeMeter.id}&type=close`)).count;
+  const before = await closes();
+
+  await login(page);
+  await page.goto('/longRange');
+  await page.getByPlaceholder('表号 / 名称 / 房间').fill(closeMeter.address);
+  await page.getByRole('button', { name: /查\s*询/ }).click();
+  const row = page.locator('tr', { hasText: closeMeter.address });
+  await expect(row).toHaveCount(1);
+  await expect(page.getByTestId(`valve-${closeMeter.id}`)).toHaveText('合闸');
+
+  await row.getByText('拉闸', { exact: true }).click();
+  const dialog = page.getByRole('dialog', { name: '阀控密码' });
+  await expect(dialog).toBeVisible();
+  // required
+  await dialog.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(dialog.getByText('请输入阀控密码')).toBeVisible();
+  // wrong: refused, nothing sent
+  await dialog.getByLabel('阀控密码').fill('000000');
+  await dialog.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(toast(page, '密码输入不正确')).toBeVisible();
+  await expect(dialog).toBeVisible();
+  expect(await closes()).toBe(before);
+
+  // right (the demo company's password, with spaces around: trimmed)
+  await dialog.getByLabel('阀控密码').fill(' 123456 ');
+  await dialog.getByRole('button', { name: /确\s*定/ }).click();
+  await expect(dialog).toBeHidden();
+  await expect(toast(page, /拉闸成功/)).toBeVisible({ timeout: 30_000 });
+  await expect(page.getByTestId(`valve-${closeMeter.id}`)).toHaveText('拉闸', { timeout: 15_000 });
+  expect(await closes()).toBe(before + 1);
+  const last = await api<{ data: { status: string; memo: string; requesterName: string }[] }>(request, 'GET', `${V1}/device/order/list?meterId=${closeMeter.id}&type=close&size=1`);
+  expect(last.data[0]).toMatchObject({ status: 'succeeded', memo: '远程拉闸' });
+
+  // and back on, so a rerun against the same server starts from 合闸
+  await row.getByText('合闸', { exact: true }).click();
+  await expect(page.getByTestId(`valve-${closeMeter.id}`)).toHaveText('合闸', { timeout: 30_000 });
+});

@@ -1,0 +1,38 @@
+import { expect, type Page } from '@playwright/test';
+
+export const DEMO = { username: 'demo', password: 'demo123' };
+
+/** Log in through the login page and land on /home. */
+export async function login(page: Page, user = DEMO): Promise<void> {
+  await page.goto('/login');
+  await page.getByPlaceholder('用户名').fill(user.username);
+  await page.getByPlaceholder('密码').fill(user.password);
+  await page.getByRole('button', { name: /登\s*录/ }).click();
+  await expect(page).toHaveURL(/\/home$/);
+  await expect(page.getByText('快捷入口')).toBeVisible();
+}
+
+/** The session token the web app stored (sessionStorage). */
+export async function storedToken(page: Page): Promise<string> {
+  const token = await page.evaluate(() => sessionStorage.getItem('meter.token'));
+  expect(token, 'a session token in sessionStorage').toBeTruthy();
+  return token!;
+}
+
+/** Labels of the open-page tabs, in order. */
+export async function tabLabels(page: Page): Promise<string[]> {
+  return (await page.locator('.shell-tabs .ant-tabs-tab').allInnerTexts()).map((t) => t.trim());
+}
+
+/** Open a page through the side menu: group title, then page title. */
+export async function openFromMenu(page: Page, group: string, title: string): Promise<void> {
+  const menu = page.locator('.shell-sider');
+  const item = menu.getByRole('menuitem', { name: title, exact: true });
+  if (!(await item.isVisible())) await menu.getByRole('menuitem', { name: group }).click();
+  await item.click();
+}
+
+/** A visible antd message toast with this text. */
+export function toast(page: Page, text: string | RegExp) {
+  return page.locator('.ant-message-notice').filter({ hasText: text });
+}

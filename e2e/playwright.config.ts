@@ -1,0 +1,76 @@
+// End-to-end tests in Debian's Chromium (never a downloaded browser), against the real server
+// serving the built web app (apps/web/dist: `npm run build -w @meter/web` first; `npm test` does).
+//
+// By default the config starts its own server on separate ports with a fresh data directory and the
+// demo seed, so it never touches a running instance or ./data. Set E2E_BASE_URL to test a server
+// that is already running instead (it must have the demo seed: demo/demo123, admin/admin123).
+import { defineConfig } from '@playwright/test';
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+
+const root = resolve(import.meta.dirname, '..');
+const external = process.env.E2E_BASE_URL;
+const port = Number(process.env.E2E_PORT ?? 18480);
+const baseURL = external ?? `http://127.0.0.1:${port}`;
+
+// evaluated by the runner and by each worker; only the runner starts the server, so make the data
+// directory lazily, once, and hand it on through the environment
+if (!external && !process.env.E2E_DATA_DIR) {
+  process.env.E2E_DATA_DIR = mkdtempSync(join(tmpdir(), 'meter-e2e-'));
+  process.env.E2E_DATA_DIR_OWNED = '1';
+}
+
+export default defineConfig({
+  testDir: '.',
+  testMatch: '*.spec.ts',
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  // generous: CI machines here are small and shared (first page loads fetch ~40 chunks)
+  timeout: Number(process.env.E2E_TEST_TIMEOUT ?? 120_000),
+  expect: { timeout: 15_000 },
+  reporter: process.env.CI ? [['list'], ['html', { open: 'never', outputFolder: join(root, 'playwright-report') }]] : 'list',
+  outputDir: join(root, 'test-results'),
+  use: {
+    baseURL,
+    locale: 'zh-CN',
+    timezoneId: 'Asia/Shanghai',
+    viewport: { width: 1440, height: 900 },
+    trace: 'retain-on-failure',
+    screenshot: 'only-on-failure',
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+      args: [
+        '--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update',
+        '--disable-sync', '--no-first-run',
+      ],
+    },
+  },
+  projects: [{ name: 'chromium', use: { browserName: 'chromium' } }],
+  webServer: external
+    ? undefined
+    : {
+        command: 'node e2e/serve.mjs',
+        cwd: root,
+        url: `${baseURL}/healthz`,
+        reuseExistingServer: false,
+        timeout: 180_000,
+        gracefulShutdown: { signal: 'SIGTERM', timeout: 15_000 },
+        stdout: 'ignore',
+        stderr: 'pipe',
+        env: {
+          PORT: String(port),
+          HOST: '127.0.0.1',
+          DATA_DIR: process.env.E2E_DATA_DIR!,
+          EMBEDDED_PG_PORT: process.env.E2E_PG_PORT ?? String(port + 1),
+          MQTT_PORT: process.env.E2E_MQTT_PORT ?? String(port + 2),
+          GATEWAY_PORT: process.env.E2E_GATEWAY_PORT ?? String(port + 3),
+          SEED_DEMO: '1',
+          SIMULATOR: process.env.E2E_SIMULATOR ?? '0',
+          LOG_LEVEL: 'warn',
+          // a data directory we made (mkdtemp above) is removed by serve.mjs after the server stops
+          E2E_REMOVE_DATA_DIR: process.env.E2E_DATA_DIR_OWNED === '1' ? '1' : '0',
+        },
+      },
+});

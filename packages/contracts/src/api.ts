@@ -1,0 +1,42 @@
+// Shapes that cross the wire between server and web. Ids are JSON numbers (bigint columns read in
+// number mode; ids stay far below 2^53).
+
+export const SUCCESS = 'SUCCESS';
+
+export interface Envelope<T> {
+  code: string;
+  message: string;
+  data?: T;
+  count?: number;
+}
+
+export interface SessionUser {
+  id: number;
+  username: string;
+  realName: string;
+  companyId: number | null;
+  roleId: number | null;
+  userType: number;
+}
+
+export interface SessionCompany {
+  id: number;
+  name: string;
+  bankType: number;
+  /** 0 智能水电表物联网管理平台, 1 智慧市场管理平台 (the branded edition) */
+  edition: number;
+}
+
+export interface LoginResult {
+  token: string;
+  user: SessionUser;
+  access: number;
+  routes: string[];
+  operations: string[];
+  company: SessionCompany | null;
+}
+
+export const PRODUCT_VERSION = 'v1.9.2';
+export const EDITION_TITLES: Record<number, string> = { 0: '智能水电表物联网管理平台', 1: '智慧市场管理平台' };
+/** the building-unit label by edition (SPEC §1) */
+export const UNIT_LABELS: Record<number, string> = { 0: '物业', 1: '出租屋' };

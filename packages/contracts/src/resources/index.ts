@@ -1,0 +1,7 @@
+// Every declared CRUD resource (one file per domain).
+export * from './company.ts';
+export * from './area.ts';
+export * from './device.ts';
+export * from './scheme.ts';
+export * from './room.ts';
+export * from './owner.ts';
