@@ -30,6 +30,7 @@ export async function openFromMenu(page: Page, group: string, title: string): Pr
   const item = menu.getByRole('menuitem', { name: title, exact: true });
   if (!(await item.isVisible())) await menu.getByRole('menuitem', { name: group }).click();
   await item.click();
+  await expect(page.locator('.shell-tabs .ant-tabs-tab').filter({ hasText: title })).toHaveCount(1);
 }
 
 /** A visible antd message toast with this text. */

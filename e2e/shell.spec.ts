@@ -107,8 +107,8 @@ test('an expired session: 登录状态过期，请重新登录 and back to the l
   const token = await storedToken(page);
   const res = await page.request.post('/yonghu/api/logout', { headers: { Authorization: token } });
   expect(res.ok()).toBeTruthy();
-  // act: open a page that loads data
-  await openFromMenu(page, '系统管理', '账号管理');
+  // act: open a page that loads data (a reload keeps the stored session, as a user's F5 would)
+  await page.goto('/systemRecords');
   await expect(toast(page, '登录状态过期，请重新登录')).toBeVisible();
   await expect(page).toHaveURL(/\/login$/);
   expect(await page.evaluate(() => sessionStorage.getItem('meter.token'))).toBeNull();

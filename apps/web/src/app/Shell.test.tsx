@@ -3,7 +3,7 @@ import { configure } from '@testing-library/react';
 
 // lazy route chunks are transformed on first use: give async queries time
 configure({ asyncUtilTimeout: 8000 });
-import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { QueryClient } from '@tanstack/react-query';
 import type { LoginResult } from '@meter/contracts';
@@ -129,5 +129,31 @@ describe('shell guards', { timeout: 30_000 }, () => {
     fireEvent.click(await screen.findByText('关闭其他'));
     await waitFor(() => expect(tabsStore.get().keys).toEqual(['home', 'energy']));
     expect(document.querySelector('[data-page="headSet"]')).toBeNull();
+  });
+
+  it('two menu clicks in quick succession open both tabs, even before the first page has loaded', async () => {
+    saveSession(login);
+    renderAt('/home');
+    await screen.findByText('快捷入口');
+    const menu = document.querySelector('.shell-sider') as HTMLElement;
+    const item = async (group: string, title: string) => {
+      fireEvent.click(within(menu).getByText(group));
+      return within(menu).findByText(title);
+    };
+    const room = await item('档案管理', '房间档案');
+    const role = await item('系统管理', '角色管理');
+    // plain clicks outside act(): nothing is flushed between them, as with a fast user in a browser
+    // where the first route's transition is still suspended on its chunk when the second click lands
+    const env = globalThis as { IS_REACT_ACT_ENVIRONMENT?: boolean };
+    env.IS_REACT_ACT_ENVIRONMENT = false;
+    try {
+      room.click();
+      role.click();
+      expect(tabsStore.get().keys).toEqual(['home', 'recordsRoom', 'systemRole']);
+    } finally {
+      env.IS_REACT_ACT_ENVIRONMENT = true;
+    }
+    await waitFor(() => expect(document.querySelector('[data-page="systemRole"]')).toBeTruthy());
+    expect(tabsStore.get()).toEqual({ keys: ['home', 'recordsRoom', 'systemRole'], active: 'systemRole' });
   });
 });

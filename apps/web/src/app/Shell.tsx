@@ -82,6 +82,12 @@ function ShellLayout({ session, routeKey }: { session: Session; routeKey: string
   }, [def, session]);
 
   const go = (key: string) => navigate(`/${key}${searches.current.get(key) ?? ''}`);
+  // the tab opens at the click, not when the route commits: a navigation to a page whose chunk is
+  // still loading can be superseded by the next click, and its tab must not be lost
+  const openFromMenu = (key: string) => {
+    if (routeAllowed(key, session)) tabsStore.open(key);
+    go(key);
+  };
   const allowedTabs = tabs.keys.filter((k) => routeAllowed(k, session));
   const rendered = allowedTabs.filter((k) => visited.current.has(k));
   if (status === 'ok' && !rendered.includes(routeKey)) rendered.push(routeKey);
@@ -122,7 +128,7 @@ function ShellLayout({ session, routeKey }: { session: Session; routeKey: string
         style={{ position: 'fixed', insetInlineStart: 0, top: 0, bottom: 0, overflow: 'auto' }}
       >
         <div className="shell-logo" title={editionTitle(session)}>{collapsed ? '水电' : '水电表平台'}</div>
-        <SideMenu session={session} activeKey={routeKey} collapsed={collapsed} onOpen={(k) => go(k)} />
+        <SideMenu session={session} activeKey={routeKey} collapsed={collapsed} onOpen={openFromMenu} />
         {!collapsed && <div className="shell-version">{PRODUCT_VERSION}</div>}
       </Layout.Sider>
       <Layout style={{ marginInlineStart: width, transition: 'margin 0.2s' }}>
