@@ -3,7 +3,8 @@ import type { Tx } from '../../db/client.ts';
 import * as notify from '../notify/service.ts';
 import type { AccountMove } from './ledger.ts';
 import * as repo from './repo.ts';
-import { AUTOMATIC, requestValve } from './valve.ts';
+import { requestSystemCommand } from '../control/service.ts';
+import { ORIGIN } from '../control/rules.ts';
 
 // Balance alarms (issue 5): after every balance change, the alarm scheme of the account's meters
 // decides. accounts.alarm_level remembers the deepest threshold reached since the balance was last
@@ -94,11 +95,10 @@ export async function afterBalanceChange(tx: Tx, moves: AccountMove[], o: AlarmO
         : `充值后余额恢复，自动${w.openCmd}（余额 ¥${fenToYuan(m.afterFen)}）`;
       let skipped = 0;
       for (const meterId of c.meterIds) {
-        const r = await requestValve(tx, {
-          companyId: m.companyId,
+        const r = await requestSystemCommand(tx, {
           meterId,
-          action: step.valve,
-          origin: AUTOMATIC,
+          kind: step.valve,
+          origin: ORIGIN.automatic,
           memo,
           requestedBy: o.requestedBy ?? null,
           requesterName: o.requesterName ?? '系统',
@@ -129,8 +129,8 @@ export async function retryDeferredCloses(tx: Tx, limit = 200) {
     const w = KIND_WORDS[a.wallet as 'electric' | 'water'];
     let skipped = 0;
     for (const meterId of a.meterIds) {
-      const r = await requestValve(tx, {
-        companyId: a.companyId, meterId, action: 'close', origin: AUTOMATIC,
+      const r = await requestSystemCommand(tx, {
+        meterId, kind: 'close', origin: ORIGIN.automatic,
         memo: `余额不足自动${w.closeCmd}（余额 ¥${fenToYuan(a.balanceFen)}，此前${w.closeCmd}未能执行）`, requestedBy: null, requesterName: '系统',
       });
       if (r.skipped) skipped++;

@@ -13,7 +13,8 @@ import { WALLET_LABELS, post, type Wallet } from './ledger.ts';
 import * as repo from './repo.ts';
 import type { CancelInput } from './schema.ts';
 import { settleAllPending } from './settlement.ts';
-import { MANUAL, requestValve } from './valve.ts';
+import { requestSystemCommand } from '../control/service.ts';
+import { ORIGIN } from '../control/rules.ts';
 
 // 销户 (/accountCancel) and 恢复 (/accountOff), each one transaction:
 // close: final readings (optional, through the control module's ingest) → settle everything pending →
@@ -71,8 +72,8 @@ export async function cancelAccount(ctx: Ctx, b: CancelInput) {
 
     const valves = [];
     for (const m of meters.filter((x) => x.status === 1)) {
-      const r = await requestValve(tx, {
-        companyId: m.companyId, meterId: m.id, action: 'close', origin: MANUAL, memo: `销户${m.kind === 2 ? '关阀' : '拉闸'}（${ro.ownerName}）`,
+      const r = await requestSystemCommand(tx, {
+        meterId: m.id, kind: 'close', origin: ORIGIN.manual, memo: `销户${m.kind === 2 ? '关阀' : '拉闸'}（${ro.ownerName}）`,
         requestedBy: ctx.user.id, requesterName: operatorName(ctx),
       });
       valves.push({ meterId: m.id, name: m.name, commandId: r.commandId, skipped: r.skipped ?? '' });

@@ -95,6 +95,78 @@ function check(meter: repo.ControlMeter, r: Request, now: Date) {
   }
 }
 
+/** What the system (billing, a timed run, a job) asks of the control module: no person, no override. */
+export interface SystemCommandRequest {
+  meterId: number;
+  kind: CommandKind;
+  /** ORIGIN.automatic (balance-driven), ORIGIN.timed, ORIGIN.manual when a person's action implies it */
+  origin: number;
+  memo: string;
+  payload?: Record<string, unknown>;
+  /** who caused it, when a person did (account closing); null for the system itself */
+  requestedBy?: number | null;
+  requesterName?: string;
+  ttlMs?: number;
+  maxAttempts?: number;
+  /** the text of a superseded opposite command's error */
+  supersededBy?: string;
+}
+
+export interface SystemCommandOutcome {
+  meterId: number;
+  /** the command now pending for this meter and kind (a new one, or one already pending) */
+  commandId: number | null;
+  /** false: an identical command was already pending (joined), or none was queued (see skipped) */
+  created: boolean;
+  /** why no command was queued: the meter is not in use, protected (保电/保水) or in no-disconnect hours */
+  skipped?: string;
+}
+
+export const SYSTEM_COMMAND_TTL_MS = 24 * 3600_000;
+
+/**
+ * Queues a command as the system, in the caller's transaction (a rolled-back caller queues
+ * nothing). The rules of a person's command (check above) apply, minus the override: the system
+ * never forces a close, so a close of a protected meter or inside the alarm scheme's no-disconnect
+ * hours is skipped (and reported), not refused; a pending command of the same kind is joined; a
+ * queued opposite valve command is superseded. The worker picks the command up on its next poll.
+ */
+export async function requestSystemCommand(tx: Tx, r: SystemCommandRequest, now = new Date()): Promise<SystemCommandOutcome> {
+  const skip = (why: string): SystemCommandOutcome => ({ meterId: r.meterId, commandId: null, created: false, skipped: why });
+  const [m] = await repo.controlMeters(tx, [r.meterId]);
+  if (!m) return skip('表具不存在');
+  if (m.status === 2) return skip('表具已销表');
+  if (m.status !== 1 && r.kind !== 'read' && r.kind !== 'config_read') return skip('表具已停用');
+  if (r.kind === 'close') {
+    if (m.protection) return skip(m.protection.kind === 2 ? '保水中' : '保电中');
+    const why = noCloseReason(m.noClose, now);
+    if (why) return skip(why);
+  }
+  const opposite = OPPOSITE[r.kind];
+  if (opposite) await repo.supersedeQueued(tx, m.id, opposite, r.supersededBy ?? `已被之后的「${VALVE_WORD(m.kind, r.kind)}」指令取代`);
+  for (let i = 0; i < 3; i++) {
+    const row = await repo.insertCommand(tx, {
+      companyId: m.companyId,
+      meterId: m.id,
+      collectorId: m.collectorId,
+      kind: r.kind,
+      payload: r.payload ?? {},
+      expiresAt: new Date(now.getTime() + (r.ttlMs ?? SYSTEM_COMMAND_TTL_MS)),
+      maxAttempts: r.maxAttempts ?? 3,
+      requestedBy: r.requestedBy ?? null,
+      requesterName: r.requesterName ?? '系统',
+      origin: r.origin,
+      memo: r.memo,
+      overrideReason: '',
+    });
+    if (row) return { meterId: m.id, commandId: row.id, created: true };
+    const pending = await repo.pendingCommand(tx, m.id, r.kind);
+    if (pending) return { meterId: m.id, commandId: pending.id, created: false };
+    // the pending one finished in between: try again
+  }
+  return skip('表具指令正忙，稍后再试');
+}
+
 /**
  * Queues one command per meter (in the caller's scope: only meters the caller may see). A pending
  * command of the same kind is joined, not duplicated; a queued opposite valve command is superseded.
