@@ -1,7 +1,6 @@
 import pg from 'pg';
-import { drizzle, type NodePgDatabase } from 'drizzle-orm/node-postgres';
+import { drizzle, NodePgSession, NodePgTransaction, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
-import { sql } from 'drizzle-orm';
 import path from 'node:path';
 import * as schema from './schema/index.ts';
 
@@ -78,15 +77,60 @@ export function openDb(appUrl: string, max = 10): Db {
   return {
     pool,
     orm,
-    tx: (scope, fn) =>
-      orm.transaction(async (tx) => {
-        await tx.execute(sql`SELECT
-          set_config('app.company_id', ${scope.companyId == null ? '' : String(scope.companyId)}, true),
-          set_config('app.all_companies', ${scope.allCompanies ? 'on' : 'off'}, true),
-          set_config('app.area_ids', ${areaSetting(scope.areaIds)}, true),
-          set_config('app.user_id', ${scope.userId == null ? '' : String(scope.userId)}, true)`);
-        return fn(tx);
-      }),
+    tx: (scope, fn) => runTx(pool, orm, scope, fn),
     close: () => pool.end(),
   };
+}
+
+/** The scope as literal settings: every value is an integer list, a flag or empty, never user text. */
+export function scopeSql(scope: Scope): string {
+  const lit = (v: string) => pg.escapeLiteral(v);
+  return `SELECT set_config('app.company_id', ${lit(scope.companyId == null ? '' : String(Math.trunc(scope.companyId)))}, true),
+  set_config('app.all_companies', ${lit(scope.allCompanies ? 'on' : 'off')}, true),
+  set_config('app.area_ids', ${lit(areaSetting(scope.areaIds?.map((id) => Math.trunc(id)) ?? null))}, true),
+  set_config('app.user_id', ${lit(scope.userId == null ? '' : String(Math.trunc(scope.userId)))}, true)`;
+}
+
+/**
+ * One transaction with the scope applied. BEGIN and the settings go in one round trip (a simple-protocol
+ * message holding both statements); the callback gets a drizzle transaction on the same client, built
+ * from the app's session (dialect, relational schema, logger), exactly as drizzle's own would be.
+ */
+async function runTx<T>(pool: pg.Pool, orm: Orm, scope: Scope, fn: (tx: Tx) => Promise<T>): Promise<T> {
+  // drizzle keeps these on the database's session; a transaction session is built from them
+  type SessionParts = ConstructorParameters<typeof NodePgSession>;
+  const base = (orm as unknown as { session: { dialect: SessionParts[1]; schema: SessionParts[2]; options: SessionParts[3] } }).session;
+  const client = await pool.connect();
+  // a server error (it has a SQLSTATE) leaves the connection usable; anything else on BEGIN, COMMIT or
+  // ROLLBACK (a dead socket) means the client must not go back to the pool
+  let destroy: Error | undefined;
+  const onControlError = (err: unknown) => {
+    if (!(err instanceof pg.DatabaseError)) destroy = err instanceof Error ? err : new Error(String(err));
+  };
+  try {
+    try {
+      await client.query(`BEGIN; ${scopeSql(scope)}`);
+    } catch (err) {
+      onControlError(err);
+      if (!destroy) await client.query('ROLLBACK').catch(onControlError);
+      throw err;
+    }
+    const session = new NodePgSession(client, base.dialect, base.schema, base.options);
+    const tx = new NodePgTransaction(base.dialect, session, base.schema) as unknown as Tx;
+    let result: T;
+    try {
+      result = await fn(tx);
+    } catch (err) {
+      await client.query('ROLLBACK').catch(onControlError);
+      throw err;
+    }
+    // a failed COMMIT ends the transaction on the server (rolled back)
+    await client.query('COMMIT').catch((err) => {
+      onControlError(err);
+      throw err;
+    });
+    return result;
+  } finally {
+    client.release(destroy ?? false);
+  }
 }

@@ -1,0 +1,93 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import pg from 'pg';
+import { sql } from 'drizzle-orm';
+import { appUrlFrom, openDb, scopeSql, SYSTEM_SCOPE, type Db } from './client.ts';
+import { OWNER_URL } from '../../test/helpers.ts';
+import { makeCompany } from '../../test/factories.ts';
+import { companies } from './schema/index.ts';
+
+// db.tx: BEGIN and the tenant settings in one round trip, a drizzle transaction on the same client,
+// COMMIT or ROLLBACK, and a client that goes back to the pool clean.
+
+let db: Db;
+let owner: pg.Pool;
+let a: number;
+let b: number;
+
+beforeAll(async () => {
+  // one connection: every transaction reuses the client the previous one released
+  db = openDb(appUrlFrom(OWNER_URL(), 'meter_app_test'), 1);
+  owner = new pg.Pool({ connectionString: OWNER_URL(), max: 1 });
+  a = await makeCompany(owner, `事务甲${Date.now()}`);
+  b = await makeCompany(owner, `事务乙${Date.now()}`);
+});
+afterAll(async () => {
+  await db.close();
+  await owner.end();
+});
+
+const scopeOf = (companyId: number) => ({ companyId, allCompanies: false, areaIds: null, userId: 7 });
+const settings = (tx: Parameters<Parameters<Db['tx']>[1]>[0]) =>
+  tx.execute(sql`SELECT current_setting('app.company_id', true) AS c, current_setting('app.all_companies', true) AS al,
+    current_setting('app.area_ids', true) AS ar, current_setting('app.user_id', true) AS u`).then((r) => r.rows[0]);
+
+describe('db.tx', () => {
+  it('applies the scope for the transaction only; row-level security follows it', async () => {
+    const seen = await db.tx({ companyId: a, allCompanies: false, areaIds: [3, 4], userId: 9 }, async (tx) => ({
+      s: await settings(tx),
+      ids: (await tx.select({ id: companies.id }).from(companies)).map((r) => r.id),
+    }));
+    expect(seen.s).toEqual({ c: String(a), al: 'off', ar: '3,4', u: '9' });
+    expect(seen.ids).toEqual([a]);
+    // the next transaction on the same client starts from nothing
+    const next = await db.tx(scopeOf(b), async (tx) => (await tx.select({ id: companies.id }).from(companies)).map((r) => r.id));
+    expect(next).toEqual([b]);
+    const outside = await db.pool.query(`SELECT current_setting('app.company_id', true) AS c`);
+    expect(outside.rows[0].c ?? '').toBe('');
+  });
+
+  it('an empty area list hides everything; the system scope sees every company', async () => {
+    expect(scopeSql({ companyId: a, allCompanies: false, areaIds: [], userId: null })).toContain("'app.area_ids', '0'");
+    const all = await db.tx(SYSTEM_SCOPE, async (tx) => (await tx.select({ id: companies.id }).from(companies)).map((r) => r.id));
+    expect(all).toEqual(expect.arrayContaining([a, b]));
+  });
+
+  it('an error rolls everything back and the client is reusable; a nested savepoint rolls back alone', async () => {
+    const name = `回滚${Date.now()}`;
+    for (let i = 0; i < 20; i++) {
+      await expect(
+        db.tx(SYSTEM_SCOPE, async (tx) => {
+          await tx.insert(companies).values({ name: `${name}-${i}` });
+          throw new Error('业务失败');
+        }),
+      ).rejects.toThrow('业务失败');
+    }
+    // a server error inside the callback (unique violation, missing table) too
+    await expect(db.tx(SYSTEM_SCOPE, (tx) => tx.execute(sql`SELECT * FROM no_such_table`))).rejects.toThrow();
+    const kept = await db.tx(SYSTEM_SCOPE, async (tx) => {
+      await tx.insert(companies).values({ name: `${name}-kept` });
+      await tx.transaction(async (inner) => {
+        await inner.insert(companies).values({ name: `${name}-inner` });
+        inner.rollback();
+      }).catch(() => undefined);
+      return 'ok';
+    });
+    expect(kept).toBe('ok');
+    const rows = await owner.query(`SELECT name FROM companies WHERE name LIKE $1 ORDER BY name`, [`${name}%`]);
+    expect(rows.rows.map((r) => r.name)).toEqual([`${name}-kept`]);
+    const idle = await owner.query(`SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND usename = 'meter_app' AND state LIKE 'idle in transaction%'`);
+    expect(idle.rows[0].n).toBe(0);
+  });
+
+  it('tx.rollback() ends the transaction without an error reaching the pool', async () => {
+    const name = `显式回滚${Date.now()}`;
+    await expect(
+      db.tx(SYSTEM_SCOPE, async (tx) => {
+        await tx.insert(companies).values({ name });
+        tx.rollback();
+      }),
+    ).rejects.toThrow();
+    expect((await owner.query(`SELECT 1 FROM companies WHERE name = $1`, [name])).rowCount).toBe(0);
+    expect(await db.tx(scopeOf(a), async (tx) => (await settings(tx)).c)).toBe(String(a));
+  });
+});
