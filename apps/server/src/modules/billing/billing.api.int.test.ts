@@ -245,6 +245,27 @@ describe('receipts', () => {
     expect((await q(`SELECT print_count FROM receipts WHERE id = $1`, [bReceipt]))[0].print_count).toBe(0);
     expect((await get(weak, `${Y}/BillPrinting/List`)).status).toBe(403);
   });
+
+  it('every page that opens a receipt or the ledger may read it: a role with only that page gets 200', async () => {
+    const [receipt] = await q(`SELECT id FROM receipts WHERE company_id = $1 LIMIT 1`, [a.companyId]);
+    const only = async (route: string, ops: string[] = []) => {
+      const u = await makeUser(t.owner, { companyId: a.companyId, roleId: await makeRole(t.owner, a.companyId, [route], ops) });
+      return t.login(u.username, u.password);
+    };
+    for (const route of ['billprint', 'notesPay', 'compreProperty']) {
+      const token = await only(route, ['finance.receiptPrint']);
+      expect((await get(token, `${Y}/BillPrinting/Detail?id=${receipt.id}`)).status, route).toBe(200);
+      expect((await send(token, 'POST', `${Y}/BillPrinting/Print/${receipt.id}`, {})).status, route).toBe(200);
+    }
+    // printing still needs the operation, and the receipt list stays with /billprint
+    const noOp = await only('notesPay');
+    expect((await send(noOp, 'POST', `${Y}/BillPrinting/Print/${receipt.id}`, {})).status).toBe(403);
+    expect((await get(noOp, `${Y}/BillPrinting/List`)).status).toBe(403);
+    for (const route of ['noteswithdraw', 'reportCheck', 'notesPay', 'financerecode']) {
+      const token = await only(route);
+      expect((await get(token, `${Y}/Statistics/list?index=1&size=10&transactionType=7`)).status, route).toBe(200);
+    }
+  });
 });
 
 describe('room timed subsidy', () => {

@@ -17,9 +17,12 @@ const energyOp = (op: string): Perm => ({ routes: ['energy', 'compre'], op });
 const copyRead: Perm = { routes: ['copyread'] };
 const billRead: Perm = { routes: ['copyread', 'energy', 'compre'] };
 const payRead: Perm = { routes: ['notesPay', 'energy', 'compre', 'financerecode'] };
+/** the ledger behind /notesPay, /financerecode, the 提现 tab of /noteswithdraw and /reportCheck's detail */
+const statisticsRead: Perm = { routes: [...payRead.routes!, 'noteswithdraw', 'reportCheck'] };
 const auditRead: Perm = { routes: ['financerecode'] };
 const deductRead: Perm = { routes: ['financerecode', 'copyread', 'reportDeduct'] };
-const printRead: Perm = { routes: ['billprint'] };
+/** every page that opens a receipt (ReceiptModal): /billprint, /notesPay, /compreProperty */
+const printRead: Perm = { routes: ['billprint', 'notesPay', 'compreProperty'] };
 const subsidyRead: Perm = { routes: ['timeSubsidy'] };
 const subsidyOp: Perm = { routes: ['timeSubsidy'], op: 'finance.roomTimedSubsidy' };
 const homeRead: Perm = { routes: ['energy', 'compre', 'copyread', 'financerecode', 'billprint', 'reportCheck', 'reportFees', 'reportDeduct', 'reportBank'] };
@@ -57,7 +60,7 @@ export default function billingRoutes(app: FastifyInstance) {
 
   // ---- statistics and settlements (/copyread) ----
   const setTags = ['抄表结算'];
-  r.get(`${Y}/Statistics/list`, { summary: '交易统计（transactionType：0 全部 1 充值 2 退费 3 补贴 4 扣费 5 费用 6 冲正 7 提现）', perm: payRead, query: S.StatisticsQuery, tags: setTags }, ({ query }, ctx) =>
+  r.get(`${Y}/Statistics/list`, { summary: '交易统计（transactionType：0 全部 1 充值 2 退费 3 补贴 4 扣费 5 费用 6 冲正 7 提现）', perm: statisticsRead, query: S.StatisticsQuery, tags: setTags }, ({ query }, ctx) =>
     views.statistics(ctx, query));
   r.get(`${Y}/CopySettlement/CopySettlementData`, { summary: '抄表结算汇总', perm: copyRead, query: S.SettlementFilter, tags: setTags }, ({ query }, ctx) =>
     views.settlementData(ctx, query));
@@ -99,11 +102,11 @@ export default function billingRoutes(app: FastifyInstance) {
 
   // ---- receipts (/billprint) ----
   const printTags = ['票据打印'];
-  r.get(`${Y}/BillPrinting/List`, { summary: '票据列表', perm: printRead, query: S.ReceiptListQuery, tags: printTags }, ({ query }, ctx) =>
+  r.get(`${Y}/BillPrinting/List`, { summary: '票据列表', perm: { routes: ['billprint'] }, query: S.ReceiptListQuery, tags: printTags }, ({ query }, ctx) =>
     service.receipts(ctx, query));
   r.get(`${Y}/BillPrinting/Detail`, { summary: '票据详情（大写金额、二维码）', perm: printRead, query: S.IdQuery, tags: printTags }, ({ query }, ctx) =>
     service.receiptDetail(ctx, query.id));
-  r.post(`${Y}/BillPrinting/Print/:id`, { summary: '打印票据（记录打印次数）', perm: { routes: ['billprint'], op: 'finance.receiptPrint' }, params: S.IdParams, tags: printTags }, ({ params }, ctx) =>
+  r.post(`${Y}/BillPrinting/Print/:id`, { summary: '打印票据（记录打印次数）', perm: { routes: printRead.routes, op: 'finance.receiptPrint' }, params: S.IdParams, tags: printTags }, ({ params }, ctx) =>
     service.printReceipt(ctx, params.id));
 
   // ---- closing accounts (/accountCancel, /accountOff) ----
