@@ -124,7 +124,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   // The audit row is written before the answer leaves, so a caller that saw the answer finds the row.
   app.addHook('onSend', async (req, reply, payload) => {
-    if (req.method === 'GET' || req.routeOptions.config?.perm === undefined) return payload;
+    // GETs and queries sent as POST (route action: false) are not mutations
+    if (req.method === 'GET' || req.routeOptions.config?.perm === undefined || req.routeOptions.config.audit === false) return payload;
     if (!req.ctx && !req.publicCtx) return payload;
     let code = '';
     if (typeof payload === 'string' && payload.startsWith('{')) {

@@ -25,8 +25,8 @@ export interface RouteSpec<Q, B, P> {
   summary: string;
   /** false = no session needed (login) */
   perm: Perm | false;
-  /** the Chinese action name written to the audit log for a mutation */
-  action?: string;
+  /** the Chinese action name written to the audit log for a mutation; false: a query sent as POST, not audited */
+  action?: string | false;
   tags?: string[];
   query?: Q;
   body?: B;
@@ -41,6 +41,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     perm?: Perm | false;
     action?: string;
+    /** false: not written to the audit log (GETs, queries sent as POST) */
+    audit?: boolean;
     raw?: boolean;
   }
 }
@@ -86,7 +88,11 @@ export function routes(app: FastifyInstance) {
           ...(spec.params && { params: spec.params }),
           ...(spec.perm === false ? {} : { security: [{ token: [] }] }),
         },
-        config: { perm: spec.perm, action: spec.action ?? (method === 'GET' ? undefined : spec.summary) },
+        config: {
+          perm: spec.perm,
+          audit: method !== 'GET' && spec.action !== false,
+          action: method === 'GET' || spec.action === false ? undefined : (spec.action ?? spec.summary),
+        },
         handler: async (req, reply) => {
           const input = { query: req.query, body: req.body, params: req.params } as { query: Out<Q>; body: Out<B>; params: Out<P> };
           const result = await handler(input, req.ctx as Ctx, req, reply);

@@ -107,6 +107,10 @@ describe('meters', () => {
     const bad = await t.call(c.token, { method: 'POST', url: `${D}/list`, payload: { kind: 7 } });
     expect(bad.status).toBe(400);
     expect(bad.body.message).toMatch(/参数「kind」/);
+    // a query sent as POST is not a mutation: nothing in the audit log, while a real POST is there
+    const audited = await t.owner.query(`SELECT path FROM audit_log WHERE company_id = $1 AND path LIKE '%/device%'`, [c.companyId]);
+    expect(audited.rows.map((r) => r.path)).not.toContain(`${D}/list`);
+    expect(audited.rows.map((r) => r.path)).toContain(D);
   });
 
   it("shows the room's current owner", async () => {

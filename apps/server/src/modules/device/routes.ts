@@ -42,7 +42,7 @@ export default function deviceRoutes(app: FastifyInstance) {
   tags = ['表具'];
   r.get(`${V1}/device/list`, { summary: '表具列表', perm: METER_READ, query: MeterListQuery, tags }, ({ query }, ctx) =>
     device.listMeters(ctx, query));
-  r.post(`${V1}/device/list`, { summary: '表具列表（条件在请求体）', perm: METER_READ, body: MeterListQuery, action: '查询表具列表', tags }, ({ body }, ctx) =>
+  r.post(`${V1}/device/list`, { summary: '表具列表（条件在请求体）', perm: METER_READ, body: MeterListQuery, action: false, tags }, ({ body }, ctx) =>
     device.listMeters(ctx, body));
   r.get(`${V1}/device/plans`, { summary: '本单位可用的设备方案', perm: { routes: ['recordsTable', 'recordsCollect'] }, tags }, (_i, ctx) =>
     device.allowedPlans(ctx));
