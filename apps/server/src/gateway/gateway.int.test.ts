@@ -6,6 +6,8 @@ import { RemoteGateway } from './remote.ts';
 import { connectMqtt } from './mqtt.ts';
 import { dlt, type DeviceRequest } from './frames.ts';
 import { DLT645_DI } from '@meter/protocol';
+import { OPERATION_KEYS, ROUTES } from '@meter/contracts';
+import { makeArea, makeRole, makeUser, uniq } from '../../test/factories.ts';
 
 // Channels other than collectors: NB meters over MQTT, 4G meters on their own TCP connection,
 // heartbeat timeouts, the browser websocket, and a worker in another process reaching the gateway
@@ -140,6 +142,32 @@ describe('realtime websocket', () => {
     await until(async () => got.find((x) => x.type === 'reading'), 5000, 'reading');
     expect(got.filter((x) => x.type === 'reading').every((x) => x.data.meterId === fourG.id)).toBe(true);
     ws.terminate();
+  });
+});
+
+describe('realtime websocket, area-bound users', () => {
+  it('a command event reaches a user bound to the meter\u2019s area and no one bound elsewhere', async () => {
+    const role = await makeRole(h.owner, c.companyId, ROUTES.filter((r) => r.access === undefined).map((r) => r.key), OPERATION_KEYS);
+    const other = await makeArea(h.owner, c.companyId, uniq('别的园区'));
+    const bound = async (areaId: number) => {
+      const u = await makeUser(h.owner, { companyId: c.companyId, roleId: role });
+      await h.owner.query(`INSERT INTO user_areas (user_id, area_id, company_id) VALUES ($1, $2, $3)`, [u.id, areaId, c.companyId]);
+      const ws = await h.app.injectWS('/ws');
+      const got: { type: string; data: Record<string, unknown> }[] = [];
+      ws.on('message', (m: Buffer) => got.push(JSON.parse(m.toString())));
+      ws.send(JSON.stringify({ auth: await h.login(u.username, u.password) }));
+      await until(async () => got.find((x) => x.type === 'ready'), 3000, 'ready');
+      return { ws, got };
+    };
+    const inside = await bound(c.areaId);
+    const outside = await bound(other);
+    const r = await post('device/order/read', { ids: [fourG.id] });
+    expect(r.status, JSON.stringify(r.body)).toBe(200);
+    const done = await until(async () => inside.got.find((x) => x.type === 'command' && x.data.meterId === fourG.id && x.data.status === 'succeeded'), 5000, 'command event');
+    expect(done.data.areaId).toBe(c.areaId);
+    expect(outside.got.filter((x) => x.type === 'command' || x.type === 'reading')).toEqual([]);
+    inside.ws.terminate();
+    outside.ws.terminate();
   });
 });
 

@@ -6,7 +6,7 @@ import { execute, type ControlSettings, type Outcome } from '../modules/control/
 import { raiseWarnings, SOURCE } from '../modules/control/ingest.ts';
 import * as repo from '../modules/control/repo.ts';
 import { afterFailure, COMMAND_KINDS, COMMAND_STATUS, ORIGIN, type CommandStatus } from '../modules/control/rules.ts';
-import { tryJobLock } from './repo.ts';
+import { commandAreas, tryJobLock } from './repo.ts';
 
 // The worker (ROLES includes `worker`): claims due commands (FOR UPDATE SKIP LOCKED) and carries
 // them out through the gateway, and runs the periodic device jobs: scheduled reading rounds,
@@ -138,7 +138,7 @@ export class Worker {
       : afterFailure(cmd, outcome.transient, new Date(), this.deps.settings.retryDelayMs);
     const events: DeviceEvent[] = [...outcome.events];
     try {
-      const row = await this.deps.db.tx(SYSTEM_SCOPE, async (tx) => {
+      const done = await this.deps.db.tx(SYSTEM_SCOPE, async (tx) => {
         const r = await repo.finishAttempt(tx, cmd.id, {
           status: next.status,
           reply: outcome.reply ?? null,
@@ -146,10 +146,11 @@ export class Worker {
           nextAttemptAt: next.status === 'queued' ? next.nextAttemptAt : undefined,
         });
         if (r && r.status !== 'queued' && r.readTaskId) await repo.countTaskRead(tx, r.readTaskId, r.status === 'succeeded');
-        return r;
+        return r && { row: r, areaId: (await commandAreas(tx, [r])).get(r.id) ?? null };
       });
-      if (row) {
-        events.push(commandEvent(row));
+      if (done) {
+        const { row } = done;
+        events.push(commandEvent(row, done.areaId));
         if (row.status !== 'queued') this.deps.bus.signal('command-done', { id: row.id, status: row.status });
       }
     } catch (e) {
@@ -180,13 +181,14 @@ export class Worker {
         if (c.status !== 'queued' && c.readTaskId) await repo.countTaskRead(tx, c.readTaskId, false);
       }
       await repo.endExpiredProtections(tx);
-      return [...expired, ...stale];
+      const all = [...expired, ...stale];
+      return { all, areas: await commandAreas(tx, all) };
     });
-    for (const c of out ?? []) {
-      this.deps.bus.emit(commandEvent(c));
+    for (const c of out?.all ?? []) {
+      this.deps.bus.emit(commandEvent(c, out!.areas.get(c.id) ?? null));
       if (c.status !== 'queued') this.deps.bus.signal('command-done', { id: c.id, status: c.status });
     }
-    if (out?.some((c) => c.status === 'queued')) this.pump();
+    if (out?.all.some((c) => c.status === 'queued')) this.pump();
   }
 
   /** A scheduled reading round for every company when the interval has passed. Returns the reads queued. */
@@ -244,13 +246,16 @@ export class Worker {
   }
 }
 
-export function commandEvent(c: repo.CommandRow): DeviceEvent {
+/** A command's event; the area of its device lets area-bound users receive it over /ws. */
+export function commandEvent(c: repo.CommandRow, areaId: number | null): DeviceEvent {
   return {
     companyId: c.companyId,
     kind: 'command',
     body: {
       id: c.id,
       meterId: c.meterId,
+      collectorId: c.collectorId,
+      areaId,
       kind: c.kind,
       kindText: COMMAND_KINDS[c.kind] ?? c.kind,
       status: c.status,
