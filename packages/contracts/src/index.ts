@@ -5,3 +5,4 @@ export * from './plans.ts';
 export * from './money.ts';
 export * from './resource.ts';
 export * from './resources/index.ts';
+export * from './rows.ts';

@@ -1,6 +1,10 @@
 // Business calls (/yewu/api) of the room and owner archives: rooms (RoomInfo), charging types
 // (ChargingType), owners (userinfo) with moving in/out, the move-in history and the owner export.
 import { download, http, request, type Paged, type Query } from './request.ts';
+import type { RoomRow } from '@meter/contracts';
+import type { OwnerRow } from '@meter/contracts';
+export type { OwnerRow };
+export type { RoomRow };
 
 const P = '/yewu/api';
 
@@ -14,25 +18,6 @@ export interface EnumOption {
   label: string;
 }
 
-export interface RoomRow {
-  Id: number;
-  companyId: number;
-  name: string;
-  areaId: number;
-  areaName: string | null;
-  decoration: number;
-  orientation: number;
-  chargingTypeId: number | null;
-  chargingTypeName: string | null;
-  sizeM2: string;
-  status: number;
-  memo: string;
-  createdAt: string;
-  ownerId: number | null;
-  ownerName: string | null;
-  ownerPhone: string | null;
-  meterCount: number;
-}
 
 export interface ChargingTypeRow {
   id: number;
@@ -43,24 +28,6 @@ export interface ChargingTypeRow {
   createdAt: string;
 }
 
-export interface OwnerRow {
-  id: number;
-  userId: number;
-  name: string;
-  phone: string;
-  idNumber: string;
-  gender: number;
-  email: string;
-  roomId: number | null;
-  roomName: string | null;
-  areaId: number | null;
-  areaName: string | null;
-  status: number;
-  movedInAt: string | null;
-  memo: string;
-  createdAt: string;
-  hasPassword: boolean;
-}
 
 export interface MoveRow {
   id: number;

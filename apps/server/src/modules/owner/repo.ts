@@ -3,6 +3,8 @@ import type { Tx } from '../../db/client.ts';
 import { areaAndBelow } from '../../db/crud-repo.ts';
 import { ownerRoomHistory, owners } from '../../db/schema/index.ts';
 import { areaPathOf, isoTime } from '../room/repo.ts';
+import type { OwnerRow } from '@meter/contracts';
+export type { OwnerRow };
 
 // Owners (userinfo) and their move-in history: the only SQL of the owner module. Row-level
 // security limits every statement to the caller's company; owners follow their room's area scope
@@ -35,25 +37,6 @@ function ownerWhere(f: OwnerFilter): SQL {
   return w.length ? sql.join(w, sql` AND `) : sql`true`;
 }
 
-export interface OwnerRow {
-  id: number;
-  userId: number;
-  companyId: number;
-  name: string;
-  phone: string;
-  idNumber: string;
-  gender: number;
-  email: string;
-  roomId: number | null;
-  roomName: string | null;
-  areaId: number | null;
-  areaName: string | null;
-  status: number;
-  movedInAt: string | null;
-  memo: string;
-  createdAt: string;
-  hasPassword: boolean;
-}
 
 /** The owners whose ids `page` selects, with their room, area path and portal password state. */
 function ownerRowsSql(page: SQL): SQL {

@@ -3,6 +3,8 @@ import type { Tx } from '../../db/client.ts';
 import { areaAndBelow } from '../../db/crud-repo.ts';
 import { areas, chargingTypes, meters, owners, rooms } from '../../db/schema/index.ts';
 import { nearerEnd, slicesOf, type AreaCount } from './slices.ts';
+import type { RoomRow } from '@meter/contracts';
+export type { RoomRow };
 
 // Rooms: the only SQL of the room module. Row-level security limits every statement to the
 // caller's company and bound areas; the explicit company filter lets the planner use the
@@ -129,25 +131,6 @@ export function areaPathOf(areaId: SQL): SQL {
     ) SELECT string_agg(up.name, '/' ORDER BY up.lvl DESC) AS path FROM up`;
 }
 
-export interface RoomRow {
-  Id: number;
-  companyId: number;
-  name: string;
-  areaId: number;
-  areaName: string | null;
-  decoration: number;
-  orientation: number;
-  chargingTypeId: number | null;
-  chargingTypeName: string | null;
-  sizeM2: string;
-  status: number;
-  memo: string;
-  createdAt: string;
-  ownerId: number | null;
-  ownerName: string | null;
-  ownerPhone: string | null;
-  meterCount: number;
-}
 
 
 export async function roomTotals(tx: Tx, f: RoomFilter): Promise<RoomTotals> {
