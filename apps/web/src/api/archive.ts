@@ -1,10 +1,9 @@
 // Business calls (/yewu/api) of the room and owner archives: rooms (RoomInfo), charging types
 // (ChargingType), owners (userinfo) with moving in/out, the move-in history and the owner export.
 import { download, http, request, type Paged, type Query } from './request.ts';
-import type { RoomRow } from '@meter/contracts';
-import type { OwnerRow } from '@meter/contracts';
-export type { OwnerRow };
-export type { RoomRow };
+import type { OwnerRow, RoomRow } from '@meter/contracts';
+
+export type { OwnerRow, RoomRow };
 
 const P = '/yewu/api';
 
