@@ -112,17 +112,37 @@ export interface BatchOutcome {
   moves: AccountMove[];
 }
 
+/** A journal row computed by preparePostings, not yet written (its id is drawn when it is). */
+export type JournalDraft = Omit<Parameters<typeof repo.insertJournalRows>[1][number], 'id'>;
+
+export interface PreparedBatch {
+  /** per posting: what it will be (journalId 0 until resolve), found under its key, or null when refused */
+  posted: (Posted | null)[];
+  refused: Map<number, string>;
+  /** the new journal rows, in posting order */
+  rows: JournalDraft[];
+  /** per posting: the index of its new row in `rows`, or null (duplicate or refused) */
+  rowOf: (number | null)[];
+  /** the balances to write */
+  balances: { accountId: number; balanceFen: number }[];
+  /** call with the ids the rows were written under: fills journalId in posted and moves */
+  resolve(ids: number[]): BatchOutcome;
+}
+
 /**
- * Posts many entries in one transaction with the same rules as post(): every account is locked
- * (ids ascending, so concurrent batches never deadlock), a key already in the journal returns its
- * first posting, a refund never overdraws. Set-based: one statement locks, one inserts the journal,
- * one updates the balances. With `skipClosed`, a posting to a closed account is refused (reported)
- * instead of aborting the batch; with `freshKeys` the key lookup is skipped (see below).
+ * The accounting of a batch of postings under the same rules as post(), without writing it: every
+ * account is locked (ids ascending, so concurrent batches never deadlock), a key already in the
+ * journal returns its first posting, a refund never overdraws, each new journal row carries the
+ * balance after it. With `skipClosed`, a posting to a closed account is refused (reported) instead of
+ * aborting the batch; with `freshKeys` the key lookup is skipped (see below). The caller writes the
+ * rows and the balances in the same transaction (postBatch, or settlement's one-statement write).
  */
-export async function postBatch(tx: Tx, ps: Posting[], o: { skipClosed?: boolean; freshKeys?: boolean } = {}): Promise<BatchOutcome> {
+export async function preparePostings(tx: Tx, ps: Posting[], o: { skipClosed?: boolean; freshKeys?: boolean } = {}): Promise<PreparedBatch> {
   const refused = new Map<number, string>();
   const posted: (Posted | null)[] = ps.map(() => null);
-  if (!ps.length) return { posted, refused, moves: [] };
+  const rowOf: (number | null)[] = ps.map(() => null);
+  const rows: JournalDraft[] = [];
+  if (!ps.length) return { posted, refused, rows, rowOf, balances: [], resolve: () => ({ posted, refused, moves: [] }) };
   for (const p of ps) {
     if (!Number.isSafeInteger(p.amountFen) || (SIGN[p.kind] !== 0 && p.amountFen <= 0)) throw refuse('AMOUNT_INVALID', '金额必须大于 0');
   }
@@ -131,15 +151,17 @@ export async function postBatch(tx: Tx, ps: Posting[], o: { skipClosed?: boolean
   // freshKeys: the caller knows no key was posted before (settlement: the cursor lock, and the
   // settlement row committed with its journal row); the unique index still refuses a repeat
   const existing = o.freshKeys ? [] : await repo.findByKeys(tx, ps.map((p) => ({ companyId: p.companyId, key: p.idempotencyKey })));
-  const seen = new Map(existing.map((e) => [`${e.companyId}:${e.idempotencyKey}`, e]));
-
-  const rows: (Parameters<typeof repo.insertJournalRows>[1][number])[] = [];
-  const ids = await repo.nextJournalIds(tx, ps.length);
-  const moves = new Map<number, AccountMove>();
+  const seen = new Map<string, { id: number; accountId: number; balanceAfterFen: number; amountFen: number; row: number | null }>(
+    existing.map((e) => [`${e.companyId}:${e.idempotencyKey}`, { ...e, row: null }]),
+  );
+  /** account id → its move, with the index of the last row that changed it */
+  const moves = new Map<number, AccountMove & { lastRow: number }>();
   ps.forEach((p, i) => {
     const dup = seen.get(`${p.companyId}:${p.idempotencyKey}`);
     if (dup) {
+      // a key repeated inside the batch counts once, like a repeated call (its id is known at resolve)
       posted[i] = { journalId: dup.id, accountId: dup.accountId, balanceAfterFen: dup.balanceAfterFen, amountFen: dup.amountFen, duplicate: true };
+      if (dup.row != null) rowOf[i] = -1 - dup.row;
       return;
     }
     const a = byOwnerWallet.get(`${p.ownerId}:${p.wallet}`);
@@ -156,9 +178,8 @@ export async function postBatch(tx: Tx, ps: Posting[], o: { skipClosed?: boolean
     if ((p.kind === 'refund' || p.kind === 'withdrawal') && after < 0) {
       throw refuse('INSUFFICIENT_BALANCE', `${KIND_LABELS[p.kind]}金额不能超过账户余额（当前余额 ¥${fenToYuan(a.balanceFen)}）`);
     }
-    const id = ids[i];
+    const row = rows.length;
     rows.push({
-      id,
       companyId: p.companyId,
       accountId: a.id,
       ownerId: p.ownerId,
@@ -176,21 +197,47 @@ export async function postBatch(tx: Tx, ps: Posting[], o: { skipClosed?: boolean
       operatorName: p.operatorName ?? '',
       memo: p.memo ?? '',
     });
+    rowOf[i] = row;
     const m = moves.get(a.id) ?? {
       accountId: a.id, companyId: a.companyId, ownerId: a.ownerId, roomId: a.roomId, wallet: a.wallet as Wallet,
-      beforeFen: a.balanceFen, afterFen: a.balanceFen, alarmLevel: a.alarmLevel, journalId: id,
+      beforeFen: a.balanceFen, afterFen: a.balanceFen, alarmLevel: a.alarmLevel, journalId: 0, lastRow: row,
     };
     m.afterFen = after;
-    m.journalId = id;
+    m.lastRow = row;
     moves.set(a.id, m);
     a.balanceFen = after;
-    // a key repeated inside the batch counts once, like a repeated call
-    seen.set(`${p.companyId}:${p.idempotencyKey}`, { id, accountId: a.id, balanceAfterFen: after, amountFen: signed, companyId: p.companyId, idempotencyKey: p.idempotencyKey });
-    posted[i] = { journalId: id, accountId: a.id, balanceAfterFen: after, amountFen: signed, duplicate: false };
+    seen.set(`${p.companyId}:${p.idempotencyKey}`, { id: 0, accountId: a.id, balanceAfterFen: after, amountFen: signed, row });
+    posted[i] = { journalId: 0, accountId: a.id, balanceAfterFen: after, amountFen: signed, duplicate: false };
   });
-  await repo.insertJournalRows(tx, rows);
-  await repo.setBalances(tx, [...moves.values()].map((m) => ({ accountId: m.accountId, balanceFen: m.afterFen })));
-  return { posted, refused, moves: [...moves.values()] };
+  return {
+    posted,
+    refused,
+    rows,
+    rowOf,
+    balances: [...moves.values()].map((m) => ({ accountId: m.accountId, balanceFen: m.afterFen })),
+    resolve(ids) {
+      if (ids.length !== rows.length) throw new Error(`ledger: ${rows.length} journal rows, ${ids.length} ids`);
+      posted.forEach((p, i) => {
+        const r = rowOf[i];
+        if (p && r != null) p.journalId = ids[r < 0 ? -1 - r : r];
+      });
+      const out: AccountMove[] = [...moves.values()].map(({ lastRow, ...m }) => ({ ...m, journalId: ids[lastRow] }));
+      return { posted, refused, moves: out };
+    },
+  };
+}
+
+/**
+ * Posts many entries in one transaction with the same rules as post() (preparePostings). Set-based:
+ * one statement locks, one inserts the journal, one updates the balances.
+ */
+export async function postBatch(tx: Tx, ps: Posting[], o: { skipClosed?: boolean; freshKeys?: boolean } = {}): Promise<BatchOutcome> {
+  const b = await preparePostings(tx, ps, o);
+  if (!b.rows.length) return b.resolve([]);
+  const ids = await repo.nextJournalIds(tx, b.rows.length);
+  await repo.insertJournalRows(tx, b.rows.map((r, k) => ({ ...r, id: ids[k] })));
+  await repo.setBalances(tx, b.balances);
+  return b.resolve(ids);
 }
 
 /** The balance change a single posting made, for the alarm rules. */

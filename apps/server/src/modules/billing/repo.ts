@@ -1300,3 +1300,220 @@ export async function ownersWithMeters(tx: Tx, companyId: number) {
     WHERE o.company_id = ${companyId} AND o.status = 1 GROUP BY o.id, o.room_id ORDER BY o.id`);
   return r.rows.map((x) => ({ ownerId: Number(x.id), roomId: Number(x.room_id), electric: x.electric === true, water: x.water === true }));
 }
+
+// ---- settlement, one batch in few round trips --------------------------------------------------------
+
+export interface LockedMeter {
+  cursor: CursorRow;
+  terms: MeterTermsRow;
+  readings: PendingReading[];
+  /** the stored period states between the cursor's period and the last reading's (a superset) */
+  periods: PeriodRow[];
+  /**
+   * the highest balance at which any active alarm scheme of the company raises something (alarm 1,
+   * alarm 2, close − overdraft); null: the company has none. Above it, from level 0, nothing happens.
+   */
+  alarmCeilingFen: number | null;
+}
+
+/** The China-time period key of a timestamp (SQL), as period.ts computes it. */
+const periodKeySql = (at: SQL, monthType: SQL) =>
+  sql`to_char(${at} AT TIME ZONE 'Asia/Shanghai', CASE WHEN ${monthType} = 2 THEN 'YYYY' ELSE 'YYYY-MM' END)`;
+
+/**
+ * Locks the settle cursors of these meters (ascending ids; skipLocked: leave out the ones another
+ * settlement holds) and reads, in the same statement, what pricing needs for each: the meter's terms,
+ * its pending good readings (oldest first, at most `perMeter`), the period states those readings touch
+ * and the company's alarm ceiling. Meters without a cursor are left out (ensureCursors first).
+ */
+export async function lockAndLoad(tx: Tx, meterIds: number[], skipLocked: boolean, perMeter: number): Promise<LockedMeter[]> {
+  if (!meterIds.length) return [];
+  const r = await tx.execute(sql`
+    WITH c AS MATERIALIZED (
+      SELECT meter_id, company_id, read_at, total, registers FROM settle_cursors
+      WHERE meter_id = ANY(${arr(meterIds)}::bigint[])
+      ORDER BY meter_id FOR UPDATE ${skipLocked ? sql`SKIP LOCKED` : sql``}
+    ), ac AS MATERIALIZED (
+      SELECT a.company_id, max(greatest(a.alarm1_fen, a.alarm2_fen, a.close_fen - a.overdraft_fen)) AS ceiling
+      FROM alarm_schemes a WHERE a.company_id IN (SELECT DISTINCT company_id FROM c) AND a.status = 1 GROUP BY a.company_id
+    )
+    SELECT c.meter_id, CASE WHEN c.read_at = '-infinity' THEN NULL ELSE ${isoOf(sql`c.read_at`)} END AS at, c.total::text AS cursor_total, c.registers AS cursor_registers,
+      m.company_id, m.kind, m.multiplier::text AS multiplier, m.status, m.room_id, m.charging_scheme_id, s.charging_month_type,
+      o.id AS owner_id, sm.area_id AS shared_area_id, sm.method AS shared_method, ac.ceiling AS alarm_ceiling,
+      x.readings, pp.periods
+    FROM c
+    JOIN meters m ON m.id = c.meter_id
+    LEFT JOIN charging_schemes s ON s.id = m.charging_scheme_id
+    LEFT JOIN owners o ON o.room_id = m.room_id AND o.status = 1
+    LEFT JOIN shared_meters sm ON sm.meter_id = m.id
+    LEFT JOIN ac ON ac.company_id = m.company_id
+    LEFT JOIN LATERAL (
+      SELECT json_agg(json_build_array(${isoOf(sql`r.read_at`)}, r.total::text, r.registers) ORDER BY r.read_at) AS readings,
+        min(r.read_at) AS first_at, max(r.read_at) AS last_at
+      FROM (SELECT r.read_at, r.total, r.registers FROM readings r
+            WHERE r.meter_id = c.meter_id AND r.read_at > c.read_at AND r.exception = ''
+            ORDER BY r.read_at LIMIT ${perMeter}) r
+    ) x ON m.status = 1 AND m.charging_scheme_id IS NOT NULL
+    LEFT JOIN LATERAL (
+      SELECT json_agg(json_build_array(p.period_key, p.company_id, p.quantity::text, p.exact::text, p.charged_fen::text)) AS periods
+      FROM meter_periods p
+      WHERE x.last_at IS NOT NULL AND p.meter_id = c.meter_id
+        AND p.period_key BETWEEN ${periodKeySql(sql`CASE WHEN c.read_at = '-infinity' THEN x.first_at ELSE c.read_at END`, sql`s.charging_month_type`)}
+          AND ${periodKeySql(sql`x.last_at`, sql`s.charging_month_type`)}
+    ) pp ON true
+    ORDER BY c.meter_id`);
+  const n = (v: unknown) => (v == null ? null : Number(v));
+  return r.rows.map((x) => {
+    const meterId = Number(x.meter_id);
+    const companyId = Number(x.company_id);
+    const at = x.at == null ? null : String(x.at);
+    return {
+      cursor: {
+        meterId,
+        at,
+        readAt: at == null ? null : new Date(at),
+        total: String(x.cursor_total),
+        registers: (x.cursor_registers ?? {}) as Record<string, string>,
+      },
+      terms: {
+        id: meterId,
+        companyId,
+        kind: Number(x.kind),
+        multiplier: String(x.multiplier),
+        status: Number(x.status),
+        roomId: n(x.room_id),
+        schemeId: n(x.charging_scheme_id),
+        monthType: n(x.charging_month_type),
+        ownerId: n(x.owner_id),
+        sharedAreaId: n(x.shared_area_id),
+        sharedMethod: n(x.shared_method),
+      },
+      readings: ((x.readings ?? []) as [string, string, Record<string, unknown> | null][]).map(([ra, total, registers]) => ({
+        meterId, at: ra, readAt: new Date(ra), total, registers: registers ?? {},
+      })),
+      periods: ((x.periods ?? []) as [string, number, string, string, string][]).map(([periodKey, cid, quantity, exact, charged]) => ({
+        meterId, periodKey, companyId: Number(cid), quantity, exact, chargedFen: Number(charged),
+      })),
+      alarmCeilingFen: n(x.alarm_ceiling),
+    };
+  });
+}
+
+/** Meters of these ids that have no settle cursor yet. */
+export async function metersWithoutCursor(tx: Tx, meterIds: number[]): Promise<number[]> {
+  if (!meterIds.length) return [];
+  const r = await tx.execute(sql`
+    SELECT k.id FROM unnest(${arr(meterIds)}::bigint[]) AS k(id)
+    WHERE NOT EXISTS (SELECT 1 FROM settle_cursors c WHERE c.meter_id = k.id)`);
+  return r.rows.map((x) => Number(x.id));
+}
+
+/** A journal row of a settlement batch: its settlement (ref_id) is named by index. */
+export interface BatchJournalRow {
+  /** index of the settlement row this posting charges (its id becomes ref_id) */
+  settlementIndex: number;
+  companyId: number;
+  accountId: number;
+  ownerId: number;
+  roomId: number | null;
+  wallet: string;
+  kind: string;
+  amountFen: number;
+  balanceAfterFen: number;
+  idempotencyKey: string;
+  payMethod: string;
+  refType: string;
+  memo: string;
+}
+
+export interface BatchSettlementRow extends Omit<SettlementRow, 'id' | 'journalId'> {
+  /** index of the journal row that charged this reading (its id becomes journal_id), or null */
+  journalIndex: number | null;
+}
+
+/**
+ * Writes a priced batch in ONE statement (a data-modifying CTE, so one round trip and one snapshot):
+ * the journal rows (ids drawn in order after the accounts were locked, so an account's journal ids
+ * follow its balance), the balances, the settlements (unique per meter and read_at; a reading already
+ * settled is not written again and shows in `inserted`), the period states and the cursors. The
+ * settlement and journal rows name each other (ref_id, journal_id) by ids drawn in the statement.
+ */
+export async function writeSettlementBatch(tx: Tx, b: {
+  journal: BatchJournalRow[];
+  balances: { accountId: number; balanceFen: number }[];
+  settlements: BatchSettlementRow[];
+  periods: PeriodRow[];
+  cursors: { meterId: number; at: string; total: string; registers: Record<string, string> }[];
+}): Promise<{ inserted: number; journalIds: number[]; settlementIds: number[] }> {
+  const j = <K extends keyof BatchJournalRow>(k: K) => arr(b.journal.map((r) => r[k]));
+  const s = <K extends keyof BatchSettlementRow>(k: K) => arr(b.settlements.map((r) => r[k]));
+  const p = <K extends keyof PeriodRow>(k: K) => arr(b.periods.map((r) => r[k]));
+  const r = await tx.execute(sql`
+    WITH sids AS MATERIALIZED (
+      SELECT g AS ord, nextval('settlements_id_seq') AS id FROM generate_series(1, ${b.settlements.length}::int) g ORDER BY g
+    ), jin AS (
+      SELECT * FROM unnest(${j('settlementIndex')}::int[], ${j('companyId')}::bigint[], ${j('accountId')}::bigint[], ${j('ownerId')}::bigint[],
+        ${j('roomId')}::bigint[], ${j('wallet')}::varchar[], ${j('kind')}::varchar[], ${j('amountFen')}::bigint[], ${j('balanceAfterFen')}::bigint[],
+        ${j('idempotencyKey')}::varchar[], ${j('payMethod')}::varchar[], ${j('refType')}::varchar[], ${j('memo')}::text[])
+        WITH ORDINALITY AS v(s_ord, company_id, account_id, owner_id, room_id, wallet, kind, amount_fen, balance_after_fen, idempotency_key, pay_method, ref_type, memo, ord)
+    ), jids AS MATERIALIZED (
+      SELECT jin.*, nextval('journal_id_seq') AS id FROM jin ORDER BY jin.ord
+    ), j AS (
+      INSERT INTO journal (id, company_id, account_id, owner_id, room_id, wallet, kind, amount_fen, balance_after_fen,
+        idempotency_key, pay_method, ref_type, ref_id, memo)
+      SELECT jids.id, jids.company_id, jids.account_id, jids.owner_id, jids.room_id, jids.wallet, jids.kind, jids.amount_fen, jids.balance_after_fen,
+        jids.idempotency_key, jids.pay_method, jids.ref_type, sids.id, jids.memo
+      FROM jids JOIN sids ON sids.ord = jids.s_ord + 1
+      ORDER BY jids.ord
+      RETURNING 1
+    ), bal AS (
+      UPDATE accounts a SET balance_fen = v.b, updated_at = now()
+      FROM unnest(${arr(b.balances.map((x) => x.accountId))}::bigint[], ${arr(b.balances.map((x) => x.balanceFen))}::bigint[]) AS v(id, b)
+      -- the ANY keeps the plan on the primary key (a hash join would read the whole table)
+      WHERE a.id = v.id AND a.id = ANY(${arr(b.balances.map((x) => x.accountId))}::bigint[])
+      RETURNING 1
+    ), st AS (
+      INSERT INTO settlements (id, company_id, meter_id, owner_id, room_id, read_at, prev_read_at, prev_total, total, quantity,
+        amount_fen, lines, period_key, journal_id, meter_kind, note)
+      SELECT sids.id, v.company_id, v.meter_id, v.owner_id, v.room_id, v.read_at, v.prev_read_at, v.prev_total, v.total, v.quantity,
+        v.amount_fen, v.lines, v.period_key, jids.id, v.meter_kind, v.note
+      FROM unnest(${s('companyId')}::bigint[], ${s('meterId')}::bigint[], ${s('ownerId')}::bigint[], ${s('roomId')}::bigint[],
+          ${s('at')}::timestamptz[], ${s('prevAt')}::timestamptz[], ${s('prevTotal')}::numeric[], ${s('total')}::numeric[], ${s('quantity')}::numeric[],
+          ${s('amountFen')}::bigint[], ${arr(b.settlements.map((x) => JSON.stringify(x.lines)))}::jsonb[], ${s('periodKey')}::varchar[],
+          ${s('journalIndex')}::int[], ${s('meterKind')}::int[], ${s('note')}::varchar[])
+        WITH ORDINALITY AS v(company_id, meter_id, owner_id, room_id, read_at, prev_read_at, prev_total, total, quantity, amount_fen, lines, period_key, j_ord, meter_kind, note, ord)
+      JOIN sids ON sids.ord = v.ord
+      LEFT JOIN jids ON jids.ord = v.j_ord + 1
+      ORDER BY v.ord
+      ON CONFLICT (meter_id, read_at) DO NOTHING
+      RETURNING 1
+    ), per AS (
+      INSERT INTO meter_periods AS p (meter_id, period_key, company_id, quantity, exact, charged_fen)
+      SELECT * FROM unnest(${p('meterId')}::bigint[], ${p('periodKey')}::varchar[], ${p('companyId')}::bigint[],
+        ${p('quantity')}::numeric[], ${p('exact')}::numeric[], ${p('chargedFen')}::bigint[])
+      ON CONFLICT (meter_id, period_key) DO UPDATE
+        SET quantity = excluded.quantity, exact = excluded.exact, charged_fen = excluded.charged_fen, updated_at = now()
+      RETURNING 1
+    ), cur AS (
+      UPDATE settle_cursors c SET read_at = v.read_at, total = v.total, registers = v.registers, updated_at = now()
+      FROM unnest(${arr(b.cursors.map((x) => x.meterId))}::bigint[], ${arr(b.cursors.map((x) => x.at))}::timestamptz[],
+        ${arr(b.cursors.map((x) => x.total))}::numeric[], ${arr(b.cursors.map((x) => JSON.stringify(x.registers)))}::jsonb[]) AS v(meter_id, read_at, total, registers)
+      WHERE c.meter_id = v.meter_id AND c.meter_id = ANY(${arr(b.cursors.map((x) => x.meterId))}::bigint[])
+      RETURNING 1
+    )
+    SELECT (SELECT count(*) FROM st)::int AS inserted,
+      (SELECT count(*) FROM j)::int AS journaled, (SELECT count(*) FROM bal)::int AS balanced,
+      (SELECT count(*) FROM per)::int AS periods, (SELECT count(*) FROM cur)::int AS cursors,
+      coalesce((SELECT array_agg(id ORDER BY ord) FROM jids), '{}') AS journal_ids,
+      coalesce((SELECT array_agg(id ORDER BY ord) FROM sids), '{}') AS settlement_ids`);
+  const x = r.rows[0];
+  // every row of the batch was written: anything else is a bug, and the caller's transaction must not stand
+  if (Number(x.journaled) !== b.journal.length || Number(x.balanced) !== b.balances.length || Number(x.periods) !== b.periods.length || Number(x.cursors) !== b.cursors.length) {
+    throw new Error(`settlement batch: wrote journal ${x.journaled}/${b.journal.length}, balances ${x.balanced}/${b.balances.length}, periods ${x.periods}/${b.periods.length}, cursors ${x.cursors}/${b.cursors.length}`);
+  }
+  return {
+    inserted: Number(x.inserted),
+    journalIds: (x.journal_ids as (string | number)[]).map(Number),
+    settlementIds: (x.settlement_ids as (string | number)[]).map(Number),
+  };
+}

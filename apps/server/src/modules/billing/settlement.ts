@@ -1,6 +1,6 @@
 import { SYSTEM_SCOPE, type Db, type Tx } from '../../db/client.ts';
 import { afterBalanceChange } from './alarms.ts';
-import { postBatch, type Posting, type Wallet } from './ledger.ts';
+import { preparePostings, type Posting, type Wallet } from './ledger.ts';
 import { apportion, type PeriodState, type PriceVersion } from './pricing.ts';
 import * as repo from './repo.ts';
 import { periodsTouched, settleMeter, type Settled } from './settle.ts';
@@ -62,55 +62,50 @@ const stateOf = (p: repo.PeriodRow): PeriodState => ({ quantity: p.quantity, exa
 /** A floor area as an apportionment weight ('' or nonsense counts 0). */
 const areaWeight = (s: string) => (/^\d+(\.\d+)?$/.test(s.trim()) ? s.trim() : '0');
 
-/** Settles the pending readings of these meters in the caller's transaction. */
+/**
+ * Settles the pending readings of these meters in the caller's transaction. Round trips per batch:
+ * one statement locks the cursors and loads terms, readings, period states and the alarm ceiling
+ * (repo.lockAndLoad); one loads the price versions; one locks the accounts (ledger.preparePostings);
+ * one writes everything (repo.writeSettlementBatch); the alarm rules query only for accounts whose
+ * balance could have crossed a threshold.
+ */
 export async function settleMeters(tx: Tx, meterIds: number[], o: SettleOptions): Promise<SettleResult> {
   const ids = [...new Set(meterIds)].sort((a, b) => a - b);
   if (!ids.length) return EMPTY_RESULT;
-  await repo.ensureCursors(tx, ids);
-  const cursors = await repo.lockCursors(tx, ids, o.skipLocked);
-  if (!cursors.length) return EMPTY_RESULT;
-  const terms = new Map((await repo.meterTerms(tx, cursors.map((c) => c.meterId))).map((t) => [t.id, t]));
-  const versions = toPriceVersions(await repo.schemeVersions(tx, [...new Set([...terms.values()].map((t) => t.schemeId).filter((x): x is number => x != null))]));
+  const perMeter = o.perMeter ?? 500;
+  let locked = await repo.lockAndLoad(tx, ids, o.skipLocked, perMeter);
+  if (locked.length < ids.length) {
+    // meters settled for the first time get a cursor at their initial reading
+    const have = new Set(locked.map((l) => l.cursor.meterId));
+    const missing = await repo.metersWithoutCursor(tx, ids.filter((id) => !have.has(id)));
+    if (missing.length) {
+      await repo.ensureCursors(tx, missing);
+      locked = [...locked, ...(await repo.lockAndLoad(tx, missing, o.skipLocked, perMeter))].sort((a, b) => a.cursor.meterId - b.cursor.meterId);
+    }
+  }
+  if (!locked.length) return EMPTY_RESULT;
+  const schemeIds = [...new Set(locked.filter((l) => l.readings.length).map((l) => l.terms.schemeId).filter((x): x is number => x != null))];
+  const versions = toPriceVersions(await repo.schemeVersions(tx, schemeIds));
   // a meter out of use, or without a priced scheme, waits
-  const active = cursors.filter((c) => {
-    const t = terms.get(c.meterId);
-    return t && t.status === 1 && t.schemeId != null && (versions.get(t.schemeId)?.length ?? 0) > 0;
-  });
-  const readings = await repo.pendingReadings(tx, active.map((c) => ({ meterId: c.meterId, after: c.at })), o.perMeter ?? 500);
-  if (!readings.length) return EMPTY_RESULT;
-  const byMeter = new Map<number, repo.PendingReading[]>();
-  for (const r of readings) {
-    const list = byMeter.get(r.meterId) ?? [];
-    list.push(r);
-    byMeter.set(r.meterId, list);
-  }
-
-  const cursorOf = new Map(active.map((c) => [c.meterId, c]));
-  const wanted: { meterId: number; periodKey: string }[] = [];
-  for (const [meterId, rs] of byMeter) {
-    const t = terms.get(meterId)!;
-    for (const k of periodsTouched(t, cursorOf.get(meterId)!, rs)) wanted.push({ meterId, periodKey: k });
-  }
-  const states = new Map<number, Map<string, PeriodState>>();
-  for (const p of await repo.periodStates(tx, wanted)) {
-    const m = states.get(p.meterId) ?? new Map<string, PeriodState>();
-    m.set(p.periodKey, stateOf(p));
-    states.set(p.meterId, m);
-  }
+  const active = locked.filter((l) => l.readings.length && l.terms.status === 1 && l.terms.schemeId != null && (versions.get(l.terms.schemeId)?.length ?? 0) > 0);
+  if (!active.length) return EMPTY_RESULT;
+  const ceiling = new Map(active.map((l) => [l.terms.companyId, l.alarmCeilingFen]));
 
   // price every meter's readings
   interface Done { t: repo.MeterTermsRow; settled: Settled[] }
   const done: Done[] = [];
   const periodRows: repo.PeriodRow[] = [];
-  const cursorRows: Parameters<typeof repo.updateCursors>[1] = [];
-  for (const [meterId, rs] of byMeter) {
-    const t = terms.get(meterId)!;
-    const c = cursorOf.get(meterId)!;
+  const cursorRows: { meterId: number; at: string; total: string; registers: Record<string, string> }[] = [];
+  for (const { cursor: c, terms: t, readings: rs, periods } of active) {
+    const meterId = t.id;
+    const wanted = new Set(periodsTouched(t, c, rs));
+    const states = new Map<string, PeriodState>();
+    for (const p of periods) if (wanted.has(p.periodKey)) states.set(p.periodKey, stateOf(p));
     const r = settleMeter(
       { id: meterId, kind: t.kind, multiplier: t.multiplier, monthType: t.monthType, versions: versions.get(t.schemeId!)! },
       { at: c.at, readAt: c.readAt, total: c.total, registers: c.registers },
       rs.map((x) => ({ at: x.at, readAt: x.readAt, total: x.total, registers: x.registers })),
-      states.get(meterId) ?? new Map(),
+      states,
     );
     done.push({ t, settled: r.settled });
     for (const [periodKey, s] of r.states) {
@@ -129,20 +124,15 @@ export async function settleMeters(tx: Tx, meterIds: number[], o: SettleOptions)
   }
 
   // the rows to write, and the postings that charge them
-  const total = done.reduce((n, d) => n + d.settled.length, 0);
-  const settlementIds = await repo.nextSettlementIds(tx, total);
-  const rows: repo.SettlementRow[] = [];
+  const rows: repo.BatchSettlementRow[] = [];
   const postings: Posting[] = [];
   /** posting index → settlement row index (for the journal id and a refusal) */
   const postingRow: number[] = [];
-  let i = 0;
   for (const { t, settled } of done) {
     const wallet = walletOf(t.kind);
     for (const s of settled) {
-      const id = settlementIds[i++];
       const at = s.at;
-      const row: repo.SettlementRow = {
-        id,
+      const row: repo.BatchSettlementRow = {
         companyId: t.companyId,
         meterId: t.id,
         ownerId: t.sharedAreaId == null ? t.ownerId : null,
@@ -155,7 +145,7 @@ export async function settleMeters(tx: Tx, meterIds: number[], o: SettleOptions)
         amountFen: s.amountFen,
         lines: s.lines,
         periodKey: s.periodKey,
-        journalId: null,
+        journalIndex: null,
         meterKind: t.kind,
         note: s.note,
       };
@@ -171,7 +161,7 @@ export async function settleMeters(tx: Tx, meterIds: number[], o: SettleOptions)
           const room = rooms.find((x) => x.ownerId === sh.id)!;
           postings.push({
             companyId: t.companyId, ownerId: sh.id, roomId: room.roomId, wallet, kind: 'deduction', amountFen: sh.fen,
-            idempotencyKey: `share:${t.id}:${at}:${sh.id}`, refType: 'share', refId: id, memo: `公摊${wallet === 'water' ? '水' : '电'}费分摊（表具用量 ${s.quantity}）`,
+            idempotencyKey: `share:${t.id}:${at}:${sh.id}`, refType: 'share', memo: `公摊${wallet === 'water' ? '水' : '电'}费分摊（表具用量 ${s.quantity}）`,
           });
           postingRow.push(rows.length - 1);
         }
@@ -184,31 +174,47 @@ export async function settleMeters(tx: Tx, meterIds: number[], o: SettleOptions)
       if (s.amountFen <= 0) continue;
       postings.push({
         companyId: t.companyId, ownerId: t.ownerId, roomId: t.roomId, wallet, kind: 'deduction', amountFen: s.amountFen,
-        idempotencyKey: `settle:${t.id}:${at}`, refType: 'settlement', refId: id, memo,
+        idempotencyKey: `settle:${t.id}:${at}`, refType: 'settlement', memo,
       });
       postingRow.push(rows.length - 1);
     }
   }
 
-  const outcome = await postBatch(tx, postings, { skipClosed: true, freshKeys: true });
+  const prepared = await preparePostings(tx, postings, { skipClosed: true, freshKeys: true });
+  // every journal row names its settlement (ref_id); a reading's own deduction is its journal_id
+  const journal: repo.BatchJournalRow[] = prepared.rows.map((r) => ({
+    settlementIndex: -1, companyId: r.companyId, accountId: r.accountId, ownerId: r.ownerId, roomId: r.roomId ?? null, wallet: r.wallet,
+    kind: r.kind, amountFen: r.amountFen, balanceAfterFen: r.balanceAfterFen, idempotencyKey: r.idempotencyKey,
+    payMethod: r.payMethod ?? 'system', refType: r.refType ?? '', memo: r.memo ?? '',
+  }));
+  prepared.rowOf.forEach((j, k) => {
+    const row = rows[postingRow[k]];
+    if (j == null) {
+      if (prepared.refused.has(k) && row.note === '') row.note = 'closed';
+      return;
+    }
+    const index = j < 0 ? -1 - j : j;
+    journal[index].settlementIndex = postingRow[k];
+    if (row.note !== 'shared') row.journalIndex = index;
+  });
+  const written = await repo.writeSettlementBatch(tx, { journal, balances: prepared.balances, settlements: rows, periods: periodRows, cursors: cursorRows });
+  // the cursor lock makes this impossible; should it ever happen, nothing of this batch may stand
+  if (written.inserted !== rows.length) throw new Error(`settlement: ${rows.length - written.inserted} reading(s) were already settled`);
+  const outcome = prepared.resolve(written.journalIds);
   let deductions = 0;
   let amountFen = 0;
-  outcome.posted.forEach((p, k) => {
-    const row = rows[postingRow[k]];
-    if (p) {
-      if (row.note !== 'shared') row.journalId = p.journalId;
-      if (!p.duplicate) {
-        deductions++;
-        amountFen += -p.amountFen;
-      }
-    } else if (outcome.refused.has(k) && row.note === '') row.note = 'closed';
+  for (const p of outcome.posted) {
+    if (p && !p.duplicate) {
+      deductions++;
+      amountFen += -p.amountFen;
+    }
+  }
+  // from level 0, a balance still above every alarm threshold of its company changes nothing
+  const moves = outcome.moves.filter((m) => {
+    const top = ceiling.get(m.companyId);
+    return !(m.alarmLevel === 0 && (top == null || m.afterFen > top));
   });
-  const inserted = await repo.insertSettlements(tx, rows);
-  // the cursor lock makes this impossible; should it ever happen, nothing of this batch may stand
-  if (inserted !== rows.length) throw new Error(`settlement: ${rows.length - inserted} reading(s) were already settled`);
-  await repo.upsertPeriods(tx, periodRows);
-  await repo.updateCursors(tx, cursorRows);
-  const alarms = await afterBalanceChange(tx, outcome.moves);
+  const alarms = await afterBalanceChange(tx, moves);
   return { meters: done.length, readings: rows.length, deductions, amountFen, valves: alarms.closes + alarms.opens };
 }
 
@@ -236,9 +242,10 @@ export interface SweepOptions {
 }
 
 /**
- * One sweep over every meter with pending readings, in batches; batches run `concurrency` at a time,
- * each in its own transaction (SKIP LOCKED: several workers share the work). A batch that fails is
- * retried meter by meter, so one bad meter holds up only itself.
+ * One sweep over every meter with pending readings, in batches; `concurrency` workers each take the
+ * next batch as soon as their last one commits, each batch in its own transaction (SKIP LOCKED:
+ * several processes share the work), while the next page of pending meters is fetched ahead. A batch
+ * that fails is retried meter by meter, so one bad meter holds up only itself.
  */
 export async function sweep(db: Db, o: SweepOptions = {}): Promise<SettleResult> {
   const batchSize = o.batchSize ?? 500;
@@ -262,14 +269,48 @@ export async function sweep(db: Db, o: SweepOptions = {}): Promise<SettleResult>
       for (const id of ids) await run([id]);
     }
   };
+  const pageSize = batchSize * concurrency;
+  const page = (after: number) => db.tx(SYSTEM_SCOPE, (tx) => repo.pendingMeters(tx, after, pageSize));
+  // batches waiting for a worker; the next page is fetched while they run
+  const queue: number[][] = [];
   let after = 0;
-  for (;;) {
-    const ids = await db.tx(SYSTEM_SCOPE, (tx) => repo.pendingMeters(tx, after, batchSize * concurrency));
-    if (!ids.length) return sum;
-    const chunks: number[][] = [];
-    for (let k = 0; k < ids.length; k += batchSize) chunks.push(ids.slice(k, k + batchSize));
-    await Promise.all(chunks.map(run));
-    after = ids[ids.length - 1];
+  let done = false;
+  let failure: unknown = null;
+  let fetching: Promise<void> | null = null;
+  const fill = () =>
+    (fetching ??= (async () => {
+      try {
+        const ids = await page(after);
+        for (let k = 0; k < ids.length; k += batchSize) queue.push(ids.slice(k, k + batchSize));
+        if (ids.length < pageSize) done = true;
+        else after = ids[ids.length - 1];
+      } catch (e) {
+        failure = e;
+        done = true;
+      } finally {
+        fetching = null;
+      }
+    })());
+  const take = async (): Promise<number[] | undefined> => {
+    for (;;) {
+      if (failure) throw failure;
+      const ids = queue.shift();
+      if (ids) {
+        if (queue.length < concurrency && !done) void fill();
+        return ids;
+      }
+      if (done && !fetching) return undefined;
+      await fill();
+    }
+  };
+  const worker = async () => {
+    for (let ids = await take(); ids; ids = await take()) await run(ids);
+  };
+  try {
+    await Promise.all(Array.from({ length: concurrency }, worker));
+  } finally {
+    await fetching;
   }
+  if (failure) throw failure;
+  return sum;
 }
-
