@@ -54,15 +54,72 @@ export interface IngestResult {
 }
 
 /**
+ * Item indices ordered by meter id, then by time (ties in input order), and the distinct meter ids.
+ * Without a general sort: a gateway batch is already in time order within each meter.
+ */
+function byMeterAndTime(items: IngestItem[]): { order: number[]; meterIds: number[] } {
+  const groups = new Map<number, number[]>();
+  for (let i = 0; i < items.length; i++) {
+    const g = groups.get(items[i].meter.id);
+    if (g) g.push(i);
+    else groups.set(items[i].meter.id, [i]);
+  }
+  const meterIds = Float64Array.from(groups.keys()).sort();
+  const order: number[] = [];
+  for (const id of meterIds) {
+    const g = groups.get(id)!;
+    let sorted = true;
+    for (let k = 1; k < g.length && sorted; k++) sorted = items[g[k - 1]].readAt.getTime() <= items[g[k]].readAt.getTime();
+    if (!sorted) g.sort((a, b) => items[a].readAt.getTime() - items[b].readAt.getTime() || a - b);
+    for (const i of g) order.push(i);
+  }
+  return { order, meterIds: Array.from(meterIds) };
+}
+
+/** numeric(14,2) as PostgreSQL prints it: compared as exact hundredths without decimal.js. */
+const CANONICAL = /^(?:0|[1-9]\d{0,11})\.\d\d$/;
+const hundredths = (s: string) => (CANONICAL.test(s) ? Number(s.slice(0, -3) + s.slice(-2)) : null);
+
+/** A total as stored: two decimals, exact. */
+function exact(v: string): string {
+  return CANONICAL.test(v) ? v : new Decimal(v).toFixed(2);
+}
+
+/** a < b, exactly */
+function less(a: string, b: string): boolean {
+  const x = hundredths(a);
+  const y = hundredths(b);
+  return x !== null && y !== null ? x < y : new Decimal(a).lt(b);
+}
+
+/** a − b, exactly, as a decimal string */
+function difference(a: string, b: string): string {
+  const x = hundredths(a);
+  const y = hundredths(b);
+  if (x !== null && y !== null && x >= y) {
+    const d = String(x - y).padStart(3, '0');
+    return `${d.slice(0, -2)}.${d.slice(-2)}`;
+  }
+  return new Decimal(a).minus(b).toString();
+}
+
+/** Batches of at least this many new readings are written with COPY (see {@link repo.copyReadings}). */
+export const COPY_MIN_ROWS = 64;
+
+export interface IngestOptions {
+  /** write the new readings with COPY from this many rows on (default {@link COPY_MIN_ROWS}) */
+  copyMinRows?: number;
+}
+
+/**
  * Stores a batch of readings in the caller's transaction. Returns one result per item (in input
  * order) and the events to publish once the transaction has committed.
  */
-export async function ingestReadings(tx: Tx, items: IngestItem[]): Promise<{ results: IngestResult[]; events: DeviceEvent[] }> {
+export async function ingestReadings(tx: Tx, items: IngestItem[], opts: IngestOptions = {}): Promise<{ results: IngestResult[]; events: DeviceEvent[] }> {
   const events: DeviceEvent[] = [];
   if (!items.length) return { results: [], events };
-  const order = items.map((_, i) => i).sort((a, b) => items[a].meter.id - items[b].meter.id || items[a].readAt.getTime() - items[b].readAt.getTime());
-  const meterIds = [...new Set(items.map((i) => i.meter.id))];
-  const latest = await repo.lockLatest(tx, meterIds);
+  const { order, meterIds } = byMeterAndTime(items);
+  const { latest, companyOf } = await repo.lockIngest(tx, meterIds);
 
   const rows: (repo.ReadingRow & { idx: number; valve?: 0 | 1 })[] = [];
   const warnings: repo.WarningRow[] = [];
@@ -77,7 +134,7 @@ export async function ingestReadings(tx: Tx, items: IngestItem[]): Promise<{ res
     }
     seenKeys.add(key);
     const prev = latest.get(it.meter.id);
-    const total = new Decimal(it.total);
+    const total = exact(it.total);
     let exception = '';
     if (prev) {
       const t = it.readAt.getTime();
@@ -87,7 +144,7 @@ export async function ingestReadings(tx: Tx, items: IngestItem[]): Promise<{ res
         continue;
       }
       if (t < p) exception = 'older';
-      else if (total.lt(prev.total)) exception = 'backwards';
+      else if (less(total, prev.total)) exception = 'backwards';
     }
     const registers = { ...(it.registers ?? {}), ...(it.valve !== undefined ? { valve: it.valve } : {}) };
     rows.push({
@@ -96,7 +153,7 @@ export async function ingestReadings(tx: Tx, items: IngestItem[]): Promise<{ res
       meterId: it.meter.id,
       readAt: it.readAt,
       source: it.source,
-      total: total.toFixed(2),
+      total,
       registers,
       exception,
       commandId: it.commandId ?? null,
@@ -112,7 +169,7 @@ export async function ingestReadings(tx: Tx, items: IngestItem[]): Promise<{ res
         kind: 'backwards',
         detail: {
           reason: exception === 'older' ? '读数时间早于上次读数' : '读数小于上次读数',
-          total: total.toFixed(2),
+          total,
           readAt: it.readAt.toISOString(),
           lastTotal: prev!.total,
           lastReadAt: prev!.readAt.toISOString(),
@@ -120,25 +177,25 @@ export async function ingestReadings(tx: Tx, items: IngestItem[]): Promise<{ res
       });
       continue;
     }
-    if (prev && prev.registers.valve === 0 && (it.valve ?? 0) === 0 && total.minus(prev.total).gt(CONSUMPTION_EPSILON)) {
+    if (prev && prev.registers.valve === 0 && (it.valve ?? 0) === 0 && less(CONSUMPTION_EPSILON, difference(total, prev.total))) {
       warnings.push({
         companyId: it.meter.companyId,
         meterId: it.meter.id,
         collectorId: null,
         areaId: it.meter.areaId,
         kind: 'consumption_closed',
-        detail: { from: prev.total, to: total.toFixed(2), since: prev.readAt.toISOString(), readAt: it.readAt.toISOString() },
+        detail: { from: prev.total, to: total, since: prev.readAt.toISOString(), readAt: it.readAt.toISOString() },
       });
     }
-    latest.set(it.meter.id, { meterId: it.meter.id, readAt: it.readAt, total: total.toFixed(2), registers: { ...prev?.registers, ...registers } });
+    latest.set(it.meter.id, { meterId: it.meter.id, readAt: it.readAt, total, registers: { ...prev?.registers, ...registers } });
   }
 
-  const inserted = await repo.insertReadings(tx, rows);
-  const stored = rows.filter((r) => inserted.has(`${r.meterId}@${r.readAt.getTime()}`));
+  const inserted = await storeReadings(tx, rows, companyOf, opts.copyMinRows ?? COPY_MIN_ROWS);
+  const isStored = (r: repo.ReadingRow) => inserted === 'all' || inserted.has(`${r.meterId}@${r.readAt.getTime()}`);
+  const stored = inserted === 'all' ? rows : rows.filter(isStored);
   // meter_latest takes the newest good reading of each meter (one row per meter per statement)
   const newest = new Map<number, (typeof rows)[number]>();
   for (const r of stored) if (!r.exception) newest.set(r.meterId, r);
-  await repo.upsertLatest(tx, [...newest.values()]);
 
   // relay/valve state and liveness seen with the readings
   const state = new Map<number, { meterId: number; valve: number | null; at: Date }>();
@@ -147,12 +204,12 @@ export async function ingestReadings(tx: Tx, items: IngestItem[]): Promise<{ res
     const s = state.get(r.meterId);
     state.set(r.meterId, { meterId: r.meterId, valve: (r.exception ? undefined : r.valve) ?? s?.valve ?? null, at: r.readAt > (s?.at ?? r.readAt) ? r.readAt : (s?.at ?? r.readAt) });
   }
-  await repo.updateMeterState(tx, [...state.values()]);
 
-  // a state that differs from what the last successful valve command left: not in the commanded state
+  // one statement: meter_latest, the meters' relay/valve state, and the last valve command of each
+  // meter with a state — one that differs from what that command left: not in the commanded state
   const withValve = [...state.values()].filter((s) => s.valve !== null);
-  if (withValve.length) {
-    const commanded = await repo.lastValveCommand(tx, withValve.map((s) => s.meterId));
+  if (newest.size || withValve.length) {
+    const commanded = await repo.afterReadings(tx, [...newest.values()], [...state.values()], withValve.map((s) => s.meterId));
     for (const s of withValve) {
       const c = commanded.get(s.meterId);
       const expected = c ? (c.kind === 'open' ? 1 : 0) : null;
@@ -184,10 +241,32 @@ export async function ingestReadings(tx: Tx, items: IngestItem[]): Promise<{ res
   const byIdx = new Map(rows.map((r) => [r.idx, r]));
   const results = items.map((it, idx): IngestResult => {
     const r = byIdx.get(idx);
-    const ok = !!r && !duplicateIdx.has(idx) && inserted.has(`${r.meterId}@${r.readAt.getTime()}`);
+    const ok = !!r && !duplicateIdx.has(idx) && isStored(r);
     return { meterId: it.meter.id, readAt: it.readAt, stored: ok, exception: ok ? r!.exception : '' };
   });
   return { results, events };
+}
+
+/**
+ * Writes the batch's new readings; returns the keys (`meter@ms`) stored. A large batch goes by COPY
+ * (no ON CONFLICT: duplicates inside the batch were dropped above, and one already in the table makes
+ * COPY fail as a whole, after which the batch takes the INSERT … ON CONFLICT path). Only rows whose
+ * company is the one of their `meters` row, as this transaction's row-level security shows it, are
+ * copied; any other row goes through the INSERT, where row-level security judges it.
+ */
+async function storeReadings(tx: Tx, rows: repo.ReadingRow[], companyOf: Map<number, number>, copyMinRows: number): Promise<Set<string> | 'all'> {
+  if (rows.length >= copyMinRows) {
+    const copy: repo.ReadingRow[] = [];
+    const rest: repo.ReadingRow[] = [];
+    for (const r of rows) (companyOf.get(r.meterId) === r.companyId ? copy : rest).push(r);
+    if (copy.length >= copyMinRows && (await repo.copyReadings(tx, copy))) {
+      if (!rest.length) return 'all';
+      const inserted = await repo.insertReadings(tx, rest);
+      for (const r of copy) inserted.add(`${r.meterId}@${r.readAt.getTime()}`);
+      return inserted;
+    }
+  }
+  return repo.insertReadings(tx, rows);
 }
 
 export function warningEvent(w: { id: number; companyId: number; meterId: number | null; collectorId: number | null; areaId: number | null; kind: string; detail: Record<string, unknown> }): DeviceEvent {

@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import { clientOf, copyIn, copyText } from '../../db/copy.ts';
 import { areaAndBelow } from '../../db/crud-repo.ts';
 import type { CommandKind, CommandStatus } from './rules.ts';
 
@@ -56,6 +57,32 @@ export async function lockLatest(tx: Tx, meterIds: number[]): Promise<Map<number
   );
 }
 
+/**
+ * {@link lockLatest} for ingest: the same locks, and with each meter's latest good reading the
+ * company of its `meters` row as the caller's row-level security shows it (absent: not visible).
+ */
+export async function lockIngest(tx: Tx, meterIds: number[]): Promise<{ latest: Map<number, LatestRow>; companyOf: Map<number, number> }> {
+  const latest = new Map<number, LatestRow>();
+  const companyOf = new Map<number, number>();
+  if (!meterIds.length) return { latest, companyOf };
+  if (!meterIds.every(Number.isSafeInteger)) throw new TypeError('meter ids must be integers');
+  const buckets = [...new Set(meterIds.map((m) => m % INGEST_BUCKETS))].sort((a, b) => a - b);
+  // One round trip, two statements (simple protocol; the ids are integers, inlined): the locks first,
+  // then the read, whose own snapshot (READ COMMITTED) sees what the previous holder committed.
+  const res = (await clientOf(tx).query(`
+    SELECT count(pg_advisory_xact_lock(724300, b)) FROM (SELECT unnest('{${buckets.join(',')}}'::int[]) AS b ORDER BY 1) AS x;
+    SELECT x.id AS meter_id, m.company_id, l.read_at, l.total, l.registers
+    FROM unnest('{${meterIds.join(',')}}'::bigint[]) AS x(id)
+    LEFT JOIN meters m ON m.id = x.id
+    LEFT JOIN meter_latest l ON l.meter_id = x.id`)) as unknown as { rows: Record<string, unknown>[] }[];
+  for (const x of res[1].rows) {
+    const id = Number(x.meter_id);
+    if (x.company_id != null) companyOf.set(id, Number(x.company_id));
+    if (x.read_at != null) latest.set(id, { meterId: id, readAt: d(x.read_at), total: String(x.total), registers: (x.registers ?? {}) as LatestRow['registers'] });
+  }
+  return { latest, companyOf };
+}
+
 export interface ReadingRow {
   companyId: number;
   meterId: number;
@@ -84,6 +111,55 @@ export async function insertReadings(tx: Tx, rows: ReadingRow[]): Promise<Set<st
   return new Set(r.rows.map((x) => `${x.meter_id}@${d(x.read_at).getTime()}`));
 }
 
+const READING_COLUMNS = 'company_id, meter_id, read_at, source, total, registers, exception, command_id, operator_id';
+
+/** Counters of the COPY path since the process started (tests and diagnostics). */
+export const copyStats = { batches: 0, rows: 0, fallbacks: 0 };
+
+/** Whether COPY under meter_ingest works here (unknown until tried; off after a refusal). */
+let copyUsable: boolean | undefined;
+/** Refusals that mean "this database has no usable meter_ingest role", not "this batch is bad". */
+const COPY_REFUSED = new Set(['0A000', '42501', '22023', '42704']);
+
+/**
+ * Inserts readings with COPY, as the `meter_ingest` role (migration 0020) inside a savepoint.
+ * The caller must have taken each row's company from its `meters` row and ruled out duplicates
+ * within the batch. Returns false — nothing inserted, the transaction as it was — when a row is
+ * already stored (unique violation) or COPY is not available; the caller then uses
+ * {@link insertReadings}, which skips what is already there.
+ */
+export async function copyReadings(tx: Tx, rows: ReadingRow[]): Promise<boolean> {
+  if (!rows.length) return true;
+  if (copyUsable === false) return false;
+  let text = '';
+  for (const x of rows) {
+    text += `${x.companyId}\t${x.meterId}\t${x.readAt.toISOString()}\t${x.source}\t${x.total}\t${copyText(JSON.stringify(x.registers))}\t${copyText(x.exception)}\t${copyText(x.commandId)}\t${copyText(x.operatorId)}\n`;
+  }
+  try {
+    await copyIn(
+      clientOf(tx),
+      `SAVEPOINT ingest_copy; SET LOCAL ROLE meter_ingest; COPY readings (${READING_COLUMNS}) FROM STDIN; SET LOCAL ROLE NONE; RELEASE SAVEPOINT ingest_copy`,
+      Buffer.from(text),
+    );
+    copyUsable = true;
+    copyStats.batches++;
+    copyStats.rows += rows.length;
+    return true;
+  } catch (e) {
+    copyStats.fallbacks++;
+    await tx.execute(sql`ROLLBACK TO SAVEPOINT ingest_copy`);
+    await tx.execute(sql`RELEASE SAVEPOINT ingest_copy`);
+    const code = (e as { code?: string }).code;
+    if (code === '23505') return false;
+    if (code && COPY_REFUSED.has(code) && copyUsable !== true) {
+      copyUsable = false;
+      return false;
+    }
+    // anything else: let the INSERT path judge the batch (and report its error)
+    return false;
+  }
+}
+
 /** Moves meter_latest forward (never backwards); registers accumulate (clock check time survives). */
 export async function upsertLatest(tx: Tx, rows: ReadingRow[]) {
   if (!rows.length) return;
@@ -96,6 +172,39 @@ export async function upsertLatest(tx: Tx, rows: ReadingRow[]) {
     ON CONFLICT (meter_id) DO UPDATE SET read_at = EXCLUDED.read_at, total = EXCLUDED.total,
       registers = meter_latest.registers || EXCLUDED.registers, source = EXCLUDED.source, updated_at = now()
     WHERE meter_latest.read_at < EXCLUDED.read_at`);
+}
+
+/**
+ * What follows stored readings, in one statement: {@link upsertLatest}, {@link updateMeterState} and
+ * {@link lastValveCommand} of the given meters.
+ */
+export async function afterReadings(
+  tx: Tx,
+  latest: ReadingRow[],
+  state: { meterId: number; valve: number | null; at: Date }[],
+  valveMeterIds: number[],
+): Promise<Map<number, { kind: string; at: Date }>> {
+  const changed = state.filter((x) => x.valve !== null);
+  const r = await tx.execute(sql`
+    WITH latest AS (
+      INSERT INTO meter_latest (meter_id, company_id, read_at, total, registers, source, updated_at)
+      SELECT v.m, v.c, v.t, v.total, v.reg, v.src, now() FROM unnest(
+        ${arr(latest.map((x) => x.meterId))}::bigint[], ${arr(latest.map((x) => x.companyId))}::bigint[],
+        ${arr(latest.map((x) => x.readAt.toISOString()))}::timestamptz[], ${arr(latest.map((x) => x.total))}::numeric[],
+        ${arr(latest.map((x) => JSON.stringify(x.registers)))}::jsonb[], ${arr(latest.map((x) => x.source))}::int[]) AS v(m, c, t, total, reg, src)
+      ON CONFLICT (meter_id) DO UPDATE SET read_at = EXCLUDED.read_at, total = EXCLUDED.total,
+        registers = meter_latest.registers || EXCLUDED.registers, source = EXCLUDED.source, updated_at = now()
+      WHERE meter_latest.read_at < EXCLUDED.read_at
+    ), state AS (
+      UPDATE meters m SET valve_state = v.valve, last_seen_at = greatest(m.last_seen_at, v.t)
+      FROM unnest(${arr(changed.map((x) => x.meterId))}::bigint[], ${arr(changed.map((x) => x.valve))}::int[],
+        ${arr(changed.map((x) => x.at.toISOString()))}::timestamptz[]) AS v(id, valve, t)
+      WHERE m.id = v.id AND m.valve_state IS DISTINCT FROM v.valve
+    )
+    SELECT DISTINCT ON (meter_id) meter_id, kind, finished_at FROM commands
+    WHERE meter_id = ANY(${arr(valveMeterIds)}::bigint[]) AND kind IN ('open', 'close') AND status = 'succeeded'
+    ORDER BY meter_id, finished_at DESC`);
+  return new Map(r.rows.map((x) => [Number(x.meter_id), { kind: String(x.kind), at: d(x.finished_at) }]));
 }
 
 /**
