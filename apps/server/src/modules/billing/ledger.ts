@@ -137,7 +137,11 @@ export interface PreparedBatch {
  * aborting the batch; with `freshKeys` the key lookup is skipped (see below). The caller writes the
  * rows and the balances in the same transaction (postBatch, or settlement's one-statement write).
  */
-export async function preparePostings(tx: Tx, ps: Posting[], o: { skipClosed?: boolean; freshKeys?: boolean } = {}): Promise<PreparedBatch> {
+export async function preparePostings(
+  tx: Tx,
+  ps: Posting[],
+  o: { skipClosed?: boolean; freshKeys?: boolean; /** accounts the caller already locked (in id order, in this transaction) */ locked?: repo.LockedAccount[] } = {},
+): Promise<PreparedBatch> {
   const refused = new Map<number, string>();
   const posted: (Posted | null)[] = ps.map(() => null);
   const rowOf: (number | null)[] = ps.map(() => null);
@@ -146,7 +150,12 @@ export async function preparePostings(tx: Tx, ps: Posting[], o: { skipClosed?: b
   for (const p of ps) {
     if (!Number.isSafeInteger(p.amountFen) || (SIGN[p.kind] !== 0 && p.amountFen <= 0)) throw refuse('AMOUNT_INVALID', '金额必须大于 0');
   }
-  const accounts = await repo.lockAccounts(tx, ps.map((p) => ({ companyId: p.companyId, ownerId: p.ownerId, roomId: p.roomId, wallet: p.wallet })));
+  const have = new Set((o.locked ?? []).map((a) => `${a.ownerId}:${a.wallet}`));
+  const rest = ps.filter((p) => !have.has(`${p.ownerId}:${p.wallet}`));
+  const accounts = [
+    ...(o.locked ?? []),
+    ...(rest.length ? await repo.lockAccounts(tx, rest.map((p) => ({ companyId: p.companyId, ownerId: p.ownerId, roomId: p.roomId, wallet: p.wallet }))) : []),
+  ];
   const byOwnerWallet = new Map(accounts.map((a) => [`${a.ownerId}:${a.wallet}`, { ...a }]));
   // freshKeys: the caller knows no key was posted before (settlement: the cursor lock, and the
   // settlement row committed with its journal row); the unique index still refuses a repeat

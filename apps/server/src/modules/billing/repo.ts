@@ -1326,8 +1326,20 @@ const periodKeySql = (at: SQL, monthType: SQL) =>
  * its pending good readings (oldest first, at most `perMeter`), the period states those readings touch
  * and the company's alarm ceiling. Meters without a cursor are left out (ensureCursors first).
  */
-export async function lockAndLoad(tx: Tx, meterIds: number[], skipLocked: boolean, perMeter: number): Promise<LockedMeter[]> {
-  if (!meterIds.length) return [];
+export interface LockedBatch {
+  meters: LockedMeter[];
+  /** the price versions of the meters' schemes */
+  versions: VersionRow[];
+  /**
+   * the accounts the readings of a batch without 公摊 meters charge (the current owners' wallets of
+   * the meters' kinds), locked in id order after the cursors; null when the batch has a 公摊 meter
+   * or a meter without a cursor yet (ledger.preparePostings then locks every account, in id order)
+   */
+  accounts: LockedAccount[] | null;
+}
+
+export async function lockAndLoad(tx: Tx, meterIds: number[], skipLocked: boolean, perMeter: number, lockAccounts = true): Promise<LockedBatch> {
+  if (!meterIds.length) return { meters: [], versions: [], accounts: [] };
   const r = await tx.execute(sql`
     WITH c AS MATERIALIZED (
       SELECT meter_id, company_id, read_at, total, registers FROM settle_cursors
@@ -1336,11 +1348,33 @@ export async function lockAndLoad(tx: Tx, meterIds: number[], skipLocked: boolea
     ), ac AS MATERIALIZED (
       SELECT a.company_id, max(greatest(a.alarm1_fen, a.alarm2_fen, a.close_fen - a.overdraft_fen)) AS ceiling
       FROM alarm_schemes a WHERE a.company_id IN (SELECT DISTINCT company_id FROM c) AND a.status = 1 GROUP BY a.company_id
+    ), vs AS MATERIALIZED (
+      SELECT json_agg(json_build_array(v.scheme_id, ${isoOf(sql`v.effective_from`)}, v.mode, v.unit_price::text, v.tiers, v.tou, v.monthly_fee_fen, v.minimum_charge_fen)
+        ORDER BY v.scheme_id, v.effective_from) AS versions
+      FROM charging_scheme_versions v
+      WHERE v.scheme_id IN (SELECT m.charging_scheme_id FROM c JOIN meters m ON m.id = c.meter_id)
+    ), acc AS MATERIALIZED (
+      SELECT a.id, a.company_id, a.owner_id, a.room_id, a.wallet, a.balance_fen, a.status, a.alarm_level FROM accounts a
+      WHERE ${lockAccounts}::boolean AND NOT EXISTS (SELECT 1 FROM c JOIN shared_meters sm ON sm.meter_id = c.meter_id)
+        -- a meter without a cursor yet: the caller creates it and locks every account later, in order
+        AND NOT EXISTS (SELECT 1 FROM unnest(${arr(meterIds)}::bigint[]) AS k(id) WHERE NOT EXISTS (SELECT 1 FROM settle_cursors x WHERE x.meter_id = k.id))
+        AND (a.owner_id, a.wallet) IN (
+          SELECT o.id, CASE m.kind WHEN 2 THEN 'water' ELSE 'electric' END
+          FROM c JOIN meters m ON m.id = c.meter_id JOIN owners o ON o.room_id = m.room_id AND o.status = 1)
+      ORDER BY a.id FOR UPDATE OF a
+    ), accj AS MATERIALIZED (
+      -- reading acc here, once, takes the account locks after every cursor lock
+      SELECT coalesce(json_agg(json_build_array(id, company_id, owner_id, room_id, wallet, balance_fen::text, status, alarm_level) ORDER BY id), '[]') AS accounts,
+        NOT ${lockAccounts}::boolean OR EXISTS (SELECT 1 FROM c JOIN shared_meters sm ON sm.meter_id = c.meter_id)
+          OR EXISTS (SELECT 1 FROM unnest(${arr(meterIds)}::bigint[]) AS k(id) WHERE NOT EXISTS (SELECT 1 FROM settle_cursors x WHERE x.meter_id = k.id)) AS shared
+      FROM acc
     )
     SELECT c.meter_id, CASE WHEN c.read_at = '-infinity' THEN NULL ELSE ${isoOf(sql`c.read_at`)} END AS at, c.total::text AS cursor_total, c.registers AS cursor_registers,
       m.company_id, m.kind, m.multiplier::text AS multiplier, m.status, m.room_id, m.charging_scheme_id, s.charging_month_type,
       o.id AS owner_id, sm.area_id AS shared_area_id, sm.method AS shared_method, ac.ceiling AS alarm_ceiling,
-      x.readings, pp.periods
+      x.readings, pp.periods,
+      CASE WHEN c.meter_id = (SELECT min(meter_id) FROM c) THEN (SELECT versions FROM vs) END AS versions,
+      CASE WHEN c.meter_id = (SELECT min(meter_id) FROM c) THEN (SELECT CASE WHEN shared THEN NULL ELSE accounts END FROM accj) END AS accounts
     FROM c
     JOIN meters m ON m.id = c.meter_id
     LEFT JOIN charging_schemes s ON s.id = m.charging_scheme_id
@@ -1363,7 +1397,18 @@ export async function lockAndLoad(tx: Tx, meterIds: number[], skipLocked: boolea
     ) pp ON true
     ORDER BY c.meter_id`);
   const n = (v: unknown) => (v == null ? null : Number(v));
-  return r.rows.map((x) => {
+  const first = r.rows[0];
+  if (!first) return { meters: [], versions: [], accounts: [] };
+  type V = [number, string, string, string, VersionRow['tiers'] | null, VersionRow['tou'] | null, number, number];
+  const versions: VersionRow[] = ((first.versions ?? []) as V[]).map(([schemeId, from, mode, unitPrice, tiers, tou, fee, minimum]) => ({
+    schemeId: Number(schemeId), effectiveFrom: new Date(from), mode, unitPrice, tiers: tiers ?? [], tou: tou ?? { periods: [] },
+    monthlyFeeFen: Number(fee), minimumChargeFen: Number(minimum),
+  }));
+  type A = [number, number, number, number | null, string, string, number, number];
+  const accounts = first.accounts == null ? null : (first.accounts as A[]).map(([id, companyId, ownerId, roomId, wallet, balance, status, alarm]) => ({
+    id: Number(id), companyId: Number(companyId), ownerId: Number(ownerId), roomId: n(roomId), wallet, balanceFen: Number(balance), status: Number(status), alarmLevel: Number(alarm),
+  }));
+  const meters = r.rows.map((x) => {
     const meterId = Number(x.meter_id);
     const companyId = Number(x.company_id);
     const at = x.at == null ? null : String(x.at);
@@ -1397,6 +1442,7 @@ export async function lockAndLoad(tx: Tx, meterIds: number[], skipLocked: boolea
       alarmCeilingFen: n(x.alarm_ceiling),
     };
   });
+  return { meters, versions, accounts };
 }
 
 /** Meters of these ids that have no settle cursor yet. */
@@ -1426,6 +1472,11 @@ export interface BatchJournalRow {
   memo: string;
 }
 
+/** A period state to write; `stored`: it was read from meter_periods (under the cursor lock) */
+export interface BatchPeriodRow extends PeriodRow {
+  stored: boolean;
+}
+
 export interface BatchSettlementRow extends Omit<SettlementRow, 'id' | 'journalId'> {
   /** index of the journal row that charged this reading (its id becomes journal_id), or null */
   journalIndex: number | null;
@@ -1442,29 +1493,28 @@ export async function writeSettlementBatch(tx: Tx, b: {
   journal: BatchJournalRow[];
   balances: { accountId: number; balanceFen: number }[];
   settlements: BatchSettlementRow[];
-  periods: PeriodRow[];
+  periods: BatchPeriodRow[];
   cursors: { meterId: number; at: string; total: string; registers: Record<string, string> }[];
 }): Promise<{ inserted: number; journalIds: number[]; settlementIds: number[] }> {
   const j = <K extends keyof BatchJournalRow>(k: K) => arr(b.journal.map((r) => r[k]));
   const s = <K extends keyof BatchSettlementRow>(k: K) => arr(b.settlements.map((r) => r[k]));
-  const p = <K extends keyof PeriodRow>(k: K) => arr(b.periods.map((r) => r[k]));
+  const existing = b.periods.filter((x) => x.stored);
+  const fresh = b.periods.filter((x) => !x.stored);
+  const q = <K extends keyof BatchPeriodRow>(rows: BatchPeriodRow[], k: K) => arr(rows.map((r) => r[k]));
   const r = await tx.execute(sql`
-    WITH sids AS MATERIALIZED (
-      SELECT g AS ord, nextval('settlements_id_seq') AS id FROM generate_series(1, ${b.settlements.length}::int) g ORDER BY g
-    ), jin AS (
-      SELECT * FROM unnest(${j('settlementIndex')}::int[], ${j('companyId')}::bigint[], ${j('accountId')}::bigint[], ${j('ownerId')}::bigint[],
-        ${j('roomId')}::bigint[], ${j('wallet')}::varchar[], ${j('kind')}::varchar[], ${j('amountFen')}::bigint[], ${j('balanceAfterFen')}::bigint[],
-        ${j('idempotencyKey')}::varchar[], ${j('payMethod')}::varchar[], ${j('refType')}::varchar[], ${j('memo')}::text[])
-        WITH ORDINALITY AS v(s_ord, company_id, account_id, owner_id, room_id, wallet, kind, amount_fen, balance_after_fen, idempotency_key, pay_method, ref_type, memo, ord)
-    ), jids AS MATERIALIZED (
-      SELECT jin.*, nextval('journal_id_seq') AS id FROM jin ORDER BY jin.ord
+    WITH ids AS MATERIALIZED (
+      -- ids drawn in order, after the accounts were locked: an account's journal ids follow its balance
+      SELECT coalesce((SELECT array_agg(nextval('settlements_id_seq')) FROM generate_series(1, ${b.settlements.length}::int)), '{}') AS s,
+        coalesce((SELECT array_agg(nextval('journal_id_seq')) FROM generate_series(1, ${b.journal.length}::int)), '{}') AS j
     ), j AS (
       INSERT INTO journal (id, company_id, account_id, owner_id, room_id, wallet, kind, amount_fen, balance_after_fen,
         idempotency_key, pay_method, ref_type, ref_id, memo)
-      SELECT jids.id, jids.company_id, jids.account_id, jids.owner_id, jids.room_id, jids.wallet, jids.kind, jids.amount_fen, jids.balance_after_fen,
-        jids.idempotency_key, jids.pay_method, jids.ref_type, sids.id, jids.memo
-      FROM jids JOIN sids ON sids.ord = jids.s_ord + 1
-      ORDER BY jids.ord
+      SELECT ids.j[v.ord::int], v.company_id, v.account_id, v.owner_id, v.room_id, v.wallet, v.kind, v.amount_fen, v.balance_after_fen,
+        v.idempotency_key, v.pay_method, v.ref_type, ids.s[v.s_ord + 1], v.memo
+      FROM ids, unnest(${j('settlementIndex')}::int[], ${j('companyId')}::bigint[], ${j('accountId')}::bigint[], ${j('ownerId')}::bigint[],
+        ${j('roomId')}::bigint[], ${j('wallet')}::varchar[], ${j('kind')}::varchar[], ${j('amountFen')}::bigint[], ${j('balanceAfterFen')}::bigint[],
+        ${j('idempotencyKey')}::varchar[], ${j('payMethod')}::varchar[], ${j('refType')}::varchar[], ${j('memo')}::text[])
+        WITH ORDINALITY AS v(s_ord, company_id, account_id, owner_id, room_id, wallet, kind, amount_fen, balance_after_fen, idempotency_key, pay_method, ref_type, memo, ord)
       RETURNING 1
     ), bal AS (
       UPDATE accounts a SET balance_fen = v.b, updated_at = now()
@@ -1475,22 +1525,26 @@ export async function writeSettlementBatch(tx: Tx, b: {
     ), st AS (
       INSERT INTO settlements (id, company_id, meter_id, owner_id, room_id, read_at, prev_read_at, prev_total, total, quantity,
         amount_fen, lines, period_key, journal_id, meter_kind, note)
-      SELECT sids.id, v.company_id, v.meter_id, v.owner_id, v.room_id, v.read_at, v.prev_read_at, v.prev_total, v.total, v.quantity,
-        v.amount_fen, v.lines, v.period_key, jids.id, v.meter_kind, v.note
-      FROM unnest(${s('companyId')}::bigint[], ${s('meterId')}::bigint[], ${s('ownerId')}::bigint[], ${s('roomId')}::bigint[],
+      SELECT ids.s[v.ord::int], v.company_id, v.meter_id, v.owner_id, v.room_id, v.read_at, v.prev_read_at, v.prev_total, v.total, v.quantity,
+        v.amount_fen, v.lines, v.period_key, ids.j[v.j_ord + 1], v.meter_kind, v.note
+      FROM ids, unnest(${s('companyId')}::bigint[], ${s('meterId')}::bigint[], ${s('ownerId')}::bigint[], ${s('roomId')}::bigint[],
           ${s('at')}::timestamptz[], ${s('prevAt')}::timestamptz[], ${s('prevTotal')}::numeric[], ${s('total')}::numeric[], ${s('quantity')}::numeric[],
           ${s('amountFen')}::bigint[], ${arr(b.settlements.map((x) => JSON.stringify(x.lines)))}::jsonb[], ${s('periodKey')}::varchar[],
           ${s('journalIndex')}::int[], ${s('meterKind')}::int[], ${s('note')}::varchar[])
         WITH ORDINALITY AS v(company_id, meter_id, owner_id, room_id, read_at, prev_read_at, prev_total, total, quantity, amount_fen, lines, period_key, j_ord, meter_kind, note, ord)
-      JOIN sids ON sids.ord = v.ord
-      LEFT JOIN jids ON jids.ord = v.j_ord + 1
-      ORDER BY v.ord
       ON CONFLICT (meter_id, read_at) DO NOTHING
       RETURNING 1
-    ), per AS (
+    ), per_old AS (
+      -- period states read under the cursor lock: a plain update (no speculative insert)
+      UPDATE meter_periods p SET quantity = v.quantity, exact = v.exact, charged_fen = v.charged_fen, updated_at = now()
+      FROM unnest(${q(existing, 'meterId')}::bigint[], ${q(existing, 'periodKey')}::varchar[],
+        ${q(existing, 'quantity')}::numeric[], ${q(existing, 'exact')}::numeric[], ${q(existing, 'chargedFen')}::bigint[]) AS v(meter_id, period_key, quantity, exact, charged_fen)
+      WHERE p.meter_id = v.meter_id AND p.period_key = v.period_key AND p.meter_id = ANY(${q(existing, 'meterId')}::bigint[])
+      RETURNING 1
+    ), per_new AS (
       INSERT INTO meter_periods AS p (meter_id, period_key, company_id, quantity, exact, charged_fen)
-      SELECT * FROM unnest(${p('meterId')}::bigint[], ${p('periodKey')}::varchar[], ${p('companyId')}::bigint[],
-        ${p('quantity')}::numeric[], ${p('exact')}::numeric[], ${p('chargedFen')}::bigint[])
+      SELECT * FROM unnest(${q(fresh, 'meterId')}::bigint[], ${q(fresh, 'periodKey')}::varchar[], ${q(fresh, 'companyId')}::bigint[],
+        ${q(fresh, 'quantity')}::numeric[], ${q(fresh, 'exact')}::numeric[], ${q(fresh, 'chargedFen')}::bigint[])
       ON CONFLICT (meter_id, period_key) DO UPDATE
         SET quantity = excluded.quantity, exact = excluded.exact, charged_fen = excluded.charged_fen, updated_at = now()
       RETURNING 1
@@ -1503,9 +1557,8 @@ export async function writeSettlementBatch(tx: Tx, b: {
     )
     SELECT (SELECT count(*) FROM st)::int AS inserted,
       (SELECT count(*) FROM j)::int AS journaled, (SELECT count(*) FROM bal)::int AS balanced,
-      (SELECT count(*) FROM per)::int AS periods, (SELECT count(*) FROM cur)::int AS cursors,
-      coalesce((SELECT array_agg(id ORDER BY ord) FROM jids), '{}') AS journal_ids,
-      coalesce((SELECT array_agg(id ORDER BY ord) FROM sids), '{}') AS settlement_ids`);
+      (SELECT count(*) FROM per_old)::int + (SELECT count(*) FROM per_new)::int AS periods, (SELECT count(*) FROM cur)::int AS cursors,
+      (SELECT j FROM ids) AS journal_ids, (SELECT s FROM ids) AS settlement_ids`);
   const x = r.rows[0];
   // every row of the batch was written: anything else is a bug, and the caller's transaction must not stand
   if (Number(x.journaled) !== b.journal.length || Number(x.balanced) !== b.balances.length || Number(x.periods) !== b.periods.length || Number(x.cursors) !== b.cursors.length) {

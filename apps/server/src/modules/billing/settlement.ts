@@ -73,19 +73,25 @@ export async function settleMeters(tx: Tx, meterIds: number[], o: SettleOptions)
   const ids = [...new Set(meterIds)].sort((a, b) => a - b);
   if (!ids.length) return EMPTY_RESULT;
   const perMeter = o.perMeter ?? 500;
-  let locked = await repo.lockAndLoad(tx, ids, o.skipLocked, perMeter);
-  if (locked.length < ids.length) {
+  let batch = await repo.lockAndLoad(tx, ids, o.skipLocked, perMeter);
+  if (batch.meters.length < ids.length) {
     // meters settled for the first time get a cursor at their initial reading
-    const have = new Set(locked.map((l) => l.cursor.meterId));
+    const have = new Set(batch.meters.map((l) => l.cursor.meterId));
     const missing = await repo.metersWithoutCursor(tx, ids.filter((id) => !have.has(id)));
     if (missing.length) {
       await repo.ensureCursors(tx, missing);
-      locked = [...locked, ...(await repo.lockAndLoad(tx, missing, o.skipLocked, perMeter))].sort((a, b) => a.cursor.meterId - b.cursor.meterId);
+      // no accounts were locked (a cursor was missing): preparePostings locks them all, in id order
+      const more = await repo.lockAndLoad(tx, missing, o.skipLocked, perMeter, false);
+      batch = {
+        meters: [...batch.meters, ...more.meters].sort((a, b) => a.cursor.meterId - b.cursor.meterId),
+        versions: [...new Map([...batch.versions, ...more.versions].map((v) => [`${v.schemeId}:${v.effectiveFrom.getTime()}`, v])).values()],
+        accounts: null,
+      };
     }
   }
+  const locked = batch.meters;
   if (!locked.length) return EMPTY_RESULT;
-  const schemeIds = [...new Set(locked.filter((l) => l.readings.length).map((l) => l.terms.schemeId).filter((x): x is number => x != null))];
-  const versions = toPriceVersions(await repo.schemeVersions(tx, schemeIds));
+  const versions = toPriceVersions(batch.versions);
   // a meter out of use, or without a priced scheme, waits
   const active = locked.filter((l) => l.readings.length && l.terms.status === 1 && l.terms.schemeId != null && (versions.get(l.terms.schemeId)?.length ?? 0) > 0);
   if (!active.length) return EMPTY_RESULT;
@@ -94,7 +100,7 @@ export async function settleMeters(tx: Tx, meterIds: number[], o: SettleOptions)
   // price every meter's readings
   interface Done { t: repo.MeterTermsRow; settled: Settled[] }
   const done: Done[] = [];
-  const periodRows: repo.PeriodRow[] = [];
+  const periodRows: repo.BatchPeriodRow[] = [];
   const cursorRows: { meterId: number; at: string; total: string; registers: Record<string, string> }[] = [];
   for (const { cursor: c, terms: t, readings: rs, periods } of active) {
     const meterId = t.id;
@@ -109,7 +115,7 @@ export async function settleMeters(tx: Tx, meterIds: number[], o: SettleOptions)
     );
     done.push({ t, settled: r.settled });
     for (const [periodKey, s] of r.states) {
-      periodRows.push({ meterId, periodKey, companyId: t.companyId, quantity: s.quantity, exact: s.exact, chargedFen: s.chargedFen });
+      periodRows.push({ meterId, periodKey, companyId: t.companyId, quantity: s.quantity, exact: s.exact, chargedFen: s.chargedFen, stored: states.has(periodKey) });
     }
     cursorRows.push({ meterId, at: r.cursor.at!, total: r.cursor.total, registers: r.cursor.registers });
   }
@@ -180,7 +186,7 @@ export async function settleMeters(tx: Tx, meterIds: number[], o: SettleOptions)
     }
   }
 
-  const prepared = await preparePostings(tx, postings, { skipClosed: true, freshKeys: true });
+  const prepared = await preparePostings(tx, postings, { skipClosed: true, freshKeys: true, locked: batch.accounts ?? undefined });
   // every journal row names its settlement (ref_id); a reading's own deduction is its journal_id
   const journal: repo.BatchJournalRow[] = prepared.rows.map((r) => ({
     settlementIndex: -1, companyId: r.companyId, accountId: r.accountId, ownerId: r.ownerId, roomId: r.roomId ?? null, wallet: r.wallet,
