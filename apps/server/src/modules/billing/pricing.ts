@@ -67,6 +67,17 @@ export interface Priced {
   state: PeriodState;
 }
 
+/** Prices and thresholds are a handful of strings: each is parsed once (a Decimal is immutable). */
+const parsed = new Map<string, Dec>();
+const dec = (s: string): Dec => {
+  let d = parsed.get(s);
+  if (!d) {
+    d = new D(s);
+    if (parsed.size < 10_000) parsed.set(s, d);
+  }
+  return d;
+};
+
 const toFen = (yuan: Dec) => yuan.mul(100).toDecimalPlaces(0, D.ROUND_HALF_UP).toNumber();
 
 /** The versions in force over [from, to), each with its share of the interval. */
@@ -124,7 +135,7 @@ function tierLines(v: PriceVersion, cumBefore: Dec, q: Dec): RawLine[] {
   let lower = new D(0);
   for (let i = 0; i < v.tiers.length && left.gt(0); i++) {
     const t = v.tiers[i];
-    const upper = t.upTo == null ? null : new D(t.upTo);
+    const upper = t.upTo == null ? null : dec(t.upTo);
     if (upper && cum.gte(upper)) {
       lower = upper;
       continue;
@@ -132,7 +143,7 @@ function tierLines(v: PriceVersion, cumBefore: Dec, q: Dec): RawLine[] {
     const room = upper ? upper.minus(D.max(cum, lower)) : left; // cum ≥ lower: the tiers below are full
     const take = D.min(room, left);
     if (take.gt(0)) {
-      lines.push({ item: `第${i + 1}阶梯`, quantity: take, unitPrice: t.price, effectiveFrom: v.effectiveFrom, exact: take.mul(t.price) });
+      lines.push({ item: `第${i + 1}阶梯`, quantity: take, unitPrice: t.price, effectiveFrom: v.effectiveFrom, exact: take.mul(dec(t.price)) });
       cum = cum.plus(take);
       left = left.minus(take);
     }
@@ -141,7 +152,7 @@ function tierLines(v: PriceVersion, cumBefore: Dec, q: Dec): RawLine[] {
   if (left.gt(0)) {
     // thresholds exhausted (validation keeps the last tier open): price the rest at the last tier
     const last = v.tiers[v.tiers.length - 1];
-    lines.push({ item: `第${v.tiers.length}阶梯`, quantity: left, unitPrice: last.price, effectiveFrom: v.effectiveFrom, exact: left.mul(last.price) });
+    lines.push({ item: `第${v.tiers.length}阶梯`, quantity: left, unitPrice: last.price, effectiveFrom: v.effectiveFrom, exact: left.mul(dec(last.price)) });
   }
   return lines;
 }
@@ -151,19 +162,19 @@ function touLines(v: PriceVersion, q: Dec, tou: Record<string, Dec> | undefined)
   const flat = periods.find((p) => p.name === '平') ?? periods[0];
   if (!tou) {
     // no registers: everything at the 平 price
-    return [{ item: flat?.name ?? '平', quantity: q, unitPrice: flat?.price ?? v.unitPrice, effectiveFrom: v.effectiveFrom, exact: q.mul(flat?.price ?? v.unitPrice) }];
+    return [{ item: flat?.name ?? '平', quantity: q, unitPrice: flat?.price ?? v.unitPrice, effectiveFrom: v.effectiveFrom, exact: q.mul(dec(flat?.price ?? v.unitPrice)) }];
   }
   const lines: RawLine[] = [];
   let covered = new D(0);
   for (const p of periods) {
     const pq = tou[p.name];
     if (!pq || pq.lte(0)) continue;
-    lines.push({ item: p.name, quantity: pq, unitPrice: p.price, effectiveFrom: v.effectiveFrom, exact: pq.mul(p.price) });
+    lines.push({ item: p.name, quantity: pq, unitPrice: p.price, effectiveFrom: v.effectiveFrom, exact: pq.mul(dec(p.price)) });
     covered = covered.plus(pq);
   }
   const rest = q.minus(covered);
   if (rest.gt(0)) {
-    lines.push({ item: flat?.name ?? '平', quantity: rest, unitPrice: flat?.price ?? v.unitPrice, effectiveFrom: v.effectiveFrom, exact: rest.mul(flat?.price ?? v.unitPrice) });
+    lines.push({ item: flat?.name ?? '平', quantity: rest, unitPrice: flat?.price ?? v.unitPrice, effectiveFrom: v.effectiveFrom, exact: rest.mul(dec(flat?.price ?? v.unitPrice)) });
   }
   return lines;
 }
@@ -191,7 +202,7 @@ export function priceConsumption(versions: PriceVersion[], state: PeriodState, c
       const tou = c.tou ? Object.fromEntries(Object.entries(touShares).map(([k, arr]) => [k, arr[i]])) : undefined;
       raw.push(...touLines(v, part, tou));
     } else if (part.gt(0)) {
-      raw.push({ item: '单价', quantity: part, unitPrice: v.unitPrice, effectiveFrom: v.effectiveFrom, exact: part.mul(v.unitPrice) });
+      raw.push({ item: '单价', quantity: part, unitPrice: v.unitPrice, effectiveFrom: v.effectiveFrom, exact: part.mul(dec(v.unitPrice)) });
     }
     cum = cum.plus(part);
   });

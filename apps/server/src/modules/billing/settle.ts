@@ -120,6 +120,8 @@ export function settleMeter(
   states: Map<string, PeriodState>,
 ): { settled: Settled[]; cursor: Cursor; states: Map<string, PeriodState> } {
   const multiplier = new D(m.multiplier);
+  // register deltas matter only to a time-of-use price (a flat or tiered price never reads them)
+  const usesTou = m.versions.some((v) => v.mode === 'tou');
   const changed = new Map<string, PeriodState>();
   const settled: Settled[] = [];
   let cur = cursor;
@@ -136,7 +138,7 @@ export function settleMeter(
       continue;
     }
     const quantity = delta.mul(multiplier);
-    const tou = cur.readAt ? touDeltas(cur.registers, regs, multiplier) : undefined;
+    const tou = cur.readAt && usesTou ? touDeltas(cur.registers, regs, multiplier) : undefined;
     const c: Consumption = { from: cur.readAt ?? r.readAt, to: r.readAt, quantity: quantity.toFixed(), ...(tou && { tou }) };
     const lines: SettleLine[] = [];
     let amountFen = 0;
