@@ -34,6 +34,7 @@ import realtimeRoutes from './modules/realtime/routes.ts';
 import meteringRoutes from './modules/metering/routes.ts';
 import { startTimedControls } from './modules/metering/timed.ts';
 import { EventBus } from './modules/realtime/bus.ts';
+import { SessionCache } from './modules/auth/session-cache.ts';
 import billingRoutes from './modules/billing/routes.ts';
 import paymentRoutes from './modules/payment/routes.ts';
 import reportRoutes from './modules/report/routes.ts';
@@ -77,6 +78,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     bodyLimit: 5 * 1024 * 1024,
     exposeHeadRoutes: false,
   }).withTypeProvider<ZodTypeProvider>();
+  const bus = opts.bus ?? new EventBus();
+  // looked-up sessions, reused for at most opts.auth.sessionCacheMs; any change a person makes, here or
+  // in another process (the auth-changed signal), clears it
+  const sessions = new SessionCache(opts.auth.sessionCacheMs ?? 0);
+  bus.onSignal('auth-changed', () => sessions.clear());
   // every API route, for the tenancy test that walks them all and for docs/API.md
   const apiRoutes: { method: string; url: string }[] = [];
   app.decorate('apiRoutes', apiRoutes);
@@ -110,7 +116,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     const token = header?.startsWith('Bearer ') ? header.slice(7) : header;
     const raw = (req.query as Record<string, string> | undefined)?.searchCompanyID;
     const searchCompanyID = raw && /^\d+$/.test(raw) ? Number(raw) : undefined;
-    const { user, scope } = await authenticate(opts.db, opts.auth, token, searchCompanyID);
+    const { user, scope } = await authenticate(opts.db, opts.auth, token, searchCompanyID, sessions);
     req.ctx = {
       user,
       scope,
@@ -124,6 +130,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   // The audit row is written before the answer leaves, so a caller that saw the answer finds the row.
   app.addHook('onSend', async (req, reply, payload) => {
+    // a change by a person may revoke or narrow a session (logout, password, role, account, areas)
+    if (req.method !== 'GET' && req.ctx && sessions.ttlMs > 0) bus.signal('auth-changed');
     // GETs and queries sent as POST (route action: false) are not mutations
     if (req.method === 'GET' || req.routeOptions.config?.perm === undefined || req.routeOptions.config.audit === false) return payload;
     if (!req.ctx && !req.publicCtx) return payload;
@@ -177,7 +185,6 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   roomRoutes(app);
   ownerRoutes(app);
   deviceRoutes(app);
-  const bus = opts.bus ?? new EventBus();
   const controlApi: ControlApi = { bus, commandTtlMinutes: 10, maxAttempts: 3, waitMs: 15_000, ...opts.control };
   controlRoutes(app, controlApi);
   meteringRoutes(app, controlApi);

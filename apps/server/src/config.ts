@@ -21,6 +21,7 @@ const Env = z.object({
   SIMULATOR: bool.default(true),
   SESSION_IDLE_MINUTES: z.coerce.number().positive().default(30),
   SESSION_MAX_HOURS: z.coerce.number().positive().default(12),
+  AUTH_SESSION_CACHE_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
   // device side (gateway, worker): see docs/OPERATIONS.md
   GATEWAY_HOST: z.string().default('0.0.0.0'),
   HEARTBEAT_SECONDS: z.coerce.number().positive().default(30),

@@ -2,6 +2,8 @@ import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { appUrlFrom, openDb, type Db } from '../src/db/client.ts';
 import { buildApp } from '../src/app.ts';
+import type { AuthSettings } from '../src/modules/auth/service.ts';
+import type { EventBus } from '../src/modules/realtime/bus.ts';
 import { testOwnerUrl } from './global-setup.ts';
 
 // Builds the real app against the test database; tests talk HTTP to it through inject().
@@ -18,10 +20,10 @@ export interface TestApp {
 
 export const OWNER_URL = () => process.env.TEST_OWNER_URL ?? testOwnerUrl();
 
-export async function testApp(auth = { idleMinutes: 30, maxHours: 12 }): Promise<TestApp> {
+export async function testApp(auth: AuthSettings = { idleMinutes: 30, maxHours: 12 }, o: { bus?: EventBus } = {}): Promise<TestApp> {
   const db = openDb(appUrlFrom(OWNER_URL(), 'meter_app_test'), 10);
   const owner = new pg.Pool({ connectionString: OWNER_URL(), max: 3 });
-  const app = await buildApp({ db, auth, logLevel: 'silent' });
+  const app = await buildApp({ db, auth, logLevel: 'silent', bus: o.bus });
   await app.ready();
   const call: TestApp['call'] = async (token, opts) => {
     const res = await app.inject({ ...opts, headers: { ...(opts.headers ?? {}), ...(token ? { authorization: token } : {}) } });

@@ -96,6 +96,8 @@ export function scopeSql(scope: Scope): string {
  * message holding both statements); the callback gets a drizzle transaction on the same client, built
  * from the app's session (dialect, relational schema, logger), exactly as drizzle's own would be.
  */
+const txOfClient = new WeakMap<pg.PoolClient, Tx>();
+
 async function runTx<T>(pool: pg.Pool, orm: Orm, scope: Scope, fn: (tx: Tx) => Promise<T>): Promise<T> {
   // drizzle keeps these on the database's session; a transaction session is built from them
   type SessionParts = ConstructorParameters<typeof NodePgSession>;
@@ -115,8 +117,13 @@ async function runTx<T>(pool: pg.Pool, orm: Orm, scope: Scope, fn: (tx: Tx) => P
       if (!destroy) await client.query('ROLLBACK').catch(onControlError);
       throw err;
     }
-    const session = new NodePgSession(client, base.dialect, base.schema, base.options);
-    const tx = new NodePgTransaction(base.dialect, session, base.schema) as unknown as Tx;
+    // a transaction object only holds its session and client: one per pooled client serves them all
+    let tx = txOfClient.get(client);
+    if (!tx) {
+      const session = new NodePgSession(client, base.dialect, base.schema, base.options);
+      tx = new NodePgTransaction(base.dialect, session, base.schema) as unknown as Tx;
+      txOfClient.set(client, tx);
+    }
     let result: T;
     try {
       result = await fn(tx);

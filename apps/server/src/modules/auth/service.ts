@@ -5,6 +5,7 @@ import { refuse, unauthorized } from '../../http/errors.ts';
 import type { AuthUser, Ctx, PublicCtx } from '../../http/context.ts';
 import { dummyVerify, hashPassword, hashToken, newToken, verifyPassword } from './crypto.ts';
 import * as repo from './repo.ts';
+import type { SessionCache } from './session-cache.ts';
 
 export const LOCK_AFTER_FAILURES = 5;
 export const LOCK_MINUTES = 15;
@@ -13,10 +14,13 @@ export const MAX_FAILURES_PER_HOUR = 100;
 export interface AuthSettings {
   idleMinutes: number;
   maxHours: number;
+  /** how long a looked-up session may be reused (SessionCache); absent or 0: every request looks it up */
+  sessionCacheMs?: number;
 }
-export const authSettings = (c: Pick<Config, 'SESSION_IDLE_MINUTES' | 'SESSION_MAX_HOURS'>): AuthSettings => ({
+export const authSettings = (c: Pick<Config, 'SESSION_IDLE_MINUTES' | 'SESSION_MAX_HOURS' | 'AUTH_SESSION_CACHE_MS'>): AuthSettings => ({
   idleMinutes: c.SESSION_IDLE_MINUTES,
   maxHours: c.SESSION_MAX_HOURS,
+  sessionCacheMs: c.AUTH_SESSION_CACHE_MS,
 });
 
 /** A platform admin's role holds everything; a company user's role holds what was granted. */
@@ -120,9 +124,16 @@ export async function authenticate(
   settings: AuthSettings,
   token: string | undefined,
   searchCompanyID: number | undefined,
+  cache?: SessionCache,
 ): Promise<{ user: AuthUser; scope: Scope }> {
   if (!token) throw unauthorized();
-  const s = await repo.lookupSession(db.pool, hashToken(token), settings.idleMinutes);
+  const tokenHash = hashToken(token);
+  let s = cache?.get(tokenHash);
+  if (!s) {
+    const gen = cache?.generation ?? 0;
+    s = await repo.lookupSession(db.pool, tokenHash, settings.idleMinutes);
+    if (s) cache?.set(tokenHash, s, gen);
+  }
   if (!s) throw unauthorized();
   const g = grants(s.access, s.routes ? { routes: s.routes, operations: s.operations ?? [] } : undefined);
   const user: AuthUser = {
