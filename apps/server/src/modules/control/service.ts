@@ -142,28 +142,21 @@ export async function requestSystemCommand(tx: Tx, r: SystemCommandRequest, now 
     const why = noCloseReason(m.noClose, now);
     if (why) return skip(why);
   }
-  const opposite = OPPOSITE[r.kind];
-  if (opposite) await repo.supersedeQueued(tx, m.id, opposite, r.supersededBy ?? `已被之后的「${VALVE_WORD(m.kind, r.kind)}」指令取代`);
-  for (let i = 0; i < 3; i++) {
-    const row = await repo.insertCommand(tx, {
-      companyId: m.companyId,
-      meterId: m.id,
-      collectorId: m.collectorId,
-      kind: r.kind,
-      payload: r.payload ?? {},
-      expiresAt: new Date(now.getTime() + (r.ttlMs ?? SYSTEM_COMMAND_TTL_MS)),
-      maxAttempts: r.maxAttempts ?? 3,
-      requestedBy: r.requestedBy ?? null,
-      requesterName: r.requesterName ?? '系统',
-      origin: r.origin,
-      memo: r.memo,
-      overrideReason: '',
-    });
-    if (row) return { meterId: m.id, commandId: row.id, created: true };
-    const pending = await repo.pendingCommand(tx, m.id, r.kind);
-    if (pending) return { meterId: m.id, commandId: pending.id, created: false };
-    // the pending one finished in between: try again
-  }
+  const got = await queueOrJoin(tx, m, r.supersededBy ?? `已被之后的「${VALVE_WORD(m.kind, r.kind)}」指令取代`, {
+    companyId: m.companyId,
+    meterId: m.id,
+    collectorId: m.collectorId,
+    kind: r.kind,
+    payload: r.payload ?? {},
+    expiresAt: new Date(now.getTime() + (r.ttlMs ?? SYSTEM_COMMAND_TTL_MS)),
+    maxAttempts: r.maxAttempts ?? 3,
+    requestedBy: r.requestedBy ?? null,
+    requesterName: r.requesterName ?? '系统',
+    origin: r.origin,
+    memo: r.memo,
+    overrideReason: '',
+  });
+  if (got) return { meterId: m.id, commandId: got.row.id, created: !got.joined };
   return skip('表具指令正忙，稍后再试');
 }
 
@@ -193,30 +186,41 @@ export async function requestCommands(ctx: Ctx, api: ControlApi, meterIds: numbe
   return out;
 }
 
-async function queueOne(tx: Tx, ctx: Ctx, api: ControlApi, m: repo.ControlMeter, r: Request, now: Date): Promise<CommandView> {
-  const opposite = OPPOSITE[r.kind];
-  if (opposite) await repo.supersedeQueued(tx, m.id, opposite, `已被之后的「${VALVE_WORD(m.kind, r.kind)}」指令取代`);
+/**
+ * A queued opposite valve command is superseded; then the command is inserted, or the one of the same
+ * kind already pending is joined (never two pending: a duplicate does not actuate twice). undefined:
+ * the pending one kept finishing in between (three tries).
+ */
+async function queueOrJoin(tx: Tx, m: { id: number }, supersededBy: string, c: repo.NewCommand): Promise<{ row: repo.CommandRow; joined: boolean } | undefined> {
+  const opposite = OPPOSITE[c.kind];
+  if (opposite) await repo.supersedeQueued(tx, m.id, opposite, supersededBy);
   for (let i = 0; i < 3; i++) {
-    const row = await repo.insertCommand(tx, {
-      companyId: m.companyId,
-      meterId: m.id,
-      collectorId: m.collectorId,
-      kind: r.kind,
-      payload: r.payload ?? {},
-      expiresAt: new Date(now.getTime() + api.commandTtlMinutes * 60_000),
-      maxAttempts: api.maxAttempts,
-      requestedBy: ctx.user.id,
-      requesterName: ctx.user.realName || ctx.user.username,
-      origin: r.origin ?? ORIGIN.manual,
-      memo: r.memo ?? '',
-      overrideReason: r.overrideReason ?? '',
-      readTaskId: r.readTaskId ?? null,
-    });
-    if (row) return commandView(row, m);
-    const pending = await repo.pendingCommand(tx, m.id, r.kind);
-    if (pending) return { ...commandView(pending, m), joined: true };
+    const row = await repo.insertCommand(tx, c);
+    if (row) return { row, joined: false };
+    const pending = await repo.pendingCommand(tx, m.id, c.kind);
+    if (pending) return { row: pending, joined: true };
     // the pending one finished in between: try again
   }
+  return undefined;
+}
+
+async function queueOne(tx: Tx, ctx: Ctx, api: ControlApi, m: repo.ControlMeter, r: Request, now: Date): Promise<CommandView> {
+  const got = await queueOrJoin(tx, m, `已被之后的「${VALVE_WORD(m.kind, r.kind)}」指令取代`, {
+    companyId: m.companyId,
+    meterId: m.id,
+    collectorId: m.collectorId,
+    kind: r.kind,
+    payload: r.payload ?? {},
+    expiresAt: new Date(now.getTime() + api.commandTtlMinutes * 60_000),
+    maxAttempts: api.maxAttempts,
+    requestedBy: ctx.user.id,
+    requesterName: ctx.user.realName || ctx.user.username,
+    origin: r.origin ?? ORIGIN.manual,
+    memo: r.memo ?? '',
+    overrideReason: r.overrideReason ?? '',
+    readTaskId: r.readTaskId ?? null,
+  });
+  if (got) return { ...commandView(got.row, m), ...(got.joined ? { joined: true } : {}) };
   throw refuse('BUSY', '表具指令正忙，请稍后再试');
 }
 
