@@ -57,9 +57,22 @@ export const hex = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byte
 
 /** Decode one complete frame of the given protocol. Throws ProtocolError. */
 export function decodeFrame(protocol: Protocol, bytes: Uint8Array): Decoded {
+  // `hex` on demand: most reported frames are never logged (a getter, so it stays a plain field to readers)
   return protocol === 'dlt645'
-    ? { protocol, frame: dlt645.decode(bytes, { dataItems: DLT645_PARAM_ITEMS }), hex: hex(bytes) }
-    : { protocol, frame: cjt188.decode(bytes), hex: hex(bytes) };
+    ? {
+        protocol,
+        frame: dlt645.decode(bytes, { dataItems: DLT645_PARAM_ITEMS }),
+        get hex() {
+          return hex(bytes);
+        },
+      }
+    : {
+        protocol,
+        frame: cjt188.decode(bytes),
+        get hex() {
+          return hex(bytes);
+        },
+      };
 }
 
 /**
@@ -333,7 +346,19 @@ export function meterClock(dt: MeterDateTime): Date | undefined {
   return new Date(Date.UTC(year, month - 1, day, hour, minute, second) - 8 * 3600_000);
 }
 
-const two = (v: number) => new Decimal(v).toFixed(2);
+/**
+ * A register value with two decimals, exactly as decimal.js would print it. Meter registers are
+ * BCD with at most two (DL/T 645 energy, money) or three decimals: when the value times 100 is an
+ * integer to well within a double's precision, that integer is the exact answer.
+ */
+function two(v: number): string {
+  const c = Math.round(v * 100);
+  if (v >= 0 && !Object.is(v, -0) && c < 1e15 && Math.abs(v * 100 - c) < 1e-6) {
+    const s = String(c).padStart(3, '0');
+    return `${s.slice(0, -2)}.${s.slice(-2)}`;
+  }
+  return new Decimal(v).toFixed(2);
+}
 
 /** Facts of a DL/T 645 normal read reply. */
 export function dltFacts(f: Dlt645Frame): Facts {
@@ -384,21 +409,25 @@ export function dltClock(date: Dlt645Frame, time: Dlt645Frame): Date | undefined
 
 /** m³ from a CJ/T 188 flow value and its unit (L or m³). */
 function cubicMetres(value: number, unit: number): string {
-  const d = new Decimal(value);
-  return (unit === CJT188_UNIT.L ? d.div(1000) : d).toFixed(2);
+  if (unit !== CJT188_UNIT.L) return two(value);
+  return new Decimal(value).div(1000).toFixed(2);
 }
 
 /** Facts of a CJ/T 188 reply (901F data, or a valve control reply with its ST). */
+function valveOf(s: { valve: string }): Pick<Facts, 'valve' | 'valveFault'> {
+  return s.valve === 'open' ? { valve: 1 } : s.valve === 'closed' ? { valve: 0 } : s.valve === 'abnormal' ? { valveFault: true } : {};
+}
+
+const REAL_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
+
 export function cjtFacts(f: Cjt188Frame): Facts {
   if (f.direction !== 'response' || f.abnormal) return {};
-  const valveOf = (s: { valve: string }): Pick<Facts, 'valve' | 'valveFault'> =>
-    s.valve === 'open' ? { valve: 1 } : s.valve === 'closed' ? { valve: 0 } : s.valve === 'abnormal' ? { valveFault: true } : {};
   if (f.kind === 'readData' && f.values?.kind === 'flow') {
     const v = f.values;
     const facts: Facts = { ...valveOf(v.status), batteryLow: v.status.batteryLow, registers: { statusST: v.status.raw } };
     if (v.currentFlow !== null) facts.total = cubicMetres(v.currentFlow, v.currentFlowUnit);
     if (v.settlementFlow !== null) facts.registers!.settlementFlow = cubicMetres(v.settlementFlow, v.settlementFlowUnit);
-    const m = v.realTime && /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/.exec(v.realTime);
+    const m = v.realTime && REAL_TIME.exec(v.realTime);
     if (m) {
       const t = meterClock({ year: +m[1], month: +m[2], day: +m[3], hour: +m[4], minute: +m[5], second: +m[6] });
       if (t) facts.meterTime = t;
