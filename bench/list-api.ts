@@ -12,12 +12,12 @@
 // Reading the figures. Last vs first page: a page is one or two slices of areas found from the per-area
 // counters (room_area_counts, kept by statement triggers) and read on (company_id, area_id, id) with an
 // offset inside its area, so the first, middle and last page of a million rooms cost the same; no
-// request counts the rooms. Ratio: the raw path is 2 statements on warm connections; the HTTP path is
-// the same 2 inside the request transaction (BEGIN, set tenant, …, COMMIT) after the session check,
-// itself a transaction of 5 statements — 10 round trips in all. The reference line (an authenticated
-// call that returns a constant) is the ceiling any endpoint has on this machine; when the CPU is shared
-// with the database and the clients (2 cores here), the ratio follows the round-trip count. Raising it
-// means a cheaper session check (one SECURITY DEFINER lookup, or a short-lived cache), not the list.
+// request counts the rooms. Ratio: the raw path is the 2 statements on warm connections; the HTTP path
+// is the session check (served by the one-second session memo, AUTH_SESSION_CACHE_MS, after the first
+// request of a burst), then BEGIN + tenant settings in one message, the same 2 statements and COMMIT:
+// 4 round trips against 2, plus HTTP and JSON. On this machine every round trip costs two syscalls on
+// each side of a 2-core VM the database shares, so the ratio follows the round-trip count. The
+// reference line (an authenticated call that returns a constant) is the ceiling any endpoint has here.
 import { fork, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
