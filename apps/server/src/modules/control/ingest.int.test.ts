@@ -140,6 +140,26 @@ describe('reading ingest by COPY', () => {
     expect(w.rows.map((x) => Number(x.meter_id))).toEqual([ids[0], ids[1]]);
   });
 
+  it('growth while the valve was already closed at the previous reading opens a warning, inside one batch as across batches', async () => {
+    const ids = await meters(companyA, 3);
+    const closed = (id: number, k: number, total: string, valve?: 0 | 1): IngestItem => ({
+      meter: { id, companyId: companyA, areaId: null },
+      readAt: new Date(T0 + k * 900_000),
+      total,
+      source: SOURCE.report,
+      ...(valve === undefined ? {} : { valve }),
+    });
+    // meter 0: closed, then grows by 0.50 in the same batch; meter 1: closed, then no valve seen, grows by 0.01 only
+    await run([closed(ids[0], 0, '10.00', 0), closed(ids[0], 1, '10.50', 0), closed(ids[1], 0, '10.00', 0), closed(ids[1], 1, '10.01')], COPY);
+    const w = await owner.query(`SELECT meter_id, detail FROM device_warnings WHERE meter_id = ANY($1) AND kind = 'consumption_closed' ORDER BY meter_id`, [ids]);
+    expect(w.rows.map((x) => [Number(x.meter_id), x.detail.from, x.detail.to])).toEqual([[ids[0], '10.00', '10.50']]);
+    // across batches: the closed state comes from meter_latest
+    await run([closed(ids[2], 0, '10.00', 0)], COPY);
+    await run([closed(ids[2], 1, '11.00', 0)], COPY);
+    const w2 = await owner.query(`SELECT detail FROM device_warnings WHERE meter_id = $1 AND kind = 'consumption_closed'`, [ids[2]]);
+    expect(w2.rows.map((x) => [x.detail.from, x.detail.to])).toEqual([['10.00', '11.00']]);
+  });
+
   it('is idempotent: a batch already stored, wholly or in part, stores only what is new', async () => {
     const ids = await meters(companyA, 25);
     const first = batch(ids, companyA);

@@ -124,15 +124,18 @@ export async function ingestReadings(tx: Tx, items: IngestItem[], opts: IngestOp
   const rows: (repo.ReadingRow & { idx: number; valve?: 0 | 1 })[] = [];
   const warnings: repo.WarningRow[] = [];
   const duplicateIdx = new Set<number>();
-  const seenKeys = new Set<string>();
+  // `order` is by meter, then time: a repeat of (meter, instant) inside the batch follows its first
+  let lastMeter = NaN;
+  let lastTime = NaN;
   for (const idx of order) {
     const it = items[idx];
-    const key = `${it.meter.id}@${it.readAt.getTime()}`;
-    if (seenKeys.has(key)) {
+    const time = it.readAt.getTime();
+    if (it.meter.id === lastMeter && time === lastTime) {
       duplicateIdx.add(idx);
       continue;
     }
-    seenKeys.add(key);
+    lastMeter = it.meter.id;
+    lastTime = time;
     const prev = latest.get(it.meter.id);
     const total = exact(it.total);
     let exception = '';
@@ -187,7 +190,9 @@ export async function ingestReadings(tx: Tx, items: IngestItem[], opts: IngestOp
         detail: { from: prev.total, to: total, since: prev.readAt.toISOString(), readAt: it.readAt.toISOString() },
       });
     }
-    latest.set(it.meter.id, { meterId: it.meter.id, readAt: it.readAt, total, registers: { ...prev?.registers, ...registers } });
+    // what the next reading of this meter is compared with (only the valve of the registers is read)
+    const valve = 'valve' in registers ? registers.valve : prev?.registers.valve;
+    latest.set(it.meter.id, { meterId: it.meter.id, readAt: it.readAt, total, registers: valve === undefined ? {} : { valve } });
   }
 
   const inserted = await storeReadings(tx, rows, companyOf, opts.copyMinRows ?? COPY_MIN_ROWS);
