@@ -123,6 +123,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       ip: req.ip,
       db: opts.db,
       tx: (fn) => opts.db.tx(scope, fn),
+      read: (fn) => opts.db.read(scope, fn),
       audit: {},
     };
     checkPerm(req.ctx, perm);

@@ -90,4 +90,43 @@ describe('db.tx', () => {
     expect((await owner.query(`SELECT 1 FROM companies WHERE name = $1`, [name])).rowCount).toBe(0);
     expect(await db.tx(scopeOf(a), async (tx) => (await settings(tx)).c)).toBe(String(a));
   });
+
+  describe('db.read', () => {
+    it('each statement runs under the scope, in one round trip, and leaves nothing on the connection', async () => {
+      const ids = await db.read(scopeOf(a), async (r) => (await r.execute<{ id: number }>(sql`SELECT id FROM companies ORDER BY id`)).rows.map((x) => x.id));
+      expect(ids).toEqual([a]);
+      const both = await db.read(scopeOf(b), async (r) => [
+        (await r.execute<{ c: string }>(sql`SELECT current_setting('app.company_id', true) AS c`)).rows[0].c,
+        (await r.execute<{ id: number }>(sql`SELECT id FROM companies WHERE id = ${a}`)).rows.length,
+      ]);
+      expect(both).toEqual([String(b), 0]);
+      // the one pooled client: no setting and no transaction left behind
+      const after = await db.pool.query(`SELECT current_setting('app.company_id', true) AS c, current_setting('app.all_companies', true) AS al,
+        (SELECT count(*)::int FROM pg_stat_activity WHERE pid = pg_backend_pid() AND state LIKE 'idle in transaction%') AS open`);
+      expect([after.rows[0].c ?? '', after.rows[0].al ?? '', after.rows[0].open]).toEqual(['', '', 0]);
+    });
+
+    it('answers rows exactly as a transaction would (date/time values stay text)', async () => {
+      const q = sql`SELECT id, name, created_at, created_at::date AS d FROM companies WHERE id = ${a}`;
+      const viaRead = await db.read(scopeOf(a), async (r) => (await r.execute(q)).rows);
+      const viaTx = await db.tx(scopeOf(a), async (tx) => (await tx.execute(q)).rows);
+      expect(viaRead).toEqual(viaTx);
+      expect(typeof viaRead[0].created_at).toBe('string');
+    });
+
+    it('an area scope applies; an empty one hides every area', async () => {
+      const area = Number((await owner.query(`INSERT INTO areas (company_id, name) VALUES ($1, '读区域') RETURNING id`, [a])).rows[0].id);
+      const see = (areaIds: number[] | null) =>
+        db.read({ companyId: a, allCompanies: false, areaIds, userId: null }, async (r) => (await r.execute(sql`SELECT id FROM areas WHERE id = ${area}`)).rows.length);
+      expect([await see(null), await see([area]), await see([])]).toEqual([1, 1, 0]);
+    });
+
+    it('a failing statement rejects; the client stays clean and usable', async () => {
+      await expect(db.read(scopeOf(a), (r) => r.execute(sql`SELECT * FROM no_such_table`))).rejects.toThrow(/no_such_table/);
+      await expect(db.read(scopeOf(a), (r) => r.execute(sql`SELECT 1/0 AS x`))).rejects.toThrow(/division by zero/);
+      const after = await db.pool.query(`SELECT current_setting('app.company_id', true) AS c`);
+      expect(after.rows[0].c ?? '').toBe('');
+      expect(await db.read(scopeOf(a), async (r) => (await r.execute<{ n: number }>(sql`SELECT 7 AS n`)).rows[0].n)).toBe(7);
+    });
+  });
 });

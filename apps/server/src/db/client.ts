@@ -1,4 +1,6 @@
 import pg from 'pg';
+import { PgDialect } from 'drizzle-orm/pg-core';
+import type { SQL } from 'drizzle-orm';
 import { drizzle, NodePgSession, NodePgTransaction, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import path from 'node:path';
@@ -21,6 +23,11 @@ export interface Scope {
   userId: number | null;
 }
 
+/** What a read-only repository function needs: a way to run one SQL statement. Tx has it too. */
+export interface Reader {
+  execute<T extends Record<string, unknown> = Record<string, unknown>>(query: SQL): Promise<{ rows: T[] }>;
+}
+
 export const SYSTEM_SCOPE: Scope = { companyId: null, allCompanies: true, areaIds: null, userId: null };
 
 export interface Db {
@@ -29,6 +36,13 @@ export interface Db {
   orm: Orm;
   /** run fn in one transaction with the scope applied (SET LOCAL semantics) */
   tx<T>(scope: Scope, fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /**
+   * Reads whose statements each stand alone: every `execute` is one round trip that applies the scope
+   * and runs the statement in one implicit transaction (see ScopedQuery). Under READ COMMITTED each
+   * statement of a transaction sees its own snapshot anyway; use `tx` for anything that writes or
+   * locks, or that needs several statements to see the same snapshot.
+   */
+  read<T>(scope: Scope, fn: (r: Reader) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -78,6 +92,7 @@ export function openDb(appUrl: string, max = 10): Db {
     pool,
     orm,
     tx: (scope, fn) => runTx(pool, orm, scope, fn),
+    read: (scope, fn) => runRead(pool, scope, fn),
     close: () => pool.end(),
   };
 }
@@ -137,6 +152,82 @@ async function runTx<T>(pool: pg.Pool, orm: Orm, scope: Scope, fn: (tx: Tx) => P
       throw err;
     });
     return result;
+  } finally {
+    client.release(destroy ?? false);
+  }
+}
+
+// ---- scoped single-statement reads ----------------------------------------------------------------
+
+/** Row values as drizzle's own execute() returns them: date/time types stay the server's text. */
+const KEEP_TEXT = new Set([1082, 1114, 1184, 1186, 1115, 1182, 1185, 1187, 1231]);
+const rawTypes = {
+  getTypeParser: (oid: number, format?: 'text' | 'binary') =>
+    KEEP_TEXT.has(oid) ? (v: string) => v : pg.types.getTypeParser(oid, format as 'text'),
+};
+
+type Wire = {
+  parse(m: { text: string; name?: string; types?: number[] }): void;
+  bind(m: { portal?: string; statement?: string; values?: unknown[] }): void;
+  execute(m: { portal?: string; rows?: number }): void;
+};
+
+/**
+ * One statement preceded by the scope's settings, sent in one write and answered in one round trip:
+ * Parse/Bind/Execute of `SELECT set_config(…, true)…`, then the statement's own Parse/Bind/Describe/
+ * Execute, then Sync. With no BEGIN, everything before a Sync runs in one implicit transaction
+ * (PostgreSQL's extended protocol), so the transaction-local settings govern the statement's row-level
+ * security and are gone at the Sync: nothing of the scope stays on the connection. The settings'
+ * row and command tag are swallowed; a failure in either part fails the query.
+ */
+const PgQuery = pg.Query as unknown as new (config: pg.QueryConfig, values?: unknown[]) => pg.Query & {
+  prepare(connection: Wire): void;
+  handleDataRow(msg: unknown): void;
+  handleCommandComplete(msg: unknown, connection: unknown): void;
+};
+class ScopedQuery extends PgQuery {
+  private preamble = true;
+  constructor(private readonly settings: string, config: pg.QueryConfig) {
+    super({ ...config, queryMode: 'extended' } as pg.QueryConfig);
+  }
+  override prepare(connection: Wire) {
+    connection.parse({ text: this.settings });
+    connection.bind({ values: [] });
+    connection.execute({ rows: 0 });
+    super.prepare(connection);
+  }
+  override handleDataRow(msg: unknown) {
+    if (!this.preamble) super.handleDataRow(msg);
+  }
+  override handleCommandComplete(msg: unknown, connection: unknown) {
+    if (this.preamble) this.preamble = false;
+    else super.handleCommandComplete(msg, connection);
+  }
+}
+
+const dialect = new PgDialect();
+
+async function runRead<T>(pool: pg.Pool, scope: Scope, fn: (r: Reader) => Promise<T>): Promise<T> {
+  const client = await pool.connect();
+  let destroy: Error | undefined;
+  const settings = scopeSql(scope);
+  const reader: Reader = {
+    async execute<R extends Record<string, unknown>>(query: SQL) {
+      const q = dialect.sqlToQuery(query);
+      try {
+        const r = await new Promise<pg.QueryResult<R>>((resolve, reject) => {
+          const config = { text: q.sql, values: q.params, types: rawTypes, callback: (err: Error | null, res: pg.QueryResult<R>) => (err ? reject(err) : resolve(res)) };
+          client.query(new ScopedQuery(settings, config as unknown as pg.QueryConfig) as never);
+        });
+        return { rows: r.rows };
+      } catch (err) {
+        if (!(err instanceof pg.DatabaseError)) destroy = err instanceof Error ? err : new Error(String(err));
+        throw err;
+      }
+    },
+  };
+  try {
+    return await fn(reader);
   } finally {
     client.release(destroy ?? false);
   }

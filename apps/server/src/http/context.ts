@@ -1,5 +1,5 @@
 import { refuse } from './errors.ts';
-import type { Db, Scope, Tx } from '../db/client.ts';
+import type { Db, Reader, Scope, Tx } from '../db/client.ts';
 
 /** The signed-in person behind a request. */
 export interface AuthUser {
@@ -22,6 +22,8 @@ export interface Ctx {
   ip: string;
   db: Db;
   tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+  /** statements that each stand alone, one round trip apiece, under the same scope (Db.read) */
+  read<T>(fn: (r: Reader) => Promise<T>): Promise<T>;
   /** the audit target a service may name (e.g. "房间 1-101"); written with the audit row */
   audit: { target?: string; action?: string };
 }

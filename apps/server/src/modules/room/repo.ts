@@ -1,5 +1,5 @@
 import { and, asc, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
-import type { Tx } from '../../db/client.ts';
+import type { Reader, Tx } from '../../db/client.ts';
 import { areaAndBelow } from '../../db/crud-repo.ts';
 import { areas, chargingTypes, meters, owners, rooms } from '../../db/schema/index.ts';
 import { nearerEnd, slicesOf, type AreaCount } from './slices.ts';
@@ -133,15 +133,15 @@ export function areaPathOf(areaId: SQL): SQL {
 
 
 
-export async function roomTotals(tx: Tx, f: RoomFilter): Promise<RoomTotals> {
-  const r = await tx.execute<{ areaId: unknown; n: unknown }>(roomTotalsSql(f));
+export async function roomTotals(db: Reader, f: RoomFilter): Promise<RoomTotals> {
+  const r = await db.execute<{ areaId: unknown; n: unknown }>(roomTotalsSql(f));
   return totalsOf(f, r.rows);
 }
 
-export async function pageRooms(tx: Tx, f: RoomFilter, totals: RoomTotals, limit: number, offset: number): Promise<RoomRow[]> {
+export async function pageRooms(db: Reader, f: RoomFilter, totals: RoomTotals, limit: number, offset: number): Promise<RoomRow[]> {
   const q = roomPageSql(f, totals, limit, offset);
   if (!q) return [];
-  const r = await tx.execute<RoomRow & Record<string, unknown>>(q);
+  const r = await db.execute<RoomRow & Record<string, unknown>>(q);
   return r.rows;
 }
 

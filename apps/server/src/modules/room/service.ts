@@ -22,10 +22,11 @@ function filterOf(ctx: Ctx, q: Partial<RoomListInput>): repo.RoomFilter {
   };
 }
 
+/** Two standalone reads (the per-area totals, then the page they locate), one round trip each. */
 async function page(ctx: Ctx, f: repo.RoomFilter, q: { index: number; size: number }) {
-  return ctx.tx(async (tx) => {
-    const totals = await repo.roomTotals(tx, f);
-    return new Page(await repo.pageRooms(tx, f, totals, q.size, offsetOf(q)), totals.total);
+  return ctx.read(async (r) => {
+    const totals = await repo.roomTotals(r, f);
+    return new Page(await repo.pageRooms(r, f, totals, q.size, offsetOf(q)), totals.total);
   });
 }
 
