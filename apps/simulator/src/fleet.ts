@@ -86,6 +86,8 @@ export interface FleetStatus {
     disconnects: number;
   };
   actuations: number;
+  /** Parameter writes the meters accepted (DL/T 645 写数据, CJ/T 188 写结算日 / 写标准时间). */
+  writes: number;
 }
 
 export interface ReportPumpOptions {
@@ -215,6 +217,7 @@ export class Fleet extends EventEmitter<FleetEvents> {
       this.nbIndex.get(event.address)?.syncOffline();
     }
     if (event.type === 'actuation') this.options.logger?.('info', `[meter ${event.address}] ${event.command} → ${event.supplyOn ? 'supply on' : 'supply off'}`);
+    if (event.type === 'write') this.options.logger?.('info', `[meter ${event.address}] write ${event.item} = ${event.value}`);
     this.emit('event', event);
   }
 
@@ -357,12 +360,14 @@ export class Fleet extends EventEmitter<FleetEvents> {
     let supplyOff = 0;
     let faulted = 0;
     let actuations = 0;
+    let writes = 0;
     for (const m of this.meters) {
       if (m.kind === 'electric') electric++;
       if (!m.supplyOn) supplyOff++;
       const f = m.faults;
       if (f.powerLoss || f.offline || f.reversed > 0 || f.stuckValve || f.slowReplies > 0 || f.clockDrift !== 0 || f.lowBattery) faulted++;
       actuations += m.actuations;
+      writes += m.writes;
     }
     return {
       simTime: new Date(this.clock.now()),
@@ -372,6 +377,7 @@ export class Fleet extends EventEmitter<FleetEvents> {
       meters: { total: this.meters.length, electric, water: this.meters.length - electric, supplyOff, faulted },
       traffic,
       actuations,
+      writes,
     };
   }
 
@@ -550,7 +556,7 @@ export function formatStatus(s: FleetStatus): string {
     `meters ${s.meters.total} (⚡${s.meters.electric} 💧${s.meters.water}, supply off ${s.meters.supplyOff}, faulted ${s.meters.faulted})`,
     `frames in ${t.framesIn} out ${t.framesOut} reports ${t.reports} bad ${t.badFramesIn}`,
     `reconnects ${Math.max(0, t.connects - s.collectors.total - s.nbMeters.total)} rejects ${t.rejects}`,
-    `actuations ${s.actuations}`,
+    `actuations ${s.actuations} writes ${s.writes}`,
   ].join(' | ');
 }
 

@@ -35,6 +35,8 @@ export {
   registerValue,
   DLT645_BLOCK_DI,
   CJT188_WRITE_TIME_DI,
+  CJT188_WRITE_SETTLE_DAY_DI,
+  DLT645_PARAM_REGISTERS,
   DEFAULT_REVERSED_AMOUNT,
   type AnyMeter,
   type DecodedFrame,

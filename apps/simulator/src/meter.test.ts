@@ -8,13 +8,14 @@ import {
   DLT645_REMOTE_COMMAND,
   cjt188,
   dlt645,
+  encodeBcdDecimal,
   toMeterDateTime,
   type Cjt188Frame,
   type Dlt645Frame,
   type MeterDateTime,
 } from '@meter/protocol';
 import { HOUR_MS, ManualClock, ScaledClock } from './clock.ts';
-import { CJT188_WRITE_TIME_DI, DLT645_BLOCK_DI, ElectricMeter, WaterMeter, addressMatches, registerValue, type MeterEnvironment, type MeterEvent } from './meter.ts';
+import { CJT188_WRITE_SETTLE_DAY_DI, CJT188_WRITE_TIME_DI, DLT645_BLOCK_DI, DLT645_PARAM_REGISTERS, ElectricMeter, WaterMeter, addressMatches, registerValue, type MeterEnvironment, type MeterEvent } from './meter.ts';
 import { DEFAULT_TOU_TABLE } from './profiles.ts';
 
 /** 2024-01-01 00:00:00 China time. */
@@ -75,6 +76,31 @@ function control(meter: ElectricMeter, command: number, opts: { expiry?: MeterDa
     }),
   );
 }
+
+/** 写数据 (0x14) as the platform sends it: DI, PA + P0P1P2, C0..C3, value (all low byte first). */
+function writeFrame(address: string, dataId: number, value: Uint8Array, password = '000000', level = 2): Uint8Array {
+  const le = (hex: string) => Uint8Array.from(hex.match(/../g)!.reverse().map((b) => parseInt(b, 16)));
+  const data = new Uint8Array(12 + value.length);
+  data.set(Uint8Array.of(dataId & 0xff, (dataId >>> 8) & 0xff, (dataId >>> 16) & 0xff, dataId >>> 24), 0);
+  data[4] = level;
+  data.set(le(password), 5);
+  data.set(le('00000001'), 8);
+  data.set(value, 12);
+  return dlt645.encode({ kind: 'raw', address, control: 0x14, data });
+}
+
+function write(meter: ElectricMeter, dataId: number, value: Uint8Array, password?: string): Dlt645Frame {
+  return dltReply(meter, writeFrame(meter.address, dataId, value, password));
+}
+
+/** A parameter read, decoded with the simulator's own register table. */
+function readParam(meter: ElectricMeter, dataId: number) {
+  const r = meter.handleBytes(dlt645.encode({ kind: 'read', direction: 'request', address: meter.address, dataId }));
+  if (!r) throw new Error('expected a reply');
+  return dlt645.decode(r.bytes, { dataItems: DLT645_PARAM_REGISTERS });
+}
+
+const money = (v: number) => encodeBcdDecimal(v, 4, 2);
 
 function cjtReply(meter: WaterMeter, bytes: Uint8Array, profile?: string): Cjt188Frame {
   const r = meter.handleBytes(bytes);
@@ -365,6 +391,87 @@ describe('ElectricMeter — remote control (0x1C)', () => {
   });
 });
 
+describe('ElectricMeter — parameter writes (0x14) and reads', () => {
+  const ALARM1 = 0x04001001;
+  const OVERDRAFT = 0x04001003;
+  const CT = 0x04000306;
+
+  it('answers reads of every parameter with its defaults before any write', () => {
+    const m = electric();
+    expect(readParam(m, ALARM1)).toMatchObject({ kind: 'read', direction: 'response', values: { value: 20 } });
+    expect(readParam(m, 0x04001002)).toMatchObject({ values: { value: 10 } });
+    expect(readParam(m, OVERDRAFT)).toMatchObject({ values: { value: 0 } });
+    expect(readParam(m, 0x04001004)).toMatchObject({ values: { value: 999999.99 } });
+    expect(readParam(m, 0x04001005)).toMatchObject({ values: { value: 0 } });
+    expect(readParam(m, CT)).toMatchObject({ values: { value: 1 } });
+    expect(readParam(m, 0x04000307)).toMatchObject({ values: { value: 1 } });
+    expect(readParam(m, DLT645_DI.METER_NUMBER)).toMatchObject({ values: { address: E_ADDR } });
+    // BCD on the wire exactly as the standard lays it out: XXXXXX.XX low byte first
+    const f = readParam(m, ALARM1);
+    expect(f.kind === 'read' && f.direction === 'response' && Array.from(f.payload!)).toEqual([0x00, 0x20, 0x00, 0x00]);
+  });
+
+  it('stores a written value (normal reply 0x94 without data) and reads it back; counts the write', () => {
+    const e = env();
+    const m = electric(e);
+    const f = write(m, OVERDRAFT, money(123.45));
+    expect(f).toMatchObject({ kind: 'raw', control: 0x94, abnormal: false });
+    expect(f.data.length).toBe(0);
+    expect(readParam(m, OVERDRAFT)).toMatchObject({ values: { value: 123.45 } });
+    expect(write(m, CT, encodeBcdDecimal(150, 3, 0))).toMatchObject({ control: 0x94 });
+    expect(readParam(m, CT)).toMatchObject({ values: { value: 150 } });
+    expect(write(m, DLT645_DI.METER_NUMBER, Uint8Array.of(0x56, 0x34, 0x12, 0x90, 0x78, 0x56))).toMatchObject({ control: 0x94 });
+    expect(readParam(m, DLT645_DI.METER_NUMBER)).toMatchObject({ values: { address: '567890123456' } });
+    expect(read(m, DLT645_DI.COMM_ADDRESS)).toMatchObject({ values: { address: E_ADDR } }); // the address stays
+    expect(m.writes).toBe(3);
+    expect(m.actuations).toBe(0);
+    expect(m.snapshot()).toMatchObject({ writes: 3, params: { overdraftLimit: 123.45, ctRatio: 150, meterNumber: '567890123456', alarm1Money: 20 } });
+    expect(e.events).toContainEqual({ type: 'write', address: E_ADDR, item: 'overdraftLimit', value: 123.45 });
+  });
+
+  it('checks the password like remote control: a wrong one is refused with 密码错/未授权 (bit 2) and nothing changes', () => {
+    const m = electric(env(), { password: 'A1B2C3' });
+    const refused = write(m, ALARM1, money(55), '000000');
+    expect(refused).toMatchObject({ kind: 'error', control: 0xd4, func: 0x14, errorCode: 0x04, errors: ['unauthorized'] });
+    expect(readParam(m, ALARM1)).toMatchObject({ values: { value: 20 } });
+    expect(m.writes).toBe(0);
+    expect(m.counters.refused).toBe(1);
+    expect(write(m, ALARM1, money(55), 'a1b2c3')).toMatchObject({ control: 0x94 });
+    expect(readParam(m, ALARM1)).toMatchObject({ values: { value: 55 } });
+    // a meter without a configured password accepts any
+    expect(write(electric(), ALARM1, money(1), '123456')).toMatchObject({ control: 0x94 });
+  });
+
+  it('answers a DI it has no writable register for with 无请求数据 (bit 1), a malformed value with 其他错误 (bit 0)', () => {
+    const m = electric();
+    expect(write(m, 0x04009999, money(1))).toMatchObject({ kind: 'error', func: 0x14, errorCode: 0x02, errors: ['noRequestedData'] });
+    expect(write(m, DLT645_DI.FORWARD_ACTIVE_TOTAL, money(0))).toMatchObject({ kind: 'error', errorCode: 0x02 });
+    expect(write(m, ALARM1, Uint8Array.of(0x00, 0x20, 0x00))).toMatchObject({ kind: 'error', errorCode: 0x01 }); // 3 bytes, needs 4
+    expect(write(m, ALARM1, Uint8Array.of(0x0a, 0x00, 0x00, 0x00))).toMatchObject({ kind: 'error', errorCode: 0x01 }); // not BCD
+    expect(readParam(m, 0x04009999)).toMatchObject({ kind: 'error', func: 0x11, errorCode: 0x02 });
+    expect(m.writes).toBe(0);
+  });
+
+  it('ignores writes to the broadcast or a wildcard address', () => {
+    const m = electric();
+    expect(m.handleBytes(writeFrame('999999999999', OVERDRAFT, money(9)))).toBeNull();
+    expect(m.handleBytes(writeFrame('AAAAAAAAAAAA', OVERDRAFT, money(9)))).toBeNull();
+    expect(m.handleBytes(writeFrame(`${E_ADDR.slice(0, 10)}AA`, OVERDRAFT, money(9)))).toBeNull();
+    expect(m.handleBytes(writeFrame('100010000002', OVERDRAFT, money(9)))).toBeNull(); // another meter
+    expect(readParam(m, OVERDRAFT)).toMatchObject({ values: { value: 0 } });
+    expect(m.writes).toBe(0);
+  });
+
+  it('still answers other functions with 其他错误, and takes initial parameters from its definition', () => {
+    const m = electric(env(), { params: { overdraftLimit: 30, meterNumber: '000000000042' } });
+    const freeze = dlt645.encode({ kind: 'raw', address: E_ADDR, control: 0x16, data: Uint8Array.of(0x99, 0x99, 0x99, 0x99) });
+    expect(dltReply(m, freeze)).toMatchObject({ kind: 'error', func: 0x16, errorCode: 0x01 });
+    expect(m.parameters).toMatchObject({ overdraftLimit: 30, meterNumber: '000000000042', alarm2Money: 10 });
+    expect(() => electric(env(), { params: { overdraftLimit: 1e7 } })).toThrow(/overdraftLimit/);
+    expect(() => electric(env(), { params: { nope: 1 } })).toThrow(/unknown meter parameter/);
+  });
+});
+
 describe('ElectricMeter — clock', () => {
   it('reads its date/time in China time and is set by 广播校时 (0x08), which is never answered', () => {
     const e = env();
@@ -539,6 +646,43 @@ describe('WaterMeter — CJ/T 188-2004', () => {
     expect(Array.from(f.data)).toEqual([0xa0, 0x15, 1]);
     expect(read901F(m).values.realTime).toBe('2024-01-01 00:00:00');
     expect(CJT188_WRITE_TIME_DI).toBe(0xa015);
+  });
+
+  it('accepts 写结算日 (A011): the settlement flow is then taken at 00:00 on that day', () => {
+    const clock = new ManualClock(Date.UTC(2024, 0, 10, 12, 0, 0) - 8 * HOUR_MS); // Jan 10, 12:00
+    const e = env(clock);
+    const m = water(e, { profile: 'constant', dailyUsage: 24 });
+    expect(m.snapshot()).toMatchObject({ settleDay: 1, writes: 0 });
+    const bytes = cjt188.encode({ kind: 'raw', meterType: 0x10, address: W_ADDR, control: 0x04, data: Uint8Array.of(0xa0, 0x11, 0, 0x15) });
+    const f = cjtReply(m, bytes);
+    expect(f).toMatchObject({ kind: 'raw', control: 0x84, abnormal: false });
+    expect(Array.from(f.data)).toEqual([0xa0, 0x11, 0]);
+    expect(m.snapshot()).toMatchObject({ settleDay: 15, writes: 1 });
+    expect(e.events).toContainEqual({ type: 'write', address: W_ADDR, item: 'settleDay', value: 15 });
+    const before = m.snapshot().settlementTotal;
+    clock.advance(4 * 24 * HOUR_MS + 11 * HOUR_MS); // Jan 14, 23:00: not yet
+    expect(m.snapshot().settlementTotal).toBe(before);
+    clock.advance(HOUR_MS); // Jan 15, 00:00
+    const atMidnight = m.total;
+    clock.advance(3 * HOUR_MS);
+    expect(m.snapshot().settlementTotal).toBeCloseTo(atMidnight, 9);
+    expect(read901F(m).values).toMatchObject({ settlementFlow: registerValue(atMidnight) });
+    // Feb 1 no longer settles; Feb 15 does
+    clock.advance((31 - 15 + 1) * 24 * HOUR_MS);
+    expect(m.snapshot().settlementTotal).toBeCloseTo(atMidnight, 9);
+    expect(CJT188_WRITE_SETTLE_DAY_DI).toBe(0xa011);
+  });
+
+  it('refuses a settle day outside 1..28 or not BCD with an abnormal reply; ignores wildcard writes', () => {
+    const m = water();
+    for (const day of [0x00, 0x29, 0x31, 0x1a]) {
+      const f = cjtReply(m, cjt188.encode({ kind: 'raw', meterType: 0x10, address: W_ADDR, control: 0x04, data: Uint8Array.of(0xa0, 0x11, 0, day) }));
+      expect(f).toMatchObject({ control: 0xc4, abnormal: true });
+    }
+    const wild = cjt188.encode({ kind: 'raw', meterType: 0x10, address: 'AAAAAAAAAAAAAA', control: 0x04, data: Uint8Array.of(0xa0, 0x11, 0, 0x15) });
+    expect(m.handleBytes(wild)).toBeNull();
+    expect(m.snapshot()).toMatchObject({ settleDay: 1, writes: 0 });
+    expect(() => water(env(), { settleDay: 29 })).toThrow(/settleDay/);
   });
 
   it('powerLoss silences it; report frames decode as 901F replies', () => {

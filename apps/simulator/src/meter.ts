@@ -12,6 +12,7 @@ import {
   CJT188_VALVE,
   DLT645_BROADCAST_ADDRESS,
   DLT645_CONTROL,
+  DLT645_CONTROL_BITS,
   DLT645_DI,
   DLT645_REMOTE_COMMAND,
   cjt188,
@@ -23,12 +24,13 @@ import {
   type Cjt188DiOrder,
   type Cjt188Frame,
   type Cjt188Message,
+  type Dlt645DataItem,
   type Dlt645Frame,
   type Dlt645Message,
   type Dlt645Values,
   type MeterDateTime,
 } from '@meter/protocol';
-import { CHINA_OFFSET_MS, HOUR_MS, chinaHourIndex, chinaMonthKey, type SimClock } from './clock.ts';
+import { CHINA_OFFSET_MS, DAY_MS, HOUR_MS, chinaHourIndex, chinaMonthKey, type SimClock } from './clock.ts';
 import { DEFAULT_TOU_TABLE, TOU_PERIODS, resolveProfile, type ResolvedProfile, type TouPeriod, type TouTable } from './profiles.ts';
 import { hashString, unitNoise } from './random.ts';
 import type { MeterDefinition, MeterFaultInput, MeterFaults, MeterKind, MeterProtocol } from './types.ts';
@@ -58,6 +60,7 @@ export type MeterEvent =
   | { type: 'commandIgnored'; address: string; command: string; reason: 'stuckValve' }
   | { type: 'refused'; address: string; command: string; reason: string }
   | { type: 'timeSync'; address: string; clockOffsetMs: number }
+  | { type: 'write'; address: string; item: string; value: number | string }
   | { type: 'reversed'; address: string; amount: number }
   | { type: 'fault'; address: string; name: keyof MeterFaults | 'all'; value: unknown };
 
@@ -90,6 +93,8 @@ export interface MeterSnapshot {
   /** Relay closed (通电) / valve open. */
   supplyOn: boolean;
   actuations: number;
+  /** Parameter writes accepted (DL/T 645 0x14; CJ/T 188 写结算日 / 写标准时间). */
+  writes: number;
   /** The meter's own clock (true simulated time + drift/sync offset). */
   meterTime: Date;
   faults: MeterFaults;
@@ -99,7 +104,11 @@ export interface MeterSnapshot {
   remainingMoney?: number;
   overdraftMoney?: number;
   powerHold?: boolean;
-  /** Water only: cumulative flow at the last settlement day (1st of the month, 00:00). */
+  /** Electric only: the 参变量 the platform writes (see {@link DLT645_PARAM_REGISTERS}), by key. */
+  params?: Record<string, number | string>;
+  /** Water only: 结算日 (day of the month the settlement flow is taken, 00:00). */
+  settleDay?: number;
+  /** Water only: cumulative flow at the last settlement day (00:00 on {@link settleDay}). */
   settlementTotal?: number;
 }
 
@@ -152,6 +161,8 @@ export abstract class SimMeter {
   readonly definition: Readonly<MeterDefinition>;
   /** Relay/valve actuations: counted once per actual state change. */
   actuations = 0;
+  /** Parameter writes accepted (DL/T 645 写数据; CJ/T 188 写结算日 / 写标准时间). */
+  writes = 0;
   /** Request/reply counters. */
   readonly counters = { requests: 0, replies: 0, refused: 0, reports: 0, ignored: 0 };
 
@@ -166,6 +177,7 @@ export abstract class SimMeter {
   private readonly addressHash: number;
   private readonly scale: number;
   private lastT: number;
+  /** Settlement period the meter is in (see {@link settlementKey}). */
   private monthKey: number;
 
   protected constructor(def: MeterDefinition, env: MeterEnvironment, protocol: MeterProtocol) {
@@ -194,7 +206,7 @@ export abstract class SimMeter {
     // Per-meter usage level: 0.75–1.25 × the profile's average day.
     this.scale = 0.75 + 0.5 * unitNoise(env.seed, this.addressHash);
     this.lastT = env.clock.now();
-    this.monthKey = chinaMonthKey(this.lastT);
+    this.monthKey = this.settlementKey(this.lastT);
   }
 
   // --- state ------------------------------------------------------------------------------
@@ -301,7 +313,7 @@ export abstract class SimMeter {
     if (now <= this.lastT) return;
     const consuming = this.supply && !this.faultState.powerLoss && this.usage.dailyUsage > 0;
     if (!consuming) {
-      const key = chinaMonthKey(now);
+      const key = this.settlementKey(now);
       if (key !== this.monthKey) {
         this.monthKey = key;
         this.onSettlementDay();
@@ -318,7 +330,7 @@ export abstract class SimMeter {
       if (amount > 0) this.accumulate(amount, ((hourIndex % 24) + 24) % 24);
       t = segEnd;
       if (t === hourEnd && (hourIndex + 1) % 24 === 0) {
-        const key = chinaMonthKey(t);
+        const key = this.settlementKey(t);
         if (key !== this.monthKey) {
           this.monthKey = key;
           this.onSettlementDay();
@@ -333,8 +345,28 @@ export abstract class SimMeter {
     this.totalValue += amount;
   }
 
-  /** Called when the month changes (00:00 on the 1st, China time). */
+  /** Called when the settlement period changes (by default 00:00 on the 1st, China time). */
   protected onSettlementDay(): void {}
+
+  /**
+   * The settlement period `epochMs` falls in; {@link onSettlementDay} runs when it changes (checked
+   * at China midnights). Default: the calendar month (settlement at 00:00 on the 1st).
+   */
+  protected settlementKey(epochMs: number): number {
+    return chinaMonthKey(epochMs);
+  }
+
+  /** Re-derive the current settlement period after {@link settlementKey} changed its rule. */
+  protected resetSettlementPeriod(): void {
+    this.advance();
+    this.monthKey = this.settlementKey(this.lastT);
+  }
+
+  /** Count an accepted parameter write and tell the fleet. */
+  protected wrote(item: string, value: number | string): void {
+    this.writes++;
+    this.env.onEvent?.({ type: 'write', address: this.address, item, value });
+  }
 
   /** Consume a pending reversed-once fault: the amount the next total reading steps back by. */
   protected takeReversed(): number {
@@ -417,9 +449,30 @@ export const DLT645_BLOCK_DI = {
   FORWARD_ACTIVE_BLOCK: 0x0001ff00,
 } as const;
 
+/** 错误信息字 ERR bits (DL/T 645-2007 table): bit 0 其他错误, bit 1 无请求数据, bit 2 密码错/未授权. */
 const ERR_OTHER = 0x01;
 const ERR_NO_DATA = 0x02;
 const ERR_UNAUTHORIZED = 0x04;
+
+/**
+ * 参变量 the meter accepts 写数据 (0x14) for and answers reads of: the items the platform sets
+ * (the server's `DLT645_PARAMS`), with their BCD layouts and the values a new meter holds.
+ */
+export const DLT645_PARAM_REGISTERS: Readonly<Record<number, Dlt645DataItem & { initial: number | null }>> = Object.freeze({
+  0x04001001: { key: 'alarm1Money', label: '报警金额1限值', unit: '元', format: { type: 'bcd', bytes: 4, decimals: 2, signed: false }, initial: 20 },
+  0x04001002: { key: 'alarm2Money', label: '报警金额2限值', unit: '元', format: { type: 'bcd', bytes: 4, decimals: 2, signed: false }, initial: 10 },
+  0x04001003: { key: 'overdraftLimit', label: '透支金额限值', unit: '元', format: { type: 'bcd', bytes: 4, decimals: 2, signed: false }, initial: 0 },
+  0x04001004: { key: 'hoardLimit', label: '囤积金额限值', unit: '元', format: { type: 'bcd', bytes: 4, decimals: 2, signed: false }, initial: 999999.99 },
+  0x04001005: { key: 'closeAllowMoney', label: '合闸允许金额限值', unit: '元', format: { type: 'bcd', bytes: 4, decimals: 2, signed: false }, initial: 0 },
+  0x04000306: { key: 'ctRatio', label: '电流互感器变比', format: { type: 'bcd', bytes: 3, decimals: 0, signed: false }, initial: 1 },
+  0x04000307: { key: 'ptRatio', label: '电压互感器变比', format: { type: 'bcd', bytes: 3, decimals: 0, signed: false }, initial: 1 },
+  /** 表号: 12 digits; a new meter's number is its address. */
+  [DLT645_DI.METER_NUMBER]: { key: 'meterNumber', label: '表号', format: { type: 'address' }, initial: null },
+});
+
+const PARAM_BY_KEY: ReadonlyMap<string, number> = new Map(Object.entries(DLT645_PARAM_REGISTERS).map(([di, item]) => [item.key, Number(di)]));
+
+const hex2 = (b: number) => b.toString(16).toUpperCase().padStart(2, '0');
 
 const RATE_DI: ReadonlyArray<[number, TouPeriod]> = [
   [1, 'sharp'],
@@ -455,6 +508,8 @@ export class ElectricMeter extends SimMeter {
   /** Last commanded relay state (status word 3 bit 6); differs from the relay when stuck. */
   private relayCommand: 'connect' | 'disconnect';
   private readonly password: string | undefined;
+  /** Stored 参变量 values by DI (see {@link DLT645_PARAM_REGISTERS}). */
+  private readonly params = new Map<number, Dlt645Values>();
 
   constructor(def: MeterDefinition, env: MeterEnvironment) {
     if (def.kind !== 'electric') throw new RangeError(`ElectricMeter needs kind 'electric', got ${def.kind}`);
@@ -470,6 +525,19 @@ export class ElectricMeter extends SimMeter {
     }
     this.password = def.password?.toUpperCase();
     this.relayCommand = this.supply ? 'connect' : 'disconnect';
+    for (const [di, item] of Object.entries(DLT645_PARAM_REGISTERS)) {
+      const given = def.params?.[item.key];
+      const v = given ?? item.initial ?? this.address;
+      const values: Dlt645Values = item.format.type === 'address' ? { address: String(v) } : { value: Number(v) };
+      try {
+        // validate by encoding: the value must fit the item's BCD layout
+        this.params.set(Number(di), dlt645.decodeValues(item.format, dlt645.encodeValues(item.format, values)));
+      } catch (e) {
+        if (isProtocolError(e)) throw new RangeError(`params.${item.key} ${JSON.stringify(v)} does not fit the meter's register: ${e.message}`);
+        throw e;
+      }
+    }
+    for (const k of Object.keys(def.params ?? {})) if (!PARAM_BY_KEY.has(k)) throw new RangeError(`unknown meter parameter ${JSON.stringify(k)}`);
     // Split the initial register over the rates by the number of hours each has in the table.
     const table = env.touTable;
     const initial = this.totalValue;
@@ -494,6 +562,13 @@ export class ElectricMeter extends SimMeter {
     this.advance();
     const m = this.balance - this.consumed * this.unitPrice;
     return { remaining: Math.max(0, m), overdraft: Math.max(0, -m) };
+  }
+
+  /** The stored 参变量 by key (alarm1Money … meterNumber), as a read would answer them. */
+  get parameters(): Record<string, number | string> {
+    const out: Record<string, number | string> = {};
+    for (const [di, v] of this.params) out[DLT645_PARAM_REGISTERS[di].key] = (v.address ?? v.value) as number | string;
+    return out;
   }
 
   /** 继电器状态. */
@@ -535,6 +610,8 @@ export class ElectricMeter extends SimMeter {
       remainingMoney: money.remaining,
       overdraftMoney: money.overdraft,
       powerHold: this.powerHold,
+      params: this.parameters,
+      writes: this.writes,
     };
   }
 
@@ -552,7 +629,7 @@ export class ElectricMeter extends SimMeter {
   }
 
   private encode(message: Dlt645Message): Uint8Array {
-    return dlt645.encode(message, { preamble: this.preamble });
+    return dlt645.encode(message, { preamble: this.preamble, dataItems: DLT645_PARAM_REGISTERS });
   }
 
   private error(func: number, errorCode: number, command: string, reason: string): MeterReply {
@@ -597,17 +674,50 @@ export class ElectricMeter extends SimMeter {
         if (broadcast || isWildcarded(target)) return null; // control is point-to-point only
         return this.remoteControl(f.command, f.password.code, f.expiry);
       }
-      default:
-        // Other functions (write, freeze, …) addressed to this meter: "other error".
-        if (broadcast || isWildcarded(target)) return null;
+      case 'raw':
+        if (broadcast || isWildcarded(target)) return null; // writes and the rest are point-to-point only
+        if (f.control === DLT645_CONTROL.WRITE) return this.write(f.data);
+        // Other functions (freeze, change password, …) addressed to this meter: "other error".
         return this.error(f.func, ERR_OTHER, `function 0x${f.func.toString(16)}`, 'unsupported function');
+      default:
+        return null;
     }
+  }
+
+  private passwordAccepted(code: string): boolean {
+    return this.password === undefined || code.toUpperCase() === this.password;
+  }
+
+  /**
+   * 写数据 (C = 0x14), plain-text layout: DI (4), PA (1) + P0P1P2 (3), C0..C3 (4), value in the DI's
+   * format. Wrong password → 未授权; a DI the meter has no writable register for → 无请求数据; a value
+   * of the wrong length or not BCD → 其他错误. Normal reply: 0x94 without data.
+   */
+  private write(data: Uint8Array): MeterReply {
+    const func = DLT645_CONTROL.WRITE;
+    if (data.length < 12) return this.error(func, ERR_OTHER, 'write', 'frame too short');
+    const dataId = (data[0] | (data[1] << 8) | (data[2] << 16) | (data[3] << 24)) >>> 0;
+    const name = `write ${dlt645.formatDataId(dataId)}`;
+    const code = hex2(data[7]) + hex2(data[6]) + hex2(data[5]);
+    if (!this.passwordAccepted(code)) return this.error(func, ERR_UNAUTHORIZED, name, 'wrong password');
+    const item = DLT645_PARAM_REGISTERS[dataId];
+    if (!item) return this.error(func, ERR_NO_DATA, name, 'no such writable data item');
+    let values: Dlt645Values;
+    try {
+      values = dlt645.decodeValues(item.format, data.subarray(12));
+    } catch (e) {
+      if (isProtocolError(e)) return this.error(func, ERR_OTHER, name, `bad value: ${e.message}`);
+      throw e;
+    }
+    this.params.set(dataId, values);
+    this.wrote(item.key, (values.address ?? values.value) as number | string);
+    return this.reply(this.encode({ kind: 'raw', address: this.address, control: DLT645_CONTROL.WRITE | DLT645_CONTROL_BITS.DIRECTION, data: new Uint8Array(0) }));
   }
 
   private remoteControl(command: number, password: string, expiry: MeterDateTime): MeterReply {
     const name = COMMAND_NAME[command] ?? `0x${command.toString(16)}`;
     const func = DLT645_CONTROL.REMOTE_CONTROL;
-    if (this.password !== undefined && password.toUpperCase() !== this.password) {
+    if (!this.passwordAccepted(password)) {
       return this.error(func, ERR_UNAUTHORIZED, name, 'wrong password');
     }
     if (this.env.checkCommandExpiry && fromMeterDateTime(expiry).getTime() < this.meterTime()) {
@@ -645,6 +755,8 @@ export class ElectricMeter extends SimMeter {
   /** Values (or raw payload for block items) of a data item; `null` when the meter has none. */
   readItem(dataId: number): Dlt645Values | Uint8Array | null {
     const DI = DLT645_DI;
+    const param = this.params.get(dataId);
+    if (param) return { ...param };
     if (dataId === DLT645_BLOCK_DI.COMBINED_ACTIVE_BLOCK || dataId === DLT645_BLOCK_DI.FORWARD_ACTIVE_BLOCK) {
       const out = new Uint8Array(20);
       const total = registerValue(Math.max(0, this.totalValue - this.takeReversed()));
@@ -724,6 +836,8 @@ export class ElectricMeter extends SimMeter {
 
 /** 写标准时间 (C = 0x04): 7 bytes in the 901F real-time layout (ss mm hh DD MM YY YY). */
 export const CJT188_WRITE_TIME_DI = 0xa015;
+/** 写结算日 (C = 0x04): 1 BCD byte, the day of the month (1..28) the settlement flow is taken. */
+export const CJT188_WRITE_SETTLE_DAY_DI = 0xa011;
 
 function pad2(n: number): string {
   return String(n).padStart(2, '0');
@@ -744,6 +858,8 @@ export class WaterMeter extends SimMeter {
   readonly meterType: number;
   readonly statusProfile: 'standard' | 'msbFirst';
   private settlement: number;
+  /** 结算日: the settlement flow is taken at 00:00 on this day of each month (China time). */
+  private settleDayValue: number | undefined;
 
   constructor(def: MeterDefinition, env: MeterEnvironment) {
     if (def.kind !== 'water') throw new RangeError(`WaterMeter needs kind 'water', got ${def.kind}`);
@@ -755,10 +871,24 @@ export class WaterMeter extends SimMeter {
     }
     this.statusProfile = def.statusProfile ?? 'standard';
     this.settlement = this.totalValue;
+    const day = def.settleDay ?? 1;
+    if (!(Number.isInteger(day) && day >= 1 && day <= 28)) throw new RangeError(`settleDay must be 1..28, got ${String(def.settleDay)}`);
+    this.settleDayValue = day;
+    this.resetSettlementPeriod();
   }
 
   protected override onSettlementDay(): void {
     this.settlement = this.totalValue;
+  }
+
+  /** 结算日 (1..28). */
+  get settleDay(): number {
+    return this.settleDayValue ?? 1;
+  }
+
+  /** Periods run from 00:00 on the settle day to the next month's: day D minus D−1 days is the 1st. */
+  protected override settlementKey(epochMs: number): number {
+    return chinaMonthKey(epochMs - (this.settleDay - 1) * DAY_MS);
   }
 
   /** 阀门状态. */
@@ -782,6 +912,8 @@ export class WaterMeter extends SimMeter {
       actuations: this.actuations,
       meterTime: new Date(this.meterTime()),
       faults: this.faults,
+      writes: this.writes,
+      settleDay: this.settleDay,
       settlementTotal: this.settlement,
     };
   }
@@ -887,28 +1019,40 @@ export class WaterMeter extends SimMeter {
     }
   }
 
-  /** Requests the codec leaves raw: 写标准时间 (A015); anything else gets an abnormal reply. */
+  /** Requests the codec leaves raw: 写标准时间 (A015), 写结算日 (A011); anything else gets an abnormal reply. */
   private rawRequest(control: number, func: number, data: Uint8Array): MeterReply | null {
     if (data.length < 3) return null;
     const be = (data[0] << 8) | data[1];
     const le = (data[1] << 8) | data[0];
-    if (control === CJT188_CONTROL.WRITE_DATA && (be === CJT188_WRITE_TIME_DI || le === CJT188_WRITE_TIME_DI)) {
-      if (data.length !== 10) return this.abnormal(func, data.slice(0, 3), 'writeTime', 'bad length');
+    const is = (di: number) => control === CJT188_CONTROL.WRITE_DATA && (be === di || le === di);
+    const head = data.slice(0, 3);
+    if (is(CJT188_WRITE_TIME_DI)) {
+      if (data.length !== 10) return this.abnormal(func, head, 'writeTime', 'bad length');
       const d = Array.from(data.subarray(3, 10), bcd);
-      if (d.some((x) => x === null)) return this.abnormal(func, data.slice(0, 3), 'writeTime', 'not BCD');
+      if (d.some((x) => x === null)) return this.abnormal(func, head, 'writeTime', 'not BCD');
       const [second, minute, hour, day, month, yearLo, yearHi] = d as number[];
       this.setClockTo({ year: yearHi * 100 + yearLo, month, day, hour, minute, second });
-      return this.reply(
-        this.encode({
-          kind: 'raw',
-          meterType: this.meterType,
-          address: this.address,
-          control: CJT188_CONTROL.WRITE_DATA_RESPONSE,
-          data: data.slice(0, 3),
-        }),
-      );
+      this.wrote('time', cjtRealTime(this.meterTime()));
+      return this.writeAck(head);
     }
-    return this.abnormal(func, data.slice(0, 3), `control 0x${control.toString(16)}`, 'unsupported function');
+    if (is(CJT188_WRITE_SETTLE_DAY_DI)) {
+      if (data.length !== 4) return this.abnormal(func, head, 'writeSettleDay', 'bad length');
+      const day = bcd(data[3]);
+      if (day === null || day < 1 || day > 28) return this.abnormal(func, head, 'writeSettleDay', 'settle day must be 1..28');
+      this.advance(); // the flow so far settles under the old day
+      this.settleDayValue = day;
+      this.resetSettlementPeriod();
+      this.wrote('settleDay', day);
+      return this.writeAck(head);
+    }
+    return this.abnormal(func, head, `control 0x${control.toString(16)}`, 'unsupported function');
+  }
+
+  /** 写数据 normal reply (C = 0x84): the request's DI and SER. */
+  private writeAck(head: Uint8Array): MeterReply {
+    return this.reply(
+      this.encode({ kind: 'raw', meterType: this.meterType, address: this.address, control: CJT188_CONTROL.WRITE_DATA_RESPONSE, data: head }),
+    );
   }
 }
 

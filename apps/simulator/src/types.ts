@@ -38,10 +38,19 @@ export interface MeterDefinition {
   /** CJ/T 188 ST layout: `standard` (default) or `msbFirst` (see `CJT188_PROFILES`). */
   statusProfile?: 'standard' | 'msbFirst';
   /**
-   * DL/T 645 remote-control password (6 hex digits, P2P1P0 human order). When set, 0x1C commands
-   * with another password are refused (abnormal reply, 未授权). Default: any password accepted.
+   * DL/T 645 password (6 hex digits, P2P1P0 human order). When set, remote-control (0x1C) and
+   * write (0x14) frames with another password are refused (abnormal reply, 密码错/未授权).
+   * Default: any password accepted.
    */
   password?: string;
+  /**
+   * DL/T 645 参变量 at the start, by key (`alarm1Money`, `alarm2Money`, `overdraftLimit`,
+   * `hoardLimit`, `closeAllowMoney` in 元; `ctRatio`, `ptRatio`; `meterNumber`, 12 digits).
+   * Defaults: 20, 10, 0, 999999.99, 0, 1, 1 and the address.
+   */
+  params?: Partial<Record<string, number | string>>;
+  /** CJ/T 188 结算日 (1..28): the settlement flow is taken at 00:00 on this day. Default 1. */
+  settleDay?: number;
   /** IMEI of an NB/4G meter (informational; TCP 4G meters are collectors with one meter). */
   imei?: string;
 }

@@ -1,0 +1,124 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import type { ElectricMeter, Fleet, WaterMeter } from '@meter/simulator';
+import { harness, imei15, type Harness, type TestCompany } from './harness.test-util.ts';
+
+// Setting meter parameters end to end: API → commands row → worker → executor (configSet: a DL/T 645
+// 写数据 0x14, then a read-back of the same DI that must match; CJ/T 188 写结算日 / 写标准时间) →
+// gateway over real TCP → simulated collector → simulated meter, which stores the value.
+
+const V1 = '/device/api/v1';
+let h: Harness;
+let c: TestCompany;
+let fleet: Fleet;
+const imei = imei15();
+let elec: { id: number; address: string };
+let locked: { id: number; address: string };
+let water: { id: number; address: string };
+
+const post = (url: string, payload: unknown) => h.call(c.token, { method: 'POST', url: `${V1}/${url}`, payload: payload as object });
+const q1 = async <T = Record<string, unknown>>(sql: string, args: unknown[] = []) => (await h.owner.query(sql, args)).rows[0] as T;
+const electric = (address: string) => fleet.meter(address) as ElectricMeter;
+
+beforeAll(async () => {
+  h = await harness();
+  c = await h.company();
+  const collectorId = await h.collector(c.companyId, imei);
+  elec = await h.meter(c, { kind: 1, collectorId });
+  locked = await h.meter(c, { kind: 1, collectorId });
+  water = await h.meter(c, { kind: 2, collectorId });
+  fleet = await h.fleet([
+    {
+      imei,
+      meters: [
+        { address: elec.address, kind: 'electric', initialTotal: 100 },
+        // the platform writes with password 000000 (DLT645_PASSWORD 02000000): this meter wants another
+        { address: locked.address, kind: 'electric', initialTotal: 100, password: 'A1B2C3' },
+        { address: water.address, kind: 'water', initialTotal: 10 },
+      ],
+    },
+  ]);
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('DL/T 645 parameters reach the simulated meter and are read back', () => {
+  it('透支限额下发 (device/order/limit) writes 04001003 over TCP, reads it back and succeeds; the meter holds it', async () => {
+    expect(electric(elec.address).parameters.overdraftLimit).toBe(0);
+    const r = await post('device/order/limit', { id: elec.id, limitPrice: '88.50', memo: '透支额度调整' });
+    expect(r.body.code).toBe('SUCCESS');
+    expect(r.body.data).toMatchObject({ status: 'succeeded', kind: 'limit', reply: { set: { overdraftLimit: '88.50' } } });
+    expect(electric(elec.address).parameters.overdraftLimit).toBe(88.5);
+    expect(electric(elec.address).writes).toBe(1);
+    const cmd = await q1<{ status: string; attempts: number; error: string }>('SELECT status, attempts, error FROM commands WHERE id = $1', [r.body.data.id]);
+    expect(cmd).toMatchObject({ status: 'succeeded', attempts: 1, error: '' });
+    const cfg = await q1<{ op: string; params: Record<string, string> }>('SELECT op, params FROM meter_configs WHERE command_id = $1', [r.body.data.id]);
+    expect(cfg).toEqual({ op: 'set', params: { overdraftLimit: '88.50' } });
+    // the write went out as a logged control frame, with its normal reply
+    await h.gateway.flush();
+    const down = await q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_reports WHERE meter_id = $1 AND direction = 'down' AND decoded->>'label' = '设置透支金额限值'`, [elec.id]);
+    expect(down.n).toBe(1);
+  });
+
+  it('参数设置 (device/order/config/set) of 报警金额1/2 and the CT ratio succeeds; 参数读取 then answers them', async () => {
+    const r = await post('device/order/config/set', { id: elec.id, params: { alarm1Money: 30, alarm2Money: '15.5', ctRatio: 200 } });
+    expect(r.body.code).toBe('SUCCESS');
+    expect(r.body.data).toMatchObject({ status: 'succeeded', reply: { set: { alarm1Money: '30', alarm2Money: '15.5', ctRatio: '200' } } });
+    expect(electric(elec.address).parameters).toMatchObject({ alarm1Money: 30, alarm2Money: 15.5, ctRatio: 200, overdraftLimit: 88.5, ptRatio: 1 });
+    const read = await post('device/read/config', { id: elec.id });
+    expect(read.body.code).toBe('SUCCESS');
+    expect(read.body.data.reply.params).toMatchObject({
+      alarm1Money: 30,
+      alarm2Money: 15.5,
+      overdraftLimit: 88.5,
+      hoardLimit: 999999.99,
+      closeAllowMoney: 0,
+      ctRatio: 200,
+      ptRatio: 1,
+      meterNumber: elec.address,
+      address: elec.address,
+      valve: 1,
+    });
+  });
+
+  it('修改表号 (device/order/update/no) writes 04000402 and reads the new number back', async () => {
+    const r = await post('device/order/update/no', { id: elec.id, no: '202611220001' });
+    expect(r.body.data).toMatchObject({ status: 'succeeded', reply: { set: { meterNumber: '202611220001' } } });
+    expect(electric(elec.address).parameters.meterNumber).toBe('202611220001');
+  });
+
+  it('a meter with another password refuses the write (密码错/未授权): the command fails with the Chinese reason, nothing changes', async () => {
+    const r = await post('device/order/limit', { id: locked.id, limitPrice: 50 });
+    expect(r.body.code).toBe('COMMAND_FAILED');
+    expect(r.body.message).toContain('透支限额下发失败');
+    expect(r.body.message).toContain('设备拒绝执行（密码错误或未授权）');
+    const cmd = await q1<{ status: string; attempts: number; error: string }>(
+      `SELECT status, attempts, error FROM commands WHERE meter_id = $1 AND kind = 'limit' ORDER BY id DESC LIMIT 1`,
+      [locked.id],
+    );
+    expect(cmd).toEqual({ status: 'failed', attempts: 1, error: '设备拒绝执行（密码错误或未授权）' });
+    const m = electric(locked.address);
+    expect(m.parameters.overdraftLimit).toBe(0);
+    expect(m.writes).toBe(0);
+    expect(m.counters.refused).toBe(1);
+    // the same password guards remote control
+    const close = await post('device/order/open', { id: locked.id, open: false, memo: '密码测试' });
+    expect(close.body.code).toBe('COMMAND_FAILED');
+    expect(close.body.message).toContain('密码错误或未授权');
+    expect(m.supplyOn).toBe(true);
+  });
+});
+
+describe('CJ/T 188 parameters reach the simulated water meter', () => {
+  it('写结算日 (settleDay) and 写标准时间 (syncTime) through device/order/config/set succeed and take effect', async () => {
+    const w = fleet.meter(water.address) as WaterMeter;
+    w.setFault('clockDrift', -600);
+    const r = await post('device/order/config/set', { id: water.id, params: { settleDay: 15, syncTime: 1 } });
+    expect(r.body.code).toBe('SUCCESS');
+    expect(r.body.data).toMatchObject({ status: 'succeeded', reply: { set: { settleDay: '15', syncTime: '1' } } });
+    expect(w.settleDay).toBe(15);
+    expect(w.writes).toBe(2);
+    expect(Math.abs(w.meterTime() - Date.now())).toBeLessThan(5_000);
+  });
+});
