@@ -2,6 +2,7 @@ import { sql } from 'drizzle-orm';
 import { boolean, index, integer, numeric, pgTable, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { companyId, createdAt, id, ref, ts, updatedAt } from './common.ts';
 import { areas, rooms } from './area.ts';
+import { alarmSchemes, chargingSchemes } from './billing.ts';
 
 /**
  * Device dictionaries (SPEC §7 lookups): one platform-wide table, one `kind` per list:
@@ -62,8 +63,8 @@ export const meters = pgTable('meters', {
   typeId: ref('type_id').references(() => deviceLookups.id),
   /** CT/PT multiplier (倍率) */
   multiplier: numeric('multiplier', { precision: 10, scale: 2 }).notNull().default('1'),
-  chargingSchemeId: ref('charging_scheme_id'),
-  alarmSchemeId: ref('alarm_scheme_id'),
+  chargingSchemeId: ref('charging_scheme_id').references(() => chargingSchemes.id),
+  alarmSchemeId: ref('alarm_scheme_id').references(() => alarmSchemes.id),
   initialReading: numeric('initial_reading', { precision: 14, scale: 2 }).notNull().default('0'),
   installDate: varchar('install_date', { length: 10 }).notNull().default(''),
   /** 1 在用, 0 停用, 2 已销表 */
@@ -82,6 +83,9 @@ export const meters = pgTable('meters', {
   index('meters_company_area').on(t.companyId, t.areaId),
   index('meters_room').on(t.roomId),
   index('meters_collector').on(t.collectorId),
+  // the in-use checks of a scheme's delete, and the keys' own checks
+  index('meters_charging_scheme').on(t.chargingSchemeId),
+  index('meters_alarm_scheme').on(t.alarmSchemeId),
 ]);
 
 /** 关注设备. */

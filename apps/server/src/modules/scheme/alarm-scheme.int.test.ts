@@ -142,6 +142,10 @@ describe('alarm schemes', () => {
     const k = await t.call(a.token, { method: 'PUT', url: `${A}/detail`, payload: { ...body({ name: cur.name, kind: 2 }), id } });
     expect(k.status).toBe(409);
     expect((await detail(a.token, id)).body.data.kind).toBe(1);
+    // the database itself refuses to drop a scheme a meter points at, and to point at one that does not exist
+    await expect(t.owner.query(`DELETE FROM alarm_schemes WHERE id = $1`, [id])).rejects.toMatchObject({ code: '23503' });
+    await expect(t.owner.query(`UPDATE meters SET alarm_scheme_id = 999999999 WHERE alarm_scheme_id = $1`, [id])).rejects.toMatchObject({ code: '23503' });
+    await expect(t.owner.query(`UPDATE meters SET charging_scheme_id = 999999999 WHERE alarm_scheme_id = $1`, [id])).rejects.toMatchObject({ code: '23503' });
     await t.owner.query(`UPDATE meters SET alarm_scheme_id = NULL WHERE alarm_scheme_id = $1`, [id]);
     expect((await t.call(a.token, { method: 'DELETE', url: `${A}/detail`, payload: { ids: [id] } })).body.code).toBe('SUCCESS');
   });
