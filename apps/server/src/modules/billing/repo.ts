@@ -301,20 +301,26 @@ export async function meterTerms(tx: Tx, meterIds: number[]): Promise<MeterTerms
     LEFT JOIN owners o ON o.room_id = m.room_id AND o.status = 1
     LEFT JOIN shared_meters sm ON sm.meter_id = m.id
     WHERE m.id = ANY(${arr(meterIds)}::bigint[])`);
-  const n = (v: unknown) => (v == null ? null : Number(v));
-  return r.rows.map((x) => ({
-    id: Number(x.id),
-    companyId: Number(x.company_id),
+  return r.rows.map((x) => termsOf(x, Number(x.id), Number(x.company_id)));
+}
+
+const orNull = (v: unknown) => (v == null ? null : Number(v));
+
+/** A meter's terms from a row holding the columns meterTerms selects. */
+function termsOf(x: Record<string, unknown>, id: number, companyId: number): MeterTermsRow {
+  return {
+    id,
+    companyId,
     kind: Number(x.kind),
     multiplier: String(x.multiplier),
     status: Number(x.status),
-    roomId: n(x.room_id),
-    schemeId: n(x.charging_scheme_id),
-    monthType: n(x.charging_month_type),
-    ownerId: n(x.owner_id),
-    sharedAreaId: n(x.shared_area_id),
-    sharedMethod: n(x.shared_method),
-  }));
+    roomId: orNull(x.room_id),
+    schemeId: orNull(x.charging_scheme_id),
+    monthType: orNull(x.charging_month_type),
+    ownerId: orNull(x.owner_id),
+    sharedAreaId: orNull(x.shared_area_id),
+    sharedMethod: orNull(x.shared_method),
+  };
 }
 
 export interface VersionRow {
@@ -1396,7 +1402,6 @@ export async function lockAndLoad(tx: Tx, meterIds: number[], skipLocked: boolea
           AND ${periodKeySql(sql`x.last_at`, sql`s.charging_month_type`)}
     ) pp ON true
     ORDER BY c.meter_id`);
-  const n = (v: unknown) => (v == null ? null : Number(v));
   const first = r.rows[0];
   if (!first) return { meters: [], versions: [], accounts: [] };
   type V = [number, string, string, string, VersionRow['tiers'] | null, VersionRow['tou'] | null, number, number];
@@ -1406,7 +1411,7 @@ export async function lockAndLoad(tx: Tx, meterIds: number[], skipLocked: boolea
   }));
   type A = [number, number, number, number | null, string, string, number, number];
   const accounts = first.accounts == null ? null : (first.accounts as A[]).map(([id, companyId, ownerId, roomId, wallet, balance, status, alarm]) => ({
-    id: Number(id), companyId: Number(companyId), ownerId: Number(ownerId), roomId: n(roomId), wallet, balanceFen: Number(balance), status: Number(status), alarmLevel: Number(alarm),
+    id: Number(id), companyId: Number(companyId), ownerId: Number(ownerId), roomId: orNull(roomId), wallet, balanceFen: Number(balance), status: Number(status), alarmLevel: Number(alarm),
   }));
   const meters = r.rows.map((x) => {
     const meterId = Number(x.meter_id);
@@ -1420,26 +1425,14 @@ export async function lockAndLoad(tx: Tx, meterIds: number[], skipLocked: boolea
         total: String(x.cursor_total),
         registers: (x.cursor_registers ?? {}) as Record<string, string>,
       },
-      terms: {
-        id: meterId,
-        companyId,
-        kind: Number(x.kind),
-        multiplier: String(x.multiplier),
-        status: Number(x.status),
-        roomId: n(x.room_id),
-        schemeId: n(x.charging_scheme_id),
-        monthType: n(x.charging_month_type),
-        ownerId: n(x.owner_id),
-        sharedAreaId: n(x.shared_area_id),
-        sharedMethod: n(x.shared_method),
-      },
+      terms: termsOf(x, meterId, companyId),
       readings: ((x.readings ?? []) as [string, string, Record<string, unknown> | null][]).map(([ra, total, registers]) => ({
         meterId, at: ra, readAt: new Date(ra), total, registers: registers ?? {},
       })),
       periods: ((x.periods ?? []) as [string, number, string, string, string][]).map(([periodKey, cid, quantity, exact, charged]) => ({
         meterId, periodKey, companyId: Number(cid), quantity, exact, chargedFen: Number(charged),
       })),
-      alarmCeilingFen: n(x.alarm_ceiling),
+      alarmCeilingFen: orNull(x.alarm_ceiling),
     };
   });
   return { meters, versions, accounts };
