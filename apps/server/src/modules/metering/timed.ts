@@ -2,7 +2,8 @@ import type { Logger } from 'pino';
 import { SYSTEM_SCOPE, type Db, type Tx } from '../../db/client.ts';
 import type { EventBus } from '../realtime/bus.ts';
 import * as control from '../control/repo.ts';
-import { OPPOSITE, ORIGIN, noCloseReason } from '../control/rules.ts';
+import { ORIGIN, noCloseReason } from '../control/rules.ts';
+import { requestSystemCommand } from '../control/service.ts';
 import * as repo from './repo.ts';
 
 // 定时阀控: the worker-role job that carries out timed valve controls. Every tick it looks for
@@ -25,44 +26,41 @@ export interface TimedValveRequest {
 
 export type TimedOutcome = { commandId: number; created: boolean } | { refused: string };
 
-/**
- * How a timed run asks for a valve command. The control module has no system-side request function
- * yet (its `requestCommands` needs a person's request context), so the default goes through its
- * repository and rules, as billing's valve requests do; a test or a later control API can replace it.
- */
+/** How a timed run asks for a valve command (replaceable in tests). */
 export type TimedValveRequester = (tx: Tx, r: TimedValveRequest) => Promise<TimedOutcome>;
 
 export const TIMED_COMMAND_TTL_MS = 30 * 60_000;
 
+/**
+ * Through the control module's system-side request (requestSystemCommand: a pending command of the
+ * same kind is joined, a queued opposite one superseded, a meter out of use skipped). A close of a
+ * protected meter or inside the no-disconnect hours is checked here first, to say in the valve-control
+ * log what the timed run did not do and why.
+ */
 export const requestThroughControl: TimedValveRequester = async (tx, r) => {
-  const [m] = await control.controlMeters(tx, [r.meterId]);
-  if (!m) return { refused: '表具不存在' };
-  if (m.status === 2) return { refused: '表具已销表' };
-  if (m.status !== 1) return { refused: '表具已停用' };
   if (r.action === 'close') {
-    if (m.protection) return { refused: `表具处于${m.protection.kind === 2 ? '保水' : '保电'}状态${m.protection.reason ? `（${m.protection.reason}）` : ''}，定时${m.kind === 2 ? '关阀' : '拉闸'}未执行` };
-    const why = noCloseReason(m.noClose, new Date());
-    if (why) return { refused: `处于报警方案的${why}，定时${m.kind === 2 ? '关阀' : '拉闸'}未执行` };
+    const [m] = await control.controlMeters(tx, [r.meterId]);
+    if (m?.status === 1) {
+      const what = `定时${m.kind === 2 ? '关阀' : '拉闸'}未执行`;
+      if (m.protection) return { refused: `表具处于${m.protection.kind === 2 ? '保水' : '保电'}状态${m.protection.reason ? `（${m.protection.reason}）` : ''}，${what}` };
+      const why = noCloseReason(m.noClose, new Date());
+      if (why) return { refused: `处于报警方案的${why}，${what}` };
+    }
   }
-  const opposite = OPPOSITE[r.action];
-  if (opposite) await control.supersedeQueued(tx, m.id, opposite, `已被定时${r.action === 'open' ? '合闸/开阀' : '拉闸/关阀'}指令取代`);
-  const cmd = await control.insertCommand(tx, {
-    companyId: m.companyId,
-    meterId: m.id,
-    collectorId: m.collectorId,
+  const out = await requestSystemCommand(tx, {
+    meterId: r.meterId,
     kind: r.action,
-    payload: { timedControlId: r.timedControlId },
-    expiresAt: new Date(Date.now() + TIMED_COMMAND_TTL_MS),
-    maxAttempts: 3,
-    requestedBy: r.requestedBy,
-    requesterName: r.requesterName,
     origin: ORIGIN.timed,
     memo: r.memo,
-    overrideReason: '',
+    payload: { timedControlId: r.timedControlId },
+    requestedBy: r.requestedBy,
+    requesterName: r.requesterName,
+    ttlMs: TIMED_COMMAND_TTL_MS,
+    maxAttempts: 3,
+    supersededBy: `已被定时${r.action === 'open' ? '合闸/开阀' : '拉闸/关阀'}指令取代`,
   });
-  if (cmd) return { commandId: cmd.id, created: true };
-  const pending = await control.pendingCommand(tx, m.id, r.action);
-  return pending ? { commandId: pending.id, created: false } : { refused: '表具指令正忙，稍后再试' };
+  if (out.skipped || out.commandId == null) return { refused: out.skipped ?? '表具指令正忙，稍后再试' };
+  return { commandId: out.commandId, created: out.created };
 };
 
 // ---------------------------------------------------------------------------------------------
