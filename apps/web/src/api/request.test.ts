@@ -70,6 +70,14 @@ describe('request envelope', () => {
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
   });
 
+  it('several calls failing with 401 together show the expiry toast once', async () => {
+    fetchMock.mockImplementation(async () => json({ code: 'UNAUTHORIZED', message: '未登录' }, 401));
+    const errs = await Promise.all(['/a', '/b', '/c'].map((u) => fail(request('GET', `/yewu/api${u}`))));
+    expect(errs.map((e) => e.status)).toEqual([401, 401, 401]);
+    expect(toast.error).toHaveBeenCalledTimes(1);
+    expect(onUnauthorized).toHaveBeenCalledTimes(3);
+  });
+
   it('other HTTP errors show the server message and reject with 请求失败', async () => {
     fetchMock.mockResolvedValue(json({ code: 'FORBIDDEN', message: '无权访问该功能' }, 403));
     const err = await fail(request('GET', '/yonghu/api/admin/role/list'));

@@ -73,6 +73,7 @@ const inflight = new Set<string>();
 /** For tests: forget in-flight marks. */
 export function resetInflight(): void {
   inflight.clear();
+  expiredShownAt = -Infinity;
 }
 
 /** Query string of the non-empty params; arrays repeat the key. */
@@ -120,9 +121,15 @@ async function readBody(res: Response): Promise<unknown> {
   }
 }
 
+/** When the expiry toast was last shown: the calls of one page fail together, the user is told once. */
+let expiredShownAt = -Infinity;
+export const EXPIRED_TOAST_QUIET_MS = 3000;
+
 function unauthorized(silent: boolean | undefined): ApiError {
   void silent; // the expiry toast is shown even for silent calls: the user is being sent to login
-  config.toast.error(MSG_EXPIRED);
+  const now = Date.now();
+  if (now - expiredShownAt > EXPIRED_TOAST_QUIET_MS) config.toast.error(MSG_EXPIRED);
+  expiredShownAt = now;
   config.onUnauthorized();
   return new ApiError(MSG_EXPIRED, 'UNAUTHORIZED', 401);
 }
