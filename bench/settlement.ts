@@ -19,6 +19,7 @@ import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { SYSTEM_SCOPE, appUrlFrom, migrateDatabase, openDb } from '../apps/server/src/db/client.ts';
 import { sweep } from '../apps/server/src/modules/billing/settlement.ts';
+import { copyIn } from '../apps/server/src/db/copy.ts';
 
 const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = process.env.BENCH_SETTLE_DB ?? 'meter_bench_settle';
@@ -39,35 +40,6 @@ const ownerUrl = () => {
   return u.toString();
 };
 const secs = (ms: number) => (ms / 1000).toFixed(2);
-
-/** COPY … FROM STDIN with pg's own protocol hooks (the floor needs no extra package). */
-class CopyIn {
-  private done!: (e: Error | null) => void;
-  readonly finished = new Promise<void>((resolve, reject) => (this.done = (e) => (e ? reject(e) : resolve())));
-  constructor(private readonly text: string, private readonly chunks: string[]) {}
-  submit(connection: { query(text: string): void }) {
-    connection.query(this.text);
-  }
-  handleCopyInResponse(connection: { sendCopyFromChunk(b: Buffer): void; endCopyFrom(): void }) {
-    for (const c of this.chunks) connection.sendCopyFromChunk(Buffer.from(c));
-    connection.endCopyFrom();
-  }
-  handleCommandComplete() {}
-  handleReadyForQuery() {
-    this.done(null);
-  }
-  handleError(err: Error) {
-    this.done(err);
-  }
-}
-
-async function copyIn(client: pg.PoolClient | pg.Client, text: string, lines: string[]) {
-  const chunks: string[] = [];
-  for (let i = 0; i < lines.length; i += 10_000) chunks.push(lines.slice(i, i + 10_000).join(''));
-  const c = new CopyIn(text, chunks);
-  client.query(c as never);
-  await c.finished;
-}
 
 async function prepare() {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
@@ -181,9 +153,9 @@ async function floor(o: pg.Client, company: number) {
   const t0 = performance.now();
   await o.query('BEGIN');
   await o.query(`CREATE TEMP TABLE amt (account_id bigint, amount bigint) ON COMMIT DROP`);
-  await copyIn(o, `COPY amt FROM STDIN`, amounts);
+  await copyIn(o, `COPY amt FROM STDIN`, Buffer.from(amounts.join('')));
   await o.query(`UPDATE accounts a SET balance_fen = a.balance_fen - amt.amount, updated_at = now() FROM amt WHERE a.id = amt.account_id`);
-  await copyIn(o, `COPY journal (company_id, account_id, owner_id, room_id, wallet, kind, amount_fen, balance_after_fen, idempotency_key, pay_method, ref_type) FROM STDIN`, journal);
+  await copyIn(o, `COPY journal (company_id, account_id, owner_id, room_id, wallet, kind, amount_fen, balance_after_fen, idempotency_key, pay_method, ref_type) FROM STDIN`, Buffer.from(journal.join('')));
   await o.query('COMMIT');
   const ms = performance.now() - t0;
   // undo it, so the real path starts from the same books

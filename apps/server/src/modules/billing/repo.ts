@@ -258,23 +258,6 @@ export interface CursorRow {
   registers: Record<string, string>;
 }
 
-/**
- * Locks the cursors of these meters (ascending ids). skipLocked: a meter another settlement is
- * working on is left out (the worker's sweep); else wait for it (settling one room on demand).
- */
-export async function lockCursors(tx: Tx, meterIds: number[], skipLocked: boolean): Promise<CursorRow[]> {
-  const r = await tx.execute(sql`
-    SELECT meter_id, CASE WHEN read_at = '-infinity' THEN NULL ELSE ${isoOf(sql`read_at`)} END AS at, total, registers
-    FROM settle_cursors WHERE meter_id = ANY(${arr(meterIds)}::bigint[])
-    ORDER BY meter_id FOR UPDATE ${skipLocked ? sql`SKIP LOCKED` : sql``}`);
-  return r.rows.map((x) => ({
-    meterId: Number(x.meter_id),
-    at: x.at == null ? null : String(x.at),
-    readAt: x.at == null ? null : new Date(String(x.at)),
-    total: String(x.total),
-    registers: (x.registers ?? {}) as Record<string, string>,
-  }));
-}
 
 export interface MeterTermsRow {
   id: number;
@@ -292,21 +275,10 @@ export interface MeterTermsRow {
   sharedMethod: number | null;
 }
 
-export async function meterTerms(tx: Tx, meterIds: number[]): Promise<MeterTermsRow[]> {
-  const r = await tx.execute(sql`
-    SELECT m.id, m.company_id, m.kind, m.multiplier, m.status, m.room_id, m.charging_scheme_id, s.charging_month_type,
-      o.id AS owner_id, sm.area_id AS shared_area_id, sm.method AS shared_method
-    FROM meters m
-    LEFT JOIN charging_schemes s ON s.id = m.charging_scheme_id
-    LEFT JOIN owners o ON o.room_id = m.room_id AND o.status = 1
-    LEFT JOIN shared_meters sm ON sm.meter_id = m.id
-    WHERE m.id = ANY(${arr(meterIds)}::bigint[])`);
-  return r.rows.map((x) => termsOf(x, Number(x.id), Number(x.company_id)));
-}
 
 const orNull = (v: unknown) => (v == null ? null : Number(v));
 
-/** A meter's terms from a row holding the columns meterTerms selects. */
+/** A meter's terms from a row of lockAndLoad. */
 function termsOf(x: Record<string, unknown>, id: number, companyId: number): MeterTermsRow {
   return {
     id,
@@ -359,20 +331,6 @@ export interface PendingReading {
   registers: Record<string, unknown>;
 }
 
-/** Good readings after each cursor, oldest first, at most `perMeter` per meter. */
-export async function pendingReadings(tx: Tx, cursors: { meterId: number; after: string | null }[], perMeter: number): Promise<PendingReading[]> {
-  if (!cursors.length) return [];
-  const r = await tx.execute(sql`
-    SELECT c.meter_id, ${isoOf(sql`x.read_at`)} AS at, x.total, x.registers
-    FROM unnest(${arr(cursors.map((c) => c.meterId))}::bigint[], ${arr(cursors.map((c) => c.after ?? '-infinity'))}::timestamptz[]) AS c(meter_id, after)
-    CROSS JOIN LATERAL (
-      SELECT r.read_at, r.total, r.registers FROM readings r
-      WHERE r.meter_id = c.meter_id AND r.read_at > c.after AND r.exception = ''
-      ORDER BY r.read_at LIMIT ${perMeter}
-    ) x
-    ORDER BY c.meter_id, x.read_at`);
-  return r.rows.map((x) => ({ meterId: Number(x.meter_id), at: String(x.at), readAt: new Date(String(x.at)), total: String(x.total), registers: (x.registers ?? {}) as Record<string, unknown> }));
-}
 
 export interface PeriodRow {
   meterId: number;
@@ -383,47 +341,9 @@ export interface PeriodRow {
   chargedFen: number;
 }
 
-export async function periodStates(tx: Tx, keys: { meterId: number; periodKey: string }[]): Promise<PeriodRow[]> {
-  if (!keys.length) return [];
-  const r = await tx.execute(sql`
-    SELECT p.meter_id, p.period_key, p.company_id, p.quantity, p.exact, p.charged_fen
-    FROM meter_periods p JOIN unnest(${arr(keys.map((k) => k.meterId))}::bigint[], ${arr(keys.map((k) => k.periodKey))}::varchar[]) AS k(meter_id, period_key)
-      ON p.meter_id = k.meter_id AND p.period_key = k.period_key`);
-  return r.rows.map((x) => ({
-    meterId: Number(x.meter_id),
-    periodKey: String(x.period_key),
-    companyId: Number(x.company_id),
-    quantity: String(x.quantity),
-    exact: String(x.exact),
-    chargedFen: Number(x.charged_fen),
-  }));
-}
 
-export async function upsertPeriods(tx: Tx, rows: PeriodRow[]) {
-  if (!rows.length) return;
-  const col = <K extends keyof PeriodRow>(k: K) => arr(rows.map((r) => r[k]));
-  await tx.execute(sql`
-    INSERT INTO meter_periods AS p (meter_id, period_key, company_id, quantity, exact, charged_fen)
-    SELECT * FROM unnest(${col('meterId')}::bigint[], ${col('periodKey')}::varchar[], ${col('companyId')}::bigint[],
-      ${col('quantity')}::numeric[], ${col('exact')}::numeric[], ${col('chargedFen')}::bigint[])
-    ON CONFLICT (meter_id, period_key) DO UPDATE
-      SET quantity = excluded.quantity, exact = excluded.exact, charged_fen = excluded.charged_fen, updated_at = now()`);
-}
 
-export async function updateCursors(tx: Tx, rows: { meterId: number; at: string; total: string; registers: Record<string, string> }[]) {
-  if (!rows.length) return;
-  await tx.execute(sql`
-    UPDATE settle_cursors c SET read_at = v.read_at, total = v.total, registers = v.registers, updated_at = now()
-    FROM unnest(${arr(rows.map((r) => r.meterId))}::bigint[], ${arr(rows.map((r) => r.at))}::timestamptz[],
-      ${arr(rows.map((r) => r.total))}::numeric[], ${arr(rows.map((r) => JSON.stringify(r.registers)))}::jsonb[]) AS v(meter_id, read_at, total, registers)
-    WHERE c.meter_id = v.meter_id`);
-}
 
-export async function nextSettlementIds(tx: Tx, n: number): Promise<number[]> {
-  if (n <= 0) return [];
-  const r = await tx.execute(sql`SELECT nextval('settlements_id_seq') AS id FROM generate_series(1, ${n}::int)`);
-  return r.rows.map((x) => Number(x.id));
-}
 
 export interface SettlementRow {
   id: number;
@@ -445,20 +365,6 @@ export interface SettlementRow {
   note: string;
 }
 
-/** Inserts settlements; returns how many were new (a reading already settled is left as it is). */
-export async function insertSettlements(tx: Tx, rows: SettlementRow[]): Promise<number> {
-  if (!rows.length) return 0;
-  const col = <K extends keyof SettlementRow>(k: K) => arr(rows.map((r) => r[k]));
-  const r = await tx.execute(sql`
-    INSERT INTO settlements (id, company_id, meter_id, owner_id, room_id, read_at, prev_read_at, prev_total, total, quantity,
-      amount_fen, lines, period_key, journal_id, meter_kind, note)
-    SELECT * FROM unnest(${col('id')}::bigint[], ${col('companyId')}::bigint[], ${col('meterId')}::bigint[], ${col('ownerId')}::bigint[],
-      ${col('roomId')}::bigint[], ${col('at')}::timestamptz[], ${col('prevAt')}::timestamptz[], ${col('prevTotal')}::numeric[], ${col('total')}::numeric[],
-      ${col('quantity')}::numeric[], ${col('amountFen')}::bigint[], ${arr(rows.map((x) => JSON.stringify(x.lines)))}::jsonb[],
-      ${col('periodKey')}::varchar[], ${col('journalId')}::bigint[], ${col('meterKind')}::int[], ${col('note')}::varchar[])
-    ON CONFLICT (meter_id, read_at) DO NOTHING`);
-  return r.rowCount ?? 0;
-}
 
 /** 公摊: the occupied rooms below each area with their owner and floor area (m²). */
 export async function shareTargets(tx: Tx, areaIds: number[]) {

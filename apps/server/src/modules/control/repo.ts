@@ -34,6 +34,8 @@ export interface LatestRow {
 
 /** Meter buckets of the ingest lock: batches touching the same meters take turns. */
 const INGEST_BUCKETS = 64;
+/** The lock buckets of these meters, ascending (the order every holder takes them in). */
+const bucketsOf = (meterIds: number[]) => [...new Set(meterIds.map((m) => m % INGEST_BUCKETS))].sort((a, b) => a - b);
 
 /**
  * The latest good reading of each meter, with the ingest lock of those meters held until the
@@ -43,7 +45,7 @@ const INGEST_BUCKETS = 64;
  */
 export async function lockLatest(tx: Tx, meterIds: number[]): Promise<Map<number, LatestRow>> {
   if (!meterIds.length) return new Map();
-  const buckets = [...new Set(meterIds.map((m) => m % INGEST_BUCKETS))].sort((a, b) => a - b);
+  const buckets = bucketsOf(meterIds);
   // one round trip; the locks are taken one row at a time in bucket order
   await tx.execute(sql`
     SELECT count(pg_advisory_xact_lock(724300, b)) FROM (SELECT unnest(${arr(buckets)}::int[]) AS b ORDER BY 1) AS x`);
@@ -66,7 +68,7 @@ export async function lockIngest(tx: Tx, meterIds: number[]): Promise<{ latest: 
   const companyOf = new Map<number, number>();
   if (!meterIds.length) return { latest, companyOf };
   if (!meterIds.every(Number.isSafeInteger)) throw new TypeError('meter ids must be integers');
-  const buckets = [...new Set(meterIds.map((m) => m % INGEST_BUCKETS))].sort((a, b) => a - b);
+  const buckets = bucketsOf(meterIds);
   // One round trip, two statements (simple protocol; the ids are integers, inlined): the locks first,
   // then the read, whose own snapshot (READ COMMITTED) sees what the previous holder committed.
   const res = (await clientOf(tx).query(`
@@ -161,9 +163,8 @@ export async function copyReadings(tx: Tx, rows: ReadingRow[]): Promise<boolean>
 }
 
 /** Moves meter_latest forward (never backwards); registers accumulate (clock check time survives). */
-export async function upsertLatest(tx: Tx, rows: ReadingRow[]) {
-  if (!rows.length) return;
-  await tx.execute(sql`
+function latestUpsertSql(rows: ReadingRow[]): SQL {
+  return sql`
     INSERT INTO meter_latest (meter_id, company_id, read_at, total, registers, source, updated_at)
     SELECT v.m, v.c, v.t, v.total, v.reg, v.src, now() FROM unnest(
       ${arr(rows.map((x) => x.meterId))}::bigint[], ${arr(rows.map((x) => x.companyId))}::bigint[],
@@ -171,12 +172,18 @@ export async function upsertLatest(tx: Tx, rows: ReadingRow[]) {
       ${arr(rows.map((x) => JSON.stringify(x.registers)))}::jsonb[], ${arr(rows.map((x) => x.source))}::int[]) AS v(m, c, t, total, reg, src)
     ON CONFLICT (meter_id) DO UPDATE SET read_at = EXCLUDED.read_at, total = EXCLUDED.total,
       registers = meter_latest.registers || EXCLUDED.registers, source = EXCLUDED.source, updated_at = now()
-    WHERE meter_latest.read_at < EXCLUDED.read_at`);
+    WHERE meter_latest.read_at < EXCLUDED.read_at`;
+}
+
+export async function upsertLatest(tx: Tx, rows: ReadingRow[]) {
+  if (rows.length) await tx.execute(latestUpsertSql(rows));
 }
 
 /**
- * What follows stored readings, in one statement: {@link upsertLatest}, {@link updateMeterState} and
- * {@link lastValveCommand} of the given meters.
+ * What follows stored readings, in one statement: meter_latest moves forward ({@link upsertLatest}),
+ * the meters whose relay/valve state changed are written (online and last-seen are the gateway's, so
+ * two writers never queue on one row), and the state the last successful valve command of each given
+ * meter left it in (open or close) is returned.
  */
 export async function afterReadings(
   tx: Tx,
@@ -186,15 +193,7 @@ export async function afterReadings(
 ): Promise<Map<number, { kind: string; at: Date }>> {
   const changed = state.filter((x) => x.valve !== null);
   const r = await tx.execute(sql`
-    WITH latest AS (
-      INSERT INTO meter_latest (meter_id, company_id, read_at, total, registers, source, updated_at)
-      SELECT v.m, v.c, v.t, v.total, v.reg, v.src, now() FROM unnest(
-        ${arr(latest.map((x) => x.meterId))}::bigint[], ${arr(latest.map((x) => x.companyId))}::bigint[],
-        ${arr(latest.map((x) => x.readAt.toISOString()))}::timestamptz[], ${arr(latest.map((x) => x.total))}::numeric[],
-        ${arr(latest.map((x) => JSON.stringify(x.registers)))}::jsonb[], ${arr(latest.map((x) => x.source))}::int[]) AS v(m, c, t, total, reg, src)
-      ON CONFLICT (meter_id) DO UPDATE SET read_at = EXCLUDED.read_at, total = EXCLUDED.total,
-        registers = meter_latest.registers || EXCLUDED.registers, source = EXCLUDED.source, updated_at = now()
-      WHERE meter_latest.read_at < EXCLUDED.read_at
+    WITH latest AS (${latestUpsertSql(latest)}
     ), state AS (
       UPDATE meters m SET valve_state = v.valve, last_seen_at = greatest(m.last_seen_at, v.t)
       FROM unnest(${arr(changed.map((x) => x.meterId))}::bigint[], ${arr(changed.map((x) => x.valve))}::int[],
@@ -207,32 +206,11 @@ export async function afterReadings(
   return new Map(r.rows.map((x) => [Number(x.meter_id), { kind: String(x.kind), at: d(x.finished_at) }]));
 }
 
-/**
- * The relay/valve state seen with readings. Only meters whose state changed are written; online
- * and last-seen are the gateway's (written in batches), so two writers never queue on one row.
- */
-export async function updateMeterState(tx: Tx, rows: { meterId: number; valve: number | null; at: Date }[]) {
-  if (!rows.length) return;
-  await tx.execute(sql`
-    UPDATE meters m SET valve_state = v.valve, last_seen_at = greatest(m.last_seen_at, v.t)
-    FROM unnest(${arr(rows.map((x) => x.meterId))}::bigint[], ${arr(rows.map((x) => x.valve))}::int[],
-      ${arr(rows.map((x) => x.at.toISOString()))}::timestamptz[]) AS v(id, valve, t)
-    WHERE m.id = v.id AND v.valve IS NOT NULL AND m.valve_state IS DISTINCT FROM v.valve`);
-}
 
 export async function setValveState(tx: Tx, meterId: number, valve: number) {
   await tx.execute(sql`UPDATE meters SET valve_state = ${valve}, online = true, last_seen_at = now() WHERE id = ${meterId}`);
 }
 
-/** The state the last successful valve command left the meter in (1 open, 0 closed), if any. */
-export async function lastValveCommand(tx: Tx, meterIds: number[]): Promise<Map<number, { kind: string; at: Date }>> {
-  if (!meterIds.length) return new Map();
-  const r = await tx.execute(sql`
-    SELECT DISTINCT ON (meter_id) meter_id, kind, finished_at FROM commands
-    WHERE meter_id = ANY(${arr(meterIds)}::bigint[]) AND kind IN ('open', 'close') AND status = 'succeeded'
-    ORDER BY meter_id, finished_at DESC`);
-  return new Map(r.rows.map((x) => [Number(x.meter_id), { kind: String(x.kind), at: d(x.finished_at) }]));
-}
 
 // ---------------------------------------------------------------------------------------------
 // Warnings
