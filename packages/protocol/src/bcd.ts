@@ -147,15 +147,17 @@ export function decodeAddress(bytes: Uint8Array, offset: number, length: number)
   if (offset < 0 || offset + length > bytes.length) {
     throw new ProtocolError('LENGTH', `address of ${length} bytes at ${offset} exceeds input`, offset);
   }
-  let s = '';
+  // character codes first, then one flat string (addresses are map keys: a concatenated string
+  // would be flattened and hashed on every lookup)
+  const codes: number[] = [];
   for (let i = length - 1; i >= 0; i--) {
     const b = bytes[offset + i];
     if (b !== 0xaa && !isBcdByte(b)) {
       throw new ProtocolError('BCD', `address byte 0x${hex2(b)} is neither BCD nor the 0xAA wildcard`, offset + i);
     }
-    s += hex2(b);
+    codes.push(HEX_DIGIT[b >> 4], HEX_DIGIT[b & 0x0f]);
   }
-  return s;
+  return String.fromCharCode.apply(null, codes);
 }
 
 /**
@@ -188,7 +190,11 @@ export function encodeAddress(address: string, length: number): Uint8Array {
  * aliases the caller's memory, whatever `Uint8Array` subclass `src` is.
  */
 export function copyBytes(src: Uint8Array, start = 0, end = src.length): Uint8Array {
-  return new Uint8Array(src.subarray(start, end));
+  // a plain loop: frames are short, and subarray of a Buffer costs more than the copy itself
+  const from = Math.max(0, start);
+  const out = new Uint8Array(Math.max(0, Math.min(end, src.length) - from));
+  for (let i = 0; i < out.length; i++) out[i] = src[from + i];
+  return out;
 }
 
 /** Sum of `bytes[start..end)` modulo 256: the checksum used by both DL/T 645 and CJ/T 188. */
@@ -198,9 +204,13 @@ export function checksum(bytes: Uint8Array, start = 0, end = bytes.length): numb
   return sum & 0xff;
 }
 
+/** Character codes of the upper-case hex digits 0–F. */
+const HEX_DIGIT = Array.from('0123456789ABCDEF', (c) => c.charCodeAt(0));
+const HEX2 = Array.from({ length: 256 }, (_, b) => b.toString(16).toUpperCase().padStart(2, '0'));
+
 /** Two upper-case hex digits. */
 export function hex2(b: number): string {
-  return (b & 0xff).toString(16).toUpperCase().padStart(2, '0');
+  return HEX2[b & 0xff];
 }
 
 /** Bytes as upper-case hex, separated by `separator` (default one space): `68 AA … 16`. */

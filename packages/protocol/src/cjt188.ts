@@ -22,7 +22,7 @@
  * The meaning of the status word ST beyond the valve and battery bits, and even the position of
  * those bits, differs between vendors: pick a status profile (`decode(bytes, { profile })`).
  */
-import { checksum, copyBytes, decodeAddress, decodeBcd, decodeBcdDecimal, encodeAddress, encodeBcdDecimal, hex2 } from './bcd.ts';
+import { bcdToByte, checksum, copyBytes, decodeAddress, decodeBcd, decodeBcdDecimal, encodeAddress, encodeBcdDecimal, hex2 } from './bcd.ts';
 import { ProtocolError } from './errors.ts';
 
 // ---------------------------------------------------------------------------------------------
@@ -446,8 +446,10 @@ function writeUnit(out: Uint8Array, offset: number, unit: number, what: string):
 /** 7 bytes ss mm hh DD MM YY(lo) YY(hi) → "YYYY-MM-DD hh:mm:ss"; all 0xFF → null. */
 function readRealTime(bytes: Uint8Array, offset: number): string | null {
   if (allFF(bytes, offset, 7)) return null;
-  const d = (i: number) => String(decodeBcd(bytes, offset + i, 1)).padStart(2, '0');
-  return `${d(6)}${d(5)}-${d(4)}-${d(3)} ${d(2)}:${d(1)}:${d(0)}`;
+  // each byte two BCD digits: as hex they are the digits themselves
+  for (let i = 0; i < 7; i++) bcdToByte(bytes[offset + i], offset + i);
+  const o = offset;
+  return `${hex2(bytes[o + 6])}${hex2(bytes[o + 5])}-${hex2(bytes[o + 4])}-${hex2(bytes[o + 3])} ${hex2(bytes[o + 2])}:${hex2(bytes[o + 1])}:${hex2(bytes[o])}`;
 }
 
 const REAL_TIME = /^(\d{2})(\d{2})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
@@ -486,7 +488,6 @@ export function decodeMeterData(layout: 'flow' | 'heat', payload: Uint8Array, pr
   if (payload.length !== expected) {
     throw new ProtocolError('LENGTH', `901F ${layout} reply needs ${expected} data bytes after DI+SER, got ${payload.length}`);
   }
-  const status = (o: number) => prof.decode(payload[o] | (payload[o + 1] << 8));
   if (layout === 'flow') {
     return {
       kind: 'flow',
@@ -495,7 +496,7 @@ export function decodeMeterData(layout: 'flow' | 'heat', payload: Uint8Array, pr
       settlementFlow: readNumber(payload, 5, 4, 2),
       settlementFlowUnit: payload[9],
       realTime: readRealTime(payload, 10),
-      status: status(17),
+      status: prof.decode(payload[17] | (payload[18] << 8)),
     };
   }
   return {
@@ -514,7 +515,7 @@ export function decodeMeterData(layout: 'flow' | 'heat', payload: Uint8Array, pr
     returnTemperature: readNumber(payload, 28, 3, 2),
     workingHours: readNumber(payload, 31, 3, 0),
     realTime: readRealTime(payload, 34),
-    status: status(41),
+    status: prof.decode(payload[41] | (payload[42] << 8)),
   };
 }
 
@@ -672,6 +673,14 @@ export function encode(message: Cjt188Message, options: Cjt188EncodeOptions = {}
 // decode
 // ---------------------------------------------------------------------------------------------
 
+function rawFrame(meta: Cjt188FrameMeta): Cjt188Frame {
+  return { kind: 'raw', ...meta };
+}
+
+function needLength(length: number, n: number, what: string, offset: number): void {
+  if (length !== n) throw new ProtocolError('LENGTH', `${what} carries ${n} data bytes, L=${length}`, offset);
+}
+
 function detectDi(data: Uint8Array): { dataId: number; diOrder: Cjt188DiOrder } {
   const be = (data[0] << 8) | data[1];
   const le = (data[1] << 8) | data[0];
@@ -730,10 +739,6 @@ export function decode(bytes: Uint8Array, options: Cjt188DecodeOptions = {}): Cj
     preamble,
   };
   const dataOffset = p + 11;
-  const raw = (): Cjt188Frame => ({ kind: 'raw', ...meta });
-  const needLength = (n: number, what: string) => {
-    if (length !== n) throw new ProtocolError('LENGTH', `${what} carries ${n} data bytes, L=${length}`, p + 10);
-  };
 
   const known =
     control === CJT188_CONTROL.READ_DATA ||
@@ -742,18 +747,35 @@ export function decode(bytes: Uint8Array, options: Cjt188DecodeOptions = {}): Cj
     control === CJT188_CONTROL.READ_ADDRESS_RESPONSE ||
     control === CJT188_CONTROL.WRITE_DATA ||
     control === CJT188_CONTROL.WRITE_DATA_RESPONSE;
-  if (!known) return raw();
+  if (!known) return rawFrame(meta);
   if (length < 3) throw new ProtocolError('LENGTH', `control 0x${hex2(control)} needs DI and SER (3 bytes), L=${length}`, p + 10);
   const { dataId, diOrder } = detectDi(data);
   const di: DiMeta = { dataId, dataIdHex: formatDataId(dataId), ser: data[2], diOrder };
 
   switch (control) {
     case CJT188_CONTROL.READ_DATA:
-      needLength(3, 'read-data request');
+      needLength(length, 3, 'read-data request', p + 10);
       return { kind: 'readData', ...meta, ...di, direction: 'request' };
     case CJT188_CONTROL.READ_DATA_RESPONSE: {
       const payload = data.slice(3);
-      const frame: Decoded<Cjt188ReadDataResponse> = { kind: 'readData', ...meta, ...di, direction: 'response', abnormal: false, payload };
+      // the reply every meter report is: built field by field (no spreads; the same keys in the same order)
+      const frame: Decoded<Cjt188ReadDataResponse> = {
+        kind: 'readData',
+        meterType,
+        address,
+        control,
+        func: meta.func,
+        direction: 'response',
+        abnormal: false,
+        hasFollowing: meta.hasFollowing,
+        data,
+        preamble,
+        dataId,
+        dataIdHex: di.dataIdHex,
+        ser: di.ser,
+        diOrder,
+        payload,
+      };
       if (dataId === CJT188_DI.METER_DATA) {
         const layout = layoutFor(meterType, payload.length);
         if (layout === null) {
@@ -775,20 +797,20 @@ export function decode(bytes: Uint8Array, options: Cjt188DecodeOptions = {}): Cj
     }
     case CJT188_CONTROL.READ_ADDRESS:
     case CJT188_CONTROL.READ_ADDRESS_RESPONSE:
-      if (dataId !== CJT188_DI.READ_ADDRESS) return raw();
-      needLength(3, 'read-address frame');
+      if (dataId !== CJT188_DI.READ_ADDRESS) return rawFrame(meta);
+      needLength(length, 3, 'read-address frame', p + 10);
       return { kind: 'readAddress', ...meta, ...di, direction: control === CJT188_CONTROL.READ_ADDRESS ? 'request' : 'response', abnormal: false };
     case CJT188_CONTROL.WRITE_DATA: {
-      if (dataId !== CJT188_DI.VALVE_CONTROL) return raw();
-      needLength(4, 'valve control request');
+      if (dataId !== CJT188_DI.VALVE_CONTROL) return rawFrame(meta);
+      needLength(length, 4, 'valve control request', p + 10);
       const valve = data[3];
       const action = valve === CJT188_VALVE.OPEN ? 'open' : valve === CJT188_VALVE.CLOSE ? 'close' : 'other';
       return { kind: 'valveControl', ...meta, ...di, direction: 'request', valve, action };
     }
     case CJT188_CONTROL.WRITE_DATA_RESPONSE:
     default: {
-      if (dataId !== CJT188_DI.VALVE_CONTROL) return raw();
-      needLength(5, 'valve control reply');
+      if (dataId !== CJT188_DI.VALVE_CONTROL) return rawFrame(meta);
+      needLength(length, 5, 'valve control reply', p + 10);
       return {
         kind: 'valveControl',
         ...meta,

@@ -903,7 +903,6 @@ export function decode(bytes: Uint8Array, options: Dlt645DecodeOptions = {}): Dl
   const meta: Dlt645FrameMeta = { address, control, func, direction, abnormal, hasFollowing, data, preamble };
   const dataOffset = p + 10;
 
-  const raw = (): Dlt645Frame => ({ kind: 'raw', ...meta });
 
   // Abnormal replies: one error byte, whatever the function.
   if (control === (0xc0 | func)) {
@@ -911,7 +910,7 @@ export function decode(bytes: Uint8Array, options: Dlt645DecodeOptions = {}): Dl
       if (func === DLT645_CONTROL.READ || func === DLT645_CONTROL.REMOTE_CONTROL) {
         throw new ProtocolError('LENGTH', `abnormal reply 0x${hex2(control)} must carry 1 error byte, got ${length}`, p + 9);
       }
-      return raw();
+      return rawFrame(meta);
     }
     const errorCode = data[0];
     const errors = DLT645_ERROR_BITS.filter((_, i) => (errorCode >> i) & 1);
@@ -938,17 +937,28 @@ export function decode(bytes: Uint8Array, options: Dlt645DecodeOptions = {}): Dl
       const dataId = readDataId(data);
       const payload = data.slice(4);
       const item = lookupItem(dataId, options.dataItems);
+      // the reply every meter report is: built field by field (no spreads; the same keys in the same order)
       const frame: WithMeta<Dlt645ReadResponse> = {
         kind: 'read',
-        ...meta,
+        address,
+        control,
+        func,
         direction: 'response',
         abnormal: false,
+        hasFollowing,
+        data,
+        preamble,
         dataId,
         dataIdHex: formatDataId(dataId),
         payload,
       };
       if (item) {
-        frame.values = withOffset(() => decodeValues(item.format, payload), dataOffset + 4, `DI ${formatDataId(dataId)}`);
+        try {
+          frame.values = decodeValues(item.format, payload);
+        } catch (e) {
+          if (e instanceof ProtocolError) throw e.withContext(`DI ${formatDataId(dataId)}`, dataOffset + 4);
+          throw e;
+        }
       } else if (options.strict) {
         throw new ProtocolError('UNKNOWN_DI', `no value format known for DI ${formatDataId(dataId)}`, dataOffset);
       }
@@ -988,8 +998,12 @@ export function decode(bytes: Uint8Array, options: Dlt645DecodeOptions = {}): Dl
       if (length !== 0) throw new ProtocolError('LENGTH', `remote control reply carries no data, L=${length}`, p + 9);
       return { kind: 'remoteControl', ...meta, direction: 'response', abnormal: false };
     default:
-      return raw();
+      return rawFrame(meta);
   }
+}
+
+function rawFrame(meta: Dlt645FrameMeta): Dlt645Frame {
+  return { kind: 'raw', ...meta };
 }
 
 function readDataId(data: Uint8Array): number {
