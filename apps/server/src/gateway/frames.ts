@@ -55,24 +55,23 @@ export type Decoded = ({ protocol: 'dlt645'; frame: Dlt645Frame } | { protocol: 
 /** Bytes as upper-case hex without separators (Buffer's encoder: the codec's toHex is ~10× slower). */
 export const hex = (b: Uint8Array) => Buffer.from(b.buffer, b.byteOffset, b.byteLength).toString('hex').toUpperCase();
 
+/** A decoded frame; `hex` is computed on demand (most reported frames are never logged). */
+class DecodedFrame {
+  constructor(
+    readonly protocol: Protocol,
+    readonly frame: Dlt645Frame | Cjt188Frame,
+    private readonly bytes: Uint8Array,
+  ) {}
+
+  get hex(): string {
+    return hex(this.bytes);
+  }
+}
+
 /** Decode one complete frame of the given protocol. Throws ProtocolError. */
 export function decodeFrame(protocol: Protocol, bytes: Uint8Array): Decoded {
-  // `hex` on demand: most reported frames are never logged (a getter, so it stays a plain field to readers)
-  return protocol === 'dlt645'
-    ? {
-        protocol,
-        frame: dlt645.decode(bytes, { dataItems: DLT645_PARAM_ITEMS }),
-        get hex() {
-          return hex(bytes);
-        },
-      }
-    : {
-        protocol,
-        frame: cjt188.decode(bytes),
-        get hex() {
-          return hex(bytes);
-        },
-      };
+  const frame = protocol === 'dlt645' ? dlt645.decode(bytes, DLT645_DECODE_OPTIONS) : cjt188.decode(bytes);
+  return new DecodedFrame(protocol, frame, bytes) as Decoded;
 }
 
 /**
@@ -141,6 +140,9 @@ export const DLT645_PARAM_ITEMS: Readonly<Record<number, Dlt645DataItem>> = Obje
     ]),
   ),
 );
+
+/** How reported and answered DL/T 645 frames are decoded: the codec's table plus the parameters above. */
+const DLT645_DECODE_OPTIONS = { dataItems: DLT645_PARAM_ITEMS };
 
 /** Password and operator code for DL/T 645 control and write frames. */
 export interface Dlt645Auth {
@@ -413,9 +415,11 @@ function cubicMetres(value: number, unit: number): string {
   return new Decimal(value).div(1000).toFixed(2);
 }
 
-/** Facts of a CJ/T 188 reply (901F data, or a valve control reply with its ST). */
-function valveOf(s: { valve: string }): Pick<Facts, 'valve' | 'valveFault'> {
-  return s.valve === 'open' ? { valve: 1 } : s.valve === 'closed' ? { valve: 0 } : s.valve === 'abnormal' ? { valveFault: true } : {};
+/** The valve state of a CJ/T 188 ST into the facts (open, closed or a valve fault). */
+function setValve(facts: Facts, valve: string) {
+  if (valve === 'open') facts.valve = 1;
+  else if (valve === 'closed') facts.valve = 0;
+  else if (valve === 'abnormal') facts.valveFault = true;
 }
 
 const REAL_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
@@ -424,9 +428,15 @@ export function cjtFacts(f: Cjt188Frame): Facts {
   if (f.direction !== 'response' || f.abnormal) return {};
   if (f.kind === 'readData' && f.values?.kind === 'flow') {
     const v = f.values;
-    const facts: Facts = { ...valveOf(v.status), batteryLow: v.status.batteryLow, registers: { statusST: v.status.raw } };
-    if (v.currentFlow !== null) facts.total = cubicMetres(v.currentFlow, v.currentFlowUnit);
-    if (v.settlementFlow !== null) facts.registers!.settlementFlow = cubicMetres(v.settlementFlow, v.settlementFlowUnit);
+    // one object of one shape per report (no spreads: this runs for every reported frame)
+    const registers: Record<string, number | string | boolean> = { statusST: v.status.raw };
+    if (v.settlementFlow !== null) registers.settlementFlow = cubicMetres(v.settlementFlow, v.settlementFlowUnit);
+    const facts: Facts = {
+      total: v.currentFlow !== null ? cubicMetres(v.currentFlow, v.currentFlowUnit) : undefined,
+      batteryLow: v.status.batteryLow,
+      registers,
+    };
+    setValve(facts, v.status.valve);
     const m = v.realTime && REAL_TIME.exec(v.realTime);
     if (m) {
       const t = meterClock({ year: +m[1], month: +m[2], day: +m[3], hour: +m[4], minute: +m[5], second: +m[6] });
@@ -435,7 +445,9 @@ export function cjtFacts(f: Cjt188Frame): Facts {
     return facts;
   }
   if (f.kind === 'valveControl' && f.direction === 'response') {
-    return { ...valveOf(f.status), batteryLow: f.status.batteryLow };
+    const facts: Facts = { batteryLow: f.status.batteryLow };
+    setValve(facts, f.status.valve);
+    return facts;
   }
   return {};
 }

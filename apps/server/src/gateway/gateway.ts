@@ -74,6 +74,16 @@ const ERROR_REPORTS_PER_MINUTE = 20;
  */
 const QUEUE_HIGH = 40_000;
 const QUEUE_LOW = 20_000;
+/**
+ * Reported readings are stored in lanes by meter id (id mod INGEST_LANES): a lane stores its batches
+ * one after the other, so each meter's readings reach the database in the order they came; the lanes
+ * run concurrently and hold disjoint ingest locks (INGEST_LANES divides the lock's bucket count), so
+ * while one lane waits for its commit another is written. A lane starts once LANE_START readings wait
+ * (or at the 500 ms flush) and takes at most LANE_BATCH at a time.
+ */
+const INGEST_LANES = 4;
+const LANE_START = 2_500;
+const LANE_BATCH = 10_000;
 
 /** Caches meters by address, loading misses in batches (many reports arrive at once). */
 class MeterCache {
@@ -173,14 +183,18 @@ export class Gateway implements GatewayClient {
   private readonly mqttOnline = new Map<string, boolean>();
   private readonly meters: MeterCache;
   private readonly imeis: ImeiLookup;
-  private seenCollectors = new Map<number, Date>();
-  private seenMeters = new Map<number, Date>();
+  /** last frame time (epoch ms) of devices seen since the last write */
+  private seenCollectors = new Map<number, number>();
+  private seenMeters = new Map<number, number>();
   private readonly nowOnline = new Set<number>();
   private readonly lastReadAt = new Map<number, number>();
   private paused = false;
   private registered: Connection[] = [];
   private reports: repo.ReportRow[] = [];
-  private readingQueue: IngestItem[] = [];
+  private readonly lanes: IngestItem[][] = Array.from({ length: INGEST_LANES }, () => []);
+  private readonly laneRuns: (Promise<void> | undefined)[] = new Array(INGEST_LANES).fill(undefined);
+  /** readings in the lanes, not yet taken into a batch */
+  private queued = 0;
   private timers: NodeJS.Timeout[] = [];
   private nextId = 1;
   private flushing: Promise<void> | undefined;
@@ -221,7 +235,7 @@ export class Gateway implements GatewayClient {
     });
     const hbMs = s.heartbeatSeconds * 1000;
     this.timers.push(setInterval(() => this.sweep(), Math.max(200, Math.min(5000, hbMs / 2))));
-    this.timers.push(setInterval(() => void this.flush(), 500));
+    this.timers.push(setInterval(() => this.kick(), 500));
     this.timers.push(setInterval(() => void this.flushOnline(), 200));
     this.timers.push(setInterval(() => void this.flushRegistered(), 200));
     this.timers.push(setInterval(() => void this.flushSeen(), Math.max(1000, Math.min(15_000, hbMs))));
@@ -462,8 +476,8 @@ export class Gateway implements GatewayClient {
   private seen(conn: Connection) {
     const d = conn.device;
     if (!d) return;
-    if (d.type === 'collector') this.seenCollectors.set(d.id, new Date(conn.lastRx));
-    else this.seenMeters.set(d.id, new Date(conn.lastRx));
+    if (d.type === 'collector') this.seenCollectors.set(d.id, conn.lastRx);
+    else this.seenMeters.set(d.id, conn.lastRx);
   }
 
   private badInput(conn: Connection, hexText: string, error: string) {
@@ -527,17 +541,22 @@ export class Gateway implements GatewayClient {
     }
     this.meterSeen(meter);
     if (facts.total !== undefined) {
-      const registers = facts.batteryLow === undefined ? (facts.registers ?? {}) : { ...facts.registers, batteryLow: facts.batteryLow };
-      this.readingQueue.push({
-        meter: { id: meter.id, companyId: meter.companyId, areaId: meter.areaId },
+      // the facts are this frame's own: their registers are completed in place
+      const registers = facts.registers ?? {};
+      if (facts.batteryLow !== undefined) registers.batteryLow = facts.batteryLow;
+      if (facts.valve !== undefined) registers.valve = facts.valve;
+      const lane = this.lanes[meter.id % INGEST_LANES];
+      lane.push({
+        meter, // a MeterRef is a MeterIdent; the cache replaces refs, never changes one
         readAt: this.readTime(meter.id),
         total: facts.total,
         registers,
         source: SOURCE.report,
         valve: facts.valve,
       });
-      if (this.readingQueue.length >= 5000) void this.flush();
-      if (this.readingQueue.length >= QUEUE_HIGH && !this.paused) this.pauseAll();
+      this.queued++;
+      if (lane.length >= LANE_START) void this.runLane(meter.id % INGEST_LANES);
+      if (this.queued >= QUEUE_HIGH && !this.paused) this.pauseAll();
     }
     if (facts.batteryLow) void this.lowBattery(meter);
   }
@@ -578,7 +597,7 @@ export class Gateway implements GatewayClient {
 
   /** A meter answered or reported: online, and seen now (written in batches). */
   private meterSeen(meter: repo.MeterRef) {
-    this.seenMeters.set(meter.id, new Date());
+    this.seenMeters.set(meter.id, Date.now());
     if (!meter.online) {
       this.meters.update(meter.address, { online: true });
       this.nowOnline.add(meter.id);
@@ -750,16 +769,58 @@ export class Gateway implements GatewayClient {
     this.reports.push({ companyId, meterId, collectorId, direction, channel, hex: hexText, decoded, error, at: new Date(), address });
   }
 
-  /** Writes buffered reports and readings (every 500 ms, or when a batch is full). */
-  flush(): Promise<void> {
+  /** Reported readings not yet being stored (backpressure, diagnostics). */
+  get queuedReadings(): number {
+    return this.queued;
+  }
+
+  /** Starts writing whatever is buffered (every 500 ms): lanes with readings and the frame log. */
+  private kick() {
+    for (let i = 0; i < this.lanes.length; i++) if (this.lanes[i].length) void this.runLane(i);
+    void this.flushReports();
+  }
+
+  /** Writes buffered reports and readings (at stop, and when tests ask); resolves once all are written. */
+  async flush(): Promise<void> {
+    for (;;) {
+      const runs = this.lanes.map((l, i) => (l.length ? this.runLane(i) : this.laneRuns[i])).filter((r) => r !== undefined);
+      const reports = this.flushReports();
+      if (!runs.length) return reports;
+      await Promise.all([...runs, reports]);
+    }
+  }
+
+  /** Stores a lane's readings batch after batch until it is empty (one run per lane at a time). */
+  private runLane(i: number): Promise<void> {
+    const running = this.laneRuns[i];
+    if (running) return running;
+    const lane = this.lanes[i];
+    const run = (async () => {
+      await Promise.resolve(); // laneRuns[i] is set before the body runs
+      try {
+        while (lane.length) {
+          const batch = lane.splice(0, LANE_BATCH);
+          this.queued -= batch.length;
+          await this.ingest(batch);
+          if (this.paused && this.queued <= QUEUE_LOW) this.resumeAll();
+        }
+      } finally {
+        this.laneRuns[i] = undefined;
+      }
+    })();
+    this.laneRuns[i] = run;
+    return run;
+  }
+
+  /** Writes the buffered device reports (frame log). */
+  private flushReports(): Promise<void> {
     if (this.flushing) return this.flushing;
-    if (!this.reports.length && !this.readingQueue.length) return Promise.resolve();
+    if (!this.reports.length) return Promise.resolve();
     this.flushing = (async () => {
       await Promise.resolve(); // this.flushing is set before the body runs
       try {
-        while (this.reports.length || this.readingQueue.length) {
+        while (this.reports.length) {
           const reports = this.reports.splice(0, 5000);
-          const readings = this.readingQueue.splice(0, 20_000);
           // rows logged before their meter was known: resolve the address now
           for (const r of reports) {
             if (r.meterId === null && r.address) {
@@ -767,16 +828,7 @@ export class Gateway implements GatewayClient {
               if (m && m.companyId === r.companyId) r.meterId = m.id;
             }
           }
-          if (reports.length) {
-            await this.deps.db.tx(SYSTEM_SCOPE, (tx) => repo.insertReports(tx, reports)).catch((e) => this.log.error({ err: e }, '写入设备报文日志失败'));
-          }
-          if (readings.length) {
-            // two lanes by meter id parity: disjoint ingest locks, so the database works on one
-            // batch while this process prepares the other
-            const lanes = [readings.filter((r) => r.meter.id % 2 === 0), readings.filter((r) => r.meter.id % 2 === 1)];
-            await Promise.all(lanes.filter((l) => l.length).map((lane) => this.ingest(lane)));
-          }
-          if (this.paused && this.readingQueue.length <= QUEUE_LOW) this.resumeAll();
+          await this.deps.db.tx(SYSTEM_SCOPE, (tx) => repo.insertReports(tx, reports)).catch((e) => this.log.error({ err: e }, '写入设备报文日志失败'));
         }
       } finally {
         this.flushing = undefined;
@@ -789,13 +841,13 @@ export class Gateway implements GatewayClient {
   private pauseAll() {
     this.paused = true;
     for (const c of this.conns) c.socket.pause();
-    this.log.warn({ queued: this.readingQueue.length }, '上报读数积压，暂停接收设备数据');
+    this.log.warn({ queued: this.queued }, '上报读数积压，暂停接收设备数据');
   }
 
   private resumeAll() {
     this.paused = false;
     for (const c of this.conns) c.socket.resume();
-    this.log.info({ queued: this.readingQueue.length }, '积压已消化，恢复接收设备数据');
+    this.log.info({ queued: this.queued }, '积压已消化，恢复接收设备数据');
   }
 
   /** Stores one batch of reported readings; a transient database failure is retried, never dropped silently. */
@@ -803,7 +855,7 @@ export class Gateway implements GatewayClient {
     for (let attempt = 1; ; attempt++) {
       try {
         const t0 = performance.now();
-        const { events } = await this.deps.db.tx(SYSTEM_SCOPE, (tx) => ingestReadings(tx, readings));
+        const { events } = await this.deps.db.tx(SYSTEM_SCOPE, (tx) => ingestReadings(tx, readings, { results: false }));
         this.log.debug({ readings: readings.length, ms: Math.round(performance.now() - t0) }, '上报读数已入库');
         for (const e of events) this.deps.bus.emit(e);
         return;

@@ -113,17 +113,18 @@ export async function setMetersOnline(tx: Tx, ids: number[], online: boolean) {
 }
 
 /** Writes the last-seen times gathered in memory (one statement per table). */
-export async function touchLastSeen(tx: Tx, collectors: Map<number, Date>, meters: Map<number, Date>) {
+/** Last-seen times (epoch ms) of collectors and meters; a time never moves backwards. */
+export async function touchLastSeen(tx: Tx, collectors: Map<number, number>, meters: Map<number, number>) {
   if (collectors.size) {
     await tx.execute(sql`
       UPDATE collectors c SET last_seen_at = v.t
-      FROM unnest(${arr([...collectors.keys()])}::bigint[], ${arr([...collectors.values()].map((d) => d.toISOString()))}::timestamptz[]) AS v(id, t)
+      FROM unnest(${arr([...collectors.keys()])}::bigint[], ${arr([...collectors.values()].map((t) => new Date(t).toISOString()))}::timestamptz[]) AS v(id, t)
       WHERE c.id = v.id AND (c.last_seen_at IS NULL OR c.last_seen_at < v.t)`);
   }
   if (meters.size) {
     await tx.execute(sql`
       UPDATE meters m SET last_seen_at = v.t
-      FROM unnest(${arr([...meters.keys()])}::bigint[], ${arr([...meters.values()].map((d) => d.toISOString()))}::timestamptz[]) AS v(id, t)
+      FROM unnest(${arr([...meters.keys()])}::bigint[], ${arr([...meters.values()].map((t) => new Date(t).toISOString()))}::timestamptz[]) AS v(id, t)
       WHERE m.id = v.id AND (m.last_seen_at IS NULL OR m.last_seen_at < v.t)`);
   }
 }

@@ -103,12 +103,18 @@ function difference(a: string, b: string): string {
   return new Decimal(a).minus(b).toString();
 }
 
+const EMPTY: Readonly<Record<string, number | string | boolean>> = Object.freeze({});
+const VALVE_OPEN = Object.freeze({ valve: 1 });
+const VALVE_CLOSED = Object.freeze({ valve: 0 });
+
 /** Batches of at least this many new readings are written with COPY (see {@link repo.copyReadings}). */
 export const COPY_MIN_ROWS = 64;
 
 export interface IngestOptions {
   /** write the new readings with COPY from this many rows on (default {@link COPY_MIN_ROWS}) */
   copyMinRows?: number;
+  /** false: the caller needs only the events (the gateway); `results` comes back empty */
+  results?: boolean;
 }
 
 /**
@@ -149,7 +155,9 @@ export async function ingestReadings(tx: Tx, items: IngestItem[], opts: IngestOp
       if (t < p) exception = 'older';
       else if (less(total, prev.total)) exception = 'backwards';
     }
-    const registers = { ...(it.registers ?? {}), ...(it.valve !== undefined ? { valve: it.valve } : {}) };
+    // the item's registers as they are when they already say its valve state (the gateway's do)
+    const given = it.registers ?? EMPTY;
+    const registers = it.valve === undefined || given.valve === it.valve ? given : { ...given, valve: it.valve };
     rows.push({
       idx,
       companyId: it.meter.companyId,
@@ -192,7 +200,7 @@ export async function ingestReadings(tx: Tx, items: IngestItem[], opts: IngestOp
     }
     // what the next reading of this meter is compared with (only the valve of the registers is read)
     const valve = 'valve' in registers ? registers.valve : prev?.registers.valve;
-    latest.set(it.meter.id, { meterId: it.meter.id, readAt: it.readAt, total, registers: valve === undefined ? {} : { valve } });
+    latest.set(it.meter.id, { meterId: it.meter.id, readAt: it.readAt, total, registers: valve === 1 ? VALVE_OPEN : valve === 0 ? VALVE_CLOSED : valve === undefined ? EMPTY : { valve } });
   }
 
   const inserted = await storeReadings(tx, rows, companyOf, opts.copyMinRows ?? COPY_MIN_ROWS);
@@ -207,7 +215,12 @@ export async function ingestReadings(tx: Tx, items: IngestItem[], opts: IngestOp
   for (const r of stored) {
     if (r.source === SOURCE.manual) continue;
     const s = state.get(r.meterId);
-    state.set(r.meterId, { meterId: r.meterId, valve: (r.exception ? undefined : r.valve) ?? s?.valve ?? null, at: r.readAt > (s?.at ?? r.readAt) ? r.readAt : (s?.at ?? r.readAt) });
+    const valve = r.exception ? undefined : r.valve;
+    if (!s) state.set(r.meterId, { meterId: r.meterId, valve: valve ?? null, at: r.readAt });
+    else {
+      if (valve !== undefined) s.valve = valve;
+      if (r.readAt > s.at) s.at = r.readAt;
+    }
   }
 
   // one statement: meter_latest, the meters' relay/valve state, and the last valve command of each
@@ -234,18 +247,19 @@ export async function ingestReadings(tx: Tx, items: IngestItem[], opts: IngestOp
   const opened = await repo.openWarnings(tx, warnings);
   for (const w of opened) events.push(warningEvent(w));
 
-  const areaOf = new Map(items.map((i) => [i.meter.id, i.meter.areaId]));
   for (const r of newest.values()) {
     events.push({
       companyId: r.companyId,
       kind: 'reading',
-      body: { meterId: r.meterId, areaId: areaOf.get(r.meterId) ?? null, total: r.total, readAt: r.readAt.toISOString(), source: r.source, valve: r.valve ?? null },
+      body: { meterId: r.meterId, areaId: items[r.idx].meter.areaId ?? null, total: r.total, readAt: r.readAt.toISOString(), source: r.source, valve: r.valve ?? null },
     });
   }
 
-  const byIdx = new Map(rows.map((r) => [r.idx, r]));
+  if (opts.results === false) return { results: [], events };
+  const rowOf: ((typeof rows)[number] | undefined)[] = new Array(items.length);
+  for (const r of rows) rowOf[r.idx] = r;
   const results = items.map((it, idx): IngestResult => {
-    const r = byIdx.get(idx);
+    const r = rowOf[idx];
     const ok = !!r && !duplicateIdx.has(idx) && isStored(r);
     return { meterId: it.meter.id, readAt: it.readAt, stored: ok, exception: ok ? r!.exception : '' };
   });

@@ -60,8 +60,9 @@ export async function lockLatest(tx: Tx, meterIds: number[]): Promise<Map<number
 }
 
 /**
- * {@link lockLatest} for ingest: the same locks, and with each meter's latest good reading the
- * company of its `meters` row as the caller's row-level security shows it (absent: not visible).
+ * {@link lockLatest} for ingest: the same locks, and with each meter's latest good reading (of its
+ * registers only the relay/valve state) the company of its `meters` row as the caller's row-level
+ * security shows it (absent: not visible).
  */
 export async function lockIngest(tx: Tx, meterIds: number[]): Promise<{ latest: Map<number, LatestRow>; companyOf: Map<number, number> }> {
   const latest = new Map<number, LatestRow>();
@@ -73,14 +74,18 @@ export async function lockIngest(tx: Tx, meterIds: number[]): Promise<{ latest: 
   // then the read, whose own snapshot (READ COMMITTED) sees what the previous holder committed.
   const res = (await clientOf(tx).query(`
     SELECT count(pg_advisory_xact_lock(724300, b)) FROM (SELECT unnest('{${buckets.join(',')}}'::int[]) AS b ORDER BY 1) AS x;
-    SELECT x.id AS meter_id, m.company_id, l.read_at, l.total, l.registers
+    SELECT x.id AS meter_id, m.company_id, (extract(epoch FROM l.read_at) * 1000)::float8 AS read_ms, l.total, l.registers->'valve' AS valve
     FROM unnest('{${meterIds.join(',')}}'::bigint[]) AS x(id)
     LEFT JOIN meters m ON m.id = x.id
     LEFT JOIN meter_latest l ON l.meter_id = x.id`)) as unknown as { rows: Record<string, unknown>[] }[];
+  // of the registers only the relay/valve state is read by ingest: only it is fetched (no jsonb parse per meter)
   for (const x of res[1].rows) {
     const id = Number(x.meter_id);
     if (x.company_id != null) companyOf.set(id, Number(x.company_id));
-    if (x.read_at != null) latest.set(id, { meterId: id, readAt: d(x.read_at), total: String(x.total), registers: (x.registers ?? {}) as LatestRow['registers'] });
+    if (x.read_ms != null) {
+      const valve = x.valve as number | string | boolean | null;
+      latest.set(id, { meterId: id, readAt: new Date(Number(x.read_ms)), total: String(x.total), registers: valve == null ? {} : { valve } });
+    }
   }
   return { latest, companyOf };
 }
@@ -134,8 +139,13 @@ export async function copyReadings(tx: Tx, rows: ReadingRow[]): Promise<boolean>
   if (!rows.length) return true;
   if (copyUsable === false) return false;
   let text = '';
+  // reports arriving together share their instant: each distinct one is formatted once
+  const iso = new Map<number, string>();
   for (const x of rows) {
-    text += `${x.companyId}\t${x.meterId}\t${x.readAt.toISOString()}\t${x.source}\t${x.total}\t${copyText(JSON.stringify(x.registers))}\t${copyText(x.exception)}\t${copyText(x.commandId)}\t${copyText(x.operatorId)}\n`;
+    const ms = x.readAt.getTime();
+    let at = iso.get(ms);
+    if (at === undefined) iso.set(ms, (at = x.readAt.toISOString()));
+    text += `${x.companyId}\t${x.meterId}\t${at}\t${x.source}\t${x.total}\t${copyText(JSON.stringify(x.registers))}\t${x.exception === '' ? '' : copyText(x.exception)}\t${copyText(x.commandId)}\t${copyText(x.operatorId)}\n`;
   }
   try {
     await copyIn(
