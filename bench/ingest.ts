@@ -22,6 +22,8 @@
 // and BENCH_RATE caps what is offered at 60k frames/s — so gateway/COPY cannot exceed 60k/COPY
 // (0.25–0.65 at the COPY rates seen here) even with free storage.
 import { spawn } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
 import { loadDefinition, spawnLoadGenerator } from '@meter/simulator';
@@ -77,10 +79,19 @@ async function main() {
     await sleep(1000);
     const before = await count();
 
+    // the frames are encoded ahead, in the load generator, so that its CPU goes to sending them
+    await load.prepareReports(REPORTS);
     console.log(`# ${fmt(CONNECTIONS)} 个 TCP 连接 × ${PER} 块表 = ${fmt(CONNECTIONS * PER)} 块表（电表、水表各半），上报 ${fmt(REPORTS)} 帧，发送速率上限 ${fmt(RATE)} 帧/秒；CPU ${os.cpus().length} 核`);
+    const profiler = process.env.BENCH_PROFILE ? new Session() : undefined;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post('Profiler.enable');
+      await profiler.post('Profiler.start');
+    }
     const t0 = performance.now();
+    const cpu0 = process.cpuUsage();
     const dbg = process.env.BENCH_DEBUG
-      ? setInterval(async () => console.error(`${((performance.now() - t0) / 1000).toFixed(1)}s queue=${(gateway as unknown as { readingQueue: unknown[] }).readingQueue.length} rows=${(await count()) - before}`), 1000)
+      ? setInterval(async () => console.error(`${((performance.now() - t0) / 1000).toFixed(1)}s queue=${gateway.queuedReadings} rows=${(await count()) - before}`), 1000)
       : undefined;
     const sent = await load.pushReports({ ratePerSecond: RATE, count: REPORTS });
     let stored = 0;
@@ -96,9 +107,16 @@ async function main() {
       await sleep(50);
     }
     if (dbg) clearInterval(dbg);
+    if (profiler) {
+      const { profile } = await profiler.post('Profiler.stop');
+      writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
+      console.log(`# 网关阶段的 CPU 剖析已写入 ${process.env.BENCH_PROFILE}`);
+    }
+    const cpu = process.cpuUsage(cpu0);
     const ingestSeconds = (t1 - t0) / 1000;
     const ingestRate = stored / ingestSeconds;
 
+    console.log("T", JSON.stringify((globalThis as any).__T)); (globalThis as any).__T = {};
     // the same rows, raw: out of the table, table emptied, COPY back in
     const rows = await owner.query(
       `SELECT company_id, meter_id, read_at, source, total, registers::text AS registers, exception FROM readings ORDER BY id OFFSET $1`,
@@ -118,10 +136,14 @@ async function main() {
       source: Number(r.source),
     }));
     const s0 = performance.now();
-    for (let i = 0; i < items.length; i += 20_000) {
-      const batch = items.slice(i, i + 20_000);
-      await Promise.all([0, 1].map((lane) => db.tx(SYSTEM_SCOPE, (tx) => ingestReadings(tx, batch.filter((x) => x.meter.id % 2 === lane)))));
-    }
+    // as the gateway stores them: four lanes by meter id, each a series of batches of up to 10,000
+    await Promise.all(
+      [0, 1, 2, 3].map(async (lane) => {
+        const mine = items.filter((x) => x.meter.id % 4 === lane);
+        for (let i = 0; i < mine.length; i += 10_000) await db.tx(SYSTEM_SCOPE, (tx) => ingestReadings(tx, mine.slice(i, i + 10_000), { results: false }));
+      }),
+    );
+    console.log("T", JSON.stringify((globalThis as any).__T)); (globalThis as any).__T = {};
     const storeSeconds = (performance.now() - s0) / 1000;
     const storeRate = items.length / storeSeconds;
 
@@ -135,6 +157,7 @@ async function main() {
 
     console.log(`上报帧发送: ${fmt(sent.sent)} 帧（${fmt(sent.achievedPerSecond)} 帧/秒，背压跳过 ${fmt(sent.busy)}）`);
     console.log(`网关入库（TCP→切帧→解码→readings/meter_latest/表状态/报文日志）: ${fmt(ingestRate)} 行/秒（${fmt(stored)} 行，${ingestSeconds.toFixed(2)} s）`);
+    console.log(`网关进程 CPU 时间: 每行 ${((cpu.user + cpu.system) / stored).toFixed(1)} µs（用户态 ${(cpu.user / 1e6).toFixed(2)} s，内核态 ${(cpu.system / 1e6).toFixed(2)} s）`);
     console.log(`仅入库步骤（同批数据直接调用 ingestReadings，无 TCP/解码）: ${fmt(storeRate)} 行/秒（${storeSeconds.toFixed(2)} s）`);
     console.log(`同表原始 COPY: ${fmt(copyRate)} 行/秒（${fmt(copied)} 行，${copySeconds.toFixed(2)} s）`);
     console.log(`比值 网关/COPY: ${(ingestRate / copyRate).toFixed(2)}（目标 ≥ 0.5）`);

@@ -250,15 +250,16 @@ export class SimCollector {
   /**
    * Send an unsolicited report frame for `meter` (default: the next meter in turn). Returns
    * `'sent'`, `'offline'` (not registered, or the meter cannot talk), or `'busy'` (the socket's
-   * write buffer is full; nothing was written).
+   * write buffer is full; nothing was written). `encoded`: a report frame of `meter` encoded
+   * beforehand ({@link Fleet.prepareReports}), written as it is.
    */
-  report(meter?: AnyMeter): 'sent' | 'offline' | 'busy' {
+  report(meter?: AnyMeter, encoded?: Uint8Array): 'sent' | 'offline' | 'busy' {
     const socket = this.socket;
     if (!socket || this.stateValue !== 'online') return 'offline';
     if (socket.writableNeedDrain) return 'busy';
     const m = meter ?? this.nextReportMeter();
     if (!m || !m.reachable) return 'offline';
-    this.writeFrame(socket, m.reportFrame());
+    this.writeFrame(socket, encoded ?? m.reportFrame());
     this.stats.reports++;
     return 'sent';
   }

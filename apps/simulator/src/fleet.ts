@@ -381,6 +381,26 @@ export class Fleet extends EventEmitter<FleetEvents> {
     };
   }
 
+  /** Report frames encoded ahead by {@link prepareReports}, taken by the next pump. */
+  private prepared: { c: SimCollector; m: AnyMeter; frame: Uint8Array }[] = [];
+
+  /**
+   * Encode the next `count` report frames of the TCP meters now (round-robin, in the order
+   * {@link pumpReports} sends them); the next pump writes these first. A load test measuring the
+   * receiving side prepares its frames so that the sender spends its CPU on writing only.
+   * Returns how many frames were prepared.
+   */
+  prepareReports(count: number): number {
+    const targets = this.collectors.flatMap((c) => c.meters.map((m) => ({ c, m })));
+    this.prepared = [];
+    if (!targets.length) return 0;
+    for (let i = 0; i < count; i++) {
+      const t = targets[i % targets.length];
+      this.prepared.push({ c: t.c, m: t.m, frame: t.m.reportFrame() });
+    }
+    return this.prepared.length;
+  }
+
   /**
    * Push unsolicited report frames at `ratePerSecond` across every TCP meter (round-robin) and
    * NB meter, for load tests. Skips connections whose write buffer is full (counted as `busy`).
@@ -398,6 +418,9 @@ export class Fleet extends EventEmitter<FleetEvents> {
     const t0 = performance.now();
     let attempted = 0;
     let cursor = 0;
+    const prepared = this.prepared;
+    this.prepared = [];
+    let next = 0;
     let timer: NodeJS.Timeout | null = null;
     let finish!: (r: ReportResult) => void;
     const done = new Promise<ReportResult>((resolve) => (finish = resolve));
@@ -429,6 +452,19 @@ export class Fleet extends EventEmitter<FleetEvents> {
       if (options.count !== undefined) due = Math.min(due, options.count - result.sent);
       const batch = new Set<SimCollector>();
       for (let i = 0; i < due; i++) {
+        if (next < prepared.length) {
+          const p = prepared[next++];
+          attempted++;
+          if (!batch.has(p.c)) {
+            batch.add(p.c);
+            p.c.beginBatch();
+          }
+          const r = p.c.report(p.m, p.frame);
+          if (r === 'sent') result.sent++;
+          else if (r === 'busy') result.busy++;
+          else result.offline++;
+          continue;
+        }
         const t = targets[cursor];
         cursor = (cursor + 1) % targets.length;
         attempted++;

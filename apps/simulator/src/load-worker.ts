@@ -26,6 +26,9 @@ process.on('message', async (request: LoadWorkerRequest) => {
       case 'connect':
         result = await generator.connect(request.timeoutMs);
         break;
+      case 'prepareReports':
+        result = await generator.prepareReports(request.count);
+        break;
       case 'pushReports':
         result = await generator.pushReports(request.options);
         break;

@@ -62,6 +62,35 @@ describe('load generator', () => {
     expect(addresses.size).toBe(100); // every meter exactly once
   });
 
+  it('sends report frames prepared ahead, in round-robin order, then encodes as usual', async () => {
+    const load = await spawnLoadGenerator({ gateway: { host: '127.0.0.1', port: gw.port }, connections: 4, metersPerConnection: 5, kind: 'mixed', prefix: '64' });
+    runner = load;
+    await load.connect(10_000);
+    expect(await load.prepareReports(40)).toBe(40);
+    gw.counters.keepFrames = true;
+    const result = await load.pushReports({ ratePerSecond: 5000, count: 50 });
+    expect(result.sent).toBe(50);
+    await eventually(() => gw.counters.frames === 50, 5000, '50 frames');
+    const seen = new Map<string, number[]>();
+    for (const conn of gw.connections.values()) {
+      for (const f of conn.frames) {
+        const d = f.protocol === 'dlt645' ? dlt645.decode(f.bytes) : cjt188.decode(f.bytes);
+        expect(d.direction).toBe('response');
+        let v = NaN;
+        if (d.kind === 'read' && d.direction === 'response') v = Number(d.values?.value);
+        else if (d.kind === 'readData' && d.direction === 'response' && d.values?.kind === 'flow') v = Number(d.values.currentFlow);
+        expect(v).not.toBeNaN();
+        seen.set(d.address, [...(seen.get(d.address) ?? []), v]);
+      }
+    }
+    // 20 meters: 40 prepared frames (2 each) and 10 encoded on the spot (the first 10 meters' 3rd)
+    expect(seen.size).toBe(20);
+    expect([...seen.values()].map((v) => v.length).sort()).toEqual([...Array(10).fill(2), ...Array(10).fill(3)].sort());
+    for (const values of seen.values()) expect(values).toEqual([...values].sort((a, b) => a - b)); // totals never go back
+    const stats = await load.stats();
+    expect(stats.reports).toBe(50);
+  });
+
   it('runs in a child process with spawnLoadGenerator', async () => {
     const load = await spawnLoadGenerator({ gateway: { host: '127.0.0.1', port: gw.port }, connections: 200, prefix: '63' });
     runner = load;

@@ -79,6 +79,8 @@ export interface LoadRunner {
   readonly definition: FleetDefinition;
   /** Open every connection; resolves when all are registered or after `timeoutMs`. */
   connect(timeoutMs?: number): Promise<ConnectResult>;
+  /** Encode the next `count` report frames ahead ({@link Fleet.prepareReports}); resolves with how many. */
+  prepareReports(count: number): Promise<number>;
   /** Push reports at a rate; resolves when `durationMs`/`count` is reached. */
   pushReports(options: ReportPumpOptions): Promise<ReportResult>;
   stats(): Promise<LoadStats>;
@@ -173,6 +175,9 @@ export function loadGenerator(options: LoadGeneratorOptions): LoadGenerator {
         },
       };
     },
+    async prepareReports(count: number): Promise<number> {
+      return fleet.prepareReports(count);
+    },
     pushReports(pumpOptions: ReportPumpOptions): Promise<ReportResult> {
       return fleet.pumpReports(pumpOptions).done;
     },
@@ -201,6 +206,7 @@ export function loadGenerator(options: LoadGeneratorOptions): LoadGenerator {
 /** Messages between {@link spawnLoadGenerator} and load-worker.ts. */
 export type LoadWorkerRequest =
   | { id: number; op: 'connect'; timeoutMs?: number }
+  | { id: number; op: 'prepareReports'; count: number }
   | { id: number; op: 'pushReports'; options: ReportPumpOptions }
   | { id: number; op: 'stats' }
   | { id: number; op: 'stop' };
@@ -257,6 +263,7 @@ export function spawnLoadGenerator(options: Omit<LoadGeneratorOptions, 'logger'>
           child,
           pid: child.pid ?? -1,
           connect: (timeoutMs?: number) => call<ConnectResult>({ op: 'connect', timeoutMs }),
+          prepareReports: (count: number) => call<number>({ op: 'prepareReports', count }),
           pushReports: (o: ReportPumpOptions) => call<ReportResult>({ op: 'pushReports', options: o }),
           stats: () => call<LoadStats>({ op: 'stats' }),
           async stop() {
