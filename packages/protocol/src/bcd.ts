@@ -149,13 +149,14 @@ export function decodeAddress(bytes: Uint8Array, offset: number, length: number)
   }
   // character codes first, then one flat string (addresses are map keys: a concatenated string
   // would be flattened and hashed on every lookup)
-  const codes: number[] = [];
-  for (let i = length - 1; i >= 0; i--) {
+  const codes = (ADDRESS_CODES[length] ??= new Array<number>(length * 2));
+  for (let i = length - 1, k = 0; i >= 0; i--) {
     const b = bytes[offset + i];
     if (b !== 0xaa && !isBcdByte(b)) {
       throw new ProtocolError('BCD', `address byte 0x${hex2(b)} is neither BCD nor the 0xAA wildcard`, offset + i);
     }
-    codes.push(HEX_DIGIT[b >> 4], HEX_DIGIT[b & 0x0f]);
+    codes[k++] = HEX_DIGIT[b >> 4];
+    codes[k++] = HEX_DIGIT[b & 0x0f];
   }
   return String.fromCharCode.apply(null, codes);
 }
@@ -204,6 +205,8 @@ export function checksum(bytes: Uint8Array, start = 0, end = bytes.length): numb
   return sum & 0xff;
 }
 
+/** Scratch arrays of character codes, one per address length (decoding is synchronous). */
+const ADDRESS_CODES: number[][] = [];
 /** Character codes of the upper-case hex digits 0–F. */
 const HEX_DIGIT = Array.from('0123456789ABCDEF', (c) => c.charCodeAt(0));
 const HEX2 = Array.from({ length: 256 }, (_, b) => b.toString(16).toUpperCase().padStart(2, '0'));

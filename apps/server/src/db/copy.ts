@@ -63,10 +63,3 @@ export function clientOf(tx: Tx): pg.ClientBase {
   if (!client || typeof (client as { query?: unknown }).query !== 'function') throw new Error('transaction has no pg client');
   return client;
 }
-
-/** A value in COPY's text format: \N for null; backslash, tab, newline and CR escaped. */
-export function copyText(v: string | number | null | undefined): string {
-  if (v == null) return '\\N';
-  const s = String(v);
-  return /[\\\t\n\r]/.test(s) ? s.replace(/[\\\t\n\r]/g, (c) => (c === '\\' ? '\\\\' : c === '\t' ? '\\t' : c === '\n' ? '\\n' : '\\r')) : s;
-}

@@ -96,7 +96,10 @@ export const settlements = pgTable('settlements', {
   index('settlements_owner_time').on(t.ownerId, t.readAt),
 ]);
 
-/** Per meter and accumulation period (YYYY-MM or YYYY): what was consumed and charged so far. */
+/**
+ * Per meter and accumulation period (YYYY-MM or YYYY): what was consumed and charged in it — for the
+ * periods a meter's settlement has moved on from; the current period's state is on its settle cursor.
+ */
 export const meterPeriods = pgTable('meter_periods', {
   meterId: ref('meter_id').notNull().references(() => meters.id, { onDelete: 'cascade' }),
   periodKey: varchar('period_key', { length: 7 }).notNull(),
@@ -115,6 +118,14 @@ export const settleCursors = pgTable('settle_cursors', {
   total: numeric('total', { precision: 14, scale: 2 }).notNull(),
   /** the settled reading's 尖峰平谷 registers (TOU deltas start here) */
   registers: jsonb('registers').$type<Record<string, unknown>>().notNull().default({}),
+  /**
+   * the state of the accumulation period the settled reading falls in ('' none yet): it moves with
+   * the cursor in the same row update; meter_periods keeps the periods a meter has moved on from
+   */
+  periodKey: varchar('period_key', { length: 7 }).notNull().default(''),
+  periodQuantity: numeric('period_quantity', { precision: 16, scale: 4 }).notNull().default('0'),
+  periodExact: numeric('period_exact', { precision: 24, scale: 10 }).notNull().default('0'),
+  periodChargedFen: bigint('period_charged_fen', { mode: 'number' }).notNull().default(0),
   updatedAt: updatedAt(),
 });
 

@@ -41,7 +41,7 @@ function batch(ids: number[], companyId: number, from = 0, totalBase = 100): Ing
         meter: { id, companyId, areaId: null },
         readAt: new Date(T0 + k * 900_000),
         total: (totalBase + k * 1.25 + (i % 7)).toFixed(2),
-        registers: { voltageA: 220.5, note: 'tab\there "quoted" \\ back\nslash' },
+        registers: { voltageA: 220.5, note: 'tab\there "quoted" \\ back\nslash {a,b} 读数', word: 'NULL' },
         source: SOURCE.report,
         valve: 1,
       }),
@@ -107,10 +107,12 @@ describe('reading ingest by COPY', () => {
     expect(ra).toHaveLength(160);
     expect(strip(ra)).toEqual(strip(rb));
     expect(strip(await latest(viaCopy))).toEqual(strip(await latest(viaInsert)));
-    expect(ra[0].registers).toEqual({ voltageA: 220.5, note: 'tab\there "quoted" \\ back\nslash', valve: 1 });
+    const registers = { voltageA: 220.5, note: 'tab\there "quoted" \\ back\nslash {a,b} 读数', word: 'NULL', valve: 1 };
+    expect(ra[0].registers).toEqual(registers);
     expect(ra.every((r) => Number(r.company_id) === companyA)).toBe(true);
     const la = await latest(viaCopy);
     expect(la).toHaveLength(40);
+    for (const r of la) expect(r.registers).toEqual(registers);
     expect(la.every((r) => new Date(r.read_at as Date).getTime() === T0 + 3 * 900_000)).toBe(true);
   });
 
