@@ -195,6 +195,8 @@ export class Gateway implements GatewayClient {
   private readonly laneRuns: (Promise<void> | undefined)[] = new Array(INGEST_LANES).fill(undefined);
   /** readings in the lanes, not yet taken into a batch */
   private queued = 0;
+  /** reported readings committed since start (new ones; repeats of a stored reading do not count) */
+  private readingsStored = 0;
   private timers: NodeJS.Timeout[] = [];
   private nextId = 1;
   private flushing: Promise<void> | undefined;
@@ -219,7 +221,7 @@ export class Gateway implements GatewayClient {
   }
 
   stats() {
-    return { connections: this.byImei.size, sockets: this.conns.size, mqttMeters: this.mqttChannels.size };
+    return { connections: this.byImei.size, sockets: this.conns.size, mqttMeters: this.mqttChannels.size, readingsStored: this.readingsStored };
   }
 
   async start() {
@@ -855,7 +857,8 @@ export class Gateway implements GatewayClient {
     for (let attempt = 1; ; attempt++) {
       try {
         const t0 = performance.now();
-        const { events } = await this.deps.db.tx(SYSTEM_SCOPE, (tx) => ingestReadings(tx, readings, { results: false }));
+        const { events, stored } = await this.deps.db.tx(SYSTEM_SCOPE, (tx) => ingestReadings(tx, readings, { results: false }));
+        this.readingsStored += stored;
         this.log.debug({ readings: readings.length, ms: Math.round(performance.now() - t0) }, '上报读数已入库');
         for (const e of events) this.deps.bus.emit(e);
         return;

@@ -119,11 +119,15 @@ export interface IngestOptions {
 
 /**
  * Stores a batch of readings in the caller's transaction. Returns one result per item (in input
- * order) and the events to publish once the transaction has committed.
+ * order), the events to publish once the transaction has committed and how many readings were new.
  */
-export async function ingestReadings(tx: Tx, items: IngestItem[], opts: IngestOptions = {}): Promise<{ results: IngestResult[]; events: DeviceEvent[] }> {
+export async function ingestReadings(
+  tx: Tx,
+  items: IngestItem[],
+  opts: IngestOptions = {},
+): Promise<{ results: IngestResult[]; events: DeviceEvent[]; stored: number }> {
   const events: DeviceEvent[] = [];
-  if (!items.length) return { results: [], events };
+  if (!items.length) return { results: [], events, stored: 0 };
   const { order, meterIds } = byMeterAndTime(items);
   const { latest, companyOf } = await repo.lockIngest(tx, meterIds);
 
@@ -255,7 +259,7 @@ export async function ingestReadings(tx: Tx, items: IngestItem[], opts: IngestOp
     });
   }
 
-  if (opts.results === false) return { results: [], events };
+  if (opts.results === false) return { results: [], events, stored: stored.length };
   const rowOf: ((typeof rows)[number] | undefined)[] = new Array(items.length);
   for (const r of rows) rowOf[r.idx] = r;
   const results = items.map((it, idx): IngestResult => {
@@ -263,7 +267,7 @@ export async function ingestReadings(tx: Tx, items: IngestItem[], opts: IngestOp
     const ok = !!r && !duplicateIdx.has(idx) && isStored(r);
     return { meterId: it.meter.id, readAt: it.readAt, stored: ok, exception: ok ? r!.exception : '' };
   });
-  return { results, events };
+  return { results, events, stored: stored.length };
 }
 
 /**
