@@ -61,6 +61,34 @@ export const isoOf = (col: SQL) => sql`to_char(${col} AT TIME ZONE 'UTC', 'YYYY-
 /** A timestamp as China wall-clock text 'YYYY-MM-DD HH:mm:ss' (how the API shows moments). */
 export const localOf = (col: SQL) => sql`to_char(${col} AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS')`;
 
+/**
+ * A PostgreSQL array literal of integers (or null), built directly: node-postgres quotes and escapes
+ * every element of a JS array, which costs more than the statement it feeds for a large batch.
+ */
+export const intArr = (v: readonly (number | null)[]) => {
+  let out = '{';
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (i) out += ',';
+    if (x == null) out += 'NULL';
+    else if (Number.isSafeInteger(x)) out += x;
+    else throw new Error(`not an integer: ${x}`);
+  }
+  return sql.param(out + '}');
+};
+
+/** A PostgreSQL array literal of text elements (or null), each quoted; `\` and `"` escaped. */
+export const textArr = (v: readonly (string | null)[]) => {
+  let out = '{';
+  for (let i = 0; i < v.length; i++) {
+    const x = v[i];
+    if (i) out += ',';
+    if (x == null) out += 'NULL';
+    else out += x.includes('\\') || x.includes('"') ? `"${x.replace(/[\\"]/g, '\\$&')}"` : `"${x}"`;
+  }
+  return sql.param(out + '}');
+};
+
 export interface LockedAccount {
   id: number;
   companyId: number;
@@ -277,23 +305,6 @@ export interface MeterTermsRow {
 
 
 const orNull = (v: unknown) => (v == null ? null : Number(v));
-
-/** A meter's terms from a row of lockAndLoad. */
-function termsOf(x: Record<string, unknown>, id: number, companyId: number): MeterTermsRow {
-  return {
-    id,
-    companyId,
-    kind: Number(x.kind),
-    multiplier: String(x.multiplier),
-    status: Number(x.status),
-    roomId: orNull(x.room_id),
-    schemeId: orNull(x.charging_scheme_id),
-    monthType: orNull(x.charging_month_type),
-    ownerId: orNull(x.owner_id),
-    sharedAreaId: orNull(x.shared_area_id),
-    sharedMethod: orNull(x.shared_method),
-  };
-}
 
 export interface VersionRow {
   schemeId: number;
@@ -1257,59 +1268,62 @@ export async function lockAndLoad(tx: Tx, meterIds: number[], skipLocked: boolea
       SELECT meter_id, company_id, read_at, total, registers FROM settle_cursors
       WHERE meter_id = ANY(${arr(meterIds)}::bigint[])
       ORDER BY meter_id FOR UPDATE ${skipLocked ? sql`SKIP LOCKED` : sql``}
+    ), bm AS MATERIALIZED (
+      -- the locked meters with their terms, read once (by primary key) for every use below
+      SELECT c.meter_id, c.read_at, c.total, c.registers, m.company_id, m.kind, m.multiplier, m.status, m.room_id, m.charging_scheme_id,
+        s.charging_month_type, o.id AS owner_id, sm.area_id AS shared_area_id, sm.method AS shared_method
+      FROM c
+      JOIN meters m ON m.id = c.meter_id
+      LEFT JOIN charging_schemes s ON s.id = m.charging_scheme_id
+      LEFT JOIN owners o ON o.room_id = m.room_id AND o.status = 1
+      LEFT JOIN shared_meters sm ON sm.meter_id = m.id
+    ), fl AS MATERIALIZED (
+      -- the accounts are locked here unless the batch has a 公摊 meter or a meter without a cursor yet
+      -- (the caller creates the cursor, and preparePostings locks every account later, in id order)
+      SELECT NOT ${lockAccounts}::boolean OR EXISTS (SELECT 1 FROM bm WHERE bm.shared_area_id IS NOT NULL)
+        OR EXISTS (SELECT 1 FROM unnest(${arr(meterIds)}::bigint[]) AS k(id) WHERE NOT EXISTS (SELECT 1 FROM settle_cursors x WHERE x.meter_id = k.id)) AS shared
     ), ac AS MATERIALIZED (
       SELECT a.company_id, max(greatest(a.alarm1_fen, a.alarm2_fen, a.close_fen - a.overdraft_fen)) AS ceiling
-      FROM alarm_schemes a WHERE a.company_id IN (SELECT DISTINCT company_id FROM c) AND a.status = 1 GROUP BY a.company_id
+      FROM alarm_schemes a WHERE a.company_id IN (SELECT DISTINCT company_id FROM bm) AND a.status = 1 GROUP BY a.company_id
     ), vs AS MATERIALIZED (
       SELECT json_agg(json_build_array(v.scheme_id, ${isoOf(sql`v.effective_from`)}, v.mode, v.unit_price::text, v.tiers, v.tou, v.monthly_fee_fen, v.minimum_charge_fen)
         ORDER BY v.scheme_id, v.effective_from) AS versions
       FROM charging_scheme_versions v
-      WHERE v.scheme_id IN (SELECT m.charging_scheme_id FROM c JOIN meters m ON m.id = c.meter_id)
+      WHERE v.scheme_id = ANY(ARRAY(SELECT DISTINCT charging_scheme_id FROM bm WHERE charging_scheme_id IS NOT NULL))
     ), acc AS MATERIALIZED (
-      SELECT a.id, a.company_id, a.owner_id, a.room_id, a.wallet, a.balance_fen, a.status, a.alarm_level FROM accounts a
-      WHERE ${lockAccounts}::boolean AND NOT EXISTS (SELECT 1 FROM c JOIN shared_meters sm ON sm.meter_id = c.meter_id)
-        -- a meter without a cursor yet: the caller creates it and locks every account later, in order
-        AND NOT EXISTS (SELECT 1 FROM unnest(${arr(meterIds)}::bigint[]) AS k(id) WHERE NOT EXISTS (SELECT 1 FROM settle_cursors x WHERE x.meter_id = k.id))
-        AND (a.owner_id, a.wallet) IN (
-          SELECT o.id, CASE m.kind WHEN 2 THEN 'water' ELSE 'electric' END
-          FROM c JOIN meters m ON m.id = c.meter_id JOIN owners o ON o.room_id = m.room_id AND o.status = 1)
+      SELECT a.id, a.company_id, a.owner_id, a.room_id, a.wallet, a.balance_fen, a.status, a.alarm_level
+      FROM (SELECT DISTINCT bm.owner_id, CASE bm.kind WHEN 2 THEN 'water' ELSE 'electric' END AS wallet FROM bm
+            WHERE bm.owner_id IS NOT NULL AND NOT (SELECT shared FROM fl)) k
+      JOIN accounts a ON a.owner_id = k.owner_id AND a.wallet = k.wallet
       ORDER BY a.id FOR UPDATE OF a
     ), accj AS MATERIALIZED (
       -- reading acc here, once, takes the account locks after every cursor lock
-      SELECT coalesce(json_agg(json_build_array(id, company_id, owner_id, room_id, wallet, balance_fen::text, status, alarm_level) ORDER BY id), '[]') AS accounts,
-        NOT ${lockAccounts}::boolean OR EXISTS (SELECT 1 FROM c JOIN shared_meters sm ON sm.meter_id = c.meter_id)
-          OR EXISTS (SELECT 1 FROM unnest(${arr(meterIds)}::bigint[]) AS k(id) WHERE NOT EXISTS (SELECT 1 FROM settle_cursors x WHERE x.meter_id = k.id)) AS shared
+      SELECT coalesce(json_agg(json_build_array(id, company_id, owner_id, room_id, wallet, balance_fen::text, status, alarm_level) ORDER BY id), '[]') AS accounts
       FROM acc
     )
-    SELECT c.meter_id, CASE WHEN c.read_at = '-infinity' THEN NULL ELSE ${isoOf(sql`c.read_at`)} END AS at, c.total::text AS cursor_total, c.registers AS cursor_registers,
-      m.company_id, m.kind, m.multiplier::text AS multiplier, m.status, m.room_id, m.charging_scheme_id, s.charging_month_type,
-      o.id AS owner_id, sm.area_id AS shared_area_id, sm.method AS shared_method, ac.ceiling AS alarm_ceiling,
-      x.readings, pp.periods,
-      CASE WHEN c.meter_id = (SELECT min(meter_id) FROM c) THEN (SELECT versions FROM vs) END AS versions,
-      CASE WHEN c.meter_id = (SELECT min(meter_id) FROM c) THEN (SELECT CASE WHEN shared THEN NULL ELSE accounts END FROM accj) END AS accounts
-    FROM c
-    JOIN meters m ON m.id = c.meter_id
-    LEFT JOIN charging_schemes s ON s.id = m.charging_scheme_id
-    LEFT JOIN owners o ON o.room_id = m.room_id AND o.status = 1
-    LEFT JOIN shared_meters sm ON sm.meter_id = m.id
-    LEFT JOIN ac ON ac.company_id = m.company_id
+    -- one JSON document for the batch (one value to parse, not a row of many fields per meter)
+    SELECT (SELECT versions FROM vs) AS versions, (SELECT CASE WHEN fl.shared THEN NULL ELSE accj.accounts END FROM accj, fl) AS accounts,
+      coalesce(json_agg(json_build_array(c.meter_id, CASE WHEN c.read_at = '-infinity' THEN NULL ELSE ${isoOf(sql`c.read_at`)} END, c.total::text, c.registers,
+        c.company_id, c.kind, c.multiplier::text, c.status, c.room_id, c.charging_scheme_id, c.charging_month_type,
+        c.owner_id, c.shared_area_id, c.shared_method, ac.ceiling, x.readings, pp.periods) ORDER BY c.meter_id), '[]') AS meters
+    FROM bm c
+    LEFT JOIN ac ON ac.company_id = c.company_id
     LEFT JOIN LATERAL (
       SELECT json_agg(json_build_array(${isoOf(sql`r.read_at`)}, r.total::text, r.registers) ORDER BY r.read_at) AS readings,
         min(r.read_at) AS first_at, max(r.read_at) AS last_at
       FROM (SELECT r.read_at, r.total, r.registers FROM readings r
             WHERE r.meter_id = c.meter_id AND r.read_at > c.read_at AND r.exception = ''
             ORDER BY r.read_at LIMIT ${perMeter}) r
-    ) x ON m.status = 1 AND m.charging_scheme_id IS NOT NULL
+    ) x ON c.status = 1 AND c.charging_scheme_id IS NOT NULL
     LEFT JOIN LATERAL (
       SELECT json_agg(json_build_array(p.period_key, p.company_id, p.quantity::text, p.exact::text, p.charged_fen::text)) AS periods
       FROM meter_periods p
       WHERE x.last_at IS NOT NULL AND p.meter_id = c.meter_id
-        AND p.period_key BETWEEN ${periodKeySql(sql`CASE WHEN c.read_at = '-infinity' THEN x.first_at ELSE c.read_at END`, sql`s.charging_month_type`)}
-          AND ${periodKeySql(sql`x.last_at`, sql`s.charging_month_type`)}
-    ) pp ON true
-    ORDER BY c.meter_id`);
+        AND p.period_key BETWEEN ${periodKeySql(sql`CASE WHEN c.read_at = '-infinity' THEN x.first_at ELSE c.read_at END`, sql`c.charging_month_type`)}
+          AND ${periodKeySql(sql`x.last_at`, sql`c.charging_month_type`)}
+    ) pp ON true`);
   const first = r.rows[0];
-  if (!first) return { meters: [], versions: [], accounts: [] };
+  if (!first || !(first.meters as unknown[]).length) return { meters: [], versions: [], accounts: [] };
   type V = [number, string, string, string, VersionRow['tiers'] | null, VersionRow['tou'] | null, number, number];
   const versions: VersionRow[] = ((first.versions ?? []) as V[]).map(([schemeId, from, mode, unitPrice, tiers, tou, fee, minimum]) => ({
     schemeId: Number(schemeId), effectiveFrom: new Date(from), mode, unitPrice, tiers: tiers ?? [], tou: tou ?? { periods: [] },
@@ -1319,28 +1333,15 @@ export async function lockAndLoad(tx: Tx, meterIds: number[], skipLocked: boolea
   const accounts = first.accounts == null ? null : (first.accounts as A[]).map(([id, companyId, ownerId, roomId, wallet, balance, status, alarm]) => ({
     id: Number(id), companyId: Number(companyId), ownerId: Number(ownerId), roomId: orNull(roomId), wallet, balanceFen: Number(balance), status: Number(status), alarmLevel: Number(alarm),
   }));
-  const meters = r.rows.map((x) => {
-    const meterId = Number(x.meter_id);
-    const companyId = Number(x.company_id);
-    const at = x.at == null ? null : String(x.at);
-    return {
-      cursor: {
-        meterId,
-        at,
-        readAt: at == null ? null : new Date(at),
-        total: String(x.cursor_total),
-        registers: (x.cursor_registers ?? {}) as Record<string, string>,
-      },
-      terms: termsOf(x, meterId, companyId),
-      readings: ((x.readings ?? []) as [string, string, Record<string, unknown> | null][]).map(([ra, total, registers]) => ({
-        meterId, at: ra, readAt: new Date(ra), total, registers: registers ?? {},
-      })),
-      periods: ((x.periods ?? []) as [string, number, string, string, string][]).map(([periodKey, cid, quantity, exact, charged]) => ({
-        meterId, periodKey, companyId: Number(cid), quantity, exact, chargedFen: Number(charged),
-      })),
-      alarmCeilingFen: orNull(x.alarm_ceiling),
-    };
-  });
+  type M = [number, string | null, string, Record<string, string> | null, number, number, string, number, number | null, number | null, number | null,
+    number | null, number | null, number | null, number | string | null, [string, string, Record<string, unknown> | null][] | null, [string, number, string, string, string][] | null];
+  const meters = (first.meters as M[]).map(([meterId, at, total, registers, companyId, kind, multiplier, status, roomId, schemeId, monthType, ownerId, sharedAreaId, sharedMethod, ceiling, readings, periods]): LockedMeter => ({
+    cursor: { meterId, at, readAt: at == null ? null : new Date(at), total, registers: registers ?? {} },
+    terms: { id: meterId, companyId, kind, multiplier, status, roomId, schemeId, monthType, ownerId, sharedAreaId, sharedMethod },
+    readings: (readings ?? []).map(([ra, t, regs]) => ({ meterId, at: ra, readAt: new Date(ra), total: t, registers: regs ?? {} })),
+    periods: (periods ?? []).map(([periodKey, cid, quantity, exact, charged]) => ({ meterId, periodKey, companyId: cid, quantity, exact, chargedFen: Number(charged) })),
+    alarmCeilingFen: orNull(ceiling),
+  }));
   return { meters, versions, accounts };
 }
 
@@ -1395,69 +1396,75 @@ export async function writeSettlementBatch(tx: Tx, b: {
   periods: BatchPeriodRow[];
   cursors: { meterId: number; at: string; total: string; registers: Record<string, string> }[];
 }): Promise<{ inserted: number; journalIds: number[]; settlementIds: number[] }> {
-  const j = <K extends keyof BatchJournalRow>(k: K) => arr(b.journal.map((r) => r[k]));
-  const s = <K extends keyof BatchSettlementRow>(k: K) => arr(b.settlements.map((r) => r[k]));
+  // array literals built here (see intArr); the JSON columns travel as one JSON array each
+  const jn = <K extends keyof BatchJournalRow>(k: K) => intArr(b.journal.map((r) => r[k] as number | null));
+  const jt = <K extends keyof BatchJournalRow>(k: K) => textArr(b.journal.map((r) => r[k] as string | null));
+  const sn = <K extends keyof BatchSettlementRow>(k: K) => intArr(b.settlements.map((r) => r[k] as number | null));
+  const st = <K extends keyof BatchSettlementRow>(k: K) => textArr(b.settlements.map((r) => r[k] as string | null));
   const existing = b.periods.filter((x) => x.stored);
   const fresh = b.periods.filter((x) => !x.stored);
-  const q = <K extends keyof BatchPeriodRow>(rows: BatchPeriodRow[], k: K) => arr(rows.map((r) => r[k]));
+  const qn = <K extends keyof BatchPeriodRow>(rows: BatchPeriodRow[], k: K) => intArr(rows.map((r) => r[k] as number));
+  const qt = <K extends keyof BatchPeriodRow>(rows: BatchPeriodRow[], k: K) => textArr(rows.map((r) => r[k] as string));
+  const cursorIds = intArr(b.cursors.map((x) => x.meterId));
   const r = await tx.execute(sql`
     WITH ids AS MATERIALIZED (
       -- ids drawn in order, after the accounts were locked: an account's journal ids follow its balance
       SELECT coalesce((SELECT array_agg(nextval('settlements_id_seq')) FROM generate_series(1, ${b.settlements.length}::int)), '{}') AS s,
-        coalesce((SELECT array_agg(nextval('journal_id_seq')) FROM generate_series(1, ${b.journal.length}::int)), '{}') AS j
+        coalesce((SELECT array_agg(nextval('journal_id_seq')) FROM generate_series(1, ${b.journal.length}::int)), '{}') AS j,
+        ${JSON.stringify(b.settlements.map((x) => x.lines))}::jsonb AS lines,
+        ${JSON.stringify(b.cursors.map((x) => x.registers))}::jsonb AS registers
     ), j AS (
       INSERT INTO journal (id, company_id, account_id, owner_id, room_id, wallet, kind, amount_fen, balance_after_fen,
         idempotency_key, pay_method, ref_type, ref_id, memo)
       SELECT ids.j[v.ord::int], v.company_id, v.account_id, v.owner_id, v.room_id, v.wallet, v.kind, v.amount_fen, v.balance_after_fen,
         v.idempotency_key, v.pay_method, v.ref_type, ids.s[v.s_ord + 1], v.memo
-      FROM ids, unnest(${j('settlementIndex')}::int[], ${j('companyId')}::bigint[], ${j('accountId')}::bigint[], ${j('ownerId')}::bigint[],
-        ${j('roomId')}::bigint[], ${j('wallet')}::varchar[], ${j('kind')}::varchar[], ${j('amountFen')}::bigint[], ${j('balanceAfterFen')}::bigint[],
-        ${j('idempotencyKey')}::varchar[], ${j('payMethod')}::varchar[], ${j('refType')}::varchar[], ${j('memo')}::text[])
+      FROM ids, unnest(${jn('settlementIndex')}::int[], ${jn('companyId')}::bigint[], ${jn('accountId')}::bigint[], ${jn('ownerId')}::bigint[],
+        ${jn('roomId')}::bigint[], ${jt('wallet')}::varchar[], ${jt('kind')}::varchar[], ${jn('amountFen')}::bigint[], ${jn('balanceAfterFen')}::bigint[],
+        ${jt('idempotencyKey')}::varchar[], ${jt('payMethod')}::varchar[], ${jt('refType')}::varchar[], ${jt('memo')}::text[])
         WITH ORDINALITY AS v(s_ord, company_id, account_id, owner_id, room_id, wallet, kind, amount_fen, balance_after_fen, idempotency_key, pay_method, ref_type, memo, ord)
       RETURNING 1
     ), bal AS (
       UPDATE accounts a SET balance_fen = v.b, updated_at = now()
-      FROM unnest(${arr(b.balances.map((x) => x.accountId))}::bigint[], ${arr(b.balances.map((x) => x.balanceFen))}::bigint[]) AS v(id, b)
+      FROM unnest(${intArr(b.balances.map((x) => x.accountId))}::bigint[], ${intArr(b.balances.map((x) => x.balanceFen))}::bigint[]) AS v(id, b)
       -- the ANY keeps the plan on the primary key (a hash join would read the whole table)
-      WHERE a.id = v.id AND a.id = ANY(${arr(b.balances.map((x) => x.accountId))}::bigint[])
+      WHERE a.id = v.id AND a.id = ANY(${intArr(b.balances.map((x) => x.accountId))}::bigint[])
       RETURNING 1
     ), st AS (
       INSERT INTO settlements (id, company_id, meter_id, owner_id, room_id, read_at, prev_read_at, prev_total, total, quantity,
         amount_fen, lines, period_key, journal_id, meter_kind, note)
       SELECT ids.s[v.ord::int], v.company_id, v.meter_id, v.owner_id, v.room_id, v.read_at, v.prev_read_at, v.prev_total, v.total, v.quantity,
-        v.amount_fen, v.lines, v.period_key, ids.j[v.j_ord + 1], v.meter_kind, v.note
-      FROM ids, unnest(${s('companyId')}::bigint[], ${s('meterId')}::bigint[], ${s('ownerId')}::bigint[], ${s('roomId')}::bigint[],
-          ${s('at')}::timestamptz[], ${s('prevAt')}::timestamptz[], ${s('prevTotal')}::numeric[], ${s('total')}::numeric[], ${s('quantity')}::numeric[],
-          ${s('amountFen')}::bigint[], ${arr(b.settlements.map((x) => JSON.stringify(x.lines)))}::jsonb[], ${s('periodKey')}::varchar[],
-          ${s('journalIndex')}::int[], ${s('meterKind')}::int[], ${s('note')}::varchar[])
-        WITH ORDINALITY AS v(company_id, meter_id, owner_id, room_id, read_at, prev_read_at, prev_total, total, quantity, amount_fen, lines, period_key, j_ord, meter_kind, note, ord)
+        v.amount_fen, ids.lines -> (v.ord::int - 1), v.period_key, ids.j[v.j_ord + 1], v.meter_kind, v.note
+      FROM ids, unnest(${sn('companyId')}::bigint[], ${sn('meterId')}::bigint[], ${sn('ownerId')}::bigint[], ${sn('roomId')}::bigint[],
+          ${st('at')}::timestamptz[], ${st('prevAt')}::timestamptz[], ${st('prevTotal')}::numeric[], ${st('total')}::numeric[], ${st('quantity')}::numeric[],
+          ${sn('amountFen')}::bigint[], ${st('periodKey')}::varchar[], ${sn('journalIndex')}::int[], ${sn('meterKind')}::int[], ${st('note')}::varchar[])
+        WITH ORDINALITY AS v(company_id, meter_id, owner_id, room_id, read_at, prev_read_at, prev_total, total, quantity, amount_fen, period_key, j_ord, meter_kind, note, ord)
       ON CONFLICT (meter_id, read_at) DO NOTHING
       RETURNING 1
     ), per_old AS (
       -- period states read under the cursor lock: a plain update (no speculative insert)
       UPDATE meter_periods p SET quantity = v.quantity, exact = v.exact, charged_fen = v.charged_fen, updated_at = now()
-      FROM unnest(${q(existing, 'meterId')}::bigint[], ${q(existing, 'periodKey')}::varchar[],
-        ${q(existing, 'quantity')}::numeric[], ${q(existing, 'exact')}::numeric[], ${q(existing, 'chargedFen')}::bigint[]) AS v(meter_id, period_key, quantity, exact, charged_fen)
-      WHERE p.meter_id = v.meter_id AND p.period_key = v.period_key AND p.meter_id = ANY(${q(existing, 'meterId')}::bigint[])
+      FROM unnest(${qn(existing, 'meterId')}::bigint[], ${qt(existing, 'periodKey')}::varchar[],
+        ${qt(existing, 'quantity')}::numeric[], ${qt(existing, 'exact')}::numeric[], ${qn(existing, 'chargedFen')}::bigint[]) AS v(meter_id, period_key, quantity, exact, charged_fen)
+      WHERE p.meter_id = v.meter_id AND p.period_key = v.period_key AND p.meter_id = ANY(${qn(existing, 'meterId')}::bigint[])
       RETURNING 1
     ), per_new AS (
       INSERT INTO meter_periods AS p (meter_id, period_key, company_id, quantity, exact, charged_fen)
-      SELECT * FROM unnest(${q(fresh, 'meterId')}::bigint[], ${q(fresh, 'periodKey')}::varchar[], ${q(fresh, 'companyId')}::bigint[],
-        ${q(fresh, 'quantity')}::numeric[], ${q(fresh, 'exact')}::numeric[], ${q(fresh, 'chargedFen')}::bigint[])
+      SELECT * FROM unnest(${qn(fresh, 'meterId')}::bigint[], ${qt(fresh, 'periodKey')}::varchar[], ${qn(fresh, 'companyId')}::bigint[],
+        ${qt(fresh, 'quantity')}::numeric[], ${qt(fresh, 'exact')}::numeric[], ${qn(fresh, 'chargedFen')}::bigint[])
       ON CONFLICT (meter_id, period_key) DO UPDATE
         SET quantity = excluded.quantity, exact = excluded.exact, charged_fen = excluded.charged_fen, updated_at = now()
       RETURNING 1
     ), cur AS (
-      UPDATE settle_cursors c SET read_at = v.read_at, total = v.total, registers = v.registers, updated_at = now()
-      FROM unnest(${arr(b.cursors.map((x) => x.meterId))}::bigint[], ${arr(b.cursors.map((x) => x.at))}::timestamptz[],
-        ${arr(b.cursors.map((x) => x.total))}::numeric[], ${arr(b.cursors.map((x) => JSON.stringify(x.registers)))}::jsonb[]) AS v(meter_id, read_at, total, registers)
-      WHERE c.meter_id = v.meter_id AND c.meter_id = ANY(${arr(b.cursors.map((x) => x.meterId))}::bigint[])
+      UPDATE settle_cursors c SET read_at = v.read_at, total = v.total, registers = ids.registers -> (v.ord::int - 1), updated_at = now()
+      FROM ids, unnest(${cursorIds}::bigint[], ${textArr(b.cursors.map((x) => x.at))}::timestamptz[],
+        ${textArr(b.cursors.map((x) => x.total))}::numeric[]) WITH ORDINALITY AS v(meter_id, read_at, total, ord)
+      WHERE c.meter_id = v.meter_id AND c.meter_id = ANY(${cursorIds}::bigint[])
       RETURNING 1
     )
     SELECT (SELECT count(*) FROM st)::int AS inserted,
       (SELECT count(*) FROM j)::int AS journaled, (SELECT count(*) FROM bal)::int AS balanced,
       (SELECT count(*) FROM per_old)::int + (SELECT count(*) FROM per_new)::int AS periods, (SELECT count(*) FROM cur)::int AS cursors,
-      (SELECT j FROM ids) AS journal_ids, (SELECT s FROM ids) AS settlement_ids`);
+      (SELECT array_to_string(j, ',') FROM ids) AS journal_ids, (SELECT array_to_string(s, ',') FROM ids) AS settlement_ids`);
   const x = r.rows[0];
   // every row of the batch was written: anything else is a bug, and the caller's transaction must not stand
   if (Number(x.journaled) !== b.journal.length || Number(x.balanced) !== b.balances.length || Number(x.periods) !== b.periods.length || Number(x.cursors) !== b.cursors.length) {
@@ -1465,7 +1472,7 @@ export async function writeSettlementBatch(tx: Tx, b: {
   }
   return {
     inserted: Number(x.inserted),
-    journalIds: (x.journal_ids as (string | number)[]).map(Number),
-    settlementIds: (x.settlement_ids as (string | number)[]).map(Number),
+    journalIds: x.journal_ids === '' ? [] : String(x.journal_ids).split(',').map(Number),
+    settlementIds: x.settlement_ids === '' ? [] : String(x.settlement_ids).split(',').map(Number),
   };
 }
