@@ -99,19 +99,14 @@ async function prepare() {
      SELECT company_id, id, owner_id, room_id, wallet, 'prepay', 100000, 100000, 'open:' || id, 'cash', '期初余额' FROM accounts WHERE company_id = $1`,
     [company],
   );
-  // the previous reading is settled (cursor and this month's period state); one new reading each
+  // the previous reading is settled (cursor, with the state of this month's or year's period); one new reading each
   await o.query(
-    `INSERT INTO settle_cursors (meter_id, company_id, read_at, total, registers)
-     SELECT m.id, m.company_id, date_trunc('hour', now()) - interval '1 hour', 100 + m.id % 100,
-       CASE WHEN m.kind = 1 THEN jsonb_build_object('尖', (10 + m.id % 7)::text, '峰', (30 + m.id % 11)::text, '平', (40 + m.id % 13)::text, '谷', (20 + m.id % 5)::text) ELSE '{}' END
-     FROM meters m WHERE m.company_id = $1`,
-    [company],
-  );
-  await o.query(
-    `INSERT INTO meter_periods (meter_id, period_key, company_id, quantity, exact, charged_fen)
-     SELECT m.id, CASE WHEN s.charging_month_type = 2 THEN to_char(now() AT TIME ZONE 'Asia/Shanghai', 'YYYY') ELSE to_char(now() AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM') END,
-       m.company_id, 100, 68, 6800
-     FROM meters m JOIN charging_schemes s ON s.id = m.charging_scheme_id WHERE m.company_id = $1`,
+    `INSERT INTO settle_cursors (meter_id, company_id, read_at, total, registers, period_key, period_quantity, period_exact, period_charged_fen)
+     SELECT m.id, m.company_id, x.at, 100 + m.id % 100,
+       CASE WHEN m.kind = 1 THEN jsonb_build_object('尖', (10 + m.id % 7)::text, '峰', (30 + m.id % 11)::text, '平', (40 + m.id % 13)::text, '谷', (20 + m.id % 5)::text) ELSE '{}' END,
+       to_char(x.at AT TIME ZONE 'Asia/Shanghai', CASE WHEN s.charging_month_type = 2 THEN 'YYYY' ELSE 'YYYY-MM' END), 100, 68, 6800
+     FROM meters m JOIN charging_schemes s ON s.id = m.charging_scheme_id CROSS JOIN (SELECT date_trunc('hour', now()) - interval '1 hour' AS at) x
+     WHERE m.company_id = $1`,
     [company],
   );
   await o.query(

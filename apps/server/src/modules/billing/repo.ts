@@ -284,6 +284,8 @@ export interface CursorRow {
   readAt: Date | null;
   total: string;
   registers: Record<string, string>;
+  /** the state of the period the cursor is in (null: none yet) */
+  period: { key: string; quantity: string; exact: string; chargedFen: number } | null;
 }
 
 
@@ -1230,7 +1232,10 @@ export interface LockedMeter {
   cursor: CursorRow;
   terms: MeterTermsRow;
   readings: PendingReading[];
-  /** the stored period states between the cursor's period and the last reading's (a superset) */
+  /**
+   * the period states stored in meter_periods between the cursor's period and the last reading's (a
+   * superset), read only when the readings reach past the cursor's own period (whose state is on it)
+   */
   periods: PeriodRow[];
   /**
    * the highest balance at which any active alarm scheme of the company raises something (alarm 1,
@@ -1265,12 +1270,12 @@ export async function lockAndLoad(tx: Tx, meterIds: number[], skipLocked: boolea
   if (!meterIds.length) return { meters: [], versions: [], accounts: [] };
   const r = await tx.execute(sql`
     WITH c AS MATERIALIZED (
-      SELECT meter_id, company_id, read_at, total, registers FROM settle_cursors
+      SELECT meter_id, company_id, read_at, total, registers, period_key, period_quantity, period_exact, period_charged_fen FROM settle_cursors
       WHERE meter_id = ANY(${arr(meterIds)}::bigint[])
       ORDER BY meter_id FOR UPDATE ${skipLocked ? sql`SKIP LOCKED` : sql``}
     ), bm AS MATERIALIZED (
       -- the locked meters with their terms, read once (by primary key) for every use below
-      SELECT c.meter_id, c.read_at, c.total, c.registers, m.company_id, m.kind, m.multiplier, m.status, m.room_id, m.charging_scheme_id,
+      SELECT c.meter_id, c.read_at, c.total, c.registers, c.period_key, c.period_quantity, c.period_exact, c.period_charged_fen, m.company_id, m.kind, m.multiplier, m.status, m.room_id, m.charging_scheme_id,
         s.charging_month_type, o.id AS owner_id, sm.area_id AS shared_area_id, sm.method AS shared_method
       FROM c
       JOIN meters m ON m.id = c.meter_id
@@ -1305,7 +1310,8 @@ export async function lockAndLoad(tx: Tx, meterIds: number[], skipLocked: boolea
     SELECT (SELECT versions FROM vs) AS versions, (SELECT CASE WHEN fl.shared THEN NULL ELSE accj.accounts END FROM accj, fl) AS accounts,
       coalesce(json_agg(json_build_array(c.meter_id, CASE WHEN c.read_at = '-infinity' THEN NULL ELSE ${isoOf(sql`c.read_at`)} END, c.total::text, c.registers,
         c.company_id, c.kind, c.multiplier::text, c.status, c.room_id, c.charging_scheme_id, c.charging_month_type,
-        c.owner_id, c.shared_area_id, c.shared_method, ac.ceiling, x.readings, pp.periods) ORDER BY c.meter_id), '[]') AS meters
+        c.owner_id, c.shared_area_id, c.shared_method, ac.ceiling, x.readings, pp.periods,
+        c.period_key, c.period_quantity::text, c.period_exact::text, c.period_charged_fen::text) ORDER BY c.meter_id), '[]') AS meters
     FROM bm c
     LEFT JOIN ac ON ac.company_id = c.company_id
     LEFT JOIN LATERAL (
@@ -1315,13 +1321,18 @@ export async function lockAndLoad(tx: Tx, meterIds: number[], skipLocked: boolea
             WHERE r.meter_id = c.meter_id AND r.read_at > c.read_at AND r.exception = ''
             ORDER BY r.read_at LIMIT ${perMeter}) r
     ) x ON c.status = 1 AND c.charging_scheme_id IS NOT NULL
+    -- the periods the pending readings touch; the stored ones are read from meter_periods only when
+    -- they are not just the cursor's own period (a new month, a first settlement)
+    LEFT JOIN LATERAL (
+      SELECT ${periodKeySql(sql`CASE WHEN c.read_at = '-infinity' THEN x.first_at ELSE c.read_at END`, sql`c.charging_month_type`)} AS first_key,
+        ${periodKeySql(sql`x.last_at`, sql`c.charging_month_type`)} AS last_key
+      WHERE x.last_at IS NOT NULL
+    ) pk ON true
     LEFT JOIN LATERAL (
       SELECT json_agg(json_build_array(p.period_key, p.company_id, p.quantity::text, p.exact::text, p.charged_fen::text)) AS periods
       FROM meter_periods p
-      WHERE x.last_at IS NOT NULL AND p.meter_id = c.meter_id
-        AND p.period_key BETWEEN ${periodKeySql(sql`CASE WHEN c.read_at = '-infinity' THEN x.first_at ELSE c.read_at END`, sql`c.charging_month_type`)}
-          AND ${periodKeySql(sql`x.last_at`, sql`c.charging_month_type`)}
-    ) pp ON true`);
+      WHERE p.meter_id = c.meter_id AND p.period_key BETWEEN pk.first_key AND pk.last_key
+    ) pp ON pk.first_key IS NOT NULL AND NOT (c.period_key = pk.first_key AND c.period_key = pk.last_key)`);
   const first = r.rows[0];
   if (!first || !(first.meters as unknown[]).length) return { meters: [], versions: [], accounts: [] };
   type V = [number, string, string, string, VersionRow['tiers'] | null, VersionRow['tou'] | null, number, number];
@@ -1334,9 +1345,14 @@ export async function lockAndLoad(tx: Tx, meterIds: number[], skipLocked: boolea
     id: Number(id), companyId: Number(companyId), ownerId: Number(ownerId), roomId: orNull(roomId), wallet, balanceFen: Number(balance), status: Number(status), alarmLevel: Number(alarm),
   }));
   type M = [number, string | null, string, Record<string, string> | null, number, number, string, number, number | null, number | null, number | null,
-    number | null, number | null, number | null, number | string | null, [string, string, Record<string, unknown> | null][] | null, [string, number, string, string, string][] | null];
-  const meters = (first.meters as M[]).map(([meterId, at, total, registers, companyId, kind, multiplier, status, roomId, schemeId, monthType, ownerId, sharedAreaId, sharedMethod, ceiling, readings, periods]): LockedMeter => ({
-    cursor: { meterId, at, readAt: at == null ? null : new Date(at), total, registers: registers ?? {} },
+    number | null, number | null, number | null, number | string | null, [string, string, Record<string, unknown> | null][] | null, [string, number, string, string, string][] | null,
+    string, string, string, string];
+  const meters = (first.meters as M[]).map(([meterId, at, total, registers, companyId, kind, multiplier, status, roomId, schemeId, monthType, ownerId, sharedAreaId, sharedMethod, ceiling, readings, periods,
+    periodKey, periodQuantity, periodExact, periodCharged]): LockedMeter => ({
+    cursor: {
+      meterId, at, readAt: at == null ? null : new Date(at), total, registers: registers ?? {},
+      period: periodKey === '' ? null : { key: periodKey, quantity: periodQuantity, exact: periodExact, chargedFen: Number(periodCharged) },
+    },
     terms: { id: meterId, companyId, kind, multiplier, status, roomId, schemeId, monthType, ownerId, sharedAreaId, sharedMethod },
     readings: (readings ?? []).map(([ra, t, regs]) => ({ meterId, at: ra, readAt: new Date(ra), total: t, registers: regs ?? {} })),
     periods: (periods ?? []).map(([periodKey, cid, quantity, exact, charged]) => ({ meterId, periodKey, companyId: cid, quantity, exact, chargedFen: Number(charged) })),
@@ -1372,9 +1388,19 @@ export interface BatchJournalRow {
   memo: string;
 }
 
-/** A period state to write; `stored`: it was read from meter_periods (under the cursor lock) */
-export interface BatchPeriodRow extends PeriodRow {
-  stored: boolean;
+/** A period state to keep in meter_periods: a period the meter's cursor has moved on from. */
+export type BatchPeriodRow = PeriodRow;
+
+/** A cursor's new position, with the state of the period it is now in. */
+export interface BatchCursorRow {
+  meterId: number;
+  at: string;
+  total: string;
+  registers: Record<string, string>;
+  periodKey: string;
+  quantity: string;
+  exact: string;
+  chargedFen: number;
 }
 
 export interface BatchSettlementRow extends Omit<SettlementRow, 'id' | 'journalId'> {
@@ -1386,26 +1412,27 @@ export interface BatchSettlementRow extends Omit<SettlementRow, 'id' | 'journalI
  * Writes a priced batch in ONE statement (a data-modifying CTE, so one round trip and one snapshot):
  * the journal rows (ids drawn in order after the accounts were locked, so an account's journal ids
  * follow its balance), the balances, the settlements (unique per meter and read_at; a reading already
- * settled is not written again and shows in `inserted`), the period states and the cursors. The
- * settlement and journal rows name each other (ref_id, journal_id) by ids drawn in the statement.
+ * settled is not written again and shows in `inserted`), the cursors with the state of the period
+ * each is now in, and the periods a cursor moved on from (into meter_periods). The settlement and
+ * journal rows name each other (ref_id, journal_id) by ids drawn in the statement.
  */
 export async function writeSettlementBatch(tx: Tx, b: {
   journal: BatchJournalRow[];
   balances: { accountId: number; balanceFen: number }[];
   settlements: BatchSettlementRow[];
   periods: BatchPeriodRow[];
-  cursors: { meterId: number; at: string; total: string; registers: Record<string, string> }[];
+  cursors: BatchCursorRow[];
 }): Promise<{ inserted: number; journalIds: number[]; settlementIds: number[] }> {
   // array literals built here (see intArr); the JSON columns travel as one JSON array each
   const jn = <K extends keyof BatchJournalRow>(k: K) => intArr(b.journal.map((r) => r[k] as number | null));
   const jt = <K extends keyof BatchJournalRow>(k: K) => textArr(b.journal.map((r) => r[k] as string | null));
   const sn = <K extends keyof BatchSettlementRow>(k: K) => intArr(b.settlements.map((r) => r[k] as number | null));
   const st = <K extends keyof BatchSettlementRow>(k: K) => textArr(b.settlements.map((r) => r[k] as string | null));
-  const existing = b.periods.filter((x) => x.stored);
-  const fresh = b.periods.filter((x) => !x.stored);
-  const qn = <K extends keyof BatchPeriodRow>(rows: BatchPeriodRow[], k: K) => intArr(rows.map((r) => r[k] as number));
-  const qt = <K extends keyof BatchPeriodRow>(rows: BatchPeriodRow[], k: K) => textArr(rows.map((r) => r[k] as string));
-  const cursorIds = intArr(b.cursors.map((x) => x.meterId));
+  const qn = <K extends keyof BatchPeriodRow>(k: K) => intArr(b.periods.map((r) => r[k] as number));
+  const qt = <K extends keyof BatchPeriodRow>(k: K) => textArr(b.periods.map((r) => r[k] as string));
+  const cn = <K extends keyof BatchCursorRow>(k: K) => intArr(b.cursors.map((r) => r[k] as number));
+  const ct = <K extends keyof BatchCursorRow>(k: K) => textArr(b.cursors.map((r) => r[k] as string));
+  const cursorIds = cn('meterId');
   const r = await tx.execute(sql`
     WITH ids AS MATERIALIZED (
       -- ids drawn in order, after the accounts were locked: an account's journal ids follow its balance
@@ -1440,30 +1467,27 @@ export async function writeSettlementBatch(tx: Tx, b: {
         WITH ORDINALITY AS v(company_id, meter_id, owner_id, room_id, read_at, prev_read_at, prev_total, total, quantity, amount_fen, period_key, j_ord, meter_kind, note, ord)
       ON CONFLICT (meter_id, read_at) DO NOTHING
       RETURNING 1
-    ), per_old AS (
-      -- period states read under the cursor lock: a plain update (no speculative insert)
-      UPDATE meter_periods p SET quantity = v.quantity, exact = v.exact, charged_fen = v.charged_fen, updated_at = now()
-      FROM unnest(${qn(existing, 'meterId')}::bigint[], ${qt(existing, 'periodKey')}::varchar[],
-        ${qt(existing, 'quantity')}::numeric[], ${qt(existing, 'exact')}::numeric[], ${qn(existing, 'chargedFen')}::bigint[]) AS v(meter_id, period_key, quantity, exact, charged_fen)
-      WHERE p.meter_id = v.meter_id AND p.period_key = v.period_key AND p.meter_id = ANY(${qn(existing, 'meterId')}::bigint[])
-      RETURNING 1
-    ), per_new AS (
+    ), per AS (
+      -- the periods the cursors moved on from (rare: a new month or year)
       INSERT INTO meter_periods AS p (meter_id, period_key, company_id, quantity, exact, charged_fen)
-      SELECT * FROM unnest(${qn(fresh, 'meterId')}::bigint[], ${qt(fresh, 'periodKey')}::varchar[], ${qn(fresh, 'companyId')}::bigint[],
-        ${qt(fresh, 'quantity')}::numeric[], ${qt(fresh, 'exact')}::numeric[], ${qn(fresh, 'chargedFen')}::bigint[])
+      SELECT * FROM unnest(${qn('meterId')}::bigint[], ${qt('periodKey')}::varchar[], ${qn('companyId')}::bigint[],
+        ${qt('quantity')}::numeric[], ${qt('exact')}::numeric[], ${qn('chargedFen')}::bigint[])
       ON CONFLICT (meter_id, period_key) DO UPDATE
         SET quantity = excluded.quantity, exact = excluded.exact, charged_fen = excluded.charged_fen, updated_at = now()
       RETURNING 1
     ), cur AS (
-      UPDATE settle_cursors c SET read_at = v.read_at, total = v.total, registers = ids.registers -> (v.ord::int - 1), updated_at = now()
-      FROM ids, unnest(${cursorIds}::bigint[], ${textArr(b.cursors.map((x) => x.at))}::timestamptz[],
-        ${textArr(b.cursors.map((x) => x.total))}::numeric[]) WITH ORDINALITY AS v(meter_id, read_at, total, ord)
+      -- the cursor and the state of its current period: one row per meter
+      UPDATE settle_cursors c SET read_at = v.read_at, total = v.total, registers = ids.registers -> (v.ord::int - 1),
+        period_key = v.period_key, period_quantity = v.quantity, period_exact = v.exact, period_charged_fen = v.charged_fen, updated_at = now()
+      FROM ids, unnest(${cursorIds}::bigint[], ${ct('at')}::timestamptz[], ${ct('total')}::numeric[], ${ct('periodKey')}::varchar[],
+        ${ct('quantity')}::numeric[], ${ct('exact')}::numeric[], ${cn('chargedFen')}::bigint[])
+        WITH ORDINALITY AS v(meter_id, read_at, total, period_key, quantity, exact, charged_fen, ord)
       WHERE c.meter_id = v.meter_id AND c.meter_id = ANY(${cursorIds}::bigint[])
       RETURNING 1
     )
     SELECT (SELECT count(*) FROM st)::int AS inserted,
       (SELECT count(*) FROM j)::int AS journaled, (SELECT count(*) FROM bal)::int AS balanced,
-      (SELECT count(*) FROM per_old)::int + (SELECT count(*) FROM per_new)::int AS periods, (SELECT count(*) FROM cur)::int AS cursors,
+      (SELECT count(*) FROM per)::int AS periods, (SELECT count(*) FROM cur)::int AS cursors,
       (SELECT array_to_string(j, ',') FROM ids) AS journal_ids, (SELECT array_to_string(s, ',') FROM ids) AS settlement_ids`);
   const x = r.rows[0];
   // every row of the batch was written: anything else is a bug, and the caller's transaction must not stand

@@ -34,7 +34,9 @@ async function books(meters: number[], owners: number[]) {
   const acc = await rows(`SELECT a.id, a.balance_fen::int AS balance, (SELECT coalesce(sum(amount_fen), 0) FROM journal x WHERE x.account_id = a.id)::int AS sum
     FROM accounts a WHERE a.owner_id = ANY($1) ORDER BY a.id`, [owners]);
   const cur = await rows(`SELECT meter_id, read_at, total FROM settle_cursors WHERE meter_id = ANY($1) ORDER BY meter_id`, [meters]);
-  const per = await rows(`SELECT meter_id, period_key, quantity, exact, charged_fen FROM meter_periods WHERE meter_id = ANY($1) ORDER BY meter_id, period_key`, [meters]);
+  const per = await rows(`SELECT meter_id, period_key, quantity, exact, charged_fen FROM meter_periods WHERE meter_id = ANY($1)
+    UNION ALL SELECT meter_id, period_key, period_quantity, period_exact, period_charged_fen FROM settle_cursors WHERE meter_id = ANY($1) AND period_key <> ''
+    ORDER BY meter_id, period_key`, [meters]);
   return { s, j, acc, cur, per };
 }
 

@@ -77,7 +77,10 @@ describe('settlement', () => {
     const b = new Date(start.getTime() + 10 * 86400_000);
     await addReadings(t, c.companyId, meter, [{ at: a, total: '150' }, { at: b, total: '450' }]);
     await settle([meter]);
-    const periods = await rows(`SELECT period_key, quantity, charged_fen FROM meter_periods WHERE meter_id = $1 ORDER BY period_key`, [meter]);
+    // the periods moved on from are in meter_periods, the current one on the cursor
+    const periods = await rows(`SELECT period_key, quantity, charged_fen FROM meter_periods WHERE meter_id = $1
+      UNION ALL SELECT period_key, period_quantity, period_charged_fen FROM settle_cursors WHERE meter_id = $1 AND period_key <> ''
+      ORDER BY period_key`, [meter]);
     const span = b.getTime() - a.getTime();
     const before = (300 * (start.getTime() - a.getTime())) / span; // share of the 300 in last month
     expect(periods.map((p) => p.period_key)).toEqual([previousMonth(thisMonth), thisMonth]);
@@ -89,6 +92,39 @@ describe('settlement', () => {
     expect(lines.filter((l) => l.period === thisMonth).map((l) => l.item)).toEqual(['第1阶梯', ...(300 - before > 200 ? ['第2阶梯'] : [])]);
     const b2 = await balances(t.owner, owner);
     expect(b2.electric.balance).toBe(b2.electric.sum);
+  });
+
+  it('a period\'s tiers carry over between batches on the cursor; a new month keeps the old one in meter_periods', async () => {
+    const [room, owner] = [c.rooms[2], c.owners[2]];
+    await prepay(owner, room, 100000);
+    const meter = await makeMeter(t.owner, { companyId: c.companyId, roomId: room, schemeId: c.schemes.tiered, initial: '0' });
+    const thisMonth = monthKey(new Date());
+    const lastMonth = previousMonth(thisMonth);
+    const at = (base: Date, h: number) => new Date(base.getTime() + h * 3600_000);
+    const [prevStart, start] = [monthRange(lastMonth).start, monthRange(thisMonth).start];
+    const state = async () => ({
+      cursor: (await rows(`SELECT period_key, period_quantity::text AS q FROM settle_cursors WHERE meter_id = $1`, [meter]))[0],
+      kept: await rows(`SELECT period_key, quantity::text AS q FROM meter_periods WHERE meter_id = $1 ORDER BY period_key`, [meter]),
+    });
+    await addReadings(t, c.companyId, meter, [{ at: at(prevStart, 1), total: '150' }]);
+    await settle([meter]);
+    expect(await state()).toEqual({ cursor: { period_key: lastMonth, q: '150.0000' }, kept: [] });
+    // the next batch continues the month from the state on the cursor: 50 more at tier 1, then tier 2
+    await addReadings(t, c.companyId, meter, [{ at: at(prevStart, 2), total: '300' }]);
+    await settle([meter]);
+    const [s2] = await rows(`SELECT lines FROM settlements WHERE meter_id = $1 ORDER BY read_at DESC LIMIT 1`, [meter]);
+    expect((s2.lines as { item: string; quantity: string }[]).map((l) => [l.item, l.quantity])).toEqual([['第1阶梯', '50'], ['第2阶梯', '100']]);
+    expect(await state()).toEqual({ cursor: { period_key: lastMonth, q: '300.0000' }, kept: [] });
+    // into this month: last month's state is kept in meter_periods, this month's is on the cursor
+    await addReadings(t, c.companyId, meter, [{ at: at(start, 1), total: '310' }]);
+    await settle([meter]);
+    const p = await state();
+    expect(p.cursor.period_key).toBe(thisMonth);
+    expect(p.kept.map((x) => x.period_key)).toEqual([lastMonth]);
+    expect(Number(p.kept[0].q)).toBeGreaterThan(300);
+    expect(Number(p.kept[0].q) + Number(p.cursor.q)).toBeCloseTo(310, 3);
+    const b = await balances(t.owner, owner);
+    expect(b.electric.balance).toBe(b.electric.sum);
   });
 
   it('multiplies consumption by the meter\'s multiplier; water goes to the water wallet', async () => {

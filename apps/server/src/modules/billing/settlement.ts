@@ -1,7 +1,8 @@
 import { SYSTEM_SCOPE, type Db, type Tx } from '../../db/client.ts';
 import { afterBalanceChange } from './alarms.ts';
 import { preparePostings, type Posting, type Wallet } from './ledger.ts';
-import { apportion, type PeriodState, type PriceVersion } from './pricing.ts';
+import { EMPTY_STATE, apportion, type PeriodState, type PriceVersion } from './pricing.ts';
+import { periodKey } from './period.ts';
 import * as repo from './repo.ts';
 import { periodsTouched, settleMeter, type Settled } from './settle.ts';
 
@@ -101,12 +102,14 @@ export async function settleMeters(tx: Tx, meterIds: number[], o: SettleOptions)
   interface Done { t: repo.MeterTermsRow; settled: Settled[] }
   const done: Done[] = [];
   const periodRows: repo.BatchPeriodRow[] = [];
-  const cursorRows: { meterId: number; at: string; total: string; registers: Record<string, string> }[] = [];
+  const cursorRows: repo.BatchCursorRow[] = [];
   for (const { cursor: c, terms: t, readings: rs, periods } of active) {
     const meterId = t.id;
     const wanted = new Set(periodsTouched(t, c, rs));
     const states = new Map<string, PeriodState>();
     for (const p of periods) if (wanted.has(p.periodKey)) states.set(p.periodKey, stateOf(p));
+    // the cursor's own period: its state is on the cursor row (newer than any meter_periods row)
+    if (c.period && wanted.has(c.period.key)) states.set(c.period.key, { quantity: c.period.quantity, exact: c.period.exact, chargedFen: c.period.chargedFen });
     const r = settleMeter(
       { id: meterId, kind: t.kind, multiplier: t.multiplier, monthType: t.monthType, versions: versions.get(t.schemeId!)! },
       { at: c.at, readAt: c.readAt, total: c.total, registers: c.registers },
@@ -114,10 +117,15 @@ export async function settleMeters(tx: Tx, meterIds: number[], o: SettleOptions)
       states,
     );
     done.push({ t, settled: r.settled });
-    for (const [periodKey, s] of r.states) {
-      periodRows.push({ meterId, periodKey, companyId: t.companyId, quantity: s.quantity, exact: s.exact, chargedFen: s.chargedFen, stored: states.has(periodKey) });
-    }
-    cursorRows.push({ meterId, at: r.cursor.at!, total: r.cursor.total, registers: r.cursor.registers });
+    // the cursor keeps the state of the period its new reading is in; every other period touched (and
+    // the one the cursor leaves) is kept in meter_periods
+    const key = periodKey(r.cursor.readAt!, t.monthType);
+    const keep = (periodKey: string, s: PeriodState) =>
+      periodRows.push({ meterId, periodKey, companyId: t.companyId, quantity: s.quantity, exact: s.exact, chargedFen: s.chargedFen });
+    for (const [k, s] of r.states) if (k !== key) keep(k, s);
+    if (c.period && c.period.key !== key && !r.states.has(c.period.key)) keep(c.period.key, c.period);
+    const now = r.states.get(key) ?? states.get(key) ?? EMPTY_STATE;
+    cursorRows.push({ meterId, at: r.cursor.at!, total: r.cursor.total, registers: r.cursor.registers, periodKey: key, quantity: now.quantity, exact: now.exact, chargedFen: now.chargedFen });
   }
 
   // 公摊 targets of the shared meters in this batch
