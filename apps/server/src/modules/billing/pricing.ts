@@ -78,7 +78,13 @@ const dec = (s: string): Dec => {
   return d;
 };
 
-const toFen = (yuan: Dec) => yuan.mul(100).toDecimalPlaces(0, D.ROUND_HALF_UP).toNumber();
+const ZERO = new D(0);
+const HUNDRED = new D(100);
+/** x > 0 and x ≤ 0 without building a Decimal for the 0 (as gt(0) and lte(0) do) */
+const positive = (x: Dec) => !x.isZero() && x.isPositive();
+const notPositive = (x: Dec) => !positive(x);
+
+const toFen = (yuan: Dec) => yuan.mul(HUNDRED).toDecimalPlaces(0, D.ROUND_HALF_UP).toNumber();
 
 /** The versions in force over [from, to), each with its share of the interval. */
 export function versionsOver(versions: PriceVersion[], from: Date, to: Date): { v: PriceVersion; from: Date; to: Date }[] {
@@ -106,9 +112,9 @@ export function versionsOver(versions: PriceVersion[], from: Date, to: Date): { 
 export function splitByTime(quantity: string, pieces: { from: Date; to: Date }[]): Dec[] {
   const q = new D(quantity);
   const total = pieces.reduce((s, p) => s + (p.to.getTime() - p.from.getTime()), 0);
-  if (pieces.length === 1 || total === 0) return pieces.map((_, i) => (i === 0 ? q : new D(0)));
+  if (pieces.length === 1 || total === 0) return pieces.map((_, i) => (i === 0 ? q : ZERO));
   const out: Dec[] = [];
-  let used = new D(0);
+  let used = ZERO;
   pieces.forEach((p, i) => {
     if (i === pieces.length - 1) out.push(q.minus(used));
     else {
@@ -132,8 +138,8 @@ function tierLines(v: PriceVersion, cumBefore: Dec, q: Dec): RawLine[] {
   const lines: RawLine[] = [];
   let cum = cumBefore;
   let left = q;
-  let lower = new D(0);
-  for (let i = 0; i < v.tiers.length && left.gt(0); i++) {
+  let lower = ZERO;
+  for (let i = 0; i < v.tiers.length && positive(left); i++) {
     const t = v.tiers[i];
     const upper = t.upTo == null ? null : dec(t.upTo);
     if (upper && cum.gte(upper)) {
@@ -142,14 +148,14 @@ function tierLines(v: PriceVersion, cumBefore: Dec, q: Dec): RawLine[] {
     }
     const room = upper ? upper.minus(D.max(cum, lower)) : left; // cum ≥ lower: the tiers below are full
     const take = D.min(room, left);
-    if (take.gt(0)) {
+    if (positive(take)) {
       lines.push({ item: `第${i + 1}阶梯`, quantity: take, unitPrice: t.price, effectiveFrom: v.effectiveFrom, exact: take.mul(dec(t.price)) });
       cum = cum.plus(take);
       left = left.minus(take);
     }
     if (upper) lower = upper;
   }
-  if (left.gt(0)) {
+  if (positive(left)) {
     // thresholds exhausted (validation keeps the last tier open): price the rest at the last tier
     const last = v.tiers[v.tiers.length - 1];
     lines.push({ item: `第${v.tiers.length}阶梯`, quantity: left, unitPrice: last.price, effectiveFrom: v.effectiveFrom, exact: left.mul(dec(last.price)) });
@@ -165,15 +171,15 @@ function touLines(v: PriceVersion, q: Dec, tou: Record<string, Dec> | undefined)
     return [{ item: flat?.name ?? '平', quantity: q, unitPrice: flat?.price ?? v.unitPrice, effectiveFrom: v.effectiveFrom, exact: q.mul(dec(flat?.price ?? v.unitPrice)) }];
   }
   const lines: RawLine[] = [];
-  let covered = new D(0);
+  let covered = ZERO;
   for (const p of periods) {
     const pq = tou[p.name];
-    if (!pq || pq.lte(0)) continue;
+    if (!pq || notPositive(pq)) continue;
     lines.push({ item: p.name, quantity: pq, unitPrice: p.price, effectiveFrom: v.effectiveFrom, exact: pq.mul(dec(p.price)) });
     covered = covered.plus(pq);
   }
   const rest = q.minus(covered);
-  if (rest.gt(0)) {
+  if (positive(rest)) {
     lines.push({ item: flat?.name ?? '平', quantity: rest, unitPrice: flat?.price ?? v.unitPrice, effectiveFrom: v.effectiveFrom, exact: rest.mul(dec(flat?.price ?? v.unitPrice)) });
   }
   return lines;
@@ -187,21 +193,23 @@ export function priceConsumption(versions: PriceVersion[], state: PeriodState, c
   const q = new D(c.quantity);
   if (q.isNeg()) throw new Error('用量不能为负');
   const spans = versionsOver(versions, c.from, c.to);
-  const qs = splitByTime(c.quantity, spans);
+  // one version over the whole piece (the common case): nothing to split
+  const qs = spans.length === 1 ? [q] : splitByTime(c.quantity, spans);
   const touShares: Record<string, Dec[]> = {};
-  if (c.tou) for (const [k, v] of Object.entries(c.tou)) touShares[k] = splitByTime(v, spans);
+  if (c.tou) for (const [k, v] of Object.entries(c.tou)) touShares[k] = spans.length === 1 ? [new D(v)] : splitByTime(v, spans);
 
   const raw: RawLine[] = [];
-  let cum = new D(state.quantity);
+  const quantityBefore = new D(state.quantity);
+  let cum = quantityBefore;
   spans.forEach((s, i) => {
     const part = qs[i];
-    if (part.lte(0) && !c.tou) return;
+    if (notPositive(part) && !c.tou) return;
     const v = s.v;
     if (v.mode === 'tiered' && v.tiers.length) raw.push(...tierLines(v, cum, part));
     else if (v.mode === 'tou') {
       const tou = c.tou ? Object.fromEntries(Object.entries(touShares).map(([k, arr]) => [k, arr[i]])) : undefined;
       raw.push(...touLines(v, part, tou));
-    } else if (part.gt(0)) {
+    } else if (positive(part)) {
       raw.push({ item: '单价', quantity: part, unitPrice: v.unitPrice, effectiveFrom: v.effectiveFrom, exact: part.mul(dec(v.unitPrice)) });
     }
     cum = cum.plus(part);
@@ -219,7 +227,7 @@ export function priceConsumption(versions: PriceVersion[], state: PeriodState, c
   return {
     lines,
     totalFen: charged - state.chargedFen,
-    state: { quantity: new D(state.quantity).plus(q).toFixed(), exact: exact.toFixed(), chargedFen: charged },
+    state: { quantity: quantityBefore.plus(q).toFixed(), exact: exact.toFixed(), chargedFen: charged },
   };
 }
 

@@ -1285,8 +1285,10 @@ export async function lockAndLoad(tx: Tx, meterIds: number[], skipLocked: boolea
     ), fl AS MATERIALIZED (
       -- the accounts are locked here unless the batch has a 公摊 meter or a meter without a cursor yet
       -- (the caller creates the cursor, and preparePostings locks every account later, in id order)
+      -- (every meter locked: each has a cursor; only a short batch looks for a missing one)
       SELECT NOT ${lockAccounts}::boolean OR EXISTS (SELECT 1 FROM bm WHERE bm.shared_area_id IS NOT NULL)
-        OR EXISTS (SELECT 1 FROM unnest(${arr(meterIds)}::bigint[]) AS k(id) WHERE NOT EXISTS (SELECT 1 FROM settle_cursors x WHERE x.meter_id = k.id)) AS shared
+        OR ((SELECT count(*) FROM c) < ${meterIds.length}::int
+          AND EXISTS (SELECT 1 FROM unnest(${arr(meterIds)}::bigint[]) AS k(id) WHERE NOT EXISTS (SELECT 1 FROM settle_cursors x WHERE x.meter_id = k.id))) AS shared
     ), ac AS MATERIALIZED (
       SELECT a.company_id, max(greatest(a.alarm1_fen, a.alarm2_fen, a.close_fen - a.overdraft_fen)) AS ceiling
       FROM alarm_schemes a WHERE a.company_id IN (SELECT DISTINCT company_id FROM bm) AND a.status = 1 GROUP BY a.company_id

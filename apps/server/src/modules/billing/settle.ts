@@ -125,10 +125,13 @@ export function settleMeter(
   const changed = new Map<string, PeriodState>();
   const settled: Settled[] = [];
   let cur = cursor;
+  let curTotal = new D(cursor.total);
   for (const r of readings) {
     const regs = touRegisters(r.registers);
     const key = periodKey(r.readAt, m.monthType);
-    const delta = new D(r.total).minus(cur.total);
+    const total = new D(r.total);
+    const delta = total.minus(curTotal);
+    curTotal = total;
     if (delta.isNeg()) {
       // a good reading lower than the last one is a replaced meter (换表: the ingest marks a faulty
       // one as an exception and it never comes here): the drop is charged nothing, and the following
@@ -137,9 +140,9 @@ export function settleMeter(
       cur = { at: r.at, readAt: r.readAt, total: r.total, registers: regs };
       continue;
     }
-    const quantity = delta.mul(multiplier);
+    const quantity = delta.mul(multiplier).toFixed();
     const tou = cur.readAt && usesTou ? touDeltas(cur.registers, regs, multiplier) : undefined;
-    const c: Consumption = { from: cur.readAt ?? r.readAt, to: r.readAt, quantity: quantity.toFixed(), ...(tou && { tou }) };
+    const c: Consumption = { from: cur.readAt ?? r.readAt, to: r.readAt, quantity, ...(tou && { tou }) };
     const lines: SettleLine[] = [];
     let amountFen = 0;
     for (const piece of splitByPeriod(c, m.monthType)) {
@@ -157,7 +160,7 @@ export function settleMeter(
       prevReadAt: cur.readAt,
       prevTotal: cur.total,
       total: r.total,
-      quantity: quantity.toFixed(),
+      quantity,
       amountFen,
       lines,
       periodKey: key,
