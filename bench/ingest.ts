@@ -22,7 +22,7 @@
 // and BENCH_RATE caps what is offered at 60k frames/s — so gateway/COPY cannot exceed 60k/COPY
 // (0.25–0.65 at the COPY rates seen here) even with free storage.
 import { spawn } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -39,6 +39,16 @@ const REPORTS = Number(process.env.BENCH_REPORTS ?? 200_000);
 const RATE = Number(process.env.BENCH_RATE ?? 60_000);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** CPU time of another process so far, in µs (Linux /proc; undefined elsewhere). */
+function cpuOf(pid: number): number | undefined {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // utime + stime, in clock ticks of 10 ms
+  } catch {
+    return undefined;
+  }
+}
 
 /** A CSV field: quoted, with quotes doubled. */
 const csv = (v: string) => `"${v.replace(/"/g, '""')}"`;
@@ -91,6 +101,7 @@ async function main() {
     }
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
+    const loadCpu0 = cpuOf(load.pid);
     // progress from the gateway's own count of committed readings: polling count(*) here would
     // scan the growing table every 50 ms on the same two cores (checked against count(*) below)
     const committed = () => gateway.stats().readingsStored - storedBefore;
@@ -117,6 +128,7 @@ async function main() {
       console.log(`# 网关阶段的 CPU 剖析已写入 ${process.env.BENCH_PROFILE}`);
     }
     const cpu = process.cpuUsage(cpu0);
+    const loadCpu1 = cpuOf(load.pid);
     const inTable = (await count()) - before;
     if (inTable !== stored) throw new Error(`网关报告已入库 ${stored} 行，表中新增 ${inTable} 行`);
     const ingestSeconds = (t1 - t0) / 1000;
@@ -162,6 +174,7 @@ async function main() {
     console.log(`上报帧发送: ${fmt(sent.sent)} 帧（${fmt(sent.achievedPerSecond)} 帧/秒，背压跳过 ${fmt(sent.busy)}）`);
     console.log(`网关入库（TCP→切帧→解码→readings/meter_latest/表状态/报文日志）: ${fmt(ingestRate)} 行/秒（${fmt(stored)} 行，${ingestSeconds.toFixed(2)} s）`);
     console.log(`网关进程 CPU 时间: 每行 ${((cpu.user + cpu.system) / stored).toFixed(1)} µs（用户态 ${(cpu.user / 1e6).toFixed(2)} s，内核态 ${(cpu.system / 1e6).toFixed(2)} s）`);
+    if (loadCpu0 !== undefined && loadCpu1 !== undefined) console.log(`负载发生器 CPU 时间: 每行 ${((loadCpu1 - loadCpu0) / stored).toFixed(1)} µs`);
     console.log(`仅入库步骤（同批数据直接调用 ingestReadings，无 TCP/解码）: ${fmt(storeRate)} 行/秒（${storeSeconds.toFixed(2)} s）`);
     console.log(`同表原始 COPY: ${fmt(copyRate)} 行/秒（${fmt(copied)} 行，${copySeconds.toFixed(2)} s）`);
     console.log(`比值 网关/COPY: ${(ingestRate / copyRate).toFixed(2)}（目标 ≥ 0.5）`);
