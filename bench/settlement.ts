@@ -8,13 +8,24 @@
 // (meter_bench_settle, dropped and rebuilt each run), BENCH_METERS (1000000), BENCH_BATCH (meters per
 // transaction, 1000), BENCH_CONCURRENCY (transactions at once, 2).
 // Prints one line per figure; stops by itself (a hard limit of 30 minutes).
-// Measured (1,000,000 meters, defaults, a shared 2-core machine, two runs of the same code):
-//   floor 41.9 s, real path 113.1 s → 2.70× (load average ≈ 1–4 during the run);
-//   floor 48.4 s, real path 181.9 s → 3.76× (load average ≈ 6–8: other benchmarks running).
-// Before the one-statement batch write (2026-11, same machine): 74 s vs 349 s → 4.7×. The goal of 2×
-// is not met: a reading writes a settlement row and a journal row (each with four indexes and a
-// foreign key), a balance, a period state and a cursor, and is priced in JS (≈ 12–20 µs each); the
-// floor writes two of these, precomputed, with no reads.
+// Measured 2026-11-22 (1,000,000 meters, defaults, a shared 2-core machine on which the floor now takes
+// 70–77 s where it took 35–48 s on earlier days, so compare ratios, not seconds; the load average
+// includes the benchmark's own processes: one backend for the floor, two backends and node for the
+// real path):
+//   floor 70.6 s, real path 167.1 s → 2.37× (load average 1.4 at the start, 1.1–1.9 during the floor,
+//   1.8–3.4 during the real path);
+//   floor 73.8 s, real path 186.0 s → 2.52× (load average 1.3 at the start, 1.2–1.9 / 2.5–3.3);
+//   the code before the changes of that day (a9d4f7a) in the same conditions: floor 76.7 s, real path
+//   181.9 s → 2.37× (load average 2.1 at the start, 1.6–1.9 / 2.2–3.9).
+// At 200,000 meters the same changes halved the real path's CPU (backends 68.8 → 34.9 s, node 20.8 →
+// 15.3 s: the price versions were found by reading every meter of each scheme), at 1,000,000 the
+// ratio did not move beyond the noise. Earlier: 74.8 s vs 34.9 s → 2.14× on a quiet machine;
+// 113.1 s vs 41.9 s → 2.70× at load 1–4; before the one-statement batch write 349 s vs 74 s → 4.7×.
+// The goal of 2× is not met: a reading writes a settlement row and a journal row (each with four
+// indexes), a balance and a cursor (with its period's state), locks the cursor and the account first,
+// and is priced in JS (≈ 25–35 µs each under load); the floor writes two of these, precomputed, with
+// no reads. Per batch of 1,000 at 1,000,000 meters (one at a time): the locking read ≈ 60–70 ms, the
+// write ≈ 95–135 ms plus 15–30 ms to bind its parameters.
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { SYSTEM_SCOPE, appUrlFrom, migrateDatabase, openDb } from '../apps/server/src/db/client.ts';
