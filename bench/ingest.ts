@@ -8,19 +8,27 @@
 // The load generator runs in a child process. Prints one line per figure: rows/s of both paths and
 // their ratio (goal ≥ 0.5). Stops by itself (hard limit 5 minutes).
 //
-// Measured (default run, shared 2-core machine, load average 4–6 from other work, three runs of the
-// current code path on 2026-11-22):
-//   gateway end to end   14–32k rows/s      (before: 6–11k)
-//   storage step alone   53–86k rows/s      (before: ≈ 20k)
-//   raw COPY             89–172k rows/s     (the same run; COPY alone swings 90–240k with the load)
-//   ratio gateway/COPY   0.12–0.22          — the goal of 0.5 is NOT met
-//   ratio storage/COPY   0.50–0.61
-// The storage step now writes new readings by COPY too (role meter_ingest, migration 0020; see
-// modules/control/ingest.ts), plus the meter_latest/meter-state statement COPY does not have. What
-// remains is the gateway process itself: on two shared cores it decodes, correlates and batches at
-// ≈ 25–50k frames/s with no database at all, the load generator and PostgreSQL need the same cores,
-// and BENCH_RATE caps what is offered at 60k frames/s — so gateway/COPY cannot exceed 60k/COPY
-// (0.25–0.65 at the COPY rates seen here) even with free storage.
+// BENCH_PROFILE=<file>: a CPU profile of the gateway phase (open it in Chrome DevTools).
+//
+// Measured 2026-11-22 (default run, shared 2-core machine, load average 1–2.5 from this run alone;
+// about 20 runs of the current code):
+//   gateway end to end   35–49k rows/s      (session start: 14–32k)
+//   storage step alone   64–81k rows/s      (session start: 53–86k under heavier load)
+//   raw COPY             82–106k rows/s     (the same run)
+//   ratio gateway/COPY   0.38–0.54, most runs 0.41–0.47   — the goal of 0.5 is NOT reliably met
+//   ratio storage/COPY   0.74–0.95          (was 0.50–0.61)
+//   CPU per stored row   gateway process 15–23 µs, load generator 2.1–2.6 µs (it was ≈ 6 µs when it
+//                        encoded every frame while measured; frames are now encoded before t0)
+// What changed: decoding without spreads/closures (split+decode+facts 10 → 4–5 µs a frame), binary
+// COPY (db/copy-binary.ts), four ingest lanes that run on their own, array parameters built in one
+// join, less allocation per report, and progress read from the gateway's own counter instead of a
+// count(*) that scanned the table 20 times a second while the gateway was timed. What remains: on two
+// cores the gateway's event loop both decodes ~60k frames/s and runs the batches' round trips; while
+// it reads, each round trip waits behind long turns (event-loop delay p90 ≈ 80 ms, p99 ≈ 230 ms), so
+// batches written while devices are being read take 2–4× longer than the same batches alone. Tried
+// without a clear gain: handling socket bytes in 8 ms slices (worse), larger/smaller lane batches and
+// queue limits, a larger young generation (--max-semi-space-size=32: ≈ 10% less CPU per row, ratio
+// within the noise).
 import { spawn } from 'node:child_process';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';

@@ -17,6 +17,8 @@
 //   floor 73.8 s, real path 186.0 s → 2.52× (load average 1.3 at the start, 1.2–1.9 / 2.5–3.3);
 //   the code before the changes of that day (a9d4f7a) in the same conditions: floor 76.7 s, real path
 //   181.9 s → 2.37× (load average 2.1 at the start, 1.6–1.9 / 2.2–3.9).
+//   the final code with nothing else running (09:28, load average 2.1 at the start, 2.7 at the end):
+//   floor 74.0 s, real path 166.4 s → 2.25×.
 // At 200,000 meters the same changes halved the real path's CPU (backends 68.8 → 34.9 s, node 20.8 →
 // 15.3 s: the price versions were found by reading every meter of each scheme), at 1,000,000 the
 // ratio did not move beyond the noise. Earlier: 74.8 s vs 34.9 s → 2.14× on a quiet machine;
