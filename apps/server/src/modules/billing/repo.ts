@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import { intArr, textArr } from '../../db/array-literal.ts';
 import { accounts, companyChargeCodes, journal, receipts, sharedMeters, subsidyPlans } from '../../db/schema/index.ts';
 import { areaAndBelow } from '../../db/crud-repo.ts';
 import { areaPathOf } from '../room/repo.ts';
@@ -60,34 +61,6 @@ export const arr = (v: unknown[]) => sql.param(v);
 export const isoOf = (col: SQL) => sql`to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 /** A timestamp as China wall-clock text 'YYYY-MM-DD HH:mm:ss' (how the API shows moments). */
 export const localOf = (col: SQL) => sql`to_char(${col} AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS')`;
-
-/**
- * A PostgreSQL array literal of integers (or null), built directly: node-postgres quotes and escapes
- * every element of a JS array, which costs more than the statement it feeds for a large batch.
- */
-export const intArr = (v: readonly (number | null)[]) => {
-  let out = '{';
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i];
-    if (i) out += ',';
-    if (x == null) out += 'NULL';
-    else if (Number.isSafeInteger(x)) out += x;
-    else throw new Error(`not an integer: ${x}`);
-  }
-  return sql.param(out + '}');
-};
-
-/** A PostgreSQL array literal of text elements (or null), each quoted; `\` and `"` escaped. */
-export const textArr = (v: readonly (string | null)[]) => {
-  let out = '{';
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i];
-    if (i) out += ',';
-    if (x == null) out += 'NULL';
-    else out += x.includes('\\') || x.includes('"') ? `"${x.replace(/[\\"]/g, '\\$&')}"` : `"${x}"`;
-  }
-  return sql.param(out + '}');
-};
 
 export interface LockedAccount {
   id: number;

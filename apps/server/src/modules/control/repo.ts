@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import { intArr, textArr } from '../../db/array-literal.ts';
 import { BinaryCopyWriter } from '../../db/copy-binary.ts';
 import { clientOf, copyIn } from '../../db/copy.ts';
 import { areaAndBelow } from '../../db/crud-repo.ts';
@@ -178,28 +179,14 @@ export async function copyReadings(tx: Tx, rows: ReadingRow[]): Promise<boolean>
   }
 }
 
-/**
- * An array parameter as PostgreSQL's array literal, built with one join (node-postgres concatenates
- * element by element, which for the ingest batches was a large share of all allocation). Numbers,
- * decimal strings and ISO instants go bare; anything else is quoted.
- */
-function list(values: readonly (number | string | null)[]): string {
-  const parts = new Array<string>(values.length);
-  for (let i = 0; i < values.length; i++) {
-    const v = values[i];
-    parts[i] = v === null ? 'NULL' : typeof v === 'number' ? String(v) : /^[0-9A-Za-z:.+-]+$/.test(v) && v.toUpperCase() !== 'NULL' ? v : `"${v.replace(/["\\]/g, '\\$&')}"`;
-  }
-  return `{${parts.join(',')}}`;
-}
-
 /** Moves meter_latest forward (never backwards); registers accumulate (clock check time survives). */
 function latestUpsertSql(rows: ReadingRow[]): SQL {
   return sql`
     INSERT INTO meter_latest (meter_id, company_id, read_at, total, registers, source, updated_at)
     SELECT v.m, v.c, v.t, v.total, v.reg, v.src, now() FROM unnest(
-      ${list(rows.map((x) => x.meterId))}::bigint[], ${list(rows.map((x) => x.companyId))}::bigint[],
-      ${list(rows.map((x) => x.readAt.toISOString()))}::timestamptz[], ${list(rows.map((x) => x.total))}::numeric[],
-      ${list(rows.map((x) => JSON.stringify(x.registers)))}::jsonb[], ${list(rows.map((x) => x.source))}::int[]) AS v(m, c, t, total, reg, src)
+      ${intArr(rows.map((x) => x.meterId))}::bigint[], ${intArr(rows.map((x) => x.companyId))}::bigint[],
+      ${textArr(rows.map((x) => x.readAt.toISOString()))}::timestamptz[], ${textArr(rows.map((x) => x.total))}::numeric[],
+      ${textArr(rows.map((x) => JSON.stringify(x.registers)))}::jsonb[], ${intArr(rows.map((x) => x.source))}::int[]) AS v(m, c, t, total, reg, src)
     ON CONFLICT (meter_id) DO UPDATE SET read_at = EXCLUDED.read_at, total = EXCLUDED.total,
       registers = meter_latest.registers || EXCLUDED.registers, source = EXCLUDED.source, updated_at = now()
     WHERE meter_latest.read_at < EXCLUDED.read_at`;
@@ -226,12 +213,12 @@ export async function afterReadings(
     WITH latest AS (${latestUpsertSql(latest)}
     ), state AS (
       UPDATE meters m SET valve_state = v.valve, last_seen_at = greatest(m.last_seen_at, v.t)
-      FROM unnest(${list(changed.map((x) => x.meterId))}::bigint[], ${list(changed.map((x) => x.valve))}::int[],
-        ${list(changed.map((x) => x.at.toISOString()))}::timestamptz[]) AS v(id, valve, t)
+      FROM unnest(${intArr(changed.map((x) => x.meterId))}::bigint[], ${intArr(changed.map((x) => x.valve))}::int[],
+        ${textArr(changed.map((x) => x.at.toISOString()))}::timestamptz[]) AS v(id, valve, t)
       WHERE m.id = v.id AND m.valve_state IS DISTINCT FROM v.valve
     )
     SELECT DISTINCT ON (meter_id) meter_id, kind, finished_at FROM commands
-    WHERE meter_id = ANY(${list(valveMeterIds)}::bigint[]) AND kind IN ('open', 'close') AND status = 'succeeded'
+    WHERE meter_id = ANY(${intArr(valveMeterIds)}::bigint[]) AND kind IN ('open', 'close') AND status = 'succeeded'
     ORDER BY meter_id, finished_at DESC`);
   return new Map(r.rows.map((x) => [Number(x.meter_id), { kind: String(x.kind), at: d(x.finished_at) }]));
 }
