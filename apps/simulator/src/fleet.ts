@@ -212,6 +212,11 @@ export class Fleet extends EventEmitter<FleetEvents> {
     this.meters = [...this.meterIndex.values()];
   }
 
+  /** Every meter behind a TCP connection, with its collector, in report order. */
+  private tcpMeters(): { c: SimCollector; m: AnyMeter }[] {
+    return this.collectors.flatMap((c) => c.meters.map((m) => ({ c, m })));
+  }
+
   private onEvent(event: FleetEvent): void {
     if (event.type === 'fault' && (event.name === 'offline' || event.name === 'all')) {
       this.nbIndex.get(event.address)?.syncOffline();
@@ -231,7 +236,7 @@ export class Fleet extends EventEmitter<FleetEvents> {
     const period = this.options.reportIntervalMs ?? 0;
     if (period > 0 && this.collectors.length > 0) {
       // Spread each period's reports over the period instead of one burst.
-      const targets = this.collectors.flatMap((c) => c.meters.map((m) => ({ c, m })));
+      const targets = this.tcpMeters();
       const perTick = Math.max(1, Math.ceil((targets.length * 100) / period));
       let cursor = 0;
       this.reportTimer = setInterval(() => {
@@ -391,7 +396,7 @@ export class Fleet extends EventEmitter<FleetEvents> {
    * Returns how many frames were prepared.
    */
   prepareReports(count: number): number {
-    const targets = this.collectors.flatMap((c) => c.meters.map((m) => ({ c, m })));
+    const targets = this.tcpMeters();
     this.prepared = [];
     if (!targets.length) return 0;
     for (let i = 0; i < count; i++) {
@@ -411,7 +416,7 @@ export class Fleet extends EventEmitter<FleetEvents> {
     const tickMs = options.tickMs ?? 10;
     type Target = { c: SimCollector; m: AnyMeter } | { nb: SimNbMeter };
     const targets: Target[] = [
-      ...this.collectors.flatMap((c) => c.meters.map((m) => ({ c, m }))),
+      ...this.tcpMeters(),
       ...this.nbMeters.map((nb) => ({ nb })),
     ];
     const result: ReportResult = { sent: 0, busy: 0, offline: 0, elapsedMs: 0, achievedPerSecond: 0 };

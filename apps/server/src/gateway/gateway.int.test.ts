@@ -23,7 +23,6 @@ let fourG: { id: number; address: string };
 const fourGImei = imei15();
 
 const post = (url: string, payload: unknown) => h.call(c.token, { method: 'POST', url: `${V1}/${url}`, payload: payload as object });
-const q1 = async <T = Record<string, unknown>>(sql: string, args: unknown[] = []) => (await h.owner.query(sql, args)).rows[0] as T;
 
 beforeAll(async () => {
   h = await harness({ gateway: { heartbeatSeconds: 1 } });
@@ -49,7 +48,7 @@ describe('NB meters over MQTT', () => {
   it('are read and switched through meter/<address>/down|up', async () => {
     const r = await post('device/order/read', { ids: [nb.id, nbWater.id] });
     expect(r.body.data.commands.map((x: { status: string }) => x.status)).toEqual(['succeeded', 'succeeded']);
-    const latest = await q1<{ total: string }>('SELECT total FROM meter_latest WHERE meter_id = $1', [nbWater.id]);
+    const latest = await h.q1<{ total: string }>('SELECT total FROM meter_latest WHERE meter_id = $1', [nbWater.id]);
     expect(Number(latest.total)).toBeCloseTo(fleet.meter(nbWater.address)!.snapshot().total, 1);
     const close = await post('device/order/open', { id: nbWater.id, open: false });
     expect(close.body.data.status).toBe('succeeded');
@@ -60,17 +59,17 @@ describe('NB meters over MQTT', () => {
 
   it('an NB meter that goes away (last will) is offline and commands to it fail fast', async () => {
     fleet.setFault(nb.address, 'offline', true);
-    await until(async () => (await q1<{ online: boolean }>('SELECT online FROM meters WHERE id = $1', [nb.id])).online === false, 10_000, 'NB offline');
+    await until(async () => (await h.q1<{ online: boolean }>('SELECT online FROM meters WHERE id = $1', [nb.id])).online === false, 10_000, 'NB offline');
     const r = await post('device/order/read', { ids: [nb.id] });
     expect(r.body.data.commands[0]).toMatchObject({ status: 'timed_out', error: '设备离线' });
     fleet.clearFaults(nb.address);
-    await until(async () => (await q1<{ online: boolean }>('SELECT online FROM meters WHERE id = $1', [nb.id])).online === true, 10_000, 'NB online');
+    await until(async () => (await h.q1<{ online: boolean }>('SELECT online FROM meters WHERE id = $1', [nb.id])).online === true, 10_000, 'NB online');
   });
 
   it('unsolicited reports are stored as readings (source 4)', async () => {
     const pump = fleet.pumpReports({ ratePerSecond: 50, count: 20 });
     await pump.done;
-    await until(async () => (await q1<{ n: number }>('SELECT count(*)::int AS n FROM readings WHERE meter_id = ANY($1) AND source = 4', [[nb.id, nbWater.id, fourG.id]])).n > 0, 10_000, 'reports stored');
+    await until(async () => (await h.q1<{ n: number }>('SELECT count(*)::int AS n FROM readings WHERE meter_id = ANY($1) AND source = 4', [[nb.id, nbWater.id, fourG.id]])).n > 0, 10_000, 'reports stored');
   });
 
   it('a malformed MQTT message is logged and dropped', async () => {
@@ -78,13 +77,13 @@ describe('NB meters over MQTT', () => {
     await client.publishAsync(`${h.prefix}meter/${nb.address}/up`, '{"frame":"6811"}');
     await client.publishAsync(`${h.prefix}meter/${nb.address}/up`, 'not json');
     await client.endAsync();
-    await until(async () => (await q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_reports WHERE meter_id = $1 AND channel = 'mqtt' AND error <> ''`, [nb.id])).n >= 2, 5000, 'mqtt errors');
+    await until(async () => (await h.q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_reports WHERE meter_id = $1 AND channel = 'mqtt' AND error <> ''`, [nb.id])).n >= 2, 5000, 'mqtt errors');
   });
 });
 
 describe('4G meters on their own connection', () => {
   it('register with the meter’s IMEI and answer commands', async () => {
-    await until(async () => (await q1<{ online: boolean }>('SELECT online FROM meters WHERE id = $1', [fourG.id])).online, 5000, '4G online');
+    await until(async () => (await h.q1<{ online: boolean }>('SELECT online FROM meters WHERE id = $1', [fourG.id])).online, 5000, '4G online');
     const r = await post('device/order/read', { ids: [fourG.id] });
     expect(r.body.data.commands[0].status).toBe('succeeded');
     expect(Number(r.body.data.commands[0].reply.total)).toBeGreaterThanOrEqual(42);
@@ -107,15 +106,15 @@ describe('reported readings at line rate', () => {
     const sent = await burst.pumpReports({ ratePerSecond: 8000, count: 12_000 }).done;
     expect(sent.sent).toBe(12_000);
     await h.gateway.flush();
-    const count = async () => (await q1<{ n: number }>('SELECT count(*)::int AS n FROM readings WHERE meter_id = ANY($1) AND source = 4', [ids])).n;
+    const count = async () => (await h.q1<{ n: number }>('SELECT count(*)::int AS n FROM readings WHERE meter_id = ANY($1) AND source = 4', [ids])).n;
     await until(async () => (await count()) >= 12_000, 20_000, 'all reports stored');
     expect(await count()).toBe(12_000);
     expect(h.gateway.stats().readingsStored - storedBefore).toBeGreaterThanOrEqual(12_000);
     // in order: no reading was seen as older or lower than the one before it, and per meter the
     // stored totals never go down as time goes on
-    const flagged = await q1<{ n: number }>(`SELECT count(*)::int AS n FROM readings WHERE meter_id = ANY($1) AND exception <> ''`, [ids]);
+    const flagged = await h.q1<{ n: number }>(`SELECT count(*)::int AS n FROM readings WHERE meter_id = ANY($1) AND exception <> ''`, [ids]);
     expect(flagged.n).toBe(0);
-    const disorder = await q1<{ n: number }>(
+    const disorder = await h.q1<{ n: number }>(
       `SELECT count(*)::int AS n FROM (
          SELECT total < lag(total) OVER (PARTITION BY meter_id ORDER BY read_at) AS down FROM readings WHERE meter_id = ANY($1)) x
        WHERE down`,
@@ -140,14 +139,14 @@ describe('heartbeat', () => {
     const s = net.connect(h.gateway.port, '127.0.0.1', () => s.write(`REG ${imei}\n`));
     const answers: string[] = [];
     s.on('data', (d) => answers.push(d.toString()));
-    await until(async () => (await q1<{ online: boolean }>('SELECT online FROM collectors WHERE id = $1', [id])).online, 5000, 'collector online');
+    await until(async () => (await h.q1<{ online: boolean }>('SELECT online FROM collectors WHERE id = $1', [id])).online, 5000, 'collector online');
     s.write('HB\n');
     await until(async () => answers.join('').includes('HB\n'), 2000, 'HB answer');
     const closed = new Promise<number>((resolve) => s.once('close', () => resolve(Date.now())));
     const silentFrom = Date.now();
     const at = await closed;
     expect(at - silentFrom).toBeGreaterThanOrEqual(2500);
-    await until(async () => (await q1<{ online: boolean }>('SELECT online FROM collectors WHERE id = $1', [id])).online === false, 5000, 'collector offline');
+    await until(async () => (await h.q1<{ online: boolean }>('SELECT online FROM collectors WHERE id = $1', [id])).online === false, 5000, 'collector offline');
   });
 });
 

@@ -16,7 +16,6 @@ let locked: { id: number; address: string };
 let water: { id: number; address: string };
 
 const post = (url: string, payload: unknown) => h.call(c.token, { method: 'POST', url: `${V1}/${url}`, payload: payload as object });
-const q1 = async <T = Record<string, unknown>>(sql: string, args: unknown[] = []) => (await h.owner.query(sql, args)).rows[0] as T;
 const electric = (address: string) => fleet.meter(address) as ElectricMeter;
 
 beforeAll(async () => {
@@ -51,13 +50,13 @@ describe('DL/T 645 parameters reach the simulated meter and are read back', () =
     expect(r.body.data).toMatchObject({ status: 'succeeded', kind: 'limit', reply: { set: { overdraftLimit: '88.50' } } });
     expect(electric(elec.address).parameters.overdraftLimit).toBe(88.5);
     expect(electric(elec.address).writes).toBe(1);
-    const cmd = await q1<{ status: string; attempts: number; error: string }>('SELECT status, attempts, error FROM commands WHERE id = $1', [r.body.data.id]);
+    const cmd = await h.q1<{ status: string; attempts: number; error: string }>('SELECT status, attempts, error FROM commands WHERE id = $1', [r.body.data.id]);
     expect(cmd).toMatchObject({ status: 'succeeded', attempts: 1, error: '' });
-    const cfg = await q1<{ op: string; params: Record<string, string> }>('SELECT op, params FROM meter_configs WHERE command_id = $1', [r.body.data.id]);
+    const cfg = await h.q1<{ op: string; params: Record<string, string> }>('SELECT op, params FROM meter_configs WHERE command_id = $1', [r.body.data.id]);
     expect(cfg).toEqual({ op: 'set', params: { overdraftLimit: '88.50' } });
     // the write went out as a logged control frame, with its normal reply
     await h.gateway.flush();
-    const down = await q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_reports WHERE meter_id = $1 AND direction = 'down' AND decoded->>'label' = '设置透支金额限值'`, [elec.id]);
+    const down = await h.q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_reports WHERE meter_id = $1 AND direction = 'down' AND decoded->>'label' = '设置透支金额限值'`, [elec.id]);
     expect(down.n).toBe(1);
   });
 
@@ -93,7 +92,7 @@ describe('DL/T 645 parameters reach the simulated meter and are read back', () =
     expect(r.body.code).toBe('COMMAND_FAILED');
     expect(r.body.message).toContain('透支限额下发失败');
     expect(r.body.message).toContain('设备拒绝执行（密码错误或未授权）');
-    const cmd = await q1<{ status: string; attempts: number; error: string }>(
+    const cmd = await h.q1<{ status: string; attempts: number; error: string }>(
       `SELECT status, attempts, error FROM commands WHERE meter_id = $1 AND kind = 'limit' ORDER BY id DESC LIMIT 1`,
       [locked.id],
     );

@@ -21,7 +21,6 @@ let collectorId: number;
 
 const post = (url: string, payload: unknown, token = c.token) => h.call(token, { method: 'POST', url: `${V1}/${url}`, payload: payload as object });
 const get = (url: string, token = c.token) => h.call(token, { method: 'GET', url: `${V1}/${url}` });
-const q1 = async <T = Record<string, unknown>>(sql: string, args: unknown[] = []) => (await h.owner.query(sql, args)).rows[0] as T;
 
 beforeAll(async () => {
   h = await harness();
@@ -49,7 +48,7 @@ afterAll(async () => {
 describe('gateway: registration, online state', () => {
   it('a simulated collector registers by IMEI and shows online with its last contact', async () => {
     const row = await until(async () => {
-      const r = await q1<{ online: boolean; last_seen_at: Date | null }>('SELECT online, last_seen_at FROM collectors WHERE id = $1', [collectorId]);
+      const r = await h.q1<{ online: boolean; last_seen_at: Date | null }>('SELECT online, last_seen_at FROM collectors WHERE id = $1', [collectorId]);
       return r.online ? r : undefined;
     });
     expect(row.last_seen_at).toBeInstanceOf(Date);
@@ -77,7 +76,7 @@ describe('readings', () => {
     const cmds = r.body.data.commands as { meterId: number; status: string; reply: { total: string } }[];
     expect(cmds.map((x) => x.status)).toEqual(['succeeded', 'succeeded']);
     const sim = fleet.meter(elec.address)!.snapshot();
-    const stored = await q1<{ total: string; source: number; exception: string; command_id: number }>(
+    const stored = await h.q1<{ total: string; source: number; exception: string; command_id: number }>(
       'SELECT total, source, exception, command_id FROM readings WHERE meter_id = $1 ORDER BY read_at DESC LIMIT 1',
       [elec.id],
     );
@@ -85,10 +84,10 @@ describe('readings', () => {
     expect(stored.exception).toBe('');
     expect(Number(stored.total)).toBeCloseTo(sim.total, 1);
     expect(Number(stored.command_id)).toBe((cmds[0] as unknown as { id: number }).id);
-    const latest = await q1<{ total: string }>('SELECT total FROM meter_latest WHERE meter_id = $1', [water.id]);
+    const latest = await h.q1<{ total: string }>('SELECT total FROM meter_latest WHERE meter_id = $1', [water.id]);
     expect(Number(latest.total)).toBeCloseTo(fleet.meter(water.address)!.snapshot().total, 1);
     const meter = await until(async () => {
-      const m = await q1<{ online: boolean; valve_state: number }>('SELECT online, valve_state FROM meters WHERE id = $1', [elec.id]);
+      const m = await h.q1<{ online: boolean; valve_state: number }>('SELECT online, valve_state FROM meters WHERE id = $1', [elec.id]);
       return m.online ? m : undefined;
     }, 3000, 'meter online');
     expect(meter).toEqual({ online: true, valve_state: 1 });
@@ -102,13 +101,13 @@ describe('readings', () => {
     fleet.setFault(elec2.address, 'reversed', 5);
     await post('device/order/read', { ids: [elec2.id] }); // first read: the meter steps back once
     // the first read of this meter has nothing to compare with; read again after resetting
-    const first = await q1<{ total: string }>('SELECT total FROM meter_latest WHERE meter_id = $1', [elec2.id]);
+    const first = await h.q1<{ total: string }>('SELECT total FROM meter_latest WHERE meter_id = $1', [elec2.id]);
     fleet.setFault(elec2.address, 'reversed', 50);
     const r = await post('device/order/read', { ids: [elec2.id] });
     expect(r.body.data.commands[0].reply.exception).toBe('backwards');
-    const latest = await q1<{ total: string }>('SELECT total FROM meter_latest WHERE meter_id = $1', [elec2.id]);
+    const latest = await h.q1<{ total: string }>('SELECT total FROM meter_latest WHERE meter_id = $1', [elec2.id]);
     expect(latest.total).toBe(first.total);
-    const w = await q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_warnings WHERE meter_id = $1 AND kind = 'backwards' AND status = 0`, [elec2.id]);
+    const w = await h.q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_warnings WHERE meter_id = $1 AND kind = 'backwards' AND status = 0`, [elec2.id]);
     expect(w.n).toBe(1);
     const list = await get('device/unusual/list?type=backwards&status=0');
     expect(list.body.data.some((x: { meterId: number }) => x.meterId === elec2.id)).toBe(true);
@@ -122,12 +121,12 @@ describe('readings', () => {
     expect(first.results.map((r) => r.stored)).toEqual([true, false]);
     const again = await h.db.tx(SYSTEM_SCOPE, (tx) => ingestReadings(tx, [item]));
     expect(again.results[0].stored).toBe(false);
-    const n = await q1<{ n: number }>('SELECT count(*)::int AS n FROM readings WHERE meter_id = $1 AND read_at = $2', [spare.id, readAt]);
+    const n = await h.q1<{ n: number }>('SELECT count(*)::int AS n FROM readings WHERE meter_id = $1 AND read_at = $2', [spare.id, readAt]);
     expect(n.n).toBe(1);
     // an older reading is kept as an exception and leaves the latest value alone
     const older = await h.db.tx(SYSTEM_SCOPE, (tx) => ingestReadings(tx, [{ ...item, readAt: new Date(readAt.getTime() - 3600_000), total: '1.00' }]));
     expect(older.results[0]).toMatchObject({ stored: true, exception: 'older' });
-    expect((await q1<{ total: string }>('SELECT total FROM meter_latest WHERE meter_id = $1', [spare.id])).total).toBe('99999.00');
+    expect((await h.q1<{ total: string }>('SELECT total FROM meter_latest WHERE meter_id = $1', [spare.id])).total).toBe('99999.00');
   });
 });
 
@@ -138,9 +137,9 @@ describe('valve/relay commands', () => {
     expect(r.body.data.status).toBe('succeeded');
     expect(r.body.data.message).toContain('拉闸成功');
     expect(fleet.meter(elec.address)!.supplyOn).toBe(false);
-    const m = await q1<{ valve_state: number }>('SELECT valve_state FROM meters WHERE id = $1', [elec.id]);
+    const m = await h.q1<{ valve_state: number }>('SELECT valve_state FROM meters WHERE id = $1', [elec.id]);
     expect(m.valve_state).toBe(0);
-    const cmd = await q1<{ status: string; attempts: number; memo: string; requested_by: number; reply: { valve: number } }>(
+    const cmd = await h.q1<{ status: string; attempts: number; memo: string; requested_by: number; reply: { valve: number } }>(
       'SELECT status, attempts, memo, requested_by, reply FROM commands WHERE id = $1',
       [r.body.data.id],
     );
@@ -148,7 +147,7 @@ describe('valve/relay commands', () => {
     expect(cmd.reply.valve).toBe(0);
     // 拉闸 frame and its reply are in the device log
     await h.gateway.flush();
-    const down = await q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_reports WHERE meter_id = $1 AND direction = 'down' AND decoded->>'label' = '拉闸'`, [elec.id]);
+    const down = await h.q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_reports WHERE meter_id = $1 AND direction = 'down' AND decoded->>'label' = '拉闸'`, [elec.id]);
     expect(down.n).toBe(1);
     // the no-power list shows it; opening brings supply back
     const np = await get('device/nopower/list');
@@ -171,10 +170,10 @@ describe('valve/relay commands', () => {
     expect(a.body.data.id).toBe(b.body.data.id);
     expect([a.body.data.joined, b.body.data.joined].filter(Boolean)).toHaveLength(1);
     expect(fleet.meter(elec2.address)!.actuations - before).toBe(1);
-    const n = await q1<{ n: number }>(`SELECT count(*)::int AS n FROM commands WHERE meter_id = $1 AND kind = 'close'`, [elec2.id]);
+    const n = await h.q1<{ n: number }>(`SELECT count(*)::int AS n FROM commands WHERE meter_id = $1 AND kind = 'close'`, [elec2.id]);
     expect(n.n).toBe(1);
     await h.gateway.flush();
-    const frames = await q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_reports WHERE meter_id = $1 AND direction = 'down' AND decoded->>'label' = '拉闸'`, [elec2.id]);
+    const frames = await h.q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_reports WHERE meter_id = $1 AND direction = 'down' AND decoded->>'label' = '拉闸'`, [elec2.id]);
     expect(frames.n).toBe(1);
     // closing again once closed: the read-back shows it closed already, nothing is sent
     const again = await post('device/order/open', { id: elec2.id, open: false, memo: '重复' });
@@ -190,7 +189,7 @@ describe('valve/relay commands', () => {
     fleet.clearFaults(water.address);
     expect(r.body.code).toBe('COMMAND_FAILED');
     expect(r.body.message).toContain('与指令不符');
-    const w = await q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_warnings WHERE meter_id = $1 AND kind = 'valve_mismatch' AND status = 0`, [water.id]);
+    const w = await h.q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_warnings WHERE meter_id = $1 AND kind = 'valve_mismatch' AND status = 0`, [water.id]);
     expect(w.n).toBe(1);
     const open = await get('device/unusual/open/list');
     const row = open.body.data.find((x: { meterId: number }) => x.meterId === water.id);
@@ -205,7 +204,7 @@ describe('valve/relay commands', () => {
     const r = await post('device/order/open', { id: m.id, open: false });
     expect(r.body.code).toBe('COMMAND_TIMEOUT');
     expect(r.body.message).toContain('设备离线');
-    const cmd = await q1<{ status: string; attempts: number; finished_at: Date }>(`SELECT status, attempts, finished_at FROM commands WHERE meter_id = $1`, [m.id]);
+    const cmd = await h.q1<{ status: string; attempts: number; finished_at: Date }>(`SELECT status, attempts, finished_at FROM commands WHERE meter_id = $1`, [m.id]);
     expect(cmd.status).toBe('timed_out');
     expect(cmd.attempts).toBe(2);
     expect(cmd.finished_at).toBeInstanceOf(Date);
@@ -219,7 +218,7 @@ describe('valve/relay commands', () => {
     fleet.clearFaults(elec2.address);
     expect(r.body.data.commands[0].status).toBe('timed_out');
     expect(r.body.data.commands[0].error).toBe('设备应答超时');
-    const m = await q1<{ online: boolean }>('SELECT online FROM meters WHERE id = $1', [elec2.id]);
+    const m = await h.q1<{ online: boolean }>('SELECT online FROM meters WHERE id = $1', [elec2.id]);
     expect(m.online).toBe(false);
     const fails = await get('device/read/fail/list?num=1');
     expect(fails.body.data.some((x: { id: number; fails: number }) => x.id === elec2.id && x.fails >= 1)).toBe(true);
@@ -235,7 +234,7 @@ describe('protection and no-disconnect hours', () => {
     expect(r.body.message).toContain('保电');
     expect(r.body.message).toContain('高考保电');
     expect(fleet.meter(elec.address)!.supplyOn).toBe(true);
-    const n = await q1<{ n: number }>(`SELECT count(*)::int AS n FROM commands WHERE meter_id = $1 AND kind = 'close' AND created_at > now() - interval '5 seconds'`, [elec.id]);
+    const n = await h.q1<{ n: number }>(`SELECT count(*)::int AS n FROM commands WHERE meter_id = $1 AND kind = 'close' AND created_at > now() - interval '5 seconds'`, [elec.id]);
     expect(n.n).toBe(0);
     const forced = await post('device/order/open', { id: elec.id, open: false, overrideReason: '业主申请停电检修' });
     expect(forced.body.data.status).toBe('succeeded');
@@ -247,13 +246,13 @@ describe('protection and no-disconnect hours', () => {
   it('保电 on/off (metering pages) holds power on the meter itself through protect commands', async () => {
     const on = await post('protect/start', { kind: 1, meterIds: [elec2.id], reason: '医疗设备' });
     expect(on.body.code).toBe('SUCCESS');
-    await until(async () => (await q1<{ status: string }>(`SELECT status FROM commands WHERE meter_id = $1 AND kind = 'protect_on'`, [elec2.id])).status === 'succeeded');
+    await until(async () => (await h.q1<{ status: string }>(`SELECT status FROM commands WHERE meter_id = $1 AND kind = 'protect_on'`, [elec2.id])).status === 'succeeded');
     expect(fleet.meter(elec2.address)!.snapshot().powerHold).toBe(true);
     const refused = await post('device/order/open', { id: elec2.id, open: false });
     expect(refused.body.code).toBe('METER_PROTECTED');
     const off = await post('protect/end', { kind: 1, meterIds: [elec2.id] });
     expect(off.body.code).toBe('SUCCESS');
-    await until(async () => (await q1<{ status: string }>(`SELECT status FROM commands WHERE meter_id = $1 AND kind = 'protect_off'`, [elec2.id])).status === 'succeeded');
+    await until(async () => (await h.q1<{ status: string }>(`SELECT status FROM commands WHERE meter_id = $1 AND kind = 'protect_off'`, [elec2.id])).status === 'succeeded');
     expect(fleet.meter(elec2.address)!.snapshot().powerHold).toBe(false);
   });
 
@@ -300,7 +299,7 @@ describe('robustness', () => {
     s.write('HB\n');
     const r = await reading;
     expect(r.body.data.commands.map((x: { status: string }) => x.status)).toEqual(['succeeded', 'succeeded']);
-    await until(async () => (await q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_reports WHERE collector_id = $1 AND error <> ''`, [badCollector])).n > 0, 5000, 'error reports');
+    await until(async () => (await h.q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_reports WHERE collector_id = $1 AND error <> ''`, [badCollector])).n > 0, 5000, 'error reports');
     const errs = await h.owner.query(`SELECT error FROM device_reports WHERE collector_id = $1 AND error <> ''`, [badCollector]);
     expect(errs.rows.length).toBeLessThanOrEqual(20); // rate-limited per connection
     expect(errs.rows.some((x) => String(x.error).startsWith('丢弃无法识别的字节'))).toBe(true);
@@ -335,10 +334,10 @@ describe('exception detection', () => {
     const t = Date.now() - 60_000;
     await h.db.tx(SYSTEM_SCOPE, (tx) => ingestReadings(tx, [{ meter: ident, readAt: new Date(t), total: '100.00', source: SOURCE.automatic, valve: 0 }]));
     await h.db.tx(SYSTEM_SCOPE, (tx) => ingestReadings(tx, [{ meter: ident, readAt: new Date(t + 30_000), total: '100.00', source: SOURCE.automatic, valve: 0 }]));
-    expect((await q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_warnings WHERE meter_id = $1`, [m.id])).n).toBe(0);
+    expect((await h.q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_warnings WHERE meter_id = $1`, [m.id])).n).toBe(0);
     const r = await h.db.tx(SYSTEM_SCOPE, (tx) => ingestReadings(tx, [{ meter: ident, readAt: new Date(t + 60_000), total: '103.50', source: SOURCE.automatic, valve: 0 }]));
     expect(r.results[0]).toMatchObject({ stored: true, exception: '' });
-    const w = await q1<{ kind: string; detail: { from: string; to: string } }>(`SELECT kind, detail FROM device_warnings WHERE meter_id = $1`, [m.id]);
+    const w = await h.q1<{ kind: string; detail: { from: string; to: string } }>(`SELECT kind, detail FROM device_warnings WHERE meter_id = $1`, [m.id]);
     expect(w).toMatchObject({ kind: 'consumption_closed', detail: { from: '100.00', to: '103.50' } });
   });
 
@@ -347,7 +346,7 @@ describe('exception detection', () => {
     const r = await post('device/order/read', { ids: [water.id] });
     fleet.clearFaults(water.address);
     expect(r.body.data.commands[0].status).toBe('succeeded');
-    const w = await q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_warnings WHERE meter_id = $1 AND kind = 'low_battery' AND status = 0`, [water.id]);
+    const w = await h.q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_warnings WHERE meter_id = $1 AND kind = 'low_battery' AND status = 0`, [water.id]);
     expect(w.n).toBe(1);
   });
 
@@ -357,14 +356,14 @@ describe('exception detection', () => {
     const ghostId = await h.collector(c.companyId);
     await h.owner.query(`UPDATE collectors SET online = true, last_seen_at = now() - interval '10 minutes' WHERE id = $1`, [ghostId]);
     await h.worker.offlineSweep();
-    expect((await q1<{ online: boolean }>('SELECT online FROM collectors WHERE id = $1', [ghostId])).online).toBe(false);
-    const w = await q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_warnings WHERE collector_id = $1 AND kind = 'offline' AND status = 0`, [silentId]);
+    expect((await h.q1<{ online: boolean }>('SELECT online FROM collectors WHERE id = $1', [ghostId])).online).toBe(false);
+    const w = await h.q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_warnings WHERE collector_id = $1 AND kind = 'offline' AND status = 0`, [silentId]);
     expect(w.n).toBe(1);
     // once: a second sweep refreshes the open warning instead of adding one
     await h.worker.offlineSweep();
-    expect((await q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_warnings WHERE collector_id = $1 AND kind = 'offline'`, [silentId])).n).toBe(1);
+    expect((await h.q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_warnings WHERE collector_id = $1 AND kind = 'offline'`, [silentId])).n).toBe(1);
     // the live test collector is not touched
-    expect((await q1<{ online: boolean }>('SELECT online FROM collectors WHERE id = $1', [collectorId])).online).toBe(true);
+    expect((await h.q1<{ online: boolean }>('SELECT online FROM collectors WHERE id = $1', [collectorId])).online).toBe(true);
   });
 });
 
@@ -373,7 +372,7 @@ describe('scheduled reading and lists', () => {
     const queued = await h.worker.scheduleReads(true);
     expect(queued).toBeGreaterThanOrEqual(3);
     const task = await until(async () => {
-      const t = await q1<{ status: string; total: number; succeeded: number; failed: number }>(
+      const t = await h.q1<{ status: string; total: number; succeeded: number; failed: number }>(
         'SELECT status, total, succeeded, failed FROM read_tasks WHERE company_id = $1 AND origin = 1 ORDER BY id DESC LIMIT 1',
         [c.companyId],
       );
@@ -381,12 +380,12 @@ describe('scheduled reading and lists', () => {
     }, 20_000, 'read task done');
     expect(task.succeeded).toBeGreaterThanOrEqual(3);
     expect(task.succeeded + task.failed).toBe(task.total);
-    const n = await q1<{ n: number }>(`SELECT count(*)::int AS n FROM readings WHERE meter_id = $1 AND source = 1`, [elec.id]);
+    const n = await h.q1<{ n: number }>(`SELECT count(*)::int AS n FROM readings WHERE meter_id = $1 AND source = 1`, [elec.id]);
     expect(n.n).toBeGreaterThanOrEqual(1);
     const tasks = await get('device/read/task/list');
     expect(tasks.body.data[0]).toMatchObject({ originText: '定时抄表', statusText: '已完成' });
     // the first read of a day is a full one: the clock was checked
-    const latest = await q1<{ registers: Record<string, unknown> }>('SELECT registers FROM meter_latest WHERE meter_id = $1', [elec.id]);
+    const latest = await h.q1<{ registers: Record<string, unknown> }>('SELECT registers FROM meter_latest WHERE meter_id = $1', [elec.id]);
     expect(latest.registers.clockAt).toBeTruthy();
     expect(typeof latest.registers.voltageA).toBe('number');
     const unread = await get('device/read/unread/list');
@@ -397,10 +396,10 @@ describe('scheduled reading and lists', () => {
     fleet.setFault(elec.address, 'clockDrift', 900);
     await h.owner.query(`UPDATE meter_latest SET registers = registers - 'clockAt' WHERE meter_id = $1`, [elec.id]);
     await h.worker.scheduleReads(true);
-    await until(async () => (await q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_warnings WHERE meter_id = $1 AND kind = 'clock_drift'`, [elec.id])).n === 1, 20_000, 'drift warning');
-    await until(async () => (await q1<{ status: string }>(`SELECT status FROM commands WHERE meter_id = $1 AND kind = 'time_sync' ORDER BY id DESC LIMIT 1`, [elec.id]))?.status === 'succeeded', 20_000, 'time sync');
+    await until(async () => (await h.q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_warnings WHERE meter_id = $1 AND kind = 'clock_drift'`, [elec.id])).n === 1, 20_000, 'drift warning');
+    await until(async () => (await h.q1<{ status: string }>(`SELECT status FROM commands WHERE meter_id = $1 AND kind = 'time_sync' ORDER BY id DESC LIMIT 1`, [elec.id]))?.status === 'succeeded', 20_000, 'time sync');
     expect(Math.abs(fleet.meter(elec.address)!.snapshot().meterTime.getTime() - Date.now())).toBeLessThan(10_000);
-    const w = await q1<{ status: number; handle_memo: string }>(`SELECT status, handle_memo FROM device_warnings WHERE meter_id = $1 AND kind = 'clock_drift'`, [elec.id]);
+    const w = await h.q1<{ status: number; handle_memo: string }>(`SELECT status, handle_memo FROM device_warnings WHERE meter_id = $1 AND kind = 'clock_drift'`, [elec.id]);
     expect(w.status).toBe(1);
     expect(w.handle_memo).toContain('已自动校时');
   });

@@ -46,6 +46,8 @@ export interface Harness {
   fleets: Fleet[];
   call(token: string | null, opts: InjectOptions): Promise<{ status: number; body: any }>;
   login(username: string, password: string): Promise<string>;
+  /** The first row of a query as the database owner (what the app wrote, past row-level security). */
+  q1<T = Record<string, unknown>>(sql: string, args?: unknown[]): Promise<T>;
   /** a company with an area, rooms and a user holding every page and operation */
   company(ops?: string[], routes?: string[]): Promise<TestCompany>;
   collector(companyId: number, imei?: string): Promise<number>;
@@ -130,6 +132,9 @@ export async function harness(o: HarnessOptions = {}): Promise<Harness> {
     fleets,
     call,
     login,
+    async q1<T>(sql: string, args: unknown[] = []) {
+      return (await owner.query(sql, args)).rows[0] as T;
+    },
     async company(ops = OPERATION_KEYS, routes = ROUTES.filter((r) => r.access === undefined).map((r) => r.key)) {
       const companyId = await makeCompany(owner);
       const areaId = await makeArea(owner, companyId, uniq('园区'));
