@@ -156,7 +156,7 @@ export class Worker {
     } catch (e) {
       this.deps.log.error({ err: e, commandId: cmd.id }, '写入指令结果失败');
     }
-    for (const e of events) this.deps.bus.emit(e);
+    this.deps.bus.emitAll(events);
     if (!outcome.ok) this.deps.log.info({ commandId: cmd.id, kind: cmd.kind, status: next.status, error: outcome.error }, '指令未成功');
   }
 
@@ -234,7 +234,7 @@ export class Worker {
       out.push(...(await raiseWarnings(tx, long)));
       return out;
     });
-    for (const e of events ?? []) this.deps.bus.emit(e);
+    if (events) this.deps.bus.emitAll(events);
   }
 
   private async retention() {

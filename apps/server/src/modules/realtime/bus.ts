@@ -15,6 +15,9 @@ export interface DeviceEvent {
   body: Record<string, unknown>;
 }
 
+/** Events of one company and kind per MQTT message at most (see {@link EventBus.emitAll}). */
+const MQTT_BATCH = 500;
+
 const EVENT_TOPIC = /^events\/(\d+)\/(reading|command|online|warning)$/;
 
 export class EventBus {
@@ -31,6 +34,29 @@ export class EventBus {
   emit(e: DeviceEvent) {
     this.local.emit('event', e);
     this.mqtt?.publish(`${this.prefix}events/${e.companyId}/${e.kind}`, JSON.stringify({ ...e.body, node: this.node }), { qos: 0 });
+  }
+
+  /**
+   * Publish many events (a stored batch of readings): each to this process's listeners, and through
+   * MQTT one message per company and kind for up to MQTT_BATCH of them (`{node, events: [body…]}`),
+   * not one per event — the broker and every process's parser see a handful of messages per batch.
+   */
+  emitAll(events: readonly DeviceEvent[]) {
+    if (events.length === 1) return this.emit(events[0]);
+    for (const e of events) this.local.emit('event', e);
+    if (!this.mqtt || !events.length) return;
+    const groups = new Map<string, Record<string, unknown>[]>();
+    for (const e of events) {
+      const topic = `${this.prefix}events/${e.companyId}/${e.kind}`;
+      let g = groups.get(topic);
+      if (!g) groups.set(topic, (g = []));
+      g.push(e.body);
+      if (g.length === MQTT_BATCH) {
+        this.mqtt.publish(topic, JSON.stringify({ node: this.node, events: g }), { qos: 0 });
+        groups.set(topic, []);
+      }
+    }
+    for (const [topic, g] of groups) if (g.length) this.mqtt.publish(topic, JSON.stringify({ node: this.node, events: g }), { qos: 0 });
   }
 
   on(fn: (e: DeviceEvent) => void): () => void {
@@ -69,7 +95,12 @@ export class EventBus {
         return;
       }
       const m = EVENT_TOPIC.exec(topic);
-      if (m) this.local.emit('event', { companyId: Number(m[1]), kind: m[2] as EventKind, body: rest });
+      if (!m) return;
+      const companyId = Number(m[1]);
+      const kind = m[2] as EventKind;
+      if (Array.isArray(rest.events)) {
+        for (const b of rest.events) if (b && typeof b === 'object') this.local.emit('event', { companyId, kind, body: b });
+      } else this.local.emit('event', { companyId, kind, body: rest });
     });
     await client.subscribeAsync([`${this.prefix}events/+/+`, `${this.prefix}internal/+`], { qos: 0 });
   }
