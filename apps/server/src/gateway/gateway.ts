@@ -78,12 +78,14 @@ const QUEUE_LOW = 20_000;
  * Reported readings are stored in lanes by meter id (id mod INGEST_LANES): a lane stores its batches
  * one after the other, so each meter's readings reach the database in the order they came; the lanes
  * run concurrently and hold disjoint ingest locks (INGEST_LANES divides the lock's bucket count), so
- * while one lane waits for its commit another is written. A lane starts once LANE_START readings wait
- * (or at the 500 ms flush) and takes at most LANE_BATCH at a time.
+ * while one lane waits for its commit another is written. A lane starts once LANE_START readings wait,
+ * or LANE_LINGER_MS after a reading came to an idle gateway (a last few readings do not wait for the
+ * 500 ms flush), and takes at most LANE_BATCH at a time.
  */
 const INGEST_LANES = 4;
 const LANE_START = 2_500;
 const LANE_BATCH = 10_000;
+const LANE_LINGER_MS = 20;
 
 /** Caches meters by address, loading misses in batches (many reports arrive at once). */
 class MeterCache {
@@ -194,6 +196,13 @@ export class Gateway implements GatewayClient {
   private readonly nowOnline = new Set<number>();
   private readonly lastReadAt = new Map<number, number>();
   private paused = false;
+  private pauses = 0;
+  private pauseLoggedAt = 0;
+  private linger: NodeJS.Timeout | undefined;
+  private readonly lingered = () => {
+    this.linger = undefined;
+    for (let i = 0; i < this.lanes.length; i++) if (this.lanes[i].length) void this.runLane(i);
+  };
   private registered: Connection[] = [];
   private reports: repo.ReportRow[] = [];
   private readonly lanes: IngestItem[][] = Array.from({ length: INGEST_LANES }, () => []);
@@ -255,6 +264,7 @@ export class Gateway implements GatewayClient {
   async stop() {
     this.stopped = true;
     for (const t of this.timers) clearInterval(t);
+    clearTimeout(this.linger);
     for (const c of this.conns) c.socket.destroy();
     for (const ch of this.mqttChannels.values()) ch.close(new DeviceError('closed'));
     await new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
@@ -424,7 +434,7 @@ export class Gateway implements GatewayClient {
     } catch (e) {
       this.log.error({ err: e }, '写入在线状态失败');
     }
-    for (const e of events) this.deps.bus.emit(e);
+    this.deps.bus.emitAll(events);
   }
 
   private async disconnected(conn: Connection) {
@@ -447,7 +457,7 @@ export class Gateway implements GatewayClient {
           }
         }
       });
-      for (const e of events) this.deps.bus.emit(e);
+      this.deps.bus.emitAll(events);
     } catch (e) {
       this.log.error({ err: e }, '写入离线状态失败');
     }
@@ -563,6 +573,7 @@ export class Gateway implements GatewayClient {
       });
       this.queued++;
       if (lane.length >= LANE_START) void this.runLane(meter.id % INGEST_LANES);
+      else if (!this.linger) this.linger = setTimeout(this.lingered, LANE_LINGER_MS);
       if (this.queued >= QUEUE_HIGH && !this.paused) this.pauseAll();
     }
     if (facts.batteryLow) void this.lowBattery(meter);
@@ -573,7 +584,7 @@ export class Gateway implements GatewayClient {
       const events = await this.deps.db.tx(SYSTEM_SCOPE, (tx) =>
         raiseWarnings(tx, [{ companyId: meter.companyId, meterId: meter.id, collectorId: null, areaId: meter.areaId, kind: 'low_battery', detail: { reportedAt: new Date().toISOString() } }]),
       );
-      for (const e of events) this.deps.bus.emit(e);
+      this.deps.bus.emitAll(events);
     } catch (e) {
       this.log.error({ err: e }, '写入低电量告警失败');
     }
@@ -848,13 +859,19 @@ export class Gateway implements GatewayClient {
   private pauseAll() {
     this.paused = true;
     for (const c of this.conns) c.socket.pause();
-    this.log.warn({ queued: this.queued }, '上报读数积压，暂停接收设备数据');
+    // under a sustained burst this happens several times a second: logged once a minute, with a count
+    this.pauses++;
+    const now = Date.now();
+    if (now - this.pauseLoggedAt >= 60_000) {
+      this.log.warn({ queued: this.queued, pauses: this.pauses }, '上报读数积压，暂停接收设备数据（一分钟内只记一次）');
+      this.pauseLoggedAt = now;
+      this.pauses = 0;
+    }
   }
 
   private resumeAll() {
     this.paused = false;
     for (const c of this.conns) c.socket.resume();
-    this.log.info({ queued: this.queued }, '积压已消化，恢复接收设备数据');
   }
 
   /** Stores one batch of reported readings; a transient database failure is retried, never dropped silently. */
@@ -865,7 +882,7 @@ export class Gateway implements GatewayClient {
         const { events, stored } = await this.deps.db.tx(SYSTEM_SCOPE, (tx) => ingestReadings(tx, readings, { results: false }));
         this.readingsStored += stored;
         this.log.debug({ readings: readings.length, ms: Math.round(performance.now() - t0) }, '上报读数已入库');
-        for (const e of events) this.deps.bus.emit(e);
+        this.deps.bus.emitAll(events);
         return;
       } catch (e) {
         if (attempt < 3) {
