@@ -52,7 +52,7 @@ async function main() {
   ]);
 
   const base = await settle();
-  const { gateway, bus } = await startGateway(db, { heartbeatSeconds: 30 });
+  const { gateway, bus, stop: stopGateway } = await startGateway(db, { heartbeatSeconds: 30 });
   const log = pino({ level: process.env.BENCH_LOG_LEVEL ?? 'warn' });
   const worker = new Worker({
     db,
@@ -129,7 +129,7 @@ async function main() {
   } finally {
     await load.stop().catch(() => {});
     await worker.stop(2000);
-    await gateway.stop();
+    await stopGateway();
     await app.close();
     await db.close();
     await owner.end();

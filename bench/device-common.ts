@@ -1,11 +1,13 @@
 // Shared set-up of the device benchmarks (bench/ingest.ts, bench/connections.ts): a fresh database,
 // the app's migrations, one company whose collectors/meters are the load generator's devices, and
-// the gateway in this process (no MQTT: the TCP path is what is measured).
+// the gateway in this process with its event bus on an embedded MQTT broker, as `npm start` runs it
+// (every device event the gateway publishes goes through the broker; devices speak TCP).
 import pg from 'pg';
 import pino from 'pino';
 import type { FleetDefinition } from '@meter/simulator';
 import { appUrlFrom, migrateDatabase, openDb, type Db } from '../apps/server/src/db/client.ts';
 import { Gateway } from '../apps/server/src/gateway/gateway.ts';
+import { connectMqtt, startBroker } from '../apps/server/src/gateway/mqtt.ts';
 import { EventBus } from '../apps/server/src/modules/realtime/bus.ts';
 
 export const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
@@ -56,7 +58,10 @@ export async function seedFleet(owner: pg.Pool, def: FleetDefinition): Promise<{
 }
 
 export async function startGateway(db: Db, opts: { heartbeatSeconds?: number; replyTimeoutMs?: number } = {}) {
+  const broker = await startBroker(0, '127.0.0.1');
+  const busClient = await connectMqtt(broker.url, 'bench-bus');
   const bus = new EventBus();
+  await bus.attach(busClient);
   const gateway = new Gateway({
     db,
     bus,
@@ -64,7 +69,13 @@ export async function startGateway(db: Db, opts: { heartbeatSeconds?: number; re
     settings: { host: '127.0.0.1', port: 0, heartbeatSeconds: opts.heartbeatSeconds ?? 60, replyTimeoutMs: opts.replyTimeoutMs ?? 3000, retries: 1, mqttMeters: false },
   });
   await gateway.start();
-  return { gateway, bus };
+  const stop = async () => {
+    await gateway.stop();
+    bus.detach();
+    await busClient.endAsync(true).catch(() => {});
+    await broker.close();
+  };
+  return { gateway, bus, stop };
 }
 
 export const fmt = (n: number, digits = 0) => n.toLocaleString('en-US', { maximumFractionDigits: digits, minimumFractionDigits: digits });

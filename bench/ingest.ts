@@ -43,8 +43,8 @@ hardLimit(5 * 60_000);
 const DB = process.env.BENCH_DB ?? 'meter_bench_ingest';
 const CONNECTIONS = Number(process.env.BENCH_CONNECTIONS ?? 200);
 const PER = Number(process.env.BENCH_METERS_PER_CONNECTION ?? 50);
-const REPORTS = Number(process.env.BENCH_REPORTS ?? 200_000);
-const RATE = Number(process.env.BENCH_RATE ?? 60_000);
+const REPORTS = Number(process.env.BENCH_REPORTS ?? 1_000_000);
+const RATE = Number(process.env.BENCH_RATE ?? 250_000);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
@@ -77,7 +77,7 @@ async function main() {
   const def = loadDefinition({ connections: CONNECTIONS, metersPerConnection: PER, kind: 'mixed', prefix: '7' });
   const { owner, db } = await freshDatabase(DB);
   await seedFleet(owner, def);
-  const { gateway } = await startGateway(db);
+  const { gateway, stop: stopGateway } = await startGateway(db);
   const load = await spawnLoadGenerator({
     connections: CONNECTIONS,
     metersPerConnection: PER,
@@ -189,7 +189,7 @@ async function main() {
     console.log(`比值 仅入库/COPY: ${(storeRate / copyRate).toFixed(2)}`);
   } finally {
     await load.stop().catch(() => {});
-    await gateway.stop();
+    await stopGateway();
     await db.close();
     await owner.end();
   }
