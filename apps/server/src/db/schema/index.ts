@@ -6,3 +6,4 @@ export * from './billing.ts';
 export * from './control.ts';
 export * from './room.ts';
 export * from './ledger.ts';
+export * from './payapp.ts';
