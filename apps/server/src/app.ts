@@ -39,6 +39,8 @@ import billingRoutes from './modules/billing/routes.ts';
 import paymentRoutes from './modules/payment/routes.ts';
 import reportRoutes from './modules/report/routes.ts';
 import notifyRoutes from './modules/notify/routes.ts';
+import payAppRoutes from './modules/payapp/routes.ts';
+import { startPayAppJobs } from './jobs/payapp.ts';
 import { startBillingJobs } from './jobs/billing.ts';
 
 z.config(z.locales.zhCN());
@@ -193,7 +195,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   paymentRoutes(app);
   reportRoutes(app);
   notifyRoutes(app);
+  payAppRoutes(app);
   if (opts.jobs) {
+    const stopPayApp = startPayAppJobs({ db: opts.db, log: app.log });
+    app.addHook('onClose', async () => stopPayApp());
     const stopTimed = startTimedControls({ db: opts.db, bus, log: app.log });
     app.addHook('onClose', async () => stopTimed());
     const stopBilling = startBillingJobs({ db: opts.db, bus, log: app.log });

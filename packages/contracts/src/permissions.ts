@@ -53,6 +53,7 @@ export const PERMISSION_TREE: PermissionNode[] = [
       { key: 'finance.roomTimedSubsidy', title: '房间定时补贴' },
       { key: 'finance.chargingScheme', title: '收费方案' },
       { key: 'finance.logExport', title: '财务日志导出' },
+      { key: 'finance.withdraw', title: '商户提现' },
     ],
   },
   {

@@ -5,3 +5,4 @@ export * from './device.ts';
 export * from './scheme.ts';
 export * from './room.ts';
 export * from './owner.ts';
+export * from './payapp.ts';
