@@ -27,6 +27,7 @@ const PAGES: Record<string, Page> = {
   systemFees: lazy(() => import('./system/SystemFees.tsx')),
   recordsArea: lazy(() => import('./records/RecordsArea.tsx')),
   belongs: lazy(() => import('./platform/Belongs.tsx')),
+  huifu: lazy(() => import('./platform/Huifu.tsx')),
   ...CONTROL_PAGES,
   ...BILLING_PAGES,
 };

@@ -338,6 +338,8 @@ export interface WithdrawalRow {
   bankAccount?: string;
   status: number | string;
   statusText?: string;
+  /** why a failed withdrawal failed (its amount and fee went back to the balance) */
+  reason?: string;
   memo?: string;
   operatorName?: string;
   createdAt: string;

@@ -1,6 +1,7 @@
 // 提现记录 (/noteswithdraw): withdrawals of the company's collected money to its bank account —
 // the pay-application withdrawals (AdaPayApplication/FindWithdrawalLog: amount, fee, bank account,
-// state) — and the 提现 rows of the ledger (Statistics/list, transactionType 7).
+// state; filters: status and the time asked) — and the 提现 rows of the ledger (Statistics/list,
+// transactionType 7). A failed withdrawal shows its reason; its amount and fee went back to the balance.
 import { useMemo } from 'react';
 import { Tabs, Tag } from 'antd';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
@@ -43,6 +44,7 @@ export function withdrawColumns(): ResourceColumn<Row>[] {
         return s ? <Tag color={s.color}>{r.statusText ?? s.text}</Tag> : <Tag>{r.statusText ?? String(r.status)}</Tag>;
       },
     },
+    { title: '失败原因', key: 'reason', dataIndex: 'reason', ellipsis: true, render: (_d, r) => r.reason || '-' },
     { title: '操作人', key: 'operatorName', dataIndex: 'operatorName', render: (_d, r) => r.operatorName || '-' },
     { title: '备注', key: 'memo', dataIndex: 'memo', ellipsis: true },
     timeColumn<Row>('到账时间', 'finishedAt'),

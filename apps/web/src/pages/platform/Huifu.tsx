@@ -1,0 +1,206 @@
+// 汇付用户申请 (/huifu, platform management): a company's pay-application (汇付 AdaPay) merchant
+// accounts, declared once in @meter/contracts (payAppResource) — the table, the search form and the
+// application form derive from it. Each row shows its available balance and what is being withdrawn;
+// actions: 提现 (finance.withdraw, opened accounts), 修改结算卡 (ChangeBankCode), 停用/启用 and 删除
+// (refused by the server while the account holds money or a withdrawal is processing). A platform
+// admin registers accounts inside the company picked in the header.
+import { useMemo, useRef, useState } from 'react';
+import { Form, Input, Modal, Popconfirm, Tag, Typography } from 'antd';
+import type { ActionType } from '@ant-design/pro-components';
+import { idNoError, payAppResource } from '@meter/contracts';
+import { payAppApi, type PayAppRow } from '../../api/payapp.ts';
+import { toast } from '../../app/feedback.tsx';
+import { useCan } from '../../app/session.ts';
+import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { columnsFromResource } from '../../components/resourceColumns.tsx';
+import { FORM_INVALID } from '../../components/validate.ts';
+import { moneyColumn, useCompanyPick } from '../fee/common.tsx';
+import { maskAccount } from '../notes/NotesWithdraw.tsx';
+import { WithdrawDialog } from './WithdrawDialog.tsx';
+
+type Row = PayAppRow & Record<string, unknown>;
+
+export const PAY_APP_STATUS_COLOR: Record<string, string> = { pending: 'processing', opened: 'success', disabled: 'default', rejected: 'error' };
+
+const ORDER = [
+  'companyName', 'name', 'kind', 'legalPerson', 'contactName', 'idNo', 'phone', 'bankName', 'bankAccountName', 'bankAccountNo',
+  'balance', 'processing', 'status', 'memo', 'createdAt',
+];
+
+/** Application form values → request body (the account number without spaces). */
+export function payAppBody(v: Record<string, unknown>): Record<string, unknown> {
+  const text = (k: string) => String(v[k] ?? '').trim();
+  return {
+    name: text('name'),
+    kind: Number(v.kind ?? 1),
+    legalPerson: text('legalPerson'),
+    contactName: text('contactName'),
+    idNo: text('idNo').toUpperCase(),
+    phone: text('phone'),
+    bankName: text('bankName'),
+    bankAccountName: text('bankAccountName'),
+    bankAccountNo: text('bankAccountNo').replace(/\s+/g, ''),
+    memo: text('memo'),
+  };
+}
+
+interface BankValues {
+  bankName: string;
+  bankAccountName: string;
+  bankAccountNo: string;
+}
+
+function BankCardDialog({ app, company, onClose }: { app: PayAppRow; company?: string; onClose(saved: boolean): void }) {
+  const [form] = Form.useForm<BankValues>();
+  const [busy, setBusy] = useState(false);
+  const submit = async () => {
+    let v: BankValues;
+    try {
+      v = await form.validateFields();
+    } catch {
+      toast.warning(FORM_INVALID);
+      return;
+    }
+    setBusy(true);
+    try {
+      await payAppApi.changeBank({ id: app.id, bankName: v.bankName.trim(), bankAccountName: v.bankAccountName.trim(), bankAccountNo: v.bankAccountNo.replace(/\s+/g, '') }, company);
+      toast.success('结算银行卡已修改');
+      onClose(true);
+    } catch {
+      /* the request wrapper showed the server's message */
+    } finally {
+      setBusy(false);
+    }
+  };
+  return (
+    <Modal open title={`修改结算银行卡：${app.name}`} okText="保存" cancelText="取消" confirmLoading={busy} onOk={() => void submit()} onCancel={() => onClose(false)} maskClosable={false} destroyOnHidden>
+      <Typography.Paragraph type="secondary">当前结算卡：{app.bankName} {maskAccount(app.bankAccountNo)}。处理中的提现仍按申请时的银行卡到账。</Typography.Paragraph>
+      <Form<BankValues> form={form} layout="vertical" name="bank-card" initialValues={{ bankName: app.bankName, bankAccountName: app.bankAccountName, bankAccountNo: '' }}>
+        <Form.Item name="bankName" label="开户银行" rules={[{ required: true, whitespace: true, message: '请输入开户银行' }, { max: 64, message: '开户银行最多 64 个字' }]}>
+          <Input placeholder="如 中国银行上海分行" />
+        </Form.Item>
+        <Form.Item name="bankAccountName" label="开户名" rules={[{ required: true, whitespace: true, message: '请输入开户名' }, { max: 64, message: '开户名最多 64 个字' }]}>
+          <Input />
+        </Form.Item>
+        <Form.Item
+          name="bankAccountNo"
+          label="银行账号"
+          rules={[
+            { required: true, message: '请输入银行账号' },
+            { validator: (_r, v) => (!v || /^\d{8,32}$/.test(String(v).replace(/\s+/g, '')) ? Promise.resolve() : Promise.reject(new Error('银行账号须为 8–32 位数字'))) },
+          ]}
+        >
+          <Input inputMode="numeric" autoComplete="off" placeholder="新的结算银行卡号" />
+        </Form.Item>
+      </Form>
+    </Modal>
+  );
+}
+
+export default function Huifu() {
+  const actionRef = useRef<ActionType | undefined>(undefined);
+  const company = useCompanyPick();
+  const canWithdraw = useCan('finance.withdraw');
+  const [bank, setBank] = useState<PayAppRow | null>(null);
+  const [withdraw, setWithdraw] = useState<PayAppRow | null>(null);
+  const reload = () => void actionRef.current?.reload();
+
+  const columns = useMemo<ResourceColumn<Row>[]>(() => {
+    const cols = columnsFromResource<Row>(
+      payAppResource,
+      {
+        name: { copyable: true },
+        kind: { render: (_d, r) => r.kindText, initialValue: '1' },
+        idNo: {
+          rules: [
+            { required: true, message: '请输入证件号码' },
+            ({ getFieldValue }) => ({
+              validator: (_r, v) => {
+                const e = v ? idNoError(Number(getFieldValue('kind') ?? 1), String(v)) : null;
+                return e ? Promise.reject(new Error(e)) : Promise.resolve();
+              },
+            }),
+          ],
+        },
+        bankAccountNo: { render: (_d, r) => maskAccount(r.bankAccountNo) },
+        status: {
+          hideInForm: true,
+          render: (_d, r) => (
+            <span>
+              <Tag color={PAY_APP_STATUS_COLOR[r.status] ?? 'default'}>{r.statusText}</Tag>
+              {r.status === 'rejected' && r.reason ? <Typography.Text type="danger">{r.reason}</Typography.Text> : null}
+            </span>
+          ),
+        },
+      },
+      [
+        { title: '所属单位', dataIndex: 'companyName', key: 'companyName', hideInForm: true, hideInTable: !!company, render: (_d, r) => r.companyName ?? '-' },
+        moneyColumn<Row>('可用余额', 'balance', { hideInForm: true, width: 120 }),
+        moneyColumn<Row>('提现中', 'processing', { hideInForm: true, width: 110 }),
+      ],
+    );
+    const byKey = new Map(cols.map((c) => [c.key as string, c]));
+    return ORDER.map((k) => byKey.get(k)!).filter(Boolean);
+  }, [company]);
+
+  return (
+    <>
+      <ResourceTable<Row>
+        entityName="汇付账户"
+        headerTitle="汇付用户申请"
+        rowKey="id"
+        actionRef={actionRef}
+        columns={columns}
+        areaFilter={false}
+        list={(q) => payAppApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}
+        create={(v) => payAppApi.add(payAppBody(v), company)}
+        remove={(r) => payAppApi.remove(r.id, company)}
+        createDefaults={{ kind: '1' }}
+        modalWidth={760}
+        rowActions={(r) => [
+          canWithdraw && r.status === 'opened' ? (
+            <a key="withdraw" data-testid={`withdraw-${r.id}`} onClick={() => setWithdraw(r)}>
+              提现
+            </a>
+          ) : null,
+          <a key="bank" onClick={() => setBank(r)}>
+            修改结算卡
+          </a>,
+          r.status === 'opened' || r.status === 'disabled' ? (
+            <Popconfirm
+              key="status"
+              title={r.status === 'opened' ? '停用后该账户不能提现、不再收款，确定停用吗？' : '确定启用该账户吗？'}
+              okText="确定"
+              cancelText="取消"
+              onConfirm={async () => {
+                await payAppApi.setEnabled(r.id, r.status !== 'opened', company);
+                toast.success(r.status === 'opened' ? '已停用' : '已启用');
+                reload();
+              }}
+            >
+              <a>{r.status === 'opened' ? '停用' : '启用'}</a>
+            </Popconfirm>
+          ) : null,
+        ].filter(Boolean) as React.ReactNode[]}
+      />
+      {bank && (
+        <BankCardDialog
+          app={bank}
+          company={company}
+          onClose={(saved) => {
+            setBank(null);
+            if (saved) reload();
+          }}
+        />
+      )}
+      {withdraw && (
+        <WithdrawDialog
+          app={withdraw}
+          company={company}
+          onDone={() => reload()}
+          onClose={() => setWithdraw(null)}
+        />
+      )}
+    </>
+  );
+}

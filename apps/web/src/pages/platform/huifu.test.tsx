@@ -1,0 +1,89 @@
+import { beforeEach, describe, expect, it } from 'vitest';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { areaSelections } from '../../app/page.tsx';
+import { resetInflight } from '../../api/request.ts';
+import { mockServer, ok, renderPage, signIn } from '../fee/testing.tsx';
+import Huifu, { payAppBody } from './Huifu.tsx';
+import { withdrawAmountError } from './WithdrawDialog.tsx';
+
+// /huifu: the pay-application accounts with their balances, and the withdrawal dialog (amount
+// checked as text against balance − fee, a confirmation step, one requestId per opening).
+
+configure({ asyncUtilTimeout: 8000 });
+
+beforeEach(() => {
+  areaSelections.set({});
+  resetInflight();
+});
+
+const P = '/pay/api/AdaPayApplication';
+const row = {
+  id: 5, companyId: 1, companyName: '演示物业', name: '物业收款户', kind: 1, kindText: '企业', legalPerson: '张三', contactName: '', idNo: '91310000MA1FL0000X',
+  phone: '13800138000', bankName: '中国银行', bankAccountName: '演示物业', bankAccountNo: '6217000012345678', status: 'opened', statusText: '已开通',
+  providerAppId: 'SIMAPP5', reason: '', balance: '100.00', balanceFen: 10000, processing: '0.00', processingCount: 0, maxWithdrawal: '99.00', memo: '',
+  openedAt: '2026-11-22 10:00:00', createdAt: '2026-11-22 09:00:00',
+};
+
+describe('pure rules', () => {
+  it('the withdrawal amount must leave room for its fee', () => {
+    expect(withdrawAmountError('99', 10000)).toBeNull();
+    expect(withdrawAmountError('99.01', 10000)).toBe('提现金额加手续费 ¥1.00 超过可用余额 ¥100.00');
+    expect(withdrawAmountError('', 10000)).toBe('请输入提现金额');
+    expect(withdrawAmountError('1.234', 10000)).toBe('提现金额最多 2 位小数');
+    expect(withdrawAmountError('0', 10000)).toBe('提现金额须大于 0');
+    expect(withdrawAmountError('0.1+0.2', 10000)).toBe('提现金额须为数字，如 100 或 100.50');
+  });
+
+  it('the application form becomes the request body (account number without spaces, kind a number)', () => {
+    expect(payAppBody({ name: ' 收款户 ', kind: '2', legalPerson: '李四', idNo: '11010519491231002x', phone: '13800138000', bankName: '工行', bankAccountName: '李四', bankAccountNo: '6222 0000 1111 2222' }))
+      .toEqual({ name: '收款户', kind: 2, legalPerson: '李四', contactName: '', idNo: '11010519491231002X', phone: '13800138000', bankName: '工行', bankAccountName: '李四', bankAccountNo: '6222000011112222', memo: '' });
+  });
+});
+
+describe('Huifu page', () => {
+  it('lists accounts with their balance; 提现 validates, shows the fee, asks for confirmation, then withdraws once', async () => {
+    signIn(['huifu', 'noteswithdraw'], ['finance.withdraw']);
+    const toasts: string[] = [];
+    const calls = mockServer((c) => {
+      if (c.path === `${P}/GetAdaPayApplicationAllList`) return ok([row], 1);
+      if (c.path === `${P}/GetBalance`) return ok({ ...row, fee: { rateBp: 5, min: '1.00', max: '25.00', text: '提现手续费：提现金额的 0.05%' } });
+      if (c.path === `${P}/Withdrawal`) return ok({ id: 9, requestId: 'r', amount: '50.00', fee: '1.00', status: 0, statusText: '处理中', balance: '49.00', duplicate: false });
+      return undefined;
+    }, toasts);
+    renderPage('huifu', <Huifu />);
+    expect(await screen.findByText('物业收款户')).toBeTruthy();
+    expect(screen.getByText('¥100.00')).toBeTruthy();
+    expect(screen.getByText('6217 **** **** 5678')).toBeTruthy();
+
+    fireEvent.click(screen.getByTestId('withdraw-5'));
+    const dialog = await screen.findByRole('dialog');
+    await waitFor(() => expect(within(dialog).getByTestId('withdraw-balance').textContent).toBe('¥100.00'));
+    const input = within(dialog).getByPlaceholderText('如 100 或 100.50');
+    fireEvent.change(input, { target: { value: '99.01' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: /下一步/ }));
+    expect(await within(dialog).findByText('提现金额加手续费 ¥1.00 超过可用余额 ¥100.00')).toBeTruthy();
+    expect(calls.some((c) => c.path === `${P}/Withdrawal`)).toBe(false);
+
+    fireEvent.change(input, { target: { value: '50' } });
+    await waitFor(() => expect(within(dialog).getByTestId('withdraw-fee').textContent).toBe('手续费 ¥1.00，合计扣除 ¥51.00'));
+    fireEvent.click(within(dialog).getByRole('button', { name: /下一步/ }));
+    expect((await screen.findByTestId('confirm-amount')).textContent).toBe('¥50.00');
+    expect(screen.getByTestId('confirm-fee').textContent).toBe('¥1.00');
+    fireEvent.click(screen.getByRole('button', { name: /确认提现/ }));
+    expect((await screen.findByTestId('withdraw-result')).textContent).toContain('状态：处理中');
+    const posts = calls.filter((c) => c.path === `${P}/Withdrawal`);
+    expect(posts).toHaveLength(1);
+    expect(posts[0].body).toMatchObject({ id: 5, amount: '50.00', memo: '' });
+    expect(String((posts[0].body as { requestId: string }).requestId)).toMatch(/^[A-Za-z0-9_-]{8,64}$/);
+    expect(toasts.filter((t) => t.startsWith('warning') || t.startsWith('error'))).toEqual([]);
+  }, 30_000);
+
+  it('no 提现 without the finance.withdraw operation', async () => {
+    signIn(['huifu'], []);
+    mockServer((c) => (c.path === `${P}/GetAdaPayApplicationAllList` ? ok([row], 1) : undefined));
+    renderPage('huifu', <Huifu />);
+    expect(await screen.findByText('物业收款户')).toBeTruthy();
+    expect(screen.queryByTestId('withdraw-5')).toBeNull();
+    expect(screen.getByText('修改结算卡')).toBeTruthy();
+  });
+});
