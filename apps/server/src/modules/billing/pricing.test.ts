@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { Decimal } from 'decimal.js';
-import { EMPTY_STATE, apportion, minimumChargeTopUp, priceConsumption, splitAt, type PeriodState, type PriceVersion } from './pricing.ts';
+import { EMPTY_STATE, apportion, minimumChargeTopUp, priceConsumption, priceConsumptionDecimal, priceFixed, splitAt, type PeriodState, type PriceVersion } from './pricing.ts';
+import { fixed, fmt, roundHalfUp } from './fixed.ts';
 
 const T0 = new Date('2026-01-01T00:00:00+08:00');
 const day = (d: number) => new Date(T0.getTime() + d * 86400_000);
@@ -156,5 +157,69 @@ describe('splitAt, minimum charge and apportionment', () => {
       expect(r.reduce((s, x) => s + x.fen, 0)).toBe(total);
       expect(r.every((x) => x.fen >= 0)).toBe(true);
     }));
+  });
+});
+
+describe('fixed point (the fast path) against decimal.js', () => {
+  /** a plain decimal string with at most `dp` decimals, sometimes padded with zeros as PostgreSQL writes numerics */
+  const decimalArb = (maxInt: number, dp: number) =>
+    fc.tuple(fc.integer({ min: 0, max: maxInt }), fc.integer({ min: 0, max: 10 ** dp - 1 }), fc.integer({ min: 0, max: dp }), fc.boolean()).map(([i, f, keep, pad]) => {
+      const frac = String(f).padStart(dp, '0').slice(0, keep);
+      const s = frac ? `${i}.${frac}` : String(i);
+      return pad ? new Decimal(s).toFixed(dp) : new Decimal(s).toFixed();
+    });
+  const price = decimalArb(20, 4);
+  const flatArb = price.map((p) => flat(p));
+  const tieredArb = fc.tuple(fc.array(fc.tuple(decimalArb(300, 4), price), { minLength: 1, maxLength: 3 }), price).map(([ts, last]) => {
+    const ups = [...new Set(ts.map(([u]) => new Decimal(u).toFixed()))].sort((a, b) => new Decimal(a).comparedTo(b)).filter((u) => u !== '0');
+    return { ...flat('0'), mode: 'tiered' as const, tiers: [...ups.map((u, i) => ({ upTo: u, price: ts[i]?.[1] ?? last })), { upTo: null, price: last }] };
+  });
+  const touArb = fc.tuple(price, price, price, price, fc.boolean()).map(([a, b, c, d, withFlat]) => ({
+    ...flat('0.6'),
+    mode: 'tou' as const,
+    tou: { periods: [{ name: '尖', price: a, ranges: [] }, { name: '峰', price: b, ranges: [] }, ...(withFlat ? [{ name: '平', price: c, ranges: [] }] : []), { name: '谷', price: d, ranges: [] }] },
+  }));
+  const versionArb = fc.oneof(flatArb, tieredArb, touArb, fc.constant({ ...flat('0.68'), mode: 'tiered' as const }));
+  const stateArb = fc.tuple(decimalArb(100_000, 4), decimalArb(100_000, 10), fc.integer({ min: 0, max: 10_000_000 })).map(([quantity, exact, chargedFen]) => ({ quantity, exact, chargedFen }));
+  const touRegs = fc.option(fc.record({ 尖: decimalArb(500, 6), 峰: decimalArb(500, 6), 平: decimalArb(500, 6), 谷: decimalArb(500, 6) }, { requiredKeys: [] }), { nil: undefined });
+
+  it('parses and writes decimals as decimal.js does', () => {
+    fc.assert(fc.property(decimalArb(1_000_000, 8), (s) => {
+      const n = fixed(s, 8);
+      expect(n).toBeDefined();
+      expect(fmt(n!, 8)).toBe(new Decimal(s).toFixed());
+      expect(roundHalfUp(n!, 6)).toBe(new Decimal(s).toDecimalPlaces(2, Decimal.ROUND_HALF_UP).mul(100).toNumber());
+    }), { numRuns: 2000 });
+    expect(fixed('0.12345', 4)).toBeUndefined();
+    expect(fixed('0.12340', 4)).toBe(1234);
+    expect(fixed('-1', 4)).toBeUndefined();
+    expect(fixed('1e3', 4)).toBeUndefined();
+    expect(fixed('99999999999999999', 0)).toBeUndefined();
+    expect(fmt(0, 4)).toBe('0');
+    expect(fmt(5, 4)).toBe('0.0005');
+    expect(fmt(120000, 4)).toBe('12');
+  });
+
+  it('prices exactly as decimal.js: lines, total and period state', () => {
+    fc.assert(fc.property(versionArb, stateArb, decimalArb(5_000, 6), touRegs, (v, state, quantity, tou) => {
+      const c = { ...use(quantity), ...(tou && { tou }) };
+      const fast = priceFixed([v], state, c);
+      expect(fast).toBeDefined();
+      expect(fast).toEqual(priceConsumptionDecimal([v], state, c));
+      expect(priceConsumption([v], state, c)).toEqual(fast);
+    }), { numRuns: 3000 });
+  });
+
+  it('leaves to decimal.js what does not fit: a price change inside the piece, many decimals, huge amounts', () => {
+    const v2 = [flat('0.5', T0), flat('0.7', day(1.5))];
+    expect(priceFixed(v2, EMPTY_STATE, use('10'))).toBeUndefined();
+    expect(priceConsumption(v2, EMPTY_STATE, use('10'))).toEqual(priceConsumptionDecimal(v2, EMPTY_STATE, use('10')));
+    const thin = use('1.1234567');
+    expect(priceFixed([flat('0.68')], EMPTY_STATE, thin)).toBeUndefined();
+    expect(priceConsumption([flat('0.68')], EMPTY_STATE, thin)).toEqual(priceConsumptionDecimal([flat('0.68')], EMPTY_STATE, thin));
+    const huge = use('900000000');
+    expect(priceFixed([flat('9999.9999')], EMPTY_STATE, huge)).toBeUndefined();
+    expect(priceConsumption([flat('9999.9999')], EMPTY_STATE, huge)).toEqual(priceConsumptionDecimal([flat('9999.9999')], EMPTY_STATE, huge));
+    expect(priceConsumption([flat('9999.9999')], EMPTY_STATE, huge).totalFen).toBe(899999991000000);
   });
 });

@@ -1,4 +1,5 @@
 import { Decimal as D0 } from 'decimal.js';
+import { fixed, fmt, plus, roundHalfUp, times } from './fixed.ts';
 
 // The pricing engine (issue 5): pure functions, no I/O, never a float.
 //
@@ -187,9 +188,112 @@ function touLines(v: PriceVersion, q: Dec, tou: Record<string, Dec> | undefined)
 
 /**
  * Prices one piece of consumption within one accumulation period. The caller splits consumption
- * that crosses a period boundary (see splitAt) and passes each period's state.
+ * that crosses a period boundary (see splitAt) and passes each period's state. The common case (one
+ * price version, quantities to 6 decimals, prices to 4, amounts within safe integers) is computed in
+ * fixed point (priceFixed); anything else with decimal.js — the results are the same.
  */
 export function priceConsumption(versions: PriceVersion[], state: PeriodState, c: Consumption): Priced {
+  return priceFixed(versions, state, c) ?? priceConsumptionDecimal(versions, state, c);
+}
+
+// fixed point: quantities in 10^-6, prices in 10^-4, exact amounts in 10^-10 元 (numeric(24,10))
+const QS = 6;
+const PS = 4;
+const ES = QS + PS;
+
+interface FixedLine {
+  item: string;
+  quantity: number;
+  unitPrice: string;
+  price: number;
+}
+
+/**
+ * priceConsumptionDecimal in plain integers, line for line the same computation, for one price
+ * version; undefined when a value does not fit (more decimals, beyond a safe integer, a second
+ * version over the piece), and the caller prices it with decimal.js.
+ */
+export function priceFixed(versions: PriceVersion[], state: PeriodState, c: Consumption): Priced | undefined {
+  if (versions.length !== 1) return undefined;
+  const v = versions[0];
+  const q = fixed(c.quantity, QS);
+  const quantityBefore = fixed(state.quantity, QS);
+  const exactBefore = fixed(state.exact, ES);
+  if (q === undefined || quantityBefore === undefined || exactBefore === undefined) return undefined;
+  const raw: FixedLine[] = [];
+  const line = (item: string, quantity: number, unitPrice: string) => {
+    const price = fixed(unitPrice, PS);
+    if (price === undefined) return false;
+    raw.push({ item, quantity, unitPrice, price });
+    return true;
+  };
+  if (q > 0 || c.tou) {
+    if (v.mode === 'tiered' && v.tiers.length) {
+      let cum = quantityBefore;
+      let left = q;
+      let lower = 0;
+      for (let i = 0; i < v.tiers.length && left > 0; i++) {
+        const t = v.tiers[i];
+        const upper = t.upTo == null ? null : fixed(t.upTo, QS);
+        if (upper === undefined) return undefined;
+        if (upper !== null && cum >= upper) {
+          lower = upper;
+          continue;
+        }
+        const room = upper !== null ? upper - Math.max(cum, lower) : left;
+        const take = Math.min(room, left);
+        if (take > 0) {
+          if (!line(`第${i + 1}阶梯`, take, t.price)) return undefined;
+          cum += take;
+          left -= take;
+        }
+        if (upper !== null) lower = upper;
+      }
+      if (left > 0) {
+        const last = v.tiers[v.tiers.length - 1];
+        if (!line(`第${v.tiers.length}阶梯`, left, last.price)) return undefined;
+      }
+    } else if (v.mode === 'tou') {
+      const periods = v.tou.periods;
+      const flat = periods.find((p) => p.name === '平') ?? periods[0];
+      if (!c.tou) {
+        if (!line(flat?.name ?? '平', q, flat?.price ?? v.unitPrice)) return undefined;
+      } else {
+        let covered = 0;
+        for (const p of periods) {
+          const s = c.tou[p.name];
+          if (s === undefined) continue;
+          const pq = fixed(s, QS);
+          if (pq === undefined) return undefined;
+          if (pq <= 0) continue;
+          if (!line(p.name, pq, p.price)) return undefined;
+          covered += pq;
+        }
+        const rest = q - covered;
+        if (rest > 0 && !line(flat?.name ?? '平', rest, flat?.price ?? v.unitPrice)) return undefined;
+      }
+    } else if (q > 0) {
+      if (!line('单价', q, v.unitPrice)) return undefined;
+    }
+  }
+  let exact: number | undefined = exactBefore;
+  let charged = state.chargedFen;
+  const lines: Line[] = [];
+  for (const l of raw) {
+    const add = times(l.quantity, l.price);
+    exact = add === undefined ? undefined : plus(exact, add);
+    if (exact === undefined) return undefined;
+    const fen = roundHalfUp(exact, ES - 2) - charged;
+    charged += fen;
+    lines.push({ item: l.item, quantity: fmt(l.quantity, QS), unitPrice: l.unitPrice, effectiveFrom: v.effectiveFrom, amountFen: fen });
+  }
+  const quantityAfter = plus(quantityBefore, q);
+  if (quantityAfter === undefined) return undefined;
+  return { lines, totalFen: charged - state.chargedFen, state: { quantity: fmt(quantityAfter, QS), exact: fmt(exact, ES), chargedFen: charged } };
+}
+
+/** priceConsumption with decimal.js: any number of versions, any precision. */
+export function priceConsumptionDecimal(versions: PriceVersion[], state: PeriodState, c: Consumption): Priced {
   const q = new D(c.quantity);
   if (q.isNeg()) throw new Error('用量不能为负');
   const spans = versionsOver(versions, c.from, c.to);

@@ -2,7 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { EMPTY_STATE, type PeriodState, type PriceVersion } from './pricing.ts';
 import { monthKey, monthRange, nextBoundary, periodKey, periodKeysBetween, previousMonth, rangeOf } from './period.ts';
-import { settleMeter, splitByPeriod, touRegisters, type Cursor, type NewReading } from './settle.ts';
+import { Decimal } from 'decimal.js';
+import { deltaTimes, deltaTimesDecimal, settleMeter, splitByPeriod, touRegisters, type Cursor, type NewReading } from './settle.ts';
 
 // The pure part of settlement: periods in China time, and one meter's readings priced against its
 // period states.
@@ -95,5 +96,21 @@ describe('settleMeter', () => {
       reading('2025-03-01T11:00:00', '5'),
     ], new Map([['2025-03', EMPTY_STATE]]));
     expect(r.settled.map((s) => [s.note, s.amountFen])).toEqual([['backwards', 0], ['', 200]]);
+  });
+});
+
+describe('register deltas in fixed point', () => {
+  const reg = (dp: number) =>
+    fc.tuple(fc.integer({ min: 0, max: 10_000_000 }), fc.integer({ min: 0, max: 10 ** dp - 1 }), fc.boolean()).map(([i, f, pad]) => {
+      const d = new Decimal(i).plus(new Decimal(f).div(10 ** dp));
+      return pad ? d.toFixed(dp) : d.toFixed();
+    });
+  it('(cur − prev) × multiplier exactly as decimal.js, null when the register went back', () => {
+    fc.assert(fc.property(reg(4), reg(4), reg(2), (a, b, m) => {
+      expect(deltaTimes(a, b, m)).toBe(deltaTimesDecimal(a, b, m));
+    }), { numRuns: 3000 });
+    // more decimals than the columns hold: decimal.js
+    expect(deltaTimes('1.000001', '2', '1.5')).toBe(deltaTimesDecimal('1.000001', '2', '1.5'));
+    expect(deltaTimes('2', '1', '1')).toBeNull();
   });
 });

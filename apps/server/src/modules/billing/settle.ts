@@ -1,6 +1,7 @@
 import { Decimal } from 'decimal.js';
 import { EMPTY_STATE, priceConsumption, splitAt, type Consumption, type PeriodState, type PriceVersion } from './pricing.ts';
 import { nextBoundary, periodKey, periodKeysBetween } from './period.ts';
+import { fixed, fmt, times } from './fixed.ts';
 
 // The settlement of one meter's new readings, as a pure function (issue 5): each good reading after
 // the cursor becomes one settlement — (total − previous total) × multiplier, split at accumulation
@@ -76,15 +77,38 @@ export function touRegisters(registers: Record<string, unknown>): Record<string,
   return out;
 }
 
+/**
+ * (cur − prev) × multiplier as a plain decimal string, or null when cur < prev. In fixed point when
+ * the readings have at most 4 decimals and the multiplier 2 (numeric(14,2) and numeric(10,2)),
+ * else with decimal.js: the same result either way.
+ */
+export function deltaTimes(prev: string, cur: string, multiplier: string): string | null {
+  const a = fixed(prev, 4);
+  const b = fixed(cur, 4);
+  const m = fixed(multiplier, 2);
+  if (a !== undefined && b !== undefined && m !== undefined) {
+    if (b < a) return null;
+    const q = times(b - a, m);
+    if (q !== undefined) return fmt(q, 6);
+  }
+  return deltaTimesDecimal(prev, cur, multiplier);
+}
+
+/** deltaTimes with decimal.js. */
+export function deltaTimesDecimal(prev: string, cur: string, multiplier: string): string | null {
+  const d = new D(cur).minus(prev);
+  return d.isNeg() ? null : d.mul(multiplier).toFixed();
+}
+
 /** The register deltas since the cursor, × multiplier; undefined when either side lacks them or one went back. */
-function touDeltas(prev: Record<string, string>, cur: Record<string, string>, multiplier: Decimal): Record<string, string> | undefined {
+function touDeltas(prev: Record<string, string>, cur: Record<string, string>, multiplier: string): Record<string, string> | undefined {
   const keys = Object.keys(cur);
   if (!keys.length || keys.some((k) => prev[k] === undefined)) return undefined;
   const out: Record<string, string> = {};
   for (const k of keys) {
-    const d = new D(cur[k]).minus(prev[k]);
-    if (d.isNeg()) return undefined;
-    out[k] = d.mul(multiplier).toFixed();
+    const d = deltaTimes(prev[k], cur[k], multiplier);
+    if (d === null) return undefined;
+    out[k] = d;
   }
   return out;
 }
@@ -119,20 +143,19 @@ export function settleMeter(
   readings: NewReading[],
   states: Map<string, PeriodState>,
 ): { settled: Settled[]; cursor: Cursor; states: Map<string, PeriodState> } {
-  const multiplier = new D(m.multiplier);
+  const multiplier = m.multiplier;
   // register deltas matter only to a time-of-use price (a flat or tiered price never reads them)
   const usesTou = m.versions.some((v) => v.mode === 'tou');
   const changed = new Map<string, PeriodState>();
   const settled: Settled[] = [];
   let cur = cursor;
-  let curTotal = new D(cursor.total);
+  let curTotal = cursor.total;
   for (const r of readings) {
     const regs = touRegisters(r.registers);
     const key = periodKey(r.readAt, m.monthType);
-    const total = new D(r.total);
-    const delta = total.minus(curTotal);
-    curTotal = total;
-    if (delta.isNeg()) {
+    const quantity = deltaTimes(curTotal, r.total, multiplier);
+    curTotal = r.total;
+    if (quantity === null) {
       // a good reading lower than the last one is a replaced meter (换表: the ingest marks a faulty
       // one as an exception and it never comes here): the drop is charged nothing, and the following
       // readings count from the new register
@@ -140,7 +163,6 @@ export function settleMeter(
       cur = { at: r.at, readAt: r.readAt, total: r.total, registers: regs };
       continue;
     }
-    const quantity = delta.mul(multiplier).toFixed();
     const tou = cur.readAt && usesTou ? touDeltas(cur.registers, regs, multiplier) : undefined;
     const c: Consumption = { from: cur.readAt ?? r.readAt, to: r.readAt, quantity, ...(tou && { tou }) };
     const lines: SettleLine[] = [];
