@@ -28,6 +28,7 @@
 // and is priced in JS (≈ 25–35 µs each under load); the floor writes two of these, precomputed, with
 // no reads. Per batch of 1,000 at 1,000,000 meters (one at a time): the locking read ≈ 60–70 ms, the
 // write ≈ 95–135 ms plus 15–30 ms to bind its parameters.
+import { readFileSync, readdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { SYSTEM_SCOPE, appUrlFrom, migrateDatabase, openDb } from '../apps/server/src/db/client.ts';
@@ -53,6 +54,42 @@ const ownerUrl = () => {
   return u.toString();
 };
 const secs = (ms: number) => (ms / 1000).toFixed(2);
+
+/** CPU seconds used so far by every postgres process of this machine (backends, WAL writer, checkpointer). */
+function postgresCpu(): number {
+  let ticks = 0;
+  for (const pid of readdirSync('/proc')) {
+    if (!/^\d+$/.test(pid)) continue;
+    try {
+      const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      if (!stat.slice(stat.indexOf('(') + 1, close).startsWith('postgres')) continue;
+      const f = stat.slice(close + 2).split(' ');
+      ticks += Number(f[11]) + Number(f[12]); // utime, stime
+    } catch {
+      // gone meanwhile
+    }
+  }
+  return ticks / 100;
+}
+
+/** What a phase cost besides its time: WAL, full-page images, checkpoints, CPU. */
+async function meter(o: pg.Client) {
+  const snap = async () => {
+    const r = (await o.query(
+      `SELECT pg_current_wal_lsn() AS lsn, (SELECT wal_fpi FROM pg_stat_wal) AS fpi,
+         (SELECT checkpoints_timed + checkpoints_req FROM pg_stat_bgwriter) AS ckpt`,
+    )).rows[0];
+    return { lsn: String(r.lsn), fpi: Number(r.fpi), ckpt: Number(r.ckpt), pgCpu: postgresCpu(), node: process.cpuUsage(), load: readFileSync('/proc/loadavg', 'utf8').split(' ')[0] };
+  };
+  const a = await snap();
+  return async () => {
+    const b = await snap();
+    const wal = Number((await o.query(`SELECT pg_wal_lsn_diff($1, $2) AS d`, [b.lsn, a.lsn])).rows[0].d);
+    const node = process.cpuUsage(a.node);
+    return `WAL ${(wal / 2 ** 20).toFixed(0)} MiB, ${b.fpi - a.fpi} full-page images, ${b.ckpt - a.ckpt} checkpoints, postgres CPU ${(b.pgCpu - a.pgCpu).toFixed(1)} s, node CPU ${((node.user + node.system) / 1e6).toFixed(1)} s, load ${a.load} → ${b.load}`;
+  };
+}
 
 async function prepare() {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
@@ -158,6 +195,7 @@ async function floor(o: pg.Client, company: number) {
     journal.push(`${company}\t${r.account_id}\t${r.owner_id}\t${r.room_id}\t${r.wallet}\tdeduction\t${-fen}\t${Number(r.balance_fen) - fen}\tfloor:${r.meter_id}\tsystem\tsettlement\n`);
   }
   await o.query('CHECKPOINT');
+  const cost = await meter(o);
   const t0 = performance.now();
   await o.query('BEGIN');
   await o.query(`CREATE TEMP TABLE amt (account_id bigint, amount bigint) ON COMMIT DROP`);
@@ -166,6 +204,7 @@ async function floor(o: pg.Client, company: number) {
   await copyIn(o, `COPY journal (company_id, account_id, owner_id, room_id, wallet, kind, amount_fen, balance_after_fen, idempotency_key, pay_method, ref_type) FROM STDIN`, Buffer.from(journal.join('')));
   await o.query('COMMIT');
   const ms = performance.now() - t0;
+  const spent = await cost();
   // undo it, so the real path starts from the same books
   await o.query(`DELETE FROM journal WHERE company_id = $1 AND idempotency_key LIKE 'floor:%'`, [company]).catch(async () => {
     await o.query(`ALTER TABLE journal DISABLE TRIGGER journal_no_change`);
@@ -175,20 +214,24 @@ async function floor(o: pg.Client, company: number) {
   await o.query(`UPDATE accounts SET balance_fen = 100000 WHERE company_id = $1`, [company]);
   await o.query('VACUUM ANALYZE journal');
   await o.query('VACUUM ANALYZE accounts');
-  return { ms, rows: rows.length };
+  return { ms, rows: rows.length, spent };
 }
 
 async function main() {
   const { o, company } = await prepare();
   const f = await floor(o, company);
   console.log(`settlement floor (COPY amounts + UPDATE … FROM + COPY journal): ${f.rows} readings in ${secs(f.ms)} s (${Math.round(f.rows / (f.ms / 1000))} readings/s)`);
+  console.log(`settlement floor cost: ${f.spent}`);
 
   const db = openDb(appUrlFrom(ownerUrl(), APP_PASSWORD), CONCURRENCY + 2);
   await o.query('CHECKPOINT');
+  const cost = await meter(o);
   const t0 = performance.now();
   const r = await sweep(db, { batchSize: BATCH, concurrency: CONCURRENCY, log: (m, e) => console.error(m, e) });
   const ms = performance.now() - t0;
+  const spent = await cost();
   console.log(`settlement real path (sweep, ${BATCH} meters/transaction × ${CONCURRENCY}): ${r.readings} readings in ${secs(ms)} s (${Math.round(r.readings / (ms / 1000))} readings/s)`);
+  console.log(`settlement real path cost: ${spent}`);
   console.log(`settlement ratio real/floor: ${(ms / f.ms).toFixed(2)}× (goal ≤ 2×)`);
 
   // the books after the real run: every reading once, balance == Σ journal
