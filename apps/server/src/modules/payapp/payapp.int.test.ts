@@ -277,6 +277,15 @@ describe('money', () => {
     const row = ok(await get(a.token, `${P}/FindWithdrawalLog?status=2&applicationId=${id}`)).data[0];
     expect(row).toMatchObject({ id: w.id, status: 2, statusText: '提现失败' });
     expect(row.reason).toContain('银行退票');
+    // the account's statement: collected, withdrawn, fee, back — newest first, each balanceAfter the running sum
+    const st = ok(await get(a.token, `${P}/FindJournal?id=${id}&index=1&size=10`));
+    expect(st.count).toBe(4);
+    expect(st.data.map((x: Record<string, string>) => [x.kindText, x.amount, x.balanceAfter])).toEqual([
+      ['提现失败退回', '26.00', '40.00'], ['提现手续费', '-1.00', '14.00'], ['提现', '-25.00', '15.00'], ['收款', '40.00', '40.00'],
+    ]);
+    expect(ok(await get(a.token, `${P}/FindJournal?id=${id}&kind=reversal`)).count).toBe(1);
+    expect((await get(a.token, `${P}/FindJournal?id=${id}&kind=x`)).status).toBe(400);
+    expect(ok(await get(b.token, `${P}/FindJournal?id=${id}`)).count).toBe(0);
   });
 
   it('delete is refused while the account holds money or a withdrawal is processing', async () => {

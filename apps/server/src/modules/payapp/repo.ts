@@ -224,3 +224,19 @@ export async function listWithdrawals(tx: Tx, f: { companyId: number | null; sta
   const c = await tx.execute(sql`SELECT count(*)::bigint AS n FROM pay_app_withdrawals w WHERE ${where}`);
   return { rows: rows.rows, count: num(c.rows[0]?.n ?? 0) };
 }
+
+export async function listJournal(tx: Tx, f: { companyId: number | null; appId: number; kind?: string; from?: Date; to?: Date }, limit: number, offset: number) {
+  const w: SQL[] = [sql`j.app_id = ${f.appId}`];
+  if (f.companyId != null) w.push(sql`j.company_id = ${f.companyId}`);
+  if (f.kind) w.push(sql`j.kind = ${f.kind}`);
+  if (f.from) w.push(sql`j.created_at >= ${f.from.toISOString()}`);
+  if (f.to) w.push(sql`j.created_at < ${f.to.toISOString()}`);
+  const where = sql.join(w, sql` AND `);
+  const rows = await tx.execute(sql`
+    SELECT j.id, j.app_id AS "applicationId", j.kind, j.amount_fen AS "amountFen", j.balance_after_fen AS "balanceAfterFen",
+      j.idempotency_key AS "key", j.ref_type AS "refType", j.ref_id AS "refId", j.operator_name AS "operatorName", j.memo,
+      ${local(sql`j.created_at`)} AS "createdAt"
+    FROM pay_app_journal j WHERE ${where} ORDER BY j.id DESC LIMIT ${limit} OFFSET ${offset}`);
+  const c = await tx.execute(sql`SELECT count(*)::bigint AS n FROM pay_app_journal j WHERE ${where}`);
+  return { rows: rows.rows, count: num(c.rows[0]?.n ?? 0) };
+}

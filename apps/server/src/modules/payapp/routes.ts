@@ -5,7 +5,7 @@ import * as payapp from './service.ts';
 
 // Pay-application accounts (SPEC §7 AdaPayApplication, pages /huifu and /noteswithdraw):
 // GET GetAdaPayApplicationAllList, GetBalance, FindWithdrawalLog; POST AddAdaPayApplication, Del,
-// ChangeBankCode, Withdrawal; and ChangeStatus (停用/启用, ours).
+// ChangeBankCode, Withdrawal; and ChangeStatus (停用/启用) and FindJournal (the account's statement), ours.
 
 const P = '/pay/api/AdaPayApplication';
 /** reading the accounts, their balances and withdrawals */
@@ -24,6 +24,8 @@ export default function payAppRoutes(app: FastifyInstance) {
     payapp.getBalance(ctx, query.id));
   r.get(`${P}/FindWithdrawalLog`, { summary: '商户提现记录', perm: read, query: S.LogQuery, tags }, ({ query }, ctx) =>
     payapp.withdrawalLog(ctx, query));
+  r.get(`${P}/FindJournal`, { summary: '汇付账户流水（收款、提现、手续费、退回）', perm: read, query: S.JournalQuery, tags }, ({ query }, ctx) =>
+    payapp.journal(ctx, query));
   r.post(`${P}/AddAdaPayApplication`, { summary: '新增汇付账户申请', perm: manage, body: S.AddBody, tags }, ({ body }, ctx) =>
     payapp.addApp(ctx, body as unknown as S.AddInput));
   r.post(`${P}/Del`, { summary: '删除汇付账户', perm: manage, body: S.IdBody, tags }, ({ body }, ctx) =>

@@ -59,3 +59,10 @@ export const LogQuery = PageQuery.extend(company.shape).extend(TimeRange.shape).
   applicationId: z.preprocess((v) => (v === '' || v == null ? undefined : v), id.optional()),
 });
 export type LogInput = z.infer<typeof LogQuery>;
+
+export const JournalQuery = PageQuery.extend(company.shape).extend(TimeRange.shape).extend({
+  id,
+  kind: z.preprocess((v) => (v === '' || v == null ? undefined : v),
+    z.enum(['collect', 'withdrawal', 'fee', 'reversal'], { error: '类型须为 collect、withdrawal、fee 或 reversal' }).optional()),
+});
+export type JournalInput = z.infer<typeof JournalQuery>;

@@ -7,7 +7,7 @@ import { offsetOf } from '../../http/paging.ts';
 import { rangeOf } from '../billing/period.ts';
 import type { PayAppProvider, WithdrawalInfo } from './provider.ts';
 import * as repo from './repo.ts';
-import type { AddInput, BankInput, ListInput, LogInput, WithdrawInput } from './schema.ts';
+import type { AddInput, BankInput, JournalInput, ListInput, LogInput, WithdrawInput } from './schema.ts';
 
 // Pay-application (汇付 AdaPay) merchant accounts: a company's accounts at the payment provider, the
 // money its online payments bring into them, and withdrawals to their settlement bank cards.
@@ -181,6 +181,22 @@ export function withdrawalLog(ctx: Ctx, q: LogInput) {
   return ctx.tx(async (tx) => {
     const r = await repo.listWithdrawals(tx, { companyId: ctx.scope.companyId, status: q.status, appId: q.applicationId, from, to }, q.size, offsetOf(q));
     return new Page(r.rows.map(presentWithdrawal), r.count);
+  });
+}
+
+export const JOURNAL_KIND_TEXT: Record<string, string> = { collect: '收款', withdrawal: '提现', fee: '提现手续费', reversal: '提现失败退回' };
+
+/** An account's statement: its journal, newest first (balanceAfter of each row = Σ up to it). */
+export function journal(ctx: Ctx, q: JournalInput) {
+  const { from, to } = rangeOf(q.startTime, q.endTime);
+  return ctx.tx(async (tx) => {
+    const r = await repo.listJournal(tx, { companyId: ctx.scope.companyId, appId: q.id, kind: q.kind, from, to }, q.size, offsetOf(q));
+    return new Page(r.rows.map(({ amountFen, balanceAfterFen, ...x }) => ({
+      ...x,
+      kindText: JOURNAL_KIND_TEXT[String(x.kind)] ?? String(x.kind),
+      amount: money(Number(amountFen)),
+      balanceAfter: money(Number(balanceAfterFen)),
+    })), r.count);
   });
 }
 
