@@ -59,10 +59,27 @@ export interface WithdrawResult {
   duplicate: boolean;
 }
 
+export interface PayAppJournalRow {
+  id: number;
+  applicationId: number;
+  /** collect 收款, withdrawal 提现, fee 提现手续费, reversal 提现失败退回 */
+  kind: string;
+  kindText: string;
+  /** signed 元 strings */
+  amount: string;
+  balanceAfter: string;
+  refType: string;
+  refId: number | null;
+  operatorName: string;
+  memo: string;
+  createdAt: string;
+}
+
 const post = <T>(url: string, data: unknown, company?: string) => request<T>('POST', url, { data, params: { searchCompanyID: company } });
 
 export const payAppApi = {
   list: (q: Query & { index: number; size: number }) => http.page<PayAppRow>(`${P}/GetAdaPayApplicationAllList`, q) as Promise<Paged<PayAppRow>>,
+  journal: (q: Query & { index: number; size: number }) => http.page<PayAppJournalRow>(`${P}/FindJournal`, q) as Promise<Paged<PayAppJournalRow>>,
   balance: (id: number, company?: string) => http.get<PayAppBalance>(`${P}/GetBalance`, { id, searchCompanyID: company }),
   add: (b: Record<string, unknown>, company?: string) => post<{ id: number }>(`${P}/AddAdaPayApplication`, b, company),
   remove: (id: number, company?: string) => post<null>(`${P}/Del`, { id }, company),

@@ -1,10 +1,11 @@
 // 提现记录 (/noteswithdraw): withdrawals of the company's collected money to its bank account —
 // the pay-application withdrawals (AdaPayApplication/FindWithdrawalLog: amount, fee, bank account,
-// state; filters: status and the time asked) — and the 提现 rows of the ledger (Statistics/list,
+// state; filters: account, status and the time asked) — and the 提现 rows of the ledger (Statistics/list,
 // transactionType 7). A failed withdrawal shows its reason; its amount and fee went back to the balance.
 import { useMemo } from 'react';
 import { Tabs, Tag } from 'antd';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { payAppApi } from '../../api/payapp.ts';
 import { billingApi, type Paged, type WithdrawalRow } from '../fee/billingApi.ts';
 import { moneyColumn, rangeColumn, timeColumn } from '../fee/common.tsx';
 import { journalColumns, type JournalTableRow } from '../fee/journalColumns.tsx';
@@ -28,6 +29,11 @@ export function withdrawColumns(): ResourceColumn<Row>[] {
   return [
     timeColumn<Row>('申请时间', 'createdAt'),
     { title: '收款账户', key: 'applicationName', dataIndex: 'applicationName', render: (_d, r) => r.applicationName ?? '-' },
+    {
+      title: '收款账户', key: 'applicationId', dataIndex: 'applicationId', hideInTable: true, search: true, valueType: 'select',
+      fieldProps: { showSearch: true, optionFilterProp: 'label' },
+      request: async () => (await payAppApi.list({ index: 1, size: 1000 })).data.map((a) => ({ value: a.id, label: a.name })),
+    },
     moneyColumn<Row>('提现金额', 'amount'),
     moneyColumn<Row>('手续费', 'fee'),
     { title: '开户银行', key: 'bankName', dataIndex: 'bankName', render: (_d, r) => r.bankName ?? '-' },

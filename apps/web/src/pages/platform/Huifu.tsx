@@ -1,7 +1,8 @@
 // 汇付用户申请 (/huifu, platform management): a company's pay-application (汇付 AdaPay) merchant
 // accounts, declared once in @meter/contracts (payAppResource) — the table, the search form and the
 // application form derive from it. Each row shows its available balance and what is being withdrawn;
-// actions: 提现 (finance.withdraw, opened accounts), 修改结算卡 (ChangeBankCode), 停用/启用 and 删除
+// actions: 提现 (finance.withdraw, opened accounts), 流水 (the account's statement), 修改结算卡
+// (ChangeBankCode), 停用/启用 and 删除
 // (refused by the server while the account holds money or a withdrawal is processing). A platform
 // admin registers accounts inside the company picked in the header.
 import { useMemo, useRef, useState } from 'react';
@@ -16,6 +17,7 @@ import { columnsFromResource } from '../../components/resourceColumns.tsx';
 import { FORM_INVALID } from '../../components/validate.ts';
 import { moneyColumn, useCompanyPick } from '../fee/common.tsx';
 import { maskAccount } from '../notes/NotesWithdraw.tsx';
+import { PayAppJournalDrawer } from './PayAppJournalDrawer.tsx';
 import { WithdrawDialog } from './WithdrawDialog.tsx';
 
 type Row = PayAppRow & Record<string, unknown>;
@@ -103,6 +105,7 @@ export default function Huifu() {
   const canWithdraw = useCan('finance.withdraw');
   const [bank, setBank] = useState<PayAppRow | null>(null);
   const [withdraw, setWithdraw] = useState<PayAppRow | null>(null);
+  const [statement, setStatement] = useState<PayAppRow | null>(null);
   const reload = () => void actionRef.current?.reload();
 
   const columns = useMemo<ResourceColumn<Row>[]>(() => {
@@ -163,6 +166,9 @@ export default function Huifu() {
               提现
             </a>
           ) : null,
+          <a key="journal" onClick={() => setStatement(r)}>
+            流水
+          </a>,
           <a key="bank" onClick={() => setBank(r)}>
             修改结算卡
           </a>,
@@ -193,6 +199,7 @@ export default function Huifu() {
           }}
         />
       )}
+      {statement && <PayAppJournalDrawer app={statement} company={company} onClose={() => setStatement(null)} />}
       {withdraw && (
         <WithdrawDialog
           app={withdraw}

@@ -3,6 +3,7 @@ import { configure, fireEvent, screen, waitFor, within } from '@testing-library/
 import { areaSelections } from '../../app/page.tsx';
 import { resetInflight } from '../../api/request.ts';
 import { mockServer, ok, renderPage, signIn } from '../fee/testing.tsx';
+import NotesWithdraw from '../notes/NotesWithdraw.tsx';
 import Huifu, { payAppBody } from './Huifu.tsx';
 import { withdrawAmountError } from './WithdrawDialog.tsx';
 
@@ -86,4 +87,37 @@ describe('Huifu page', () => {
     expect(screen.queryByTestId('withdraw-5')).toBeNull();
     expect(screen.getByText('修改结算卡')).toBeTruthy();
   });
+});
+
+describe('statement and withdrawal log', () => {
+  it('流水 opens the account\'s statement; /noteswithdraw lists withdrawals with state, fee and failure reason', async () => {
+    signIn(['huifu', 'noteswithdraw'], ['finance.withdraw']);
+    const calls = mockServer((c) => {
+      if (c.path === `${P}/GetAdaPayApplicationAllList`) return ok([row], 1);
+      if (c.path === `${P}/FindJournal`) {
+        return ok([
+          { id: 3, applicationId: 5, kind: 'reversal', kindText: '提现失败退回', amount: '26.00', balanceAfter: '40.00', refType: 'withdrawal', refId: 9, operatorName: '系统', memo: '提现失败退回', createdAt: '2026-11-22 10:02:00' },
+          { id: 1, applicationId: 5, kind: 'collect', kindText: '收款', amount: '40.00', balanceAfter: '40.00', refType: 'payment', refId: 2, operatorName: '微信支付', memo: '在线支付收款', createdAt: '2026-11-22 10:00:00' },
+        ], 2);
+      }
+      if (c.path === `${P}/FindWithdrawalLog`) {
+        return ok([{ id: 9, applicationId: 5, applicationName: '物业收款户', amount: '25.00', fee: '1.00', bankName: '中国银行', bankAccount: '6217000000004444', status: 2, statusText: '提现失败', reason: '银行退票：收款账户信息有误', operatorName: '张三', memo: '', createdAt: '2026-11-22 10:01:00', finishedAt: '2026-11-22 10:02:00' }], 1);
+      }
+      return undefined;
+    });
+    const page = renderPage('huifu', <Huifu />);
+    fireEvent.click(await screen.findByText('流水'));
+    const drawer = await screen.findByRole('dialog');
+    expect(await within(drawer).findByText('提现失败退回', { selector: '.ant-tag' })).toBeTruthy();
+    expect(within(drawer).getAllByText('¥40.00').length).toBeGreaterThanOrEqual(2);
+    expect(calls.find((c) => c.path === `${P}/FindJournal`)!.query.get('id')).toBe('5');
+    page.unmount();
+
+    renderPage('noteswithdraw', <NotesWithdraw />);
+    expect(await screen.findByText('银行退票：收款账户信息有误')).toBeTruthy();
+    expect(screen.getByText('6217 **** **** 4444')).toBeTruthy();
+    expect(screen.getByText('提现失败', { selector: '.ant-tag' })).toBeTruthy();
+    expect(screen.getByText('¥25.00')).toBeTruthy();
+    expect(calls.some((c) => c.path === `${P}/FindWithdrawalLog` && c.query.get('index') === '1')).toBe(true);
+  }, 30_000);
 });
