@@ -4,7 +4,7 @@ import { withdrawalFeeFen } from '@meter/contracts';
 import { testApp, type TestApp } from '../../../test/helpers.ts';
 import { makeRole, makeUser, uniq } from '../../../test/factories.ts';
 import { billingCompany, FINANCE_ROUTES, type BillingCompany } from '../billing/fixtures.ts';
-import { simulatedProvider } from './provider.ts';
+import { signNotice, simulatedProvider } from './provider.ts';
 import { collectPayments, finishWithdrawal, pollApplications, pollWithdrawals } from './service.ts';
 
 // Pay-application accounts and merchant withdrawals through HTTP, on a real PostgreSQL: money in 分,
@@ -286,6 +286,41 @@ describe('money', () => {
     expect(ok(await get(a.token, `${P}/FindJournal?id=${id}&kind=reversal`)).count).toBe(1);
     expect((await get(a.token, `${P}/FindJournal?id=${id}&kind=x`)).status).toBe(400);
     expect(ok(await get(b.token, `${P}/FindJournal?id=${id}`)).count).toBe(0);
+  });
+
+  it('the provider\'s signed callback finishes a withdrawal once; a forged one changes nothing', async () => {
+    const { id, c } = await fundedApp('30');
+    const start = await ledger(id);
+    const w1 = ok(await post(c.token, `${P}/Withdrawal`, { id, amount: '10', requestId: rid() })).data;
+    const w2 = ok(await post(c.token, `${P}/Withdrawal`, { id, amount: '5', requestId: rid() })).data;
+    const notice = (wid: number, status: 'succeeded' | 'failed', providerNo = `AD${wid}`) => {
+      const n = { order_no: `WD${c.companyId}-${wid}`, provider_no: providerNo, status };
+      return { ...n, reason: status === 'failed' ? '账户已冻结' : undefined, sign: signNotice(n) };
+    };
+    const send = (body: object) => t.call(null, { method: 'POST', url: `${P}/Notify`, payload: body }) as Promise<Res>;
+    // forged, or aimed at another company's order number: refused, nothing moves
+    refused(await send({ ...notice(w1.id, 'failed'), sign: 'f'.repeat(64) }), 'SIGN_INVALID');
+    const other = { order_no: `WD${b.companyId}-${w1.id}`, provider_no: 'X1', status: 'failed' as const };
+    expect((await send({ ...other, sign: signNotice(other) })).status).toBe(404);
+    expect((await send({ order_no: 'nope', provider_no: 'x', status: 'failed', sign: 'x' })).body.message).toContain('「order_no」');
+    expect(await ledger(id)).toMatchObject({ balance: start.balance - 1100 - 600 });
+    // the provider calls back several times at once
+    const rs = await Promise.all([...Array(5)].map(() => send(notice(w1.id, 'failed'))));
+    rs.forEach(ok);
+    expect(rs.filter((r) => r.body.data.duplicate === false)).toHaveLength(1);
+    expect(rs[0].body.data).toMatchObject({ status: 2, statusText: '提现失败' });
+    ok(await send(notice(w2.id, 'succeeded')));
+    // a later, contradicting notice changes nothing; another provider number is refused
+    expect(ok(await send(notice(w1.id, 'succeeded'))).data).toMatchObject({ status: 2, duplicate: true });
+    refused(await send(notice(w2.id, 'failed', 'AD-other')), 'PROVIDER_NO_MISMATCH');
+    const l = await ledger(id);
+    expect(l).toMatchObject({ balance: start.balance - 600, sum: start.balance - 600 });
+    const log = ok(await get(c.token, `${P}/FindWithdrawalLog?applicationId=${id}`)).data;
+    expect(log.find((x: { id: number }) => x.id === w1.id)).toMatchObject({ status: 2, reason: '账户已冻结', providerNo: `AD${w1.id}` });
+    expect(log.find((x: { id: number }) => x.id === w2.id)).toMatchObject({ status: 1 });
+    // the poller finds nothing left to do for them
+    await pollWithdrawals(t.db, provider);
+    expect(await ledger(id)).toEqual(l);
   });
 
   it('delete is refused while the account holds money or a withdrawal is processing', async () => {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { simulatedProvider } from './provider.ts';
+import { orderNo, parseOrderNo, signNotice, simulatedProvider, verifyNotice } from './provider.ts';
 
 describe('simulated pay-application provider', () => {
   const at = new Date('2026-01-01T00:00:00Z');
@@ -22,5 +22,20 @@ describe('simulated pay-application provider', () => {
     const bad = await p.withdrawal({ ...w, bankAccountNo: '6217000000004444' });
     expect(bad.status).toBe('failed');
     expect(bad.status === 'failed' && bad.reason).toContain('银行退票');
+  });
+});
+
+describe('withdrawal notices', () => {
+  it('order numbers round-trip; a notice verifies only with its own fields and signature', () => {
+    expect(orderNo(12, 345)).toBe('WD12-345');
+    expect(parseOrderNo('WD12-345')).toEqual({ companyId: 12, id: 345 });
+    expect(parseOrderNo('WD12-')).toBeNull();
+    expect(parseOrderNo('XX12-3')).toBeNull();
+    const n = { order_no: 'WD1-2', provider_no: 'AD2', status: 'failed' as const };
+    const sign = signNotice(n);
+    expect(verifyNotice({ ...n, sign })).toBe(true);
+    expect(verifyNotice({ ...n, status: 'succeeded', sign })).toBe(false);
+    expect(verifyNotice({ ...n, provider_no: 'AD3', sign })).toBe(false);
+    expect(verifyNotice({ ...n, sign: 'nothex' })).toBe(false);
   });
 });

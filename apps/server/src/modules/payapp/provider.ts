@@ -1,3 +1,5 @@
+import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+
 // The payment provider behind the pay-application accounts (汇付 AdaPay). The default provider is
 // simulated: nothing leaves the machine, and its answers are deterministic, so tests and the demo
 // can rely on them. A real provider (AdaPay's 商户进件 / 取现 API) implements the same interface and
@@ -43,6 +45,44 @@ export interface PayAppProvider {
 }
 
 export const FAILING_CARD_SUFFIX = '4444';
+
+// ---- the provider's withdrawal notification (callback) ----------------------------------------------
+//
+// A provider that calls back (AdaPay's 异步通知) posts the outcome to /pay/api/AdaPayApplication/Notify,
+// signed with HMAC-SHA256 over `order_no|provider_no|status` with PAY_NOTIFY_SECRET (the same on every
+// API process; unset, a random one per process). A real provider replaces sign/verify with its own
+// signature scheme.
+
+
+const secret = process.env.PAY_NOTIFY_SECRET || randomBytes(32).toString('hex');
+
+export interface WithdrawalNotice {
+  /** our order number: WD<company>-<withdrawal id> */
+  order_no: string;
+  provider_no: string;
+  status: 'succeeded' | 'failed';
+  reason?: string;
+  sign: string;
+}
+
+const payload = (n: Omit<WithdrawalNotice, 'sign' | 'reason'>) => `${n.order_no}|${n.provider_no}|${n.status}`;
+
+export function signNotice(n: Omit<WithdrawalNotice, 'sign' | 'reason'>): string {
+  return createHmac('sha256', secret).update(payload(n)).digest('hex');
+}
+
+export function verifyNotice(n: WithdrawalNotice): boolean {
+  const want = Buffer.from(signNotice(n), 'hex');
+  const got = Buffer.from(/^[0-9a-f]{64}$/.test(n.sign) ? n.sign : '', 'hex');
+  return got.length === want.length && timingSafeEqual(got, want);
+}
+
+/** Our order number of a withdrawal, sent to the provider as its idempotency key. */
+export const orderNo = (companyId: number, id: number) => `WD${companyId}-${id}`;
+export function parseOrderNo(s: string): { companyId: number; id: number } | null {
+  const m = /^WD(\d{1,18})-(\d{1,18})$/.exec(s);
+  return m ? { companyId: Number(m[1]), id: Number(m[2]) } : null;
+}
 
 export function simulatedProvider(o: { delayMs?: number; now?: () => number } = {}): PayAppProvider {
   const delayMs = o.delayMs ?? 3000;

@@ -5,7 +5,8 @@ import * as payapp from './service.ts';
 
 // Pay-application accounts (SPEC §7 AdaPayApplication, pages /huifu and /noteswithdraw):
 // GET GetAdaPayApplicationAllList, GetBalance, FindWithdrawalLog; POST AddAdaPayApplication, Del,
-// ChangeBankCode, Withdrawal; and ChangeStatus (停用/启用) and FindJournal (the account's statement), ours.
+// ChangeBankCode, Withdrawal; and, ours: ChangeStatus (停用/启用), FindJournal (the account's statement)
+// and Notify (the provider's signed withdrawal callback, no session).
 
 const P = '/pay/api/AdaPayApplication';
 /** reading the accounts, their balances and withdrawals */
@@ -34,6 +35,8 @@ export default function payAppRoutes(app: FastifyInstance) {
     payapp.changeBank(ctx, body));
   r.post(`${P}/ChangeStatus`, { summary: '停用或启用汇付账户', perm: manage, body: S.StatusBody, tags }, ({ body }, ctx) =>
     payapp.setEnabled(ctx, body.id, body.enabled));
+  r.post(`${P}/Notify`, { summary: '提现结果通知（支付平台回调，验签）', perm: false, body: S.NoticeBody, tags }, ({ body }, _ctx, req) =>
+    payapp.handleNotice(req.publicCtx!.db, body));
   r.post(`${P}/Withdrawal`, { summary: '商户提现', perm: withdraw, body: S.WithdrawBody, tags }, ({ body }, ctx) =>
     payapp.withdraw(ctx, body));
 }

@@ -66,3 +66,12 @@ export const JournalQuery = PageQuery.extend(company.shape).extend(TimeRange.sha
     z.enum(['collect', 'withdrawal', 'fee', 'reversal'], { error: '类型须为 collect、withdrawal、fee 或 reversal' }).optional()),
 });
 export type JournalInput = z.infer<typeof JournalQuery>;
+
+/** The provider's withdrawal notification (no session: the signature is the proof). */
+export const NoticeBody = z.object({
+  order_no: z.string({ error: '请提供提现单号' }).trim().regex(/^WD\d{1,18}-\d{1,18}$/, '提现单号格式不正确'),
+  provider_no: z.string({ error: '请提供支付平台流水号' }).trim().min(1, '请提供支付平台流水号').max(64, '支付平台流水号最多 64 个字符'),
+  status: z.enum(['succeeded', 'failed'], { error: '状态须为 succeeded 或 failed' }),
+  reason: z.string().trim().max(200, '原因最多 200 个字').optional(),
+  sign: z.string({ error: '请提供签名' }).trim().max(128, '签名过长'),
+});

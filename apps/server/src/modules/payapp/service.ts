@@ -5,7 +5,7 @@ import { Page } from '../../http/envelope.ts';
 import { conflict, notFound, refuse } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
 import { rangeOf } from '../billing/period.ts';
-import type { PayAppProvider, WithdrawalInfo } from './provider.ts';
+import { orderNo, parseOrderNo, verifyNotice, type PayAppProvider, type WithdrawalInfo, type WithdrawalNotice } from './provider.ts';
 import * as repo from './repo.ts';
 import type { AddInput, BankInput, JournalInput, ListInput, LogInput, WithdrawInput } from './schema.ts';
 
@@ -243,10 +243,15 @@ export async function pollApplications(db: Db, provider: PayAppProvider): Promis
  * One withdrawal's outcome: succeeded (the money left), or failed — amount and fee back to the
  * balance, once (key wdback:<id>, and the withdrawal row locked and still processing).
  */
-export async function finishWithdrawal(db: Db, id: number, outcome: { status: 'succeeded' } | { status: 'failed'; reason: string }) {
+export async function finishWithdrawal(
+  db: Db, id: number, outcome: { status: 'succeeded' } | { status: 'failed'; reason: string }, from?: { companyId: number; providerNo: string },
+) {
   return db.tx(SYSTEM_SCOPE, async (tx) => {
     const w = await repo.lockWithdrawal(tx, id);
+    if (from && (!w || w.companyId !== from.companyId)) throw notFound('提现记录');
+    if (from && w!.providerNo && w!.providerNo !== from.providerNo) throw refuse('PROVIDER_NO_MISMATCH', '通知中的支付平台流水号与提现记录不符');
     if (!w || w.status !== PROCESSING) return false;
+    if (from && !w.providerNo) await repo.setProviderNo(tx, w.id, from.providerNo);
     if (outcome.status === 'succeeded') {
       await repo.finishWithdrawal(tx, id, SUCCEEDED, '');
       return true;
@@ -263,6 +268,20 @@ export async function finishWithdrawal(db: Db, id: number, outcome: { status: 's
   });
 }
 
+/**
+ * The provider's signed notification of a withdrawal's outcome (its callback): verified, then
+ * recorded once — a repeated or late notification answers `duplicate: true` and changes nothing.
+ */
+export async function handleNotice(db: Db, n: WithdrawalNotice) {
+  if (!verifyNotice(n)) throw refuse('SIGN_INVALID', '提现通知签名校验失败');
+  const o = parseOrderNo(n.order_no);
+  if (!o) throw notFound('提现记录');
+  const reason = n.status === 'failed' ? (n.reason?.trim() || '支付平台未说明原因') : '';
+  const changed = await finishWithdrawal(db, o.id, n.status === 'failed' ? { status: 'failed', reason } : { status: 'succeeded' }, { companyId: o.companyId, providerNo: n.provider_no });
+  const [w] = (await db.tx(SYSTEM_SCOPE, (tx) => repo.listWithdrawals(tx, { companyId: o.companyId, id: o.id }, 1, 0))).rows;
+  return { orderNo: n.order_no, status: Number(w.status), statusText: WITHDRAW_STATUS_TEXT[Number(w.status)], duplicate: !changed };
+}
+
 /** Withdrawals still processing: submitted to the provider if not yet, then asked where they stand. */
 export async function pollWithdrawals(db: Db, provider: PayAppProvider): Promise<{ submitted: number; succeeded: number; failed: number }> {
   const out = { submitted: 0, succeeded: 0, failed: 0 };
@@ -273,7 +292,7 @@ export async function pollWithdrawals(db: Db, provider: PayAppProvider): Promise
       createdAt: w.createdAt, providerNo: w.providerNo,
     };
     if (!info.providerNo) {
-      const { providerNo } = await provider.submitWithdrawal(info, `WD${w.companyId}-${w.id}`);
+      const { providerNo } = await provider.submitWithdrawal(info, orderNo(w.companyId, w.id));
       await db.tx(SYSTEM_SCOPE, (tx) => repo.setProviderNo(tx, w.id, providerNo));
       info.providerNo = providerNo;
       out.submitted++;
