@@ -115,4 +115,28 @@ describe('settlement batch write', () => {
     expect(await books([m], [owner])).toEqual(before);
     expect(await settle([m])).toMatchObject({ readings: 1, deductions: 1, amountFen: 340 });
   });
+
+  it('time of use over two batches: each cursor keeps its own meter\'s registers, and the next reading is priced from them', async () => {
+    const [room, owner] = [c.rooms[0], c.owners[0]];
+    await prepay(owner, room, 30000);
+    const [{ id }] = await rows(`INSERT INTO charging_schemes (company_id, name, kind) VALUES ($1, '分时电价（批量）', 1) RETURNING id`, [c.companyId]);
+    const tou = { periods: [{ name: '尖', price: '1.2', ranges: ['19:00-21:00'] }, { name: '峰', price: '0.9', ranges: ['08:00-11:00'] }, { name: '平', price: '0.6', ranges: ['11:00-19:00'] }, { name: '谷', price: '0.3', ranges: ['21:00-08:00'] }] };
+    await rows(`INSERT INTO charging_scheme_versions (company_id, scheme_id, effective_from, mode, unit_price, tiers, tou) VALUES ($1, $2, '2020-01-01', 'tou', '0', '[]', $3)`, [c.companyId, id, JSON.stringify(tou)]);
+    const m1 = await makeMeter(t.owner, { companyId: c.companyId, roomId: room, schemeId: Number(id), initial: '0' });
+    const m2 = await makeMeter(t.owner, { companyId: c.companyId, roomId: room, schemeId: Number(id), initial: '40' });
+    await addReadings(t, c.companyId, m1, [{ at: hoursAgo(3), total: '10', registers: { sharp: 1, peak: 2, flat: 3, valley: 4 } }]);
+    await addReadings(t, c.companyId, m2, [{ at: hoursAgo(3), total: '50', registers: { sharp: 10, peak: 10, flat: 15, valley: 15 } }]);
+    // first readings: no registers before them, so everything at 平 (10 × 0.6, 10 × 0.6)
+    expect(await settle([m1, m2])).toMatchObject({ readings: 2, amountFen: 1200 });
+    const cur = await rows(`SELECT meter_id, registers FROM settle_cursors WHERE meter_id = ANY($1) ORDER BY meter_id`, [[m1, m2]]);
+    expect(cur.map((x) => x.registers)).toEqual([{ 尖: '1', 峰: '2', 平: '3', 谷: '4' }, { 尖: '10', 峰: '10', 平: '15', 谷: '15' }]);
+    await addReadings(t, c.companyId, m1, [{ at: hoursAgo(2), total: '20', registers: { sharp: 2, peak: 5, flat: 6, valley: 7 } }]);
+    await addReadings(t, c.companyId, m2, [{ at: hoursAgo(2), total: '54', registers: { sharp: 10, peak: 11, flat: 17, valley: 16 } }]);
+    expect(await settle([m2, m1])).toMatchObject({ readings: 2 });
+    const s = await rows(`SELECT meter_id, amount_fen, lines FROM settlements WHERE meter_id = ANY($1) AND quantity > 0 ORDER BY meter_id, read_at`, [[m1, m2]]);
+    // m1: 1 × 1.2 + 3 × 0.9 + 3 × 0.6 + 3 × 0.3 = 6.60; m2: 1 × 0.9 + 2 × 0.6 + 1 × 0.3 = 2.40
+    expect(s.map((x) => [Number(x.meter_id), Number(x.amount_fen)])).toEqual([[m1, 600], [m1, 660], [m2, 600], [m2, 240]]);
+    expect(s[1].lines.map((l: { item: string; quantity: string }) => [l.item, l.quantity])).toEqual([['尖', '1'], ['峰', '3'], ['平', '3'], ['谷', '3']]);
+    expect((await books([m1, m2], [owner])).acc.every((a) => a.balance === a.sum)).toBe(true);
+  });
 });

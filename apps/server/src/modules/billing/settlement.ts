@@ -112,8 +112,9 @@ export async function settleMeters(tx: Tx, meterIds: number[], o: SettleOptions)
     if (c.period && wanted.has(c.period.key)) states.set(c.period.key, { quantity: c.period.quantity, exact: c.period.exact, chargedFen: c.period.chargedFen });
     const r = settleMeter(
       { id: meterId, kind: t.kind, multiplier: t.multiplier, monthType: t.monthType, versions: versions.get(t.schemeId!)! },
-      { at: c.at, readAt: c.readAt, total: c.total, registers: c.registers },
-      rs.map((x) => ({ at: x.at, readAt: x.readAt, total: x.total, registers: x.registers })),
+      // the loaded rows as they are (settleMeter reads them, never changes them)
+      c,
+      rs,
       states,
     );
     done.push({ t, settled: r.settled });
