@@ -221,5 +221,8 @@ describe('fixed point (the fast path) against decimal.js', () => {
     expect(priceFixed([flat('9999.9999')], EMPTY_STATE, huge)).toBeUndefined();
     expect(priceConsumption([flat('9999.9999')], EMPTY_STATE, huge)).toEqual(priceConsumptionDecimal([flat('9999.9999')], EMPTY_STATE, huge));
     expect(priceConsumption([flat('9999.9999')], EMPTY_STATE, huge).totalFen).toBe(899999991000000);
+    // a register delta that is not a number fails as with decimal.js, even for a period the price lacks
+    expect(() => priceConsumption([tou], EMPTY_STATE, use('1', day(1), day(2), { 峰: '1', 其他: 'x' }))).toThrow();
+    expect(priceConsumption([tou], EMPTY_STATE, use('3', day(1), day(2), { 峰: '1', 其他: '5' }))).toEqual(priceConsumptionDecimal([tou], EMPTY_STATE, use('3', day(1), day(2), { 峰: '1', 其他: '5' })));
   });
 });

@@ -220,6 +220,16 @@ export function priceFixed(versions: PriceVersion[], state: PeriodState, c: Cons
   const quantityBefore = fixed(state.quantity, QS);
   const exactBefore = fixed(state.exact, ES);
   if (q === undefined || quantityBefore === undefined || exactBefore === undefined) return undefined;
+  // every register delta parses (decimal.js parses them all, also those of periods the price lacks)
+  let tou: Map<string, number> | undefined;
+  if (c.tou) {
+    tou = new Map();
+    for (const [k, v] of Object.entries(c.tou)) {
+      const x = fixed(v, QS);
+      if (x === undefined) return undefined;
+      tou.set(k, x);
+    }
+  }
   const raw: FixedLine[] = [];
   const line = (item: string, quantity: number, unitPrice: string) => {
     const price = fixed(unitPrice, PS);
@@ -256,16 +266,13 @@ export function priceFixed(versions: PriceVersion[], state: PeriodState, c: Cons
     } else if (v.mode === 'tou') {
       const periods = v.tou.periods;
       const flat = periods.find((p) => p.name === '平') ?? periods[0];
-      if (!c.tou) {
+      if (!tou) {
         if (!line(flat?.name ?? '平', q, flat?.price ?? v.unitPrice)) return undefined;
       } else {
         let covered = 0;
         for (const p of periods) {
-          const s = c.tou[p.name];
-          if (s === undefined) continue;
-          const pq = fixed(s, QS);
-          if (pq === undefined) return undefined;
-          if (pq <= 0) continue;
+          const pq = tou.get(p.name);
+          if (pq === undefined || pq <= 0) continue;
           if (!line(p.name, pq, p.price)) return undefined;
           covered += pq;
         }
