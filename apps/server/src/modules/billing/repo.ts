@@ -1388,8 +1388,8 @@ export interface BatchSettlementRow extends Omit<SettlementRow, 'id' | 'journalI
 /**
  * Writes a priced batch in ONE statement (a data-modifying CTE, so one round trip and one snapshot):
  * the journal rows (ids drawn in order after the accounts were locked, so an account's journal ids
- * follow its balance), the balances, the settlements (unique per meter and read_at; a reading already
- * settled is not written again and shows in `inserted`), the cursors with the state of the period
+ * follow its balance), the balances, the settlements (unique per meter and read_at: a reading already
+ * settled fails the statement, and the caller's transaction with it), the cursors with the state of the period
  * each is now in, and the periods a cursor moved on from (into meter_periods). The settlement and
  * journal rows name each other (ref_id, journal_id) by ids drawn in the statement.
  */
@@ -1442,7 +1442,8 @@ export async function writeSettlementBatch(tx: Tx, b: {
           ${st('at')}::timestamptz[], ${st('prevAt')}::timestamptz[], ${st('prevTotal')}::numeric[], ${st('total')}::numeric[], ${st('quantity')}::numeric[],
           ${sn('amountFen')}::bigint[], ${st('periodKey')}::varchar[], ${sn('journalIndex')}::int[], ${sn('meterKind')}::int[], ${st('note')}::varchar[])
         WITH ORDINALITY AS v(company_id, meter_id, owner_id, room_id, read_at, prev_read_at, prev_total, total, quantity, amount_fen, period_key, j_ord, meter_kind, note, ord)
-      ON CONFLICT (meter_id, read_at) DO NOTHING
+      -- no ON CONFLICT: a reading settled twice (the cursor lock makes it impossible) fails the whole
+      -- statement on settlements_reading; a speculative insertion would cost a probe and a WAL record a row
       RETURNING 1
     ), per AS (
       -- the periods the cursors moved on from (rare: a new month or year)

@@ -116,6 +116,17 @@ describe('settlement batch write', () => {
     expect(await settle([m])).toMatchObject({ readings: 1, deductions: 1, amountFen: 340 });
   });
 
+  it('a reading already in settlements (the cursor lock prevents it) fails the batch, which writes nothing', async () => {
+    const [room, owner] = [c.rooms[1], c.owners[1]];
+    const m = await makeMeter(t.owner, { companyId: c.companyId, roomId: room, schemeId: c.schemes.flat });
+    await addReadings(t, c.companyId, m, [{ at: hoursAgo(1.5), total: '3' }]);
+    const [{ read_at }] = await rows(`SELECT read_at FROM readings WHERE meter_id = $1`, [m]);
+    await rows(`INSERT INTO settlements (company_id, meter_id, read_at, prev_total, total, quantity, amount_fen, period_key) VALUES ($1, $2, $3, 0, 3, 3, 0, '2000-01')`, [c.companyId, m, read_at]);
+    const before = await books([m], [owner]);
+    await expect(settle([m])).rejects.toThrow(/settlements_reading/);
+    expect(await books([m], [owner])).toEqual(before);
+  });
+
   it('time of use over two batches: each cursor keeps its own meter\'s registers, and the next reading is priced from them', async () => {
     const [room, owner] = [c.rooms[0], c.owners[0]];
     await prepay(owner, room, 30000);
