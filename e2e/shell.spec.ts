@@ -104,6 +104,9 @@ test('a page keeps its search while switching tabs', async ({ page }) => {
 
 test('an expired session: 登录状态过期，请重新登录 and back to the login page', async ({ page }) => {
   await login(page);
+  // the home page's own calls done first: one still in flight when the session is revoked would meet
+  // the 401 on /home (toast there, session cleared), and the reload below would land on /login silently
+  await page.waitForLoadState('networkidle');
   const token = await storedToken(page);
   const res = await page.request.post('/yonghu/api/logout', { headers: { Authorization: token } });
   expect(res.ok()).toBeTruthy();
