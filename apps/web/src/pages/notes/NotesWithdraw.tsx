@@ -1,13 +1,16 @@
 // 提现记录 (/noteswithdraw): withdrawals of the company's collected money to its bank account —
 // the pay-application withdrawals (AdaPayApplication/FindWithdrawalLog: amount, fee, bank account,
 // state; filters: account, status and the time asked) — and the 提现 rows of the ledger (Statistics/list,
-// transactionType 7). A failed withdrawal shows its reason; its amount and fee went back to the balance.
-import { useMemo } from 'react';
+// transactionType 7). 申请提现 (finance.withdraw) picks an opened account and opens the withdrawal
+// dialog of /huifu. A failed withdrawal shows its reason; its amount and fee went back to the balance.
+import { useMemo, useRef } from 'react';
+import type { ActionType } from '@ant-design/pro-components';
 import { Tabs, Tag } from 'antd';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { payAppApi } from '../../api/payapp.ts';
 import { billingApi, type Paged, type WithdrawalRow } from '../fee/billingApi.ts';
-import { moneyColumn, rangeColumn, timeColumn } from '../fee/common.tsx';
+import { moneyColumn, rangeColumn, timeColumn, useCompanyPick } from '../fee/common.tsx';
+import { WithdrawLauncher } from '../platform/WithdrawDialog.tsx';
 import { journalColumns, type JournalTableRow } from '../fee/journalColumns.tsx';
 
 type Row = WithdrawalRow & Record<string, unknown>;
@@ -61,6 +64,8 @@ export function withdrawColumns(): ResourceColumn<Row>[] {
 export default function NotesWithdraw() {
   const columns = useMemo(() => withdrawColumns(), []);
   const ledger = useMemo(() => journalColumns({ wallets: ['electric', 'water', 'other'] }), []);
+  const company = useCompanyPick();
+  const actionRef = useRef<ActionType | undefined>(undefined);
   return (
     <Tabs
       items={[
@@ -74,6 +79,8 @@ export default function NotesWithdraw() {
               rowKey="id"
               columns={columns}
               areaFilter={false}
+              actionRef={actionRef}
+              toolBar={() => [<WithdrawLauncher key="withdraw" company={company} onDone={() => void actionRef.current?.reload()} />]}
               list={(q) => billingApi.withdrawals(q) as Promise<Paged<Row>>}
             />
           ),

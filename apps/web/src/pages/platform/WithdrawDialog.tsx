@@ -5,10 +5,11 @@
 // the amount, fee, total taken and the card; each opening has its own requestId, so a repeated click
 // is one withdrawal. A refusal keeps the dialog open with the server's message.
 import { useMemo, useState } from 'react';
-import { Alert, Button, Descriptions, Form, Input, Modal, Result, Spin, Typography } from 'antd';
+import { Alert, Button, Descriptions, Empty, Form, Input, Modal, Result, Select, Spin, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { fenToYuan, withdrawalFeeFen, yuanToFen } from '@meter/contracts';
-import { payAppApi, type WithdrawResult } from '../../api/payapp.ts';
+import { payAppApi, type PayAppRow, type WithdrawResult } from '../../api/payapp.ts';
+import { useCan } from '../../app/session.ts';
 import { toast } from '../../app/feedback.tsx';
 import { FORM_INVALID } from '../../components/validate.ts';
 import { failureText } from '../fee/CounterDialog.tsx';
@@ -156,5 +157,61 @@ export function WithdrawDialog({ app, company, onDone, onClose }: { app: Withdra
         {refusal && <Alert type="error" showIcon message="提现未成功" description={<span data-testid="withdraw-refusal">{refusal}</span>} />}
       </Spin>
     </Modal>
+  );
+}
+
+/**
+ * 申请提现 from /noteswithdraw (finance staff with finance.withdraw): pick one of the company's opened
+ * accounts, then the withdrawal dialog.
+ */
+export function WithdrawLauncher({ company, onDone }: { company?: string; onDone(): void }) {
+  const can = useCan('finance.withdraw');
+  const [picking, setPicking] = useState(false);
+  const [picked, setPicked] = useState<number | undefined>();
+  const [app, setApp] = useState<PayAppRow | null>(null);
+  const apps = useQuery({
+    queryKey: ['payAppsOpened', company],
+    queryFn: () => payAppApi.list({ index: 1, size: 1000, status: 'opened', searchCompanyID: company }),
+    enabled: picking,
+  });
+  if (!can) return null;
+  const rows = apps.data?.data ?? [];
+  return (
+    <>
+      <Button type="primary" onClick={() => { setPicked(undefined); setPicking(true); }}>申请提现</Button>
+      {picking && (
+        <Modal
+          open
+          title="申请提现：选择收款账户"
+          okText="下一步"
+          cancelText="取消"
+          okButtonProps={{ disabled: picked == null }}
+          onOk={() => {
+            const r = rows.find((x) => x.id === picked);
+            if (!r) return;
+            setPicking(false);
+            setApp(r);
+          }}
+          onCancel={() => setPicking(false)}
+          maskClosable={false}
+        >
+          <Spin spinning={apps.isLoading}>
+            {rows.length === 0 && !apps.isLoading ? (
+              <Empty description="暂无已开通的汇付账户" />
+            ) : (
+              <Select<number>
+                style={{ width: '100%' }}
+                placeholder="请选择收款账户"
+                aria-label="收款账户"
+                value={picked}
+                onChange={setPicked}
+                options={rows.map((r) => ({ value: r.id, label: `${r.name}（可用余额 ${money(r.balance) || '¥0.00'}）` }))}
+              />
+            )}
+          </Spin>
+        </Modal>
+      )}
+      {app && <WithdrawDialog app={app} company={company} onDone={() => onDone()} onClose={() => setApp(null)} />}
+    </>
   );
 }

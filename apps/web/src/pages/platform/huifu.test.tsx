@@ -94,6 +94,7 @@ describe('statement and withdrawal log', () => {
     signIn(['huifu', 'noteswithdraw'], ['finance.withdraw']);
     const calls = mockServer((c) => {
       if (c.path === `${P}/GetAdaPayApplicationAllList`) return ok([row], 1);
+      if (c.path === `${P}/GetBalance`) return ok({ ...row, fee: { rateBp: 5, min: '1.00', max: '25.00', text: '提现手续费' } });
       if (c.path === `${P}/FindJournal`) {
         return ok([
           { id: 3, applicationId: 5, kind: 'reversal', kindText: '提现失败退回', amount: '26.00', balanceAfter: '40.00', refType: 'withdrawal', refId: 9, operatorName: '系统', memo: '提现失败退回', createdAt: '2026-11-22 10:02:00' },
@@ -119,5 +120,22 @@ describe('statement and withdrawal log', () => {
     expect(screen.getByText('提现失败', { selector: '.ant-tag' })).toBeTruthy();
     expect(screen.getByText('¥25.00')).toBeTruthy();
     expect(calls.some((c) => c.path === `${P}/FindWithdrawalLog` && c.query.get('index') === '1')).toBe(true);
+
+    // 申请提现: pick an opened account, then the withdrawal dialog
+    fireEvent.click(screen.getByRole('button', { name: /申请提现/ }));
+    const picker = await screen.findByRole('dialog');
+    fireEvent.mouseDown(within(picker).getByRole('combobox', { name: '收款账户' }));
+    fireEvent.click(await screen.findByText('物业收款户（可用余额 ¥100.00）', { selector: '.ant-select-item-option-content' }));
+    fireEvent.click(within(picker).getByRole('button', { name: /下一步/ }));
+    await waitFor(() => expect(screen.getByTestId('withdraw-balance').textContent).toBe('¥100.00'));
+    expect(calls.some((c) => c.path === `${P}/GetAdaPayApplicationAllList` && c.query.get('status') === 'opened')).toBe(true);
   }, 30_000);
+
+  it('no 申请提现 on /noteswithdraw without finance.withdraw', async () => {
+    signIn(['noteswithdraw'], []);
+    mockServer((c) => (c.path === `${P}/FindWithdrawalLog` ? ok([], 0) : undefined));
+    renderPage('noteswithdraw', <NotesWithdraw />);
+    expect(await screen.findByText('商户提现记录')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: /申请提现/ })).toBeNull();
+  });
 });
