@@ -30,7 +30,7 @@
 // queue limits, a larger young generation (--max-semi-space-size=32: ≈ 10% less CPU per row, ratio
 // within the noise).
 import { spawn } from 'node:child_process';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -53,6 +53,26 @@ function cpuOf(pid: number): number | undefined {
   try {
     const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
     return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // utime + stime, in clock ticks of 10 ms
+  } catch {
+    return undefined;
+  }
+}
+
+/** CPU time of every PostgreSQL server process on this machine so far, in µs (Linux; undefined elsewhere). */
+function postgresCpu(): number | undefined {
+  try {
+    let sum = 0;
+    for (const pid of readdirSync('/proc')) {
+      if (!/^\d+$/.test(pid)) continue;
+      let comm = '';
+      try {
+        comm = readFileSync(`/proc/${pid}/comm`, 'utf8').trim();
+      } catch {
+        continue;
+      }
+      if (comm === 'postgres' || comm === 'postmaster') sum += cpuOf(Number(pid)) ?? 0;
+    }
+    return sum;
   } catch {
     return undefined;
   }
@@ -110,6 +130,7 @@ async function main() {
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
     const loadCpu0 = cpuOf(load.pid);
+    const pgCpu0 = postgresCpu();
     // progress from the gateway's own count of committed readings: polling count(*) here would
     // scan the growing table every 50 ms on the same two cores (checked against count(*) below)
     const committed = () => gateway.stats().readingsStored - storedBefore;
@@ -137,6 +158,7 @@ async function main() {
     }
     const cpu = process.cpuUsage(cpu0);
     const loadCpu1 = cpuOf(load.pid);
+    const pgCpu1 = postgresCpu();
     const inTable = (await count()) - before;
     if (inTable !== stored) throw new Error(`网关报告已入库 ${stored} 行，表中新增 ${inTable} 行`);
     const ingestSeconds = (t1 - t0) / 1000;
@@ -162,6 +184,7 @@ async function main() {
     }));
     const s0 = performance.now();
     const sCpu0 = process.cpuUsage();
+    const sPg0 = postgresCpu();
     // as the gateway stores them: four lanes by meter id, each a series of batches of up to 10,000
     await Promise.all(
       [0, 1, 2, 3].map(async (lane) => {
@@ -171,13 +194,16 @@ async function main() {
     );
     const storeSeconds = (performance.now() - s0) / 1000;
     const storeCpu = process.cpuUsage(sCpu0);
+    const sPg1 = postgresCpu();
     const storeRate = items.length / storeSeconds;
 
     await owner.query('TRUNCATE readings');
     await owner.query('CHECKPOINT');
     const c0 = performance.now();
+    const cPg0 = postgresCpu();
     await copyIn(ownerUrl(DB), 'readings', ['company_id', 'meter_id', 'read_at', 'source', 'total', 'registers', 'exception'], data + '\n');
     const copySeconds = (performance.now() - c0) / 1000;
+    const cPg1 = postgresCpu();
     const copied = await count();
     const copyRate = copied / copySeconds;
 
@@ -187,6 +213,8 @@ async function main() {
     if (loadCpu0 !== undefined && loadCpu1 !== undefined) console.log(`负载发生器 CPU 时间: 每行 ${((loadCpu1 - loadCpu0) / stored).toFixed(1)} µs`);
     console.log(`仅入库步骤（同批数据直接调用 ingestReadings，无 TCP/解码）: ${fmt(storeRate)} 行/秒（${storeSeconds.toFixed(2)} s，本进程 CPU 每行 ${((storeCpu.user + storeCpu.system) / items.length).toFixed(1)} µs）`);
     console.log(`同表原始 COPY: ${fmt(copyRate)} 行/秒（${fmt(copied)} 行，${copySeconds.toFixed(2)} s）`);
+    const per = (a: number | undefined, b: number | undefined, n: number) => (a === undefined || b === undefined ? '-' : ((b - a) / n).toFixed(1));
+    console.log(`PostgreSQL 进程 CPU 每行: 网关 ${per(pgCpu0, pgCpu1, stored)} µs，仅入库 ${per(sPg0, sPg1, items.length)} µs，原始 COPY ${per(cPg0, cPg1, copied)} µs`);
     console.log(`比值 网关/COPY: ${(ingestRate / copyRate).toFixed(2)}（目标 ≥ 0.5）`);
     console.log(`比值 仅入库/COPY: ${(storeRate / copyRate).toFixed(2)}`);
   } finally {
