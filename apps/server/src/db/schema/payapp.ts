@@ -30,6 +30,12 @@ export const payApps = pgTable('pay_apps', {
   memo: text('memo').notNull().default(''),
   createdBy: ref('created_by'),
   openedAt: ts('opened_at'),
+  /**
+   * when this account last collected online payments: the next collection looks only at payments
+   * created since two days and paid since ten minutes before it (a notification's transaction is far
+   * shorter; a late notification far sooner), so the worker's sweep stays a small range scan
+   */
+  lastCollectAt: ts('last_collect_at'),
   deletedAt: ts('deleted_at'),
   createdAt: createdAt(),
   updatedAt: updatedAt(),

@@ -183,6 +183,22 @@ describe('money', () => {
     expect((await ledger(second)).balance).toBe(0);
   });
 
+  it('a backlog larger than one batch is collected whole; afterwards only recent payments are looked at', async () => {
+    const c = await company();
+    for (let i = 0; i < 5; i++) await onlinePayment(c, '1.01');
+    const id = await addApp(c.companyId);
+    await pollApplications(t.db, provider);
+    expect(await collectPayments(t.db, 2)).toBe(5);
+    expect(await ledger(id)).toMatchObject({ balance: 505, sum: 505, rows: 5 });
+    const [{ last_collect_at: mark }] = (await t.owner.query(`SELECT last_collect_at FROM pay_apps WHERE id = $1`, [id])).rows;
+    expect(mark).toBeTruthy();
+    // a payment whose notification committed after the collection but started before it is still in the window
+    await onlinePayment(c, '2.00');
+    await t.owner.query(`UPDATE payments SET paid_at = $2::timestamptz - interval '5 minutes' WHERE company_id = $1 AND amount_fen = 200`, [c.companyId, mark]);
+    expect(await collectPayments(t.db)).toBe(1);
+    expect((await ledger(id)).balance).toBe(705);
+  });
+
   it('a withdrawal takes amount + fee, shown beforehand by GetBalance; too much is refused in Chinese and changes nothing', async () => {
     const { id, c: b } = await fundedApp('100');
     const bal = ok(await get(b.token, `${P}/GetBalance?id=${id}`)).data;

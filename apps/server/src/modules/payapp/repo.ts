@@ -159,28 +159,33 @@ export async function pendingApps(tx: Tx, limit: number) {
   return r.rows.map(appRow);
 }
 
-/**
- * Companies with online payments not yet collected into a pay-application account, and the account
- * that collects them: the company's oldest opened account.
- */
+/** Each company's collecting account: its oldest opened one. */
 export async function collectingApps(tx: Tx) {
   const r = await tx.execute(sql`
     SELECT DISTINCT ON (a.company_id) a.id, a.company_id FROM pay_apps a
-    WHERE a.status = 'opened' AND a.deleted_at IS NULL
-      AND EXISTS (SELECT 1 FROM payments p WHERE p.company_id = a.company_id AND p.status = 'paid'
-        AND NOT EXISTS (SELECT 1 FROM pay_app_journal j WHERE j.company_id = p.company_id AND j.idempotency_key = 'pay:' || p.out_trade_no))
-    ORDER BY a.company_id, a.id`);
+    WHERE a.status = 'opened' AND a.deleted_at IS NULL ORDER BY a.company_id, a.id`);
   return r.rows.map((x) => ({ id: num(x.id), companyId: num(x.company_id) }));
 }
 
-/** The company's paid online payments not yet collected, oldest first. */
-export async function uncollectedPayments(tx: Tx, companyId: number, limit: number) {
+/**
+ * The company's paid online payments not yet collected, oldest first. After an account's first
+ * collection only the recent ones are looked at (see pay_apps.last_collect_at): a range scan of the
+ * payments_company_time index instead of every payment the company ever had.
+ */
+export async function uncollectedPayments(tx: Tx, appId: number, companyId: number, limit: number) {
   const r = await tx.execute(sql`
-    SELECT p.id, p.out_trade_no, p.amount_fen, p.channel FROM payments p
-    WHERE p.company_id = ${companyId} AND p.status = 'paid'
+    SELECT p.id, p.out_trade_no, p.amount_fen, p.channel FROM payments p, pay_apps a
+    WHERE a.id = ${appId} AND p.company_id = ${companyId} AND p.status = 'paid'
+      AND (a.last_collect_at IS NULL
+        OR (p.created_at >= a.last_collect_at - interval '2 days' AND p.paid_at >= a.last_collect_at - interval '10 minutes'))
       AND NOT EXISTS (SELECT 1 FROM pay_app_journal j WHERE j.company_id = p.company_id AND j.idempotency_key = 'pay:' || p.out_trade_no)
     ORDER BY p.paid_at, p.id LIMIT ${limit}`);
   return r.rows.map((x) => ({ id: num(x.id), outTradeNo: String(x.out_trade_no), amountFen: num(x.amount_fen), channel: String(x.channel) }));
+}
+
+/** Marks when the account collected (the start of its transaction: every payment paid before then was seen). */
+export async function markCollected(tx: Tx, appId: number) {
+  await tx.execute(sql`UPDATE pay_apps SET last_collect_at = now() WHERE id = ${appId}`);
 }
 
 // ---- lists ----------------------------------------------------------------------------------------

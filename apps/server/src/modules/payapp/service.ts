@@ -202,21 +202,32 @@ export function journal(ctx: Ctx, q: JournalInput) {
 
 // ---- what the worker does --------------------------------------------------------------------------
 
-/** Credits the companies' paid online payments to their collecting account (the oldest opened one), once each. */
+/**
+ * Credits the companies' paid online payments to their collecting account (the oldest opened one),
+ * once each (key pay:<out_trade_no>). A company with nothing new costs one small read, no lock.
+ */
 export async function collectPayments(db: Db, batch = 500): Promise<number> {
   let credited = 0;
   const apps = await db.tx(SYSTEM_SCOPE, (tx) => repo.collectingApps(tx));
   for (const a of apps) {
-    credited += await db.tx(SYSTEM_SCOPE, async (tx) => {
-      const app = await repo.lockApp(tx, a.id);
-      if (!app || app.status !== 'opened') return 0;
-      const pays = await repo.uncollectedPayments(tx, app.companyId, batch);
-      const posted = await postEntries(tx, app, pays.map((p) => ({
-        kind: 'collect' as const, amountFen: p.amountFen, key: `pay:${p.outTradeNo}`, refType: 'payment', refId: p.id,
-        operatorName: p.channel === 'alipay' ? '支付宝' : '微信支付', memo: `在线支付收款 ${p.outTradeNo}`,
-      })));
-      return posted.length;
-    });
+    for (let more = true; more;) {
+      const r = await db.tx(SYSTEM_SCOPE, async (tx) => {
+        if ((await repo.uncollectedPayments(tx, a.id, a.companyId, 1)).length === 0) return { posted: 0, full: false };
+        const app = await repo.lockApp(tx, a.id);
+        if (!app || app.status !== 'opened') return { posted: 0, full: false };
+        const pays = await repo.uncollectedPayments(tx, app.id, app.companyId, batch);
+        const posted = await postEntries(tx, app, pays.map((p) => ({
+          kind: 'collect' as const, amountFen: p.amountFen, key: `pay:${p.outTradeNo}`, refType: 'payment', refId: p.id,
+          operatorName: p.channel === 'alipay' ? '支付宝' : '微信支付', memo: `在线支付收款 ${p.outTradeNo}`,
+        })));
+        // the window moves on only once everything before it is collected (a full batch: more to come)
+        const full = pays.length === batch;
+        if (!full) await repo.markCollected(tx, app.id);
+        return { posted: posted.length, full };
+      });
+      credited += r.posted;
+      more = r.full;
+    }
   }
   return credited;
 }

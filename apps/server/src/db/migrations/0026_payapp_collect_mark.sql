@@ -1,0 +1,1 @@
+ALTER TABLE "pay_apps" ADD COLUMN "last_collect_at" timestamp with time zone;
