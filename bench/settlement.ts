@@ -7,27 +7,27 @@
 // Env: BENCH_PG_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres), BENCH_SETTLE_DB
 // (meter_bench_settle, dropped and rebuilt each run), BENCH_METERS (1000000), BENCH_BATCH (meters per
 // transaction, 1000), BENCH_CONCURRENCY (transactions at once, 2).
-// Prints one line per figure; stops by itself (a hard limit of 30 minutes).
-// Measured 2026-11-22 (1,000,000 meters, defaults, a shared 2-core machine on which the floor now takes
-// 70–77 s where it took 35–48 s on earlier days, so compare ratios, not seconds; the load average
-// includes the benchmark's own processes: one backend for the floor, two backends and node for the
+// Prints one line per figure, and for the floor and the real path what they cost besides time (WAL,
+// full-page images, checkpoints, CPU of every postgres process and of node, load average); stops by
+// itself (a hard limit of 30 minutes).
+// Measured 2026-11-22 from 11:00 UTC (1,000,000 meters, defaults, a shared 2-core machine on which the
+// floor took 36–39 s, against 70–77 s that morning: compare ratios, not seconds; load averages
+// include the benchmark's own processes — one backend for the floor, two backends and node for the
 // real path):
-//   floor 70.6 s, real path 167.1 s → 2.37× (load average 1.4 at the start, 1.1–1.9 during the floor,
-//   1.8–3.4 during the real path);
-//   floor 73.8 s, real path 186.0 s → 2.52× (load average 1.3 at the start, 1.2–1.9 / 2.5–3.3);
-//   the code before the changes of that day (a9d4f7a) in the same conditions: floor 76.7 s, real path
-//   181.9 s → 2.37× (load average 2.1 at the start, 1.6–1.9 / 2.2–3.9).
-//   the final code with nothing else running (09:28, load average 2.1 at the start, 2.7 at the end):
-//   floor 74.0 s, real path 166.4 s → 2.25×.
-// At 200,000 meters the same changes halved the real path's CPU (backends 68.8 → 34.9 s, node 20.8 →
-// 15.3 s: the price versions were found by reading every meter of each scheme), at 1,000,000 the
-// ratio did not move beyond the noise. Earlier: 74.8 s vs 34.9 s → 2.14× on a quiet machine;
-// 113.1 s vs 41.9 s → 2.70× at load 1–4; before the one-statement batch write 349 s vs 74 s → 4.7×.
-// The goal of 2× is not met: a reading writes a settlement row and a journal row (each with four
-// indexes), a balance and a cursor (with its period's state), locks the cursor and the account first,
-// and is priced in JS (≈ 25–35 µs each under load); the floor writes two of these, precomputed, with
-// no reads. Per batch of 1,000 at 1,000,000 meters (one at a time): the locking read ≈ 60–70 ms, the
-// write ≈ 95–135 ms plus 15–30 ms to bind its parameters.
+//   the code of that morning (d50b719): floor 39.0 s, real path 78.3 s → 2.01× (load 1.7 at the start,
+//   1.3–3.0 during the real path);
+//   after the changes of that day (f133aed … 90fdaa5): floor 38.36 s, real path 63.95 s → 1.67×
+//   (load 2.9 at the floor's start, 1.7–2.8 during the real path); floor 38.81 s, real path 64.75 s →
+//   1.67× (2.8, 2.0–2.8); floor 38.72 s, real path 63.29 s → 1.63× (1.8, 1.6–3.2).
+// The goal of 2× is met. What it took: the write's cursor update no longer joins the batch's ids row
+// (PostgreSQL copied that whole row, every array and JSON document of the batch, into each updated
+// cursor: 17 of 47 ms a batch), the page of pending meters runs without JIT (≈ 12 ms of compiling a
+// page), pricing in fixed point for the common case (node CPU 50 → 45 s), settlements inserted
+// without ON CONFLICT. A batch of 1,000 alone, warm: locking read ≈ 27 ms, write ≈ 34 ms; during a run
+// 41 and 64 ms on average, 12 ms of JS, 8 ms for BEGIN and COMMIT. Not kept: fillfactor 70 on
+// accounts (floor 33.8 s, real path 74.0 s → 2.19×: HOT balance updates help the floor more),
+// batches of 2,000 (1.67×, as 1,000), accounts read without FOR UPDATE (no gain beyond the noise).
+// Earlier figures and what was tried before: docs/ARCHITECTURE.md, "Money (billing)".
 import { readFileSync, readdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
