@@ -18,7 +18,8 @@
 //   1.3–3.0 during the real path);
 //   after the changes of that day (f133aed … 90fdaa5): floor 38.36 s, real path 63.95 s → 1.67×
 //   (load 2.9 at the floor's start, 1.7–2.8 during the real path); floor 38.81 s, real path 64.75 s →
-//   1.67× (2.8, 2.0–2.8); floor 38.72 s, real path 63.29 s → 1.63× (1.8, 1.6–3.2).
+//   1.67× (2.8, 2.0–2.8); floor 38.72 s, real path 63.29 s → 1.63× (1.8, 1.6–3.2); floor 37.44 s,
+//   real path 63.81 s → 1.70× (2.1, 1.4–2.8).
 // The goal of 2× is met. What it took: the write's cursor update no longer joins the batch's ids row
 // (PostgreSQL copied that whole row, every array and JSON document of the batch, into each updated
 // cursor: 17 of 47 ms a batch), the page of pending meters runs without JIT (≈ 12 ms of compiling a
