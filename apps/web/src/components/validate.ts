@@ -5,13 +5,13 @@ import { toast } from '../app/feedback.tsx';
 
 export const FORM_INVALID = '表单验证失败!';
 
-/** Validate an antd form; on failure warn 表单验证失败! and reject. */
-export async function validateForm<T>(form: FormInstance<T>, warn: (text: string) => void = toast.warning): Promise<T> {
+/** Validate an antd form; on failure warn 表单验证失败! and give undefined (the caller stops there). */
+export async function formValues<T>(form: FormInstance<T>, warn: (text: string) => void = toast.warning): Promise<T | undefined> {
   try {
     return await form.validateFields();
-  } catch (e) {
+  } catch {
     warn(FORM_INVALID);
-    throw e;
+    return undefined;
   }
 }
 

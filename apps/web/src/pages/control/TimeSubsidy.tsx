@@ -10,7 +10,7 @@ import dayjs, { type Dayjs } from 'dayjs';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { useCan } from '../../app/session.ts';
 import { toast } from '../../app/feedback.tsx';
-import { FORM_INVALID } from '../../components/validate.ts';
+import { formValues } from '../../components/validate.ts';
 import { WALLET_TEXT, billingApi, type Paged, type SubsidyPlanRow, type Wallet } from '../fee/billingApi.ts';
 import { moneyColumn, timeColumn, useCompanyPick } from '../fee/common.tsx';
 import { failureText } from '../fee/CounterDialog.tsx';
@@ -47,13 +47,8 @@ function AddModal({ company, onClose, onDone }: { company?: string; onClose(): v
   const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState('');
   const submit = async () => {
-    let v: Values;
-    try {
-      v = await form.validateFields();
-    } catch {
-      toast.warning(FORM_INVALID);
-      return;
-    }
+    const v = await formValues(form);
+    if (!v) return;
     setBusy(true);
     setRefusal('');
     try {

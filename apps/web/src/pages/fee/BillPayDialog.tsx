@@ -5,7 +5,7 @@ import { Alert, Button, Form, Input, Modal, Radio, Result, Space, Typography } f
 import { PrinterOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { toast } from '../../app/feedback.tsx';
-import { FORM_INVALID } from '../../components/validate.ts';
+import { formValues } from '../../components/validate.ts';
 import { COUNTER_PAY_METHODS, PAY_METHOD_TEXT, WALLET_TEXT, billingApi, type CounterResult, type PayMethod, type Wallet } from './billingApi.ts';
 import { failureText } from './CounterDialog.tsx';
 import { amountInputError, money, newRequestId, normalizeAmount, signOf } from './money.ts';
@@ -42,13 +42,8 @@ export function BillPayDialog({ room, company, onDone, onClose }: { room: BillRo
   const [done, setDone] = useState<CounterResult | null>(null);
 
   const submit = async () => {
-    let v: Values;
-    try {
-      v = await form.validateFields();
-    } catch {
-      toast.warning(FORM_INVALID);
-      return;
-    }
+    const v = await formValues(form);
+    if (!v) return;
     setBusy(true);
     setRefusal('');
     try {

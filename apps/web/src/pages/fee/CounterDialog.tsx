@@ -10,7 +10,7 @@ import { PrinterOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { ApiError } from '../../api/request.ts';
 import { toast } from '../../app/feedback.tsx';
-import { FORM_INVALID } from '../../components/validate.ts';
+import { formValues } from '../../components/validate.ts';
 import { COUNTER_PAY_METHODS, PAY_METHOD_TEXT, WALLET_TEXT, billingApi, type CounterResult, type PayMethod, type Wallet } from './billingApi.ts';
 import { amountInputError, money, newRequestId, normalizeAmount } from './money.ts';
 
@@ -83,13 +83,8 @@ export function CounterDialog({ op, room, wallet = 'electric', company, onDone, 
   const balanceOf = (w: Wallet) => (w === 'electric' ? room.electricBalance : room.waterBalance);
 
   const submit = async () => {
-    let v: Values;
-    try {
-      v = await form.validateFields();
-    } catch {
-      toast.warning(FORM_INVALID);
-      return;
-    }
+    const v = await formValues(form);
+    if (!v) return;
     setBusy(true);
     setRefusal('');
     try {

@@ -8,7 +8,7 @@ import { Alert, Button, Form, Input, Modal, Radio, Result, Space, Typography } f
 import { useQuery } from '@tanstack/react-query';
 import { http } from '../../api/request.ts';
 import { toast } from '../../app/feedback.tsx';
-import { FORM_INVALID } from '../../components/validate.ts';
+import { formValues } from '../../components/validate.ts';
 import { WALLET_TEXT, type Wallet } from './billingApi.ts';
 import { failureText, type CounterRoom } from './CounterDialog.tsx';
 import { amountInputError, fmtTime, money, normalizeAmount } from './money.ts';
@@ -63,13 +63,8 @@ export function OnlinePayDialog({ room, company, onPaid, onClose }: { room: Coun
   }, [status, paidSeen]);
 
   const create = async () => {
-    let v: Values;
-    try {
-      v = await form.validateFields();
-    } catch {
-      toast.warning(FORM_INVALID);
-      return;
-    }
+    const v = await formValues(form);
+    if (!v) return;
     setBusy(true);
     setRefusal('');
     try {

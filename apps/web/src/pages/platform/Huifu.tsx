@@ -14,7 +14,7 @@ import { toast } from '../../app/feedback.tsx';
 import { useCan } from '../../app/session.ts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { columnsFromResource } from '../../components/resourceColumns.tsx';
-import { FORM_INVALID } from '../../components/validate.ts';
+import { formValues } from '../../components/validate.ts';
 import { moneyColumn, useCompanyPick } from '../fee/common.tsx';
 import { maskAccount } from '../notes/NotesWithdraw.tsx';
 import { PayAppJournalDrawer } from './PayAppJournalDrawer.tsx';
@@ -56,13 +56,8 @@ function BankCardDialog({ app, company, onClose }: { app: PayAppRow; company?: s
   const [form] = Form.useForm<BankValues>();
   const [busy, setBusy] = useState(false);
   const submit = async () => {
-    let v: BankValues;
-    try {
-      v = await form.validateFields();
-    } catch {
-      toast.warning(FORM_INVALID);
-      return;
-    }
+    const v = await formValues(form);
+    if (!v) return;
     setBusy(true);
     try {
       await payAppApi.changeBank({ id: app.id, bankName: v.bankName.trim(), bankAccountName: v.bankAccountName.trim(), bankAccountNo: v.bankAccountNo.replace(/\s+/g, '') }, company);

@@ -11,7 +11,7 @@ import { fenToYuan, withdrawalFeeFen, yuanToFen } from '@meter/contracts';
 import { payAppApi, type PayAppRow, type WithdrawResult } from '../../api/payapp.ts';
 import { useCan } from '../../app/session.ts';
 import { toast } from '../../app/feedback.tsx';
-import { FORM_INVALID } from '../../components/validate.ts';
+import { formValues } from '../../components/validate.ts';
 import { failureText } from '../fee/CounterDialog.tsx';
 import { amountInputError, money, newRequestId, normalizeAmount } from '../fee/money.ts';
 import { maskAccount } from '../notes/NotesWithdraw.tsx';
@@ -58,12 +58,10 @@ export function WithdrawDialog({ app, company, onDone, onClose }: { app: Withdra
   const title = `提现：${app.name}`;
 
   const next = async () => {
-    try {
-      setValues(await form.validateFields());
-      setStep('confirm');
-    } catch {
-      toast.warning(FORM_INVALID);
-    }
+    const v = await formValues(form);
+    if (!v) return;
+    setValues(v);
+    setStep('confirm');
   };
 
   const submit = async () => {

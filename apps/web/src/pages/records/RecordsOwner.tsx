@@ -11,7 +11,7 @@ import { columnsFromResource } from '../../components/resourceColumns.tsx';
 import { ownerApi, type OwnerRow } from '../../api/archive.ts';
 import { useCan } from '../../app/session.ts';
 import { getModal, toast } from '../../app/feedback.tsx';
-import { FORM_INVALID } from '../../components/validate.ts';
+import { formValues } from '../../components/validate.ts';
 import { useCompany } from './deviceFields.tsx';
 import { VacantRoomSelect, useUnitLabel } from './roomFields.tsx';
 
@@ -56,13 +56,8 @@ function MoveModal({ moving, onClose, onDone }: { moving: Moving; onClose(): voi
   const change = mode === 'in' && owner.status === 1;
   const title = mode === 'out' ? '办理迁出' : change ? '办理换房' : '办理入住';
   const submit = async () => {
-    let v: { roomId?: number; memo?: string };
-    try {
-      v = await form.validateFields();
-    } catch {
-      toast.warning(FORM_INVALID);
-      return;
-    }
+    const v = await formValues(form);
+    if (!v) return;
     setBusy(true);
     try {
       if (mode === 'out') await ownerApi.moveOut(owner.id, text(v.memo), company);
