@@ -40,7 +40,7 @@ import paymentRoutes from './modules/payment/routes.ts';
 import reportRoutes from './modules/report/routes.ts';
 import notifyRoutes from './modules/notify/routes.ts';
 import payAppRoutes from './modules/payapp/routes.ts';
-import { startPayAppJobs } from './jobs/payapp.ts';
+import type { PayAppProvider } from './modules/payapp/provider.ts';
 import { startBillingJobs } from './jobs/billing.ts';
 
 z.config(z.locales.zhCN());
@@ -65,6 +65,8 @@ export interface AppOptions {
   control?: Partial<Omit<ControlApi, 'bus'>>;
   /** run the periodic jobs of the API modules in this process (the worker role): timed valve control */
   jobs?: boolean;
+  /** the pay-application provider of those jobs (default: the simulated one) */
+  payAppProvider?: PayAppProvider;
 }
 
 function fieldMessage(issues: { instancePath?: string; message?: string; params?: { issue?: { path?: PropertyKey[] } } }[]) {
@@ -197,11 +199,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   notifyRoutes(app);
   payAppRoutes(app);
   if (opts.jobs) {
-    const stopPayApp = startPayAppJobs({ db: opts.db, log: app.log });
-    app.addHook('onClose', async () => stopPayApp());
     const stopTimed = startTimedControls({ db: opts.db, bus, log: app.log });
     app.addHook('onClose', async () => stopTimed());
-    const stopBilling = startBillingJobs({ db: opts.db, bus, log: app.log });
+    const stopBilling = startBillingJobs({ db: opts.db, bus, log: app.log, payAppProvider: opts.payAppProvider });
     app.addHook('onClose', async () => stopBilling());
   }
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });

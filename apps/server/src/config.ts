@@ -42,6 +42,8 @@ const Env = z.object({
   OFFLINE_WARN_MINUTES: z.coerce.number().positive().default(60),
   CLOCK_DRIFT_SECONDS: z.coerce.number().positive().default(300),
   REPORT_RETENTION_DAYS: z.coerce.number().int().positive().default(90),
+  /** the simulated pay-application provider answers a withdrawal this long after it was asked */
+  PAYAPP_SIM_DELAY_MS: z.coerce.number().int().min(0).default(3000),
   /** DL/T 645 control/write password: PA + P2P1P0 (8 hex digits) and operator code (8 hex digits) */
   DLT645_PASSWORD: z.string().regex(/^[0-9A-Fa-f]{8}$/).default('02000000'),
   DLT645_OPERATOR: z.string().regex(/^[0-9A-Fa-f]{8}$/).default('00000000'),

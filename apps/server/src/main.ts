@@ -4,6 +4,7 @@ import { DEMO_LOGINS, seedDemoIfEmpty } from './db/seed.ts';
 import { buildApp } from './app.ts';
 import { authSettings } from './modules/auth/service.ts';
 import { controlApiSettings, startDeviceSide } from './gateway/start.ts';
+import { simulatedProvider } from './modules/payapp/provider.ts';
 import { startDemoFleet } from './gateway/demo.ts';
 
 // Starts the roles named in ROLES (default: all in one process) on embedded defaults.
@@ -41,6 +42,7 @@ async function main() {
     bus: devices.bus,
     control: controlApiSettings(config),
     jobs: config.roles.has('worker'),
+    payAppProvider: simulatedProvider({ delayMs: config.PAYAPP_SIM_DELAY_MS }),
   });
   if (config.roles.has('api')) await app.listen({ port: config.PORT, host: config.HOST });
   const url = `http://localhost:${config.PORT}`;

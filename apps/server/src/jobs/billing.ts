@@ -4,12 +4,17 @@ import { creditSubsidies, postMinimumCharges, postMonthlyFees, retryCloses } fro
 import { sweep } from '../modules/billing/settlement.ts';
 import { logProvider, type NotifyProvider } from '../modules/notify/provider.ts';
 import { sendQueued } from '../modules/notify/service.ts';
+import { simulatedProvider, type PayAppProvider } from '../modules/payapp/provider.ts';
+import { runPayAppJobs } from '../modules/payapp/service.ts';
 
 // The billing jobs of the worker role: settlement runs continuously (a sweep every few seconds, and
 // soon after readings arrive), the calendar postings (monthly fees, minimum charges, room timed
-// subsidies) every ten minutes, deferred automatic closes every minute, and queued notifications are sent. Every
-// job is safe to run in several workers at once: settlement shares the meters by SKIP LOCKED, the
-// postings are idempotent by key, notifications are claimed by SKIP LOCKED.
+// subsidies) every ten minutes, deferred automatic closes every minute, queued notifications are sent,
+// and the pay-application accounts are tended every 2 s (applications opened as the provider answers,
+// paid online payments collected, withdrawals submitted and finished). Every job is safe to run in
+// several workers at once: settlement shares the meters by SKIP LOCKED, the postings are idempotent
+// by key, notifications are claimed by SKIP LOCKED, pay-application effects are checked under a row
+// lock and keyed in their journal.
 
 interface Log {
   info(o: unknown, msg?: string): void;
@@ -26,6 +31,8 @@ export interface BillingJobDeps {
   /** calendar postings (monthly fees, minimum charges, timed subsidies) */
   periodicEveryMs?: number;
   notifyEveryMs?: number;
+  /** the pay-application provider (default: the simulated one) */
+  payAppProvider?: PayAppProvider;
   /** settlement transactions at the same time */
   concurrency?: number;
 }
@@ -85,6 +92,11 @@ export function startBillingJobs(d: BillingJobDeps): () => Promise<void> {
     }
   });
   const send = single('notify', () => sendQueued(d.db, provider, 200));
+  const payApp = d.payAppProvider ?? simulatedProvider();
+  const payApps = single('payapp', async () => {
+    const r = await runPayAppJobs(d.db, payApp);
+    if (r.opened || r.collected || r.succeeded || r.failed) d.log.info({ job: 'payapp', ...r }, '汇付账户任务已完成');
+  });
 
   const every = (ms: number, fn: () => Promise<void>, first: number) => {
     const t0 = setTimeout(() => void fn(), first);
@@ -97,6 +109,7 @@ export function startBillingJobs(d: BillingJobDeps): () => Promise<void> {
   every(d.periodicEveryMs ?? 10 * 60_000, periodic, 3_000);
   every(60_000, closes, 5_000);
   every(d.notifyEveryMs ?? 3_000, send, 2_000);
+  every(2_000, payApps, 2_000);
 
   // new readings: settle soon (debounced), whichever process stored them
   let soon: NodeJS.Timeout | undefined;

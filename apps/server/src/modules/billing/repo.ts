@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import { localTime } from '../../db/local-time.ts';
 import { intArr, textArr } from '../../db/array-literal.ts';
 import { accounts, companyChargeCodes, journal, receipts, sharedMeters, subsidyPlans } from '../../db/schema/index.ts';
 import { areaAndBelow } from '../../db/crud-repo.ts';
@@ -60,7 +61,6 @@ export const arr = (v: unknown[]) => sql.param(v);
 /** A timestamp as exact ISO text in UTC with microseconds (raw queries return timestamps as text). */
 export const isoOf = (col: SQL) => sql`to_char(${col} AT TIME ZONE 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 /** A timestamp as China wall-clock text 'YYYY-MM-DD HH:mm:ss' (how the API shows moments). */
-export const localOf = (col: SQL) => sql`to_char(${col} AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS')`;
 
 export interface LockedAccount {
   id: number;
@@ -541,7 +541,7 @@ export async function listClosed(tx: Tx, f: ClosedFilter, limit: number, offset:
       WHERE h.owner_id = o.id AND h.action = 2 ORDER BY h.at DESC, h.id DESC LIMIT 1) h ON true`;
   const rows = await tx.execute(sql`
     SELECT o.id AS "ownerId", o.name AS "ownerName", o.phone AS "ownerPhone", h.room_id AS "roomId", h.room_name AS "roomName",
-      ${localOf(sql`h.at`)} AS "closedAt", h.operator_name AS "operatorName", h.memo,
+      ${localTime(sql`h.at`)} AS "closedAt", h.operator_name AS "operatorName", h.memo,
       coalesce((SELECT sum(rc.amount_fen) FROM receipts rc WHERE rc.owner_id = o.id AND rc.kind = 'close'), 0)::bigint AS "refundFen"
     ${from} WHERE ${where} ORDER BY h.at DESC NULLS LAST, o.id DESC LIMIT ${limit} OFFSET ${offset}`);
   const c = await tx.execute(sql`SELECT count(*)::bigint AS n ${from} WHERE ${where}`);
@@ -587,7 +587,7 @@ export async function energyRooms(tx: Tx, f: EnergyRoomFilter, limit: number, of
       coalesce(page.e_bal, 0)::bigint AS "electricFen", coalesce(page.e_level, 0) AS "electricAlarm",
       coalesce(page.w_bal, 0)::bigint AS "waterFen", coalesce(page.w_level, 0) AS "waterAlarm",
       ${withOther ? sql`coalesce((SELECT ao.balance_fen FROM accounts ao WHERE ao.owner_id = page.owner_id AND ao.wallet = 'other'), 0)::bigint AS "otherFen",
-        (SELECT ${localOf(sql`max(rc.created_at)`)} FROM receipts rc WHERE rc.owner_id = page.owner_id AND rc.kind IN ('business', 'billPay')) AS "lastPaidAt",
+        (SELECT ${localTime(sql`max(rc.created_at)`)} FROM receipts rc WHERE rc.owner_id = page.owner_id AND rc.kind IN ('business', 'billPay')) AS "lastPaidAt",
         coalesce((SELECT sum(rc.amount_fen) FROM receipts rc WHERE rc.owner_id = page.owner_id AND rc.kind IN ('business', 'billPay')
           AND rc.created_at >= date_trunc('month', now() AT TIME ZONE 'Asia/Shanghai') AT TIME ZONE 'Asia/Shanghai'), 0)::bigint AS "monthPaidFen",` : sql``}
       mc.electric AS "electricMeters", mc.water AS "waterMeters", mc.closed AS "closedMeters"
@@ -617,7 +617,7 @@ export async function energyRoomSum(tx: Tx, f: EnergyRoomFilter) {
 
 export async function roomAccounts(tx: Tx, ownerId: number) {
   const r = await tx.execute(sql`
-    SELECT id, wallet, balance_fen, alarm_level, status, close_deferred, ${localOf(sql`updated_at`)} AS updated_at
+    SELECT id, wallet, balance_fen, alarm_level, status, close_deferred, ${localTime(sql`updated_at`)} AS updated_at
     FROM accounts WHERE owner_id = ${ownerId} ORDER BY id`);
   return r.rows.map((x) => ({
     id: Number(x.id), wallet: String(x.wallet), balanceFen: Number(x.balance_fen), alarmLevel: Number(x.alarm_level),
@@ -629,8 +629,8 @@ export async function roomMeterDetails(tx: Tx, roomId: number) {
   const r = await tx.execute(sql`
     SELECT m.id, m.name, m.address, m.kind, m.plan, m.multiplier, m.status, m.valve_state AS "valveState", m.online,
       m.charging_scheme_id AS "chargingSchemeId", cs.name AS "chargingSchemeName", m.alarm_scheme_id AS "alarmSchemeId", als.name AS "alarmSchemeName",
-      ml.total AS "lastTotal", ${localOf(sql`ml.read_at`)} AS "lastReadAt",
-      sc.total AS "settledTotal", CASE WHEN sc.read_at = '-infinity' THEN NULL ELSE ${localOf(sql`sc.read_at`)} END AS "settledAt",
+      ml.total AS "lastTotal", ${localTime(sql`ml.read_at`)} AS "lastReadAt",
+      sc.total AS "settledTotal", CASE WHEN sc.read_at = '-infinity' THEN NULL ELSE ${localTime(sql`sc.read_at`)} END AS "settledAt",
       EXISTS (SELECT 1 FROM protections p WHERE p.meter_id = m.id AND p.active AND (p.end_at IS NULL OR p.end_at > now())) AS "protected"
     FROM meters m
     LEFT JOIN charging_schemes cs ON cs.id = m.charging_scheme_id
@@ -686,13 +686,13 @@ export async function listJournal(tx: Tx, f: JournalFilter, limit: number, offse
   const where = journalWhere(f);
   const rows = await tx.execute(sql`
     WITH page AS (SELECT j.id FROM journal j WHERE ${where} ORDER BY j.created_at DESC, j.id DESC LIMIT ${limit} OFFSET ${offset})
-    SELECT j.id, ${localOf(sql`j.created_at`)} AS "createdAt", j.room_id AS "roomId", r.name AS "roomName", j.owner_id AS "ownerId", o.name AS "ownerName",
+    SELECT j.id, ${localTime(sql`j.created_at`)} AS "createdAt", j.room_id AS "roomId", r.name AS "roomName", j.owner_id AS "ownerId", o.name AS "ownerName",
       j.wallet, j.kind, j.amount_fen AS "amountFen", j.balance_after_fen AS "balanceAfterFen", j.pay_method AS "payMethod",
       j.ref_type AS "refType", j.ref_id AS "refId", j.operator_name AS "operatorName", j.memo,
-      ja.audited_by_name AS "auditedBy", ${localOf(sql`ja.audited_at`)} AS "auditedAt", coalesce(ja.memo, '') AS "auditMemo",
+      ja.audited_by_name AS "auditedBy", ${localTime(sql`ja.audited_at`)} AS "auditedAt", coalesce(ja.memo, '') AS "auditMemo",
       rc.no AS "receiptNo"
       ${withSettlement ? sql`, s.meter_id AS "meterId", m.name AS "meterName", m.address, s.prev_total AS "prevTotal", s.total,
-        s.quantity, ${localOf(sql`s.read_at`)} AS "readAt"` : sql``}
+        s.quantity, ${localTime(sql`s.read_at`)} AS "readAt"` : sql``}
     FROM page JOIN journal j ON j.id = page.id
     LEFT JOIN rooms r ON r.id = j.room_id
     LEFT JOIN owners o ON o.id = j.owner_id
@@ -782,15 +782,15 @@ function settlementWhere(f: SettlementFilter): SQL {
 
 const settlementColumns = sql`s.id, s.meter_id AS "meterId", m.name AS "meterName", m.address, s.meter_kind AS "meterKind",
   s.room_id AS "roomId", r.name AS "roomName", s.owner_id AS "ownerId", o.name AS "ownerName",
-  ${localOf(sql`s.prev_read_at`)} AS "prevReadAt", ${localOf(sql`s.read_at`)} AS "readAt", s.prev_total AS "prevTotal", s.total,
+  ${localTime(sql`s.prev_read_at`)} AS "prevReadAt", ${localTime(sql`s.read_at`)} AS "readAt", s.prev_total AS "prevTotal", s.total,
   m.multiplier, s.quantity, s.amount_fen AS "amountFen", s.period_key AS "periodKey", s.note, s.journal_id AS "journalId", s.lines,
-  ${localOf(sql`s.created_at`)} AS "settledAt"`;
+  ${localTime(sql`s.created_at`)} AS "settledAt"`;
 
 /** The export's columns: the list's without the priced lines. */
 const exportColumns = sql`s.id, s.meter_id AS "meterId", m.name AS "meterName", m.address, s.meter_kind AS "meterKind",
-  r.name AS "roomName", o.name AS "ownerName", ${localOf(sql`s.prev_read_at`)} AS "prevReadAt", ${localOf(sql`s.read_at`)} AS "readAt",
+  r.name AS "roomName", o.name AS "ownerName", ${localTime(sql`s.prev_read_at`)} AS "prevReadAt", ${localTime(sql`s.read_at`)} AS "readAt",
   s.prev_total AS "prevTotal", s.total, m.multiplier, s.quantity, s.amount_fen AS "amountFen", s.period_key AS "periodKey", s.note,
-  ${localOf(sql`s.created_at`)} AS "settledAt"`;
+  ${localTime(sql`s.created_at`)} AS "settledAt"`;
 
 export async function listSettlements(tx: Tx, f: SettlementFilter, limit: number, offset: number) {
   const where = settlementWhere(f);
@@ -821,7 +821,7 @@ export async function settlementsBefore(tx: Tx, f: SettlementFilter, before: { a
 export async function settlementSummary(tx: Tx, f: SettlementFilter) {
   const r = await tx.execute(sql`
     SELECT s.meter_kind, count(*)::bigint AS n, coalesce(sum(s.quantity), 0)::text AS q, coalesce(sum(s.amount_fen), 0)::bigint AS a,
-      count(*) FILTER (WHERE s.note = 'vacant')::bigint AS vacant, ${localOf(sql`max(s.created_at)`)} AS last
+      count(*) FILTER (WHERE s.note = 'vacant')::bigint AS vacant, ${localTime(sql`max(s.created_at)`)} AS last
     FROM settlements s JOIN meters m ON m.id = s.meter_id WHERE ${settlementWhere(f)} GROUP BY s.meter_kind`);
   const p = await tx.execute(sql`
     SELECT count(*) FILTER (WHERE m.charging_scheme_id IS NOT NULL AND (c.meter_id IS NULL OR ml.read_at > c.read_at))::bigint AS pending,
@@ -900,7 +900,7 @@ export async function meterBills(tx: Tx, f: SettlementFilter & { from: Date; to:
     SELECT b.meter_id AS "meterId", m.name AS "meterName", m.address, m.kind AS "meterKind", m.multiplier,
       cs.name AS "schemeName", r.id AS "roomId", r.name AS "roomName", o.name AS "ownerName",
       b.start_total AS "startTotal", b.end_total AS "endTotal", b.q::text AS quantity, b.a AS "amountFen", b.n AS readings,
-      ${localOf(sql`b.first_at`)} AS "firstReadAt", ${localOf(sql`b.last_at`)} AS "lastReadAt"
+      ${localTime(sql`b.first_at`)} AS "firstReadAt", ${localTime(sql`b.last_at`)} AS "lastReadAt"
     FROM b JOIN meters m ON m.id = b.meter_id
     LEFT JOIN charging_schemes cs ON cs.id = m.charging_scheme_id
     LEFT JOIN rooms r ON r.id = m.room_id LEFT JOIN owners o ON o.room_id = r.id AND o.status = 1
@@ -940,7 +940,7 @@ function receiptWhere(f: ReceiptFilter): SQL {
 }
 
 const receiptColumns = sql`rc.id, rc.no, rc.kind, rc.pay_method AS "payMethod", rc.items, rc.amount_fen AS "amountFen",
-  rc.print_count AS "printCount", ${localOf(sql`rc.last_printed_at`)} AS "lastPrintedAt", ${localOf(sql`rc.created_at`)} AS "createdAt",
+  rc.print_count AS "printCount", ${localTime(sql`rc.last_printed_at`)} AS "lastPrintedAt", ${localTime(sql`rc.created_at`)} AS "createdAt",
   rc.operator_name AS "operatorName", rc.memo, rc.journal_id AS "journalId", rc.room_id AS "roomId", r.name AS "roomName",
   rc.owner_id AS "ownerId", o.name AS "ownerName", o.phone AS "ownerPhone", rc.company_id AS "companyId"`;
 
@@ -989,7 +989,7 @@ export async function listSubsidyPlans(tx: Tx, f: { companyId: number | null; se
   const rows = await tx.execute(sql`
     SELECT p.id, p.room_id AS "roomId", r.name AS "roomName", o.name AS "ownerName", p.wallet, p.amount_fen AS "amountFen",
       p.day_of_month AS "dayOfMonth", p.start_month AS "startMonth", p.end_month AS "endMonth", p.enabled, p.memo,
-      ${localOf(sql`p.created_at`)} AS "createdAt",
+      ${localTime(sql`p.created_at`)} AS "createdAt",
       (SELECT count(*) FROM journal j WHERE j.company_id = p.company_id AND j.ref_type = 'subsidy_plan' AND j.ref_id = p.id)::int AS "creditedTimes"
     FROM subsidy_plans p JOIN rooms r ON r.id = p.room_id LEFT JOIN owners o ON o.room_id = r.id AND o.status = 1
     WHERE ${where} ORDER BY p.id DESC LIMIT ${limit} OFFSET ${offset}`);
@@ -1016,7 +1016,7 @@ export async function listSharedMeters(tx: Tx, f: { companyId: number | null; se
   const where = sql.join(w, sql` AND `);
   const rows = await tx.execute(sql`
     SELECT sm.meter_id AS "meterId", m.name AS "meterName", m.address, m.kind AS "meterKind", sm.area_id AS "areaId",
-      (${areaPathOf(sql`sm.area_id`)}) AS "areaName", sm.method, sm.memo, ${localOf(sql`sm.created_at`)} AS "createdAt",
+      (${areaPathOf(sql`sm.area_id`)}) AS "areaName", sm.method, sm.memo, ${localTime(sql`sm.created_at`)} AS "createdAt",
       (SELECT count(*) FROM rooms r JOIN owners o ON o.room_id = r.id AND o.status = 1 WHERE r.area_id IN ${subtreeOf(sql`sm.area_id`)})::int AS "rooms"
     FROM shared_meters sm JOIN meters m ON m.id = sm.meter_id JOIN areas a ON a.id = sm.area_id
     WHERE ${where} ORDER BY sm.created_at DESC LIMIT ${limit} OFFSET ${offset}`);

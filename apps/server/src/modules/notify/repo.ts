@@ -1,5 +1,6 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import { localTime } from '../../db/local-time.ts';
 import { areaAndBelow } from '../../db/crud-repo.ts';
 
 // The only SQL of notifications (/notesMessage): queued by the alarm rules, sent by the worker.
@@ -87,8 +88,8 @@ export async function listNotifications(tx: Tx, f: NotificationFilter, limit: nu
   const rows = await tx.execute(sql`
     SELECT n.id, n.owner_id AS "ownerId", o.name AS "ownerName", n.meter_id AS "meterId", n.level, n.channel, n.phone, n.content,
       n.status, n.provider, n.price_fen AS "priceFen", n.error,
-      to_char(n.created_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS') AS "createdAt",
-      to_char(n.sent_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS') AS "sentAt"
+      ${localTime(sql`n.created_at`)} AS "createdAt",
+      ${localTime(sql`n.sent_at`)} AS "sentAt"
     FROM notifications n LEFT JOIN owners o ON o.id = n.owner_id
     WHERE ${w} ORDER BY n.id DESC LIMIT ${limit} OFFSET ${offset}`);
   const c = await tx.execute(sql`SELECT count(*)::bigint AS n FROM notifications n LEFT JOIN owners o ON o.id = n.owner_id WHERE ${w}`);

@@ -1,9 +1,9 @@
-import { createHmac, randomBytes, timingSafeEqual } from 'node:crypto';
+import { signText, verifyText } from '../payment/provider.ts';
 
 // The payment provider behind the pay-application accounts (汇付 AdaPay). The default provider is
 // simulated: nothing leaves the machine, and its answers are deterministic, so tests and the demo
 // can rely on them. A real provider (AdaPay's 商户进件 / 取现 API) implements the same interface and
-// is chosen at start (jobs/payapp.ts); it must treat `orderNo` as its idempotency key, since a
+// is chosen at start (main.ts → the worker's billing jobs, jobs/billing.ts); it must treat `orderNo` as its idempotency key, since a
 // worker that dies between submitting and recording may submit the same withdrawal again.
 //
 // The simulated provider:
@@ -49,12 +49,9 @@ export const FAILING_CARD_SUFFIX = '4444';
 // ---- the provider's withdrawal notification (callback) ----------------------------------------------
 //
 // A provider that calls back (AdaPay's 异步通知) posts the outcome to /pay/api/AdaPayApplication/Notify,
-// signed with HMAC-SHA256 over `order_no|provider_no|status` with PAY_NOTIFY_SECRET (the same on every
-// API process; unset, a random one per process). A real provider replaces sign/verify with its own
+// signed with HMAC-SHA256 over `order_no|provider_no|status` with PAY_NOTIFY_SECRET, as the payment
+// notifications are (payment/provider.ts). A real provider replaces sign/verify with its own
 // signature scheme.
-
-
-const secret = process.env.PAY_NOTIFY_SECRET || randomBytes(32).toString('hex');
 
 export interface WithdrawalNotice {
   /** our order number: WD<company>-<withdrawal id> */
@@ -67,15 +64,9 @@ export interface WithdrawalNotice {
 
 const payload = (n: Omit<WithdrawalNotice, 'sign' | 'reason'>) => `${n.order_no}|${n.provider_no}|${n.status}`;
 
-export function signNotice(n: Omit<WithdrawalNotice, 'sign' | 'reason'>): string {
-  return createHmac('sha256', secret).update(payload(n)).digest('hex');
-}
+export const signNotice = (n: Omit<WithdrawalNotice, 'sign' | 'reason'>): string => signText(payload(n));
 
-export function verifyNotice(n: WithdrawalNotice): boolean {
-  const want = Buffer.from(signNotice(n), 'hex');
-  const got = Buffer.from(/^[0-9a-f]{64}$/.test(n.sign) ? n.sign : '', 'hex');
-  return got.length === want.length && timingSafeEqual(got, want);
-}
+export const verifyNotice = (n: WithdrawalNotice): boolean => verifyText(payload(n), n.sign);
 
 /** Our order number of a withdrawal, sent to the provider as its idempotency key. */
 export const orderNo = (companyId: number, id: number) => `WD${companyId}-${id}`;

@@ -1,9 +1,9 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import { localTime } from '../../db/local-time.ts';
 
 // The only SQL of the pay-application accounts.
 
-const local = (col: SQL) => sql`to_char(${col} AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS')`;
 const num = (v: unknown) => Number(v);
 
 export interface AppRow {
@@ -202,7 +202,7 @@ export async function listApps(tx: Tx, f: { companyId: number | null; name?: str
       a.contact_name AS "contactName", a.id_no AS "idNo", a.phone, a.bank_name AS "bankName", a.bank_account_name AS "bankAccountName",
       a.bank_account_no AS "bankAccountNo", a.status, a.provider_app_id AS "providerAppId", a.reason, a.balance_fen AS "balanceFen", a.memo,
       coalesce(p.n, 0)::int AS "processingCount", coalesce(p.fen, 0)::bigint AS "processingFen",
-      ${local(sql`a.opened_at`)} AS "openedAt", ${local(sql`a.created_at`)} AS "createdAt", ${local(sql`a.updated_at`)} AS "updatedAt"
+      ${localTime(sql`a.opened_at`)} AS "openedAt", ${localTime(sql`a.created_at`)} AS "createdAt", ${localTime(sql`a.updated_at`)} AS "updatedAt"
     FROM pay_apps a LEFT JOIN companies c ON c.id = a.company_id
     LEFT JOIN LATERAL (SELECT count(*) AS n, sum(w.amount_fen) AS fen FROM pay_app_withdrawals w WHERE w.app_id = a.id AND w.status = 0) p ON true
     WHERE ${where} ORDER BY a.id DESC LIMIT ${limit} OFFSET ${offset}`);
@@ -223,7 +223,7 @@ export async function listWithdrawals(tx: Tx, f: { companyId: number | null; sta
     SELECT w.id, w.company_id AS "companyId", c.name AS "companyName", w.app_id AS "applicationId", a.name AS "applicationName",
       w.request_id AS "requestId", w.amount_fen AS "amountFen", w.fee_fen AS "feeFen", w.bank_name AS "bankName",
       w.bank_account_name AS "bankAccountName", w.bank_account_no AS "bankAccount", w.status, w.provider_no AS "providerNo", w.reason, w.memo,
-      w.operator_name AS "operatorName", ${local(sql`w.created_at`)} AS "createdAt", ${local(sql`w.finished_at`)} AS "finishedAt"
+      w.operator_name AS "operatorName", ${localTime(sql`w.created_at`)} AS "createdAt", ${localTime(sql`w.finished_at`)} AS "finishedAt"
     FROM pay_app_withdrawals w JOIN pay_apps a ON a.id = w.app_id LEFT JOIN companies c ON c.id = w.company_id
     WHERE ${where} ORDER BY w.created_at DESC, w.id DESC LIMIT ${limit} OFFSET ${offset}`);
   const c = await tx.execute(sql`SELECT count(*)::bigint AS n FROM pay_app_withdrawals w WHERE ${where}`);
@@ -240,7 +240,7 @@ export async function listJournal(tx: Tx, f: { companyId: number | null; appId: 
   const rows = await tx.execute(sql`
     SELECT j.id, j.app_id AS "applicationId", j.kind, j.amount_fen AS "amountFen", j.balance_after_fen AS "balanceAfterFen",
       j.idempotency_key AS "key", j.ref_type AS "refType", j.ref_id AS "refId", j.operator_name AS "operatorName", j.memo,
-      ${local(sql`j.created_at`)} AS "createdAt"
+      ${localTime(sql`j.created_at`)} AS "createdAt"
     FROM pay_app_journal j WHERE ${where} ORDER BY j.id DESC LIMIT ${limit} OFFSET ${offset}`);
   const c = await tx.execute(sql`SELECT count(*)::bigint AS n FROM pay_app_journal j WHERE ${where}`);
   return { rows: rows.rows, count: num(c.rows[0]?.n ?? 0) };

@@ -158,11 +158,11 @@ export async function withdraw(ctx: Ctx, b: WithdrawInput) {
       throw refuse('INSUFFICIENT_BALANCE',
         `可提现余额不足：提现 ¥${money(b.amount)} 加手续费 ¥${money(fee)} 超过账户余额 ¥${money(app.balanceFen)}（最多可提现 ¥${money(maxWithdrawalFen(app.balanceFen))}）`);
     }
+    const who = ctx.user.realName || ctx.user.username;
     const w = await repo.insertWithdrawal(tx, {
       companyId: app.companyId, appId: app.id, requestId: b.requestId, amountFen: b.amount, feeFen: fee, bankName: app.bankName,
-      bankAccountName: app.bankAccountName, bankAccountNo: app.bankAccountNo, memo: b.memo, operatorId: ctx.user.id, operatorName: ctx.user.realName || ctx.user.username,
+      bankAccountName: app.bankAccountName, bankAccountNo: app.bankAccountNo, memo: b.memo, operatorId: ctx.user.id, operatorName: who,
     });
-    const who = ctx.user.realName || ctx.user.username;
     const entries: Parameters<typeof postEntries>[2] = [
       { kind: 'withdrawal', amountFen: -b.amount, key: `wd:${w.id}`, refType: 'withdrawal', refId: w.id, operatorName: who, memo: `提现至 ${app.bankName} 尾号${app.bankAccountNo.slice(-4)}` },
     ];

@@ -13,6 +13,18 @@ export type Channel = 'wechat' | 'alipay';
 
 const secret = process.env.PAY_NOTIFY_SECRET || randomBytes(32).toString('hex');
 
+/** HMAC-SHA256 of a provider message's signed text, hex (payments here, withdrawals in payapp). */
+export function signText(text: string): string {
+  return createHmac('sha256', secret).update(text).digest('hex');
+}
+
+/** Does `sign` sign `text`? (constant time; anything but 64 hex digits is refused) */
+export function verifyText(text: string, sign: string): boolean {
+  const want = Buffer.from(signText(text), 'hex');
+  const got = Buffer.from(/^[0-9a-f]{64}$/.test(sign) ? sign : '', 'hex');
+  return got.length === want.length && timingSafeEqual(got, want);
+}
+
 export interface Notification {
   out_trade_no: string;
   /** the provider's transaction number */
@@ -24,15 +36,9 @@ export interface Notification {
 
 const payload = (n: Omit<Notification, 'sign'>) => `${n.out_trade_no}|${n.trade_no}|${n.total_fee}`;
 
-export function sign(n: Omit<Notification, 'sign'>): string {
-  return createHmac('sha256', secret).update(payload(n)).digest('hex');
-}
+export const sign = (n: Omit<Notification, 'sign'>): string => signText(payload(n));
 
-export function verify(n: Notification): boolean {
-  const want = Buffer.from(sign(n), 'hex');
-  const got = Buffer.from(/^[0-9a-f]{64}$/.test(n.sign) ? n.sign : '', 'hex');
-  return got.length === want.length && timingSafeEqual(got, want);
-}
+export const verify = (n: Notification): boolean => verifyText(payload(n), n.sign);
 
 /** What the payer's app opens for this order. */
 export function codeUrl(channel: Channel, outTradeNo: string): string {

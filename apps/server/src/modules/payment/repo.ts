@@ -1,10 +1,10 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import { localTime } from '../../db/local-time.ts';
 import { areaAndBelow } from '../../db/crud-repo.ts';
 
 // The only SQL of online payments.
 
-const local = (col: SQL) => sql`to_char(${col} AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS')`;
 
 export async function insertPayment(tx: Tx, p: {
   companyId: number; ownerId: number; accountId: number; roomId: number; channel: string; outTradeNo: string; amountFen: number;
@@ -14,7 +14,7 @@ export async function insertPayment(tx: Tx, p: {
     INSERT INTO payments (company_id, owner_id, account_id, room_id, channel, out_trade_no, amount_fen, subject, code_url, expires_at, created_by)
     VALUES (${p.companyId}, ${p.ownerId}, ${p.accountId}, ${p.roomId}, ${p.channel}, ${p.outTradeNo}, ${p.amountFen}, ${p.subject},
       ${p.codeUrl}, ${p.expiresAt.toISOString()}, ${p.createdBy})
-    RETURNING id, ${local(sql`expires_at`)} AS expires_at`);
+    RETURNING id, ${localTime(sql`expires_at`)} AS expires_at`);
   return { id: Number(r.rows[0].id), expiresAt: String(r.rows[0].expires_at) };
 }
 
@@ -78,7 +78,7 @@ export async function listPayments(tx: Tx, f: PaymentFilter, limit: number, offs
     SELECT p.id, p.out_trade_no AS "outTradeNo", p.channel, a.wallet, p.amount_fen AS "amountFen",
       CASE WHEN p.status = 'created' AND p.expires_at < now() THEN 'closed' ELSE p.status END AS status,
       p.provider_trade_no AS "providerTradeNo", p.subject, p.room_id AS "roomId", r.name AS "roomName", p.owner_id AS "ownerId", o.name AS "ownerName",
-      p.journal_id AS "journalId", ${local(sql`p.created_at`)} AS "createdAt", ${local(sql`p.paid_at`)} AS "paidAt", ${local(sql`p.expires_at`)} AS "expiresAt"
+      p.journal_id AS "journalId", ${localTime(sql`p.created_at`)} AS "createdAt", ${localTime(sql`p.paid_at`)} AS "paidAt", ${localTime(sql`p.expires_at`)} AS "expiresAt"
     FROM payments p JOIN accounts a ON a.id = p.account_id LEFT JOIN rooms r ON r.id = p.room_id LEFT JOIN owners o ON o.id = p.owner_id
     WHERE ${w} ORDER BY p.created_at DESC, p.id DESC LIMIT ${limit} OFFSET ${offset}`);
   const c = await tx.execute(sql`SELECT count(*)::bigint AS n FROM payments p WHERE ${w}`);
