@@ -3,7 +3,14 @@
 // - /casualCopy: an on-demand reading comes back from the meter and shows in the meter's row;
 // - /longRange: closing a single-phase meter (phaseId 1) asks the valve password (SPEC §4/§5): a
 //   wrong one is refused with 密码输入不正确 and sends nothing; the right one sends the close and the
-//   meter shows 拉闸.
+//   meter shows 拉闸;
+// - /longRange inside the alarm scheme's no-disconnect hours: the close is refused and asks for a
+//   reason (强制操作), and a cancel sends nothing.
+//
+// The tests own the time rules they meet: the close meter's alarm scheme gets a no-disconnect window
+// around the server's own clock (GET /healthz → now) for the refusal, and none for the close, and is
+// put back as it was afterwards. So the spec passes at any hour (the demo scheme's window is
+// 22:00–08:00 Beijing time) and with the server's clock set anywhere (E2E_CLOCK_AT → CLOCK_AT).
 //
 // The server is started by playwright.config.ts with SIMULATOR=0, so this spec runs its own small
 // fleet (the simulator CLI with a definition built from the demo archive) for one demo collector.
@@ -31,14 +38,24 @@ interface DemoMeter {
   initialReading: string;
   status: number;
   valveState: number | null;
+  alarmSchemeId: number | null;
+}
+
+interface AlarmScheme {
+  id: number;
+  noCloseStart: string;
+  noCloseEnd: string;
+  noCloseWeekend: boolean;
+  [field: string]: unknown;
 }
 
 let fleet: ChildProcess | undefined;
 let token = '';
 let readMeter: DemoMeter;
 let closeMeter: DemoMeter;
+let savedScheme: AlarmScheme | undefined;
 
-async function api<T>(request: APIRequestContext, method: 'GET' | 'POST', url: string, data?: unknown): Promise<T> {
+async function api<T>(request: APIRequestContext, method: 'GET' | 'POST' | 'PUT', url: string, data?: unknown): Promise<T> {
   const res = await request.fetch(url, { method, headers: { Authorization: token }, ...(data !== undefined ? { data } : {}) });
   const body = await res.json();
   expect(body.code, `${method} ${url}: ${JSON.stringify(body)}`).toBe('SUCCESS');
@@ -62,6 +79,8 @@ test.beforeAll(async ({ request }) => {
   const single = meters.filter(usable);
   expect(single.length, 'two single-phase meters behind one demo collector').toBeGreaterThanOrEqual(2);
   [readMeter, closeMeter] = single;
+  expect(closeMeter.alarmSchemeId, 'the close meter has an alarm scheme (its no-disconnect hours are set by the tests)').not.toBeNull();
+  savedScheme = await api<AlarmScheme>(request, 'GET', `/yewu/api/alarmscheme/detail/${closeMeter.alarmSchemeId}`);
 
   if (ownFleet) {
     const dir = mkdtempSync(join(tmpdir(), 'meter-e2e-fleet-'));
@@ -85,7 +104,19 @@ test.beforeAll(async ({ request }) => {
   }, { timeout: 30_000, message: `collector ${imei} online at the gateway` }).toBe(true);
 });
 
-test.afterAll(async () => {
+/** Sets the no-disconnect window of the close meter's alarm scheme ('' and '' for none, no weekend rule). */
+async function setNoClose(request: APIRequestContext, start: string, end: string) {
+  await api(request, 'PUT', '/yewu/api/alarmscheme/detail', { ...savedScheme!, noCloseStart: start, noCloseEnd: end, noCloseWeekend: false });
+}
+
+/** HH:mm in Beijing time, `minutes` from the server's clock. */
+async function serverClock(request: APIRequestContext, minutes: number) {
+  const now = (await (await request.get('/healthz')).json()).data.now as string;
+  return new Date(Date.parse(now) + minutes * 60_000).toLocaleTimeString('en-GB', { timeZone: 'Asia/Shanghai', hour: '2-digit', minute: '2-digit', hourCycle: 'h23' });
+}
+
+test.afterAll(async ({ request }) => {
+  if (savedScheme) await api(request, 'PUT', '/yewu/api/alarmscheme/detail', savedScheme);
   if (fleet && fleet.exitCode === null) {
     fleet.kill('SIGTERM');
     await new Promise((r) => fleet!.once('exit', r));
@@ -111,10 +142,39 @@ test('/casualCopy: an on-demand reading comes back from the meter and shows in i
   await expect(page.getByTestId(`reading-${readMeter.id}`)).toHaveText(`${total} kWh`);
 });
 
+const closes = async (request: APIRequestContext) =>
+  (await api<{ count: number }>(request, 'GET', `${V1}/device/order/list?meterId=${closeMeter.id}&type=close`)).count;
+
+test('/longRange: inside the no-disconnect hours a close is refused and asks for a reason; a cancel sends nothing', async ({ page, request }) => {
+  // a window of two hours around the server's clock, whatever the hour
+  await setNoClose(request, await serverClock(request, -60), await serverClock(request, 60));
+  const before = await closes(request);
+
+  await login(page);
+  await page.goto('/longRange');
+  await page.getByPlaceholder('表号 / 名称 / 房间').fill(closeMeter.address);
+  await page.getByRole('button', { name: /查\s*询/ }).click();
+  const row = page.locator('tr', { hasText: closeMeter.address });
+  await expect(row).toHaveCount(1);
+  await row.getByText('拉闸', { exact: true }).click();
+  const password = page.getByRole('dialog', { name: '阀控密码' });
+  await password.getByLabel('阀控密码').fill('123456');
+  await password.getByRole('button', { name: /确\s*定/ }).click();
+
+  const force = page.getByRole('dialog', { name: '强制操作' });
+  await expect(force).toBeVisible();
+  await expect(force).toContainText('不断电时段');
+  await expect(force.getByLabel('强制操作原因')).toBeVisible();
+  await force.getByRole('button', { name: /取\s*消/ }).click();
+  await expect(force).toBeHidden();
+  expect(await closes(request)).toBe(before);
+  await expect(page.getByTestId(`valve-${closeMeter.id}`)).toHaveText('合闸');
+});
+
 test('/longRange: closing a phaseId-1 meter asks the valve password; a wrong one sends nothing, the right one closes it', async ({ page, request }) => {
-  const closes = async () =>
-    (await api<{ count: number }>(request, 'GET', `${V1}/device/order/list?meterId=${closeMeter.id}&type=close`)).count;
-  const before = await closes();
+  // no no-disconnect hours: this test is about the password, at any hour
+  await setNoClose(request, '', '');
+  const before = await closes(request);
 
   await login(page);
   await page.goto('/longRange');
@@ -135,7 +195,7 @@ test('/longRange: closing a phaseId-1 meter asks the valve password; a wrong one
   await dialog.getByRole('button', { name: /确\s*定/ }).click();
   await expect(toast(page, '密码输入不正确')).toBeVisible();
   await expect(dialog).toBeVisible();
-  expect(await closes()).toBe(before);
+  expect(await closes(request)).toBe(before);
 
   // right (the demo company's password, with spaces around: trimmed)
   await dialog.getByLabel('阀控密码').fill(' 123456 ');
@@ -143,7 +203,7 @@ test('/longRange: closing a phaseId-1 meter asks the valve password; a wrong one
   await expect(dialog).toBeHidden();
   await expect(toast(page, /拉闸成功/)).toBeVisible({ timeout: 30_000 });
   await expect(page.getByTestId(`valve-${closeMeter.id}`)).toHaveText('拉闸', { timeout: 15_000 });
-  expect(await closes()).toBe(before + 1);
+  expect(await closes(request)).toBe(before + 1);
   const last = await api<{ data: { status: string; memo: string; requesterName: string }[] }>(request, 'GET', `${V1}/device/order/list?meterId=${closeMeter.id}&type=close&size=1`);
   expect(last.data[0]).toMatchObject({ status: 'succeeded', memo: '远程拉闸' });
 

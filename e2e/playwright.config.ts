@@ -69,6 +69,8 @@ export default defineConfig({
           SEED_DEMO: '1',
           SIMULATOR: process.env.E2E_SIMULATOR ?? '0',
           LOG_LEVEL: 'warn',
+          // E2E_CLOCK_AT runs the server's time-of-day rules from that instant (e.g. 2026-11-26T03:00:00+08:00)
+          ...(process.env.E2E_CLOCK_AT ? { CLOCK_AT: process.env.E2E_CLOCK_AT } : {}),
           // a data directory we made (mkdtemp above) is removed by serve.mjs after the server stops
           E2E_REMOVE_DATA_DIR: process.env.E2E_DATA_DIR_OWNED === '1' ? '1' : '0',
         },

@@ -42,6 +42,7 @@ import notifyRoutes from './modules/notify/routes.ts';
 import payAppRoutes from './modules/payapp/routes.ts';
 import type { PayAppProvider } from './modules/payapp/provider.ts';
 import { startBillingJobs } from './jobs/billing.ts';
+import { now as clock } from './clock.ts';
 
 z.config(z.locales.zhCN());
 
@@ -178,7 +179,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   app.get('/healthz', { schema: { hide: true } }, async () => {
     await opts.db.pool.query('SELECT 1');
-    return { code: SUCCESS, message: '', data: { status: 'ok' } };
+    return { code: SUCCESS, message: '', data: { status: 'ok', now: clock().toISOString() } };
   });
 
   authRoutes(app, opts.auth);

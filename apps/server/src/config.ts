@@ -47,6 +47,8 @@ const Env = z.object({
   /** DL/T 645 control/write password: PA + P2P1P0 (8 hex digits) and operator code (8 hex digits) */
   DLT645_PASSWORD: z.string().regex(/^[0-9A-Fa-f]{8}$/).default('02000000'),
   DLT645_OPERATOR: z.string().regex(/^[0-9A-Fa-f]{8}$/).default('00000000'),
+  /** run the server's time-of-day rules from this instant on (tests, drills): e.g. 2026-11-26T03:00:00+08:00 */
+  CLOCK_AT: z.string().optional(),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
 });

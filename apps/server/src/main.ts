@@ -1,4 +1,5 @@
 import { loadConfig } from './config.ts';
+import { setClockAt } from './clock.ts';
 import { startDatabase } from './db/index.ts';
 import { DEMO_LOGINS, seedDemoIfEmpty } from './db/seed.ts';
 import { buildApp } from './app.ts';
@@ -10,6 +11,7 @@ import { startDemoFleet } from './gateway/demo.ts';
 // Starts the roles named in ROLES (default: all in one process) on embedded defaults.
 async function main() {
   const config = loadConfig();
+  setClockAt(config.CLOCK_AT);
   const log = (m: string) => console.log(`[meter] ${m}`);
   const database = await startDatabase(config, log);
   const { db } = database;

@@ -23,6 +23,7 @@ import type { DeviceEvent } from '../realtime/bus.ts';
 import { ingestReadings, raiseWarnings, SOURCE } from './ingest.ts';
 import * as repo from './repo.ts';
 import { noCloseReason, routeOf, type Route } from './rules.ts';
+import { now as clock } from '../../clock.ts';
 
 // Carries out one command against its meter (DESIGN §5): the device dialogue for each kind. A valve
 // or relay command succeeds only when the meter answered normally AND a read-back of its status
@@ -209,7 +210,7 @@ async function valve(d: ExecDeps, cmd: repo.CommandRow, meter: repo.ControlMeter
   // the situation may have changed since the command was queued: re-check before cutting supply
   if (want === 0 && !cmd.overrideReason) {
     if (meter.protection) return { ok: false, transient: false, error: `表具处于${meter.protection.kind === 2 ? '保水' : '保电'}状态，已取消${meter.kind === 2 ? '关阀' : '拉闸'}`, events };
-    const why = noCloseReason(meter.noClose, now);
+    const why = noCloseReason(meter.noClose, clock());
     if (why) return { ok: false, transient: false, error: `当前处于${why}，已取消${meter.kind === 2 ? '关阀' : '拉闸'}`, events };
   }
   const before = await readState(d, route, cmd.id);

@@ -13,6 +13,7 @@ import { COMMAND_KINDS, COMMAND_STATUS, FINAL, OPPOSITE, ORIGIN, noCloseReason, 
 import type * as S from './schema.ts';
 import { ELECTRIC_PARAM_KEYS, WATER_PARAM_KEYS } from './schema.ts';
 import type { z } from 'zod';
+import { now as clock } from '../../clock.ts';
 
 // Device control for people (SPEC §7 device/order/*, device/read/*, device/unusual/*): every
 // command is a row with a lifecycle; a duplicate while one is pending joins it; cutting supply to a
@@ -68,7 +69,7 @@ interface Request {
 }
 
 /** Why this command may not be asked for this meter (a business refusal), or nothing. */
-function check(meter: repo.ControlMeter, r: Request, now: Date) {
+function check(meter: repo.ControlMeter, r: Request) {
   const name = meter.name || meter.address;
   if (meter.status === 2) throw refuse('METER_CLOSED', `表具「${name}」已销表，不能操作`);
   if (meter.status === 0 && r.kind !== 'read' && r.kind !== 'config_read') throw refuse('METER_DISABLED', `表具「${name}」已停用，不能操作`);
@@ -90,7 +91,7 @@ function check(meter: repo.ControlMeter, r: Request, now: Date) {
         `表具「${name}」处于${what}状态${meter.protection.reason ? `（${meter.protection.reason}）` : ''}，不能${word}。如确需${word}，请填写强制操作原因`,
       );
     }
-    const why = noCloseReason(meter.noClose, now);
+    const why = noCloseReason(meter.noClose, clock());
     if (why) throw refuse('NO_CLOSE_PERIOD', `当前处于报警方案设置的${why}，不能${word}。如确需${word}，请填写强制操作原因`);
   }
 }
@@ -139,7 +140,7 @@ export async function requestSystemCommand(tx: Tx, r: SystemCommandRequest, now 
   if (m.status !== 1 && r.kind !== 'read' && r.kind !== 'config_read') return skip('表具已停用');
   if (r.kind === 'close') {
     if (m.protection) return skip(m.protection.kind === 2 ? '保水中' : '保电中');
-    const why = noCloseReason(m.noClose, now);
+    const why = noCloseReason(m.noClose, clock());
     if (why) return skip(why);
   }
   const got = await queueOrJoin(tx, m, r.supersededBy ?? `已被之后的「${VALVE_WORD(m.kind, r.kind)}」指令取代`, {
@@ -170,7 +171,7 @@ export async function requestCommands(ctx: Ctx, api: ControlApi, meterIds: numbe
     const meters = await repo.controlMeters(tx, meterIds);
     if (meters.length !== new Set(meterIds).size) throw notFound('表具');
     const byId = new Map(meters.map((m) => [m.id, m]));
-    for (const m of meters) check(m, r, now);
+    for (const m of meters) check(m, r);
     const views: CommandView[] = [];
     for (const id of meterIds) {
       const m = byId.get(id)!;

@@ -5,6 +5,7 @@ import * as control from '../control/repo.ts';
 import { ORIGIN, noCloseReason } from '../control/rules.ts';
 import { requestSystemCommand } from '../control/service.ts';
 import * as repo from './repo.ts';
+import { now as clock } from '../../clock.ts';
 
 // 定时阀控: the worker-role job that carries out timed valve controls. Every tick it looks for
 // controls whose time has come and asks the control module for an open/close command (origin 3 =
@@ -43,7 +44,7 @@ export const requestThroughControl: TimedValveRequester = async (tx, r) => {
     if (m?.status === 1) {
       const what = `定时${m.kind === 2 ? '关阀' : '拉闸'}未执行`;
       if (m.protection) return { refused: `表具处于${m.protection.kind === 2 ? '保水' : '保电'}状态${m.protection.reason ? `（${m.protection.reason}）` : ''}，${what}` };
-      const why = noCloseReason(m.noClose, new Date());
+      const why = noCloseReason(m.noClose, clock());
       if (why) return { refused: `处于报警方案的${why}，${what}` };
     }
   }
@@ -136,7 +137,7 @@ export interface TickResult {
 }
 
 /** One pass: carries out every due control. Safe in several processes (one runs at a time). */
-export async function runTimedControls(deps: TimedJobDeps, now = new Date()): Promise<TickResult> {
+export async function runTimedControls(deps: TimedJobDeps, now = clock()): Promise<TickResult> {
   const requester = deps.requester ?? requestThroughControl;
   const grace = deps.graceMs ?? 10 * 60_000;
   const out: TickResult = { queued: 0, joined: 0, refused: 0, missed: 0 };
