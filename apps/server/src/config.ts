@@ -27,6 +27,8 @@ const Env = z.object({
   HEARTBEAT_SECONDS: z.coerce.number().positive().default(30),
   GATEWAY_REPLY_TIMEOUT_MS: z.coerce.number().int().min(100).default(3000),
   GATEWAY_RETRIES: z.coerce.number().int().min(0).max(10).default(2),
+  /** a worker's request may wait this long in a gateway's per-connection queue before it is dropped unsent */
+  GATEWAY_QUEUE_WAIT_SECONDS: z.coerce.number().positive().max(600).default(60),
   /** this gateway also serves the MQTT meters (exactly one gateway process should) */
   GATEWAY_MQTT_METERS: bool.default(true),
   /** prepended to every MQTT topic, so deployments can share one broker (default none) */

@@ -102,4 +102,48 @@ describe('Channel: one request at a time, correlated replies, timeouts and retri
     await expect(ch.request({ frame: 'zz', expect: null, label: 'x' })).rejects.toMatchObject({ code: 'invalid' });
     expect(fromHex('68')).toHaveLength(1);
   });
+
+  it('reports when a request goes on the wire: after the requests ahead of it, not when it was asked', async () => {
+    const wired: string[] = [];
+    const p1 = ch.request(dlt.read(A, DLT645_DI.FORWARD_ACTIVE_TOTAL, 'a'), { onWire: () => void wired.push('a') });
+    const p2 = ch.request(dlt.read(B, DLT645_DI.FORWARD_ACTIVE_TOTAL, 'b'), { onWire: () => void wired.push('b') });
+    expect(wired).toEqual(['a']);
+    await vi.advanceTimersByTimeAsync(1000); // a is resent: onWire is not called again
+    expect(wired).toEqual(['a']);
+    ch.offer(reply(A, DLT645_DI.FORWARD_ACTIVE_TOTAL, 1));
+    expect(wired).toEqual(['a', 'b']);
+    ch.offer(reply(B, DLT645_DI.FORWARD_ACTIVE_TOTAL, 2));
+    await Promise.all([p1, p2]);
+  });
+
+  it('a cancelled request that is still queued is never sent', async () => {
+    const p1 = ch.request(dlt.read(A, DLT645_DI.FORWARD_ACTIVE_TOTAL, 'a'));
+    const ac = new AbortController();
+    const p2 = ch.request(dlt.read(B, DLT645_DI.FORWARD_ACTIVE_TOTAL, 'b'), { signal: ac.signal }).catch((e) => e);
+    ac.abort();
+    expect(((await p2) as DeviceError).code).toBe('cancelled');
+    ch.offer(reply(A, DLT645_DI.FORWARD_ACTIVE_TOTAL, 1));
+    await p1;
+    await vi.advanceTimersByTimeAsync(5000);
+    expect(sent.map((r) => r.label)).toEqual(['a']);
+    expect(ch.pending).toBe(0);
+  });
+
+  it('cancelling a request already on the wire lets its reply end it (the frame cannot be unsent)', async () => {
+    const ac = new AbortController();
+    const p = ch.request(dlt.read(A, DLT645_DI.FORWARD_ACTIVE_TOTAL, 'a'), { signal: ac.signal });
+    ac.abort();
+    expect(ch.offer(reply(A, DLT645_DI.FORWARD_ACTIVE_TOTAL, 1))).toBe(true);
+    await expect(p).resolves.toBeTruthy();
+  });
+
+  it('a request waiting in the queue past its limit is dropped unsent as busy', async () => {
+    const p1 = ch.request(dlt.read(A, DLT645_DI.FORWARD_ACTIVE_TOTAL, 'a'));
+    const p2 = ch.request(dlt.read(B, DLT645_DI.FORWARD_ACTIVE_TOTAL, 'b'), { queueMs: 500 }).catch((e) => e);
+    await vi.advanceTimersByTimeAsync(600);
+    expect(((await p2) as DeviceError).code).toBe('busy');
+    ch.offer(reply(A, DLT645_DI.FORWARD_ACTIVE_TOTAL, 1));
+    await p1;
+    expect(sent.map((r) => r.label)).toEqual(['a']);
+  });
 });

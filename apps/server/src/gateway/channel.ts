@@ -7,7 +7,7 @@ import { matches, type Decoded, type DeviceRequest } from './frames.ts';
 // timeout is resent `retries` times, then fails. Frames that answer nothing are someone else's
 // business (unsolicited reports): offer() returns false for them.
 
-export type DeviceErrorCode = 'offline' | 'timeout' | 'closed' | 'replaced' | 'busy' | 'refused' | 'invalid';
+export type DeviceErrorCode = 'offline' | 'timeout' | 'closed' | 'replaced' | 'busy' | 'refused' | 'invalid' | 'cancelled';
 
 const MESSAGES: Record<DeviceErrorCode, string> = {
   offline: '设备离线',
@@ -17,6 +17,7 @@ const MESSAGES: Record<DeviceErrorCode, string> = {
   busy: '设备通道繁忙，请稍后再试',
   refused: '设备拒绝执行',
   invalid: '设备应答报文无法解析',
+  cancelled: '请求已取消，未下发',
 };
 
 export class DeviceError extends Error {
@@ -45,11 +46,25 @@ export interface ChannelOptions {
   onReply?(req: DeviceRequest, reply: Decoded): void;
 }
 
+/** How one request waits for its turn (requests relayed from a worker in another process). */
+export interface RequestOptions {
+  /** called once, when the frame is first written to the device (the requester's deadline starts here) */
+  onWire?(): void;
+  /** aborting drops the request if it has not been written yet (an abandoned request is never sent) */
+  signal?: AbortSignal;
+  /** waiting in the queue longer than this drops the request unsent, as busy */
+  queueMs?: number;
+}
+
 interface Job {
   req: DeviceRequest;
   bytes: Uint8Array;
   tries: number;
+  opts?: RequestOptions;
   timer?: NodeJS.Timeout;
+  /** the queue deadline, while waiting */
+  queueTimer?: NodeJS.Timeout;
+  unlisten?: () => void;
   resolve(d: Decoded | null): void;
   reject(e: Error): void;
 }
@@ -71,8 +86,9 @@ export class Channel {
   }
 
   /** Sends the request when its turn comes; resolves with the matching reply (null when none is expected). */
-  request(req: DeviceRequest): Promise<Decoded | null> {
+  request(req: DeviceRequest, opts?: RequestOptions): Promise<Decoded | null> {
     if (this.closedWith) return Promise.reject(this.closedWith);
+    if (opts?.signal?.aborted) return Promise.reject(new DeviceError('cancelled'));
     if (this.queue.length >= (this.opts.maxQueue ?? 1000)) return Promise.reject(new DeviceError('busy'));
     let bytes: Uint8Array;
     try {
@@ -81,16 +97,41 @@ export class Channel {
       return Promise.reject(new DeviceError('invalid', '待发送的报文无效'));
     }
     return new Promise((resolve, reject) => {
-      this.queue.push({ req, bytes, tries: 0, resolve, reject });
+      const job: Job = { req, bytes, tries: 0, opts, resolve, reject };
+      this.queue.push(job);
+      if (opts?.signal) {
+        const abort = () => this.dropQueued(job, new DeviceError('cancelled'));
+        opts.signal.addEventListener('abort', abort, { once: true });
+        job.unlisten = () => opts.signal!.removeEventListener('abort', abort);
+      }
+      if (opts?.queueMs !== undefined) {
+        job.queueTimer = setTimeout(() => this.dropQueued(job, new DeviceError('busy', '设备通道繁忙，请求排队超时，未下发')), opts.queueMs);
+      }
       this.pump();
     });
+  }
+
+  /** Removes a request that has not been written yet (in flight: nothing to do, its reply decides). */
+  private dropQueued(job: Job, err: DeviceError) {
+    const i = this.queue.indexOf(job);
+    if (i < 0) return;
+    this.queue.splice(i, 1);
+    this.settled(job);
+    job.reject(err);
+  }
+
+  private settled(job: Job) {
+    clearTimeout(job.timer);
+    clearTimeout(job.queueTimer);
+    job.unlisten?.();
+    job.unlisten = undefined;
   }
 
   /** A decoded frame from the device: true when it answered the request in flight. */
   offer(d: Decoded): boolean {
     const job = this.current;
     if (!job || !job.req.expect || !matches(job.req.expect, d)) return false;
-    clearTimeout(job.timer);
+    this.settled(job);
     this.current = undefined;
     this.opts.onReply?.(job.req, d);
     job.resolve(d);
@@ -106,7 +147,7 @@ export class Channel {
     this.current = undefined;
     this.queue = [];
     for (const j of jobs) {
-      clearTimeout(j.timer);
+      this.settled(j);
       j.reject(reason);
     }
   }
@@ -115,6 +156,10 @@ export class Channel {
     if (this.current || this.closedWith) return;
     const job = this.queue.shift();
     if (!job) return;
+    // its turn came: from now on only its reply (or silence) ends it
+    clearTimeout(job.queueTimer);
+    job.unlisten?.();
+    job.unlisten = undefined;
     this.current = job;
     this.transmit(job);
   }
@@ -127,6 +172,7 @@ export class Channel {
       this.finish(job, e instanceof DeviceError ? e : new DeviceError('offline'));
       return;
     }
+    if (job.tries === 1) job.opts?.onWire?.();
     if (!job.req.expect) {
       this.current = undefined;
       job.resolve(null);
@@ -146,7 +192,7 @@ export class Channel {
   }
 
   private finish(job: Job, err: Error) {
-    clearTimeout(job.timer);
+    this.settled(job);
     if (this.current === job) this.current = undefined;
     job.reject(err);
     this.pump();

@@ -215,7 +215,7 @@ describe('realtime websocket, area-bound users', () => {
 describe('a worker in another process', () => {
   it('reaches the device through the gateway that holds its connection (gateway/exec over MQTT)', async () => {
     const client = await connectMqtt('mqtt://127.0.0.1:1883', 'test-remote');
-    const remote = await RemoteGateway.connect(client, 800, 1, h.prefix);
+    const remote = await RemoteGateway.connect(client, { replyTimeoutMs: 800, retries: 1, prefix: h.prefix });
     const req: DeviceRequest = dlt.read(fourG.address, DLT645_DI.FORWARD_ACTIVE_TOTAL, '读电量');
     const reply = await remote.transact({ address: fourG.address, protocol: 'dlt645', imei: fourGImei, mqtt: true }, req);
     expect(reply?.frame.address).toBe(fourG.address);

@@ -3,11 +3,13 @@ import type { Logger } from 'pino';
 import type { MqttClient } from 'mqtt';
 import { FrameSplitter, fromHex } from '@meter/protocol';
 import { SYSTEM_SCOPE, type Db } from '../db/client.ts';
+import { LEASE, leaseKeyOf, SessionLease } from '../db/lease.ts';
 import type { EventBus, DeviceEvent } from '../modules/realtime/bus.ts';
 import { ingestReadings, raiseWarnings, SOURCE, type IngestItem } from '../modules/control/ingest.ts';
 import * as controlRepo from '../modules/control/repo.ts';
 import type { Route } from '../modules/control/rules.ts';
-import { Channel, DeviceError } from './channel.ts';
+import { Channel, DeviceError, type RequestOptions } from './channel.ts';
+import { RemoteServer } from './serve-remote.ts';
 import { decodeFrame, factsOf, hex, singleFrame, type Decoded, type DeviceRequest, type Protocol } from './frames.ts';
 import * as repo from './repo.ts';
 
@@ -23,8 +25,13 @@ export interface GatewaySettings {
   heartbeatSeconds: number;
   replyTimeoutMs: number;
   retries: number;
-  /** also serve the MQTT meter channel (exactly one gateway process should) */
+  /**
+   * may serve the MQTT meter channel: the one gateway holding the lease in PostgreSQL does
+   * (db/lease.ts); the others wait and take over within `mqttLeaseRetryMs` of the holder's death
+   */
   mqttMeters: boolean;
+  /** how often a standby gateway tries to take the MQTT meter lease (default 2000 ms) */
+  mqttLeaseRetryMs?: number;
   /** prepended to every MQTT topic (default '') */
   topicPrefix?: string;
   /**
@@ -215,6 +222,10 @@ export class Gateway implements GatewayClient {
   private nextId = 1;
   private flushing: Promise<void> | undefined;
   private stopped = false;
+  private remote: RemoteServer | undefined;
+  private mqttLease: SessionLease | undefined;
+  private mqttServing = false;
+  private mqttListening = false;
 
   constructor(private readonly deps: GatewayDeps) {
     this.meters = new MeterCache(deps.db);
@@ -256,13 +267,32 @@ export class Gateway implements GatewayClient {
     this.timers.push(setInterval(() => void this.flushRegistered(), 200));
     this.timers.push(setInterval(() => void this.flushSeen(), Math.max(1000, Math.min(15_000, hbMs))));
     for (const t of this.timers) t.unref();
-    if (this.deps.mqtt && s.mqttMeters) await this.startMqtt(this.deps.mqtt);
-    if (this.deps.mqtt) await this.serveRemote(this.deps.mqtt);
+    if (this.deps.mqtt && s.mqttMeters) {
+      const client = this.deps.mqtt;
+      this.mqttLease = new SessionLease({
+        db: this.deps.db,
+        key: LEASE.mqttMeters,
+        sub: leaseKeyOf(this.prefix),
+        log: this.log,
+        name: 'MQTT 表具通道',
+        retryMs: s.mqttLeaseRetryMs ?? 2000,
+        pingMs: Math.min(2000, s.mqttLeaseRetryMs ?? 2000),
+        onAcquired: () => this.startMqtt(client),
+        onLost: () => this.stopMqtt(client),
+      });
+      await this.mqttLease.start();
+      if (!this.mqttLease.held) this.log.info('另一网关正在服务 MQTT 表具，本网关待命（对方退出后自动接管）');
+    }
+    if (this.deps.mqtt) {
+      this.remote = new RemoteServer(this, this.deps.mqtt, this.deps.db, this.log, this.prefix);
+      await this.remote.start();
+    }
     this.log.info({ port: this.port }, '设备网关已启动');
   }
 
   async stop() {
     this.stopped = true;
+    await this.mqttLease?.stop();
     for (const t of this.timers) clearInterval(t);
     clearTimeout(this.linger);
     for (const c of this.conns) c.socket.destroy();
@@ -277,18 +307,18 @@ export class Gateway implements GatewayClient {
   /** Does this gateway hold a way to the meter? */
   holds(route: Route): boolean {
     if (route.imei && this.byImei.has(route.imei)) return true;
-    return route.mqtt && !!this.deps.mqtt && this.deps.settings.mqttMeters && this.mqttOnline.get(route.address) !== false;
+    return route.mqtt && this.mqttServing && this.mqttOnline.get(route.address) !== false;
   }
 
-  transact(route: Route, req: DeviceRequest): Promise<Decoded | null> {
+  transact(route: Route, req: DeviceRequest, opts?: RequestOptions): Promise<Decoded | null> {
     if (this.stopped) return Promise.reject(new DeviceError('offline'));
     if (route.imei) {
       const conn = this.byImei.get(route.imei);
-      if (conn?.channel) return conn.channel.request(req);
+      if (conn?.channel) return conn.channel.request(req, opts);
     }
-    if (route.mqtt && this.deps.mqtt && this.deps.settings.mqttMeters) {
+    if (route.mqtt && this.mqttServing) {
       if (this.mqttOnline.get(route.address) === false) return Promise.reject(new DeviceError('offline'));
-      return this.mqttChannel(route.address).request(req);
+      return this.mqttChannel(route.address).request(req, opts);
     }
     return Promise.reject(new DeviceError('offline'));
   }
@@ -694,13 +724,32 @@ export class Gateway implements GatewayClient {
     return ch;
   }
 
+  /** The lease is ours: serve the MQTT meters. */
   private async startMqtt(client: MqttClient) {
-    client.on('message', (topic, payload) => {
-      if (!topic.startsWith(this.prefix)) return;
-      const m = /^meter\/([0-9A-Fa-f]{1,16})\/up$/.exec(topic.slice(this.prefix.length));
-      if (m) void this.mqttUp(m[1], payload);
-    });
+    if (!this.mqttListening) {
+      this.mqttListening = true;
+      client.on('message', (topic, payload) => {
+        if (!this.mqttServing || !topic.startsWith(this.prefix)) return;
+        const m = /^meter\/([0-9A-Fa-f]{1,16})\/up$/.exec(topic.slice(this.prefix.length));
+        if (m) void this.mqttUp(m[1], payload);
+      });
+    }
+    this.mqttServing = true;
     await client.subscribeAsync(`${this.prefix}meter/+/up`, { qos: 1 });
+    this.log.info('本网关开始服务 MQTT 表具');
+  }
+
+  /** The lease is lost: stop at once (another gateway may take it). */
+  private async stopMqtt(client: MqttClient) {
+    this.mqttServing = false;
+    for (const ch of this.mqttChannels.values()) ch.close(new DeviceError('offline'));
+    this.mqttChannels.clear();
+    await client.unsubscribeAsync(`${this.prefix}meter/+/up`).catch(() => {});
+  }
+
+  /** serving the MQTT meters now (holds the lease) */
+  get servesMqttMeters() {
+    return this.mqttServing;
   }
 
   private async mqttUp(address: string, payload: Buffer) {
@@ -745,28 +794,6 @@ export class Gateway implements GatewayClient {
     const meter = await this.meters.get(address);
     this.log.warn({ address, error }, 'MQTT 上报异常，已丢弃');
     if (meter) this.report(meter.companyId, meter.id, null, 'up', 'mqtt', hexText, null, error);
-  }
-
-  // -------------------------------------------------------------------------------------------
-  // Requests from workers in other processes (gateway/exec → gateway/reply/<node>)
-  // -------------------------------------------------------------------------------------------
-
-  private async serveRemote(client: MqttClient) {
-    client.on('message', (topic, payload) => {
-      if (topic !== `${this.prefix}gateway/exec`) return;
-      let msg: { reqId: string; replyTo: string; route: Route; req: DeviceRequest };
-      try {
-        msg = JSON.parse(payload.toString('utf8'));
-      } catch {
-        return;
-      }
-      if (!msg?.route || !msg.req || !this.holds(msg.route)) return;
-      this.transact(msg.route, msg.req).then(
-        (d) => client.publish(msg.replyTo, JSON.stringify({ reqId: msg.reqId, protocol: d?.protocol ?? null, frame: d?.hex ?? null })),
-        (e) => client.publish(msg.replyTo, JSON.stringify({ reqId: msg.reqId, error: e instanceof DeviceError ? e.code : 'offline', message: (e as Error).message })),
-      );
-    });
-    await client.subscribeAsync(`${this.prefix}gateway/exec`, { qos: 0 });
   }
 
   // -------------------------------------------------------------------------------------------

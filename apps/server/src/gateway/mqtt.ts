@@ -1,5 +1,5 @@
 import net from 'node:net';
-import mqtt, { type MqttClient } from 'mqtt';
+import mqtt, { type IClientOptions, type MqttClient } from 'mqtt';
 
 // The MQTT side: an embedded Aedes broker when no MQTT_URL is configured, and client connections
 // (the gateway's meter channel, the event bus) to whichever broker is in use.
@@ -35,8 +35,9 @@ export async function startBroker(port: number, host = '0.0.0.0'): Promise<Broke
 }
 
 /** Connects a client that reconnects by itself; resolves once the first connection is up. */
-export async function connectMqtt(url: string, clientIdPrefix: string): Promise<MqttClient> {
+export async function connectMqtt(url: string, clientIdPrefix: string, extra: Pick<IClientOptions, 'will'> = {}): Promise<MqttClient> {
   const client = await mqtt.connectAsync(url, {
+    ...extra,
     clientId: `${clientIdPrefix}-${process.pid}-${Math.random().toString(36).slice(2, 8)}`,
     clean: true,
     reconnectPeriod: 1000,

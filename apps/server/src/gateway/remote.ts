@@ -1,79 +1,141 @@
 import { randomUUID } from 'node:crypto';
-import type { MqttClient } from 'mqtt';
+import type { IClientOptions, MqttClient } from 'mqtt';
 import { fromHex } from '@meter/protocol';
 import type { Route } from '../modules/control/rules.ts';
-import { DeviceError, type DeviceErrorCode } from './channel.ts';
-import { decodeFrame, type Decoded, type DeviceRequest, type Protocol } from './frames.ts';
+import { DeviceError } from './channel.ts';
+import { execTopics, parseExecReply, type ExecCancel, type ExecReply, type ExecRequest } from './exec.ts';
+import { decodeFrame, type Decoded, type DeviceRequest } from './frames.ts';
 import type { GatewayClient } from './gateway.ts';
 
 // A worker in a process without the gateway role reaches devices through the gateway process that
-// holds their connection: it publishes the request on gateway/exec; only the gateway that holds
-// the route answers, on gateway/reply/<this node>. No answer in time = no gateway holds the device.
+// holds their connection (messages: exec.ts). The holder acknowledges at once (`queued`), says when
+// the frame goes on the wire (`sent`), then answers. The worker's deadlines follow those steps:
+//   - no `queued` within ackMs: no gateway holds the device → offline;
+//   - `queued` but not `sent` within queueMs (+ a margin): the connection's queue is too long → busy
+//     (the gateway drops it unsent at queueMs on its own as well);
+//   - `sent` but no answer within tries × timeout (+ a margin) → timeout (an actuation is then read back).
+// A request given up is cancelled on gateway/cancel, and the worker's MQTT will cancels all of its
+// requests when it dies, so the gateway never sends a frame nobody waits for.
+
+export interface RemoteOptions {
+  replyTimeoutMs: number;
+  retries: number;
+  prefix?: string;
+  /** how long a request may wait in the gateway's per-connection queue (default 60 s) */
+  queueMs?: number;
+  /** how long to wait for the holding gateway's acknowledgement (default max(2 s, replyTimeoutMs)) */
+  ackMs?: number;
+  /** this worker's reply topic (from {@link RemoteGateway.identity}, so the will names it) */
+  replyTo?: string;
+}
 
 interface Waiting {
   resolve(d: Decoded | null): void;
   reject(e: Error): void;
   timer: NodeJS.Timeout;
+  wireMs: number;
 }
 
+const MARGIN_MS = 2000;
+
 export class RemoteGateway implements GatewayClient {
-  private readonly replyTo: string;
   private readonly waiting = new Map<string, Waiting>();
+  private readonly topics: ReturnType<typeof execTopics>;
+  private readonly queueMs: number;
+  private readonly ackMs: number;
+  private closed = false;
 
   private constructor(
     private readonly client: MqttClient,
-    private readonly replyTimeoutMs: number,
-    private readonly retries: number,
-    private readonly prefix: string,
+    private readonly opts: RemoteOptions,
+    private readonly replyTo: string,
   ) {
-    this.replyTo = `${prefix}gateway/reply/${randomUUID()}`;
+    this.topics = execTopics(opts.prefix ?? '');
+    this.queueMs = opts.queueMs ?? 60_000;
+    this.ackMs = opts.ackMs ?? Math.max(2000, opts.replyTimeoutMs);
   }
 
-  static async connect(client: MqttClient, replyTimeoutMs: number, retries: number, prefix = '') {
-    const g = new RemoteGateway(client, replyTimeoutMs, retries, prefix);
+  /** A reply topic for a new worker and the MQTT will that cancels its requests when it dies. */
+  static identity(prefix = ''): { replyTo: string; will: NonNullable<IClientOptions['will']> } {
+    const replyTo = `${prefix}gateway/reply/${randomUUID()}`;
+    const gone: ExecCancel = { replyTo, gone: true };
+    return { replyTo, will: { topic: execTopics(prefix).cancel, payload: Buffer.from(JSON.stringify(gone)), qos: 1, retain: false } };
+  }
+
+  static async connect(client: MqttClient, opts: RemoteOptions) {
+    const g = new RemoteGateway(client, opts, opts.replyTo ?? RemoteGateway.identity(opts.prefix).replyTo);
     client.on('message', (topic, payload) => {
-      if (topic === g.replyTo) g.answer(payload);
+      if (topic === g.replyTo) {
+        const m = parseExecReply(payload);
+        if (m) g.answer(m);
+      }
     });
-    await client.subscribeAsync(g.replyTo, { qos: 0 });
+    await client.subscribeAsync(g.replyTo, { qos: 1 });
     return g;
   }
 
+  /** requests waiting for a gateway's answer */
+  get pending() {
+    return this.waiting.size;
+  }
+
   transact(route: Route, req: DeviceRequest): Promise<Decoded | null> {
+    if (this.closed) return Promise.reject(new DeviceError('offline'));
     const reqId = randomUUID();
-    const tries = (req.retries ?? this.retries) + 1;
-    // the gateway queues per connection: allow for its own timeouts plus a margin
-    const wait = tries * (req.timeoutMs ?? this.replyTimeoutMs) + 5000;
+    const tries = (req.retries ?? this.opts.retries) + 1;
+    const wireMs = tries * (req.timeoutMs ?? this.opts.replyTimeoutMs) + MARGIN_MS;
     return new Promise((resolve, reject) => {
-      const timer = setTimeout(() => {
-        this.waiting.delete(reqId);
-        reject(new DeviceError('offline'));
-      }, wait);
-      this.waiting.set(reqId, { resolve, reject, timer });
-      this.client.publish(`${this.prefix}gateway/exec`, JSON.stringify({ reqId, replyTo: this.replyTo, route, req }), { qos: 0 });
+      const w: Waiting = { resolve, reject, wireMs, timer: this.deadline(reqId, this.ackMs, 'offline') };
+      this.waiting.set(reqId, w);
+      const msg: ExecRequest = { reqId, replyTo: this.replyTo, route, req, queueMs: this.queueMs };
+      this.client.publish(this.topics.exec, JSON.stringify(msg), { qos: 1 });
     });
   }
 
-  private answer(payload: Buffer) {
-    let msg: { reqId?: string; protocol?: Protocol | null; frame?: string | null; error?: DeviceErrorCode; message?: string };
-    try {
-      msg = JSON.parse(payload.toString('utf8'));
-    } catch {
-      return;
+  /** Tells the gateways this worker is leaving: its requests not yet on the wire are dropped. */
+  async close() {
+    this.closed = true;
+    const gone: ExecCancel = { replyTo: this.replyTo, gone: true };
+    await this.client.publishAsync(this.topics.cancel, JSON.stringify(gone), { qos: 1 }).catch(() => {});
+    for (const [id, w] of this.waiting) {
+      clearTimeout(w.timer);
+      w.reject(new DeviceError('offline'));
+      this.waiting.delete(id);
     }
-    const w = msg.reqId ? this.waiting.get(msg.reqId) : undefined;
+  }
+
+  private deadline(reqId: string, ms: number, code: 'offline' | 'busy' | 'timeout'): NodeJS.Timeout {
+    return setTimeout(() => {
+      const w = this.waiting.get(reqId);
+      if (!w) return;
+      this.waiting.delete(reqId);
+      // given up: the gateway must not send it any more (a frame already on the wire cannot be unsent)
+      const cancel: ExecCancel = { replyTo: this.replyTo, reqIds: [reqId] };
+      this.client.publish(this.topics.cancel, JSON.stringify(cancel), { qos: 1 });
+      w.reject(new DeviceError(code, code === 'busy' ? '设备通道繁忙，请求排队超时，未下发' : undefined));
+    }, ms);
+  }
+
+  private answer(m: ExecReply) {
+    const w = this.waiting.get(m.reqId);
     if (!w) return;
-    this.waiting.delete(msg.reqId!);
-    clearTimeout(w.timer);
-    if (msg.error) {
-      w.reject(new DeviceError(msg.error, msg.message));
+    if (m.state === 'queued' || m.state === 'sent') {
+      clearTimeout(w.timer);
+      w.timer = m.state === 'queued' ? this.deadline(m.reqId, this.queueMs + MARGIN_MS, 'busy') : this.deadline(m.reqId, w.wireMs, 'timeout');
       return;
     }
-    if (!msg.frame || !msg.protocol) {
+    this.waiting.delete(m.reqId);
+    clearTimeout(w.timer);
+    if (m.state === 'failed') {
+      w.reject(new DeviceError(m.error, m.message || undefined));
+      return;
+    }
+    if (!m.frame || !m.protocol) {
       w.resolve(null);
       return;
     }
     try {
-      w.resolve(decodeFrame(msg.protocol, fromHex(msg.frame)));
+      w.resolve(decodeFrame(m.protocol, fromHex(m.frame)));
     } catch {
       w.reject(new DeviceError('invalid'));
     }

@@ -5,7 +5,7 @@ import type { Db } from '../db/client.ts';
 import { Worker, type WorkerSettings } from '../jobs/worker.ts';
 import type { ControlApi } from '../modules/control/service.ts';
 import { EventBus } from '../modules/realtime/bus.ts';
-import { Gateway, type GatewaySettings } from './gateway.ts';
+import { Gateway, type GatewayClient, type GatewaySettings } from './gateway.ts';
 import { connectMqtt, startBroker, type Broker } from './mqtt.ts';
 import { RemoteGateway } from './remote.ts';
 
@@ -92,9 +92,24 @@ export async function startDeviceSide(config: Config, db: Db, log: Logger = pino
   }
 
   let worker: Worker | undefined;
+  let remote: RemoteGateway | undefined;
   if (roles.has('worker')) {
     const settings = workerSettings(config);
-    const client = gateway ?? (busClient ? await RemoteGateway.connect(busClient, settings.replyTimeoutMs, settings.retries, config.MQTT_TOPIC_PREFIX) : undefined);
+    let client: GatewayClient | undefined = gateway;
+    if (!client && mqttUrl) {
+      // a connection of its own whose will tells the gateways this worker is gone (its queued frames are dropped)
+      const id = RemoteGateway.identity(config.MQTT_TOPIC_PREFIX);
+      const wClient = await connectMqtt(mqttUrl, 'meter-worker', { will: id.will });
+      clients.push(wClient);
+      remote = await RemoteGateway.connect(wClient, {
+        replyTimeoutMs: settings.replyTimeoutMs,
+        retries: settings.retries,
+        prefix: config.MQTT_TOPIC_PREFIX,
+        queueMs: config.GATEWAY_QUEUE_WAIT_SECONDS * 1000,
+        replyTo: id.replyTo,
+      });
+      client = remote;
+    }
     if (!client) throw new Error('worker 角色需要同进程的 gateway 角色，或可连接的 MQTT 服务（MQTT_URL）');
     worker = new Worker({ db, bus, gateway: client, log: log.child({ role: 'worker' }), settings });
     worker.start();
@@ -108,6 +123,7 @@ export async function startDeviceSide(config: Config, db: Db, log: Logger = pino
     mqttUrl,
     async stop() {
       await worker?.stop();
+      await remote?.close();
       await gateway?.stop();
       bus.detach();
       await Promise.all(clients.map((c) => c.endAsync(true).catch(() => {})));

@@ -7,6 +7,7 @@ import { raiseWarnings, SOURCE } from '../modules/control/ingest.ts';
 import * as repo from '../modules/control/repo.ts';
 import { afterFailure, COMMAND_KINDS, COMMAND_STATUS, ORIGIN, type CommandStatus } from '../modules/control/rules.ts';
 import { commandAreas, tryJobLock } from './repo.ts';
+import { LEASE, SessionLease } from '../db/lease.ts';
 
 // The worker (ROLES includes `worker`): claims due commands (FOR UPDATE SKIP LOCKED) and carries
 // them out through the gateway, and runs the periodic device jobs: scheduled reading rounds,
@@ -24,6 +25,8 @@ export interface WorkerSettings extends ControlSettings {
   heartbeatSeconds: number;
   replyTimeoutMs: number;
   retries: number;
+  /** an attempt whose worker's lease stays free this long is recovered (default 10 s) */
+  orphanGraceSeconds?: number;
   /** keep raw frames this many days */
   reportRetentionDays: number;
 }
@@ -46,11 +49,21 @@ export class Worker {
   private timers: NodeJS.Timeout[] = [];
   private running = new Set<Promise<void>>();
   private offSignal: (() => void) | undefined;
+  /**
+   * This worker's liveness in PostgreSQL: a session advisory lock on a connection of its own. Its
+   * attempts carry the key (commands.claimed_by); once the lock is free (the process died), any
+   * worker recovers them within seconds instead of waiting out the stuck-attempt timeout.
+   */
+  private readonly lease: SessionLease;
+  readonly leaseKey = 1 + Math.floor(Math.random() * 0x7ffffffe);
 
-  constructor(private readonly deps: WorkerDeps) {}
+  constructor(private readonly deps: WorkerDeps) {
+    this.lease = new SessionLease({ db: deps.db, key: LEASE.worker, sub: this.leaseKey, log: deps.log, name: '指令执行进程', retryMs: 1000, pingMs: 2000, onAcquired: () => this.pump() });
+  }
 
   start() {
     const s = this.deps.settings;
+    void this.lease.start();
     this.offSignal = this.deps.bus.onSignal('commands', () => this.pump());
     const every = (ms: number, name: string, fn: () => Promise<unknown>, first = ms) => {
       let busy = false;
@@ -86,6 +99,7 @@ export class Worker {
     this.offSignal?.();
     for (const t of this.timers) clearTimeout(t);
     await Promise.race([Promise.allSettled([...this.running]), new Promise((r) => setTimeout(r, graceMs).unref())]);
+    await this.lease.stop();
   }
 
   /** Claims and starts due commands until the concurrency limit is reached or none is due. */
@@ -100,9 +114,10 @@ export class Worker {
       try {
         do {
           this.again = false;
-          while (!this.stopped && this.inflight < this.deps.settings.concurrency) {
+          // without its lease nobody could tell this worker's attempts from a dead one's: claim nothing
+          while (!this.stopped && this.lease.held && this.inflight < this.deps.settings.concurrency) {
             const limit = Math.min(100, this.deps.settings.concurrency - this.inflight);
-            const claimed = await this.deps.db.tx(SYSTEM_SCOPE, (tx) => repo.claimCommands(tx, limit));
+            const claimed = await this.deps.db.tx(SYSTEM_SCOPE, (tx) => repo.claimCommands(tx, limit, this.leaseKey));
             for (const cmd of claimed) this.launch(cmd);
             if (claimed.length < limit) break;
           }
@@ -144,6 +159,7 @@ export class Worker {
           reply: outcome.reply ?? null,
           error: outcome.ok ? '' : outcome.error,
           nextAttemptAt: next.status === 'queued' ? next.nextAttemptAt : undefined,
+          attempt: cmd.attempts,
         });
         if (r && r.status !== 'queued' && r.readTaskId) await repo.countTaskRead(tx, r.readTaskId, r.status === 'succeeded');
         return r && { row: r, areaId: (await commandAreas(tx, [r])).get(r.id) ?? null };
@@ -176,7 +192,8 @@ export class Worker {
     const stuckMs = Math.max(60_000, 10 * s.replyTimeoutMs * (s.retries + 1) + 30_000);
     const out = await this.exclusive(JOB.housekeeping, async (tx) => {
       const expired = await repo.expireDue(tx);
-      const stale = await repo.recoverStale(tx, new Date(Date.now() - stuckMs));
+      const orphans = await repo.recoverOrphans(tx, LEASE.worker, s.orphanGraceSeconds ?? 10);
+      const stale = [...orphans, ...(await repo.recoverStale(tx, new Date(Date.now() - stuckMs)))];
       for (const c of [...expired, ...stale]) {
         if (c.status !== 'queued' && c.readTaskId) await repo.countTaskRead(tx, c.readTaskId, false);
       }

@@ -74,6 +74,10 @@ export const commands = pgTable('commands', {
   createdAt: createdAt(),
   sentAt: ts('sent_at'),
   finishedAt: ts('finished_at'),
+  /** the worker carrying out the current attempt: its lease key (a session advisory lock, jobs/lease.ts) */
+  claimedBy: integer('claimed_by'),
+  /** first seen 'sent' while its worker's lease was free (recovered once that lasts) */
+  orphanAt: ts('orphan_at'),
 }, (t) => [
   index('commands_company_created').on(t.companyId, t.createdAt),
   /** a meter's command history (valve checks, consecutive read failures) */

@@ -223,8 +223,12 @@ export const notifications = pgTable('notifications', {
   channel: varchar('channel', { length: 8 }).notNull(),
   phone: varchar('phone', { length: 20 }).notNull().default(''),
   content: text('content').notNull(),
-  /** queued, sent, failed */
+  /** queued, sending (claimed by a sender until lease_until), sent, failed */
   status: varchar('status', { length: 8 }).notNull().default('queued'),
+  /** a 'sending' row belongs to its sender until then; later another sender may try once more */
+  leaseUntil: ts('lease_until'),
+  /** times handed to the provider (with the same idempotency key each time) */
+  sendAttempts: integer('send_attempts').notNull().default(0),
   provider: varchar('provider', { length: 16 }).notNull().default('log'),
   priceFen: integer('price_fen').notNull().default(0),
   idempotencyKey: varchar('idempotency_key', { length: 128 }).notNull(),

@@ -218,6 +218,11 @@ async function valve(d: ExecDeps, cmd: repo.CommandRow, meter: repo.ControlMeter
     events.push(...(await settleValve(d, meter, want)));
     return { ok: true, reply: { valve: want, already: true, text: `表具已是${VALVE_TEXT(meter.kind, want)}状态，无需操作` }, events };
   }
+  if (cmd.payload.verifyOnly === true) {
+    // an interrupted attempt with no attempt left: what the device says is the outcome, nothing is sent again
+    if (before.valve !== undefined) events.push(...(await settleValve(d, meter, before.valve)));
+    return { ok: false, transient: false, error: `执行中断，回读状态为${VALVE_TEXT(meter.kind, before.valve)}，未再下发`, reply: { valve: before.valve ?? null }, events };
+  }
   const actuate =
     route.protocol === 'dlt645'
       ? dlt.remote(route.address, want ? DLT645_COMMANDS.close.command : DLT645_COMMANDS.trip.command, d.settings.auth, now, want ? DLT645_COMMANDS.close.label : DLT645_COMMANDS.trip.label)
@@ -266,6 +271,11 @@ async function protect(d: ExecDeps, cmd: repo.CommandRow, route: Route, events: 
   const on = cmd.kind === 'protect_on';
   if (route.protocol !== 'dlt645') return { ok: true, reply: { text: '水表的保水在平台侧生效，无需下发设备' }, events };
   const c = on ? DLT645_COMMANDS.hold : DLT645_COMMANDS.release;
+  if (cmd.payload.verifyOnly === true) {
+    const now = await readState(d, route, cmd.id);
+    if (now.powerHold === on) return { ok: true, reply: { powerHold: on, verified: true }, events };
+    return { ok: false, transient: false, error: `执行中断，回读保电状态为${now.powerHold ? '保电' : '未保电'}，未再下发`, events };
+  }
   let answered = true;
   try {
     await ask(d, route, dlt.remote(route.address, c.command, d.settings.auth, new Date(), c.label), cmd.id);

@@ -488,7 +488,7 @@ export async function getCommands(tx: Tx, ids: number[]) {
  * command per meter at a time, people's commands before scheduled reads. Claims are serialised
  * by an advisory lock so two workers never start two commands of one meter together.
  */
-export async function claimCommands(tx: Tx, limit: number): Promise<CommandRow[]> {
+export async function claimCommands(tx: Tx, limit: number, worker: number | null = null): Promise<CommandRow[]> {
   await tx.execute(sql`SELECT pg_advisory_xact_lock(724100)`);
   const r = await tx.execute(sql`
     WITH candidates AS (
@@ -502,25 +502,79 @@ export async function claimCommands(tx: Tx, limit: number): Promise<CommandRow[]
       ORDER BY (k.origin = 4), k.next_attempt_at, c.id
       LIMIT ${limit}
       FOR UPDATE OF c SKIP LOCKED)
-    UPDATE commands c SET status = 'sent', attempts = c.attempts + 1, sent_at = now()
+    UPDATE commands c SET status = 'sent', attempts = c.attempts + 1, sent_at = now(), claimed_by = ${worker}, orphan_at = NULL
     FROM picked WHERE c.id = picked.id
     RETURNING c.*`);
   return r.rows.map(toCommand);
 }
 
-/** Ends an attempt: a final status, or back to the queue for another try. Only from 'sent'. */
+/**
+ * Ends an attempt: a final status, or back to the queue for another try. Only from 'sent', and only
+ * the attempt given (`attempt`): a worker whose attempt was recovered and claimed again by another
+ * cannot overwrite the newer attempt's outcome.
+ */
 export async function finishAttempt(
   tx: Tx,
   id: number,
-  t: { status: CommandStatus; reply?: Record<string, unknown> | null; error?: string; nextAttemptAt?: Date },
+  t: { status: CommandStatus; reply?: Record<string, unknown> | null; error?: string; nextAttemptAt?: Date; attempt?: number },
 ): Promise<CommandRow | undefined> {
   const final = t.status !== 'queued';
   const r = await tx.execute(sql`
     UPDATE commands SET status = ${t.status}, reply = coalesce(${t.reply ? JSON.stringify(t.reply) : null}::jsonb, reply),
       error = ${t.error ?? ''}, finished_at = ${final ? sql`now()` : sql`NULL`},
       next_attempt_at = ${t.nextAttemptAt ? t.nextAttemptAt.toISOString() : sql`next_attempt_at`}
-    WHERE id = ${id} AND status = 'sent' RETURNING *`);
+    WHERE id = ${id} AND status = 'sent' ${t.attempt !== undefined ? sql`AND attempts = ${t.attempt}` : sql``} RETURNING *`);
   return r.rows[0] ? toCommand(r.rows[0]) : undefined;
+}
+
+/**
+ * What the gateway saw of a frame whose worker was gone (the device's reply, or its silence), kept
+ * on the command (reply.gateway, a list) for the attempt that recovers it and for people reading it.
+ */
+export async function recordGatewayOutcome(tx: Tx, id: number, seen: Record<string, unknown>) {
+  await tx.execute(sql`
+    UPDATE commands SET reply = jsonb_set(coalesce(reply, '{}'::jsonb), '{gateway}',
+      coalesce(reply->'gateway', '[]'::jsonb) || jsonb_build_array(${JSON.stringify(seen)}::jsonb))
+    WHERE id = ${id}`);
+}
+
+/** Kinds whose attempt changes the device: a recovered one reads the device back before acting again. */
+const ACTUATING = sql`('open', 'close', 'protect_on', 'protect_off')`;
+
+/**
+ * The recovery of attempts whose worker is gone or stuck: never a guess. An attempt that may be
+ * retried goes back to the queue (the executor reads the state before it actuates); an actuating
+ * one that may not is queued once more as verifyOnly (read back, record what the device says, send
+ * nothing); anything else times out.
+ */
+const RECOVER = (reason: string) => sql`
+  status = CASE WHEN attempts < max_attempts AND expires_at > now() THEN 'queued'
+    WHEN kind IN ${ACTUATING} THEN 'queued' ELSE 'timed_out' END,
+  payload = CASE WHEN (attempts >= max_attempts OR expires_at <= now()) AND kind IN ${ACTUATING}
+    THEN payload || '{"verifyOnly": true}'::jsonb ELSE payload END,
+  max_attempts = CASE WHEN (attempts >= max_attempts OR expires_at <= now()) AND kind IN ${ACTUATING}
+    THEN attempts + 1 ELSE max_attempts END,
+  expires_at = CASE WHEN (attempts >= max_attempts OR expires_at <= now()) AND kind IN ${ACTUATING}
+    THEN greatest(expires_at, now() + interval '5 minutes') ELSE expires_at END,
+  finished_at = CASE WHEN (attempts >= max_attempts OR expires_at <= now()) AND kind NOT IN ${ACTUATING} THEN now() END,
+  error = ${reason}, next_attempt_at = now(), orphan_at = NULL`;
+
+/**
+ * Attempts whose worker is gone: its lease (a session advisory lock) is free. Seen once, the
+ * attempt is marked; still free `graceSeconds` later, it is recovered (a worker cut off from the
+ * database for a moment takes its lease back first).
+ */
+export async function recoverOrphans(tx: Tx, leaseKey: number, graceSeconds: number) {
+  const held = sql`EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory'
+    AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND l.classid = ${leaseKey}::int::oid
+    AND l.objid = c.claimed_by AND l.objsubid = 2 AND l.granted)`;
+  await tx.execute(sql`UPDATE commands c SET orphan_at = NULL WHERE c.status = 'sent' AND c.orphan_at IS NOT NULL AND ${held}`);
+  await tx.execute(sql`UPDATE commands c SET orphan_at = now() WHERE c.status = 'sent' AND c.claimed_by IS NOT NULL AND c.orphan_at IS NULL AND NOT ${held}`);
+  const r = await tx.execute(sql`
+    UPDATE commands c SET ${RECOVER('执行中断（执行进程已退出），将先回读设备状态')}
+    WHERE c.status = 'sent' AND c.orphan_at < now() - make_interval(secs => ${graceSeconds}) AND NOT ${held}
+    RETURNING *`);
+  return r.rows.map(toCommand);
 }
 
 /** Queued commands past their expiry. */
@@ -532,13 +586,10 @@ export async function expireDue(tx: Tx) {
   return r.rows.map(toCommand);
 }
 
-/** Commands left 'sent' by a worker that died mid-way: another attempt, or timed out. */
+/** Commands left 'sent' far too long (a stuck worker, or one without a lease): recovered as above. */
 export async function recoverStale(tx: Tx, olderThan: Date) {
   const r = await tx.execute(sql`
-    UPDATE commands SET
-      status = CASE WHEN attempts >= max_attempts OR expires_at <= now() THEN 'timed_out' ELSE 'queued' END,
-      finished_at = CASE WHEN attempts >= max_attempts OR expires_at <= now() THEN now() END,
-      error = '执行中断（服务重启或执行超时）', next_attempt_at = now()
+    UPDATE commands SET ${RECOVER('执行中断（服务重启或执行超时），将先回读设备状态')}
     WHERE status = 'sent' AND sent_at < ${olderThan.toISOString()} RETURNING *`);
   return r.rows.map(toCommand);
 }
