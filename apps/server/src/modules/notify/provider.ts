@@ -9,6 +9,11 @@ export interface OutgoingMessage {
   channel: string;
   phone: string;
   content: string;
+  /**
+   * the same for every try of this message: the provider accepts a key once (阿里云 OutId, 腾讯云
+   * SessionContext, …), so a message tried again after a crash is not delivered twice
+   */
+  idempotencyKey: string;
 }
 
 export interface NotifyProvider {

@@ -40,21 +40,41 @@ export interface QueuedNotification {
   channel: string;
   phone: string;
   content: string;
+  /** this try (1 = first); the outcome is recorded only for it */
+  attempt: number;
 }
 
-/** The oldest queued notifications, locked (other senders skip them). */
-export async function claimQueued(tx: Tx, limit: number): Promise<QueuedNotification[]> {
+/** Most tries of one message: a sender that died with it claimed may have sent it; one more, then never again. */
+export const MAX_SEND_ATTEMPTS = 2;
+
+/**
+ * Claims (outbox): the oldest queued notifications, and those whose sender's lease ran out, become
+ * 'sending' until now + leaseMs — committed before anything is sent. A message whose lease ran out
+ * after its last try is failed as unknown instead of being sent a third time.
+ */
+export async function claimForSending(tx: Tx, limit: number, leaseMs: number): Promise<QueuedNotification[]> {
+  await tx.execute(sql`
+    UPDATE notifications SET status = 'failed', error = '发送过程中断，结果未知（已停止重发）'
+    WHERE status = 'sending' AND lease_until < now() AND send_attempts >= ${MAX_SEND_ATTEMPTS}`);
   const r = await tx.execute(sql`
-    SELECT id, company_id, channel, phone, content FROM notifications WHERE status = 'queued'
-    ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED`);
-  return r.rows.map((x) => ({ id: Number(x.id), companyId: Number(x.company_id), channel: String(x.channel), phone: String(x.phone), content: String(x.content) }));
+    UPDATE notifications n SET status = 'sending', send_attempts = n.send_attempts + 1,
+      lease_until = now() + make_interval(secs => ${leaseMs / 1000})
+    FROM (SELECT id FROM notifications
+          WHERE status = 'queued' OR (status = 'sending' AND lease_until < now())
+          ORDER BY id LIMIT ${limit} FOR UPDATE SKIP LOCKED) p
+    WHERE n.id = p.id
+    RETURNING n.id, n.company_id, n.channel, n.phone, n.content, n.send_attempts`);
+  return r.rows
+    .map((x) => ({ id: Number(x.id), companyId: Number(x.company_id), channel: String(x.channel), phone: String(x.phone), content: String(x.content), attempt: Number(x.send_attempts) }))
+    .sort((a, b) => a.id - b.id);
 }
 
-export async function markDone(tx: Tx, id: number, provider: string, error: string) {
+/** Records a try's outcome (only while that try still holds the message). */
+export async function markDone(tx: Tx, id: number, attempt: number, provider: string, error: string) {
   await tx.execute(sql`
     UPDATE notifications SET status = ${error ? 'failed' : 'sent'}, provider = ${provider}, error = ${error},
-      sent_at = CASE WHEN ${error} = '' THEN now() ELSE sent_at END
-    WHERE id = ${id}`);
+      sent_at = CASE WHEN ${error} = '' THEN now() ELSE sent_at END, lease_until = NULL
+    WHERE id = ${id} AND status = 'sending' AND send_attempts = ${attempt}`);
 }
 
 export interface NotificationFilter {

@@ -10,7 +10,7 @@ const when = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?
 const Query = PageQuery.extend(AreaFilter.shape).extend({
   ownerName: optText(),
   phone: optText(20),
-  status: z.enum(['queued', 'sent', 'failed'], { error: '状态须为 queued、sent 或 failed' }).optional(),
+  status: z.enum(['queued', 'sending', 'sent', 'failed'], { error: '状态须为 queued、sending、sent 或 failed' }).optional(),
   level: z.coerce.number().int().min(1, '报警级别须为 1–3').max(3, '报警级别须为 1–3').optional(),
   startTime: when,
   endTime: when,
