@@ -1,0 +1,180 @@
+import mqtt from 'mqtt';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { DLT645_DI } from '@meter/protocol';
+import type { Fleet } from '@meter/simulator';
+import { harness, imei15, MQTT_URL, silent, until, type Harness, type TestCompany } from '../modules/control/harness.test-util.ts';
+import type { Route } from '../modules/control/rules.ts';
+import { LEASE, leaseKeyOf } from '../db/lease.ts';
+import { DeviceError } from './channel.ts';
+import { dlt } from './frames.ts';
+import { Gateway } from './gateway.ts';
+import { connectMqtt } from './mqtt.ts';
+import { RemoteGateway } from './remote.ts';
+
+// Split roles, in one test process: a worker reaching a slow collector through gateway/exec, a worker
+// that dies with requests queued, a dead worker's commands, and two gateways that may serve MQTT meters.
+
+let h: Harness;
+let c: TestCompany;
+let fleet: Fleet;
+let nbFleet: Fleet;
+const imei = imei15();
+let slow: { id: number; address: string };
+let off: { id: number; address: string };
+let on: { id: number; address: string };
+let nb: { id: number; address: string };
+let route: Route;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const read = () => dlt.read(slow.address, DLT645_DI.FORWARD_ACTIVE_TOTAL, '读电量');
+const requestsAt = (address: string) => fleet.meter(address)!.counters.requests;
+
+beforeAll(async () => {
+  h = await harness({ worker: { orphanGraceSeconds: 1 } });
+  c = await h.company();
+  const collectorId = await h.collector(c.companyId, imei);
+  slow = await h.meter(c, { kind: 1, collectorId });
+  off = await h.meter(c, { kind: 1, collectorId });
+  on = await h.meter(c, { kind: 1, collectorId });
+  nb = await h.meter(c, { kind: 1, plan: 3, imei: imei15() });
+  fleet = await h.fleet(
+    [{ imei, meters: [slow, off, on].map((m, i) => ({ address: m.address, kind: 'electric' as const, initialTotal: 10 + i, supplyOn: m !== off })) }],
+  );
+  nbFleet = await h.fleet([], [{ address: nb.address, kind: 'electric', initialTotal: 50 }]);
+  fleet.setFault(slow.address, 'slowReplies', 300);
+  route = { address: slow.address, protocol: 'dlt645', imei, mqtt: false };
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+describe('a worker reaching a slow collector through another process (gateway/exec)', () => {
+  it('waits for its turn in the connection’s queue: the deadline counts from when the frame is on the wire', async () => {
+    const client = await connectMqtt(MQTT_URL, 'test-remote');
+    const remote = await RemoteGateway.connect(client, { replyTimeoutMs: 800, retries: 0, prefix: h.prefix });
+    const before = requestsAt(slow.address);
+    // 25 reads of 300 ms each queue for ≈ 7.5 s on the collector's one line, far beyond one timeout
+    const results = await Promise.all(Array.from({ length: 25 }, () => remote.transact(route, read()).then((d) => d?.frame.address, (e: DeviceError) => e.code)));
+    expect(results).toEqual(Array(25).fill(slow.address));
+    expect(requestsAt(slow.address) - before).toBe(25);
+    await client.endAsync();
+  });
+
+  it('a request it gives up is never sent: what the meter receives is exactly what was answered', async () => {
+    const client = await connectMqtt(MQTT_URL, 'test-remote');
+    const remote = await RemoteGateway.connect(client, { replyTimeoutMs: 800, retries: 0, prefix: h.prefix, queueMs: 1000 });
+    const before = requestsAt(slow.address);
+    const results = await Promise.all(Array.from({ length: 12 }, () => remote.transact(route, read()).then(() => 'ok', (e: DeviceError) => e.code)));
+    await sleep(1500); // anything still queued at the gateway would have gone out by now
+    const ok = results.filter((r) => r === 'ok').length;
+    expect(ok).toBeGreaterThan(0);
+    expect(results.filter((r) => r !== 'ok')).toEqual(Array(12 - ok).fill('busy'));
+    expect(requestsAt(slow.address) - before).toBe(ok);
+    await client.endAsync();
+  });
+});
+
+describe('a worker that dies', () => {
+  it('its requests still queued at the gateway are dropped (MQTT will); the reply to the one on the wire is recorded on its command', async () => {
+    const { rows } = await h.owner.query(
+      `INSERT INTO commands (company_id, meter_id, kind, status, attempts, expires_at, sent_at, claimed_by)
+       VALUES ($1, $2, 'read', 'sent', 1, now() + interval '10 minutes', now(), 7) RETURNING id`,
+      [c.companyId, slow.id],
+    );
+    const commandId = Number(rows[0].id);
+    const id = RemoteGateway.identity(h.prefix);
+    const client = await mqtt.connectAsync(MQTT_URL, { clientId: `test-dying-${process.pid}`, reconnectPeriod: 0, will: id.will });
+    client.on('error', () => {});
+    const remote = await RemoteGateway.connect(client, { replyTimeoutMs: 2000, retries: 0, prefix: h.prefix, replyTo: id.replyTo });
+    const before = requestsAt(slow.address);
+    for (let i = 0; i < 8; i++) void remote.transact(route, { ...read(), ref: commandId }).catch(() => {});
+    await until(async () => requestsAt(slow.address) > before, 5000, 'first request on the wire');
+    client.stream.destroy(); // as kill -9: no DISCONNECT, the broker sends the will
+    await sleep(3500); // 8 × 300 ms: had they been kept, all would have gone out
+    expect(requestsAt(slow.address) - before).toBeLessThanOrEqual(2);
+    const reply = await until(async () => (await h.q1<{ reply: { gateway?: { answered: boolean }[] } | null }>('SELECT reply FROM commands WHERE id = $1', [commandId])).reply?.gateway, 5000, 'outcome recorded by the gateway');
+    expect(reply[0].answered).toBe(true);
+    await h.owner.query(`UPDATE commands SET status = 'failed', finished_at = now() WHERE id = $1`, [commandId]);
+  });
+
+  it('its commands are recovered within seconds and carried on after reading the device back', async () => {
+    // attempts left: queued again; the meter is read first, then switched once
+    // no attempt left: read back only — what the meter says is the outcome, nothing is sent again
+    const insert = async (meterId: number, attempts: number) =>
+      Number(
+        (
+          await h.owner.query(
+            `INSERT INTO commands (company_id, meter_id, kind, status, attempts, max_attempts, expires_at, sent_at, claimed_by, override_reason, requester_name)
+             VALUES ($1, $2, 'close', 'sent', $3, 2, now() + interval '10 minutes', now(), 99991, '测试', '测试') RETURNING id`,
+            [c.companyId, meterId, attempts],
+          )
+        ).rows[0].id,
+      );
+    const retry = await insert(on.id, 1);
+    const verifyOff = await insert(off.id, 2);
+    const t0 = Date.now();
+    const final = async (id: number) => {
+      const r = await h.q1<{ status: string; error: string; reply: Record<string, unknown> | null }>('SELECT status, error, reply FROM commands WHERE id = $1', [id]);
+      return r.status === 'succeeded' || r.status === 'failed' || r.status === 'timed_out' ? r : undefined;
+    };
+    const a = await until(() => final(retry), 30_000, 'retry');
+    const b = await until(() => final(verifyOff), 30_000, 'verify');
+    expect(Date.now() - t0).toBeLessThan(30_000); // was 60 s and more: the stuck-attempt timeout
+    expect(a.status).toBe('succeeded');
+    expect(fleet.meter(on.address)!.supplyOn).toBe(false);
+    expect(b).toMatchObject({ status: 'succeeded', reply: { already: true } });
+
+    // a third: the meter is on and no attempt is left: failed after the read-back, the meter untouched
+    fleet.meter(on.address)!.setSupply(true);
+    const before = requestsAt(on.address);
+    const verifyOn = await insert(on.id, 2);
+    const v = await until(() => final(verifyOn), 30_000, 'verify on');
+    expect(v.status).toBe('failed');
+    expect(v.error).toContain('未再下发');
+    expect(fleet.meter(on.address)!.supplyOn).toBe(true);
+    expect(requestsAt(on.address) - before).toBe(1); // the status read, nothing else
+  });
+});
+
+describe('two gateways that may serve MQTT meters', () => {
+  it('only the lease holder serves them: each NB report is stored once; when it dies the other takes over', async () => {
+    const client = await connectMqtt(MQTT_URL, 'test-gw-b');
+    const b = new Gateway({ db: h.db, bus: h.bus, log: silent, mqtt: client, settings: { host: '127.0.0.1', port: 0, heartbeatSeconds: 30, replyTimeoutMs: 800, retries: 1, mqttMeters: true, topicPrefix: h.prefix, mqttLeaseRetryMs: 300 } });
+    await b.start();
+    try {
+      expect(h.gateway.servesMqttMeters).toBe(true);
+      expect(b.servesMqttMeters).toBe(false);
+      const count = async () => (await h.q1<{ n: number }>('SELECT count(*)::int AS n FROM readings WHERE meter_id = $1 AND source = 4', [nb.id])).n;
+      const n0 = await count();
+      const sent = (await nbFleet.pumpReports({ ratePerSecond: 20, count: 10 }).done).sent;
+      expect(sent).toBe(10);
+      await h.gateway.flush();
+      await b.flush();
+      await until(async () => (await count()) - n0 >= sent, 10_000, 'reports stored');
+      await sleep(500);
+      expect((await count()) - n0).toBe(sent);
+
+      // the holder's database session dies: it stops serving at once, the other takes over
+      const { rows } = await h.owner.query(
+        `SELECT pid FROM pg_locks WHERE locktype = 'advisory' AND classid = $1 AND objid = $2 AND objsubid = 2 AND granted
+           AND database = (SELECT oid FROM pg_database WHERE datname = current_database())`,
+        [LEASE.mqttMeters, leaseKeyOf(h.prefix)],
+      );
+      expect(rows).toHaveLength(1);
+      const t0 = Date.now();
+      await h.owner.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
+      await until(async () => b.servesMqttMeters && !h.gateway.servesMqttMeters, 10_000, 'fail-over');
+      expect(Date.now() - t0).toBeLessThan(5000);
+      // a worker elsewhere reaches the NB meter through the new holder
+      const wc = await connectMqtt(MQTT_URL, 'test-remote');
+      const remote = await RemoteGateway.connect(wc, { replyTimeoutMs: 2000, retries: 1, prefix: h.prefix });
+      const reply = await remote.transact({ address: nb.address, protocol: 'dlt645', imei: null, mqtt: true }, dlt.read(nb.address, DLT645_DI.FORWARD_ACTIVE_TOTAL, '读电量'));
+      expect(reply?.frame.address).toBe(nb.address);
+      await wc.endAsync();
+    } finally {
+      await b.stop();
+      await client.endAsync(true);
+    }
+  });
+});
