@@ -40,6 +40,8 @@ const Env = z.object({
   COMMAND_MAX_ATTEMPTS: z.coerce.number().int().min(1).max(20).default(3),
   COMMAND_RETRY_SECONDS: z.coerce.number().positive().default(5),
   COMMAND_WAIT_SECONDS: z.coerce.number().min(0).default(15),
+  /** an attempt whose worker's lease (its database session) has been gone this long is recovered */
+  COMMAND_ORPHAN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(10),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(5000).default(200),
   OFFLINE_WARN_MINUTES: z.coerce.number().positive().default(60),
   CLOCK_DRIFT_SECONDS: z.coerce.number().positive().default(300),

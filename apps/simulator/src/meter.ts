@@ -164,7 +164,8 @@ export abstract class SimMeter {
   /** Parameter writes accepted (DL/T 645 写数据; CJ/T 188 写结算日 / 写标准时间). */
   writes = 0;
   /** Request/reply counters. */
-  readonly counters = { requests: 0, replies: 0, refused: 0, reports: 0, ignored: 0 };
+  /** actuationCommands: relay/valve commands received and accepted, whether they moved anything or not */
+  readonly counters = { requests: 0, replies: 0, refused: 0, reports: 0, ignored: 0, actuationCommands: 0 };
 
   protected readonly env: MeterEnvironment;
   protected readonly usage: ResolvedProfile;
@@ -406,6 +407,7 @@ export abstract class SimMeter {
    */
   protected actuate(on: boolean, command: string): boolean {
     this.advance();
+    this.counters.actuationCommands++;
     if (this.faultState.stuckValve) {
       this.env.onEvent?.({ type: 'commandIgnored', address: this.address, command, reason: 'stuckValve' });
       return false;

@@ -42,6 +42,7 @@ export function workerSettings(c: Config): WorkerSettings {
     replyTimeoutMs: c.GATEWAY_REPLY_TIMEOUT_MS,
     retries: c.GATEWAY_RETRIES,
     reportRetentionDays: c.REPORT_RETENTION_DAYS,
+    orphanGraceSeconds: c.COMMAND_ORPHAN_GRACE_SECONDS,
   };
 }
 

@@ -39,6 +39,9 @@ export interface WorkerDeps {
   settings: WorkerSettings;
 }
 
+/** how long a worker keeps trying to record an outcome while the database is away */
+const RESULT_RETRY_MS = 5 * 60_000;
+
 const JOB = { schedule: 1, housekeeping: 2, offline: 3, partitions: 4, retention: 5 } as const;
 
 export class Worker {
@@ -141,6 +144,7 @@ export class Worker {
   }
 
   private async run(cmd: repo.CommandRow) {
+    const started = Date.now();
     let outcome: Outcome;
     try {
       outcome = await execute(this.deps, cmd);
@@ -152,25 +156,35 @@ export class Worker {
       ? ({ status: 'succeeded' } as const)
       : afterFailure(cmd, outcome.transient, new Date(), this.deps.settings.retryDelayMs);
     const events: DeviceEvent[] = [...outcome.events];
-    try {
-      const done = await this.deps.db.tx(SYSTEM_SCOPE, async (tx) => {
-        const r = await repo.finishAttempt(tx, cmd.id, {
-          status: next.status,
-          reply: outcome.reply ?? null,
-          error: outcome.ok ? '' : outcome.error,
-          nextAttemptAt: next.status === 'queued' ? next.nextAttemptAt : undefined,
-          attempt: cmd.attempts,
+    // the outcome is written even across a database outage (retried with backoff for a while), so the
+    // command does not stay 'sent' behind a live worker; only this attempt's row is updated
+    for (let wait = 250; ; wait = Math.min(wait * 2, 5000)) {
+      try {
+        const done = await this.deps.db.tx(SYSTEM_SCOPE, async (tx) => {
+          const r = await repo.finishAttempt(tx, cmd.id, {
+            status: next.status,
+            reply: outcome.reply ?? null,
+            error: outcome.ok ? '' : outcome.error,
+            nextAttemptAt: next.status === 'queued' ? next.nextAttemptAt : undefined,
+            attempt: cmd.attempts,
+          });
+          if (r && r.status !== 'queued' && r.readTaskId) await repo.countTaskRead(tx, r.readTaskId, r.status === 'succeeded');
+          return r && { row: r, areaId: (await commandAreas(tx, [r])).get(r.id) ?? null };
         });
-        if (r && r.status !== 'queued' && r.readTaskId) await repo.countTaskRead(tx, r.readTaskId, r.status === 'succeeded');
-        return r && { row: r, areaId: (await commandAreas(tx, [r])).get(r.id) ?? null };
-      });
-      if (done) {
-        const { row } = done;
-        events.push(commandEvent(row, done.areaId));
-        if (row.status !== 'queued') this.deps.bus.signal('command-done', { id: row.id, status: row.status });
+        if (done) {
+          const { row } = done;
+          events.push(commandEvent(row, done.areaId));
+          if (row.status !== 'queued') this.deps.bus.signal('command-done', { id: row.id, status: row.status });
+        }
+        break;
+      } catch (e) {
+        if (this.stopped || Date.now() - started > RESULT_RETRY_MS) {
+          this.deps.log.error({ err: e, commandId: cmd.id }, '写入指令结果失败');
+          break;
+        }
+        this.deps.log.warn({ err: e, commandId: cmd.id }, '写入指令结果失败，稍后重试');
+        await new Promise((r) => setTimeout(r, wait));
       }
-    } catch (e) {
-      this.deps.log.error({ err: e, commandId: cmd.id }, '写入指令结果失败');
     }
     this.deps.bus.emitAll(events);
     if (!outcome.ok) this.deps.log.info({ commandId: cmd.id, kind: cmd.kind, status: next.status, error: outcome.error }, '指令未成功');
@@ -192,7 +206,8 @@ export class Worker {
     const stuckMs = Math.max(60_000, 10 * s.replyTimeoutMs * (s.retries + 1) + 30_000);
     const out = await this.exclusive(JOB.housekeeping, async (tx) => {
       const expired = await repo.expireDue(tx);
-      const orphans = await repo.recoverOrphans(tx, LEASE.worker, s.orphanGraceSeconds ?? 10);
+      // a worker without its own lease (cut off from the database a moment ago) judges no one
+      const orphans = this.lease.held ? await repo.recoverOrphans(tx, LEASE.worker, s.orphanGraceSeconds ?? 10) : [];
       const stale = [...orphans, ...(await repo.recoverStale(tx, new Date(Date.now() - stuckMs)))];
       for (const c of [...expired, ...stale]) {
         if (c.status !== 'queued' && c.readTaskId) await repo.countTaskRead(tx, c.readTaskId, false);
