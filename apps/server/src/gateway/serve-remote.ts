@@ -30,6 +30,9 @@ export class RemoteServer {
   private readonly serving = new Map<string, Serving>();
   /** workers known to be gone (their will came): their later requests are not served either */
   private readonly gone = new Set<string>();
+  /** requests finished lately: a message delivered twice (QoS 1) is not carried out twice */
+  private recent = new Set<string>();
+  private older = new Set<string>();
   private readonly topics: ReturnType<typeof execTopics>;
 
   constructor(
@@ -65,7 +68,9 @@ export class RemoteServer {
   }
 
   private exec(m: ExecRequest) {
-    if (this.gone.has(m.replyTo) || this.serving.has(m.reqId) || !this.host.holds(m.route)) return;
+    if (this.gone.has(m.replyTo) || this.serving.has(m.reqId) || this.recent.has(m.reqId) || this.older.has(m.reqId)) return;
+    if (!this.host.holds(m.route)) return;
+    this.remember(m.reqId);
     const s: Serving = { replyTo: m.replyTo, req: m.req, abort: new AbortController(), wired: false };
     this.serving.set(m.reqId, s);
     this.reply(m.replyTo, { reqId: m.reqId, state: 'queued' });
@@ -87,6 +92,15 @@ export class RemoteServer {
         } else this.reply(m.replyTo, { reqId: m.reqId, state: 'failed', error: err.code, message: err.message });
       },
     );
+  }
+
+  /** two generations of 10,000 ids: lookups stay O(1), memory bounded */
+  private remember(reqId: string) {
+    this.recent.add(reqId);
+    if (this.recent.size >= 10_000) {
+      this.older = this.recent;
+      this.recent = new Set();
+    }
   }
 
   private cancel(replyTo: string, reqIds: string[] | undefined, gone: boolean) {

@@ -73,6 +73,25 @@ describe('a worker reaching a slow collector through another process (gateway/ex
     expect(requestsAt(slow.address) - before).toBe(ok);
     await client.endAsync();
   });
+
+  it('a request delivered twice (QoS 1 redelivery) is carried out once', async () => {
+    const client = await connectMqtt(MQTT_URL, 'test-dup');
+    const replyTo = `${h.prefix}gateway/reply/dup-${process.pid}`;
+    const states: string[] = [];
+    client.on('message', (topic, payload) => {
+      if (topic === replyTo) states.push(String(JSON.parse(payload.toString()).state));
+    });
+    await client.subscribeAsync(replyTo, { qos: 1 });
+    const before = requestsAt(slow.address);
+    const msg = JSON.stringify({ reqId: `dup-${Date.now()}`, replyTo, route, req: read(), queueMs: 10_000 });
+    await client.publishAsync(`${h.prefix}gateway/exec`, msg, { qos: 1 });
+    await client.publishAsync(`${h.prefix}gateway/exec`, msg, { qos: 1 });
+    await until(async () => states.includes('done'), 5000, 'reply');
+    await sleep(800);
+    expect(requestsAt(slow.address) - before).toBe(1);
+    expect(states).toEqual(['queued', 'sent', 'done']);
+    await client.endAsync();
+  });
 });
 
 describe('a worker that dies', () => {
