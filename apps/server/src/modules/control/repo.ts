@@ -565,14 +565,17 @@ const RECOVER = (reason: string) => sql`
  * database for a moment takes its lease back first).
  */
 export async function recoverOrphans(tx: Tx, leaseKey: number, graceSeconds: number) {
-  const held = sql`EXISTS (SELECT 1 FROM pg_locks l WHERE l.locktype = 'advisory'
+  // the live workers' keys, read once per statement (pg_locks is a function scan of the lock table)
+  const held = sql`WITH held AS MATERIALIZED (SELECT l.objid::bigint AS k FROM pg_locks l WHERE l.locktype = 'advisory'
     AND l.database = (SELECT oid FROM pg_database WHERE datname = current_database()) AND l.classid = ${leaseKey}::int::oid
-    AND l.objid = c.claimed_by AND l.objsubid = 2 AND l.granted)`;
-  await tx.execute(sql`UPDATE commands c SET orphan_at = NULL WHERE c.status = 'sent' AND c.orphan_at IS NOT NULL AND ${held}`);
-  await tx.execute(sql`UPDATE commands c SET orphan_at = now() WHERE c.status = 'sent' AND c.claimed_by IS NOT NULL AND c.orphan_at IS NULL AND NOT ${held}`);
-  const r = await tx.execute(sql`
+    AND l.objsubid = 2 AND l.granted)`;
+  await tx.execute(sql`${held} UPDATE commands c SET orphan_at = NULL
+    WHERE c.status = 'sent' AND c.orphan_at IS NOT NULL AND c.claimed_by IN (SELECT k FROM held)`);
+  await tx.execute(sql`${held} UPDATE commands c SET orphan_at = now()
+    WHERE c.status = 'sent' AND c.claimed_by IS NOT NULL AND c.orphan_at IS NULL AND c.claimed_by NOT IN (SELECT k FROM held)`);
+  const r = await tx.execute(sql`${held}
     UPDATE commands c SET ${RECOVER('执行中断（执行进程已退出），将先回读设备状态')}
-    WHERE c.status = 'sent' AND c.orphan_at < now() - make_interval(secs => ${graceSeconds}) AND NOT ${held}
+    WHERE c.status = 'sent' AND c.orphan_at < now() - make_interval(secs => ${graceSeconds}) AND c.claimed_by NOT IN (SELECT k FROM held)
     RETURNING *`);
   return r.rows.map(toCommand);
 }
