@@ -1,11 +1,11 @@
 import { loadConfig } from './config.ts';
 import { setClockAt } from './clock.ts';
 import { startDatabase } from './db/index.ts';
-import { DEMO_LOGINS, seedDemoIfEmpty } from './db/seed.ts';
+import { DEMO_LOGINS, seedDemoIfEmpty } from './demo/seed.ts';
 import { buildApp } from './app.ts';
-import { authSettings } from './modules/auth/service.ts';
+import { authSettings } from './modules/auth/index.ts';
 import { controlApiSettings, startDeviceSide } from './gateway/start.ts';
-import { simulatedProvider } from './modules/payapp/provider.ts';
+import { simulatedProvider } from './modules/payapp/index.ts';
 import { startDemoFleet } from './gateway/demo.ts';
 
 // Starts the roles named in ROLES (default: all in one process) on embedded defaults.

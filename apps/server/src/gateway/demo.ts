@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { createFleet, type CollectorDefinition, type Fleet, type MeterDefinition } from '@meter/simulator';
 import { SYSTEM_SCOPE, type Db } from '../db/client.ts';
-import { routeOf } from '../modules/control/rules.ts';
+import { routeOf } from '../modules/control/index.ts';
 import * as repo from './repo.ts';
 
 // Demo mode (SIMULATOR=1, DESIGN §2): a simulator fleet built from the demo companies' collectors

@@ -1,7 +1,7 @@
 import { randomUUID } from 'node:crypto';
 import type { MqttClient } from 'mqtt';
 import { fromHex } from '@meter/protocol';
-import type { Route } from '../modules/control/rules.ts';
+import type { Route } from '../modules/control/index.ts';
 import { DeviceError, type DeviceErrorCode } from './channel.ts';
 import { decodeFrame, type Decoded, type DeviceRequest, type Protocol } from './frames.ts';
 import type { GatewayClient } from './gateway.ts';

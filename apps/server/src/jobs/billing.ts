@@ -1,11 +1,8 @@
 import type { Db } from '../db/client.ts';
-import type { EventBus } from '../modules/realtime/bus.ts';
-import { creditSubsidies, postMinimumCharges, postMonthlyFees, retryCloses } from '../modules/billing/periodic.ts';
-import { sweep } from '../modules/billing/settlement.ts';
-import { logProvider, type NotifyProvider } from '../modules/notify/provider.ts';
-import { sendQueued } from '../modules/notify/service.ts';
-import { simulatedProvider, type PayAppProvider } from '../modules/payapp/provider.ts';
-import { runPayAppJobs } from '../modules/payapp/service.ts';
+import type { EventBus } from '../modules/realtime/index.ts';
+import { creditSubsidies, postMinimumCharges, postMonthlyFees, retryCloses, sweep } from '../modules/billing/index.ts';
+import { logProvider, sendQueued, type NotifyProvider } from '../modules/notify/index.ts';
+import { simulatedProvider, runPayAppJobs, type PayAppProvider } from '../modules/payapp/index.ts';
 
 // The billing jobs of the worker role: settlement runs continuously (a sweep every few seconds, and
 // soon after readings arrive), the calendar postings (monthly fees, minimum charges, room timed

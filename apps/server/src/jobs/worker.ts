@@ -1,11 +1,8 @@
 import type { Logger } from 'pino';
 import { SYSTEM_SCOPE, type Db, type Tx } from '../db/client.ts';
 import type { GatewayClient } from '../gateway/gateway.ts';
-import type { DeviceEvent, EventBus } from '../modules/realtime/bus.ts';
-import { execute, type ControlSettings, type Outcome } from '../modules/control/executor.ts';
-import { raiseWarnings, SOURCE } from '../modules/control/ingest.ts';
-import * as repo from '../modules/control/repo.ts';
-import { afterFailure, COMMAND_KINDS, COMMAND_STATUS, ORIGIN, type CommandStatus } from '../modules/control/rules.ts';
+import type { DeviceEvent, EventBus } from '../modules/realtime/index.ts';
+import { controlRepo as repo, execute, raiseWarnings, SOURCE, afterFailure, COMMAND_KINDS, COMMAND_STATUS, ORIGIN, type ControlSettings, type Outcome, type CommandStatus } from '../modules/control/index.ts';
 import { commandAreas, tryJobLock } from './repo.ts';
 
 // The worker (ROLES includes `worker`): claims due commands (FOR UPDATE SKIP LOCKED) and carries

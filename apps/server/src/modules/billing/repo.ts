@@ -4,7 +4,7 @@ import { localTime } from '../../db/local-time.ts';
 import { intArr, textArr } from '../../db/array-literal.ts';
 import { accounts, companyChargeCodes, journal, receipts, sharedMeters, subsidyPlans } from '../../db/schema/index.ts';
 import { areaAndBelow } from '../../db/crud-repo.ts';
-import { areaPathOf } from '../room/repo.ts';
+import { areaPathOf } from '../room/index.ts';
 
 /** An area (a column or expression) and every area below it. */
 const subtreeOf = (area: SQL) => sql`(WITH RECURSIVE t AS (SELECT ${area} AS id UNION SELECT a2.id FROM areas a2 JOIN t ON a2.parent_id = t.id) SELECT id FROM t)`;

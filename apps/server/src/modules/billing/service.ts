@@ -4,7 +4,6 @@ import type { Ctx } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
 import { badRequest, notFound, refuse } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
-import { occupiedRoom } from './counter.ts';
 import { KIND_LABELS, WALLET_LABELS } from './ledger.ts';
 import { dayKey, rangeOf } from './period.ts';
 import * as repo from './repo.ts';

@@ -19,7 +19,7 @@ import {
   type Facts,
 } from '../../gateway/frames.ts';
 import type { GatewayClient } from '../../gateway/gateway.ts';
-import type { DeviceEvent } from '../realtime/bus.ts';
+import type { DeviceEvent } from '../realtime/index.ts';
 import { ingestReadings, raiseWarnings, SOURCE } from './ingest.ts';
 import * as repo from './repo.ts';
 import { noCloseReason, routeOf, type Route } from './rules.ts';

@@ -1,6 +1,6 @@
 import { Decimal } from 'decimal.js';
 import type { Tx } from '../../db/client.ts';
-import type { DeviceEvent } from '../realtime/bus.ts';
+import type { DeviceEvent } from '../realtime/index.ts';
 import * as repo from './repo.ts';
 import { CONSUMPTION_EPSILON } from './rules.ts';
 

@@ -6,7 +6,7 @@ import { companyOf } from '../../http/context.ts';
 import { badRequest, notFound, refuse } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
 import { Page } from '../../http/envelope.ts';
-import type { EventBus } from '../realtime/bus.ts';
+import type { EventBus } from '../realtime/index.ts';
 import { SOURCE, SOURCE_TEXT, WARNING_KINDS } from './ingest.ts';
 import * as repo from './repo.ts';
 import { COMMAND_KINDS, COMMAND_STATUS, FINAL, OPPOSITE, ORIGIN, noCloseReason, protocolOf, type CommandKind } from './rules.ts';

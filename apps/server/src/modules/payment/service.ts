@@ -4,11 +4,7 @@ import { SYSTEM_SCOPE, type Db } from '../../db/client.ts';
 import type { Ctx } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
 import { notFound, refuse } from '../../http/errors.ts';
-import { afterBalanceChange } from '../billing/alarms.ts';
-import { occupiedRoom } from '../billing/counter.ts';
-import { WALLET_LABELS, moveOf, post, type Posting, type Wallet } from '../billing/ledger.ts';
-import * as billing from '../billing/repo.ts';
-import { qrDataUrl } from '../billing/service.ts';
+import { afterBalanceChange, lockAccounts, occupiedRoom, WALLET_LABELS, moveOf, post, qrDataUrl, type Posting, type Wallet } from '../billing/index.ts';
 import * as provider from './provider.ts';
 import * as repo from './repo.ts';
 import type { PayInput } from './schema.ts';
@@ -34,7 +30,7 @@ export async function createPayment(ctx: Ctx, channel: provider.Channel, b: PayI
     const ro = await occupiedRoom(tx, b.roomId);
     const subject = b.subject || `${ro.roomName} ${WALLET_LABELS[b.wallet]}充值`;
     ctx.audit.target = `${ro.path} ${ro.ownerName} ${CHANNEL_TEXT[channel]} ¥${fenToYuan(b.amount)} ${outTradeNo}`;
-    const [account] = await billing.lockAccounts(tx, [{ companyId: ro.companyId, ownerId: ro.ownerId, roomId: ro.roomId, wallet: b.wallet }]);
+    const [account] = await lockAccounts(tx, [{ companyId: ro.companyId, ownerId: ro.ownerId, roomId: ro.roomId, wallet: b.wallet }]);
     if (account.status !== 1) throw refuse('ACCOUNT_CLOSED', '该账户已销户，不能充值');
     const p = await repo.insertPayment(tx, {
       companyId: ro.companyId, ownerId: ro.ownerId, accountId: account.id, roomId: ro.roomId, channel, outTradeNo, amountFen: b.amount,

@@ -4,7 +4,7 @@ import { Decimal } from 'decimal.js';
 import type { Ctx } from '../../http/context.ts';
 import { badRequest } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
-import { dayKey, localToInstant, monthKey, monthRange } from '../billing/period.ts';
+import { dayKey, localToInstant, monthKey, monthRange } from '../billing/index.ts';
 import * as repo from './repo.ts';
 import type { ReportInput } from './schema.ts';
 import { streamXlsx, type Column } from './xlsx.ts';

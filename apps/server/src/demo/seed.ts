@@ -1,13 +1,13 @@
 import { count } from 'drizzle-orm';
 import { OPERATION_KEYS, ROUTES } from '@meter/contracts';
-import { SYSTEM_SCOPE, type Db } from './client.ts';
-import { adminUsers, companies, companyClassifies, roles } from './schema/index.ts';
-import { hashPassword } from '../modules/auth/crypto.ts';
-import { seedSchemes } from '../modules/scheme/seed.ts';
-import { seedDevices } from '../modules/device/seed.ts';
-import { seedBilling } from '../modules/billing/seed.ts';
-import { seedCompanyArchive } from '../modules/company/seed.ts';
-import { DEMO_PARK, seedOtherCompanies, seedPark } from '../modules/room/seed.ts';
+import { SYSTEM_SCOPE, type Db } from '../db/client.ts';
+import { adminUsers, companies, companyClassifies, roles } from '../db/schema/index.ts';
+import { hashPassword } from '../modules/auth/index.ts';
+import { seedSchemes } from '../modules/scheme/index.ts';
+import { seedDevices } from '../modules/device/index.ts';
+import { seedBilling } from '../modules/billing/index.ts';
+import { seedCompanyArchive } from '../modules/company/index.ts';
+import { DEMO_PARK, seedOtherCompanies, seedPark } from '../modules/room/index.ts';
 
 // Demo data for a fresh start (DESIGN §2). Runs once: only when there is no company yet.
 
