@@ -15,6 +15,14 @@ const Env = z.object({
   EMBEDDED_PG_PORT: z.coerce.number().int().default(54329),
   MQTT_URL: z.string().optional(),
   MQTT_PORT: z.coerce.number().int().default(1884),
+  /** the embedded broker's address: loopback unless NB meters reach it from outside */
+  MQTT_HOST: z.string().default('127.0.0.1'),
+  /** largest MQTT packet the embedded broker accepts (bytes) */
+  MQTT_MAX_PACKET_BYTES: z.coerce.number().int().min(1024).default(65_536),
+  /** messages per second an NB meter may publish on average (bursts of 5 s worth) */
+  MQTT_METER_RATE: z.coerce.number().positive().default(5),
+  /** the device-side server secret (≥ 32 characters); default: DATA_DIR/device-secret, made at first start */
+  DEVICE_SECRET: z.string().min(32).optional(),
   GATEWAY_PORT: z.coerce.number().int().default(9300),
   ROLES: z.string().default('api,gateway,worker'),
   SEED_DEMO: bool.default(true),

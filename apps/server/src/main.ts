@@ -30,6 +30,7 @@ async function main() {
           mqttUrl: devices.mqttUrl,
           topicPrefix: config.MQTT_TOPIC_PREFIX,
           demoUsernames: DEMO_LOGINS.map((l) => l.username),
+          secrets: devices.secrets,
         }).catch((e) => {
           log(`演示模拟设备启动失败：${(e as Error).message}`);
           return undefined;

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fleet } from '@meter/simulator';
-import { harness, imei15, silent, until, type Harness, type TestCompany } from '../modules/control/harness.test-util.ts';
+import { harness, imei15, silent, testSealer, until, type Harness, type TestCompany } from '../modules/control/harness.test-util.ts';
 import { RemoteGateway } from './remote.ts';
 import { connectMqtt } from './mqtt.ts';
 import { dlt, type DeviceRequest } from './frames.ts';
@@ -215,7 +215,7 @@ describe('realtime websocket, area-bound users', () => {
 describe('a worker in another process', () => {
   it('reaches the device through the gateway that holds its connection (gateway/exec over MQTT)', async () => {
     const client = await connectMqtt('mqtt://127.0.0.1:1883', 'test-remote');
-    const remote = await RemoteGateway.connect(client, 800, 1, h.prefix);
+    const remote = await RemoteGateway.connect(client, 800, 1, h.prefix, testSealer());
     const req: DeviceRequest = dlt.read(fourG.address, DLT645_DI.FORWARD_ACTIVE_TOTAL, '读电量');
     const reply = await remote.transact({ address: fourG.address, protocol: 'dlt645', imei: fourGImei, mqtt: true }, req);
     expect(reply?.frame.address).toBe(fourG.address);

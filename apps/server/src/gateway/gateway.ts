@@ -8,11 +8,15 @@ import { controlRepo, ingestReadings, raiseWarnings, SOURCE, type IngestItem, ty
 import { Channel, DeviceError } from './channel.ts';
 import { decodeFrame, factsOf, hex, singleFrame, type Decoded, type DeviceRequest, type Protocol } from './frames.ts';
 import * as repo from './repo.ts';
+import { LogThrottle, sameText, signDown, type DeviceSecrets, type Sealer } from './security.ts';
 
 // The device gateway (docs/DEVICE-WIRE.md): a TCP listener for collectors/DTUs and 4G meters
 // (registration by IMEI, heartbeat, transparent DL/T 645 / CJ/T 188 frames) and the MQTT channel of
 // NB/4G meters (meter/<address>/up|down). It answers "send this frame to that meter and give me
 // the reply" (transact) for the command worker, and stores what devices report by themselves.
+// Devices authenticate: a collector registers with its archive's secret (a 4G meter with one derived
+// from the server secret), and its reports count only for the meters behind it; MQTT down messages
+// are signed with the meter's key; gateway/exec requests must be signed and fresh (security.ts).
 
 export interface GatewaySettings {
   host: string;
@@ -40,6 +44,8 @@ export interface GatewayDeps {
   /** the MQTT connection for meter/+/up|down (and remote requests) */
   mqtt?: MqttClient;
   settings: GatewaySettings;
+  /** device credentials and the signer of internal messages */
+  security: { secrets: DeviceSecrets; sealer: Sealer };
 }
 
 /** What the worker needs from a gateway: a frame to a meter, and its reply. */
@@ -61,7 +67,8 @@ interface Connection {
   errorBudget: { minute: number; used: number };
 }
 
-const REG = /^REG\s+(\d{15})$/;
+/** `REG <imei> <secret>` (the secret: the collector's reg_secret, or a 4G meter's derived one) */
+const REG = /^REG\s+(\d{15})(?:\s+([\x21-\x7e]{1,64}))?$/;
 const MAX_PRE_REGISTRATION = 256;
 const ERROR_REPORTS_PER_MINUTE = 20;
 /**
@@ -183,6 +190,9 @@ export class Gateway implements GatewayClient {
   private readonly mqttOnline = new Map<string, boolean>();
   private readonly meters: MeterCache;
   private readonly imeis: ImeiLookup;
+  private readonly refusals: LogThrottle;
+  private readonly strangers: LogThrottle;
+  private readonly downNonce = { n: 0, base: Math.random().toString(36).slice(2, 8) };
   /**
    * Times kept per meter are ms since this gateway started (small integers: a map holds them
    * without allocating a number object per update, which at thousands of reports a second shows).
@@ -217,6 +227,8 @@ export class Gateway implements GatewayClient {
   constructor(private readonly deps: GatewayDeps) {
     this.meters = new MeterCache(deps.db);
     this.imeis = new ImeiLookup(deps.db);
+    this.refusals = new LogThrottle(deps.log, '设备注册被拒绝');
+    this.strangers = new LogThrottle(deps.log, '上报的表具不属于该连接的采集器，已丢弃');
   }
 
   get log() {
@@ -340,7 +352,7 @@ export class Gateway implements GatewayClient {
         return;
       }
       registering = true;
-      void this.register(conn, m[1]).then(
+      void this.register(conn, m[1], m[2] ?? '').then(
         (ok) => {
           clearTimeout(registerTimer);
           const rest = pre!.subarray(nl + 1);
@@ -361,17 +373,24 @@ export class Gateway implements GatewayClient {
     });
   }
 
-  private refuse(conn: Connection, why: 'invalid' | 'unknown') {
-    this.log.warn({ remote: conn.remote, why }, '设备注册被拒绝');
-    conn.socket.end(`ERR ${why}\n`);
+  /** Refuses a registration; a wrong secret is answered as an unknown IMEI (which IMEIs exist is not told). */
+  private refuse(conn: Connection, why: 'invalid' | 'unknown' | 'secret', imei?: string) {
+    this.refusals.hit({ remote: conn.remote, why, imei });
+    conn.socket.end(`ERR ${why === 'invalid' ? 'invalid' : 'unknown'}\n`);
     setTimeout(() => conn.socket.destroy(), 1000).unref();
   }
 
-  private async register(conn: Connection, imei: string): Promise<boolean> {
+  private async register(conn: Connection, imei: string, secret: string): Promise<boolean> {
     const device = await this.imeis.get(imei);
     if (conn.socket.destroyed) return false;
     if (!device) {
-      this.refuse(conn, 'unknown');
+      this.refuse(conn, 'unknown', imei);
+      return false;
+    }
+    // an IMEI is printed on the device: only the secret proves it (and only then may it replace a connection)
+    const expected = device.type === 'collector' ? device.secret : this.deps.security.secrets.fourG(imei);
+    if (!secret || !expected || !sameText(secret, expected)) {
+      this.refuse(conn, 'secret', imei);
       return false;
     }
     conn.imei = imei;
@@ -546,6 +565,12 @@ export class Gateway implements GatewayClient {
       if (conn) this.badInput(conn, d.hex, `未登记的表具地址 ${f.address}`);
       return;
     }
+    // a connection speaks only for the meters behind it: its collector's, or the 4G meter itself
+    if (conn?.device && (conn.device.type === 'collector' ? meter.collectorId !== conn.device.id : meter.id !== conn.device.id)) {
+      this.strangers.hit({ imei: conn.imei, address: f.address });
+      this.badInput(conn, d.hex, `表具 ${f.address} 不属于该采集器，已丢弃`);
+      return;
+    }
     if (f.direction !== 'response') {
       this.report(companyId, meter.id, collectorId, 'up', channel, d.hex, summarize(d), '设备发来的是请求帧，已忽略');
       return;
@@ -678,7 +703,7 @@ export class Gateway implements GatewayClient {
         retries: this.deps.settings.retries,
         send: (bytes, req) => {
           if (!client.connected) throw new DeviceError('offline');
-          client.publish(`${this.prefix}meter/${address}/down`, JSON.stringify({ id: req.ref ?? 0, frame: hex(bytes) }), { qos: 1 });
+          client.publish(`${this.prefix}meter/${address}/down`, this.down(address, req.ref ?? 0, hex(bytes)), { qos: 1 });
           if (req.log) {
             const m = this.meters.peek(address);
             if (m) this.report(m.companyId, m.id, null, 'down', 'mqtt', hex(bytes), { label: req.label }, '');
@@ -690,6 +715,13 @@ export class Gateway implements GatewayClient {
       this.mqttChannels.set(address, ch);
     }
     return ch;
+  }
+
+  /** A down message signed with the meter's key, valid for a minute, with a nonce the meter remembers. */
+  private down(address: string, id: number, frame: string): string {
+    const topic = `${this.prefix}meter/${address}/down`;
+    const nonce = `${this.downNonce.base}${(this.downNonce.n++).toString(36)}`;
+    return signDown(this.deps.security.secrets.meter(address).password, topic, id, frame, Date.now() + 60_000, nonce);
   }
 
   private async startMqtt(client: MqttClient) {
@@ -750,18 +782,25 @@ export class Gateway implements GatewayClient {
   // -------------------------------------------------------------------------------------------
 
   private async serveRemote(client: MqttClient) {
+    const { sealer } = this.deps.security;
+    const replyPrefix = `${this.prefix}gateway/reply/`;
     client.on('message', (topic, payload) => {
       if (topic !== `${this.prefix}gateway/exec`) return;
+      const opened = sealer.open(topic, payload);
+      if (!opened) return;
       let msg: { reqId: string; replyTo: string; route: Route; req: DeviceRequest };
       try {
-        msg = JSON.parse(payload.toString('utf8'));
+        msg = JSON.parse(opened.body);
       } catch {
         return;
       }
-      if (!msg?.route || !msg.req || !this.holds(msg.route)) return;
-      this.transact(msg.route, msg.req).then(
-        (d) => client.publish(msg.replyTo, JSON.stringify({ reqId: msg.reqId, protocol: d?.protocol ?? null, frame: d?.hex ?? null })),
-        (e) => client.publish(msg.replyTo, JSON.stringify({ reqId: msg.reqId, error: e instanceof DeviceError ? e.code : 'offline', message: (e as Error).message })),
+      if (!msg?.route || !msg.req || typeof msg.replyTo !== 'string' || !msg.replyTo.startsWith(replyPrefix) || !this.holds(msg.route)) return;
+      // the signed expiry is the request's validity: the frame is not put on the wire after it
+      const req: DeviceRequest = { ...msg.req, validUntil: Math.min(opened.expiresAt, msg.req.validUntil ?? Infinity) };
+      const reply = (body: Record<string, unknown>) => client.publish(msg.replyTo, sealer.seal(msg.replyTo, JSON.stringify({ reqId: msg.reqId, ...body })));
+      this.transact(msg.route, req).then(
+        (d) => reply({ protocol: d?.protocol ?? null, frame: d?.hex ?? null }),
+        (e) => reply({ error: e instanceof DeviceError ? e.code : 'offline', message: (e as Error).message }),
       );
     });
     await client.subscribeAsync(`${this.prefix}gateway/exec`, { qos: 0 });

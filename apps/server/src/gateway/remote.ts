@@ -5,10 +5,13 @@ import type { Route } from '../modules/control/index.ts';
 import { DeviceError, type DeviceErrorCode } from './channel.ts';
 import { decodeFrame, type Decoded, type DeviceRequest, type Protocol } from './frames.ts';
 import type { GatewayClient } from './gateway.ts';
+import type { Sealer } from './security.ts';
 
 // A worker in a process without the gateway role reaches devices through the gateway process that
 // holds their connection: it publishes the request on gateway/exec; only the gateway that holds
 // the route answers, on gateway/reply/<this node>. No answer in time = no gateway holds the device.
+// Both are signed (Sealer); the request's signed expiry is its validity: a gateway that cannot put
+// the frame on the wire before it does not send it at all (a replayed or late request never actuates).
 
 interface Waiting {
   resolve(d: Decoded | null): void;
@@ -25,14 +28,17 @@ export class RemoteGateway implements GatewayClient {
     private readonly replyTimeoutMs: number,
     private readonly retries: number,
     private readonly prefix: string,
+    private readonly sealer: Sealer,
   ) {
     this.replyTo = `${prefix}gateway/reply/${randomUUID()}`;
   }
 
-  static async connect(client: MqttClient, replyTimeoutMs: number, retries: number, prefix = '') {
-    const g = new RemoteGateway(client, replyTimeoutMs, retries, prefix);
+  static async connect(client: MqttClient, replyTimeoutMs: number, retries: number, prefix: string, sealer: Sealer) {
+    const g = new RemoteGateway(client, replyTimeoutMs, retries, prefix, sealer);
     client.on('message', (topic, payload) => {
-      if (topic === g.replyTo) g.answer(payload);
+      if (topic !== g.replyTo) return;
+      const opened = sealer.open(topic, payload);
+      if (opened) g.answer(opened.body);
     });
     await client.subscribeAsync(g.replyTo, { qos: 0 });
     return g;
@@ -42,21 +48,23 @@ export class RemoteGateway implements GatewayClient {
     const reqId = randomUUID();
     const tries = (req.retries ?? this.retries) + 1;
     // the gateway queues per connection: allow for its own timeouts plus a margin
-    const wait = tries * (req.timeoutMs ?? this.replyTimeoutMs) + 5000;
+    const valid = tries * (req.timeoutMs ?? this.replyTimeoutMs);
+    const wait = valid + 5000;
     return new Promise((resolve, reject) => {
       const timer = setTimeout(() => {
         this.waiting.delete(reqId);
         reject(new DeviceError('offline'));
       }, wait);
       this.waiting.set(reqId, { resolve, reject, timer });
-      this.client.publish(`${this.prefix}gateway/exec`, JSON.stringify({ reqId, replyTo: this.replyTo, route, req }), { qos: 0 });
+      const topic = `${this.prefix}gateway/exec`;
+      this.client.publish(topic, this.sealer.seal(topic, JSON.stringify({ reqId, replyTo: this.replyTo, route, req }), valid), { qos: 0 });
     });
   }
 
-  private answer(payload: Buffer) {
+  private answer(body: string) {
     let msg: { reqId?: string; protocol?: Protocol | null; frame?: string | null; error?: DeviceErrorCode; message?: string };
     try {
-      msg = JSON.parse(payload.toString('utf8'));
+      msg = JSON.parse(body);
     } catch {
       return;
     }

@@ -8,6 +8,7 @@ import { EventBus } from '../modules/realtime/index.ts';
 import { Gateway, type GatewaySettings } from './gateway.ts';
 import { connectMqtt, startBroker, type Broker } from './mqtt.ts';
 import { RemoteGateway } from './remote.ts';
+import { DeviceSecrets, Sealer, loadDeviceSecret } from './security.ts';
 
 // Starts the device side of the roles this process runs (ROLES): the embedded MQTT broker (when no
 // MQTT_URL is set and this process is a gateway), the event bus over MQTT, the gateway and the
@@ -52,6 +53,8 @@ export function controlApiSettings(c: Config): Omit<ControlApi, 'bus'> {
 export interface DeviceSide {
   bus: EventBus;
   log: Logger;
+  /** device credentials (the demo fleet logs in with them) */
+  secrets: DeviceSecrets;
   gateway?: Gateway;
   worker?: Worker;
   /** the MQTT broker URL in use ('' = none) */
@@ -62,21 +65,32 @@ export interface DeviceSide {
 export async function startDeviceSide(config: Config, db: Db, log: Logger = pino({ level: config.LOG_LEVEL })): Promise<DeviceSide> {
   const roles = config.roles;
   const bus = new EventBus(config.MQTT_TOPIC_PREFIX);
+  const secrets = new DeviceSecrets(loadDeviceSecret(config.dataDir, config.DEVICE_SECRET));
+  const sealer = new Sealer(secrets.signingKey, log.child({ role: 'mqtt' }));
   let broker: Broker | undefined;
   const clients: MqttClient[] = [];
   let mqttUrl = config.MQTT_URL ?? '';
   if (!mqttUrl && roles.has('gateway')) {
-    broker = await startBroker(config.MQTT_PORT);
+    broker = await startBroker({
+      port: config.MQTT_PORT,
+      host: config.MQTT_HOST,
+      secrets,
+      prefix: config.MQTT_TOPIC_PREFIX,
+      log: log.child({ role: 'mqtt' }),
+      maxPacketBytes: config.MQTT_MAX_PACKET_BYTES,
+      meterRate: config.MQTT_METER_RATE,
+    });
     mqttUrl = broker.url;
-    log.info({ port: config.MQTT_PORT }, '内置 MQTT 服务已启动');
+    log.info({ host: config.MQTT_HOST, port: config.MQTT_PORT }, '内置 MQTT 服务已启动');
   } else if (!mqttUrl) {
     mqttUrl = `mqtt://127.0.0.1:${config.MQTT_PORT}`;
   }
   let busClient: MqttClient | undefined;
   try {
-    busClient = await connectMqtt(mqttUrl, 'meter-bus');
+    // the bus client carries the worker's requests too (RemoteGateway) when this process runs one
+    busClient = await connectMqtt(mqttUrl, 'meter-bus', secrets.service(roles.has('worker') ? 'worker' : 'api'));
     clients.push(busClient);
-    await bus.attach(busClient);
+    await bus.attach(busClient, sealer);
   } catch (e) {
     // without a broker this process still works on its own; other processes just do not see its events
     log.warn({ err: e, url: mqttUrl }, 'MQTT 连接失败，事件仅在本进程内传递');
@@ -85,16 +99,16 @@ export async function startDeviceSide(config: Config, db: Db, log: Logger = pino
 
   let gateway: Gateway | undefined;
   if (roles.has('gateway')) {
-    const gwClient = mqttUrl ? await connectMqtt(mqttUrl, 'meter-gateway') : undefined;
+    const gwClient = mqttUrl ? await connectMqtt(mqttUrl, 'meter-gateway', secrets.service('gateway')) : undefined;
     if (gwClient) clients.push(gwClient);
-    gateway = new Gateway({ db, bus, log: log.child({ role: 'gateway' }), mqtt: gwClient, settings: gatewaySettings(config) });
+    gateway = new Gateway({ db, bus, log: log.child({ role: 'gateway' }), mqtt: gwClient, settings: gatewaySettings(config), security: { secrets, sealer } });
     await gateway.start();
   }
 
   let worker: Worker | undefined;
   if (roles.has('worker')) {
     const settings = workerSettings(config);
-    const client = gateway ?? (busClient ? await RemoteGateway.connect(busClient, settings.replyTimeoutMs, settings.retries, config.MQTT_TOPIC_PREFIX) : undefined);
+    const client = gateway ?? (busClient ? await RemoteGateway.connect(busClient, settings.replyTimeoutMs, settings.retries, config.MQTT_TOPIC_PREFIX, sealer) : undefined);
     if (!client) throw new Error('worker 角色需要同进程的 gateway 角色，或可连接的 MQTT 服务（MQTT_URL）');
     worker = new Worker({ db, bus, gateway: client, log: log.child({ role: 'worker' }), settings });
     worker.start();
@@ -103,6 +117,7 @@ export async function startDeviceSide(config: Config, db: Db, log: Logger = pino
   return {
     bus,
     log,
+    secrets,
     gateway,
     worker,
     mqttUrl,

@@ -32,6 +32,8 @@ export const collectors = pgTable('collectors', {
   online: boolean('online').notNull().default(false),
   lastSeenAt: ts('last_seen_at'),
   memo: text('memo').notNull().default(''),
+  /** registration secret: the collector registers with `REG <imei> <secret>` (docs/DEVICE-WIRE.md) */
+  regSecret: varchar('reg_secret', { length: 64 }).notNull().default(sql`replace(gen_random_uuid()::text, '-', '')`),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 }, (t) => [uniqueIndex('collectors_imei').on(t.imei), index('collectors_company_area').on(t.companyId, t.areaId)]);
