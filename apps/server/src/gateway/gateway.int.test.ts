@@ -136,7 +136,8 @@ describe('heartbeat', () => {
   it('a connection silent for three heartbeat intervals is closed and its device goes offline', async () => {
     const imei = imei15();
     const id = await h.collector(c.companyId, imei);
-    const s = net.connect(h.gateway.port, '127.0.0.1', () => s.write(`REG ${imei}\n`));
+    const line = await h.reg(imei);
+    const s = net.connect(h.gateway.port, '127.0.0.1', () => s.write(line));
     const answers: string[] = [];
     s.on('data', (d) => answers.push(d.toString()));
     await until(async () => (await h.q1<{ online: boolean }>('SELECT online FROM collectors WHERE id = $1', [id])).online, 5000, 'collector online');

@@ -33,6 +33,8 @@ export interface HarnessOptions {
   waitMs?: number;
   /** start the worker (default true) */
   worker_?: boolean;
+  /** the gateway's logger (default silent) */
+  log?: pino.Logger;
 }
 
 export interface Harness {
@@ -52,6 +54,8 @@ export interface Harness {
   /** a company with an area, rooms and a user holding every page and operation */
   company(ops?: string[], routes?: string[]): Promise<TestCompany>;
   collector(companyId: number, imei?: string): Promise<number>;
+  /** the registration line a device with this IMEI sends (`REG <imei> <secret>\n`) */
+  reg(imei: string): Promise<string>;
   meter(c: TestCompany, m: { kind: 1 | 2; address?: string; collectorId?: number | null; imei?: string; plan?: number; roomId?: number }): Promise<{ id: number; address: string }>;
   fleet(collectors: CollectorDefinition[], nbMeters?: MeterDefinition[], options?: { heartbeatMs?: number }): Promise<Fleet>;
   close(): Promise<void>;
@@ -82,7 +86,7 @@ export async function harness(o: HarnessOptions = {}): Promise<Harness> {
   const sealer = testSealer();
   await bus.attach(busClient, sealer);
   const gs: GatewaySettings = { host: '127.0.0.1', port: 0, heartbeatSeconds: 30, replyTimeoutMs: 800, retries: 1, mqttMeters: true, topicPrefix: prefix, ...o.gateway };
-  const gateway = new Gateway({ db, bus, log: silent, mqtt: gwClient, settings: gs, security: { secrets: TEST_SECRETS, sealer: testSealer() } });
+  const gateway = new Gateway({ db, bus, log: o.log ?? silent, mqtt: gwClient, settings: gs, security: { secrets: TEST_SECRETS, sealer: testSealer() } });
   await gateway.start();
   const ws: WorkerSettings = {
     auth: { password: '02000000', operator: '00000000' },
@@ -153,6 +157,10 @@ export async function harness(o: HarnessOptions = {}): Promise<Harness> {
     async collector(companyId, imei = imei15()) {
       const { rows } = await owner.query(`INSERT INTO collectors (company_id, name, imei, plan) VALUES ($1, $2, $3, 0) RETURNING id`, [companyId, uniq('采集器'), imei]);
       return Number(rows[0].id);
+    },
+    async reg(imei) {
+      const { rows } = await owner.query(`SELECT reg_secret FROM collectors WHERE imei = $1`, [imei]);
+      return `REG ${imei} ${rows[0] ? String(rows[0].reg_secret) : TEST_SECRETS.fourG(imei)}\n`;
     },
     async meter(c, m) {
       const address = m.address ?? (m.kind === 1 ? addr12() : addr14());
