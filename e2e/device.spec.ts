@@ -83,11 +83,14 @@ test.beforeAll(async ({ request }) => {
   savedScheme = await api<AlarmScheme>(request, 'GET', `/yewu/api/alarmscheme/detail/${closeMeter.alarmSchemeId}`);
 
   if (ownFleet) {
+    // the collector registers with its archive's secret, as an admin reads it from the collector archive
+    const { secret } = await api<{ secret: string }>(request, 'GET', `${V1}/gather/secret?id=${readMeter.collectorId}`);
     const dir = mkdtempSync(join(tmpdir(), 'meter-e2e-fleet-'));
     const file = join(dir, 'fleet.json');
     writeFileSync(file, JSON.stringify({
       collectors: [{
         imei,
+        secret,
         meters: meters.map((m) => ({ address: m.address, kind: 'electric', initialTotal: Number(m.initialReading), supplyOn: true, phases: m.phaseId === 1 ? 1 : 3 })),
       }],
     }));

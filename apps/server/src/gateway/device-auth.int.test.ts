@@ -179,6 +179,24 @@ describe('internal messages over MQTT', () => {
   });
 });
 
+describe('junk on an NB meter’s up topic', () => {
+  it('2,001 malformed messages write a bounded number of log lines and frame-log rows', async () => {
+    const junk = await mqttClient('test-junk');
+    const topic = `${h.prefix}meter/${nbWater.address}/up`;
+    const before = warnings.filter((w) => w.startsWith('MQTT 上报异常')).length;
+    for (let i = 0; i < 2001; i++) junk.publish(topic, `junk ${i}`);
+    await junk.endAsync();
+    await pause(1000);
+    await h.gateway.flush();
+    const lines = warnings.filter((w) => w.startsWith('MQTT 上报异常')).length - before;
+    expect(lines).toBeGreaterThan(0);
+    expect(lines).toBeLessThanOrEqual(11); // 5 a minute, twice if the minute turned, + a summary
+    const rows = await h.q1<{ n: number }>(`SELECT count(*)::int AS n FROM device_reports WHERE meter_id = $1 AND error <> ''`, [nbWater.id]);
+    expect(rows.n).toBeGreaterThan(0);
+    expect(rows.n).toBeLessThanOrEqual(200); // 100 a minute
+  });
+});
+
 describe('NB down messages', () => {
   it('a captured 关阀 message played again after the valve was reopened does not close it; an unsigned one neither', async () => {
     const topic = `${h.prefix}meter/${nbWater.address}/down`;

@@ -192,6 +192,10 @@ export class Gateway implements GatewayClient {
   private readonly imeis: ImeiLookup;
   private readonly refusals: LogThrottle;
   private readonly strangers: LogThrottle;
+  private readonly mqttJunk: LogThrottle;
+  private readonly unknownAddress: LogThrottle;
+  /** malformed MQTT reports written to device_reports in the current minute (all meters together) */
+  private mqttErrorBudget = { minute: 0, used: 0 };
   private readonly downNonce = { n: 0, base: Math.random().toString(36).slice(2, 8) };
   /**
    * Times kept per meter are ms since this gateway started (small integers: a map holds them
@@ -229,6 +233,8 @@ export class Gateway implements GatewayClient {
     this.imeis = new ImeiLookup(deps.db);
     this.refusals = new LogThrottle(deps.log, '设备注册被拒绝');
     this.strangers = new LogThrottle(deps.log, '上报的表具不属于该连接的采集器，已丢弃');
+    this.mqttJunk = new LogThrottle(deps.log, 'MQTT 上报异常，已丢弃');
+    this.unknownAddress = new LogThrottle(deps.log, 'MQTT 上报的表具地址未登记，已丢弃');
   }
 
   get log() {
@@ -557,7 +563,7 @@ export class Gateway implements GatewayClient {
     const f = d.frame;
     const companyId = meter?.companyId ?? conn?.device?.companyId;
     if (companyId === undefined) {
-      this.log.warn({ address: f.address }, 'MQTT 上报的表具地址未登记，已丢弃');
+      this.unknownAddress.hit({ address: f.address });
       return;
     }
     const collectorId = conn ? this.collectorOf(conn) : null;
@@ -772,8 +778,11 @@ export class Gateway implements GatewayClient {
   }
 
   private async mqttBadInput(address: string, hexText: string, error: string) {
+    this.mqttJunk.hit({ address, error });
+    const minute = Math.floor(Date.now() / 60_000);
+    if (this.mqttErrorBudget.minute !== minute) this.mqttErrorBudget = { minute, used: 0 };
+    if (this.mqttErrorBudget.used++ >= ERROR_REPORTS_PER_MINUTE * 5) return;
     const meter = await this.meters.get(address);
-    this.log.warn({ address, error }, 'MQTT 上报异常，已丢弃');
     if (meter) this.report(meter.companyId, meter.id, null, 'up', 'mqtt', hexText, null, error);
   }
 
