@@ -7,6 +7,7 @@ import type { ControlApi } from '../modules/control/service.ts';
 import { EventBus } from '../modules/realtime/bus.ts';
 import { Gateway, type GatewaySettings } from './gateway.ts';
 import { connectMqtt, startBroker, type Broker } from './mqtt.ts';
+import { watchMqtt } from '../ops/health.ts';
 import { RemoteGateway } from './remote.ts';
 
 // Starts the device side of the roles this process runs (ROLES): the embedded MQTT broker (when no
@@ -56,6 +57,8 @@ export interface DeviceSide {
   worker?: Worker;
   /** the MQTT broker URL in use ('' = none) */
   mqttUrl: string;
+  /** this process's MQTT clients by use (for /healthz) */
+  mqttClients: Record<string, MqttClient | undefined>;
   stop(): Promise<void>;
 }
 
@@ -73,9 +76,11 @@ export async function startDeviceSide(config: Config, db: Db, log: Logger = pino
     mqttUrl = `mqtt://127.0.0.1:${config.MQTT_PORT}`;
   }
   let busClient: MqttClient | undefined;
+  let gatewayClient: MqttClient | undefined;
   try {
     busClient = await connectMqtt(mqttUrl, 'meter-bus');
     clients.push(busClient);
+    watchMqtt(busClient, 'bus', log);
     await bus.attach(busClient);
   } catch (e) {
     // without a broker this process still works on its own; other processes just do not see its events
@@ -87,6 +92,8 @@ export async function startDeviceSide(config: Config, db: Db, log: Logger = pino
   if (roles.has('gateway')) {
     const gwClient = mqttUrl ? await connectMqtt(mqttUrl, 'meter-gateway') : undefined;
     if (gwClient) clients.push(gwClient);
+    if (gwClient) watchMqtt(gwClient, 'gateway', log);
+    gatewayClient = gwClient;
     gateway = new Gateway({ db, bus, log: log.child({ role: 'gateway' }), mqtt: gwClient, settings: gatewaySettings(config) });
     await gateway.start();
   }
@@ -106,6 +113,7 @@ export async function startDeviceSide(config: Config, db: Db, log: Logger = pino
     gateway,
     worker,
     mqttUrl,
+    mqttClients: { bus: busClient, gateway: gatewayClient },
     async stop() {
       await worker?.stop();
       await gateway?.stop();
