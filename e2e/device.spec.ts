@@ -228,7 +228,7 @@ test('/longRange: bulk 拉闸/关阀 asks a confirmation naming the count and ki
   await page.getByRole('button', { name: /批量拉闸\/关阀（1）/ }).click();
   const dialog = page.getByRole('dialog', { name: '批量拉闸/关阀确认' });
   await expect(dialog).toBeVisible();
-  await expect(dialog.getByTestId('bulk-close-summary')).toHaveText('将对 1 块表具断电/断水：电表 1 块（拉闸）');
+  await expect(dialog.getByTestId('bulk-close-summary')).toHaveText('将对 1 块表具断电：电表 1 块（拉闸）');
   await expect(dialog.getByText('其中 1 块为单相表，需输入阀控密码')).toBeVisible();
   await dialog.getByRole('button', { name: /取\s*消/ }).click();
   await expect(toast(page, '已取消，未下发指令')).toBeVisible();

@@ -15,6 +15,13 @@ export function closeSummary(meters: { kind: number }[]) {
   return [electric ? `电表 ${electric} 块（拉闸）` : '', water ? `水表 ${water} 块（关阀）` : ''].filter(Boolean).join('、');
 }
 
+/** 断电 (electric only), 断水 (water only) or 断电/断水 */
+const cutWord = (meters: { kind: number }[]) => {
+  const water = meters.some((m) => m.kind === 2);
+  const electric = meters.some((m) => m.kind !== 2);
+  return electric && water ? '断电/断水' : water ? '断水' : '断电';
+};
+
 const NAMES_SHOWN = 5;
 
 export function BulkCloseConfirm({ meters, company, onCancel, onConfirm }: {
@@ -67,7 +74,7 @@ export function BulkCloseConfirm({ meters, company, onCancel, onConfirm }: {
         type="warning"
         showIcon
         style={{ marginBottom: 12 }}
-        message={<span data-testid="bulk-close-summary">将对 {meters.length} 块表具断电/断水：{closeSummary(meters)}</span>}
+        message={<span data-testid="bulk-close-summary">将对 {meters.length} 块表具{cutWord(meters)}：{closeSummary(meters)}</span>}
         description="指令下发后表具将断开供应，请确认所选表具无误。"
       />
       <Typography.Paragraph type="secondary" ellipsis={{ rows: 2 }}>

@@ -182,7 +182,7 @@ describe('远程阀控 page', { timeout: 120_000 }, () => {
     fireEvent.click(within(row2).getByRole('checkbox'));
     fireEvent.click(await screen.findByRole('button', { name: /批量拉闸\/关阀（2）/ }));
     const dialog = await screen.findByRole('dialog');
-    expect(within(dialog).getByTestId('bulk-close-summary').textContent).toBe('将对 2 块表具断电/断水：电表 2 块（拉闸）');
+    expect(within(dialog).getByTestId('bulk-close-summary').textContent).toBe('将对 2 块表具断电：电表 2 块（拉闸）');
     expect(within(dialog).getByText('其中 1 块为单相表，需输入阀控密码')).toBeTruthy();
     // the first click sent nothing
     expect(opens(calls)).toHaveLength(0);

@@ -25,9 +25,9 @@ export function AuditFigures({ sum, loading }: { sum?: AuditSum; loading: boolea
           { title: '收入合计（实收）', value: <Money value={sum?.income ?? '0.00'} />, testId: 'audit-income' },
           { title: '退费合计', value: <Money value={sum?.expense ?? '0.00'} /> },
           { title: '净收款', value: <Money value={sum?.net ?? '0.00'} strong />, testId: 'audit-net' },
-          { title: '补贴（不计收入）', value: <Money value={sum?.subsidy ?? '0.00'} />, testId: 'audit-subsidy' },
-          { title: '期初余额（不计收入）', value: <Money value={sum?.opening ?? '0.00'} />, testId: 'audit-opening' },
-          { title: '系统入账（不计收入）', value: <Money value={sum?.systemCredit ?? '0.00'} />, testId: 'audit-system' },
+          { title: '补贴（另计）', value: <Money value={sum?.subsidy ?? '0.00'} />, testId: 'audit-subsidy' },
+          { title: '期初余额（另计）', value: <Money value={sum?.opening ?? '0.00'} />, testId: 'audit-opening' },
+          { title: '系统入账（另计）', value: <Money value={sum?.systemCredit ?? '0.00'} />, testId: 'audit-system' },
           { title: `已审核（${sum?.auditedCount ?? 0} 笔）`, value: <Money value={sum?.audited ?? '0.00'} /> },
           { title: `未审核（${sum?.unauditedCount ?? 0} 笔）`, value: <Money value={sum?.unaudited ?? '0.00'} />, danger: (sum?.unauditedCount ?? 0) > 0 },
         ]}
