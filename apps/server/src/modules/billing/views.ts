@@ -1,4 +1,5 @@
 import { fenToYuan } from '@meter/contracts';
+import { now as clock } from '../../clock.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Ctx } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
@@ -47,8 +48,8 @@ const roomFilter = (ctx: Ctx, q: Omit<EnergyRoomQueryInput, 'index' | 'size'>): 
 /** The supply state of the accounts in arrears among these (id → state), for the lists and details. */
 async function suppliesOf(tx: Tx, accountIds: (number | null)[]) {
   const facts = await supplyRepo.supplyFacts(tx, accountIds.filter((id): id is number => id != null));
-  const now = new Date();
-  return new Map([...facts].map(([id, f]) => [id, supplyOf(f, now)]));
+  const at = clock(); // the server's clock, as the no-disconnect rule reads it
+  return new Map([...facts].map(([id, f]) => [id, supplyOf(f, at)]));
 }
 
 const alarmText = (level: unknown, supply: Supply | null | undefined) => supply?.text ?? ALARM_TEXT[Number(level)] ?? '';
