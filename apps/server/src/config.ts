@@ -57,6 +57,9 @@ const Env = z.object({
   DLT645_OPERATOR: z.string().regex(/^[0-9A-Fa-f]{8}$/).default('00000000'),
   /** run the server's time-of-day rules from this instant on (tests, drills): e.g. 2026-11-26T03:00:00+08:00 */
   CLOCK_AT: z.string().optional(),
+  /** /healthz and /metrics of a process without the API role (gateway, worker): one free port per process */
+  OPS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  OPS_HOST: z.string().default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
 });

@@ -83,7 +83,7 @@ export async function seedDemoIfEmpty(db: Db, log: (m: string) => void = () => {
     for (const c of await tx.select({ id: companies.id }).from(companies).orderBy(companies.id)) await seedSchemes(tx, c.id);
     // ---- devices (modules/device/seed.ts): collectors and meters over the rooms above; keep last ----
     await seedDevices(tx, demo.id);
-    // ---- billing (modules/billing/seed.ts): schemes on the demo meters, owners' opening balances (prepay journal rows) ----
+    // ---- billing (modules/billing/seed.ts): schemes on the demo meters, owners' opening balances (journal rows of kind 'opening') ----
     await seedBilling(tx, demo.id);
   });
 }

@@ -9,6 +9,7 @@ import { Channel, DeviceError } from './channel.ts';
 import { decodeFrame, factsOf, hex, singleFrame, type Decoded, type DeviceRequest, type Protocol } from './frames.ts';
 import * as repo from './repo.ts';
 import { LogThrottle, sameText, signDown, type DeviceSecrets, type Sealer } from './security.ts';
+import { ingestBufferDepth, readingsStored as readingsStoredMetric } from '../ops/metrics.ts';
 
 // The device gateway (docs/DEVICE-WIRE.md): a TCP listener for collectors/DTUs and 4G meters
 // (registration by IMEI, heartbeat, transparent DL/T 645 / CJ/T 188 frames) and the MQTT channel of
@@ -601,6 +602,7 @@ export class Gateway implements GatewayClient {
         valve: facts.valve,
       });
       this.queued++;
+      ingestBufferDepth.set(this.queued);
       if (lane.length >= LANE_START) void this.runLane(meter.id % INGEST_LANES);
       else if (!this.linger) this.linger = setTimeout(this.lingered, LANE_LINGER_MS);
       if (this.queued >= QUEUE_HIGH && !this.paused) this.pauseAll();
@@ -865,6 +867,7 @@ export class Gateway implements GatewayClient {
         while (lane.length) {
           const batch = lane.splice(0, LANE_BATCH);
           this.queued -= batch.length;
+          ingestBufferDepth.set(this.queued);
           await this.ingest(batch);
           if (this.paused && this.queued <= QUEUE_LOW) this.resumeAll();
         }
@@ -927,6 +930,7 @@ export class Gateway implements GatewayClient {
         const t0 = performance.now();
         const { events, stored } = await this.deps.db.tx(SYSTEM_SCOPE, (tx) => ingestReadings(tx, readings, { results: false }));
         this.readingsStored += stored;
+        readingsStoredMetric.inc(stored);
         this.log.debug({ readings: readings.length, ms: Math.round(performance.now() - t0) }, '上报读数已入库');
         this.deps.bus.emitAll(events);
         return;

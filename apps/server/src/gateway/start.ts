@@ -7,6 +7,7 @@ import type { ControlApi } from '../modules/control/index.ts';
 import { EventBus } from '../modules/realtime/index.ts';
 import { Gateway, type GatewaySettings } from './gateway.ts';
 import { connectMqtt, startBroker, type Broker } from './mqtt.ts';
+import { watchMqtt } from '../ops/health.ts';
 import { RemoteGateway } from './remote.ts';
 import { DeviceSecrets, Sealer, loadDeviceSecret } from './security.ts';
 
@@ -59,6 +60,8 @@ export interface DeviceSide {
   worker?: Worker;
   /** the MQTT broker URL in use ('' = none) */
   mqttUrl: string;
+  /** this process's MQTT clients by use (for /healthz) */
+  mqttClients: Record<string, MqttClient | undefined>;
   stop(): Promise<void>;
 }
 
@@ -86,10 +89,12 @@ export async function startDeviceSide(config: Config, db: Db, log: Logger = pino
     mqttUrl = `mqtt://127.0.0.1:${config.MQTT_PORT}`;
   }
   let busClient: MqttClient | undefined;
+  let gatewayClient: MqttClient | undefined;
   try {
     // the bus client carries the worker's requests too (RemoteGateway) when this process runs one
     busClient = await connectMqtt(mqttUrl, 'meter-bus', secrets.service(roles.has('worker') ? 'worker' : 'api'));
     clients.push(busClient);
+    watchMqtt(busClient, 'bus', log);
     await bus.attach(busClient, sealer);
   } catch (e) {
     // without a broker this process still works on its own; other processes just do not see its events
@@ -101,6 +106,8 @@ export async function startDeviceSide(config: Config, db: Db, log: Logger = pino
   if (roles.has('gateway')) {
     const gwClient = mqttUrl ? await connectMqtt(mqttUrl, 'meter-gateway', secrets.service('gateway')) : undefined;
     if (gwClient) clients.push(gwClient);
+    if (gwClient) watchMqtt(gwClient, 'gateway', log);
+    gatewayClient = gwClient;
     gateway = new Gateway({ db, bus, log: log.child({ role: 'gateway' }), mqtt: gwClient, settings: gatewaySettings(config), security: { secrets, sealer } });
     await gateway.start();
   }
@@ -121,6 +128,7 @@ export async function startDeviceSide(config: Config, db: Db, log: Logger = pino
     gateway,
     worker,
     mqttUrl,
+    mqttClients: { bus: busClient, gateway: gatewayClient },
     async stop() {
       await worker?.stop();
       await gateway?.stop();

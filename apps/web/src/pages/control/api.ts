@@ -212,7 +212,8 @@ export const controlApi = {
   /** on-demand reading: up to 20 meters are waited for; more become a read task */
   read: (ids: number[], company: Company) => post<ReadResult>(`${P}/device/order/read`, { ids }, company),
   /** 合闸/开阀 (open) or 拉闸/关阀 (close); silent: the caller shows refusals itself */
-  valve: (b: { id: number; open: boolean; memo: string; overrideReason?: string }, company: Company, silent = false) =>
+  /** password: the valve-control password typed for a phaseId-1 close, for the server to check */
+  valve: (b: { id: number; open: boolean; memo: string; overrideReason?: string; password?: string }, company: Company, silent = false) =>
     post<Command>(`${P}/device/order/open`, b, company, silent),
   command: (id: number, company: Company) => http.get<Command>(`${P}/device/order`, { id, searchCompanyID: company }, { silent: true }),
   commands: (q: PageQuery) => http.page<Command & { roomName: string; areaName: string }>(`${P}/device/order/list`, kw(q)),
