@@ -12,7 +12,7 @@ import { dayKey } from '../billing/period.ts';
 // Issue 11 item 9: opening balances, subsidies, system credits and money received are different
 // kinds of credit. Every report, the /home figures, the finance reconciliation and the exports are
 // checked here against the journal's own sums by kind — and an opening balance booked the old way
-// (kind prepay, 现金, ref_type 'opening') is turned into kind 'opening' by migration 0027.
+// (kind prepay, 现金, ref_type 'opening') is turned into kind 'opening' by migration 0028.
 
 let t: TestApp;
 let a: BillingCompany;
@@ -54,9 +54,9 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-describe('migration 0027: an opening balance booked as a cash prepay becomes kind opening', () => {
+describe('migration 0028: an opening balance booked as a cash prepay becomes kind opening', () => {
   it('converts the legacy row and leaves balance == Σ journal', async () => {
-    const sql = fs.readFileSync(path.resolve(import.meta.dirname, '../../db/migrations/0027_opening_balance_kind.sql'), 'utf8');
+    const sql = fs.readFileSync(path.resolve(import.meta.dirname, '../../db/migrations/0028_opening_balance_kind.sql'), 'utf8');
     const c = await t.owner.connect();
     try {
       await c.query('BEGIN');
