@@ -6,6 +6,7 @@ import { buildApp } from './app.ts';
 import { authSettings } from './modules/auth/index.ts';
 import { controlApiSettings, startDeviceSide } from './gateway/start.ts';
 import { simulatedProvider } from './modules/payapp/index.ts';
+import { paymentsFromConfig } from './modules/payment/index.ts';
 import { startDemoFleet } from './gateway/demo.ts';
 
 // Starts the roles named in ROLES (default: all in one process) on embedded defaults.
@@ -37,6 +38,10 @@ async function main() {
         })
       : undefined;
 
+  // online payments: WeChat Pay v3 / Alipay (PAY_MODE); in emulator mode the local emulators run in the API process
+  const pay = await paymentsFromConfig(config, { emulator: config.roles.has('api') });
+  if (pay.emulator) log(`本地支付模拟器（演示用，非真实支付平台）已启动：${pay.emulator.url}`);
+
   const app = await buildApp({
     db,
     auth: authSettings(config),
@@ -46,6 +51,7 @@ async function main() {
     control: controlApiSettings(config),
     jobs: config.roles.has('worker'),
     payAppProvider: simulatedProvider({ delayMs: config.PAYAPP_SIM_DELAY_MS }),
+    payments: pay.payments,
   });
   if (config.roles.has('api')) await app.listen({ port: config.PORT, host: config.HOST });
   const url = `http://localhost:${config.PORT}`;
@@ -62,6 +68,7 @@ async function main() {
     stopping = true;
     log(`收到 ${signal}，正在停止…`);
     await app.close().catch(() => {});
+    await pay.emulator?.close().catch(() => {});
     await fleet?.stop().catch(() => {});
     await devices.stop().catch(() => {});
     await database.stop().catch(() => {});
