@@ -118,7 +118,7 @@ export function startBillingJobs(d: BillingJobDeps): () => Promise<void> {
   every(60_000, closes, 5_000);
   every(d.notifyEveryMs ?? 3_000, send, 2_000);
   every(2_000, payApps, 2_000);
-  every(d.paymentsEveryMs ?? 30_000, payments, 7_000);
+  every(d.paymentsEveryMs ?? 30_000, payments, Math.min(7_000, d.paymentsEveryMs ?? 7_000));
 
   // new readings: settle soon (debounced), whichever process stored them
   let soon: NodeJS.Timeout | undefined;

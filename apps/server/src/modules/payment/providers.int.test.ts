@@ -7,6 +7,7 @@ import { alipayNotification, startEmulator, wechatHeaders, wechatNotification, t
 import { alipay } from './providers/alipay.ts';
 import { wechatPay } from './providers/wechat.ts';
 import { recoverPayments } from './recover.ts';
+import { startBillingJobs } from '../../jobs/billing.ts';
 import type { Payments } from './service.ts';
 
 // WeChat Pay API v3 and Alipay through the real verification code, against the local emulators (their
@@ -202,5 +203,20 @@ describe('lost notifications and expiry (the query job)', () => {
     // the closed order's payer page refuses to pay
     const page = await fetch(stale.codeUrl);
     expect(await page.text()).toContain('已关闭');
+  });
+
+  it('the worker\'s billing job scheduler runs the query job: a lost notify is credited without anyone asking', async () => {
+    const o = await order('alipay', a.rooms[1], '2.00');
+    await em.pay(o.outTradeNo, { notify: false });
+    // older than the job's one-minute grace for the notification
+    await t.owner.query(`UPDATE payments SET created_at = now() - interval '2 minutes' WHERE out_trade_no = $1`, [o.outTradeNo]);
+    const log = { info: () => {}, error: () => {} };
+    const stop = startBillingJobs({ db: t.db, log, payments, paymentsEveryMs: 200, settleEveryMs: 3_600_000, periodicEveryMs: 3_600_000, notifyEveryMs: 3_600_000 });
+    try {
+      await expect.poll(() => status(o.outTradeNo), { timeout: 15_000, interval: 200 }).toBe('paid');
+    } finally {
+      await stop();
+    }
+    expect(await credits(o.outTradeNo)).toBe(1);
   });
 });
