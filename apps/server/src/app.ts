@@ -35,7 +35,7 @@ import { controlRoutes, type ControlApi } from './modules/control/index.ts';
 import { realtimeRoutes, EventBus } from './modules/realtime/index.ts';
 import { meteringRoutes, startTimedControls } from './modules/metering/index.ts';
 import { billingRoutes } from './modules/billing/index.ts';
-import { paymentRoutes } from './modules/payment/index.ts';
+import { paymentRoutes, type Payments } from './modules/payment/index.ts';
 import { reportRoutes } from './modules/report/index.ts';
 import { notifyRoutes } from './modules/notify/index.ts';
 import { payAppRoutes, type PayAppProvider } from './modules/payapp/index.ts';
@@ -73,6 +73,8 @@ export interface AppOptions {
   dbCheckMs?: number;
   /** how often audit rows kept during an outage are retried; default 2 s */
   auditRetryMs?: number;
+  /** the online payment providers (default: the simulated HMAC provider) */
+  payments?: Payments;
 }
 
 function fieldMessage(issues: { instancePath?: string; message?: string; params?: { issue?: { path?: PropertyKey[] } } }[]) {
@@ -215,14 +217,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   controlRoutes(app, controlApi);
   meteringRoutes(app, controlApi);
   billingRoutes(app);
-  paymentRoutes(app);
+  paymentRoutes(app, opts.payments);
   reportRoutes(app);
   notifyRoutes(app);
   payAppRoutes(app);
   if (opts.jobs) {
     const stopTimed = startTimedControls({ db: opts.db, bus, log: app.log });
     app.addHook('onClose', async () => stopTimed());
-    const stopBilling = startBillingJobs({ db: opts.db, bus, log: app.log, payAppProvider: opts.payAppProvider });
+    const stopBilling = startBillingJobs({ db: opts.db, bus, log: app.log, payAppProvider: opts.payAppProvider, payments: opts.payments });
     app.addHook('onClose', async () => stopBilling());
   }
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });

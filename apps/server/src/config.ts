@@ -52,6 +52,30 @@ const Env = z.object({
   REPORT_RETENTION_DAYS: z.coerce.number().int().positive().default(90),
   /** the simulated pay-application provider answers a withdrawal this long after it was asked */
   PAYAPP_SIM_DELAY_MS: z.coerce.number().int().min(0).default(3000),
+  // online payments (docs/OPERATIONS.md "Online payments"): the providers and their merchant keys
+  /** emulator: WeChat Pay v3 / Alipay protocols against the local emulators (default); live: the real providers; simulated: the old HMAC provider */
+  PAY_MODE: z.enum(['emulator', 'live', 'simulated']).default('emulator'),
+  /** an unpaid online order closes after this long (the query job closes it at the provider) */
+  PAY_ORDER_TTL_MINUTES: z.coerce.number().int().min(1).max(1440).default(120),
+  /** how the providers reach this server's notify endpoints (default http://127.0.0.1:PORT) */
+  PAY_NOTIFY_BASE_URL: z.string().url().optional(),
+  PAY_EMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(8091),
+  /** how browsers reach the emulator's payer page (default http://127.0.0.1:PAY_EMULATOR_PORT) */
+  PAY_EMULATOR_PUBLIC_URL: z.string().url().optional(),
+  WECHAT_MCHID: z.string().optional(),
+  WECHAT_APPID: z.string().optional(),
+  WECHAT_MERCHANT_SERIAL: z.string().optional(),
+  WECHAT_MERCHANT_KEY_PATH: z.string().optional(),
+  /** the platform certificate serial or the platform public key ID (PUB_KEY_ID_…) */
+  WECHAT_PLATFORM_SERIAL: z.string().optional(),
+  WECHAT_PLATFORM_KEY_PATH: z.string().optional(),
+  WECHAT_APIV3_KEY: z.string().length(32, 'APIv3 密钥须为 32 个字符').optional(),
+  WECHAT_BASE_URL: z.string().url().default('https://api.mch.weixin.qq.com'),
+  ALIPAY_APP_ID: z.string().optional(),
+  ALIPAY_SELLER_ID: z.string().optional(),
+  ALIPAY_APP_KEY_PATH: z.string().optional(),
+  ALIPAY_PUBLIC_KEY_PATH: z.string().optional(),
+  ALIPAY_GATEWAY: z.string().url().default('https://openapi.alipay.com/gateway.do'),
   /** DL/T 645 control/write password: PA + P2P1P0 (8 hex digits) and operator code (8 hex digits) */
   DLT645_PASSWORD: z.string().regex(/^[0-9A-Fa-f]{8}$/).default('02000000'),
   DLT645_OPERATOR: z.string().regex(/^[0-9A-Fa-f]{8}$/).default('00000000'),

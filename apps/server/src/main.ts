@@ -6,6 +6,7 @@ import { buildApp } from './app.ts';
 import { authSettings } from './modules/auth/index.ts';
 import { controlApiSettings, startDeviceSide } from './gateway/start.ts';
 import { simulatedProvider } from './modules/payapp/index.ts';
+import { paymentsFromConfig } from './modules/payment/index.ts';
 import { startDemoFleet } from './gateway/demo.ts';
 import { StartupError } from './ops/startup.ts';
 import { healthOf, startOpsServer } from './ops/health.ts';
@@ -39,6 +40,10 @@ async function main() {
         })
       : undefined;
 
+  // online payments: WeChat Pay v3 / Alipay (PAY_MODE); in emulator mode the local emulators run in the API process
+  const pay = await paymentsFromConfig(config, { emulator: config.roles.has('api') });
+  if (pay.emulator) log(`本地支付模拟器（演示用，非真实支付平台）已启动：${pay.emulator.url}`);
+
   const app = await buildApp({
     db,
     auth: authSettings(config),
@@ -49,6 +54,7 @@ async function main() {
     jobs: config.roles.has('worker'),
     payAppProvider: simulatedProvider({ delayMs: config.PAYAPP_SIM_DELAY_MS }),
     roles: [...config.roles],
+    payments: pay.payments,
   });
   if (config.roles.has('api')) await app.listen({ port: config.PORT, host: config.HOST });
   // a process without the API (gateway, worker) answers /healthz and /metrics on OPS_PORT
@@ -73,6 +79,7 @@ async function main() {
     log(`收到 ${signal}，正在停止…`);
     await ops?.close().catch(() => {});
     await app.close().catch(() => {});
+    await pay.emulator?.close().catch(() => {});
     await fleet?.stop().catch(() => {});
     await devices.stop().catch(() => {});
     await database.stop().catch(() => {});
