@@ -77,8 +77,8 @@ describe('a command read with a report in the middle of its dialogue', () => {
       }),
     );
     const out = await execute({ db: h.db, gateway, settings }, cmd!);
-    expect(out.ok).toBe(true);
-    const reply = (out as { reply: { readAt: string; exception: string; total: string } }).reply;
+    if (!out.ok) throw new Error(out.error);
+    const reply = out.reply as { readAt: string; exception: string };
     // the meter's answer came before the report
     expect(new Date(reply.readAt).getTime()).toBeLessThan(reportedAt);
     const rows = (await h.owner.query(`SELECT source, total, exception FROM readings WHERE meter_id = $1 ORDER BY read_at`, [m.id])).rows;
