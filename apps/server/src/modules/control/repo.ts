@@ -4,6 +4,7 @@ import { intArr, textArr } from '../../db/array-literal.ts';
 import { BinaryCopyWriter } from '../../db/copy-binary.ts';
 import { clientOf, copyIn } from '../../db/copy.ts';
 import { areaAndBelow } from '../../db/crud-repo.ts';
+import type { PlausibilityTerms } from './plausible.ts';
 import type { CommandKind, CommandStatus } from './rules.ts';
 
 // The only SQL of device control: readings and the latest value, commands and their lifecycle,
@@ -66,30 +67,37 @@ export async function lockLatest(tx: Tx, meterIds: number[]): Promise<Map<number
  * registers only the relay/valve state) the company of its `meters` row as the caller's row-level
  * security shows it (absent: not visible).
  */
-export async function lockIngest(tx: Tx, meterIds: number[]): Promise<{ latest: Map<number, LatestRow>; companyOf: Map<number, number> }> {
+export async function lockIngest(
+  tx: Tx,
+  meterIds: number[],
+): Promise<{ latest: Map<number, LatestRow>; companyOf: Map<number, number>; terms: Map<number, PlausibilityTerms> }> {
   const latest = new Map<number, LatestRow>();
   const companyOf = new Map<number, number>();
-  if (!meterIds.length) return { latest, companyOf };
+  const terms = new Map<number, PlausibilityTerms>();
+  if (!meterIds.length) return { latest, companyOf, terms };
   if (!meterIds.every(Number.isSafeInteger)) throw new TypeError('meter ids must be integers');
   const buckets = bucketsOf(meterIds);
   // One round trip, two statements (simple protocol; the ids are integers, inlined): the locks first,
   // then the read, whose own snapshot (READ COMMITTED) sees what the previous holder committed.
   const res = (await clientOf(tx).query(`
     SELECT count(pg_advisory_xact_lock(724300, b)) FROM (SELECT unnest('{${buckets.join(',')}}'::int[]) AS b ORDER BY 1) AS x;
-    SELECT x.id AS meter_id, m.company_id, (extract(epoch FROM l.read_at) * 1000)::float8 AS read_ms, l.total, l.registers->'valve' AS valve
+    SELECT x.id AS meter_id, m.company_id, m.kind, m.phase_id, m.caliber_id, (extract(epoch FROM l.read_at) * 1000)::float8 AS read_ms, l.total, l.registers->'valve' AS valve
     FROM unnest('{${meterIds.join(',')}}'::bigint[]) AS x(id)
     LEFT JOIN meters m ON m.id = x.id
     LEFT JOIN meter_latest l ON l.meter_id = x.id`)) as unknown as { rows: Record<string, unknown>[] }[];
   // of the registers only the relay/valve state is read by ingest: only it is fetched (no jsonb parse per meter)
   for (const x of res[1].rows) {
     const id = Number(x.meter_id);
-    if (x.company_id != null) companyOf.set(id, Number(x.company_id));
+    if (x.company_id != null) {
+      companyOf.set(id, Number(x.company_id));
+      terms.set(id, { kind: Number(x.kind), phaseId: num(x.phase_id), caliberId: num(x.caliber_id) });
+    }
     if (x.read_ms != null) {
       const valve = x.valve as number | string | boolean | null;
       latest.set(id, { meterId: id, readAt: new Date(Number(x.read_ms)), total: String(x.total), registers: valve == null ? {} : { valve } });
     }
   }
-  return { latest, companyOf };
+  return { latest, companyOf, terms };
 }
 
 export interface ReadingRow {
