@@ -48,6 +48,8 @@ const Env = z.object({
   COMMAND_WAIT_SECONDS: z.coerce.number().min(0).default(15),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(5000).default(200),
   OFFLINE_WARN_MINUTES: z.coerce.number().positive().default(60),
+  /** NB meters' own report interval (a meter's 上报周期 overrides it): offline after 3 missed reports */
+  NB_REPORT_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(10080).default(5),
   CLOCK_DRIFT_SECONDS: z.coerce.number().positive().default(300),
   REPORT_RETENTION_DAYS: z.coerce.number().int().positive().default(90),
   /** the simulated pay-application provider answers a withdrawal this long after it was asked */

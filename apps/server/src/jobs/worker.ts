@@ -18,6 +18,11 @@ export interface WorkerSettings extends ControlSettings {
   readIntervalMinutes: number;
   /** a device offline longer than this gets a warning */
   offlineWarnMinutes: number;
+  /**
+   * minutes between an NB meter's own reports (default 5) unless the meter has its own interval: it
+   * is offline after 3 missed reports, and its scheduled reads wait for its next report window
+   */
+  nbReportIntervalMinutes?: number;
   heartbeatSeconds: number;
   replyTimeoutMs: number;
   retries: number;
@@ -32,6 +37,9 @@ export interface WorkerDeps {
   log: Logger;
   settings: WorkerSettings;
 }
+
+/** NB meters report every 5 minutes unless configured (NB_REPORT_INTERVAL_MINUTES) or set per meter */
+const NB_REPORT_MINUTES = 5;
 
 const JOB = { schedule: 1, housekeeping: 2, offline: 3, partitions: 4, retention: 5 } as const;
 
@@ -208,6 +216,7 @@ export class Worker {
           requestedBy: null,
           requesterName: '系统（定时抄表）',
           clockEveryHours: s.clockEveryHours,
+          nbReportMinutes: s.nbReportIntervalMinutes ?? NB_REPORT_MINUTES,
         });
       }
       return n;
@@ -219,12 +228,19 @@ export class Worker {
     return queued ?? 0;
   }
 
-  /** Devices whose gateway stopped reporting go offline; devices offline too long get a warning. */
+  /**
+   * Devices whose gateway stopped reporting go offline (a meter that reports by itself after 3 missed
+   * reports); devices offline too long get a warning.
+   */
   async offlineSweep() {
     const s = this.deps.settings;
     const events = await this.exclusive(JOB.offline, async (tx) => {
       const out: DeviceEvent[] = [];
-      const stale = await repo.staleOnline(tx, new Date(Date.now() - (3 * s.heartbeatSeconds + 30) * 1000));
+      const now = new Date();
+      const stale = await repo.staleOnline(tx, new Date(now.getTime() - (3 * s.heartbeatSeconds + 30) * 1000), {
+        now,
+        nbReportMinutes: s.nbReportIntervalMinutes ?? NB_REPORT_MINUTES,
+      });
       for (const c of stale.collectors) out.push({ companyId: c.companyId, kind: 'online', body: { collectorId: c.id, areaId: c.areaId, online: false } });
       for (const m of stale.meters) out.push({ companyId: m.companyId, kind: 'online', body: { meterId: m.id, areaId: m.areaId, online: false } });
       const long = await repo.offlineTooLong(tx, new Date(Date.now() - s.offlineWarnMinutes * 60_000));

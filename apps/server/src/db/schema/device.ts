@@ -75,6 +75,11 @@ export const meters = pgTable('meters', {
   online: boolean('online').notNull().default(false),
   valveState: integer('valve_state'),
   lastSeenAt: ts('last_seen_at'),
+  /**
+   * minutes between the meter's own reports (0: by its channel — NB plans the configured NB interval,
+   * others their connection's heartbeat); a directly connected meter goes offline after 3 of them
+   */
+  reportIntervalMinutes: integer('report_interval_minutes').notNull().default(0),
   memo: text('memo').notNull().default(''),
   createdAt: createdAt(),
   updatedAt: updatedAt(),

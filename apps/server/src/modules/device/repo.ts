@@ -292,6 +292,7 @@ const meterCols = {
   chargingSchemeId: meters.chargingSchemeId,
   alarmSchemeId: meters.alarmSchemeId,
   installDate: meters.installDate,
+  reportInterval: meters.reportIntervalMinutes,
   status: meters.status,
   online: meters.online,
   valveState: meters.valveState,

@@ -277,6 +277,7 @@ const meterValues = (v: MeterInput): repo.MeterValues => ({
   chargingSchemeId: v.chargingSchemeId,
   alarmSchemeId: v.alarmSchemeId,
   installDate: v.installDate ?? '',
+  reportIntervalMinutes: v.reportInterval ?? 0,
   status: v.status,
   memo: v.memo,
 });

@@ -249,6 +249,9 @@ export const warningApi = {
   list: (q: PageQuery) => http.page<Warning>(`${P}/device/unusual/list`, kw(q)),
   deal: (ids: number[], memo: string, company: Company) =>
     request<{ handled: number; skipped: number }>('PUT', `${P}/device/unusual/deal`, { data: { ids, memo }, ...withCompany(company) }),
+  /** 接受 / 驳回 a reading held as implausible (the warning's id) */
+  review: (id: number, accept: boolean, memo: string, company: Company) =>
+    request<{ accepted: number; rejected: number; memo: string }>('PUT', `${P}/device/unusual/reading/${accept ? 'accept' : 'reject'}`, { data: { id, memo }, ...withCompany(company) }),
   unread: (q: PageQuery) => http.page<MeterListRow>(`${P}/device/read/unread/list`, kw(q)),
   readFails: (q: PageQuery) => http.page<MeterListRow>(`${P}/device/read/fail/list`, kw(q)),
   noPower: (q: PageQuery) => http.page<MeterListRow>(`${P}/device/nopower/list`, kw(q)),
