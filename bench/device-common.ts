@@ -8,10 +8,13 @@ import type { FleetDefinition } from '@meter/simulator';
 import { appUrlFrom, migrateDatabase, openDb, type Db } from '../apps/server/src/db/client.ts';
 import { Gateway } from '../apps/server/src/gateway/gateway.ts';
 import { connectMqtt, startBroker } from '../apps/server/src/gateway/mqtt.ts';
+import { DeviceSecrets, Sealer } from '../apps/server/src/gateway/security.ts';
 import { EventBus } from '../apps/server/src/modules/realtime/bus.ts';
 
 export const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 export const APP_PASSWORD = 'meter_app_bench';
+/** the benchmark deployment's device secret: collectors register with their archive's secret, 4G meters with a derived one */
+export const BENCH_SECRETS = new DeviceSecrets('benchmark-device-secret-0123456789abcdef');
 
 export function ownerUrl(db: string) {
   const u = new URL(ADMIN_URL);
@@ -35,11 +38,14 @@ export async function seedFleet(owner: pg.Pool, def: FleetDefinition): Promise<{
   const companyId = Number(rows[0].id);
   const collectors = def.collectors.filter((c) => c.meters.length > 1);
   const fourG = def.collectors.filter((c) => c.meters.length === 1);
+  // the load generator registers with these secrets (the definition is handed on to it)
+  for (const c of collectors) c.secret = BENCH_SECRETS.fourG(`collector-${c.imei}`);
+  for (const c of fourG) c.secret = BENCH_SECRETS.fourG(c.imei);
   const ids = new Map<string, number>();
   if (collectors.length) {
     const r = await owner.query(
-      `INSERT INTO collectors (company_id, name, imei, plan) SELECT $1, n, i, 0 FROM unnest($2::text[], $3::text[]) AS x(n, i) RETURNING id, imei`,
-      [companyId, collectors.map((c) => c.name ?? c.imei), collectors.map((c) => c.imei)],
+      `INSERT INTO collectors (company_id, name, imei, plan, reg_secret) SELECT $1, n, i, 0, s FROM unnest($2::text[], $3::text[], $4::text[]) AS x(n, i, s) RETURNING id, imei`,
+      [companyId, collectors.map((c) => c.name ?? c.imei), collectors.map((c) => c.imei), collectors.map((c) => c.secret)],
     );
     for (const x of r.rows) ids.set(String(x.imei), Number(x.id));
   }
@@ -58,15 +64,17 @@ export async function seedFleet(owner: pg.Pool, def: FleetDefinition): Promise<{
 }
 
 export async function startGateway(db: Db, opts: { heartbeatSeconds?: number; replyTimeoutMs?: number } = {}) {
-  const broker = await startBroker(0, '127.0.0.1');
-  const busClient = await connectMqtt(broker.url, 'bench-bus');
+  const log = pino({ level: process.env.BENCH_LOG_LEVEL ?? 'warn' });
+  const broker = await startBroker({ port: 0, secrets: BENCH_SECRETS, log });
+  const busClient = await connectMqtt(broker.url, 'bench-bus', BENCH_SECRETS.service('worker'));
   const bus = new EventBus();
-  await bus.attach(busClient);
+  await bus.attach(busClient, new Sealer(BENCH_SECRETS.signingKey, log));
   const gateway = new Gateway({
     db,
     bus,
-    log: pino({ level: process.env.BENCH_LOG_LEVEL ?? 'warn' }),
+    log,
     settings: { host: '127.0.0.1', port: 0, heartbeatSeconds: opts.heartbeatSeconds ?? 60, replyTimeoutMs: opts.replyTimeoutMs ?? 3000, retries: 1, mqttMeters: false },
+    security: { secrets: BENCH_SECRETS, sealer: new Sealer(BENCH_SECRETS.signingKey, log) },
   });
   await gateway.start();
   const stop = async () => {

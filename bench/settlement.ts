@@ -32,7 +32,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { SYSTEM_SCOPE, appUrlFrom, migrateDatabase, openDb } from '../apps/server/src/db/client.ts';
+import { appUrlFrom, migrateDatabase, openDb } from '../apps/server/src/db/client.ts';
 import { sweep } from '../apps/server/src/modules/billing/settlement.ts';
 import { copyIn } from '../apps/server/src/db/copy.ts';
 

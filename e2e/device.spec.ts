@@ -4,6 +4,8 @@
 // - /longRange: closing a single-phase meter (phaseId 1) asks the valve password (SPEC §4/§5): a
 //   wrong one is refused with 密码输入不正确 and sends nothing; the right one sends the close and the
 //   meter shows 拉闸;
+// - /longRange: a bulk 拉闸/关阀 is never sent on the first click: a confirmation names the count and
+//   kind of meters (and asks the valve password for a phaseId-1 meter); cancel sends nothing.
 // - /longRange inside the alarm scheme's no-disconnect hours: the close is refused and asks for a
 //   reason (强制操作), and a cancel sends nothing.
 //
@@ -83,11 +85,14 @@ test.beforeAll(async ({ request }) => {
   savedScheme = await api<AlarmScheme>(request, 'GET', `/yewu/api/alarmscheme/detail/${closeMeter.alarmSchemeId}`);
 
   if (ownFleet) {
+    // the collector registers with its archive's secret, as an admin reads it from the collector archive
+    const { secret } = await api<{ secret: string }>(request, 'GET', `${V1}/gather/secret?id=${readMeter.collectorId}`);
     const dir = mkdtempSync(join(tmpdir(), 'meter-e2e-fleet-'));
     const file = join(dir, 'fleet.json');
     writeFileSync(file, JSON.stringify({
       collectors: [{
         imei,
+        secret,
         meters: meters.map((m) => ({ address: m.address, kind: 'electric', initialTotal: Number(m.initialReading), supplyOn: true, phases: m.phaseId === 1 ? 1 : 3 })),
       }],
     }));
@@ -210,4 +215,26 @@ test('/longRange: closing a phaseId-1 meter asks the valve password; a wrong one
   // and back on, so a rerun against the same server starts from 合闸
   await row.getByText('合闸', { exact: true }).click();
   await expect(page.getByTestId(`valve-${closeMeter.id}`)).toHaveText('合闸', { timeout: 30_000 });
+});
+
+test('/longRange: bulk 拉闸/关阀 asks a confirmation naming the count and kind; cancel sends nothing', async ({ page, request }) => {
+  const closes = async () =>
+    (await api<{ count: number }>(request, 'GET', `${V1}/device/order/list?meterId=${closeMeter.id}&type=close`)).count;
+  const before = await closes();
+  await login(page);
+  await page.goto('/longRange');
+  await page.getByPlaceholder('表号 / 名称 / 房间').fill(closeMeter.address);
+  await page.getByRole('button', { name: /查\s*询/ }).click();
+  const row = page.locator('tr', { hasText: closeMeter.address });
+  await expect(row).toHaveCount(1);
+  await row.getByRole('checkbox').check();
+  await page.getByRole('button', { name: /批量拉闸\/关阀（1）/ }).click();
+  const dialog = page.getByRole('dialog', { name: '批量拉闸/关阀确认' });
+  await expect(dialog).toBeVisible();
+  await expect(dialog.getByTestId('bulk-close-summary')).toHaveText('将对 1 块表具断电：电表 1 块（拉闸）');
+  await expect(dialog.getByText('其中 1 块为单相表，需输入阀控密码')).toBeVisible();
+  await dialog.getByRole('button', { name: /取\s*消/ }).click();
+  await expect(toast(page, '已取消，未下发指令')).toBeVisible();
+  await expect(dialog).toBeHidden();
+  expect(await closes()).toBe(before);
 });

@@ -68,6 +68,8 @@ export default defineConfig({
           GATEWAY_PORT: process.env.E2E_GATEWAY_PORT ?? String(port + 3),
           SEED_DEMO: '1',
           SIMULATOR: process.env.E2E_SIMULATOR ?? '0',
+          // the local payment emulator on a free port of 127.0.0.1 (payer pages, WeChat Pay v3 / Alipay)
+          PAY_EMULATOR_PORT: '0',
           LOG_LEVEL: 'warn',
           // E2E_CLOCK_AT runs the server's time-of-day rules from that instant (e.g. 2026-11-26T03:00:00+08:00)
           ...(process.env.E2E_CLOCK_AT ? { CLOCK_AT: process.env.E2E_CLOCK_AT } : {}),

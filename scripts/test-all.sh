@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: every test — type checks, unit, web components (jsdom), integration against a real
+# `npm test`: every test — lint (module boundaries), type checks, unit, web components (jsdom), integration against a real
 # PostgreSQL (plus a smoke run on the embedded database), and end-to-end in Chromium.
 # Needs: PostgreSQL on 127.0.0.1:5432 (TEST_PG_ADMIN_URL to change), Mosquitto on 127.0.0.1:1883,
 # Chromium at /usr/bin/chromium (CHROMIUM_PATH to change). .ci/run starts/installs them.
@@ -9,6 +9,9 @@ export PLAYWRIGHT_SKIP_BROWSER_DOWNLOAD=1
 export TZ=${TZ:-Asia/Shanghai}
 
 step() { printf '\n\033[1m== %s ==\033[0m\n' "$*"; }
+
+step "代码检查 (lint: typescript-eslint + module boundaries)"
+npm run lint --silent
 
 step "类型检查 (typecheck)"
 npx tsc --noEmit -p tsconfig.json

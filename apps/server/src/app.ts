@@ -12,37 +12,34 @@ import {
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
-import { SUCCESS } from '@meter/contracts';
 import type { Db } from './db/client.ts';
 import { AppError } from './http/errors.ts';
 import { checkPerm } from './http/routes.ts';
-import { writeAudit } from './http/audit.ts';
-import { authenticate, type AuthSettings } from './modules/auth/service.ts';
-import authRoutes from './modules/auth/routes.ts';
-import adminRoutes from './modules/admin/routes.ts';
-import auditRoutes from './modules/audit/routes.ts';
-import areaRoutes from './modules/area/routes.ts';
-import companyRoutes from './modules/company/routes.ts';
-import schemeRoutes from './modules/scheme/routes.ts';
-import roomRoutes from './modules/room/routes.ts';
-import ownerRoutes from './modules/owner/routes.ts';
-import deviceRoutes from './modules/device/routes.ts';
+import { AuditWriter, auditRow } from './http/audit.ts';
+import { registerOps } from './ops/fastify.ts';
+import { DbWatch } from './ops/health.ts';
+import { DB_UNAVAILABLE_MESSAGE, isDbUnavailable } from './ops/db-errors.ts';
+import { auditBufferDepth, watchCommands, watchPool } from './ops/metrics.ts';
+import { commandCounts, ping } from './ops/repo.ts';
+import { authenticate, authRoutes, SessionCache, type AuthSettings } from './modules/auth/index.ts';
+import { adminRoutes } from './modules/admin/index.ts';
+import { auditRoutes } from './modules/audit/index.ts';
+import { areaRoutes } from './modules/area/index.ts';
+import { companyRoutes } from './modules/company/index.ts';
+import { schemeRoutes } from './modules/scheme/index.ts';
+import { roomRoutes } from './modules/room/index.ts';
+import { ownerRoutes } from './modules/owner/index.ts';
+import { deviceRoutes } from './modules/device/index.ts';
 import websocket from '@fastify/websocket';
-import controlRoutes from './modules/control/routes.ts';
-import type { ControlApi } from './modules/control/service.ts';
-import realtimeRoutes from './modules/realtime/routes.ts';
-import meteringRoutes from './modules/metering/routes.ts';
-import { startTimedControls } from './modules/metering/timed.ts';
-import { EventBus } from './modules/realtime/bus.ts';
-import { SessionCache } from './modules/auth/session-cache.ts';
-import billingRoutes from './modules/billing/routes.ts';
-import paymentRoutes from './modules/payment/routes.ts';
-import reportRoutes from './modules/report/routes.ts';
-import notifyRoutes from './modules/notify/routes.ts';
-import payAppRoutes from './modules/payapp/routes.ts';
-import type { PayAppProvider } from './modules/payapp/provider.ts';
+import { controlRoutes, type ControlApi } from './modules/control/index.ts';
+import { realtimeRoutes, EventBus } from './modules/realtime/index.ts';
+import { meteringRoutes, startTimedControls } from './modules/metering/index.ts';
+import { billingRoutes } from './modules/billing/index.ts';
+import { paymentRoutes, type Payments } from './modules/payment/index.ts';
+import { reportRoutes } from './modules/report/index.ts';
+import { notifyRoutes } from './modules/notify/index.ts';
+import { payAppRoutes, type PayAppProvider } from './modules/payapp/index.ts';
 import { startBillingJobs } from './jobs/billing.ts';
-import { now as clock } from './clock.ts';
 
 z.config(z.locales.zhCN());
 
@@ -51,6 +48,8 @@ export const API_PREFIXES = ['/device/api', '/yewu/api', '/yonghu/api', '/pay/ap
 declare module 'fastify' {
   interface FastifyInstance {
     apiRoutes: { method: string; url: string }[];
+    /** the database watch of this process (/healthz, meter_db_up) */
+    dbWatch: DbWatch;
   }
 }
 
@@ -68,6 +67,14 @@ export interface AppOptions {
   jobs?: boolean;
   /** the pay-application provider of those jobs (default: the simulated one) */
   payAppProvider?: PayAppProvider;
+  /** the roles this process runs, reported by /healthz */
+  roles?: string[];
+  /** how often the database is checked (a change is logged once); default 5 s */
+  dbCheckMs?: number;
+  /** how often audit rows kept during an outage are retried; default 2 s */
+  auditRetryMs?: number;
+  /** the online payment providers (default: the simulated HMAC provider) */
+  payments?: Payments;
 }
 
 function fieldMessage(issues: { instancePath?: string; message?: string; params?: { issue?: { path?: PropertyKey[] } } }[]) {
@@ -95,6 +102,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (r.config?.perm !== undefined) {
       for (const m of [r.method].flat()) apiRoutes.push({ method: m, url: r.url });
     }
+  });
+  // operations (issue 11 item 12): the database watched, pool and commands on /metrics, audit rows
+  // kept in memory while the database cannot be reached
+  const dbWatch = new DbWatch(() => ping(opts.db), app.log, opts.dbCheckMs ?? 5000);
+  const stopWatch = dbWatch.start();
+  app.decorate('dbWatch', dbWatch);
+  watchPool(opts.db.pool);
+  watchCommands(() => commandCounts(opts.db));
+  const audits = new AuditWriter(opts.db, app.log, { isUnavailable: isDbUnavailable, retryMs: opts.auditRetryMs, onDepth: (n) => auditBufferDepth.set(n) });
+  app.addHook('onClose', async () => {
+    stopWatch();
+    await audits.close();
   });
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
@@ -148,7 +167,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       } catch { /* not JSON */ }
     }
     try {
-      await writeAudit(opts.db, req, reply, code);
+      const row = auditRow(req, reply, code);
+      if (row) await audits.write(row);
     } catch (e) {
       req.log.error({ err: e }, 'audit write failed');
     }
@@ -173,14 +193,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     if (pgCode === '23505') return reply.status(409).send({ code: 'CONFLICT', message: '数据重复，已存在相同记录' });
     if (pgCode === '23503') return reply.status(409).send({ code: 'IN_USE', message: '数据正在被使用或关联数据不存在' });
     if (pgCode === '42501') return reply.status(403).send({ code: 'FORBIDDEN', message: '无权访问该数据' });
+    // the database is down or restarting: the client may retry, nothing was changed
+    if (isDbUnavailable(err)) {
+      req.log.warn({ err: (err as Error).message }, 'database unavailable');
+      return reply.status(503).header('retry-after', '5').send({ code: 'DB_UNAVAILABLE', message: DB_UNAVAILABLE_MESSAGE });
+    }
     req.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ code: 'INTERNAL', message: '服务器内部错误，请稍后重试' });
   });
 
-  app.get('/healthz', { schema: { hide: true } }, async () => {
-    await opts.db.pool.query('SELECT 1');
-    return { code: SUCCESS, message: '', data: { status: 'ok', now: clock().toISOString() } };
-  });
+  registerOps(app, { db: opts.db, watch: dbWatch, roles: opts.roles ?? ['api'] });
 
   authRoutes(app, opts.auth);
   adminRoutes(app);
@@ -195,14 +217,14 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   controlRoutes(app, controlApi);
   meteringRoutes(app, controlApi);
   billingRoutes(app);
-  paymentRoutes(app);
+  paymentRoutes(app, opts.payments);
   reportRoutes(app);
   notifyRoutes(app);
   payAppRoutes(app);
   if (opts.jobs) {
     const stopTimed = startTimedControls({ db: opts.db, bus, log: app.log });
     app.addHook('onClose', async () => stopTimed());
-    const stopBilling = startBillingJobs({ db: opts.db, bus, log: app.log, payAppProvider: opts.payAppProvider });
+    const stopBilling = startBillingJobs({ db: opts.db, bus, log: app.log, payAppProvider: opts.payAppProvider, payments: opts.payments });
     app.addHook('onClose', async () => stopBilling());
   }
   await app.register(websocket, { options: { maxPayload: 64 * 1024 } });

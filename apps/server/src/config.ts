@@ -15,6 +15,14 @@ const Env = z.object({
   EMBEDDED_PG_PORT: z.coerce.number().int().default(54329),
   MQTT_URL: z.string().optional(),
   MQTT_PORT: z.coerce.number().int().default(1884),
+  /** the embedded broker's address: loopback unless NB meters reach it from outside */
+  MQTT_HOST: z.string().default('127.0.0.1'),
+  /** largest MQTT packet the embedded broker accepts (bytes) */
+  MQTT_MAX_PACKET_BYTES: z.coerce.number().int().min(1024).default(65_536),
+  /** messages per second an NB meter may publish on average (bursts of 5 s worth) */
+  MQTT_METER_RATE: z.coerce.number().positive().default(5),
+  /** the device-side server secret (≥ 32 characters); default: DATA_DIR/device-secret, made at first start */
+  DEVICE_SECRET: z.string().min(32).optional(),
   GATEWAY_PORT: z.coerce.number().int().default(9300),
   ROLES: z.string().default('api,gateway,worker'),
   SEED_DEMO: bool.default(true),
@@ -44,15 +52,44 @@ const Env = z.object({
   COMMAND_ORPHAN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(10),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(5000).default(200),
   OFFLINE_WARN_MINUTES: z.coerce.number().positive().default(60),
+  /** NB meters' own report interval (a meter's 上报周期 overrides it): offline after 3 missed reports */
+  NB_REPORT_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(10080).default(5),
   CLOCK_DRIFT_SECONDS: z.coerce.number().positive().default(300),
   REPORT_RETENTION_DAYS: z.coerce.number().int().positive().default(90),
   /** the simulated pay-application provider answers a withdrawal this long after it was asked */
   PAYAPP_SIM_DELAY_MS: z.coerce.number().int().min(0).default(3000),
+  // online payments (docs/OPERATIONS.md "Online payments"): the providers and their merchant keys
+  /** emulator: WeChat Pay v3 / Alipay protocols against the local emulators (default); live: the real providers; simulated: the old HMAC provider */
+  PAY_MODE: z.enum(['emulator', 'live', 'simulated']).default('emulator'),
+  /** an unpaid online order closes after this long (the query job closes it at the provider) */
+  PAY_ORDER_TTL_MINUTES: z.coerce.number().int().min(1).max(1440).default(120),
+  /** how the providers reach this server's notify endpoints (default http://127.0.0.1:PORT) */
+  PAY_NOTIFY_BASE_URL: z.string().url().optional(),
+  PAY_EMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(8091),
+  /** how browsers reach the emulator's payer page (default http://127.0.0.1:PAY_EMULATOR_PORT) */
+  PAY_EMULATOR_PUBLIC_URL: z.string().url().optional(),
+  WECHAT_MCHID: z.string().optional(),
+  WECHAT_APPID: z.string().optional(),
+  WECHAT_MERCHANT_SERIAL: z.string().optional(),
+  WECHAT_MERCHANT_KEY_PATH: z.string().optional(),
+  /** the platform certificate serial or the platform public key ID (PUB_KEY_ID_…) */
+  WECHAT_PLATFORM_SERIAL: z.string().optional(),
+  WECHAT_PLATFORM_KEY_PATH: z.string().optional(),
+  WECHAT_APIV3_KEY: z.string().length(32, 'APIv3 密钥须为 32 个字符').optional(),
+  WECHAT_BASE_URL: z.string().url().default('https://api.mch.weixin.qq.com'),
+  ALIPAY_APP_ID: z.string().optional(),
+  ALIPAY_SELLER_ID: z.string().optional(),
+  ALIPAY_APP_KEY_PATH: z.string().optional(),
+  ALIPAY_PUBLIC_KEY_PATH: z.string().optional(),
+  ALIPAY_GATEWAY: z.string().url().default('https://openapi.alipay.com/gateway.do'),
   /** DL/T 645 control/write password: PA + P2P1P0 (8 hex digits) and operator code (8 hex digits) */
   DLT645_PASSWORD: z.string().regex(/^[0-9A-Fa-f]{8}$/).default('02000000'),
   DLT645_OPERATOR: z.string().regex(/^[0-9A-Fa-f]{8}$/).default('00000000'),
   /** run the server's time-of-day rules from this instant on (tests, drills): e.g. 2026-11-26T03:00:00+08:00 */
   CLOCK_AT: z.string().optional(),
+  /** /healthz and /metrics of a process without the API role (gateway, worker): one free port per process */
+  OPS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
+  OPS_HOST: z.string().default('127.0.0.1'),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
 });

@@ -1,12 +1,15 @@
 import { loadConfig } from './config.ts';
 import { setClockAt } from './clock.ts';
 import { startDatabase } from './db/index.ts';
-import { DEMO_LOGINS, seedDemoIfEmpty } from './db/seed.ts';
+import { DEMO_LOGINS, seedDemoIfEmpty } from './demo/seed.ts';
 import { buildApp } from './app.ts';
-import { authSettings } from './modules/auth/service.ts';
+import { authSettings } from './modules/auth/index.ts';
 import { controlApiSettings, startDeviceSide } from './gateway/start.ts';
-import { simulatedProvider } from './modules/payapp/provider.ts';
+import { simulatedProvider } from './modules/payapp/index.ts';
+import { paymentsFromConfig } from './modules/payment/index.ts';
 import { startDemoFleet } from './gateway/demo.ts';
+import { StartupError } from './ops/startup.ts';
+import { healthOf, startOpsServer } from './ops/health.ts';
 
 // Starts the roles named in ROLES (default: all in one process) on embedded defaults.
 async function main() {
@@ -30,11 +33,16 @@ async function main() {
           mqttUrl: devices.mqttUrl,
           topicPrefix: config.MQTT_TOPIC_PREFIX,
           demoUsernames: DEMO_LOGINS.map((l) => l.username),
+          secrets: devices.secrets,
         }).catch((e) => {
           log(`演示模拟设备启动失败：${(e as Error).message}`);
           return undefined;
         })
       : undefined;
+
+  // online payments: WeChat Pay v3 / Alipay (PAY_MODE); in emulator mode the local emulators run in the API process
+  const pay = await paymentsFromConfig(config, { emulator: config.roles.has('api') });
+  if (pay.emulator) log(`本地支付模拟器（演示用，非真实支付平台）已启动：${pay.emulator.url}`);
 
   const app = await buildApp({
     db,
@@ -45,8 +53,17 @@ async function main() {
     control: controlApiSettings(config),
     jobs: config.roles.has('worker'),
     payAppProvider: simulatedProvider({ delayMs: config.PAYAPP_SIM_DELAY_MS }),
+    roles: [...config.roles],
+    payments: pay.payments,
   });
   if (config.roles.has('api')) await app.listen({ port: config.PORT, host: config.HOST });
+  // a process without the API (gateway, worker) answers /healthz and /metrics on OPS_PORT
+  const ops = config.roles.has('api')
+    ? undefined
+    : await startOpsServer({ host: config.OPS_HOST, port: config.OPS_PORT, health: () => healthOf(app.dbWatch, [...config.roles], devices.mqttClients) }).catch((e: Error) => {
+        throw new StartupError(`运维端口 ${config.OPS_HOST}:${config.OPS_PORT} 无法监听（${e.message}）。`, '设置 OPS_PORT 为一个空闲端口（每个进程各用一个），或确认没有其他进程占用。', { cause: e });
+      });
+  if (ops) log(`运维接口：http://${config.OPS_HOST}:${ops.port}/healthz 与 /metrics`);
   const url = `http://localhost:${config.PORT}`;
   console.log(`\n  智能水电表物联网管理平台 v1.9.2 已启动\n  访问地址: ${url}\n  接口文档: ${url}/docs`);
   if (config.SEED_DEMO) {
@@ -60,7 +77,9 @@ async function main() {
     if (stopping) return;
     stopping = true;
     log(`收到 ${signal}，正在停止…`);
+    await ops?.close().catch(() => {});
     await app.close().catch(() => {});
+    await pay.emulator?.close().catch(() => {});
     await fleet?.stop().catch(() => {});
     await devices.stop().catch(() => {});
     await database.stop().catch(() => {});
@@ -71,6 +90,8 @@ async function main() {
 }
 
 main().catch((e) => {
-  console.error('[meter] 启动失败:', e);
+  // a known start-up failure says what is wrong and what to do; anything else with its stack
+  if (e instanceof StartupError) console.error(`[meter] 启动失败：${e.message}`);
+  else console.error('[meter] 启动失败:', e);
   process.exit(1);
 });

@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { migrateDatabase, appUrlFrom, openDb } from '../src/db/client.ts';
-import { seedDemoIfEmpty } from '../src/db/seed.ts';
+import { seedDemoIfEmpty } from '../src/demo/seed.ts';
 
 // Integration tests run against a real PostgreSQL: a fresh database per run, migrated and seeded.
 export const TEST_DB_NAME = process.env.TEST_DB_NAME ?? 'meter_test';

@@ -4,6 +4,7 @@ import { appUrlFrom, openDb, type Db } from '../src/db/client.ts';
 import { buildApp } from '../src/app.ts';
 import type { AuthSettings } from '../src/modules/auth/service.ts';
 import type { EventBus } from '../src/modules/realtime/bus.ts';
+import type { Payments } from '../src/modules/payment/service.ts';
 import { testOwnerUrl } from './global-setup.ts';
 
 // Builds the real app against the test database; tests talk HTTP to it through inject().
@@ -20,10 +21,10 @@ export interface TestApp {
 
 export const OWNER_URL = () => process.env.TEST_OWNER_URL ?? testOwnerUrl();
 
-export async function testApp(auth: AuthSettings = { idleMinutes: 30, maxHours: 12 }, o: { bus?: EventBus } = {}): Promise<TestApp> {
+export async function testApp(auth: AuthSettings = { idleMinutes: 30, maxHours: 12 }, o: { bus?: EventBus; payments?: Payments } = {}): Promise<TestApp> {
   const db = openDb(appUrlFrom(OWNER_URL(), 'meter_app_test'), 10);
   const owner = new pg.Pool({ connectionString: OWNER_URL(), max: 3 });
-  const app = await buildApp({ db, auth, logLevel: 'silent', bus: o.bus });
+  const app = await buildApp({ db, auth, logLevel: 'silent', bus: o.bus, payments: o.payments });
   await app.ready();
   const call: TestApp['call'] = async (token, opts) => {
     const res = await app.inject({ ...opts, headers: { ...(opts.headers ?? {}), ...(token ? { authorization: token } : {}) } });

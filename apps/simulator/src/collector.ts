@@ -2,7 +2,7 @@
  * A simulated collector (4G DTU, LoRa gateway, concentrator) or 4G meter: one TCP connection to
  * the gateway, speaking docs/DEVICE-WIRE.md:
  *
- * 1. `REG <imei>\n` first; `OK\n` → online, `ERR …\n` → the gateway closes, we retry with backoff;
+ * 1. `REG <imei>\n` first (`REG <imei> <secret>\n` when the collector has a registration secret); `OK\n` → online, `ERR …\n` → the gateway closes, we retry with backoff;
  * 2. `HB\n` every heartbeat interval (the gateway answers `HB\n`); no traffic at all for three
  *    intervals → the link is considered dead and reopened;
  * 3. everything else is DL/T 645 / CJ/T 188 frames, passed transparently to the meters on the
@@ -168,7 +168,13 @@ export class SimCollector {
   private started = false;
   private stopped = false;
 
-  constructor(imei: string, meters: readonly AnyMeter[], env: CollectorEnvironment, name?: string) {
+  constructor(
+    imei: string,
+    meters: readonly AnyMeter[],
+    env: CollectorEnvironment,
+    name?: string,
+    private readonly secret?: string,
+  ) {
     if (!IMEI_PATTERN.test(imei)) throw new RangeError(`collector IMEI must be 15 digits, got ${JSON.stringify(imei)}`);
     this.imei = imei;
     this.name = name ?? imei;
@@ -346,7 +352,7 @@ export class SimCollector {
       socket.setKeepAlive(true, 60_000);
       this.stateValue = 'registering';
       this.lastRxAt = performance.now();
-      socket.write(`REG ${this.imei}\n`);
+      socket.write(this.secret ? `REG ${this.imei} ${this.secret}\n` : `REG ${this.imei}\n`);
     });
     socket.on('data', (chunk: Buffer) => this.onData(socket, chunk));
     socket.on('error', (err: Error) => {

@@ -30,8 +30,13 @@ export interface FleetOptions extends FleetDefinition {
   mqttUrl?: string;
   /** Prefix for NB topics (`<prefix>meter/<address>/up`); default ''. */
   topicPrefix?: string;
-  /** Extra mqtt.js options for NB connections (username, password …). */
+  /** Extra mqtt.js options for NB connections. */
   mqttOptions?: IClientOptions;
+  /**
+   * Each NB meter's MQTT login (the platform derives it from its server secret). The password is
+   * also the key the meter checks its down messages with: unsigned, expired or replayed ones are ignored.
+   */
+  nbCredentials?: (address: string) => { username: string; password: string };
   /** Seed of every random choice (usage noise, jitter, garbage). Default 1. */
   seed?: number;
   /** Simulated ms per real ms (ignored when `clock` is given). Default 1. */
@@ -186,6 +191,7 @@ export class Fleet extends EventEmitter<FleetEvents> {
           onEvent,
         },
         c.name,
+        c.secret,
       );
       this.collectorIndex.set(c.imei, collector);
       collectors.push(collector);
@@ -201,6 +207,7 @@ export class Fleet extends EventEmitter<FleetEvents> {
         replyLatencyMs: options.replyLatencyMs ?? 0,
         rng: nbRng,
         mqttOptions: options.mqttOptions,
+        credentials: options.nbCredentials?.(def.address),
         logger: options.logger,
         onEvent,
       });

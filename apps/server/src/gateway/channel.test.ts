@@ -37,6 +37,19 @@ describe('Channel: one request at a time, correlated replies, timeouts and retri
     expect(r2?.frame.address).toBe(B);
   });
 
+  it('a request past its validity is never put on the wire, also when it waited behind another', async () => {
+    const now = Date.now();
+    const first = ch.request(dlt.read(A, DLT645_DI.FORWARD_ACTIVE_TOTAL, 'a'));
+    const late = ch.request({ ...dlt.remote(B, 0x1a, { password: '02000000', operator: '00000000' }, new Date(now), '拉闸'), validUntil: now + 500 });
+    const stale = ch.request({ ...dlt.read(B, DLT645_DI.FORWARD_ACTIVE_TOTAL, 'old'), validUntil: now - 1 });
+    vi.advanceTimersByTime(900); // the first request is still in flight beyond the trip's validity
+    expect(ch.offer(reply(A, DLT645_DI.FORWARD_ACTIVE_TOTAL, 1))).toBe(true);
+    await first;
+    await expect(late).rejects.toMatchObject({ code: 'expired' });
+    await expect(stale).rejects.toMatchObject({ code: 'expired' });
+    expect(sent.map((r) => r.label)).toEqual(['a']);
+  });
+
   it('a reply with the right address but another data identifier is not taken', () => {
     void ch.request(dlt.read(A, DLT645_DI.FORWARD_ACTIVE_TOTAL, 'a'));
     expect(ch.offer(reply(A, DLT645_DI.VOLTAGE_A, 220))).toBe(false);

@@ -7,7 +7,7 @@ import { matches, type Decoded, type DeviceRequest } from './frames.ts';
 // timeout is resent `retries` times, then fails. Frames that answer nothing are someone else's
 // business (unsolicited reports): offer() returns false for them.
 
-export type DeviceErrorCode = 'offline' | 'timeout' | 'closed' | 'replaced' | 'busy' | 'refused' | 'invalid' | 'cancelled';
+export type DeviceErrorCode = 'offline' | 'timeout' | 'closed' | 'replaced' | 'busy' | 'refused' | 'invalid' | 'expired' | 'cancelled';
 
 const MESSAGES: Record<DeviceErrorCode, string> = {
   offline: '设备离线',
@@ -17,6 +17,7 @@ const MESSAGES: Record<DeviceErrorCode, string> = {
   busy: '设备通道繁忙，请稍后再试',
   refused: '设备拒绝执行',
   invalid: '设备应答报文无法解析',
+  expired: '指令已过有效期，未下发',
   cancelled: '请求已取消，未下发',
 };
 
@@ -165,6 +166,10 @@ export class Channel {
   }
 
   private transmit(job: Job) {
+    if (job.req.validUntil !== undefined && Date.now() > job.req.validUntil) {
+      this.finish(job, new DeviceError('expired'));
+      return;
+    }
     job.tries++;
     try {
       this.opts.send(job.bytes, job.req);

@@ -1,9 +1,10 @@
-import type { Route } from '../modules/control/rules.ts';
+import type { Route } from '../modules/control/index.ts';
 import type { DeviceErrorCode } from './channel.ts';
 import type { DeviceRequest, Protocol } from './frames.ts';
 
 // The messages between a worker without a local gateway and the gateway processes (over MQTT,
-// under the deployment's topic prefix). One type per topic, parsed in one place:
+// under the deployment's topic prefix), each signed and checked by the Sealer (security.ts) before it
+// is parsed here. One type per topic, parsed in one place:
 //
 //   worker  → gateway/exec            ExecRequest   (every gateway sees it; only the holder answers)
 //   gateway → gateway/reply/<worker>  ExecReply     queued (at once), sent (frame on the wire), then
@@ -48,9 +49,9 @@ export const execTopics = (prefix: string) => ({
 const isObj = (v: unknown): v is Record<string, unknown> => !!v && typeof v === 'object' && !Array.isArray(v);
 const str = (v: unknown): v is string => typeof v === 'string' && v.length > 0 && v.length <= 200;
 
-function json(payload: Buffer): unknown {
+function json(payload: Buffer | string): unknown {
   try {
-    return JSON.parse(payload.toString('utf8'));
+    return JSON.parse(typeof payload === 'string' ? payload : payload.toString('utf8'));
   } catch {
     return undefined;
   }
@@ -83,7 +84,7 @@ function parseRequest(v: unknown): DeviceRequest | undefined {
   };
 }
 
-export function parseExecRequest(payload: Buffer): ExecRequest | undefined {
+export function parseExecRequest(payload: Buffer | string): ExecRequest | undefined {
   const m = json(payload);
   if (!isObj(m) || !str(m.reqId) || !str(m.replyTo)) return undefined;
   const route = parseRoute(m.route);
@@ -93,10 +94,10 @@ export function parseExecRequest(payload: Buffer): ExecRequest | undefined {
   return { reqId: m.reqId, replyTo: m.replyTo, route, req, queueMs };
 }
 
-const CODES: readonly DeviceErrorCode[] = ['offline', 'timeout', 'closed', 'replaced', 'busy', 'refused', 'invalid', 'cancelled'];
+const CODES: readonly DeviceErrorCode[] = ['offline', 'timeout', 'closed', 'replaced', 'busy', 'refused', 'invalid', 'expired', 'cancelled'];
 const errorCode = (v: unknown): DeviceErrorCode => CODES.find((c) => c === v) ?? 'offline';
 
-export function parseExecReply(payload: Buffer): ExecReply | undefined {
+export function parseExecReply(payload: Buffer | string): ExecReply | undefined {
   const m = json(payload);
   if (!isObj(m) || !str(m.reqId)) return undefined;
   switch (m.state) {
@@ -117,7 +118,7 @@ export function parseExecReply(payload: Buffer): ExecReply | undefined {
   }
 }
 
-export function parseExecCancel(payload: Buffer): ExecCancel | undefined {
+export function parseExecCancel(payload: Buffer | string): ExecCancel | undefined {
   const m = json(payload);
   if (!isObj(m) || !str(m.replyTo)) return undefined;
   const reqIds = Array.isArray(m.reqIds) ? m.reqIds.filter(str) : undefined;

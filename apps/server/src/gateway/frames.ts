@@ -47,6 +47,11 @@ export interface DeviceRequest {
   ref?: number;
   /** write the frame and its reply to device_reports (control frames) */
   log?: boolean;
+  /**
+   * epoch ms after which the frame must not be put on the wire (a request relayed from another
+   * process carries its signed expiry here: a late or replayed request never actuates)
+   */
+  validUntil?: number;
 }
 
 /** A decoded frame and its bytes as hex (for logs and for forwarding to another process). */

@@ -1,7 +1,7 @@
 import net from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Fleet } from '@meter/simulator';
-import { harness, imei15, silent, until, type Harness, type TestCompany } from '../modules/control/harness.test-util.ts';
+import { harness, imei15, silent, testSealer, until, type Harness, type TestCompany } from '../modules/control/harness.test-util.ts';
 import { RemoteGateway } from './remote.ts';
 import { connectMqtt } from './mqtt.ts';
 import { dlt, type DeviceRequest } from './frames.ts';
@@ -136,7 +136,8 @@ describe('heartbeat', () => {
   it('a connection silent for three heartbeat intervals is closed and its device goes offline', async () => {
     const imei = imei15();
     const id = await h.collector(c.companyId, imei);
-    const s = net.connect(h.gateway.port, '127.0.0.1', () => s.write(`REG ${imei}\n`));
+    const line = await h.reg(imei);
+    const s = net.connect(h.gateway.port, '127.0.0.1', () => s.write(line));
     const answers: string[] = [];
     s.on('data', (d) => answers.push(d.toString()));
     await until(async () => (await h.q1<{ online: boolean }>('SELECT online FROM collectors WHERE id = $1', [id])).online, 5000, 'collector online');
@@ -215,7 +216,7 @@ describe('realtime websocket, area-bound users', () => {
 describe('a worker in another process', () => {
   it('reaches the device through the gateway that holds its connection (gateway/exec over MQTT)', async () => {
     const client = await connectMqtt('mqtt://127.0.0.1:1883', 'test-remote');
-    const remote = await RemoteGateway.connect(client, { replyTimeoutMs: 800, retries: 1, prefix: h.prefix });
+    const remote = await RemoteGateway.connect(client, { replyTimeoutMs: 800, retries: 1, prefix: h.prefix, sealer: testSealer() });
     const req: DeviceRequest = dlt.read(fourG.address, DLT645_DI.FORWARD_ACTIVE_TOTAL, '读电量');
     const reply = await remote.transact({ address: fourG.address, protocol: 'dlt645', imei: fourGImei, mqtt: true }, req);
     expect(reply?.frame.address).toBe(fourG.address);

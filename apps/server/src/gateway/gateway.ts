@@ -4,19 +4,24 @@ import type { MqttClient } from 'mqtt';
 import { FrameSplitter, fromHex } from '@meter/protocol';
 import { SYSTEM_SCOPE, type Db } from '../db/client.ts';
 import { LEASE, leaseKeyOf, SessionLease } from '../db/lease.ts';
-import type { EventBus, DeviceEvent } from '../modules/realtime/bus.ts';
-import { ingestReadings, raiseWarnings, SOURCE, type IngestItem } from '../modules/control/ingest.ts';
-import * as controlRepo from '../modules/control/repo.ts';
-import type { Route } from '../modules/control/rules.ts';
+import { databaseUnavailable } from '../db/unavailable.ts';
+import type { EventBus, DeviceEvent } from '../modules/realtime/index.ts';
+import { controlRepo, ingestReadings, raiseWarnings, SOURCE, type IngestItem, type Route } from '../modules/control/index.ts';
 import { Channel, DeviceError, type RequestOptions } from './channel.ts';
 import { RemoteServer } from './serve-remote.ts';
 import { decodeFrame, factsOf, hex, singleFrame, type Decoded, type DeviceRequest, type Protocol } from './frames.ts';
+import { MeterCache } from './meter-cache.ts';
 import * as repo from './repo.ts';
+import { LogThrottle, sameText, signDown, type DeviceSecrets, type Sealer } from './security.ts';
+import { ingestBufferDepth, readingsStored as readingsStoredMetric } from '../ops/metrics.ts';
 
 // The device gateway (docs/DEVICE-WIRE.md): a TCP listener for collectors/DTUs and 4G meters
 // (registration by IMEI, heartbeat, transparent DL/T 645 / CJ/T 188 frames) and the MQTT channel of
 // NB/4G meters (meter/<address>/up|down). It answers "send this frame to that meter and give me
 // the reply" (transact) for the command worker, and stores what devices report by themselves.
+// Devices authenticate: a collector registers with its archive's secret (a 4G meter with one derived
+// from the server secret), and its reports count only for the meters behind it; MQTT down messages
+// are signed with the meter's key; gateway/exec requests must be signed and fresh (security.ts).
 
 export interface GatewaySettings {
   host: string;
@@ -49,6 +54,8 @@ export interface GatewayDeps {
   /** the MQTT connection for meter/+/up|down (and remote requests) */
   mqtt?: MqttClient;
   settings: GatewaySettings;
+  /** device credentials and the signer of internal messages */
+  security: { secrets: DeviceSecrets; sealer: Sealer };
 }
 
 /** What the worker needs from a gateway: a frame to a meter, and its reply. */
@@ -70,7 +77,8 @@ interface Connection {
   errorBudget: { minute: number; used: number };
 }
 
-const REG = /^REG\s+(\d{15})$/;
+/** `REG <imei> <secret>` (the secret: the collector's reg_secret, or a 4G meter's derived one) */
+const REG = /^REG\s+(\d{15})(?:\s+([\x21-\x7e]{1,64}))?$/;
 const MAX_PRE_REGISTRATION = 256;
 const ERROR_REPORTS_PER_MINUTE = 20;
 /**
@@ -81,6 +89,17 @@ const ERROR_REPORTS_PER_MINUTE = 20;
  */
 const QUEUE_HIGH = 40_000;
 const QUEUE_LOW = 20_000;
+/**
+ * The bound of readings held in memory. TCP devices stop being read at QUEUE_HIGH; MQTT messages
+ * cannot be paused, so their reports beyond this bound are dropped — with an error in the log.
+ */
+const QUEUE_MAX = 200_000;
+/** a batch that meets a database outage is tried again after at most this long */
+const RETRY_MAX_MS = 2_000;
+/** at stop, a database still away is waited for this long before what is buffered is given up */
+const STOP_GRACE_MS = 10_000;
+/** device reports (frame log) kept for the database at most */
+const REPORTS_MAX = 50_000;
 /**
  * Reported readings are stored in lanes by meter id (id mod INGEST_LANES): a lane stores its batches
  * one after the other, so each meter's readings reach the database in the order they came; the lanes
@@ -93,65 +112,6 @@ const INGEST_LANES = 4;
 const LANE_START = 2_500;
 const LANE_BATCH = 10_000;
 const LANE_LINGER_MS = 20;
-
-/** Caches meters by address, loading misses in batches (many reports arrive at once). */
-class MeterCache {
-  private map = new Map<string, { ref: repo.MeterRef | null; at: number }>();
-  private waiting = new Map<string, ((r: repo.MeterRef | null) => void)[]>();
-  private scheduled = false;
-  constructor(
-    private readonly db: Db,
-    private readonly ttlMs = 60_000,
-  ) {}
-
-  get(address: string): Promise<repo.MeterRef | null> {
-    const hit = this.map.get(address);
-    if (hit && Date.now() - hit.at < this.ttlMs) return Promise.resolve(hit.ref);
-    return new Promise((resolve) => {
-      const list = this.waiting.get(address);
-      if (list) list.push(resolve);
-      else this.waiting.set(address, [resolve]);
-      if (!this.scheduled) {
-        this.scheduled = true;
-        setImmediate(() => void this.load());
-      }
-    });
-  }
-
-  peek(address: string) {
-    return this.map.get(address)?.ref ?? null;
-  }
-
-  /** The cached answer while it is fresh (`undefined`: ask {@link get}). */
-  fresh(address: string): repo.MeterRef | null | undefined {
-    const hit = this.map.get(address);
-    return hit && Date.now() - hit.at < this.ttlMs ? hit.ref : undefined;
-  }
-
-  update(address: string, patch: Partial<repo.MeterRef>) {
-    const hit = this.map.get(address);
-    if (hit?.ref) hit.ref = { ...hit.ref, ...patch };
-  }
-
-  private async load() {
-    this.scheduled = false;
-    const batch = this.waiting;
-    this.waiting = new Map();
-    let refs: repo.MeterRef[] = [];
-    try {
-      refs = await this.db.tx(SYSTEM_SCOPE, (tx) => repo.metersByAddress(tx, [...batch.keys()]));
-    } catch {
-      /* database unavailable: treat as unknown this time */
-    }
-    const found = new Map(refs.map((r) => [r.address, r]));
-    const now = Date.now();
-    for (const [address, resolvers] of batch) {
-      const ref = found.get(address) ?? null;
-      this.map.set(address, { ref, at: now });
-      for (const r of resolvers) r(ref);
-    }
-  }
-}
 
 /** Looks IMEIs up in batches: registrations arriving together cost one query. */
 class ImeiLookup {
@@ -192,6 +152,13 @@ export class Gateway implements GatewayClient {
   private readonly mqttOnline = new Map<string, boolean>();
   private readonly meters: MeterCache;
   private readonly imeis: ImeiLookup;
+  private readonly refusals: LogThrottle;
+  private readonly strangers: LogThrottle;
+  private readonly mqttJunk: LogThrottle;
+  private readonly unknownAddress: LogThrottle;
+  /** malformed MQTT reports written to device_reports in the current minute (all meters together) */
+  private mqttErrorBudget = { minute: 0, used: 0 };
+  private readonly downNonce = { n: 0, base: Math.random().toString(36).slice(2, 8) };
   /**
    * Times kept per meter are ms since this gateway started (small integers: a map holds them
    * without allocating a number object per update, which at thousands of reports a second shows).
@@ -226,10 +193,21 @@ export class Gateway implements GatewayClient {
   private mqttLease: SessionLease | undefined;
   private mqttServing = false;
   private mqttListening = false;
+  private stopDeadline = Infinity;
+  /** since when stored batches fail because the database is away (0: it is not) */
+  private outageSince = 0;
+  private outageLoggedAt = 0;
+  /** MQTT reports dropped at QUEUE_MAX since the last log line */
+  private dropped = 0;
+  private droppedLoggedAt = 0;
 
   constructor(private readonly deps: GatewayDeps) {
-    this.meters = new MeterCache(deps.db);
+    this.meters = new MeterCache(deps.db, deps.log);
     this.imeis = new ImeiLookup(deps.db);
+    this.refusals = new LogThrottle(deps.log, '设备注册被拒绝');
+    this.strangers = new LogThrottle(deps.log, '上报的表具不属于该连接的采集器，已丢弃');
+    this.mqttJunk = new LogThrottle(deps.log, 'MQTT 上报异常，已丢弃');
+    this.unknownAddress = new LogThrottle(deps.log, 'MQTT 上报的表具地址未登记，已丢弃');
   }
 
   get log() {
@@ -246,7 +224,15 @@ export class Gateway implements GatewayClient {
   }
 
   stats() {
-    return { connections: this.byImei.size, sockets: this.conns.size, mqttMeters: this.mqttChannels.size, readingsStored: this.readingsStored };
+    return {
+      connections: this.byImei.size,
+      sockets: this.conns.size,
+      mqttMeters: this.mqttChannels.size,
+      readingsStored: this.readingsStored,
+      /** readings waiting to be stored, and reports waiting for their meter to be looked up */
+      backlog: this.queued + this.meters.pending,
+      databaseDownMs: this.outageSince ? Date.now() - this.outageSince : 0,
+    };
   }
 
   async start() {
@@ -284,7 +270,7 @@ export class Gateway implements GatewayClient {
       if (!this.mqttLease.held) this.log.info('另一网关正在服务 MQTT 表具，本网关待命（对方退出后自动接管）');
     }
     if (this.deps.mqtt) {
-      this.remote = new RemoteServer(this, this.deps.mqtt, this.deps.db, this.log, this.prefix);
+      this.remote = new RemoteServer(this, this.deps.mqtt, this.deps.db, this.log, this.deps.security.sealer, this.prefix);
       await this.remote.start();
     }
     this.log.info({ port: this.port }, '设备网关已启动');
@@ -292,6 +278,7 @@ export class Gateway implements GatewayClient {
 
   async stop() {
     this.stopped = true;
+    this.stopDeadline = Date.now() + STOP_GRACE_MS;
     await this.mqttLease?.stop();
     for (const t of this.timers) clearInterval(t);
     clearTimeout(this.linger);
@@ -372,7 +359,7 @@ export class Gateway implements GatewayClient {
         return;
       }
       registering = true;
-      void this.register(conn, m[1]).then(
+      void this.register(conn, m[1], m[2] ?? '').then(
         (ok) => {
           clearTimeout(registerTimer);
           const rest = pre!.subarray(nl + 1);
@@ -393,17 +380,24 @@ export class Gateway implements GatewayClient {
     });
   }
 
-  private refuse(conn: Connection, why: 'invalid' | 'unknown') {
-    this.log.warn({ remote: conn.remote, why }, '设备注册被拒绝');
-    conn.socket.end(`ERR ${why}\n`);
+  /** Refuses a registration; a wrong secret is answered as an unknown IMEI (which IMEIs exist is not told). */
+  private refuse(conn: Connection, why: 'invalid' | 'unknown' | 'secret', imei?: string) {
+    this.refusals.hit({ remote: conn.remote, why, imei });
+    conn.socket.end(`ERR ${why === 'invalid' ? 'invalid' : 'unknown'}\n`);
     setTimeout(() => conn.socket.destroy(), 1000).unref();
   }
 
-  private async register(conn: Connection, imei: string): Promise<boolean> {
+  private async register(conn: Connection, imei: string, secret: string): Promise<boolean> {
     const device = await this.imeis.get(imei);
     if (conn.socket.destroyed) return false;
     if (!device) {
-      this.refuse(conn, 'unknown');
+      this.refuse(conn, 'unknown', imei);
+      return false;
+    }
+    // an IMEI is printed on the device: only the secret proves it (and only then may it replace a connection)
+    const expected = device.type === 'collector' ? device.secret : this.deps.security.secrets.fourG(imei);
+    if (!secret || !expected || !sameText(secret, expected)) {
+      this.refuse(conn, 'secret', imei);
       return false;
     }
     conn.imei = imei;
@@ -559,23 +553,32 @@ export class Gateway implements GatewayClient {
   private unsolicited(conn: Connection | null, d: Decoded, channel: 'tcp' | 'mqtt') {
     const cached = this.meters.fresh(d.frame.address);
     if (cached !== undefined) this.report1(conn, d, channel, cached);
-    else
+    else {
       void this.meters.get(d.frame.address).then(
         (m) => this.report1(conn, d, channel, m),
         (e) => this.log.error({ err: e }, '处理设备上报失败'),
       );
+      // reports waiting for a lookup the database does not answer are backlog too
+      if (this.queued + this.meters.pending >= QUEUE_HIGH && !this.paused) this.pauseAll();
+    }
   }
 
   private report1(conn: Connection | null, d: Decoded, channel: 'tcp' | 'mqtt', meter: repo.MeterRef | null) {
     const f = d.frame;
     const companyId = meter?.companyId ?? conn?.device?.companyId;
     if (companyId === undefined) {
-      this.log.warn({ address: f.address }, 'MQTT 上报的表具地址未登记，已丢弃');
+      this.unknownAddress.hit({ address: f.address });
       return;
     }
     const collectorId = conn ? this.collectorOf(conn) : null;
     if (!meter || (conn?.device && meter.companyId !== conn.device.companyId)) {
       if (conn) this.badInput(conn, d.hex, `未登记的表具地址 ${f.address}`);
+      return;
+    }
+    // a connection speaks only for the meters behind it: its collector's, or the 4G meter itself
+    if (conn?.device && (conn.device.type === 'collector' ? meter.collectorId !== conn.device.id : meter.id !== conn.device.id)) {
+      this.strangers.hit({ imei: conn.imei, address: f.address });
+      this.badInput(conn, d.hex, `表具 ${f.address} 不属于该采集器，已丢弃`);
       return;
     }
     if (f.direction !== 'response') {
@@ -587,7 +590,15 @@ export class Gateway implements GatewayClient {
       this.report(companyId, meter.id, collectorId, 'up', channel, d.hex, { ...summarize(d), facts }, '');
     }
     this.meterSeen(meter);
-    if (facts.total !== undefined) {
+    if (facts.total !== undefined && this.queued >= QUEUE_MAX) {
+      // only MQTT gets here (TCP reading stopped at QUEUE_HIGH): memory stays bounded, loudly
+      this.dropped++;
+      if (Date.now() - this.droppedLoggedAt >= 10_000) {
+        this.log.error({ dropped: this.dropped, queued: this.queued, bound: QUEUE_MAX }, '上报读数积压已达上限，MQTT 上报读数被丢弃');
+        this.droppedLoggedAt = Date.now();
+        this.dropped = 0;
+      }
+    } else if (facts.total !== undefined) {
       // the facts are this frame's own: their registers are completed in place
       const registers = facts.registers ?? {};
       if (facts.batteryLow !== undefined) registers.batteryLow = facts.batteryLow;
@@ -602,9 +613,10 @@ export class Gateway implements GatewayClient {
         valve: facts.valve,
       });
       this.queued++;
+      ingestBufferDepth.set(this.queued);
       if (lane.length >= LANE_START) void this.runLane(meter.id % INGEST_LANES);
       else if (!this.linger) this.linger = setTimeout(this.lingered, LANE_LINGER_MS);
-      if (this.queued >= QUEUE_HIGH && !this.paused) this.pauseAll();
+      if (this.queued + this.meters.pending >= QUEUE_HIGH && !this.paused) this.pauseAll();
     }
     if (facts.batteryLow) void this.lowBattery(meter);
   }
@@ -663,6 +675,7 @@ export class Gateway implements GatewayClient {
       for (const m of changed) this.deps.bus.emit({ companyId: m.companyId, kind: 'online', body: { meterId: m.id, address: m.address, areaId: m.areaId, online: true } });
     } catch (e) {
       this.log.error({ err: e }, '写入在线状态失败');
+      for (const id of ids) this.nowOnline.add(id); // written once the database is back
     }
   }
 
@@ -710,7 +723,7 @@ export class Gateway implements GatewayClient {
         retries: this.deps.settings.retries,
         send: (bytes, req) => {
           if (!client.connected) throw new DeviceError('offline');
-          client.publish(`${this.prefix}meter/${address}/down`, JSON.stringify({ id: req.ref ?? 0, frame: hex(bytes) }), { qos: 1 });
+          client.publish(`${this.prefix}meter/${address}/down`, this.down(address, req.ref ?? 0, hex(bytes)), { qos: 1 });
           if (req.log) {
             const m = this.meters.peek(address);
             if (m) this.report(m.companyId, m.id, null, 'down', 'mqtt', hex(bytes), { label: req.label }, '');
@@ -722,6 +735,13 @@ export class Gateway implements GatewayClient {
       this.mqttChannels.set(address, ch);
     }
     return ch;
+  }
+
+  /** A down message signed with the meter's key, valid for a minute, with a nonce the meter remembers. */
+  private down(address: string, id: number, frame: string): string {
+    const topic = `${this.prefix}meter/${address}/down`;
+    const nonce = `${this.downNonce.base}${(this.downNonce.n++).toString(36)}`;
+    return signDown(this.deps.security.secrets.meter(address).password, topic, id, frame, Date.now() + 60_000, nonce);
   }
 
   /** The lease is ours: serve the MQTT meters. */
@@ -791,8 +811,11 @@ export class Gateway implements GatewayClient {
   }
 
   private async mqttBadInput(address: string, hexText: string, error: string) {
+    this.mqttJunk.hit({ address, error });
+    const minute = Math.floor(Date.now() / 60_000);
+    if (this.mqttErrorBudget.minute !== minute) this.mqttErrorBudget = { minute, used: 0 };
+    if (this.mqttErrorBudget.used++ >= ERROR_REPORTS_PER_MINUTE * 5) return;
     const meter = await this.meters.get(address);
-    this.log.warn({ address, error }, 'MQTT 上报异常，已丢弃');
     if (meter) this.report(meter.companyId, meter.id, null, 'up', 'mqtt', hexText, null, error);
   }
 
@@ -822,6 +845,7 @@ export class Gateway implements GatewayClient {
   /** Starts writing whatever is buffered (every 500 ms): lanes with readings and the frame log. */
   private kick() {
     for (let i = 0; i < this.lanes.length; i++) if (this.lanes[i].length) void this.runLane(i);
+    if (this.paused && this.queued + this.meters.pending <= QUEUE_LOW) this.resumeAll();
     void this.flushReports();
   }
 
@@ -846,8 +870,9 @@ export class Gateway implements GatewayClient {
         while (lane.length) {
           const batch = lane.splice(0, LANE_BATCH);
           this.queued -= batch.length;
+          ingestBufferDepth.set(this.queued);
           await this.ingest(batch);
-          if (this.paused && this.queued <= QUEUE_LOW) this.resumeAll();
+          if (this.paused && this.queued + this.meters.pending <= QUEUE_LOW) this.resumeAll();
         }
       } finally {
         this.laneRuns[i] = undefined;
@@ -873,7 +898,16 @@ export class Gateway implements GatewayClient {
               if (m && m.companyId === r.companyId) r.meterId = m.id;
             }
           }
-          await this.deps.db.tx(SYSTEM_SCOPE, (tx) => repo.insertReports(tx, reports)).catch((e) => this.log.error({ err: e }, '写入设备报文日志失败'));
+          try {
+            await this.deps.db.tx(SYSTEM_SCOPE, (tx) => repo.insertReports(tx, reports));
+          } catch (e) {
+            this.log.error({ err: e }, '写入设备报文日志失败');
+            if (!databaseUnavailable(e) || this.stopped) break;
+            // kept for the database's return (bounded: the oldest go first)
+            this.reports.unshift(...reports);
+            if (this.reports.length > REPORTS_MAX) this.reports.splice(0, this.reports.length - REPORTS_MAX);
+            break;
+          }
         }
       } finally {
         this.flushing = undefined;
@@ -890,7 +924,10 @@ export class Gateway implements GatewayClient {
     this.pauses++;
     const now = Date.now();
     if (now - this.pauseLoggedAt >= 60_000) {
-      this.log.warn({ queued: this.queued, pauses: this.pauses }, '上报读数积压，暂停接收设备数据（一分钟内只记一次）');
+      this.log.warn(
+        { queued: this.queued, lookups: this.meters.pending, bound: QUEUE_HIGH, pauses: this.pauses, databaseDown: this.outageSince > 0 },
+        this.outageSince ? '数据库不可用，暂存的上报读数已达上限，暂停接收设备数据（一分钟内只记一次）' : '上报读数积压，暂停接收设备数据（一分钟内只记一次）',
+      );
       this.pauseLoggedAt = now;
       this.pauses = 0;
     }
@@ -901,18 +938,41 @@ export class Gateway implements GatewayClient {
     for (const c of this.conns) c.socket.resume();
   }
 
-  /** Stores one batch of reported readings; a transient database failure is retried, never dropped silently. */
+  /**
+   * Stores one batch of reported readings. While the database is away the batch is tried again until
+   * it is stored (its lane waits behind it, the other lanes' readings wait in memory and TCP devices
+   * stop being read at QUEUE_HIGH); a batch stored whose COMMIT was not confirmed is harmless to store
+   * again (readings are unique per meter and instant). Any other error is tried three times.
+   */
   private async ingest(readings: IngestItem[]) {
     for (let attempt = 1; ; attempt++) {
       try {
         const t0 = performance.now();
         const { events, stored } = await this.deps.db.tx(SYSTEM_SCOPE, (tx) => ingestReadings(tx, readings, { results: false }));
         this.readingsStored += stored;
+        readingsStoredMetric.inc(stored);
         this.log.debug({ readings: readings.length, ms: Math.round(performance.now() - t0) }, '上报读数已入库');
+        if (this.outageSince) {
+          this.log.info({ downMs: Date.now() - this.outageSince, queued: this.queued }, '数据库已恢复，暂存的上报读数正在写入');
+          this.outageSince = 0;
+        }
         this.deps.bus.emitAll(events);
         return;
       } catch (e) {
-        if (attempt < 3) {
+        if (databaseUnavailable(e) && Date.now() < this.stopDeadline) {
+          const now = Date.now();
+          if (!this.outageSince) {
+            this.outageSince = now;
+            this.outageLoggedAt = now;
+            this.log.error({ err: e, queued: this.queued + readings.length }, '数据库不可用，上报读数暂存于内存，恢复后写入');
+          } else if (now - this.outageLoggedAt >= 10_000) {
+            this.outageLoggedAt = now;
+            this.log.warn({ downMs: now - this.outageSince, queued: this.queued + readings.length, bound: QUEUE_HIGH }, '数据库仍不可用，上报读数暂存中');
+          }
+          await new Promise((r) => setTimeout(r, Math.min(RETRY_MAX_MS, 100 * attempt)));
+          continue;
+        }
+        if (attempt < 3 && !databaseUnavailable(e)) {
           this.log.warn({ err: e, n: readings.length, attempt }, '写入上报读数失败，重试');
           await new Promise((r) => setTimeout(r, 200 * attempt));
           continue;
@@ -934,6 +994,9 @@ export class Gateway implements GatewayClient {
       await this.deps.db.tx(SYSTEM_SCOPE, (tx) => repo.touchLastSeen(tx, at(c), at(m)));
     } catch (e) {
       this.log.error({ err: e }, '写入最后通信时间失败');
+      // kept for the next write (a newer time seen since wins)
+      for (const [id, t] of c) if (!(this.seenCollectors.get(id)! >= t)) this.seenCollectors.set(id, t);
+      for (const [id, t] of m) if (!(this.seenMeters.get(id)! >= t)) this.seenMeters.set(id, t);
     }
   }
 }

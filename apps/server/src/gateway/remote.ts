@@ -1,11 +1,12 @@
 import { randomUUID } from 'node:crypto';
 import type { IClientOptions, MqttClient } from 'mqtt';
 import { fromHex } from '@meter/protocol';
-import type { Route } from '../modules/control/rules.ts';
+import type { Route } from '../modules/control/index.ts';
 import { DeviceError } from './channel.ts';
 import { execTopics, parseExecReply, type ExecCancel, type ExecReply, type ExecRequest } from './exec.ts';
 import { decodeFrame, type Decoded, type DeviceRequest } from './frames.ts';
 import type { GatewayClient } from './gateway.ts';
+import type { Sealer } from './security.ts';
 
 // A worker in a process without the gateway role reaches devices through the gateway process that
 // holds their connection (messages: exec.ts). The holder acknowledges at once (`queued`), says when
@@ -16,10 +17,15 @@ import type { GatewayClient } from './gateway.ts';
 //   - `sent` but no answer within tries × timeout (+ a margin) → timeout (an actuation is then read back).
 // A request given up is cancelled on gateway/cancel, and the worker's MQTT will cancels all of its
 // requests when it dies, so the gateway never sends a frame nobody waits for.
+// Every message is signed (Sealer). A request's signed expiry is its validity: the time it may wait
+// in the gateway's queue (queueMs) plus its tries on the wire — a gateway does not put it on the wire
+// after that (a replayed or late request never actuates). The will is signed once, at connect, so it
+// is valid for WILL_TTL_MS; being accepted once (replay cache), it still cancels only once.
 
 export interface RemoteOptions {
   replyTimeoutMs: number;
   retries: number;
+  sealer: Sealer;
   prefix?: string;
   /** how long a request may wait in the gateway's per-connection queue (default 60 s) */
   queueMs?: number;
@@ -28,6 +34,9 @@ export interface RemoteOptions {
   /** this worker's reply topic (from {@link RemoteGateway.identity}, so the will names it) */
   replyTo?: string;
 }
+
+/** the will is signed when the connection is made and published whenever the worker dies */
+export const WILL_TTL_MS = 30 * 24 * 3_600_000;
 
 interface Waiting {
   resolve(d: Decoded | null): void;
@@ -55,20 +64,21 @@ export class RemoteGateway implements GatewayClient {
     this.ackMs = opts.ackMs ?? Math.max(2000, opts.replyTimeoutMs);
   }
 
-  /** A reply topic for a new worker and the MQTT will that cancels its requests when it dies. */
-  static identity(prefix = ''): { replyTo: string; will: NonNullable<IClientOptions['will']> } {
+  /** A reply topic for a new worker and the (signed) MQTT will that cancels its requests when it dies. */
+  static identity(prefix: string, sealer: Sealer): { replyTo: string; will: NonNullable<IClientOptions['will']> } {
     const replyTo = `${prefix}gateway/reply/${randomUUID()}`;
     const gone: ExecCancel = { replyTo, gone: true };
-    return { replyTo, will: { topic: execTopics(prefix).cancel, payload: Buffer.from(JSON.stringify(gone)), qos: 1, retain: false } };
+    const topic = execTopics(prefix).cancel;
+    return { replyTo, will: { topic, payload: Buffer.from(sealer.seal(topic, JSON.stringify(gone), WILL_TTL_MS)), qos: 1, retain: false } };
   }
 
   static async connect(client: MqttClient, opts: RemoteOptions) {
-    const g = new RemoteGateway(client, opts, opts.replyTo ?? RemoteGateway.identity(opts.prefix).replyTo);
+    const g = new RemoteGateway(client, opts, opts.replyTo ?? `${opts.prefix ?? ''}gateway/reply/${randomUUID()}`);
     client.on('message', (topic, payload) => {
-      if (topic === g.replyTo) {
-        const m = parseExecReply(payload);
-        if (m) g.answer(m);
-      }
+      if (topic !== g.replyTo) return;
+      const opened = opts.sealer.open(topic, payload);
+      const m = opened ? parseExecReply(opened.body) : undefined;
+      if (m) g.answer(m);
     });
     await client.subscribeAsync(g.replyTo, { qos: 1 });
     return g;
@@ -88,15 +98,20 @@ export class RemoteGateway implements GatewayClient {
       const w: Waiting = { resolve, reject, wireMs, timer: this.deadline(reqId, this.ackMs, 'offline') };
       this.waiting.set(reqId, w);
       const msg: ExecRequest = { reqId, replyTo: this.replyTo, route, req, queueMs: this.queueMs };
-      this.client.publish(this.topics.exec, JSON.stringify(msg), { qos: 1 });
+      // valid while it may wait in the queue and then be tried on the wire
+      this.publish(this.topics.exec, msg, this.queueMs + wireMs);
     });
+  }
+
+  private publish(topic: string, body: ExecRequest | ExecCancel, ttlMs?: number) {
+    this.client.publish(topic, this.opts.sealer.seal(topic, JSON.stringify(body), ttlMs), { qos: 1 });
   }
 
   /** Tells the gateways this worker is leaving: its requests not yet on the wire are dropped. */
   async close() {
     this.closed = true;
     const gone: ExecCancel = { replyTo: this.replyTo, gone: true };
-    await this.client.publishAsync(this.topics.cancel, JSON.stringify(gone), { qos: 1 }).catch(() => {});
+    await this.client.publishAsync(this.topics.cancel, this.opts.sealer.seal(this.topics.cancel, JSON.stringify(gone)), { qos: 1 }).catch(() => {});
     for (const [id, w] of this.waiting) {
       clearTimeout(w.timer);
       w.reject(new DeviceError('offline'));
@@ -110,8 +125,7 @@ export class RemoteGateway implements GatewayClient {
       if (!w) return;
       this.waiting.delete(reqId);
       // given up: the gateway must not send it any more (a frame already on the wire cannot be unsent)
-      const cancel: ExecCancel = { replyTo: this.replyTo, reqIds: [reqId] };
-      this.client.publish(this.topics.cancel, JSON.stringify(cancel), { qos: 1 });
+      this.publish(this.topics.cancel, { replyTo: this.replyTo, reqIds: [reqId] });
       w.reject(new DeviceError(code, code === 'busy' ? '设备通道繁忙，请求排队超时，未下发' : undefined));
     }, ms);
   }

@@ -12,15 +12,17 @@ export interface RegisteredDevice {
   companyId: number;
   areaId: number | null;
   name: string;
+  /** a collector's registration secret ('' for a 4G meter: its secret derives from the server secret) */
+  secret: string;
 }
 
 /** The collector, or else the 4G meter, that owns each IMEI (IMEIs nobody owns are absent). */
 export async function findByImeis(tx: Tx, imeis: string[]): Promise<Map<string, RegisteredDevice>> {
   if (!imeis.length) return new Map();
   const r = await tx.execute(sql`
-    SELECT 'collector' AS type, id, company_id, area_id, name, imei FROM collectors WHERE imei = ANY(${arr(imeis)}::text[])
+    SELECT 'collector' AS type, id, company_id, area_id, name, imei, reg_secret FROM collectors WHERE imei = ANY(${arr(imeis)}::text[])
     UNION ALL
-    SELECT 'meter', id, company_id, area_id, name, imei FROM meters WHERE imei = ANY(${arr(imeis)}::text[]) AND imei <> '' AND status <> 2`);
+    SELECT 'meter', id, company_id, area_id, name, imei, '' FROM meters WHERE imei = ANY(${arr(imeis)}::text[]) AND imei <> '' AND status <> 2`);
   const out = new Map<string, RegisteredDevice>();
   for (const row of r.rows) {
     const imei = String(row.imei);
@@ -31,6 +33,7 @@ export async function findByImeis(tx: Tx, imeis: string[]): Promise<Map<string, 
       companyId: Number(row.company_id),
       areaId: row.area_id == null ? null : Number(row.area_id),
       name: String(row.name),
+      secret: String(row.reg_secret ?? ''),
     });
   }
   return out;
@@ -165,6 +168,8 @@ export interface DemoDeviceRow {
   collectorId: number | null;
   collectorImei: string | null;
   collectorName: string | null;
+  /** the collector's registration secret */
+  collectorSecret: string | null;
   total: string;
   valveState: number | null;
 }
@@ -175,7 +180,7 @@ export interface DemoDeviceRow {
  */
 export async function demoDevices(tx: Tx, demoUsernames: string[]): Promise<DemoDeviceRow[]> {
   const r = await tx.execute(sql`
-    SELECT m.id, m.address, m.kind, m.plan, m.imei, m.protocol_id, m.collector_id, c.imei AS collector_imei, c.name AS collector_name,
+    SELECT m.id, m.address, m.kind, m.plan, m.imei, m.protocol_id, m.collector_id, c.imei AS collector_imei, c.name AS collector_name, c.reg_secret AS collector_secret,
       coalesce(l.total, m.initial_reading) AS total, m.valve_state
     FROM meters m
     LEFT JOIN collectors c ON c.id = m.collector_id
@@ -193,6 +198,7 @@ export async function demoDevices(tx: Tx, demoUsernames: string[]): Promise<Demo
     collectorId: x.collector_id == null ? null : Number(x.collector_id),
     collectorImei: (x.collector_imei as string | null) ?? null,
     collectorName: (x.collector_name as string | null) ?? null,
+    collectorSecret: (x.collector_secret as string | null) ?? null,
     total: String(x.total),
     valveState: x.valve_state == null ? null : Number(x.valve_state),
   }));

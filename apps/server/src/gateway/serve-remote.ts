@@ -1,11 +1,11 @@
 import type { Logger } from 'pino';
 import type { MqttClient } from 'mqtt';
 import { SYSTEM_SCOPE, type Db } from '../db/client.ts';
-import * as controlRepo from '../modules/control/repo.ts';
-import type { Route } from '../modules/control/rules.ts';
+import { controlRepo, type Route } from '../modules/control/index.ts';
 import { DeviceError, type RequestOptions } from './channel.ts';
 import { execTopics, parseExecCancel, parseExecRequest, type ExecReply, type ExecRequest } from './exec.ts';
 import type { Decoded, DeviceRequest } from './frames.ts';
+import type { Sealer } from './security.ts';
 
 // The gateway's side of gateway/exec (messages: exec.ts). A request is answered only by the gateway
 // that holds the device: `queued` at once, `sent` when the frame goes on the wire, then the outcome.
@@ -34,24 +34,33 @@ export class RemoteServer {
   private recent = new Set<string>();
   private older = new Set<string>();
   private readonly topics: ReturnType<typeof execTopics>;
+  private readonly replyPrefix: string;
 
   constructor(
     private readonly host: RemoteHost,
     private readonly client: MqttClient,
     private readonly db: Db,
     private readonly log: Logger,
+    private readonly sealer: Sealer,
     prefix: string,
   ) {
     this.topics = execTopics(prefix);
+    this.replyPrefix = `${prefix}gateway/reply/`;
   }
 
   async start() {
     this.client.on('message', (topic, payload) => {
+      if (topic !== this.topics.exec && topic !== this.topics.cancel) return;
+      // unsigned, forged, expired or replayed: dropped (and counted) by the sealer
+      const opened = this.sealer.open(topic, payload);
+      if (!opened) return;
       if (topic === this.topics.exec) {
-        const m = parseExecRequest(payload);
-        if (m) this.exec(m);
-      } else if (topic === this.topics.cancel) {
-        const m = parseExecCancel(payload);
+        const m = parseExecRequest(opened.body);
+        if (!m || !m.replyTo.startsWith(this.replyPrefix)) return;
+        // the signed expiry is the request's validity: the frame is not put on the wire after it
+        this.exec({ ...m, req: { ...m.req, validUntil: opened.expiresAt } });
+      } else {
+        const m = parseExecCancel(opened.body);
         if (m) this.cancel(m.replyTo, m.reqIds, m.gone === true);
       }
     });
@@ -64,7 +73,7 @@ export class RemoteServer {
   }
 
   private reply(to: string, m: ExecReply) {
-    this.client.publish(to, JSON.stringify(m), { qos: 1 });
+    this.client.publish(to, this.sealer.seal(to, JSON.stringify(m)), { qos: 1 });
   }
 
   private exec(m: ExecRequest) {

@@ -2,8 +2,8 @@ import mqtt from 'mqtt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DLT645_DI } from '@meter/protocol';
 import type { Fleet } from '@meter/simulator';
-import { harness, imei15, MQTT_URL, silent, until, type Harness, type TestCompany } from '../modules/control/harness.test-util.ts';
-import type { Route } from '../modules/control/rules.ts';
+import { harness, imei15, MQTT_URL, silent, testSealer, TEST_SECRETS, until, type Harness, type TestCompany } from '../modules/control/harness.test-util.ts';
+import type { Route } from '../modules/control/index.ts';
 import { LEASE, leaseKeyOf } from '../db/lease.ts';
 import { DeviceError } from './channel.ts';
 import { dlt } from './frames.ts';
@@ -52,7 +52,7 @@ afterAll(async () => {
 describe('a worker reaching a slow collector through another process (gateway/exec)', () => {
   it('waits for its turn in the connection’s queue: the deadline counts from when the frame is on the wire', async () => {
     const client = await connectMqtt(MQTT_URL, 'test-remote');
-    const remote = await RemoteGateway.connect(client, { replyTimeoutMs: 800, retries: 0, prefix: h.prefix });
+    const remote = await RemoteGateway.connect(client, { replyTimeoutMs: 800, retries: 0, prefix: h.prefix, sealer: testSealer() });
     const before = requestsAt(slow.address);
     // 25 reads of 300 ms each queue for ≈ 7.5 s on the collector's one line, far beyond one timeout
     const results = await Promise.all(Array.from({ length: 25 }, () => remote.transact(route, read()).then((d) => d?.frame.address, (e: DeviceError) => e.code)));
@@ -63,7 +63,7 @@ describe('a worker reaching a slow collector through another process (gateway/ex
 
   it('a request it gives up is never sent: what the meter receives is exactly what was answered', async () => {
     const client = await connectMqtt(MQTT_URL, 'test-remote');
-    const remote = await RemoteGateway.connect(client, { replyTimeoutMs: 800, retries: 0, prefix: h.prefix, queueMs: 1000 });
+    const remote = await RemoteGateway.connect(client, { replyTimeoutMs: 800, retries: 0, prefix: h.prefix, queueMs: 1000, sealer: testSealer() });
     const before = requestsAt(slow.address);
     const results = await Promise.all(Array.from({ length: 12 }, () => remote.transact(route, read()).then(() => 'ok', (e: DeviceError) => e.code)));
     await sleep(1500); // anything still queued at the gateway would have gone out by now
@@ -76,16 +76,21 @@ describe('a worker reaching a slow collector through another process (gateway/ex
 
   it('a request delivered twice (QoS 1 redelivery) is carried out once', async () => {
     const client = await connectMqtt(MQTT_URL, 'test-dup');
+    const sealer = testSealer();
     const replyTo = `${h.prefix}gateway/reply/dup-${process.pid}`;
     const states: string[] = [];
     client.on('message', (topic, payload) => {
-      if (topic === replyTo) states.push(String(JSON.parse(payload.toString()).state));
+      const opened = topic === replyTo ? sealer.open(topic, payload) : null;
+      if (opened) states.push(String(JSON.parse(opened.body).state));
     });
     await client.subscribeAsync(replyTo, { qos: 1 });
     const before = requestsAt(slow.address);
+    const topic = `${h.prefix}gateway/exec`;
     const msg = JSON.stringify({ reqId: `dup-${Date.now()}`, replyTo, route, req: read(), queueMs: 10_000 });
-    await client.publishAsync(`${h.prefix}gateway/exec`, msg, { qos: 1 });
-    await client.publishAsync(`${h.prefix}gateway/exec`, msg, { qos: 1 });
+    const sealed = sealer.seal(topic, msg, 20_000);
+    await client.publishAsync(topic, sealed, { qos: 1 });
+    await client.publishAsync(topic, sealed, { qos: 1 }); // the same message again (dropped as a replay)
+    await client.publishAsync(topic, sealer.seal(topic, msg, 20_000), { qos: 1 }); // the same request, signed anew
     await until(async () => states.includes('done'), 5000, 'reply');
     await sleep(800);
     expect(requestsAt(slow.address) - before).toBe(1);
@@ -102,10 +107,10 @@ describe('a worker that dies', () => {
       [c.companyId, slow.id],
     );
     const commandId = Number(rows[0].id);
-    const id = RemoteGateway.identity(h.prefix);
+    const id = RemoteGateway.identity(h.prefix, testSealer());
     const client = await mqtt.connectAsync(MQTT_URL, { clientId: `test-dying-${process.pid}`, reconnectPeriod: 0, will: id.will });
     client.on('error', () => {});
-    const remote = await RemoteGateway.connect(client, { replyTimeoutMs: 2000, retries: 0, prefix: h.prefix, replyTo: id.replyTo });
+    const remote = await RemoteGateway.connect(client, { replyTimeoutMs: 2000, retries: 0, prefix: h.prefix, replyTo: id.replyTo, sealer: testSealer() });
     const before = requestsAt(slow.address);
     for (let i = 0; i < 8; i++) void remote.transact(route, { ...read(), ref: commandId }).catch(() => {});
     await until(async () => requestsAt(slow.address) > before, 5000, 'first request on the wire');
@@ -159,7 +164,7 @@ describe('a worker that dies', () => {
 describe('two gateways that may serve MQTT meters', () => {
   it('only the lease holder serves them: each NB report is stored once; when it dies the other takes over', async () => {
     const client = await connectMqtt(MQTT_URL, 'test-gw-b');
-    const b = new Gateway({ db: h.db, bus: h.bus, log: silent, mqtt: client, settings: { host: '127.0.0.1', port: 0, heartbeatSeconds: 30, replyTimeoutMs: 800, retries: 1, mqttMeters: true, topicPrefix: h.prefix, mqttLeaseRetryMs: 300 } });
+    const b = new Gateway({ db: h.db, bus: h.bus, log: silent, mqtt: client, settings: { host: '127.0.0.1', port: 0, heartbeatSeconds: 30, replyTimeoutMs: 800, retries: 1, mqttMeters: true, topicPrefix: h.prefix, mqttLeaseRetryMs: 300 }, security: { secrets: TEST_SECRETS, sealer: testSealer() } });
     await b.start();
     try {
       expect(h.gateway.servesMqttMeters).toBe(true);
@@ -187,7 +192,7 @@ describe('two gateways that may serve MQTT meters', () => {
       expect(Date.now() - t0).toBeLessThan(5000);
       // a worker elsewhere reaches the NB meter through the new holder
       const wc = await connectMqtt(MQTT_URL, 'test-remote');
-      const remote = await RemoteGateway.connect(wc, { replyTimeoutMs: 2000, retries: 1, prefix: h.prefix });
+      const remote = await RemoteGateway.connect(wc, { replyTimeoutMs: 2000, retries: 1, prefix: h.prefix, sealer: testSealer() });
       const reply = await remote.transact({ address: nb.address, protocol: 'dlt645', imei: null, mqtt: true }, dlt.read(nb.address, DLT645_DI.FORWARD_ACTIVE_TOTAL, '读电量'));
       expect(reply?.frame.address).toBe(nb.address);
       await wc.endAsync();

@@ -3,11 +3,13 @@ import type { MqttClient } from 'mqtt';
 import type { Config } from '../config.ts';
 import type { Db } from '../db/client.ts';
 import { Worker, type WorkerSettings } from '../jobs/worker.ts';
-import type { ControlApi } from '../modules/control/service.ts';
-import { EventBus } from '../modules/realtime/bus.ts';
+import type { ControlApi } from '../modules/control/index.ts';
+import { EventBus } from '../modules/realtime/index.ts';
 import { Gateway, type GatewayClient, type GatewaySettings } from './gateway.ts';
 import { connectMqtt, startBroker, type Broker } from './mqtt.ts';
+import { watchMqtt } from '../ops/health.ts';
 import { RemoteGateway } from './remote.ts';
+import { DeviceSecrets, Sealer, loadDeviceSecret } from './security.ts';
 
 // Starts the device side of the roles this process runs (ROLES): the embedded MQTT broker (when no
 // MQTT_URL is set and this process is a gateway), the event bus over MQTT, the gateway and the
@@ -38,6 +40,7 @@ export function workerSettings(c: Config): WorkerSettings {
     pollMs: 1000,
     readIntervalMinutes: c.READ_INTERVAL_MINUTES,
     offlineWarnMinutes: c.OFFLINE_WARN_MINUTES,
+    nbReportIntervalMinutes: c.NB_REPORT_INTERVAL_MINUTES,
     heartbeatSeconds: c.HEARTBEAT_SECONDS,
     replyTimeoutMs: c.GATEWAY_REPLY_TIMEOUT_MS,
     retries: c.GATEWAY_RETRIES,
@@ -53,31 +56,48 @@ export function controlApiSettings(c: Config): Omit<ControlApi, 'bus'> {
 export interface DeviceSide {
   bus: EventBus;
   log: Logger;
+  /** device credentials (the demo fleet logs in with them) */
+  secrets: DeviceSecrets;
   gateway?: Gateway;
   worker?: Worker;
   /** the MQTT broker URL in use ('' = none) */
   mqttUrl: string;
+  /** this process's MQTT clients by use (for /healthz) */
+  mqttClients: Record<string, MqttClient | undefined>;
   stop(): Promise<void>;
 }
 
 export async function startDeviceSide(config: Config, db: Db, log: Logger = pino({ level: config.LOG_LEVEL })): Promise<DeviceSide> {
   const roles = config.roles;
   const bus = new EventBus(config.MQTT_TOPIC_PREFIX);
+  const secrets = new DeviceSecrets(loadDeviceSecret(config.dataDir, config.DEVICE_SECRET));
+  const sealer = new Sealer(secrets.signingKey, log.child({ role: 'mqtt' }));
   let broker: Broker | undefined;
   const clients: MqttClient[] = [];
   let mqttUrl = config.MQTT_URL ?? '';
   if (!mqttUrl && roles.has('gateway')) {
-    broker = await startBroker(config.MQTT_PORT);
+    broker = await startBroker({
+      port: config.MQTT_PORT,
+      host: config.MQTT_HOST,
+      secrets,
+      prefix: config.MQTT_TOPIC_PREFIX,
+      log: log.child({ role: 'mqtt' }),
+      maxPacketBytes: config.MQTT_MAX_PACKET_BYTES,
+      meterRate: config.MQTT_METER_RATE,
+    });
     mqttUrl = broker.url;
-    log.info({ port: config.MQTT_PORT }, '内置 MQTT 服务已启动');
+    log.info({ host: config.MQTT_HOST, port: config.MQTT_PORT }, '内置 MQTT 服务已启动');
   } else if (!mqttUrl) {
     mqttUrl = `mqtt://127.0.0.1:${config.MQTT_PORT}`;
   }
   let busClient: MqttClient | undefined;
+  let gatewayClient: MqttClient | undefined;
   try {
-    busClient = await connectMqtt(mqttUrl, 'meter-bus');
+    // the bus client carries the worker's requests too (RemoteGateway) when this process runs one
+    busClient = await connectMqtt(mqttUrl, 'meter-bus', secrets.service(roles.has('worker') ? 'worker' : 'api'));
     clients.push(busClient);
-    await bus.attach(busClient);
+    watchMqtt(busClient, 'bus', log);
+    await bus.attach(busClient, sealer);
   } catch (e) {
     // without a broker this process still works on its own; other processes just do not see its events
     log.warn({ err: e, url: mqttUrl }, 'MQTT 连接失败，事件仅在本进程内传递');
@@ -86,9 +106,11 @@ export async function startDeviceSide(config: Config, db: Db, log: Logger = pino
 
   let gateway: Gateway | undefined;
   if (roles.has('gateway')) {
-    const gwClient = mqttUrl ? await connectMqtt(mqttUrl, 'meter-gateway') : undefined;
+    const gwClient = mqttUrl ? await connectMqtt(mqttUrl, 'meter-gateway', secrets.service('gateway')) : undefined;
     if (gwClient) clients.push(gwClient);
-    gateway = new Gateway({ db, bus, log: log.child({ role: 'gateway' }), mqtt: gwClient, settings: gatewaySettings(config) });
+    if (gwClient) watchMqtt(gwClient, 'gateway', log);
+    gatewayClient = gwClient;
+    gateway = new Gateway({ db, bus, log: log.child({ role: 'gateway' }), mqtt: gwClient, settings: gatewaySettings(config), security: { secrets, sealer } });
     await gateway.start();
   }
 
@@ -98,13 +120,15 @@ export async function startDeviceSide(config: Config, db: Db, log: Logger = pino
     const settings = workerSettings(config);
     let client: GatewayClient | undefined = gateway;
     if (!client && mqttUrl) {
-      // a connection of its own whose will tells the gateways this worker is gone (its queued frames are dropped)
-      const id = RemoteGateway.identity(config.MQTT_TOPIC_PREFIX);
-      const wClient = await connectMqtt(mqttUrl, 'meter-worker', { will: id.will });
+      // a connection of its own whose (signed) will tells the gateways this worker is gone (its queued frames are dropped)
+      const id = RemoteGateway.identity(config.MQTT_TOPIC_PREFIX, sealer);
+      const wClient = await connectMqtt(mqttUrl, 'meter-worker', secrets.service('worker'), { will: id.will });
       clients.push(wClient);
+      watchMqtt(wClient, 'worker', log);
       remote = await RemoteGateway.connect(wClient, {
         replyTimeoutMs: settings.replyTimeoutMs,
         retries: settings.retries,
+        sealer,
         prefix: config.MQTT_TOPIC_PREFIX,
         queueMs: config.GATEWAY_QUEUE_WAIT_SECONDS * 1000,
         replyTo: id.replyTo,
@@ -119,9 +143,11 @@ export async function startDeviceSide(config: Config, db: Db, log: Logger = pino
   return {
     bus,
     log,
+    secrets,
     gateway,
     worker,
     mqttUrl,
+    mqttClients: { bus: busClient, gateway: gatewayClient },
     async stop() {
       await worker?.stop();
       await remote?.close();

@@ -1,11 +1,9 @@
 import type { Db } from '../db/client.ts';
-import type { EventBus } from '../modules/realtime/bus.ts';
-import { creditSubsidies, postMinimumCharges, postMonthlyFees, retryCloses } from '../modules/billing/periodic.ts';
-import { sweep } from '../modules/billing/settlement.ts';
-import { logProvider, type NotifyProvider } from '../modules/notify/provider.ts';
-import { sendQueued } from '../modules/notify/service.ts';
-import { simulatedProvider, type PayAppProvider } from '../modules/payapp/provider.ts';
-import { runPayAppJobs } from '../modules/payapp/service.ts';
+import type { EventBus } from '../modules/realtime/index.ts';
+import { creditSubsidies, postMinimumCharges, postMonthlyFees, retryCloses, sweep } from '../modules/billing/index.ts';
+import { logProvider, sendQueued, type NotifyProvider } from '../modules/notify/index.ts';
+import { simulatedProvider, runPayAppJobs, type PayAppProvider } from '../modules/payapp/index.ts';
+import { recoverPayments, type Payments } from '../modules/payment/index.ts';
 
 // The billing jobs of the worker role: settlement runs continuously (a sweep every few seconds, and
 // soon after readings arrive), the calendar postings (monthly fees, minimum charges, room timed
@@ -14,7 +12,8 @@ import { runPayAppJobs } from '../modules/payapp/service.ts';
 // paid online payments collected, withdrawals submitted and finished). Every job is safe to run in
 // several workers at once: settlement shares the meters by SKIP LOCKED, the postings are idempotent
 // by key, notifications are claimed by SKIP LOCKED, pay-application effects are checked under a row
-// lock and keyed in their journal.
+// lock and keyed in their journal. Unpaid online orders are queried at their provider every 30 s
+// (lost notifications credited, expired orders closed; credited once by journal key).
 
 interface Log {
   info(o: unknown, msg?: string): void;
@@ -33,6 +32,9 @@ export interface BillingJobDeps {
   notifyEveryMs?: number;
   /** the pay-application provider (default: the simulated one) */
   payAppProvider?: PayAppProvider;
+  /** the online payment providers whose open orders are queried (lost notifications, expiry) */
+  payments?: Payments;
+  paymentsEveryMs?: number;
   /** settlement transactions at the same time */
   concurrency?: number;
 }
@@ -98,6 +100,12 @@ export function startBillingJobs(d: BillingJobDeps): () => Promise<void> {
     if (r.opened || r.collected || r.succeeded || r.failed) d.log.info({ job: 'payapp', ...r }, '汇付账户任务已完成');
   });
 
+  const payments = single('payments', async () => {
+    if (!d.payments || !Object.keys(d.payments.gateways).length) return;
+    const r = await recoverPayments(d.db, d.payments, { log: (msg, err) => d.log.error({ err, job: 'payments' }, msg) });
+    if (r.credited || r.closed || r.failed) d.log.info({ job: 'payments', ...r }, '在线支付查单任务已完成');
+  });
+
   const every = (ms: number, fn: () => Promise<void>, first: number) => {
     const t0 = setTimeout(() => void fn(), first);
     const t = setInterval(() => void fn(), ms);
@@ -110,6 +118,7 @@ export function startBillingJobs(d: BillingJobDeps): () => Promise<void> {
   every(60_000, closes, 5_000);
   every(d.notifyEveryMs ?? 3_000, send, 2_000);
   every(2_000, payApps, 2_000);
+  every(d.paymentsEveryMs ?? 30_000, payments, Math.min(7_000, d.paymentsEveryMs ?? 7_000));
 
   // new readings: settle soon (debounced), whichever process stored them
   let soon: NodeJS.Timeout | undefined;

@@ -1,11 +1,8 @@
 import type { Logger } from 'pino';
 import { SYSTEM_SCOPE, type Db, type Tx } from '../db/client.ts';
 import type { GatewayClient } from '../gateway/gateway.ts';
-import type { DeviceEvent, EventBus } from '../modules/realtime/bus.ts';
-import { execute, type ControlSettings, type Outcome } from '../modules/control/executor.ts';
-import { raiseWarnings, SOURCE } from '../modules/control/ingest.ts';
-import * as repo from '../modules/control/repo.ts';
-import { afterFailure, COMMAND_KINDS, COMMAND_STATUS, ORIGIN, type CommandStatus } from '../modules/control/rules.ts';
+import type { DeviceEvent, EventBus } from '../modules/realtime/index.ts';
+import { controlRepo as repo, execute, raiseWarnings, SOURCE, afterFailure, COMMAND_KINDS, COMMAND_STATUS, ORIGIN, type ControlSettings, type Outcome, type CommandStatus } from '../modules/control/index.ts';
 import { commandAreas, tryJobLock } from './repo.ts';
 import { LEASE, SessionLease } from '../db/lease.ts';
 
@@ -22,6 +19,11 @@ export interface WorkerSettings extends ControlSettings {
   readIntervalMinutes: number;
   /** a device offline longer than this gets a warning */
   offlineWarnMinutes: number;
+  /**
+   * minutes between an NB meter's own reports (default 5) unless the meter has its own interval: it
+   * is offline after 3 missed reports, and its scheduled reads wait for its next report window
+   */
+  nbReportIntervalMinutes?: number;
   heartbeatSeconds: number;
   replyTimeoutMs: number;
   retries: number;
@@ -41,6 +43,8 @@ export interface WorkerDeps {
 
 /** how long a worker keeps trying to record an outcome while the database is away */
 const RESULT_RETRY_MS = 5 * 60_000;
+/** NB meters report every 5 minutes unless configured (NB_REPORT_INTERVAL_MINUTES) or set per meter */
+const NB_REPORT_MINUTES = 5;
 
 const JOB = { schedule: 1, housekeeping: 2, offline: 3, partitions: 4, retention: 5 } as const;
 
@@ -243,6 +247,7 @@ export class Worker {
           requestedBy: null,
           requesterName: '系统（定时抄表）',
           clockEveryHours: s.clockEveryHours,
+          nbReportMinutes: s.nbReportIntervalMinutes ?? NB_REPORT_MINUTES,
         });
       }
       return n;
@@ -254,12 +259,19 @@ export class Worker {
     return queued ?? 0;
   }
 
-  /** Devices whose gateway stopped reporting go offline; devices offline too long get a warning. */
+  /**
+   * Devices whose gateway stopped reporting go offline (a meter that reports by itself after 3 missed
+   * reports); devices offline too long get a warning.
+   */
   async offlineSweep() {
     const s = this.deps.settings;
     const events = await this.exclusive(JOB.offline, async (tx) => {
       const out: DeviceEvent[] = [];
-      const stale = await repo.staleOnline(tx, new Date(Date.now() - (3 * s.heartbeatSeconds + 30) * 1000));
+      const now = new Date();
+      const stale = await repo.staleOnline(tx, new Date(now.getTime() - (3 * s.heartbeatSeconds + 30) * 1000), {
+        now,
+        nbReportMinutes: s.nbReportIntervalMinutes ?? NB_REPORT_MINUTES,
+      });
       for (const c of stale.collectors) out.push({ companyId: c.companyId, kind: 'online', body: { collectorId: c.id, areaId: c.areaId, online: false } });
       for (const m of stale.meters) out.push({ companyId: m.companyId, kind: 'online', body: { meterId: m.id, areaId: m.areaId, online: false } });
       const long = await repo.offlineTooLong(tx, new Date(Date.now() - s.offlineWarnMinutes * 60_000));

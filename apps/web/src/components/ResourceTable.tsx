@@ -170,6 +170,9 @@ export function ResourceTable<T extends Record<string, unknown>>(props: Resource
   };
 
   const helpers: RowHelpers<T> = { reload, edit: (r) => void openEdit(r) };
+  // The column list is memoised; its click handlers read this render's callbacks through a ref.
+  const live = useRef({ openEdit, remove, reload, helpers });
+  live.current = { openEdit, remove, reload, helpers };
 
   const cols = useMemo(() => {
     const out = tableColumns(columns);
@@ -181,7 +184,7 @@ export function ResourceTable<T extends Record<string, unknown>>(props: Resource
         fixed: 'right',
         render: (_dom, record) => [
           canUpdate && (!rowCan || rowCan(record, 'update')) && (
-            <a key="edit" onClick={() => void openEdit(record)}>编辑</a>
+            <a key="edit" onClick={() => void live.current.openEdit(record)}>编辑</a>
           ),
           canRemove && (!rowCan || rowCan(record, 'remove')) && (
             <Popconfirm
@@ -191,18 +194,18 @@ export function ResourceTable<T extends Record<string, unknown>>(props: Resource
               cancelText="取消"
               onConfirm={async () => {
                 try {
-                  await remove!(record);
+                  await live.current.remove!(record);
                 } catch {
                   return; // refused: the request wrapper showed the server's message
                 }
                 toast.success('删除成功');
-                reload();
+                live.current.reload();
               }}
             >
               <a style={{ color: '#ff4d4f' }}>删除</a>
             </Popconfirm>
           ),
-          ...(rowActions ? rowActions(record, helpers) : []),
+          ...(rowActions ? rowActions(record, live.current.helpers) : []),
         ].filter(Boolean),
       });
     }

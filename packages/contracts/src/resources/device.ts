@@ -144,6 +144,10 @@ export const meterResource = defineResource({
     { key: 'chargingSchemeId', label: '收费方案', type: 'ref', ref: { url: '/yewu/api/chargingscheme/GetAllUsingList' } },
     { key: 'alarmSchemeId', label: '报警方案', type: 'ref', ref: { url: '/yewu/api/alarmscheme/list' } },
     { key: 'installDate', label: '安装日期', type: 'date' },
+    {
+      key: 'reportInterval', label: '上报周期（分钟）', type: 'int', min: 0, max: 10080, default: 0,
+      tooltip: '表具主动上报的周期。0 表示按通讯方式（NB 表按系统设置的 NB 上报周期，其余按连接心跳）；直连表具连续 3 个周期无通讯才判为离线',
+    },
     // 已销表 (2) is searchable but set only by 销表: the service refuses it on the archive form
     { key: 'status', label: '状态', type: 'enum', options: { 1: '在用', 0: '停用', 2: '已销表' }, default: 1, search: 'eq' },
     { key: 'memo', label: '备注', type: 'textarea', max: 200 },
@@ -260,6 +264,8 @@ export interface MeterRow {
   chargingSchemeId: number | null;
   alarmSchemeId: number | null;
   installDate: string;
+  /** minutes between the meter's own reports (0: by its channel) */
+  reportInterval: number;
   status: number;
   online: boolean;
   valveState: number | null;

@@ -51,7 +51,6 @@ export const chargingSchemeResource = defineResource({
   ],
 });
 
-const loose = z.union([z.string(), z.number()]);
 const looseOpt = z.union([z.string(), z.number(), z.null()]).optional();
 
 /** One price version in a request; the rules are in pricing.ts (versionIssues). */

@@ -32,6 +32,8 @@ export const collectors = pgTable('collectors', {
   online: boolean('online').notNull().default(false),
   lastSeenAt: ts('last_seen_at'),
   memo: text('memo').notNull().default(''),
+  /** registration secret: the collector registers with `REG <imei> <secret>` (docs/DEVICE-WIRE.md) */
+  regSecret: varchar('reg_secret', { length: 64 }).notNull().default(sql`replace(gen_random_uuid()::text, '-', '')`),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 }, (t) => [uniqueIndex('collectors_imei').on(t.imei), index('collectors_company_area').on(t.companyId, t.areaId)]);
@@ -73,6 +75,11 @@ export const meters = pgTable('meters', {
   online: boolean('online').notNull().default(false),
   valveState: integer('valve_state'),
   lastSeenAt: ts('last_seen_at'),
+  /**
+   * minutes between the meter's own reports (0: by its channel — NB plans the configured NB interval,
+   * others their connection's heartbeat); a directly connected meter goes offline after 3 of them
+   */
+  reportIntervalMinutes: integer('report_interval_minutes').notNull().default(0),
   memo: text('memo').notNull().default(''),
   createdAt: createdAt(),
   updatedAt: updatedAt(),

@@ -4,8 +4,7 @@ import { companyOf, isPlatform, type Ctx } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
 import { conflict, notFound, refuse } from '../../http/errors.ts';
 import { offsetOf, type PageQuery } from '../../http/paging.ts';
-import { hashPassword, randomPassword } from '../auth/crypto.ts';
-import { revokeUserSessions } from '../auth/repo.ts';
+import { hashPassword, randomPassword, revokeUserSessions } from '../auth/index.ts';
 import * as repo from './repo.ts';
 import type { z } from 'zod';
 import type { ManagerBody, RoleBody, UserCreateBody, UserUpdateBody } from './schema.ts';
@@ -101,7 +100,7 @@ export async function saveManager(ctx: Ctx, b: z.output<typeof ManagerBody>) {
   ctx.audit.target = `单位 ${b.companyId} 管理员 ${b.username}`;
   const scope = { ...ctx.scope, companyId: b.companyId, allCompanies: false };
   return ctx.db.tx(scope, async (tx) => {
-    let role = await repo.builtinRole(tx, b.companyId);
+    const role = await repo.builtinRole(tx, b.companyId);
     const roleId =
       role?.id ??
       (await repo.insertRole(tx, {

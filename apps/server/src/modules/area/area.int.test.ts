@@ -4,13 +4,11 @@ import { makeArea, makeCompany, makeRole, makeRoom, makeUser, uniq } from '../..
 
 // The area archive (/recordsArea): the paged child list, create/edit/delete, and the V2 tree.
 let t: TestApp;
-let demo: string;
 let reader: string;
 let admin: string;
 let demoCompany: number;
 beforeAll(async () => {
   t = await testApp();
-  demo = await t.login('demo', 'demo123');
   reader = await t.login('reader', 'reader123');
   admin = await t.login('admin', 'admin123');
   demoCompany = Number((await t.owner.query(`SELECT company_id FROM admin_users WHERE username = 'demo'`)).rows[0].company_id);

@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../../test/helpers.ts';
 import { makeCompany, makeRole, makeUser } from '../../../test/factories.ts';
 import { connectMqtt } from '../../gateway/mqtt.ts';
-import { MQTT_URL } from '../control/harness.test-util.ts';
+import { MQTT_URL, testSealer } from '../control/harness.test-util.ts';
 import { EventBus } from '../realtime/bus.ts';
 import { hashToken } from './crypto.ts';
 
@@ -70,7 +70,7 @@ describe('session memo', () => {
     const prefix = `test-auth-${process.pid}-${Date.now().toString(36)}/`;
     const buses = [new EventBus(prefix), new EventBus(prefix)];
     const clients = await Promise.all(buses.map((_, i) => connectMqtt(MQTT_URL, `test-auth-${i}`)));
-    await Promise.all(buses.map((b, i) => b.attach(clients[i])));
+    await Promise.all(buses.map((b, i) => b.attach(clients[i], testSealer())));
     const [here, there] = await Promise.all(buses.map((bus) => testApp({ idleMinutes: 30, maxHours: 12, sessionCacheMs: 60_000 }, { bus })));
     try {
       const u = await makeUser(here.owner, { companyId, roleId: await makeRole(here.owner, companyId, ['systemRecords']) });

@@ -1,10 +1,9 @@
 import { fenToYuan } from '@meter/contracts';
 import type { Tx } from '../../db/client.ts';
-import * as notify from '../notify/service.ts';
+import { queueNotification, type NewNotification } from '../notify/index.ts';
 import type { AccountMove } from './ledger.ts';
 import * as repo from './repo.ts';
-import { requestSystemCommand } from '../control/service.ts';
-import { ORIGIN } from '../control/rules.ts';
+import { requestSystemCommand, ORIGIN } from '../control/index.ts';
 
 // Balance alarms (issue 5): after every balance change, the alarm scheme of the account's meters
 // decides. accounts.alarm_level remembers the deepest threshold reached since the balance was last
@@ -72,7 +71,7 @@ export async function afterBalanceChange(tx: Tx, moves: AccountMove[], o: AlarmO
   const ctxs = new Map((await repo.alarmContexts(tx, energy.map((m) => m.accountId))).map((c) => [c.accountId, c]));
   const levels: { accountId: number; level: number }[] = [];
   const deferred: { accountId: number; deferred: boolean }[] = [];
-  const notes: notify.NewNotification[] = [];
+  const notes: NewNotification[] = [];
   let closes = 0;
   let opens = 0;
   for (const m of energy) {
@@ -113,7 +112,7 @@ export async function afterBalanceChange(tx: Tx, moves: AccountMove[], o: AlarmO
   }
   await repo.setAlarmLevels(tx, levels);
   await repo.setCloseDeferred(tx, deferred);
-  const queued = await notify.queue(tx, notes);
+  const queued = await queueNotification(tx, notes);
   return { notifications: queued, closes, opens };
 }
 

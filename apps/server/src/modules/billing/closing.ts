@@ -5,16 +5,14 @@ import type { Ctx } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
 import { badRequest, notFound, refuse } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
-import { ingestReadings, SOURCE } from '../control/ingest.ts';
-import * as owners from '../owner/repo.ts';
+import { ingestReadings, SOURCE, requestSystemCommand, ORIGIN } from '../control/index.ts';
+import { insertHistory } from '../owner/index.ts';
 import { afterBalanceChange } from './alarms.ts';
 import { occupiedRoom, writeReceipt } from './counter.ts';
 import { WALLET_LABELS, post, type Wallet } from './ledger.ts';
 import * as repo from './repo.ts';
 import type { CancelInput } from './schema.ts';
 import { settleAllPending } from './settlement.ts';
-import { requestSystemCommand } from '../control/service.ts';
-import { ORIGIN } from '../control/rules.ts';
 
 // 销户 (/accountCancel) and 恢复 (/accountOff), each one transaction:
 // close: final readings (optional, through the control module's ingest) → settle everything pending →
@@ -81,7 +79,7 @@ export async function cancelAccount(ctx: Ctx, b: CancelInput) {
 
     await repo.setAccountsState(tx, ro.ownerId, { status: 0, alarmLevel: 0 });
     await repo.closeOwner(tx, ro.ownerId);
-    await owners.insertHistory(tx, {
+    await insertHistory(tx, {
       companyId: ro.companyId, ownerId: ro.ownerId, roomId: ro.roomId, areaId: ro.areaId, ownerName: ro.ownerName, ownerPhone: ro.ownerPhone,
       roomName: ro.path, action: 2, operatorId: ctx.user.id, operatorName: operatorName(ctx), memo: b.memo || '销户',
     });
@@ -102,7 +100,7 @@ export async function reopenAccount(ctx: Ctx, b: { ownerId: number; roomId?: num
     ctx.audit.target = `${ro.path} ${o.name} 恢复账户`;
     await repo.reopenOwner(tx, o.id, roomId);
     await repo.setAccountsState(tx, o.id, { status: 1, roomId, alarmLevel: 0 });
-    await owners.insertHistory(tx, {
+    await insertHistory(tx, {
       companyId: ro.companyId, ownerId: o.id, roomId, areaId: ro.areaId, ownerName: o.name, ownerPhone: o.phone, roomName: ro.path,
       action: 1, operatorId: ctx.user.id, operatorName: operatorName(ctx), memo: b.memo || '恢复账户',
     });

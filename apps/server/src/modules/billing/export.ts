@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
 import { fenToYuan } from '@meter/contracts';
 import type { Ctx } from '../../http/context.ts';
-import { keyset, streamXlsx } from '../report/xlsx.ts';
+import { keyset, streamXlsx } from '../report/index.ts';
 import * as repo from './repo.ts';
 import { NOTE_TEXT, settlementFilter, type SettlementQueryInput } from './views.ts';
 

@@ -8,15 +8,27 @@ import * as repo from './repo.ts';
 // returns the first posting and changes nothing.
 
 export type Wallet = 'electric' | 'water' | 'subsidy' | 'other';
-export type Kind = 'prepay' | 'refund' | 'subsidy' | 'deduction' | 'fee' | 'reversal' | 'withdrawal';
+export type Kind = 'prepay' | 'refund' | 'subsidy' | 'deduction' | 'fee' | 'reversal' | 'withdrawal' | 'opening';
 
 export const KIND_LABELS: Record<Kind, string> = {
-  prepay: '充值', refund: '退费', subsidy: '补贴', deduction: '扣费', fee: '费用', reversal: '冲正', withdrawal: '提现',
+  prepay: '充值', refund: '退费', subsidy: '补贴', deduction: '扣费', fee: '费用', reversal: '冲正', withdrawal: '提现', opening: '期初余额',
 };
+
+/**
+ * The kinds of money credited, which every figure keeps apart (issue 11 item 9): 实收 (a prepay paid
+ * by cash, WeChat, Alipay or bank — money received), 系统入账 (a prepay with pay method 'system':
+ * credited, not received), 补贴 (kind subsidy), 期初余额 (kind opening: a balance carried over when
+ * an account is set up, never money received on that day).
+ */
+export const RECEIPT_METHODS = ['cash', 'wechat', 'alipay', 'bank'] as const;
 export const WALLET_LABELS: Record<Wallet, string> = { electric: '电费', water: '水费', subsidy: '补贴', other: '其他费用' };
 
 /** credits are positive, debits negative; refunds and withdrawals may never overdraw */
-const SIGN: Record<Kind, 1 | -1 | 0> = { prepay: 1, subsidy: 1, refund: -1, withdrawal: -1, deduction: -1, fee: -1, reversal: 0 };
+/** a reversal and an opening balance (which may carry arrears over) pass their signed amount */
+const SIGN: Record<Kind, 1 | -1 | 0> = { prepay: 1, subsidy: 1, refund: -1, withdrawal: -1, deduction: -1, fee: -1, reversal: 0, opening: 0 };
+/** the amount is wrong for the kind: not an integer, ≤ 0 for a signed kind, 0 for an opening balance */
+const badAmount = (p: { kind: Kind; amountFen: number }) =>
+  !Number.isSafeInteger(p.amountFen) || (SIGN[p.kind] !== 0 && p.amountFen <= 0) || (p.kind === 'opening' && p.amountFen === 0);
 
 export interface Posting {
   companyId: number;
@@ -49,7 +61,7 @@ export interface Posted {
 export async function post(tx: Tx, p: Posting): Promise<Posted> {
   if (!Number.isSafeInteger(p.amountFen)) throw refuse('AMOUNT_INVALID', '金额无效');
   const sign = SIGN[p.kind];
-  if (sign !== 0 && p.amountFen <= 0) throw refuse('AMOUNT_INVALID', '金额必须大于 0');
+  if (badAmount(p)) throw refuse('AMOUNT_INVALID', p.kind === 'opening' ? '期初余额不能为 0' : '金额必须大于 0');
   const signed = sign === 0 ? p.amountFen : sign * p.amountFen;
 
   const account = await repo.lockAccount(tx, { companyId: p.companyId, ownerId: p.ownerId, roomId: p.roomId, wallet: p.wallet });
@@ -148,7 +160,7 @@ export async function preparePostings(
   const rows: JournalDraft[] = [];
   if (!ps.length) return { posted, refused, rows, rowOf, balances: [], resolve: () => ({ posted, refused, moves: [] }) };
   for (const p of ps) {
-    if (!Number.isSafeInteger(p.amountFen) || (SIGN[p.kind] !== 0 && p.amountFen <= 0)) throw refuse('AMOUNT_INVALID', '金额必须大于 0');
+    if (badAmount(p)) throw refuse('AMOUNT_INVALID', p.kind === 'opening' ? '期初余额不能为 0' : '金额必须大于 0');
   }
   const have = new Set((o.locked ?? []).map((a) => `${a.ownerId}:${a.wallet}`));
   const rest = ps.filter((p) => !have.has(`${p.ownerId}:${p.wallet}`));

@@ -4,7 +4,8 @@ import { localTime } from '../../db/local-time.ts';
 import { intArr, textArr } from '../../db/array-literal.ts';
 import { accounts, companyChargeCodes, journal, receipts, sharedMeters, subsidyPlans } from '../../db/schema/index.ts';
 import { areaAndBelow } from '../../db/crud-repo.ts';
-import { areaPathOf } from '../room/repo.ts';
+import { areaPathOf } from '../room/index.ts';
+import { homeSupplyCounts } from './supply-repo.ts';
 
 /** An area (a column or expression) and every area below it. */
 const subtreeOf = (area: SQL) => sql`(WITH RECURSIVE t AS (SELECT ${area} AS id UNION SELECT a2.id FROM areas a2 JOIN t ON a2.parent_id = t.id) SELECT id FROM t)`;
@@ -580,12 +581,13 @@ function energyRoomFrom(f: EnergyRoomFilter): SQL {
 export async function energyRooms(tx: Tx, f: EnergyRoomFilter, limit: number, offset: number, withOther = false) {
   const from = energyRoomFrom(f);
   const rows = await tx.execute(sql`
-    WITH page AS (SELECT r.id, o.id AS owner_id, ae.balance_fen AS e_bal, ae.alarm_level AS e_level, aw.balance_fen AS w_bal, aw.alarm_level AS w_level
+    WITH page AS (SELECT r.id, o.id AS owner_id, ae.id AS e_id, ae.balance_fen AS e_bal, ae.alarm_level AS e_level, aw.id AS w_id, aw.balance_fen AS w_bal, aw.alarm_level AS w_level
       ${from} ORDER BY r.id DESC LIMIT ${limit} OFFSET ${offset})
     SELECT r.id AS "roomId", r.name AS "roomName", r.area_id AS "areaId", (${areaPathOf(sql`r.area_id`)}) AS "areaName", r.size_m2 AS "sizeM2",
       page.owner_id AS "ownerId", o.name AS "ownerName", o.phone AS "ownerPhone",
       coalesce(page.e_bal, 0)::bigint AS "electricFen", coalesce(page.e_level, 0) AS "electricAlarm",
       coalesce(page.w_bal, 0)::bigint AS "waterFen", coalesce(page.w_level, 0) AS "waterAlarm",
+      page.e_id AS "electricAccountId", page.w_id AS "waterAccountId",
       ${withOther ? sql`coalesce((SELECT ao.balance_fen FROM accounts ao WHERE ao.owner_id = page.owner_id AND ao.wallet = 'other'), 0)::bigint AS "otherFen",
         (SELECT ${localTime(sql`max(rc.created_at)`)} FROM receipts rc WHERE rc.owner_id = page.owner_id AND rc.kind IN ('business', 'billPay')) AS "lastPaidAt",
         coalesce((SELECT sum(rc.amount_fen) FROM receipts rc WHERE rc.owner_id = page.owner_id AND rc.kind IN ('business', 'billPay')
@@ -1062,19 +1064,22 @@ export async function homeFigures(tx: Tx, f: { companyId: number | null; areaRes
   const company = f.companyId != null ? sql`AND j.company_id = ${f.companyId}` : sql``;
   const day0 = sql`(date_trunc('day', now() AT TIME ZONE 'Asia/Shanghai') AT TIME ZONE 'Asia/Shanghai')`;
   const month0 = sql`(date_trunc('month', now() AT TIME ZONE 'Asia/Shanghai') AT TIME ZONE 'Asia/Shanghai')`;
+  // a prepay by a real pay method is money received ('prepay'); a prepay by the system is a credit
+  // ('system'); opening balances and subsidies are their own kinds (issue 11 item 9)
+  const category = sql`CASE WHEN j.kind = 'prepay' AND j.pay_method NOT IN ('cash', 'wechat', 'alipay', 'bank') THEN 'system' ELSE j.kind END`;
   const money = await tx.execute(sql`
-    SELECT j.kind, coalesce(sum(j.amount_fen) FILTER (WHERE j.created_at >= ${day0}), 0)::bigint AS today,
+    SELECT ${category} AS kind, coalesce(sum(j.amount_fen) FILTER (WHERE j.created_at >= ${day0}), 0)::bigint AS today,
       coalesce(sum(j.amount_fen), 0)::bigint AS month, count(*) FILTER (WHERE j.created_at >= ${day0})::bigint AS today_n
-    FROM journal j WHERE j.created_at >= ${month0} ${company} ${roomCond} GROUP BY j.kind`);
+    FROM journal j WHERE j.created_at >= ${month0} ${company} ${roomCond} GROUP BY 1`);
   const trend = await tx.execute(sql`
     SELECT to_char(j.created_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD') AS day,
-      coalesce(sum(j.amount_fen) FILTER (WHERE j.kind = 'prepay'), 0)::bigint AS prepay,
+      coalesce(sum(j.amount_fen) FILTER (WHERE j.kind = 'prepay' AND j.pay_method IN ('cash', 'wechat', 'alipay', 'bank')), 0)::bigint AS prepay,
       coalesce(-sum(j.amount_fen) FILTER (WHERE j.kind IN ('deduction', 'fee')), 0)::bigint AS deduction
     FROM journal j WHERE j.created_at >= ${day0} - interval '6 days' ${company} ${roomCond}
     GROUP BY 1 ORDER BY 1`);
   const acc = await tx.execute(sql`
     SELECT count(*) FILTER (WHERE a.balance_fen < 0)::bigint AS arrears_n, coalesce(-sum(a.balance_fen) FILTER (WHERE a.balance_fen < 0), 0)::bigint AS arrears,
-      count(*) FILTER (WHERE a.alarm_level IN (1, 2))::bigint AS low_n, count(*) FILTER (WHERE a.alarm_level = 3)::bigint AS closed_n,
+      count(*) FILTER (WHERE a.alarm_level IN (1, 2))::bigint AS low_n, ${homeSupplyCounts},
       coalesce(sum(a.balance_fen) FILTER (WHERE a.wallet = 'electric'), 0)::bigint AS electric,
       coalesce(sum(a.balance_fen) FILTER (WHERE a.wallet = 'water'), 0)::bigint AS water
     FROM accounts a JOIN owners o ON o.id = a.owner_id AND o.status = 1 JOIN rooms r ON r.id = o.room_id
@@ -1085,7 +1090,7 @@ export async function homeFigures(tx: Tx, f: { companyId: number | null; areaRes
     trend: trend.rows.map((x) => ({ day: String(x.day), prepayFen: Number(x.prepay), deductionFen: Number(x.deduction) })),
     accounts: {
       arrearsCount: Number(acc.rows[0].arrears_n), arrearsFen: Number(acc.rows[0].arrears), lowCount: Number(acc.rows[0].low_n),
-      closedCount: Number(acc.rows[0].closed_n), electricFen: Number(acc.rows[0].electric), waterFen: Number(acc.rows[0].water),
+      closedCount: Number(acc.rows[0].closed_n), pendingCloseCount: Number(acc.rows[0].pending_n), electricFen: Number(acc.rows[0].electric), waterFen: Number(acc.rows[0].water),
     },
   };
 }

@@ -60,7 +60,7 @@ export default function billingRoutes(app: FastifyInstance) {
 
   // ---- statistics and settlements (/copyread) ----
   const setTags = ['抄表结算'];
-  r.get(`${Y}/Statistics/list`, { summary: '交易统计（transactionType：0 全部 1 充值 2 退费 3 补贴 4 扣费 5 费用 6 冲正 7 提现）', perm: statisticsRead, query: S.StatisticsQuery, tags: setTags }, ({ query }, ctx) =>
+  r.get(`${Y}/Statistics/list`, { summary: '交易统计（transactionType：0 全部 1 充值 2 退费 3 补贴 4 扣费 5 费用 6 冲正 7 提现 8 期初余额）', perm: statisticsRead, query: S.StatisticsQuery, tags: setTags }, ({ query }, ctx) =>
     views.statistics(ctx, query));
   r.get(`${Y}/CopySettlement/CopySettlementData`, { summary: '抄表结算汇总', perm: copyRead, query: S.SettlementFilter, tags: setTags }, ({ query }, ctx) =>
     views.settlementData(ctx, query));

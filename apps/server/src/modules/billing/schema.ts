@@ -123,9 +123,9 @@ export const RoomIdQuery = z.object({ roomId: id });
 
 // ---- journal views ---------------------------------------------------------------------------------
 
-/** Statistics/list transactionType: 0 全部, 1 充值, 2 退费, 3 补贴, 4 扣费, 5 费用, 6 冲正, 7 提现. */
+/** Statistics/list transactionType: 0 全部, 1 充值, 2 退费, 3 补贴, 4 扣费, 5 费用, 6 冲正, 7 提现, 8 期初余额. */
 export const TRANSACTION_TYPES: Record<number, string[]> = {
-  0: [], 1: ['prepay'], 2: ['refund'], 3: ['subsidy'], 4: ['deduction'], 5: ['fee'], 6: ['reversal'], 7: ['withdrawal'],
+  0: [], 1: ['prepay'], 2: ['refund'], 3: ['subsidy'], 4: ['deduction'], 5: ['fee'], 6: ['reversal'], 7: ['withdrawal'], 8: ['opening'],
 };
 
 export const JournalFilter = AreaFilter.extend(TimeRange.shape).extend({
@@ -136,11 +136,11 @@ export const JournalFilter = AreaFilter.extend(TimeRange.shape).extend({
   roomId: id.optional(),
 });
 export const StatisticsQuery = PageQuery.extend(JournalFilter.shape).extend({
-  transactionType: z.coerce.number().int().min(0, '交易类型无效').max(7, '交易类型无效').optional().default(0),
+  transactionType: z.coerce.number().int().min(0, '交易类型无效').max(8, '交易类型无效').optional().default(0),
 });
 export type StatisticsInput = z.infer<typeof StatisticsQuery>;
 export const PaymentQuery = PageQuery.extend(JournalFilter.shape).extend({
-  kind: z.enum(['prepay', 'refund', 'subsidy'], { error: '类型须为 prepay、refund 或 subsidy' }).optional(),
+  kind: z.enum(['prepay', 'refund', 'subsidy', 'opening'], { error: '类型须为 prepay、refund、subsidy 或 opening' }).optional(),
 });
 export const AuditQuery = PageQuery.extend(JournalFilter.shape).extend({ audited: flag });
 export const AuditSumQuery = JournalFilter.extend({ audited: flag });

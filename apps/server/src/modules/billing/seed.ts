@@ -5,8 +5,9 @@ import { monthKey } from './period.ts';
 import * as repo from './repo.ts';
 
 // Demo billing (DESIGN §2): the demo company's meters get charging and alarm schemes (kind by kind,
-// in turn, so every pricing mode is seen), its owners opening balances — posted as prepay journal
-// rows, never written into balances — and two rooms a monthly timed subsidy. The simulator's
+// in turn, so every pricing mode is seen), its owners opening balances — posted as journal rows of
+// kind 'opening' (期初余额, pay method 系统: not money received that day), never written into
+// balances — and two rooms a monthly timed subsidy. The simulator's
 // readings then settle against these balances, so balances, bills and reports move.
 
 /** Deterministic amounts in 分: most owners a comfortable balance, every ninth a low one (alarms show). */
@@ -41,8 +42,8 @@ export async function seedBilling(tx: Tx, companyId: number) {
     for (const wallet of ['electric', 'water'] as const) {
       if (!(wallet === 'electric' ? o.electric : o.water)) continue;
       postings.push({
-        companyId, ownerId: o.ownerId, roomId: o.roomId, wallet, kind: 'prepay', amountFen: opening(i, wallet),
-        idempotencyKey: `seed:opening:${o.ownerId}:${wallet}`, payMethod: 'cash', refType: 'opening', operatorName: '系统初始化', memo: '期初余额',
+        companyId, ownerId: o.ownerId, roomId: o.roomId, wallet, kind: 'opening', amountFen: opening(i, wallet),
+        idempotencyKey: `seed:opening:${o.ownerId}:${wallet}`, payMethod: 'system', refType: 'opening', operatorName: '系统初始化', memo: '期初余额',
       });
     }
   });

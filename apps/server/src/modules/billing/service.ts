@@ -4,7 +4,6 @@ import type { Ctx } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
 import { badRequest, notFound, refuse } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
-import { occupiedRoom } from './counter.ts';
 import { KIND_LABELS, WALLET_LABELS } from './ledger.ts';
 import { dayKey, rangeOf } from './period.ts';
 import * as repo from './repo.ts';
@@ -168,6 +167,7 @@ export async function deleteSharedMeters(ctx: Ctx, ids: number[]) {
 
 export async function homeSummary(ctx: Ctx, q: { searchArea?: number }) {
   const f = await ctx.tx((tx) => repo.homeFigures(tx, { companyId: ctx.scope.companyId, areaRestricted: restricted(ctx), searchArea: q.searchArea }));
+  // 'prepay' is money received; 'system' (system credits), 'subsidy' and 'opening' stay apart
   const pick = (kind: string, field: 'todayFen' | 'monthFen') => Math.abs(f.money.find((m) => m.kind === kind)?.[field] ?? 0);
   const figures = (field: 'todayFen' | 'monthFen') => ({
     prepay: yuan(pick('prepay', field)),
@@ -175,6 +175,9 @@ export async function homeSummary(ctx: Ctx, q: { searchArea?: number }) {
     subsidy: yuan(pick('subsidy', field)),
     deduction: yuan(pick('deduction', field)),
     fee: yuan(pick('fee', field)),
+    systemCredit: yuan(pick('system', field)),
+    // signed: an opening balance may carry arrears over
+    opening: yuan(f.money.find((m) => m.kind === 'opening')?.[field] ?? 0),
   });
   // the last seven days, every day present
   const days: string[] = [];
@@ -190,7 +193,10 @@ export async function homeSummary(ctx: Ctx, q: { searchArea?: number }) {
       arrearsCount: f.accounts.arrearsCount,
       arrears: yuan(f.accounts.arrearsFen),
       lowBalanceCount: f.accounts.lowCount,
+      /** accounts in arrears whose meters all read back 断 — not merely owed a close */
       closedByArrearsCount: f.accounts.closedCount,
+      /** accounts in arrears whose close waits for the no-disconnect hours to end (待断电) */
+      pendingCloseCount: f.accounts.pendingCloseCount,
       electricBalance: yuan(f.accounts.electricFen),
       waterBalance: yuan(f.accounts.waterFen),
     },

@@ -1,11 +1,15 @@
 import { fenToYuan } from '@meter/contracts';
+import { now as clock } from '../../clock.ts';
+import type { Tx } from '../../db/client.ts';
 import type { Ctx } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
 import { notFound } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
-import { KIND_LABELS, WALLET_LABELS, type Kind, type Wallet } from './ledger.ts';
+import { KIND_LABELS, RECEIPT_METHODS, WALLET_LABELS, type Kind, type Wallet } from './ledger.ts';
 import { monthKey, monthRange, rangeOf } from './period.ts';
 import * as repo from './repo.ts';
+import { supplyOf, type Supply } from './supply.ts';
+import * as supplyRepo from './supply-repo.ts';
 import { PAY_METHODS, TRANSACTION_TYPES } from './schema.ts';
 
 // The read side of billing: rooms with their balances (/energy, /compre), the journal (statistics,
@@ -14,7 +18,8 @@ import { PAY_METHODS, TRANSACTION_TYPES } from './schema.ts';
 
 const yuan = (fen: unknown) => fenToYuan(Number(fen ?? 0));
 const restricted = (ctx: Ctx) => ctx.scope.areaIds != null;
-export const ALARM_TEXT: Record<number, string> = { 0: '正常', 1: '低于报警1', 2: '低于报警2', 3: '欠费断电/关阀' };
+/** level 3 is 欠费: whether the supply is off is the meters' read-back (supply.ts), never the level alone */
+export const ALARM_TEXT: Record<number, string> = { 0: '正常', 1: '低于报警1', 2: '低于报警2', 3: '欠费' };
 export const NOTE_TEXT: Record<string, string> = { '': '已扣费', vacant: '空置未扣费', shared: '公摊分摊', backwards: '换表/读数回退（未计费）', closed: '已销户未扣费' };
 
 // ---- rooms ------------------------------------------------------------------------------------------
@@ -40,14 +45,30 @@ const roomFilter = (ctx: Ctx, q: Omit<EnergyRoomQueryInput, 'index' | 'size'>): 
   alarm: q.alarm,
 });
 
-function presentRoom(x: Record<string, unknown>) {
-  const { electricFen, waterFen, otherFen, monthPaidFen, ...rest } = x;
+/** The supply state of the accounts in arrears among these (id → state), for the lists and details. */
+async function suppliesOf(tx: Tx, accountIds: (number | null)[]) {
+  const facts = await supplyRepo.supplyFacts(tx, accountIds.filter((id): id is number => id != null));
+  const at = clock(); // the server's clock, as the no-disconnect rule reads it
+  return new Map([...facts].map(([id, f]) => [id, supplyOf(f, at)]));
+}
+
+const alarmText = (level: unknown, supply: Supply | null | undefined) => supply?.text ?? ALARM_TEXT[Number(level)] ?? '';
+
+function presentRoom(x: Record<string, unknown>, supplies: Map<number, Supply | null>) {
+  const { electricFen, waterFen, otherFen, monthPaidFen, electricAccountId, waterAccountId, ...rest } = x;
+  const es = supplies.get(Number(electricAccountId));
+  const ws = supplies.get(Number(waterAccountId));
   return {
     ...rest,
     electricBalance: yuan(electricFen),
     waterBalance: yuan(waterFen),
-    electricAlarmText: ALARM_TEXT[Number(x.electricAlarm)] ?? '',
-    waterAlarmText: ALARM_TEXT[Number(x.waterAlarm)] ?? '',
+    electricAlarmText: alarmText(x.electricAlarm, es),
+    waterAlarmText: alarmText(x.waterAlarm, ws),
+    /** off 已断电, closing 断电中, pending 待断电 (electricCloseAt: when), protected, on 未断电, none; null when not in arrears */
+    electricSupply: es?.state ?? null,
+    electricCloseAt: es?.closeAt ?? null,
+    waterSupply: ws?.state ?? null,
+    waterCloseAt: ws?.closeAt ?? null,
     ...(otherFen !== undefined && { otherBalance: yuan(otherFen), monthPaid: yuan(monthPaidFen) }),
   };
 }
@@ -55,7 +76,9 @@ function presentRoom(x: Record<string, unknown>) {
 export function energyRooms(ctx: Ctx, q: EnergyRoomQueryInput, synthesize = false) {
   return ctx.tx(async (tx) => {
     const r = await repo.energyRooms(tx, roomFilter(ctx, q), q.size, offsetOf(q), synthesize);
-    return new Page(r.rows.map(presentRoom), r.count);
+    const arrears = r.rows.flatMap((x) => [Number(x.electricAlarm) === 3 ? Number(x.electricAccountId) : null, Number(x.waterAlarm) === 3 ? Number(x.waterAccountId) : null]);
+    const supplies = await suppliesOf(tx, arrears);
+    return new Page(r.rows.map((x) => presentRoom(x, supplies)), r.count);
   });
 }
 
@@ -82,11 +105,13 @@ export function energyRoomDetail(ctx: Ctx, roomId: number) {
     const meters = await repo.roomMeterDetails(tx, roomId);
     const journal = ro.ownerId ? await repo.recentJournal(tx, ro.ownerId, 20) : [];
     const plans = await repo.listSubsidyPlans(tx, { companyId: null, roomId }, 50, 0);
+    const supplies = await suppliesOf(tx, accounts.filter((a) => a.alarmLevel === 3).map((a) => a.id));
     return {
       room: { id: ro.roomId, name: ro.roomName, areaId: ro.areaId, path: ro.path },
       owner: ro.ownerId ? { id: ro.ownerId, name: ro.ownerName, phone: ro.ownerPhone } : null,
       accounts: accounts.map(({ balanceFen, ...a }) => ({
-        ...a, walletText: WALLET_LABELS[a.wallet as Wallet] ?? a.wallet, balance: yuan(balanceFen), alarmText: ALARM_TEXT[a.alarmLevel] ?? '',
+        ...a, walletText: WALLET_LABELS[a.wallet as Wallet] ?? a.wallet, balance: yuan(balanceFen), alarmText: alarmText(a.alarmLevel, supplies.get(a.id)),
+        supply: supplies.get(a.id)?.state ?? null, closeAt: supplies.get(a.id)?.closeAt ?? null,
       })),
       meters: meters.map((m) => ({ ...m, unit: Number(m.kind) === 2 ? 'm³' : 'kWh' })),
       journal: journal.map(presentJournal),
@@ -155,8 +180,9 @@ async function journalPage(ctx: Ctx, q: JournalQueryInput & { index: number; siz
 export const statistics = (ctx: Ctx, q: JournalQueryInput & { index: number; size: number; transactionType: number }) =>
   journalPage(ctx, q, TRANSACTION_TYPES[q.transactionType]);
 
-export const MONEY_KINDS = ['prepay', 'refund', 'subsidy'];
-/** userpaymentlog/Paymentlist: money paid in and out (prepay, refund, subsidy). */
+export const MONEY_KINDS = ['prepay', 'refund', 'subsidy', 'opening'];
+const RECEIPT = new Set<string>(RECEIPT_METHODS);
+/** userpaymentlog/Paymentlist: money paid in and out (prepay, refund, subsidy) and opening balances. */
 export const payments = (ctx: Ctx, q: JournalQueryInput & { index: number; size: number; kind?: string }) =>
   journalPage(ctx, q, q.kind ? [q.kind] : MONEY_KINDS);
 /** userpaymentlog/dataAuditlist: the same rows with their audit state (filter audited 0/1). */
@@ -180,13 +206,19 @@ export function auditSum(ctx: Ctx, q: JournalQueryInput) {
       return [...m].map(([k, v]) => ({ key: k, text: labels[k] ?? k, count: v.count, amount: yuan(v.amountFen) }));
     };
     const total = (f: (r: (typeof rows)[number]) => number) => rows.reduce((s, r) => s + f(r), 0);
-    const inFen = total((r) => (r.amountFen > 0 ? r.amountFen : 0));
-    const outFen = total((r) => (r.amountFen < 0 ? -r.amountFen : 0));
+    // income is money received only (a prepay by cash, WeChat, Alipay or bank); subsidies, system
+    // credits and opening balances are credited but never income (issue 11 item 9)
+    const sumWhere = (pred: (r: (typeof rows)[number]) => boolean) => total((r) => (pred(r) ? r.amountFen : 0));
+    const inFen = sumWhere((r) => r.kind === 'prepay' && RECEIPT.has(r.payMethod));
+    const outFen = -sumWhere((r) => r.kind === 'refund');
     return {
       count: total((r) => r.count),
       income: yuan(inFen),
       expense: yuan(outFen),
       net: yuan(inFen - outFen),
+      subsidy: yuan(sumWhere((r) => r.kind === 'subsidy')),
+      systemCredit: yuan(sumWhere((r) => r.kind === 'prepay' && !RECEIPT.has(r.payMethod))),
+      opening: yuan(sumWhere((r) => r.kind === 'opening')),
       auditedCount: total((r) => r.auditedCount),
       audited: yuan(total((r) => r.auditedFen)),
       unauditedCount: total((r) => r.count - r.auditedCount),

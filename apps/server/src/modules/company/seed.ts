@@ -4,7 +4,7 @@ import type { Tx } from '../../db/client.ts';
 import { areaPermissions, areas, companies } from '../../db/schema/index.ts';
 
 // Demo data of the company archive (issue 3): the demo company's device permissions, receipt and SMS
-// prices, valve password, and its area-permission sets. Called from db/seed.ts once the area tree exists.
+// prices, valve password, and its area-permission sets. Called from demo/seed.ts once the area tree exists.
 
 /** Plans the demo company may not use, so the device-permission check shows in the device forms. */
 const DEMO_DENIED = { electric: [145, 146, 147, 148, 149, 150], water: [158] };

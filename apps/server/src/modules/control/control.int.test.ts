@@ -286,7 +286,7 @@ describe('robustness', () => {
     await new Promise<void>((resolve) => s.once('connect', () => resolve()));
     const got: string[] = [];
     s.on('data', (d) => got.push(d.toString('latin1')));
-    s.write(`REG ${badImei}\n`);
+    s.write(await h.reg(badImei));
     await until(async () => got.join('').includes('OK\n'), 5000, 'registration OK');
     // random bytes, a frame with a bad checksum, a checksum-valid frame with a non-BCD address
     const junk = Buffer.from(Array.from({ length: 4096 }, (_, i) => (i * 37 + 11) & 0xff));
@@ -313,9 +313,10 @@ describe('robustness', () => {
   it('a second connection with the same IMEI replaces the first', async () => {
     const dupImei = imei15();
     await h.collector(c.companyId, dupImei);
+    const line = await h.reg(dupImei);
     const open = () =>
       new Promise<net.Socket>((resolve) => {
-        const s = net.connect(h.gateway.port, '127.0.0.1', () => s.write(`REG ${dupImei}\n`));
+        const s = net.connect(h.gateway.port, '127.0.0.1', () => s.write(line));
         s.once('data', () => resolve(s));
       });
     const first = await open();

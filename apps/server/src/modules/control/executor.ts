@@ -19,7 +19,7 @@ import {
   type Facts,
 } from '../../gateway/frames.ts';
 import type { GatewayClient } from '../../gateway/gateway.ts';
-import type { DeviceEvent } from '../realtime/bus.ts';
+import type { DeviceEvent } from '../realtime/index.ts';
 import { ingestReadings, raiseWarnings, SOURCE } from './ingest.ts';
 import * as repo from './repo.ts';
 import { noCloseReason, routeOf, type Route } from './rules.ts';
@@ -130,8 +130,12 @@ export async function execute(d: ExecDeps, cmd: repo.CommandRow): Promise<Outcom
 async function read(d: ExecDeps, cmd: repo.CommandRow, meter: repo.ControlMeter, route: Route, events: DeviceEvent[]): Promise<Outcome> {
   const full = cmd.payload.full === true;
   let facts: Facts = {};
+  // the reading is of the moment the meter answered with its total, not of the end of the dialogue:
+  // a report that came in between is newer (and may be higher) than this reading, not older
+  let readAt: Date;
   if (route.protocol === 'dlt645') {
     const total = await ask(d, route, dlt.read(route.address, DLT645_READS.total.dataId, DLT645_READS.total.label), cmd.id);
+    readAt = new Date();
     facts = merge(facts, total.protocol === 'dlt645' ? dltFacts(total.frame) : undefined);
     facts = merge(facts, await readState(d, route, cmd.id).catch((e) => (e instanceof Refused ? undefined : Promise.reject(e))));
     if (full) {
@@ -145,6 +149,7 @@ async function read(d: ExecDeps, cmd: repo.CommandRow, meter: repo.ControlMeter,
     }
   } else {
     facts = await readState(d, route, cmd.id);
+    readAt = new Date();
   }
   if (facts.total === undefined) return { ok: false, transient: false, error: '设备应答中没有电量/水量读数', events };
   const now = new Date();
@@ -160,7 +165,7 @@ async function read(d: ExecDeps, cmd: repo.CommandRow, meter: repo.ControlMeter,
   const source = Number(cmd.payload.source ?? (cmd.origin === 4 ? SOURCE.automatic : SOURCE.onDemand));
   const ident = { id: meter.id, companyId: meter.companyId, areaId: meter.areaId };
   const out = await d.db.tx(SYSTEM_SCOPE, async (tx) => {
-    const r = await ingestReadings(tx, [{ meter: ident, readAt: now, total: facts.total!, registers, source, valve: facts.valve, commandId: cmd.id }]);
+    const r = await ingestReadings(tx, [{ meter: ident, readAt, total: facts.total!, registers, source, valve: facts.valve, commandId: cmd.id }]);
     const warn: repo.WarningRow[] = [];
     const base = { companyId: meter.companyId, meterId: meter.id, collectorId: null, areaId: meter.areaId };
     if (facts.batteryLow) warn.push({ ...base, kind: 'low_battery', detail: { readAt: now.toISOString() } });
@@ -194,7 +199,7 @@ async function read(d: ExecDeps, cmd: repo.CommandRow, meter: repo.ControlMeter,
     reply: {
       total: facts.total,
       valve: facts.valve ?? null,
-      readAt: now.toISOString(),
+      readAt: readAt.toISOString(),
       stored: res.stored,
       exception: res.exception,
       registers,

@@ -8,6 +8,7 @@ import { buildApp } from '../../app.ts';
 import { appUrlFrom, openDb, type Db } from '../../db/client.ts';
 import { Gateway, type GatewaySettings } from '../../gateway/gateway.ts';
 import { connectMqtt } from '../../gateway/mqtt.ts';
+import { DeviceSecrets, Sealer } from '../../gateway/security.ts';
 import { Worker, type WorkerSettings } from '../../jobs/worker.ts';
 import { EventBus } from '../realtime/bus.ts';
 import { OWNER_URL } from '../../../test/helpers.ts';
@@ -32,6 +33,8 @@ export interface HarnessOptions {
   waitMs?: number;
   /** start the worker (default true) */
   worker_?: boolean;
+  /** the gateway's logger (default silent) */
+  log?: pino.Logger;
 }
 
 export interface Harness {
@@ -51,6 +54,8 @@ export interface Harness {
   /** a company with an area, rooms and a user holding every page and operation */
   company(ops?: string[], routes?: string[]): Promise<TestCompany>;
   collector(companyId: number, imei?: string): Promise<number>;
+  /** the registration line a device with this IMEI sends (`REG <imei> <secret>\n`) */
+  reg(imei: string): Promise<string>;
   meter(c: TestCompany, m: { kind: 1 | 2; address?: string; collectorId?: number | null; imei?: string; plan?: number; roomId?: number }): Promise<{ id: number; address: string }>;
   fleet(collectors: CollectorDefinition[], nbMeters?: MeterDefinition[], options?: { heartbeatMs?: number }): Promise<Fleet>;
   close(): Promise<void>;
@@ -66,6 +71,11 @@ export interface TestCompany {
 
 export const silent = pino({ level: process.env.TEST_LOG_LEVEL ?? 'silent' });
 
+/** The device secrets of the integration tests (what DATA_DIR/device-secret is in production). */
+export const TEST_SECRETS = new DeviceSecrets('integration-test-device-secret-0123456789abcdef');
+/** A process's signer of internal MQTT messages (each simulated process has its own replay cache). */
+export const testSealer = () => new Sealer(TEST_SECRETS.signingKey, silent);
+
 export async function harness(o: HarnessOptions = {}): Promise<Harness> {
   const db = openDb(appUrlFrom(OWNER_URL(), 'meter_app_test'), 20);
   const owner = new pg.Pool({ connectionString: OWNER_URL(), max: 3 });
@@ -73,9 +83,10 @@ export async function harness(o: HarnessOptions = {}): Promise<Harness> {
   const bus = new EventBus(prefix);
   const busClient = await connectMqtt(MQTT_URL, 'test-bus');
   const gwClient = await connectMqtt(MQTT_URL, 'test-gw');
-  await bus.attach(busClient);
+  const sealer = testSealer();
+  await bus.attach(busClient, sealer);
   const gs: GatewaySettings = { host: '127.0.0.1', port: 0, heartbeatSeconds: 30, replyTimeoutMs: 800, retries: 1, mqttMeters: true, topicPrefix: prefix, ...o.gateway };
-  const gateway = new Gateway({ db, bus, log: silent, mqtt: gwClient, settings: gs });
+  const gateway = new Gateway({ db, bus, log: o.log ?? silent, mqtt: gwClient, settings: gs, security: { secrets: TEST_SECRETS, sealer: testSealer() } });
   await gateway.start();
   const ws: WorkerSettings = {
     auth: { password: '02000000', operator: '00000000' },
@@ -147,6 +158,10 @@ export async function harness(o: HarnessOptions = {}): Promise<Harness> {
       const { rows } = await owner.query(`INSERT INTO collectors (company_id, name, imei, plan) VALUES ($1, $2, $3, 0) RETURNING id`, [companyId, uniq('采集器'), imei]);
       return Number(rows[0].id);
     },
+    async reg(imei) {
+      const { rows } = await owner.query(`SELECT reg_secret FROM collectors WHERE imei = $1`, [imei]);
+      return `REG ${imei} ${rows[0] ? String(rows[0].reg_secret) : TEST_SECRETS.fourG(imei)}\n`;
+    },
     async meter(c, m) {
       const address = m.address ?? (m.kind === 1 ? addr12() : addr14());
       const { rows } = await owner.query(
@@ -157,9 +172,13 @@ export async function harness(o: HarnessOptions = {}): Promise<Harness> {
       return { id: Number(rows[0].id), address };
     },
     async fleet(collectors, nbMeters = [], options = {}) {
+      // devices log in as real ones: a collector with its archive's secret, a 4G meter with its derived one
+      const { rows } = await owner.query(`SELECT imei, reg_secret FROM collectors WHERE imei = ANY($1::text[])`, [collectors.map((c) => c.imei)]);
+      const archived = new Map(rows.map((r) => [String(r.imei), String(r.reg_secret)]));
       const f = createFleet({
-        collectors,
+        collectors: collectors.map((c) => ({ ...c, secret: c.secret ?? archived.get(c.imei) ?? TEST_SECRETS.fourG(c.imei) })),
         nbMeters,
+        nbCredentials: (address) => TEST_SECRETS.meter(address),
         gateway: { host: '127.0.0.1', port: gateway.port },
         mqttUrl: MQTT_URL,
         topicPrefix: prefix,

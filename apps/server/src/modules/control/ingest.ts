@@ -1,13 +1,18 @@
 import { Decimal } from 'decimal.js';
 import type { Tx } from '../../db/client.ts';
-import type { DeviceEvent } from '../realtime/bus.ts';
+import type { DeviceEvent } from '../realtime/index.ts';
+import { implausible, needsUsualUse, ratedPerHour, type Implausible } from './plausible.ts';
 import * as repo from './repo.ts';
+import { usualUse } from './review-repo.ts';
 import { CONSUMPTION_EPSILON } from './rules.ts';
 
 // Readings into the database (DESIGN §5): every reading is stored, idempotently per (meter, read_at);
 // one lower or older than the meter's last good reading is stored with `exception` set, never moves
 // meter_latest and opens a warning; a reading that grows while the relay/valve was already off at
-// the previous reading opens a "consumption while closed" warning. Set-based: one batch of any size
+// the previous reading opens a "consumption while closed" warning. A reading that cannot be true
+// (plausible.ts) is stored with exception 'implausible' and an 'implausible' warning: it moves
+// nothing and is billed nothing until a person accepts it (review.ts); later readings compare with
+// the last good one meanwhile. Set-based: one batch of any size
 // costs a handful of statements, so the gateway can store reports at line rate.
 
 export const SOURCE = { automatic: 1, onDemand: 2, manual: 3, report: 4 } as const;
@@ -17,6 +22,7 @@ export const WARNING_KINDS: Record<string, string> = {
   offline: '设备离线过久',
   consumption_closed: '断电/关阀状态下仍有用量',
   backwards: '读数倒走或早于上次读数',
+  implausible: '读数异常跳变（待确认）',
   valve_mismatch: '阀门/继电器状态与指令不符',
   valve_fault: '阀门故障',
   low_battery: '电池电压低',
@@ -103,6 +109,27 @@ function difference(a: string, b: string): string {
   return new Decimal(a).minus(b).toString();
 }
 
+/** a − b as a number of units (thresholds only, never money) */
+function used(a: string, b: string): number {
+  const x = hundredths(a);
+  const y = hundredths(b);
+  return x !== null && y !== null ? (x - y) / 100 : Number(a) - Number(b);
+}
+
+/**
+ * The usual use (units an hour) of the batch's meters whose consumption is large enough for the
+ * usual-use rule to matter: one query, and only for those (rarely any in a batch of reports).
+ */
+async function usualUses(tx: Tx, items: IngestItem[], latest: Map<number, repo.LatestRow>): Promise<Map<number, number>> {
+  let ask: Map<number, repo.LatestRow> | undefined;
+  for (const it of items) {
+    const prev = latest.get(it.meter.id);
+    if (!prev || it.source === SOURCE.manual || ask?.has(it.meter.id)) continue;
+    if (needsUsualUse(used(exact(it.total), prev.total))) (ask ??= new Map()).set(it.meter.id, prev);
+  }
+  return ask ? usualUse(tx, [...ask.values()]) : new Map();
+}
+
 const EMPTY: Readonly<Record<string, number | string | boolean>> = Object.freeze({});
 const VALVE_OPEN = Object.freeze({ valve: 1 });
 const VALVE_CLOSED = Object.freeze({ valve: 0 });
@@ -129,7 +156,8 @@ export async function ingestReadings(
   const events: DeviceEvent[] = [];
   if (!items.length) return { results: [], events, stored: 0 };
   const { order, meterIds } = byMeterAndTime(items);
-  const { latest, companyOf } = await repo.lockIngest(tx, meterIds);
+  const { latest, companyOf, terms } = await repo.lockIngest(tx, meterIds);
+  const usual = await usualUses(tx, items, latest);
 
   const rows: (repo.ReadingRow & { idx: number; valve?: 0 | 1 })[] = [];
   const warnings: repo.WarningRow[] = [];
@@ -149,6 +177,7 @@ export async function ingestReadings(
     const prev = latest.get(it.meter.id);
     const total = exact(it.total);
     let exception = '';
+    let held: Implausible | null = null;
     if (prev) {
       const t = it.readAt.getTime();
       const p = prev.readAt.getTime();
@@ -158,6 +187,12 @@ export async function ingestReadings(
       }
       if (t < p) exception = 'older';
       else if (less(total, prev.total)) exception = 'backwards';
+      else if (it.source !== SOURCE.manual) {
+        // a person's own reading is theirs to answer for; what devices say is checked
+        const term = terms.get(it.meter.id);
+        held = term ? implausible(used(total, prev.total), t - p, ratedPerHour(term), usual.get(it.meter.id) ?? null) : null;
+        if (held) exception = 'implausible';
+      }
     }
     // the item's registers as they are when they already say its valve state (the gateway's do)
     const given = it.registers ?? EMPTY;
@@ -175,7 +210,30 @@ export async function ingestReadings(
       operatorId: it.operatorId ?? null,
       valve: it.valve,
     });
+    if (held) {
+      warnings.push({
+        companyId: it.meter.companyId,
+        meterId: it.meter.id,
+        collectorId: null,
+        areaId: it.meter.areaId,
+        kind: 'implausible',
+        detail: {
+          reason: held.reason,
+          total,
+          readAt: it.readAt.toISOString(),
+          lastTotal: prev!.total,
+          lastReadAt: prev!.readAt.toISOString(),
+          used: difference(total, prev!.total),
+          limit: held.limit,
+        },
+      });
+      continue;
+    }
     if (exception) {
+      // an older reading is kept out of billing and meter_latest, but it is no alarm: a command's
+      // reading reaches the database after a report that came in during its dialogue. Only one
+      // higher than the newer reading contradicts it.
+      if (exception === 'older' && !less(prev!.total, total)) continue;
       warnings.push({
         companyId: it.meter.companyId,
         meterId: it.meter.id,
@@ -183,7 +241,7 @@ export async function ingestReadings(
         areaId: it.meter.areaId,
         kind: 'backwards',
         detail: {
-          reason: exception === 'older' ? '读数时间早于上次读数' : '读数小于上次读数',
+          reason: exception === 'older' ? '读数时间早于上次读数，读数却更大' : '读数小于上次读数',
           total,
           readAt: it.readAt.toISOString(),
           lastTotal: prev!.total,

@@ -4,6 +4,8 @@ import { intArr, textArr } from '../../db/array-literal.ts';
 import { BinaryCopyWriter } from '../../db/copy-binary.ts';
 import { clientOf, copyIn } from '../../db/copy.ts';
 import { areaAndBelow } from '../../db/crud-repo.ts';
+import { ELECTRIC_PLAN_KINDS, WATER_PLAN_KINDS } from '@meter/contracts';
+import type { PlausibilityTerms } from './plausible.ts';
 import type { CommandKind, CommandStatus } from './rules.ts';
 
 // The only SQL of device control: readings and the latest value, commands and their lifecycle,
@@ -66,30 +68,37 @@ export async function lockLatest(tx: Tx, meterIds: number[]): Promise<Map<number
  * registers only the relay/valve state) the company of its `meters` row as the caller's row-level
  * security shows it (absent: not visible).
  */
-export async function lockIngest(tx: Tx, meterIds: number[]): Promise<{ latest: Map<number, LatestRow>; companyOf: Map<number, number> }> {
+export async function lockIngest(
+  tx: Tx,
+  meterIds: number[],
+): Promise<{ latest: Map<number, LatestRow>; companyOf: Map<number, number>; terms: Map<number, PlausibilityTerms> }> {
   const latest = new Map<number, LatestRow>();
   const companyOf = new Map<number, number>();
-  if (!meterIds.length) return { latest, companyOf };
+  const terms = new Map<number, PlausibilityTerms>();
+  if (!meterIds.length) return { latest, companyOf, terms };
   if (!meterIds.every(Number.isSafeInteger)) throw new TypeError('meter ids must be integers');
   const buckets = bucketsOf(meterIds);
   // One round trip, two statements (simple protocol; the ids are integers, inlined): the locks first,
   // then the read, whose own snapshot (READ COMMITTED) sees what the previous holder committed.
   const res = (await clientOf(tx).query(`
     SELECT count(pg_advisory_xact_lock(724300, b)) FROM (SELECT unnest('{${buckets.join(',')}}'::int[]) AS b ORDER BY 1) AS x;
-    SELECT x.id AS meter_id, m.company_id, (extract(epoch FROM l.read_at) * 1000)::float8 AS read_ms, l.total, l.registers->'valve' AS valve
+    SELECT x.id AS meter_id, m.company_id, m.kind, m.phase_id, m.caliber_id, (extract(epoch FROM l.read_at) * 1000)::float8 AS read_ms, l.total, l.registers->'valve' AS valve
     FROM unnest('{${meterIds.join(',')}}'::bigint[]) AS x(id)
     LEFT JOIN meters m ON m.id = x.id
     LEFT JOIN meter_latest l ON l.meter_id = x.id`)) as unknown as { rows: Record<string, unknown>[] }[];
   // of the registers only the relay/valve state is read by ingest: only it is fetched (no jsonb parse per meter)
   for (const x of res[1].rows) {
     const id = Number(x.meter_id);
-    if (x.company_id != null) companyOf.set(id, Number(x.company_id));
+    if (x.company_id != null) {
+      companyOf.set(id, Number(x.company_id));
+      terms.set(id, { kind: Number(x.kind), phaseId: num(x.phase_id), caliberId: num(x.caliber_id) });
+    }
     if (x.read_ms != null) {
       const valve = x.valve as number | string | boolean | null;
       latest.set(id, { meterId: id, readAt: new Date(Number(x.read_ms)), total: String(x.total), registers: valve == null ? {} : { valve } });
     }
   }
-  return { latest, companyOf };
+  return { latest, companyOf, terms };
 }
 
 export interface ReadingRow {
@@ -742,20 +751,36 @@ export async function createReadTask(tx: Tx, companyId: number, origin: number, 
  */
 export async function queueReads(
   tx: Tx,
-  t: { taskId: number; companyId: number; meterIds?: number[]; origin: number; source: number; expiresAt: Date; maxAttempts: number; requestedBy: number | null; requesterName: string; clockEveryHours: number },
+  t: {
+    taskId: number; companyId: number; meterIds?: number[]; origin: number; source: number; expiresAt: Date; maxAttempts: number; requestedBy: number | null;
+    requesterName: string; clockEveryHours: number;
+    /** NB meters are reachable right after their own report: their reads wait for the next one (this interval unless the meter has its own) */
+    nbReportMinutes?: number;
+  },
 ) {
+  // an NB meter's next report window: its last contact plus whole intervals, the first not yet past
+  // (a meter heard from in the last 30 s is awake now); other meters: now
+  const every = sql`make_interval(mins => ${reportMinutes(t.nbReportMinutes ?? 0)})`;
+  const nextAt = t.nbReportMinutes
+    ? sql`CASE WHEN ${isNb} AND ${reportMinutes(t.nbReportMinutes)} > 0 AND m.last_seen_at IS NOT NULL
+        THEN greatest(now(), m.last_seen_at + ${every} * greatest(0, ceil(extract(epoch FROM now() - m.last_seen_at - interval '30 seconds') / extract(epoch FROM ${every}))) + interval '5 seconds')
+        ELSE now() END`
+    : sql`now()`;
   const which = t.meterIds
     ? sql`m.id = ANY(${arr(t.meterIds)}::bigint[])`
     : sql`(m.online OR EXISTS (SELECT 1 FROM collectors c WHERE c.id = m.collector_id AND c.online))`;
   const r = await tx.execute(sql`
     WITH ins AS (
-      INSERT INTO commands (company_id, meter_id, collector_id, kind, payload, expires_at, max_attempts, requested_by,
+      INSERT INTO commands (company_id, meter_id, collector_id, kind, payload, expires_at, next_attempt_at, max_attempts, requested_by,
         requester_name, origin, read_task_id)
       SELECT m.company_id, m.id, m.collector_id, 'read',
         jsonb_build_object('source', ${t.source}::int, 'full',
           coalesce((l.registers->>'clockAt')::timestamptz < now() - make_interval(hours => ${t.clockEveryHours}::int), true)),
-        ${t.expiresAt.toISOString()}::timestamptz, ${t.maxAttempts}::int, ${t.requestedBy}::bigint, ${t.requesterName}::varchar, ${t.origin}::int, ${t.taskId}::bigint
+        -- a read waiting for a report window stays worth doing until one interval past it
+        ${t.nbReportMinutes ? sql`greatest(${t.expiresAt.toISOString()}::timestamptz, n.next_at + ${every})` : sql`${t.expiresAt.toISOString()}::timestamptz`}, n.next_at,
+        ${t.maxAttempts}::int, ${t.requestedBy}::bigint, ${t.requesterName}::varchar, ${t.origin}::int, ${t.taskId}::bigint
       FROM meters m LEFT JOIN meter_latest l ON l.meter_id = m.id
+      CROSS JOIN LATERAL (SELECT ${nextAt} AS next_at) n
       WHERE m.company_id = ${t.companyId} AND m.status = 1 AND ${which}
       ON CONFLICT (meter_id, kind) WHERE status IN ('queued', 'sent') DO NOTHING
       RETURNING id)
@@ -1090,16 +1115,35 @@ export async function saveThird(tx: Tx, companyId: number, config: Record<string
 // Housekeeping (worker jobs, system scope)
 // ---------------------------------------------------------------------------------------------
 
-/** Devices marked online whose last contact is older than the cut-off: the gateway that held them is gone. */
-export async function staleOnline(tx: Tx, cutoff: Date) {
+/** NB meters (SPEC §3 plans) in SQL: `m` is the meters row. */
+const isNb = sql`((m.kind = 1 AND m.plan = ANY(${intArr(ELECTRIC_PLAN_KINDS.nb)}::int[])) OR (m.kind = 2 AND m.plan = ANY(${intArr(WATER_PLAN_KINDS.nb)}::int[])))`;
+
+/**
+ * Minutes between a meter's own reports, in SQL: its own setting, else for NB meters the configured
+ * NB interval, else 0 (its connection's heartbeat decides).
+ */
+const reportMinutes = (nbMinutes: number) =>
+  sql`(CASE WHEN m.report_interval_minutes > 0 THEN m.report_interval_minutes WHEN ${isNb} THEN ${Math.max(0, Math.round(nbMinutes))}::int ELSE 0 END)`;
+
+/** Missed reports after which a directly connected meter is offline. */
+export const MISSED_REPORTS = 3;
+
+/**
+ * Devices marked online whose last contact is older than the cut-off: the gateway that held them is
+ * gone. A directly connected meter that reports by itself (NB, or an interval set) is given
+ * MISSED_REPORTS of its intervals (+30 s) instead, when that is longer: between reports it is silent.
+ */
+export async function staleOnline(tx: Tx, cutoff: Date, o: { now: Date; nbReportMinutes: number }) {
   const c = await tx.execute(sql`
     UPDATE collectors SET online = false WHERE online AND (last_seen_at IS NULL OR last_seen_at < ${cutoff.toISOString()})
     RETURNING id, company_id, area_id`);
   const ids = c.rows.map((x) => Number(x.id));
   if (ids.length) await tx.execute(sql`UPDATE meters SET online = false WHERE online AND collector_id = ANY(${arr(ids)}::bigint[])`);
   const m = await tx.execute(sql`
-    UPDATE meters SET online = false WHERE online AND collector_id IS NULL AND (last_seen_at IS NULL OR last_seen_at < ${cutoff.toISOString()})
-    RETURNING id, company_id, area_id`);
+    UPDATE meters m SET online = false WHERE m.online AND m.collector_id IS NULL AND (m.last_seen_at IS NULL OR m.last_seen_at < least(
+      ${cutoff.toISOString()}::timestamptz,
+      ${o.now.toISOString()}::timestamptz - make_interval(secs => ${MISSED_REPORTS}::int * 60 * ${reportMinutes(o.nbReportMinutes)} + 30)))
+    RETURNING m.id, m.company_id, m.area_id`);
   const map = (x: Record<string, unknown>) => ({ id: Number(x.id), companyId: Number(x.company_id), areaId: num(x.area_id) });
   return { collectors: c.rows.map(map), meters: m.rows.map(map) };
 }

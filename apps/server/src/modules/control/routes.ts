@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { IdQuery } from '../../http/paging.ts';
 import { routes } from '../../http/routes.ts';
 import * as S from './schema.ts';
+import { reviewReading } from './review.ts';
 import * as svc from './service.ts';
 import type { ControlApi } from './service.ts';
 
@@ -66,6 +67,10 @@ export default function controlRoutes(app: FastifyInstance, api: ControlApi) {
     svc.unusual(ctx, query));
   r.put(`${V1}/device/unusual/deal`, { summary: '处理设备异常', perm: { routes: WARN_PAGES }, body: S.DealBody, tags }, ({ body }, ctx) =>
     svc.deal(ctx, api, body));
+  r.put(`${V1}/device/unusual/reading/accept`, { summary: '接受异常跳变读数（按该读数计费）', perm: { routes: WARN_PAGES, op: 'device.manualRead' }, body: S.ReviewBody, tags }, ({ body }, ctx) =>
+    reviewReading(ctx, api, body, true));
+  r.put(`${V1}/device/unusual/reading/reject`, { summary: '驳回异常跳变读数（不计费）', perm: { routes: WARN_PAGES, op: 'device.manualRead' }, body: S.ReviewBody, tags }, ({ body }, ctx) =>
+    reviewReading(ctx, api, body, false));
   r.get(`${V1}/device/unusual/open/list`, { summary: '阀门/继电器异常（未处理）', perm: { routes: WARN_PAGES }, query: S.UnusualQuery, tags }, ({ query }, ctx) =>
     svc.unusualOpen(ctx, query));
   r.get(`${V1}/device/power/report`, { summary: '功率记录', perm: { routes: ['notesPower', 'home'] }, query: S.PowerReportQuery, tags }, ({ query }, ctx) =>

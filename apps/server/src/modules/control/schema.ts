@@ -112,7 +112,7 @@ const csv = <T extends string>(values: readonly T[]) =>
       return list as T[];
     });
 
-export const WARNING_KIND_LIST = ['offline', 'consumption_closed', 'backwards', 'valve_mismatch', 'valve_fault', 'low_battery', 'clock_drift', 'read_fail', 'rate_error', 'power_off'] as const;
+export const WARNING_KIND_LIST = ['offline', 'consumption_closed', 'backwards', 'implausible', 'valve_mismatch', 'valve_fault', 'low_battery', 'clock_drift', 'read_fail', 'rate_error', 'power_off'] as const;
 
 export const UnusualQuery = MeterListQuery.extend({
   type: csv(WARNING_KIND_LIST),
@@ -125,6 +125,9 @@ export const UnusualQuery = MeterListQuery.extend({
 export const DealBody = z
   .object({ id: id.optional(), ids: z.array(id).max(1000).optional(), memo: z.string().trim().max(500).optional().default('') })
   .refine((v) => v.id || v.ids?.length, { message: '请选择要处理的异常', path: ['id'] });
+
+/** 接受 / 驳回 a reading held as implausible (the warning's id) */
+export const ReviewBody = z.object({ id, memo: z.string().trim().max(500).optional().default('') });
 
 export const CommandListQuery = MeterListQuery.extend({
   type: csv(COMMAND_KIND_LIST),

@@ -6,9 +6,10 @@ import { companyOf } from '../../http/context.ts';
 import { badRequest, notFound, refuse } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
 import { Page } from '../../http/envelope.ts';
-import type { EventBus } from '../realtime/bus.ts';
+import type { EventBus } from '../realtime/index.ts';
 import { SOURCE, SOURCE_TEXT, WARNING_KINDS } from './ingest.ts';
 import * as repo from './repo.ts';
+import { openOfKind } from './review-repo.ts';
 import { COMMAND_KINDS, COMMAND_STATUS, FINAL, OPPOSITE, ORIGIN, noCloseReason, protocolOf, type CommandKind } from './rules.ts';
 import type * as S from './schema.ts';
 import { ELECTRIC_PARAM_KEYS, WATER_PARAM_KEYS } from './schema.ts';
@@ -442,6 +443,10 @@ export async function deal(ctx: Ctx, api: ControlApi, b: Input<typeof S.DealBody
   const done = await ctx.tx(async (tx) => {
     const visible = await repo.warningIdsVisible(tx, ids);
     if (visible.length !== ids.length) throw notFound('异常记录');
+    // a held reading is answered by accepting or rejecting it, never by closing its warning
+    if ((await openOfKind(tx, ids, 'implausible')).length) {
+      throw refuse('REVIEW_REQUIRED', '读数异常跳变预警须逐条选择「接受读数」或「驳回读数」，不能直接标记为已处理');
+    }
     return repo.dealWarnings(tx, ids, ctx.user.id, b.memo);
   });
   ctx.audit.target = `设备异常 ${ids.join(',')}`.slice(0, 200);

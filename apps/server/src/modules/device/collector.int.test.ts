@@ -72,6 +72,30 @@ describe('collectors', () => {
     expect(audit.rows[0].target).toContain(payload.imei);
   });
 
+  it('the registration secret: shown to who may edit collectors, reset to a new one, never in lists; another company’s is not reachable', async () => {
+    const id = await create(a);
+    const shown = await t.call(a.token, { method: 'GET', url: `${G}/secret?id=${id}` });
+    expect(shown.body.code, JSON.stringify(shown.body)).toBe('SUCCESS');
+    expect(shown.body.data.secret).toMatch(/^[0-9a-f]{32}$/);
+    const stored = await t.owner.query(`SELECT reg_secret FROM collectors WHERE id = $1`, [id]);
+    expect(shown.body.data.secret).toBe(stored.rows[0].reg_secret);
+    const list = await t.call(a.token, { method: 'GET', url: `${G}/list?size=1000` });
+    expect(JSON.stringify(list.body)).not.toContain(shown.body.data.secret);
+    expect(JSON.stringify((await t.call(a.token, { method: 'GET', url: `${G}?id=${id}` })).body)).not.toContain(shown.body.data.secret);
+    const reset = await t.call(a.token, { method: 'POST', url: `${G}/secret/reset?id=${id}` });
+    expect(reset.body.code).toBe('SUCCESS');
+    expect(reset.body.data.secret).toMatch(/^[0-9a-f]{32}$/);
+    expect(reset.body.data.secret).not.toBe(shown.body.data.secret);
+    expect((await t.owner.query(`SELECT reg_secret FROM collectors WHERE id = $1`, [id])).rows[0].reg_secret).toBe(reset.body.data.secret);
+    const audit = await t.owner.query(`SELECT action, target FROM audit_log WHERE company_id = $1 AND path = $2`, [a.companyId, `${G}/secret/reset`]);
+    expect(audit.rows).toEqual([{ action: '重置采集器注册密钥', target: expect.stringContaining('注册密钥') }]);
+    // reader role, and another company
+    expect((await t.call(reader, { method: 'GET', url: `${G}/secret?id=${id}` })).status).toBe(403);
+    expect((await t.call(b.token, { method: 'GET', url: `${G}/secret?id=${id}` })).status).toBe(404);
+    expect((await t.call(b.token, { method: 'POST', url: `${G}/secret/reset?id=${id}` })).status).toBe(404);
+    expect((await t.owner.query(`SELECT reg_secret FROM collectors WHERE id = $1`, [id])).rows[0].reg_secret).toBe(reset.body.data.secret);
+  });
+
   it('invalid input → 400 naming the field, nothing written', async () => {
     const before = await countRows(t.owner, 'collectors');
     const cases: [Record<string, unknown>, RegExp][] = [

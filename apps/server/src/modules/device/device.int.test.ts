@@ -39,14 +39,14 @@ const ids = (body: { data: { id: number }[] }) => body.data.map((x) => x.id);
 describe('meters', () => {
   it('create → detail with names → update → delete', async () => {
     const gather = await collector(a);
-    const payload = electricBody(a.roomA, { collectorId: gather, gatewayId: 31, portId: 41, multiplier: '2.5', initialReading: '12.34', installDate: '2025-03-01', memo: '一楼照明' });
+    const payload = electricBody(a.roomA, { collectorId: gather, gatewayId: 31, portId: 41, multiplier: '2.5', initialReading: '12.34', installDate: '2025-03-01', reportInterval: 60, memo: '一楼照明' });
     const id = await create(a, payload);
     const g = await t.call(a.token, { method: 'GET', url: `${D}?id=${id}` });
     expect(g.body.data).toMatchObject({
       id, companyId: a.companyId, roomId: a.roomA, areaId: a.floorA, areaName: '1层', collectorId: gather,
       kind: 1, plan: 0, planName: '普通（0）', address: payload.address, phaseId: 1, phaseName: '单相',
       protocolName: 'DL/T645-2007', baudName: '2400', brandName: '正泰', typeName: '预付费电表', gatewayName: '4G DTU', portName: 'RS485-1',
-      multiplier: '2.50', initialReading: '12.34', installDate: '2025-03-01', status: 1, memo: '一楼照明',
+      multiplier: '2.50', initialReading: '12.34', installDate: '2025-03-01', reportInterval: 60, status: 1, memo: '一楼照明',
       online: false, valveState: null, lastSeenAt: null, focused: false, caliberId: null,
     });
     expect(g.body.data.collectorName).toMatch(/^采集器/);

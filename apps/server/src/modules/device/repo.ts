@@ -184,6 +184,20 @@ export async function updateCollector(tx: Tx, id: number, v: CollectorValues) {
   await tx.update(collectors).set({ ...v, updatedAt: sql`now()` }).where(eq(collectors.id, id));
 }
 
+/** The collector's registration secret (`REG <imei> <secret>`). */
+export async function collectorSecret(tx: Tx, id: number) {
+  const [r] = await tx.select({ secret: collectors.regSecret }).from(collectors).where(eq(collectors.id, id));
+  return r?.secret;
+}
+
+/** A new random registration secret; the collector must be configured with it to register again. */
+export async function resetCollectorSecret(tx: Tx, id: number) {
+  const [r] = await tx.update(collectors)
+    .set({ regSecret: sql`replace(gen_random_uuid()::text, '-', '')`, updatedAt: sql`now()` })
+    .where(eq(collectors.id, id)).returning({ secret: collectors.regSecret });
+  return r.secret;
+}
+
 export async function deleteCollector(tx: Tx, id: number) {
   await tx.delete(collectors).where(eq(collectors.id, id));
 }
@@ -278,6 +292,7 @@ const meterCols = {
   chargingSchemeId: meters.chargingSchemeId,
   alarmSchemeId: meters.alarmSchemeId,
   installDate: meters.installDate,
+  reportInterval: meters.reportIntervalMinutes,
   status: meters.status,
   online: meters.online,
   valveState: meters.valveState,

@@ -35,6 +35,10 @@ export default function deviceRoutes(app: FastifyInstance) {
     device.createCollector(ctx, body));
   r.put(`${V1}/gather`, { summary: '编辑采集器', perm: collectorOp('device.collectorEdit'), body: CollectorUpdateBody, tags }, ({ body }, ctx) =>
     device.updateCollector(ctx, body.id, body));
+  r.get(`${V1}/gather/secret`, { summary: '采集器注册密钥', perm: collectorOp('device.collectorEdit'), query: IdQuery, tags }, ({ query }, ctx) =>
+    device.getCollectorSecret(ctx, query.id));
+  r.post(`${V1}/gather/secret/reset`, { summary: '重置采集器注册密钥', perm: collectorOp('device.collectorEdit'), query: IdQuery, tags }, ({ query }, ctx) =>
+    device.resetCollectorSecret(ctx, query.id));
   r.delete(`${V1}/gather`, { summary: '删除采集器', perm: collectorOp('device.collectorDelete'), query: IdQuery, tags }, ({ query }, ctx) =>
     device.deleteCollector(ctx, query.id));
 

@@ -35,6 +35,7 @@ export interface MeterInput {
   chargingSchemeId: number | null;
   alarmSchemeId: number | null;
   installDate: string | null;
+  reportInterval: number;
   status: number;
   memo: string;
 }

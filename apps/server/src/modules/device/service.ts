@@ -146,6 +146,23 @@ export async function updateCollector(ctx: Ctx, id: number, v: CollectorInput) {
   return null;
 }
 
+/** The registration secret a collector sends (`REG <imei> <secret>`), for whoever may edit collectors. */
+export async function getCollectorSecret(ctx: Ctx, id: number) {
+  return ctx.tx(async (tx) => {
+    const c = await collectorOr404(tx, id);
+    return { id: c.id, imei: c.imei, secret: await repo.collectorSecret(tx, id) };
+  });
+}
+
+/** A new registration secret: the collector is refused until it is configured with it. */
+export async function resetCollectorSecret(ctx: Ctx, id: number) {
+  return ctx.tx(async (tx) => {
+    const c = await collectorOr404(tx, id);
+    ctx.audit.target = `采集器 ${c.name}（${c.imei}）注册密钥`;
+    return { id: c.id, imei: c.imei, secret: await repo.resetCollectorSecret(tx, id) };
+  });
+}
+
 export async function deleteCollector(ctx: Ctx, id: number) {
   const c = await getCollector(ctx, id);
   ctx.audit.target = `采集器 ${c.name}（${c.imei}）`;
@@ -260,6 +277,7 @@ const meterValues = (v: MeterInput): repo.MeterValues => ({
   chargingSchemeId: v.chargingSchemeId,
   alarmSchemeId: v.alarmSchemeId,
   installDate: v.installDate ?? '',
+  reportIntervalMinutes: v.reportInterval ?? 0,
   status: v.status,
   memo: v.memo,
 });

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { routes } from '../../http/routes.ts';
-import type { ControlApi } from '../control/service.ts';
+import type { ControlApi } from '../control/index.ts';
 import * as S from './schema.ts';
 import * as svc from './service.ts';
 

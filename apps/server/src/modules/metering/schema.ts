@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { AreaFilter, PageQuery, optText } from '../../http/paging.ts';
-import { when } from '../control/schema.ts';
+import { when } from '../control/index.ts';
 
 // Request shapes of the metering API (zod, zh-CN messages): the meter list of the control pages,
 // manual readings, protections (保电/保水), timed valve control and the meter-config log.

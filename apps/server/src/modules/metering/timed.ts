@@ -1,9 +1,7 @@
 import type { Logger } from 'pino';
 import { SYSTEM_SCOPE, type Db, type Tx } from '../../db/client.ts';
-import type { EventBus } from '../realtime/bus.ts';
-import * as control from '../control/repo.ts';
-import { ORIGIN, noCloseReason } from '../control/rules.ts';
-import { requestSystemCommand } from '../control/service.ts';
+import type { EventBus } from '../realtime/index.ts';
+import { ORIGIN, controlRepo as control, noCloseReason, requestSystemCommand } from '../control/index.ts';
 import * as repo from './repo.ts';
 import { now as clock } from '../../clock.ts';
 

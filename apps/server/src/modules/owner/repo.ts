@@ -2,7 +2,7 @@ import { and, eq, inArray, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { areaAndBelow } from '../../db/crud-repo.ts';
 import { ownerRoomHistory, owners } from '../../db/schema/index.ts';
-import { areaPathOf, isoTime } from '../room/repo.ts';
+import { areaPathOf, isoTime } from '../room/index.ts';
 import type { OwnerRow } from '@meter/contracts';
 export type { OwnerRow };
 

@@ -5,8 +5,8 @@ import { companyOf, type Ctx } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
 import { conflict, notFound, refuse } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
-import { hashPassword, randomPassword } from '../auth/crypto.ts';
-import * as roomRepo from '../room/repo.ts';
+import { hashPassword, randomPassword } from '../auth/index.ts';
+import { lockRoom } from '../room/index.ts';
 import * as repo from './repo.ts';
 import type { HistoryListInput, OwnerInput, OwnerListInput } from './schema.ts';
 import { streamXlsx, type XlsxColumn } from './xlsx.ts';
@@ -64,7 +64,7 @@ async function moveIn(tx: Tx, ctx: Ctx, ownerId: number, roomId: number, memo: s
   const owner = await repo.lockOwner(tx, ownerId);
   if (!owner) throw notFound('业主');
   if (owner.status === 2) throw refuse('OWNER_CLOSED', `业主「${owner.name}」已销户，不能办理入住`);
-  const room = await roomRepo.lockRoom(tx, roomId);
+  const room = await lockRoom(tx, roomId);
   // a platform admin sees every company: an owner moves only into a room of the owner's company
   if (!room || room.companyId !== owner.companyId) throw notFound('房间');
   if (owner.status === 1 && owner.roomId === roomId) throw refuse('ALREADY_IN_ROOM', `业主「${owner.name}」已入住房间「${room.path}」`);
@@ -73,7 +73,7 @@ async function moveIn(tx: Tx, ctx: Ctx, ownerId: number, roomId: number, memo: s
   if (current) throw refuse('ROOM_OCCUPIED', `房间「${room.path}」已有在住业主「${current.name}」，一个房间只能有一位在住业主，请先办理迁出`);
   const base = { companyId: owner.companyId, ownerId, ownerName: owner.name, ownerPhone: owner.phone, ...operator(ctx) };
   if (owner.status === 1 && owner.roomId != null) {
-    const old = await roomRepo.lockRoom(tx, owner.roomId);
+    const old = await lockRoom(tx, owner.roomId);
     if (old) {
       await repo.insertHistory(tx, { ...base, roomId: old.id, areaId: old.areaId, roomName: old.path, action: 2, memo: memo || `换房至「${room.path}」` });
     }
@@ -130,7 +130,7 @@ export async function moveOwnerOut(ctx: Ctx, ownerId: number, memo: string) {
     const owner = await repo.lockOwner(tx, ownerId);
     if (!owner) throw notFound('业主');
     if (owner.status !== 1 || owner.roomId == null) throw refuse('NOT_IN_ROOM', `业主「${owner.name}」当前未入住任何房间`);
-    const room = await roomRepo.lockRoom(tx, owner.roomId);
+    const room = await lockRoom(tx, owner.roomId);
     if (!room) throw notFound('房间');
     await repo.setOwnerRoom(tx, ownerId, null);
     await repo.insertHistory(tx, {

@@ -1,4 +1,4 @@
-import { signText, verifyText } from '../payment/provider.ts';
+import { signText, verifyText } from '../payment/index.ts';
 
 // The payment provider behind the pay-application accounts (汇付 AdaPay). The default provider is
 // simulated: nothing leaves the machine, and its answers are deterministic, so tests and the demo

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { formSchema, idNoError, payAppResource } from '@meter/contracts';
 import { PageQuery, optText } from '../../http/paging.ts';
-import { Money, TimeRange, id } from '../billing/schema.ts';
+import { Money, TimeRange, id } from '../billing/index.ts';
 
 // Input shapes of the pay-application endpoints (zod, Chinese messages; a 400 names the field).
 

@@ -84,3 +84,22 @@ export async function listPayments(tx: Tx, f: PaymentFilter, limit: number, offs
   const c = await tx.execute(sql`SELECT count(*)::bigint AS n FROM payments p WHERE ${w}`);
   return { rows: rows.rows, count: Number(c.rows[0]?.n ?? 0) };
 }
+
+export async function setCodeUrl(tx: Tx, id: number, codeUrl: string) {
+  await tx.execute(sql`UPDATE payments SET code_url = ${codeUrl} WHERE id = ${id}`);
+}
+
+/** An unpaid order is closed (a paid one stays paid). */
+export async function closePayment(tx: Tx, id: number) {
+  await tx.execute(sql`UPDATE payments SET status = 'closed' WHERE id = ${id} AND status = 'created'`);
+}
+
+/** Unpaid orders of these channels older than minAgeMs (oldest first), for the query job; expired: past expires_at. */
+export async function openPayments(tx: Tx, channels: string[], minAgeMs: number, limit: number) {
+  if (!channels.length) return [];
+  const r = await tx.execute(sql`
+    SELECT id, channel, out_trade_no, expires_at < now() AS expired FROM payments
+    WHERE status = 'created' AND channel IN ${channels} AND created_at < now() - make_interval(secs => ${minAgeMs / 1000})
+    ORDER BY created_at LIMIT ${limit}`);
+  return r.rows.map((x) => ({ id: Number(x.id), channel: String(x.channel), outTradeNo: String(x.out_trade_no), expired: x.expired === true }));
+}

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { EnergyWallet, Money, id } from '../billing/schema.ts';
+import { EnergyWallet, Money, id } from '../billing/index.ts';
 
 // Input shapes of the online payment endpoints.
 

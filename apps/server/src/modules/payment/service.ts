@@ -3,22 +3,27 @@ import { fenToYuan } from '@meter/contracts';
 import { SYSTEM_SCOPE, type Db } from '../../db/client.ts';
 import type { Ctx } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
-import { notFound, refuse } from '../../http/errors.ts';
-import { afterBalanceChange } from '../billing/alarms.ts';
-import { occupiedRoom } from '../billing/counter.ts';
-import { WALLET_LABELS, moveOf, post, type Posting, type Wallet } from '../billing/ledger.ts';
-import * as billing from '../billing/repo.ts';
-import { qrDataUrl } from '../billing/service.ts';
+import { AppError, notFound, refuse } from '../../http/errors.ts';
+import { afterBalanceChange, lockAccounts, occupiedRoom, WALLET_LABELS, moveOf, post, qrDataUrl, type Posting, type Wallet } from '../billing/index.ts';
 import * as provider from './provider.ts';
+import { NotifyRefused, type NotifyRequest, type PaidTransaction, type PayGateway, type PayGateways } from './providers/gateway.ts';
 import * as repo from './repo.ts';
 import type { PayInput } from './schema.ts';
 
 // Online payments (WeChat Pay, Alipay): an order is a `payments` row; the provider's signed
 // notification credits the wallet once per out_trade_no (journal key pay:<out_trade_no>, and the
 // order row locked while it is checked), whatever the number of notifications, retries or
-// processes. In this offline build the provider is simulated (provider.ts).
+// processes. The providers are WeChat Pay API v3 and Alipay (providers/, against the real services
+// or the local emulators); without them, the simulated HMAC provider of provider.ts.
 
-const TTL_MS = 2 * 3600_000;
+/** The configured providers and how long an order stays payable. */
+export interface Payments {
+  gateways: PayGateways;
+  ttlMs: number;
+  /** live: a channel without a configured provider is off (never simulated) */
+  live?: boolean;
+}
+export const SIMULATED: Payments = { gateways: {}, ttlMs: 2 * 3600_000 };
 export const CHANNEL_TEXT: Record<string, string> = { wechat: '微信支付', alipay: '支付宝' };
 export const STATUS_TEXT: Record<string, string> = { created: '待支付', paid: '已支付', closed: '已关闭' };
 
@@ -27,21 +32,34 @@ function tradeNo(channel: provider.Channel) {
   return `${channel === 'wechat' ? 'WX' : 'ALI'}${d}${String(randomInt(0, 1e8)).padStart(8, '0')}`;
 }
 
-export async function createPayment(ctx: Ctx, channel: provider.Channel, b: PayInput) {
+export async function createPayment(ctx: Ctx, pay: Payments, channel: provider.Channel, b: PayInput) {
   const outTradeNo = tradeNo(channel);
-  const codeUrl = provider.codeUrl(channel, outTradeNo);
+  const gateway = pay.gateways[channel];
+  if (!gateway && pay.live) throw refuse('PAY_CHANNEL_OFF', `${CHANNEL_TEXT[channel]}未配置商户参数，暂不能使用`);
+  const expiresAt = new Date(Date.now() + pay.ttlMs);
+  let codeUrl = gateway ? '' : provider.codeUrl(channel, outTradeNo);
   const created = await ctx.tx(async (tx) => {
     const ro = await occupiedRoom(tx, b.roomId);
     const subject = b.subject || `${ro.roomName} ${WALLET_LABELS[b.wallet]}充值`;
     ctx.audit.target = `${ro.path} ${ro.ownerName} ${CHANNEL_TEXT[channel]} ¥${fenToYuan(b.amount)} ${outTradeNo}`;
-    const [account] = await billing.lockAccounts(tx, [{ companyId: ro.companyId, ownerId: ro.ownerId, roomId: ro.roomId, wallet: b.wallet }]);
+    const [account] = await lockAccounts(tx, [{ companyId: ro.companyId, ownerId: ro.ownerId, roomId: ro.roomId, wallet: b.wallet }]);
     if (account.status !== 1) throw refuse('ACCOUNT_CLOSED', '该账户已销户，不能充值');
     const p = await repo.insertPayment(tx, {
       companyId: ro.companyId, ownerId: ro.ownerId, accountId: account.id, roomId: ro.roomId, channel, outTradeNo, amountFen: b.amount,
-      subject, codeUrl, expiresAt: new Date(Date.now() + TTL_MS), createdBy: ctx.user.id,
+      subject, codeUrl, expiresAt, createdBy: ctx.user.id,
     });
     return { id: p.id, expiresAt: p.expiresAt, subject };
   });
+  if (gateway) {
+    // the order exists before the provider hears of it, so its notification always finds it
+    try {
+      codeUrl = await gateway.create({ outTradeNo, subject: created.subject, amountFen: b.amount, expiresAt });
+    } catch (e) {
+      await ctx.tx((tx) => repo.closePayment(tx, created.id));
+      throw refuse('PAY_PROVIDER_ERROR', `${CHANNEL_TEXT[channel]}下单失败，请稍后重试（${(e as Error).message}）`);
+    }
+    await ctx.tx((tx) => repo.setCodeUrl(tx, created.id, codeUrl));
+  }
   return {
     id: created.id,
     outTradeNo,
@@ -53,8 +71,10 @@ export async function createPayment(ctx: Ctx, channel: provider.Channel, b: PayI
     qrCode: await qrDataUrl(codeUrl),
     expiresAt: created.expiresAt,
     status: 'created',
-    /** the offline build's provider is simulated: confirm with POST …/simulatePaid */
-    simulated: true,
+    /** the simulated HMAC provider: confirm with POST …/simulatePaid */
+    simulated: !gateway,
+    /** the code URL opens the local emulator's payer page (demo) */
+    emulated: !!gateway && /^https?:\/\//.test(codeUrl),
   };
 }
 
@@ -64,11 +84,37 @@ export async function createPayment(ctx: Ctx, channel: provider.Channel, b: PayI
  */
 export async function handleNotify(db: Db, channel: provider.Channel, n: provider.Notification) {
   if (!provider.verify(n)) throw refuse('SIGN_INVALID', '支付通知签名校验失败');
+  return credit(db, channel, { outTradeNo: n.out_trade_no, tradeNo: n.trade_no, amountFen: n.total_fee, merchantOk: true });
+}
+
+/**
+ * A provider's notification (raw body and headers): verified by the provider's rules, checked against
+ * the order, credited; the provider's success answer only once the credit committed, otherwise its
+ * failure answer (it retries). A refused notification changes nothing.
+ */
+export async function handleProviderNotify(db: Db, gateway: PayGateway, n: NotifyRequest) {
+  try {
+    const paid = gateway.verifyNotify(n);
+    if (paid) await credit(db, gateway.channel, paid);
+    return gateway.ack();
+  } catch (e) {
+    if (e instanceof NotifyRefused) return gateway.nack(e);
+    if (e instanceof AppError) return gateway.nack(new NotifyRefused(e.status === 200 ? 400 : e.status, e.code, e.message));
+    return gateway.nack(new NotifyRefused(500, 'FAIL', '处理失败，请稍后重试'));
+  }
+}
+
+/** A verified paid transaction credits its order once (notify, query job, simulated payer). */
+export async function credit(db: Db, channel: provider.Channel, n: PaidTransaction) {
   return db.tx(SYSTEM_SCOPE, async (tx) => {
-    const p = await repo.lockPayment(tx, n.out_trade_no);
+    const p = await repo.lockPayment(tx, n.outTradeNo);
     if (!p || p.channel !== channel) throw notFound('支付订单');
+    if (!n.merchantOk) throw refuse('MERCHANT_MISMATCH', '支付通知的商户号或应用号与本商户不符');
     if (p.status === 'paid') return { outTradeNo: p.outTradeNo, status: 'paid', duplicate: true };
-    if (n.total_fee !== p.amountFen) throw refuse('AMOUNT_MISMATCH', `支付金额 ¥${fenToYuan(n.total_fee)} 与订单金额 ¥${fenToYuan(p.amountFen)} 不符`);
+    if (n.amountFen !== p.amountFen) {
+      const paid = Number.isFinite(n.amountFen) ? `¥${fenToYuan(n.amountFen)}` : '无效';
+      throw refuse('AMOUNT_MISMATCH', `支付金额 ${paid} 与订单金额 ¥${fenToYuan(p.amountFen)} 不符`);
+    }
     // a payment that arrives after the order expired is money received: it is credited all the same
     const posting: Posting = {
       companyId: p.companyId, ownerId: p.ownerId, roomId: p.roomId, wallet: p.wallet as Wallet, kind: 'prepay', amountFen: p.amountFen,
@@ -77,13 +123,14 @@ export async function handleNotify(db: Db, channel: provider.Channel, n: provide
     };
     const r = await post(tx, posting);
     if (!r.duplicate) await afterBalanceChange(tx, [moveOf(posting, r)]);
-    await repo.markPaid(tx, p.id, n.trade_no, r.journalId);
+    await repo.markPaid(tx, p.id, n.tradeNo, r.journalId);
     return { outTradeNo: p.outTradeNo, status: 'paid', duplicate: r.duplicate, balance: fenToYuan(r.balanceAfterFen) };
   });
 }
 
 /** Plays the payer and the provider: the order is paid, and the provider's signed notification delivered. */
-export async function simulatePaid(ctx: Ctx, channel: provider.Channel, outTradeNo: string) {
+export async function simulatePaid(ctx: Ctx, pay: Payments, channel: provider.Channel, outTradeNo: string) {
+  if (pay.gateways[channel] || pay.live) throw refuse('NOT_SIMULATED', `当前使用${CHANNEL_TEXT[channel]}支付平台，请扫码付款`);
   const p = await ctx.tx((tx) => repo.listPayments(tx, { companyId: ctx.scope.companyId, areaRestricted: ctx.scope.areaIds != null, outTradeNo, channel }, 1, 0));
   const row = p.rows[0];
   if (!row) throw notFound('支付订单');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { MqttClient } from 'mqtt';
 import { connectMqtt } from '../../gateway/mqtt.ts';
-import { MQTT_URL } from '../control/harness.test-util.ts';
+import { MQTT_URL, testSealer } from '../control/harness.test-util.ts';
 import { EventBus, type DeviceEvent } from './bus.ts';
 
 // The event bus between processes over the real broker: one event per message, and a batch of
@@ -17,8 +17,8 @@ describe('event bus over MQTT', () => {
 
   beforeAll(async () => {
     clients = await Promise.all([connectMqtt(MQTT_URL, 'test-bus-a'), connectMqtt(MQTT_URL, 'test-bus-b')]);
-    await here.attach(clients[0]);
-    await there.attach(clients[1]);
+    await here.attach(clients[0], testSealer());
+    await there.attach(clients[1], testSealer());
     spy = await connectMqtt(MQTT_URL, 'test-bus-spy');
     spy.on('message', (topic) => onWire.push(topic.slice(prefix.length)));
     await spy.subscribeAsync(`${prefix}events/+/+`, { qos: 0 });

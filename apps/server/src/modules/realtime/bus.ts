@@ -1,11 +1,13 @@
 import { randomUUID } from 'node:crypto';
 import { EventEmitter } from 'node:events';
 import type { MqttClient } from 'mqtt';
+import type { Sealer } from '../../gateway/security.ts';
 
 // The event bus: device events for browsers (events/<companyId>/<kind>) and internal signals between
 // roles (internal/<name>: "a command was queued", "a command finished"). In one process it is an
 // EventEmitter; with MQTT attached every process sees every other process's events, so an API
-// process forwards to its websockets what a gateway process saw.
+// process forwards to its websockets what a gateway process saw. Over MQTT every message is signed
+// (gateway/security.ts Sealer): unsigned, forged, expired or replayed messages are dropped.
 
 export type EventKind = 'reading' | 'command' | 'online' | 'warning';
 
@@ -24,6 +26,7 @@ export class EventBus {
   readonly node = randomUUID();
   private readonly local = new EventEmitter();
   private mqtt: MqttClient | undefined;
+  private sealer: Sealer | undefined;
 
   /** @param prefix prepended to every topic (tests and shared brokers keep deployments apart) */
   constructor(private readonly prefix = '') {
@@ -33,7 +36,11 @@ export class EventBus {
   /** Publish a device event to this process and, through MQTT, to every other one. */
   emit(e: DeviceEvent) {
     this.local.emit('event', e);
-    this.mqtt?.publish(`${this.prefix}events/${e.companyId}/${e.kind}`, JSON.stringify({ ...e.body, node: this.node }), { qos: 0 });
+    this.publish(`${this.prefix}events/${e.companyId}/${e.kind}`, JSON.stringify({ ...e.body, node: this.node }));
+  }
+
+  private publish(topic: string, body: string) {
+    if (this.mqtt && this.sealer) this.mqtt.publish(topic, this.sealer.seal(topic, body), { qos: 0 });
   }
 
   /**
@@ -52,11 +59,11 @@ export class EventBus {
       if (!g) groups.set(topic, (g = []));
       g.push(e.body);
       if (g.length === MQTT_BATCH) {
-        this.mqtt.publish(topic, JSON.stringify({ node: this.node, events: g }), { qos: 0 });
+        this.publish(topic, JSON.stringify({ node: this.node, events: g }));
         groups.set(topic, []);
       }
     }
-    for (const [topic, g] of groups) if (g.length) this.mqtt.publish(topic, JSON.stringify({ node: this.node, events: g }), { qos: 0 });
+    for (const [topic, g] of groups) if (g.length) this.publish(topic, JSON.stringify({ node: this.node, events: g }));
   }
 
   on(fn: (e: DeviceEvent) => void): () => void {
@@ -67,7 +74,7 @@ export class EventBus {
   /** An internal signal (not for browsers). */
   signal(name: string, data: Record<string, unknown> = {}) {
     this.local.emit(`signal:${name}`, data);
-    this.mqtt?.publish(`${this.prefix}internal/${name}`, JSON.stringify({ ...data, node: this.node }), { qos: 0 });
+    this.publish(`${this.prefix}internal/${name}`, JSON.stringify({ ...data, node: this.node }));
   }
 
   onSignal(name: string, fn: (data: Record<string, unknown>) => void): () => void {
@@ -75,16 +82,19 @@ export class EventBus {
     return () => this.local.off(`signal:${name}`, fn);
   }
 
-  /** Bridge this bus over an MQTT connection (events and signals of other processes come in). */
-  async attach(client: MqttClient) {
+  /** Bridge this bus over an MQTT connection (events and signals of other processes come in, signed). */
+  async attach(client: MqttClient, sealer: Sealer) {
     this.mqtt = client;
+    this.sealer = sealer;
     client.on('message', (fullTopic, payload) => {
       if (!fullTopic.startsWith(this.prefix)) return;
       const topic = fullTopic.slice(this.prefix.length);
       if (!topic.startsWith('events/') && !topic.startsWith('internal/')) return;
+      const opened = sealer.open(fullTopic, payload);
+      if (!opened) return;
       let body: Record<string, unknown>;
       try {
-        body = JSON.parse(payload.toString('utf8'));
+        body = JSON.parse(opened.body);
       } catch {
         return;
       }

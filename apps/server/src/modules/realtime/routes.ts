@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Db, Scope } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
-import { authenticate, type AuthSettings } from '../auth/service.ts';
+import { authenticate, type AuthSettings } from '../auth/index.ts';
 import type { DeviceEvent, EventBus } from './bus.ts';
 import * as repo from './repo.ts';
 

@@ -24,10 +24,16 @@ function journalScope(f: ReportFilter): SQL {
   return sql.join(w, sql` AND `);
 }
 
+/** 实收: money received (a prepay by cash, WeChat, Alipay or bank) — never an opening balance, subsidy or system credit */
+const RECEIPT = sql`j.kind = 'prepay' AND j.pay_method IN ('cash', 'wechat', 'alipay', 'bank')`;
+/** 系统入账: a prepay credited by the system (pay method 'system'), not money received */
+const SYSTEM_CREDIT = sql`j.kind = 'prepay' AND j.pay_method NOT IN ('cash', 'wechat', 'alipay', 'bank')`;
+const OPENING = sql`j.kind = 'opening'`;
+
 const fen = (cond: SQL) => sql`coalesce(sum(j.amount_fen) FILTER (WHERE ${cond}), 0)::bigint`;
 const cnt = (cond: SQL) => sql`count(*) FILTER (WHERE ${cond})::int`;
 
-/** 对账: per day, money in by pay method, refunds, subsidies and what was charged. */
+/** 对账: per day, money in by pay method, refunds, and apart from them subsidies, system credits, opening balances and what was charged. */
 export async function checkByDay(tx: Tx, f: ReportFilter) {
   const prepay = (m: string) => sql`j.kind = 'prepay' AND j.pay_method = ${m}`;
   const r = await tx.execute(sql`
@@ -37,7 +43,9 @@ export async function checkByDay(tx: Tx, f: ReportFilter) {
       ${cnt(prepay('alipay'))} AS alipay_n, ${fen(prepay('alipay'))} AS alipay,
       ${cnt(prepay('bank'))} AS bank_n, ${fen(prepay('bank'))} AS bank,
       ${cnt(sql`j.kind = 'refund'`)} AS refund_n, ${fen(sql`j.kind = 'refund'`)} AS refund,
-      ${fen(sql`j.kind = 'subsidy'`)} AS subsidy,
+      ${cnt(sql`j.kind = 'subsidy'`)} AS subsidy_n, ${fen(sql`j.kind = 'subsidy'`)} AS subsidy,
+      ${cnt(SYSTEM_CREDIT)} AS system_n, ${fen(SYSTEM_CREDIT)} AS system,
+      ${cnt(OPENING)} AS opening_n, ${fen(OPENING)} AS opening,
       ${fen(sql`j.kind = 'deduction'`)} AS deduction, ${fen(sql`j.kind = 'fee'`)} AS fee
     FROM journal j WHERE ${journalScope(f)} GROUP BY 1 ORDER BY 1`);
   return r.rows;
@@ -80,9 +88,9 @@ export async function feesByRoom(tx: Tx, f: ReportFilter, limit: number, offset:
         ${fen(sql`j.kind = 'deduction' AND j.wallet = 'electric'`)} AS electric,
         ${fen(sql`j.kind = 'deduction' AND j.wallet = 'water'`)} AS water,
         ${fen(sql`j.kind = 'fee'`)} AS fees, ${fen(sql`j.kind = 'subsidy'`)} AS subsidy,
-        ${fen(sql`j.kind = 'prepay'`)} AS prepay, ${fen(sql`j.kind = 'refund'`)} AS refund
+        ${fen(RECEIPT)} AS prepay, ${fen(SYSTEM_CREDIT)} AS system, ${fen(OPENING)} AS opening, ${fen(sql`j.kind = 'refund'`)} AS refund
       FROM journal j WHERE ${scope} AND j.room_id IS NOT NULL GROUP BY j.room_id ORDER BY j.room_id DESC LIMIT ${limit} OFFSET ${offset})
-    SELECT b.room_id AS "roomId", r.name AS "roomName", o.name AS "ownerName", b.electric, b.water, b.fees, b.subsidy, b.prepay, b.refund,
+    SELECT b.room_id AS "roomId", r.name AS "roomName", o.name AS "ownerName", b.electric, b.water, b.fees, b.subsidy, b.prepay, b.system, b.opening, b.refund,
       ${sq(1)} AS "electricQuantity", ${sq(2)} AS "waterQuantity"
     FROM b LEFT JOIN rooms r ON r.id = b.room_id LEFT JOIN owners o ON o.room_id = b.room_id AND o.status = 1
     ORDER BY b.room_id DESC`);
@@ -93,7 +101,8 @@ export async function feesByRoom(tx: Tx, f: ReportFilter, limit: number, offset:
 export async function feesTotals(tx: Tx, f: ReportFilter) {
   const r = await tx.execute(sql`
     SELECT ${fen(sql`j.kind = 'deduction' AND j.wallet = 'electric'`)} AS electric, ${fen(sql`j.kind = 'deduction' AND j.wallet = 'water'`)} AS water,
-      ${fen(sql`j.kind = 'fee'`)} AS fees, ${fen(sql`j.kind = 'subsidy'`)} AS subsidy, ${fen(sql`j.kind = 'prepay'`)} AS prepay, ${fen(sql`j.kind = 'refund'`)} AS refund
+      ${fen(sql`j.kind = 'fee'`)} AS fees, ${fen(sql`j.kind = 'subsidy'`)} AS subsidy,
+      ${fen(RECEIPT)} AS prepay, ${fen(SYSTEM_CREDIT)} AS system, ${fen(OPENING)} AS opening, ${fen(sql`j.kind = 'refund'`)} AS refund
     FROM journal j WHERE ${journalScope(f)} AND j.room_id IS NOT NULL`);
   return r.rows[0];
 }

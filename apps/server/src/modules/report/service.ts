@@ -4,7 +4,7 @@ import { Decimal } from 'decimal.js';
 import type { Ctx } from '../../http/context.ts';
 import { badRequest } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
-import { dayKey, localToInstant, monthKey, monthRange } from '../billing/period.ts';
+import { dayKey, localToInstant, monthKey, monthRange } from '../billing/index.ts';
 import * as repo from './repo.ts';
 import type { ReportInput } from './schema.ts';
 import { streamXlsx, type Column } from './xlsx.ts';
@@ -34,7 +34,10 @@ const sumOf = (rows: Record<string, unknown>[], key: string) => rows.reduce((s, 
 
 // ---- 对账报表 -----------------------------------------------------------------------------------------
 
-const CHECK_KEYS = ['cash', 'wechat', 'alipay', 'bank', 'refund', 'subsidy', 'deduction', 'fee'] as const;
+const CHECK_KEYS = ['cash', 'wechat', 'alipay', 'bank', 'refund', 'subsidy', 'system', 'opening', 'deduction', 'fee'] as const;
+
+// 收款合计 is money received (cash, WeChat, Alipay, bank); subsidies, system credits and opening
+// balances are credits too, but never income: each has its own column (issue 11 item 9).
 
 function checkRow(x: Record<string, unknown>) {
   const income = Number(x.cash) + Number(x.wechat) + Number(x.alipay) + Number(x.bank);
@@ -47,7 +50,9 @@ function checkRow(x: Record<string, unknown>) {
     income: yuan(income),
     refundCount: x.refund_n, refund: yuan(-Number(x.refund)),
     net: yuan(income + Number(x.refund)),
-    subsidy: yuan(x.subsidy),
+    subsidyCount: x.subsidy_n, subsidy: yuan(x.subsidy),
+    systemCount: x.system_n, system: yuan(x.system),
+    openingCount: x.opening_n, opening: yuan(x.opening),
     deduction: yuan(-Number(x.deduction)),
     fee: yuan(-Number(x.fee)),
   };
@@ -58,7 +63,7 @@ export async function check(ctx: Ctx, q: ReportInput) {
   const rows = await ctx.tx((tx) => repo.checkByDay(tx, f));
   const totals: Record<string, unknown> = { day: '合计' };
   for (const k of CHECK_KEYS) totals[k] = sumOf(rows, k);
-  for (const k of ['cash_n', 'wechat_n', 'alipay_n', 'bank_n', 'refund_n']) totals[k] = sumOf(rows, k);
+  for (const k of ['cash_n', 'wechat_n', 'alipay_n', 'bank_n', 'refund_n', 'subsidy_n', 'system_n', 'opening_n']) totals[k] = sumOf(rows, k);
   return { period: label, rows: rows.map(checkRow), totals: checkRow(totals), count: rows.length };
 }
 
@@ -66,7 +71,9 @@ const CHECK_COLUMNS: Column[] = [
   { header: '日期', width: 12 }, { header: '现金笔数', width: 10 }, { header: '现金（元）', width: 12 }, { header: '微信笔数', width: 10 },
   { header: '微信（元）', width: 12 }, { header: '支付宝笔数', width: 10 }, { header: '支付宝（元）', width: 12 }, { header: '银行笔数', width: 10 },
   { header: '银行（元）', width: 12 }, { header: '收款合计（元）', width: 14 }, { header: '退费笔数', width: 10 }, { header: '退费（元）', width: 12 },
-  { header: '净收款（元）', width: 14 }, { header: '补贴（元）', width: 12 }, { header: '扣费（元）', width: 12 }, { header: '费用（元）', width: 12 },
+  { header: '净收款（元）', width: 14 }, { header: '补贴笔数', width: 10 }, { header: '补贴（元）', width: 12 }, { header: '系统入账笔数', width: 12 },
+  { header: '系统入账（元）', width: 14 }, { header: '期初余额笔数', width: 12 }, { header: '期初余额（元）', width: 14 }, { header: '扣费（元）', width: 12 },
+  { header: '费用（元）', width: 12 },
 ];
 
 // ---- 银行报表 ------------------------------------------------------------------------------------------
@@ -132,6 +139,7 @@ function feesRow(x: Record<string, unknown>) {
     roomId: x.roomId, roomName: x.roomName, ownerName: x.ownerName ?? '',
     electricQuantity: x.electricQuantity, electricAmount: yuan(e), waterQuantity: x.waterQuantity, waterAmount: yuan(w),
     fees: yuan(fees), subsidy: yuan(x.subsidy), total: yuan(e + w + fees), prepay: yuan(x.prepay), refund: yuan(-Number(x.refund)),
+    system: yuan(x.system), opening: yuan(x.opening),
   };
 }
 
@@ -144,7 +152,7 @@ export async function fees(ctx: Ctx, q: ReportInput & { index: number; size: num
   return {
     period: label,
     rows: page.rows.map(feesRow),
-    totals: { electricAmount: yuan(e), waterAmount: yuan(w), fees: yuan(fe), subsidy: yuan(t.subsidy), total: yuan(e + w + fe), prepay: yuan(t.prepay), refund: yuan(-Number(t.refund)) },
+    totals: { electricAmount: yuan(e), waterAmount: yuan(w), fees: yuan(fe), subsidy: yuan(t.subsidy), total: yuan(e + w + fe), prepay: yuan(t.prepay), refund: yuan(-Number(t.refund)), system: yuan(t.system), opening: yuan(t.opening) },
     count: page.count,
   };
 }
@@ -152,7 +160,8 @@ export async function fees(ctx: Ctx, q: ReportInput & { index: number; size: num
 const FEES_COLUMNS: Column[] = [
   { header: '房间', width: 14 }, { header: '业主', width: 10 }, { header: '用电量（kWh）', width: 14 }, { header: '电费（元）', width: 12 },
   { header: '用水量（m³）', width: 14 }, { header: '水费（元）', width: 12 }, { header: '其他费用（元）', width: 14 }, { header: '补贴（元）', width: 12 },
-  { header: '费用合计（元）', width: 14 }, { header: '充值（元）', width: 12 }, { header: '退费（元）', width: 12 },
+  { header: '费用合计（元）', width: 14 }, { header: '充值实收（元）', width: 14 }, { header: '退费（元）', width: 12 }, { header: '系统入账（元）', width: 14 },
+  { header: '期初余额（元）', width: 14 },
 ];
 
 // ---- exports -------------------------------------------------------------------------------------------
@@ -169,7 +178,7 @@ export async function exportReport(ctx: Ctx, which: 'check' | 'bank' | 'deduct' 
   ctx.audit.target = `报表导出 ${suffix}`;
   if (which === 'check') {
     const r = await check(ctx, q);
-    const row = (x: ReturnType<typeof checkRow>) => [x.day, x.cashCount, n(x.cash), x.wechatCount, n(x.wechat), x.alipayCount, n(x.alipay), x.bankCount, n(x.bank), n(x.income), x.refundCount, n(x.refund), n(x.net), n(x.subsidy), n(x.deduction), n(x.fee)];
+    const row = (x: ReturnType<typeof checkRow>) => [x.day, x.cashCount, n(x.cash), x.wechatCount, n(x.wechat), x.alipayCount, n(x.alipay), x.bankCount, n(x.bank), n(x.income), x.refundCount, n(x.refund), n(x.net), x.subsidyCount, n(x.subsidy), x.systemCount, n(x.system), x.openingCount, n(x.opening), n(x.deduction), n(x.fee)];
     return streamXlsx(reply, { filename: `对账报表${suffix}.xlsx`, sheet: '对账报表', columns: CHECK_COLUMNS, batches: once([...r.rows.map(row), row(r.totals)]) });
   }
   if (which === 'bank') {
@@ -189,7 +198,7 @@ export async function exportReport(ctx: Ctx, which: 'check' | 'bank' | 'deduct' 
     for (let offset = 0; ; offset += BATCH) {
       const p = await ctx.tx((tx) => repo.feesByRoom(tx, f, BATCH, offset));
       if (!p.rows.length) return;
-      yield p.rows.map(feesRow).map((x) => [x.roomName, x.ownerName, n(x.electricQuantity), n(x.electricAmount), n(x.waterQuantity), n(x.waterAmount), n(x.fees), n(x.subsidy), n(x.total), n(x.prepay), n(x.refund)]);
+      yield p.rows.map(feesRow).map((x) => [x.roomName, x.ownerName, n(x.electricQuantity), n(x.electricAmount), n(x.waterQuantity), n(x.waterAmount), n(x.fees), n(x.subsidy), n(x.total), n(x.prepay), n(x.refund), n(x.system), n(x.opening)]);
       if (p.rows.length < BATCH) return;
     }
   }

@@ -1,7 +1,7 @@
 import { OPERATION_KEYS, ROUTES } from '@meter/contracts';
 import type { Tx } from '../../db/client.ts';
 import { adminUsers, areas, chargingTypes, companies, ownerRoomHistory, owners, roles, rooms } from '../../db/schema/index.ts';
-import { hashPassword } from '../auth/crypto.ts';
+import { hashPassword } from '../auth/index.ts';
 
 // Demo archive (issue 3): per company an area tree (park → building/zone → floor), rooms with
 // charging types, owners (most rooms occupied, a few vacant, some former tenants moved out) and

@@ -1,7 +1,9 @@
 // 远程阀控 (/longRange): switch meters on (合闸/开阀) or off (拉闸/关阀), one or many, beside the area
 // tree. Switching off follows SPEC §4 exactly: a meter whose phaseId is not 1 gets the order directly
 // (with the memo); phaseId 1 asks the valve-control password first (useValvePassword), and a cancel
-// sends nothing. A close refused because the meter is protected (保电/保水) or inside the alarm
+// sends nothing; the typed password goes with the close request. A bulk close is never sent on the
+// first click: BulkCloseConfirm names the count and kind of meters (and asks the password in the same
+// dialog when any has phaseId 1). A close refused because the meter is protected (保电/保水) or inside the alarm
 // scheme's no-disconnect hours can be forced with a reason, which the server records on the command.
 import { useRef, useState } from 'react';
 import { Alert, Button, Card, Form, Input, List, Modal, Progress, Space, Typography } from 'antd';
@@ -13,6 +15,7 @@ import { useCan } from '../../app/session.ts';
 import { controlApi, type Command, type Company } from './api.ts';
 import { CommandTag, ControlMeterTable, isFinal, useCommandWatch, useCompany, type MeterRow } from './shared.tsx';
 import { ValveCancelled, switchOff, useValvePassword } from './valvePassword.tsx';
+import { BulkCloseConfirm } from './BulkCloseConfirm.tsx';
 
 /** Refusals a person may override with a reason (the server allows it for closes). */
 export const OVERRIDABLE = ['METER_PROTECTED', 'NO_CLOSE_PERIOD'];
@@ -24,9 +27,9 @@ export type ValveOutcome =
   | { ok: false; code: string; message: string; overridable: boolean };
 
 /** Sends one valve order; a refusal becomes an outcome (not a toast) so bulk runs can collect them. */
-export async function sendValve(meter: MeterRow, open: boolean, memo: string, company: Company, overrideReason = ''): Promise<ValveOutcome> {
+export async function sendValve(meter: MeterRow, open: boolean, memo: string, company: Company, overrideReason = '', password = ''): Promise<ValveOutcome> {
   try {
-    const c = await controlApi.valve({ id: meter.id, open, memo, ...(overrideReason ? { overrideReason } : {}) }, company, true);
+    const c = await controlApi.valve({ id: meter.id, open, memo, ...(overrideReason ? { overrideReason } : {}), ...(password ? { password } : {}) }, company, true);
     return { ok: true, command: { ...c, meterName: c.meterName || meter.name, meterId: c.meterId ?? meter.id }, message: c.message ?? '' };
   } catch (e) {
     if (e instanceof ApiError) {
@@ -44,6 +47,8 @@ interface BulkItem {
 
 interface Bulk {
   open: boolean;
+  /** the valve password typed at the confirmation (re-sent with a forced retry) */
+  password: string;
   items: BulkItem[];
   done: number;
   running: boolean;
@@ -59,6 +64,7 @@ export default function LongRange() {
   const [keys, setKeys] = useState<number[]>([]);
   const [rows, setRows] = useState<MeterRow[]>([]);
   const [bulk, setBulk] = useState<Bulk | null>(null);
+  const [confirmClose, setConfirmClose] = useState<MeterRow[] | null>(null);
   const [override, setOverride] = useState<{ meters: MeterRow[]; message: string } | null>(null);
   const [reasonForm] = Form.useForm<{ reason: string }>();
   const { ask, dialog } = useValvePassword(company);
@@ -83,26 +89,26 @@ export default function LongRange() {
     try {
       const o = open
         ? await sendValve(meter, true, m, company)
-        : await switchOff([meter], ask, () => sendValve(meter, false, m || `远程${valveWord(meter.kind, false)}`, company));
+        : await switchOff([meter], ask, (password) => sendValve(meter, false, m || `远程${valveWord(meter.kind, false)}`, company, '', password));
       report(o, meter, open);
     } catch (e) {
       if (e instanceof ValveCancelled) toast.info('已取消，未下发指令');
     }
   };
 
-  const runBulk = async (meters: MeterRow[], open: boolean, overrideReason = '') => {
+  const runBulk = async (meters: MeterRow[], open: boolean, overrideReason = '', password = '') => {
     const m = memo.trim() || `批量远程${open ? '合闸/开阀' : '拉闸/关阀'}`;
     const items: BulkItem[] = meters.map((meter) => ({ meter }));
-    setBulk({ open, items, done: 0, running: true });
+    setBulk({ open, password, items, done: 0, running: true });
     let next = 0;
     let done = 0;
     const worker = async () => {
       while (next < items.length) {
         const it = items[next++];
-        it.outcome = await sendValve(it.meter, open, m, company, overrideReason);
+        it.outcome = await sendValve(it.meter, open, m, company, overrideReason, password);
         if (it.outcome.ok) watch([it.outcome.command]);
         done++;
-        setBulk({ open, items: [...items], done, running: done < items.length });
+        setBulk({ open, password, items: [...items], done, running: done < items.length });
       }
     };
     await Promise.all(Array.from({ length: Math.min(CONCURRENCY, items.length) }, worker));
@@ -115,12 +121,8 @@ export default function LongRange() {
       return;
     }
     const meters = rows.filter((r) => keys.includes(r.id));
-    try {
-      if (open) await runBulk(meters, true);
-      else await switchOff(meters, ask, () => runBulk(meters, false));
-    } catch (e) {
-      if (e instanceof ValveCancelled) toast.info('已取消，未下发指令');
-    }
+    if (open) await runBulk(meters, true);
+    else setConfirmClose(meters);
   };
 
   const confirmOverride = async () => {
@@ -138,7 +140,7 @@ export default function LongRange() {
       const o = await sendValve(meters[0], false, memo.trim() || `强制${valveWord(meters[0].kind, false)}`, company, reason);
       report(o, meters[0], false);
     } else {
-      await runBulk(meters, false, reason);
+      await runBulk(meters, false, reason, bulk?.password ?? '');
     }
   };
 
@@ -210,6 +212,21 @@ export default function LongRange() {
         </Card>
       )}
       {dialog}
+      {confirmClose && (
+        <BulkCloseConfirm
+          meters={confirmClose}
+          company={company}
+          onCancel={() => {
+            setConfirmClose(null);
+            toast.info('已取消，未下发指令');
+          }}
+          onConfirm={(password) => {
+            const meters = confirmClose;
+            setConfirmClose(null);
+            void runBulk(meters, false, '', password ?? '');
+          }}
+        />
+      )}
       <Modal
         open={!!override}
         title="强制操作"

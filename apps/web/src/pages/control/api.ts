@@ -212,7 +212,8 @@ export const controlApi = {
   /** on-demand reading: up to 20 meters are waited for; more become a read task */
   read: (ids: number[], company: Company) => post<ReadResult>(`${P}/device/order/read`, { ids }, company),
   /** 合闸/开阀 (open) or 拉闸/关阀 (close); silent: the caller shows refusals itself */
-  valve: (b: { id: number; open: boolean; memo: string; overrideReason?: string }, company: Company, silent = false) =>
+  /** password: the valve-control password typed for a phaseId-1 close, for the server to check */
+  valve: (b: { id: number; open: boolean; memo: string; overrideReason?: string; password?: string }, company: Company, silent = false) =>
     post<Command>(`${P}/device/order/open`, b, company, silent),
   command: (id: number, company: Company) => http.get<Command>(`${P}/device/order`, { id, searchCompanyID: company }, { silent: true }),
   commands: (q: PageQuery) => http.page<Command & { roomName: string; areaName: string }>(`${P}/device/order/list`, kw(q)),
@@ -248,6 +249,9 @@ export const warningApi = {
   list: (q: PageQuery) => http.page<Warning>(`${P}/device/unusual/list`, kw(q)),
   deal: (ids: number[], memo: string, company: Company) =>
     request<{ handled: number; skipped: number }>('PUT', `${P}/device/unusual/deal`, { data: { ids, memo }, ...withCompany(company) }),
+  /** 接受 / 驳回 a reading held as implausible (the warning's id) */
+  review: (id: number, accept: boolean, memo: string, company: Company) =>
+    request<{ accepted: number; rejected: number; memo: string }>('PUT', `${P}/device/unusual/reading/${accept ? 'accept' : 'reject'}`, { data: { id, memo }, ...withCompany(company) }),
   unread: (q: PageQuery) => http.page<MeterListRow>(`${P}/device/read/unread/list`, kw(q)),
   readFails: (q: PageQuery) => http.page<MeterListRow>(`${P}/device/read/fail/list`, kw(q)),
   noPower: (q: PageQuery) => http.page<MeterListRow>(`${P}/device/nopower/list`, kw(q)),

@@ -124,7 +124,7 @@ describe('远程阀控 page', { timeout: 120_000 }, () => {
     fireEvent.change(input, { target: { value: '  123456 ' } });
     fireEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
     await waitFor(() => expect(opens(calls)).toHaveLength(1));
-    expect(opens(calls)[0].body).toMatchObject({ id: 1, open: false, memo: '远程拉闸' });
+    expect(opens(calls)[0].body).toMatchObject({ id: 1, open: false, memo: '远程拉闸', password: '123456' });
     expect(await screen.findByText('拉闸成功：已确认拉闸（断电）')).toBeTruthy();
   });
 
@@ -171,7 +171,7 @@ describe('远程阀控 page', { timeout: 120_000 }, () => {
     expect(opens(calls)[1].body).toMatchObject({ id: 2, open: false, overrideReason: '业主申请检修' });
   });
 
-  it('bulk close: the password is asked once for the selection, every meter gets its order, progress is shown', async () => {
+  it('bulk close: one confirmation names the count and kind and asks the password once; every meter gets its order with it, progress is shown', async () => {
     session(['device.valve']);
     const calls: Call[] = [];
     mockServer(calls);
@@ -182,13 +182,57 @@ describe('远程阀控 page', { timeout: 120_000 }, () => {
     fireEvent.click(within(row2).getByRole('checkbox'));
     fireEvent.click(await screen.findByRole('button', { name: /批量拉闸\/关阀（2）/ }));
     const dialog = await screen.findByRole('dialog');
-    fireEvent.change(within(dialog).getByLabelText('阀控密码'), { target: { value: '123456' } });
-    fireEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
+    expect(within(dialog).getByTestId('bulk-close-summary').textContent).toBe('将对 2 块表具断电：电表 2 块（拉闸）');
+    expect(within(dialog).getByText('其中 1 块为单相表，需输入阀控密码')).toBeTruthy();
+    // the first click sent nothing
+    expect(opens(calls)).toHaveLength(0);
+    fireEvent.click(within(dialog).getByRole('button', { name: /确认拉闸\/关阀 2 块/ }));
+    expect(await within(dialog).findByText('请输入阀控密码')).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('阀控密码'), { target: { value: 'wrong' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: /确认拉闸\/关阀 2 块/ }));
+    expect(await screen.findByText('密码输入不正确')).toBeTruthy();
+    expect(opens(calls)).toHaveLength(0);
+    fireEvent.change(within(dialog).getByLabelText('阀控密码'), { target: { value: ' 123456 ' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: /确认拉闸\/关阀 2 块/ }));
     await waitFor(() => expect(opens(calls)).toHaveLength(2));
     expect(opens(calls).map((c) => c.body.id).sort()).toEqual([1, 2]);
-    expect(opens(calls).every((c) => c.body.open === false)).toBe(true);
+    expect(opens(calls).every((c) => c.body.open === false && c.body.password === '123456')).toBe(true);
     expect(await screen.findByText(/共 2 块，已处理 2 块：成功或已下发 2 块，未执行 0 块/)).toBeTruthy();
-    expect(calls.filter((c) => c.url.includes('getValveControlPwd'))).toHaveLength(1);
+    expect(calls.filter((c) => c.url.includes('getValveControlPwd'))).toHaveLength(2);
+  });
+
+  it('bulk close without a phaseId-1 meter still asks to confirm (no password field); cancel sends nothing', async () => {
+    session(['device.valve']);
+    const calls: Call[] = [];
+    mockServer(calls, { rows: [meter(2, 2), meter(3, 2, { kind: 2, kindText: '水表', name: '1-103水表' })] });
+    renderPage('longRange', <LongRange />);
+    const row2 = (await screen.findByText('200001000002')).closest('tr')!;
+    const row3 = screen.getByText('200001000003').closest('tr')!;
+    fireEvent.click(within(row2).getByRole('checkbox'));
+    fireEvent.click(within(row3).getByRole('checkbox'));
+    fireEvent.click(await screen.findByRole('button', { name: /批量拉闸\/关阀（2）/ }));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByTestId('bulk-close-summary').textContent).toBe('将对 2 块表具断电/断水：电表 1 块（拉闸）、水表 1 块（关阀）');
+    expect(within(dialog).queryByLabelText('阀控密码')).toBeNull();
+    fireEvent.click(within(dialog).getByRole('button', { name: /取\s*消/ }));
+    expect(await screen.findByText('已取消，未下发指令')).toBeTruthy();
+    expect(opens(calls)).toHaveLength(0);
+  });
+
+  it('bulk close without a phaseId-1 meter: confirmed, every meter gets its order and no password is sent', async () => {
+    session(['device.valve']);
+    const calls: Call[] = [];
+    mockServer(calls, { rows: [meter(2, 2), meter(3, 2, { kind: 2, kindText: '水表', name: '1-103水表' })] });
+    renderPage('longRange', <LongRange />);
+    const row2 = (await screen.findByText('200001000002')).closest('tr')!;
+    fireEvent.click(within(row2).getByRole('checkbox'));
+    fireEvent.click(within(screen.getByText('200001000003').closest('tr')!).getByRole('checkbox'));
+    fireEvent.click(await screen.findByRole('button', { name: /批量拉闸\/关阀（2）/ }));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.click(within(dialog).getByRole('button', { name: /确认拉闸\/关阀 2 块/ }));
+    await waitFor(() => expect(opens(calls)).toHaveLength(2));
+    expect(opens(calls).every((c) => c.body.open === false && !('password' in c.body))).toBe(true);
+    expect(calls.some((c) => c.url.includes('getValveControlPwd'))).toBe(false);
   });
 
   it('without device.valve there are no valve buttons', async () => {

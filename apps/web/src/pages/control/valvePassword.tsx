@@ -2,7 +2,8 @@
 // memo; when the meter's phaseId is not 1 it is sent directly, when it is 1 a password dialog opens
 // first. The dialog's input is required (请输入阀控密码) and trimmed, and compared with the password
 // fetched from the server (GET /yewu/api/Company/getValveControlPwd); a mismatch warns 密码输入不正确
-// and does not proceed; cancel rejects and nothing is sent.
+// and does not proceed; cancel rejects and nothing is sent. The typed password also goes with the
+// close request (`password`), for the server to check it itself.
 import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { Form, Input, Modal } from 'antd';
 import { toast } from '../../app/feedback.tsx';
@@ -33,15 +34,43 @@ export const needsPassword = (m: { phaseId: number | null | undefined }) => Numb
 
 /**
  * Switch meters off: the password is asked once when any of them has phaseId 1 (a cancel rejects
- * with ValveCancelled and sends nothing); then `send` runs.
+ * with ValveCancelled and sends nothing); then `send` runs with the password typed (sent with the
+ * request, for the server to check), or without one when none was asked.
  */
-export async function switchOff<T>(meters: { phaseId: number | null | undefined }[], ask: () => Promise<void>, send: () => Promise<T>): Promise<T> {
-  if (meters.some(needsPassword)) await ask();
-  return send();
+export async function switchOff<T>(
+  meters: { phaseId: number | null | undefined }[],
+  ask: () => Promise<string | void>,
+  send: (password?: string) => Promise<T>,
+): Promise<T> {
+  const password = meters.some(needsPassword) ? await ask() : undefined;
+  return send(password || undefined);
+}
+
+/**
+ * Checks a typed password as the dialog does: required (请输入阀控密码), then compared with the
+ * company's (密码输入不正确). Resolves with the trimmed password when right, null otherwise (the
+ * reason shown as a warning; a failed fetch was shown by the request wrapper).
+ */
+export async function verifyValvePassword(typed: string, company: Company): Promise<string | null> {
+  if (checkValvePassword(typed, 'x') === 'empty') {
+    toast.warning(MSG_PWD_REQUIRED);
+    return null;
+  }
+  let actual: string;
+  try {
+    actual = await valvePassword(company);
+  } catch {
+    return null;
+  }
+  if (checkValvePassword(typed, actual) !== 'ok') {
+    toast.warning(MSG_PWD_WRONG);
+    return null;
+  }
+  return typed.trim();
 }
 
 interface Pending {
-  resolve(): void;
+  resolve(password: string): void;
   reject(e: Error): void;
 }
 
@@ -49,7 +78,7 @@ interface Pending {
  * The password dialog as a hook: `ask()` opens it and resolves when the right password was typed,
  * rejects (ValveCancelled) when the dialog is cancelled. Render `dialog` once in the page.
  */
-export function useValvePassword(company: Company): { ask: () => Promise<void>; dialog: ReactNode } {
+export function useValvePassword(company: Company): { ask: () => Promise<string>; dialog: ReactNode } {
   const [open, setOpen] = useState(false);
   const [checking, setChecking] = useState(false);
   const pending = useRef<Pending | null>(null);
@@ -57,7 +86,7 @@ export function useValvePassword(company: Company): { ask: () => Promise<void>; 
 
   const ask = useCallback(
     () =>
-      new Promise<void>((resolve, reject) => {
+      new Promise<string>((resolve, reject) => {
         pending.current?.reject(new ValveCancelled());
         pending.current = { resolve, reject };
         form.resetFields();
@@ -78,26 +107,17 @@ export function useValvePassword(company: Company): { ask: () => Promise<void>; 
     } catch {
       return; // the field shows 请输入阀控密码
     }
-    if (checkValvePassword(typed, 'x') === 'empty') {
-      toast.warning(MSG_PWD_REQUIRED);
-      return;
-    }
     setChecking(true);
-    let actual: string;
+    let password: string | null;
     try {
-      actual = await valvePassword(company);
-    } catch {
-      return; // the request wrapper showed why (e.g. 未设置阀控密码)
+      password = await verifyValvePassword(typed, company);
     } finally {
       setChecking(false);
     }
-    if (checkValvePassword(typed, actual) !== 'ok') {
-      toast.warning(MSG_PWD_WRONG);
-      return;
-    }
+    if (password == null) return;
     const p = pending.current;
     close();
-    p?.resolve();
+    p?.resolve(password);
   };
 
   const cancel = () => {

@@ -1,6 +1,6 @@
-// 财务对账 (/financerecode): the money rows (充值/退费/补贴) of the picked area and period with their
-// audit state (userpaymentlog/dataAuditlist), the totals of the same filter (DataSum: income,
-// expense, net, audited / not audited, by pay method), and 审核 of one or many rows (POST dataAudit,
+// 财务对账 (/financerecode): the money rows (充值/退费/补贴/期初余额) of the picked area and period with
+// their audit state (userpaymentlog/dataAuditlist), the totals of the same filter (DataSum: income =
+// money received only, refunds, net; subsidies, opening balances and system credits apart, audited / not audited, by pay method), and 审核 of one or many rows (POST dataAudit,
 // finance.audit). A second tab lists the deductions with their readings (deductionDetail, totals
 // from deductionDetailDataSum).
 import { useCallback, useMemo, useRef, useState } from 'react';
@@ -22,9 +22,12 @@ export function AuditFigures({ sum, loading }: { sum?: AuditSum; loading: boolea
         loading={loading && !sum}
         items={[
           { title: '笔数', value: sum?.count ?? 0, suffix: '笔' },
-          { title: '收入合计', value: <Money value={sum?.income ?? '0.00'} />, testId: 'audit-income' },
-          { title: '支出合计', value: <Money value={sum?.expense ?? '0.00'} /> },
-          { title: '净额', value: <Money value={sum?.net ?? '0.00'} strong />, testId: 'audit-net' },
+          { title: '收入合计（实收）', value: <Money value={sum?.income ?? '0.00'} />, testId: 'audit-income' },
+          { title: '退费合计', value: <Money value={sum?.expense ?? '0.00'} /> },
+          { title: '净收款', value: <Money value={sum?.net ?? '0.00'} strong />, testId: 'audit-net' },
+          { title: '补贴（另计）', value: <Money value={sum?.subsidy ?? '0.00'} />, testId: 'audit-subsidy' },
+          { title: '期初余额（另计）', value: <Money value={sum?.opening ?? '0.00'} />, testId: 'audit-opening' },
+          { title: '系统入账（另计）', value: <Money value={sum?.systemCredit ?? '0.00'} />, testId: 'audit-system' },
           { title: `已审核（${sum?.auditedCount ?? 0} 笔）`, value: <Money value={sum?.audited ?? '0.00'} /> },
           { title: `未审核（${sum?.unauditedCount ?? 0} 笔）`, value: <Money value={sum?.unaudited ?? '0.00'} />, danger: (sum?.unauditedCount ?? 0) > 0 },
         ]}

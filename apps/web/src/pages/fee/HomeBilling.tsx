@@ -1,5 +1,6 @@
-// The billing figures of /home (Home/BillingSummary): today's top-ups and deductions, this month's,
-// the rooms in arrears or below an alarm threshold, the balances held, and a 7-day trend chart
+// The billing figures of /home (Home/BillingSummary): today's top-ups (money received only: opening
+// balances and system credits named apart) and deductions, this month's, the rooms in arrears (how
+// many are really off, how many wait for the no-disconnect hours) or below an alarm threshold, the balances held, and a 7-day trend chart
 // (ECharts, loaded lazily). Shown to users who may open a fee or report page.
 import { Component, lazy, Suspense, type ReactNode } from 'react';
 import { Card, Col, Row, Skeleton, Statistic } from 'antd';
@@ -40,6 +41,12 @@ function Figure({ title, value, sub, testId, danger, onClick }: { title: string;
   );
 }
 
+/** 充值 is money received; opening balances and system credits are named apart, never added to it. */
+function apart(f: { opening: string; systemCredit: string }) {
+  const parts = [Number(f.opening) ? `期初余额 ${money(f.opening)}` : '', Number(f.systemCredit) ? `系统入账 ${money(f.systemCredit)}` : ''].filter(Boolean);
+  return parts.length ? `；另有${parts.join('、')}（不计入充值）` : '';
+}
+
 export default function HomeBilling() {
   const session = useSession();
   const navigate = useNavigate();
@@ -57,14 +64,14 @@ export default function HomeBilling() {
   return (
     <Card title="财务概况">
       <Row gutter={[12, 12]}>
-        <Figure title="今日充值" value={money(data.today.prepay)} sub={`${data.today.payments} 笔`} testId="home-today-prepay" onClick={go('notesPay')} />
+        <Figure title="今日充值" value={money(data.today.prepay)} sub={`实收 ${data.today.payments} 笔${apart(data.today)}`} testId="home-today-prepay" onClick={go('notesPay')} />
         <Figure title="今日扣费" value={money(data.today.deduction)} sub={`费用 ${money(data.today.fee)}`} testId="home-today-deduction" onClick={go('copyread')} />
-        <Figure title="本月充值" value={money(data.month.prepay)} sub={`退费 ${money(data.month.refund)}`} testId="home-month-prepay" onClick={go('reportCheck')} />
+        <Figure title="本月充值" value={money(data.month.prepay)} sub={`退费 ${money(data.month.refund)}${apart(data.month)}`} testId="home-month-prepay" onClick={go('reportCheck')} />
         <Figure title="本月扣费" value={money(data.month.deduction)} sub={`补贴 ${money(data.month.subsidy)}`} testId="home-month-deduction" onClick={go('reportDeduct')} />
         <Figure
           title="欠费房间"
           value={data.accounts.arrearsCount}
-          sub={`欠费 ${money(data.accounts.arrears)}，断电/关阀 ${data.accounts.closedByArrearsCount} 户`}
+          sub={`欠费 ${money(data.accounts.arrears)}，已断电/关阀 ${data.accounts.closedByArrearsCount} 户${data.accounts.pendingCloseCount ? `，待断电/关阀 ${data.accounts.pendingCloseCount} 户` : ''}`}
           testId="home-arrears"
           danger={data.accounts.arrearsCount > 0}
           onClick={go('energy')}

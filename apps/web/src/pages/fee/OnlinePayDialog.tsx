@@ -1,8 +1,9 @@
 // 扫码充值 (/energy, finance.prepay): an online order (POST /wxpay/api/wxpay/pay or
 // /alipay/api/alipay/pay) shown as a QR code for the owner to scan; its state is polled
 // (wxpay/query) until the provider's notification credits the account (paid) or the order closes.
-// This offline build's provider is simulated: the order answers `simulated`, and 模拟支付成功 plays
-// the provider's part (…/simulatePaid), through the same signed notification path.
+// With the simulated provider the order answers `simulated`, and 模拟支付成功 plays the provider's part
+// (…/simulatePaid); with the local payment emulator (demo) it answers `emulated`, and the QR's link opens
+// the emulator's payer page, whose 确认支付 sends the provider-signed notification.
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Form, Input, Modal, Radio, Result, Space, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
@@ -29,6 +30,8 @@ export interface OnlineOrder {
   expiresAt: string;
   status: string;
   simulated?: boolean;
+  codeUrl?: string;
+  emulated?: boolean;
 }
 
 interface Values {
@@ -118,6 +121,9 @@ export function OnlinePayDialog({ room, company, onPaid, onClose }: { room: Coun
             <>
               <img src={order.qrCode} alt="支付二维码" data-testid="online-qr" style={{ width: 220, height: 220 }} />
               <Typography.Text>请业主使用{order.channel === 'wechat' ? '微信' : '支付宝'}扫码支付</Typography.Text>
+              {order.emulated && order.codeUrl && (
+                <Typography.Link href={order.codeUrl} target="_blank" rel="noreferrer" data-testid="online-emulator">打开模拟付款页（本地支付模拟器，演示用）</Typography.Link>
+              )}
             </>
           )}
           <Typography.Text type="secondary">订单号：{order.outTradeNo}，{fmtTime(order.expiresAt)} 前有效</Typography.Text>

@@ -13,10 +13,10 @@ export const WALLET_TEXT: Record<string, string> = { electric: '电费', water: 
 export const PAY_METHOD_TEXT: Record<string, string> = { cash: '现金', wechat: '微信', alipay: '支付宝', bank: '银行', system: '系统' };
 export const COUNTER_PAY_METHODS: PayMethod[] = ['cash', 'wechat', 'alipay', 'bank'];
 export const KIND_TEXT: Record<string, string> = {
-  prepay: '充值', refund: '退费', subsidy: '补贴', deduction: '扣费', fee: '费用', reversal: '冲正', withdrawal: '提现',
+  prepay: '充值', refund: '退费', subsidy: '补贴', deduction: '扣费', fee: '费用', reversal: '冲正', withdrawal: '提现', opening: '期初余额',
 };
 /** Statistics/list transactionType (0 全部 is the default) */
-export const TRANSACTION_TYPES: Record<number, string> = { 0: '全部', 1: '充值', 2: '退费', 3: '补贴', 4: '扣费', 5: '费用', 6: '冲正', 7: '提现' };
+export const TRANSACTION_TYPES: Record<number, string> = { 0: '全部', 1: '充值', 2: '退费', 3: '补贴', 4: '扣费', 5: '费用', 6: '冲正', 7: '提现', 8: '期初余额' };
 export const RECEIPT_KIND_TEXT: Record<string, string> = {
   prepay: '充值', refund: '退费', subsidy: '补贴', billPay: '账单缴费', business: '综合缴费', close: '销户退费',
 };
@@ -36,8 +36,14 @@ export interface EnergyRoomRow {
   waterBalance: string;
   electricAlarm: number;
   waterAlarm: number;
+  /** level 3: 欠费 with the supply's real state (欠费·已断电 / 欠费·待断电（预计 …） / 欠费·断电中 …) */
   electricAlarmText: string;
   waterAlarmText: string;
+  /** off, closing, pending, protected, on, none; null when not in arrears */
+  electricSupply?: string | null;
+  waterSupply?: string | null;
+  electricCloseAt?: string | null;
+  waterCloseAt?: string | null;
   electricMeters: number;
   waterMeters: number;
   closedMeters: number;
@@ -147,9 +153,13 @@ export interface SettlementData {
 
 export interface AuditSum {
   count: number;
+  /** money received (cash, WeChat, Alipay, bank): never subsidies, system credits or opening balances */
   income: string;
   expense: string;
   net: string;
+  subsidy: string;
+  systemCredit: string;
+  opening: string;
   auditedCount: number;
   audited: string;
   unauditedCount: number;
@@ -282,10 +292,15 @@ export interface SharedMeterRow {
 }
 
 export interface HomeSummary {
-  today: { prepay: string; refund: string; subsidy: string; deduction: string; fee: string; payments: number };
-  month: { prepay: string; refund: string; subsidy: string; deduction: string; fee: string };
+  /** prepay: money received; systemCredit and opening (期初余额) apart */
+  today: { prepay: string; refund: string; subsidy: string; deduction: string; fee: string; systemCredit: string; opening: string; payments: number };
+  month: { prepay: string; refund: string; subsidy: string; deduction: string; fee: string; systemCredit: string; opening: string };
   accounts: {
-    arrearsCount: number; arrears: string; lowBalanceCount: number; closedByArrearsCount: number; electricBalance: string; waterBalance: string;
+    arrearsCount: number; arrears: string; lowBalanceCount: number; electricBalance: string; waterBalance: string;
+    /** in arrears and every meter reads back 断 */
+    closedByArrearsCount: number;
+    /** in arrears, the close waiting for the no-disconnect hours to end (待断电) */
+    pendingCloseCount: number;
   };
   trend: { day: string; prepay: string; deduction: string }[];
 }

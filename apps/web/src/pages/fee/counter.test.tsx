@@ -221,4 +221,23 @@ describe('扫码充值 dialog', { timeout: 60_000 }, () => {
     expect((await screen.findByTestId('online-paid')).textContent).toBe('支付宝 ¥50.00 已入账（订单号 ALI2025030112000000000001）');
     expect(paidRooms).toEqual([11]);
   });
+
+  it('with the local payment emulator, the QR comes with a link to the emulator\'s payer page and no simulated button', async () => {
+    signIn(['energy'], ['finance.prepay']);
+    mockServer((c) => {
+      if (c.path === '/wxpay/api/wxpay/pay') {
+        return ok({
+          id: 4, outTradeNo: 'WX2025030112000000000002', channel: 'wechat', channelText: '微信支付', amount: '20.00', subject: '1-101 电费充值',
+          qrCode: 'data:image/png;base64,BBBB', codeUrl: 'http://127.0.0.1:8091/scan/wechat/abc', expiresAt: '2025-03-01 12:30:00', status: 'created', simulated: false, emulated: true,
+        });
+      }
+      if (c.path === '/wxpay/api/wxpay/query') return ok({ status: 'created', statusText: '待支付', paidAt: null });
+      return undefined;
+    });
+    renderPage('energy', <OnlinePayDialog room={ROOM} onPaid={() => {}} onClose={() => {}} />);
+    fireEvent.change(screen.getByLabelText(/充值金额/), { target: { value: '20' } });
+    fireEvent.click(screen.getByRole('button', { name: /生成收款码/ }));
+    expect((await screen.findByTestId('online-emulator')).getAttribute('href')).toBe('http://127.0.0.1:8091/scan/wechat/abc');
+    expect(screen.queryByRole('button', { name: /模拟支付成功/ })).toBeNull();
+  });
 });

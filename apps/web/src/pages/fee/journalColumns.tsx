@@ -8,7 +8,7 @@ import { fmtTime } from './money.ts';
 export type JournalTableRow = JournalRow & Record<string, unknown>;
 
 const KIND_COLORS: Record<string, string> = {
-  prepay: 'green', refund: 'orange', subsidy: 'cyan', deduction: 'red', fee: 'magenta', reversal: 'purple', withdrawal: 'gold',
+  prepay: 'green', refund: 'orange', subsidy: 'cyan', deduction: 'red', fee: 'magenta', reversal: 'purple', withdrawal: 'gold', opening: 'geekblue',
 };
 
 const enumOf = (m: Record<string, string>, keys?: string[]) =>

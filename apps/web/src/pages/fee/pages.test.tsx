@@ -82,14 +82,21 @@ describe('pure rules', () => {
 describe('report totals rows', () => {
   const row: CheckRow = {
     day: '2025-03-01', cashCount: 2, cash: '100.00', wechatCount: 1, wechat: '23.45', alipayCount: 0, alipay: '0.00', bankCount: 0, bank: '0.00',
-    income: '123.45', refundCount: 1, refund: '10.00', net: '113.45', subsidy: '5.00', deduction: '1234.56', fee: '0.00',
+    income: '123.45', refundCount: 1, refund: '10.00', net: '113.45', subsidyCount: 1, subsidy: '5.00', systemCount: 1, system: '3.00',
+    openingCount: 4, opening: '880.00', deduction: '1234.56', fee: '0.00',
   };
 
   it('the check report shows a 合计 row under the days, in the columns\' order', () => {
     render(<ReportTable<CheckRow> rowKey={(r) => r.day} rows={[row]} columns={CHECK_COLUMNS} loading={false} summary={[checkTotals({ ...row, day: '合计' })]} />);
     const total = document.querySelector('.report-total-row') as HTMLElement;
     const cells = [...total.querySelectorAll('td')].map((c) => c.textContent);
-    expect(cells).toEqual(['合计', '2', '¥100.00', '1', '¥23.45', '0', '¥0.00', '0', '¥0.00', '¥123.45', '1', '¥10.00', '¥113.45', '¥5.00', '¥1,234.56', '¥0.00']);
+    expect(cells).toEqual([
+      '合计', '2', '¥100.00', '1', '¥23.45', '0', '¥0.00', '0', '¥0.00', '¥123.45', '1', '¥10.00', '¥113.45',
+      '1', '¥5.00', '1', '¥3.00', '4', '¥880.00', '¥1,234.56', '¥0.00',
+    ]);
+    // opening balances and system credits have their own columns, never inside 收款合计
+    expect(screen.getAllByText('期初余额').length).toBeGreaterThan(0);
+    expect(screen.getAllByText('系统入账').length).toBeGreaterThan(0);
     expect(screen.getByText('2025-03-01')).toBeTruthy();
   });
 

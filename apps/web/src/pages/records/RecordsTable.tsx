@@ -30,7 +30,7 @@ const TABLE_ORDER = [
 ];
 const FORM_ONLY = [
   'imei', 'protocolId', 'baudId', 'gatewayId', 'portId', 'caliberId', 'typeId', 'initialReading', 'chargingSchemeId',
-  'alarmSchemeId', 'installDate', 'memo', 'createdAt',
+  'alarmSchemeId', 'installDate', 'reportInterval', 'memo', 'createdAt',
 ];
 
 const STATUS_VIEW = {
@@ -58,6 +58,8 @@ export function meterBody(v: Record<string, unknown>): Record<string, unknown> {
     imei: text('imei'),
     memo: text('memo'),
     installDate: dateText(v.installDate),
+    // 上报周期 (minutes; 0 = by the meter's channel): sent always, so an edit never resets it
+    reportInterval: v.reportInterval == null || v.reportInterval === '' ? 0 : Number(v.reportInterval),
   };
 }
 

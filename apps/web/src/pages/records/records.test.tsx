@@ -97,7 +97,8 @@ describe('helpers', () => {
 
   it('form values → request bodies (trimmed text, dates as YYYY-MM-DD, empty refs as null)', () => {
     const b = meterBody({ kind: '1', plan: 0, address: ' 200001000001 ', roomId: 3, name: ' 表 ', installDate: { format: () => '2025-01-02' } });
-    expect(b).toMatchObject({ kind: '1', plan: 0, address: '200001000001', roomId: 3, name: '表', installDate: '2025-01-02', collectorId: null, imei: '', memo: '' });
+    expect(b).toMatchObject({ kind: '1', plan: 0, address: '200001000001', roomId: 3, name: '表', installDate: '2025-01-02', collectorId: null, imei: '', memo: '', reportInterval: 0 });
+    expect(meterBody({ kind: 1, reportInterval: 60 }).reportInterval).toBe(60);
     expect(collectorBody({ name: ' 采集器 ', imei: '868800001000001', plan: '0', areaId: 2 })).toEqual({
       name: '采集器', imei: '868800001000001', plan: '0', areaId: 2, simNo: '', installAddress: '', memo: '',
     });

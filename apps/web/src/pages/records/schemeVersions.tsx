@@ -208,7 +208,7 @@ export function VersionsEditor(props: VersionsEditorProps) {
 }
 
 function VersionCards({ value, onChange, kind }: VersionsEditorProps) {
-  const versions = value ?? [];
+  const versions = useMemo(() => value ?? [], [value]);
   const unit = Number(kind) === 2 ? 'm³' : 'kWh';
   const now = dateToLocal(new Date());
   const current = useMemo(() => versionAt(versions.filter((v) => normalizeLocalDateTime(v.effectiveFrom)).map((v) => ({ ...v, effectiveFrom: normalizeLocalDateTime(v.effectiveFrom) as string })), now), [versions, now]);

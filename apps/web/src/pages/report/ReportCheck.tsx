@@ -1,5 +1,6 @@
 // 对账报表 (/reportCheck): per day of the period, money received by pay method (count and amount),
-// refunds, net receipts, subsidies and what was charged (Report/Check), a 合计 row, .xlsx export;
+// refunds, net receipts, and apart from them subsidies, system credits and opening balances (never
+// income), and what was charged (Report/Check), a 合计 row, .xlsx export;
 // and the transaction detail behind it (Statistics/list, transactionType 0 全部 by default).
 import { useMemo, useState } from 'react';
 import { Tabs, type TableColumnsType } from 'antd';
@@ -17,7 +18,9 @@ export interface CheckRow {
   income: string;
   refundCount: number; refund: string;
   net: string;
-  subsidy: string;
+  subsidyCount: number; subsidy: string;
+  systemCount: number; system: string;
+  openingCount: number; opening: string;
   deduction: string;
   fee: string;
 }
@@ -39,7 +42,9 @@ export const CHECK_COLUMNS: TableColumnsType<CheckRow> = [
   { title: '收款合计', dataIndex: 'income', align: 'right', render: m },
   pair('refundCount', 'refund', '退费'),
   { title: '净收款', dataIndex: 'net', align: 'right', render: m },
-  { title: '补贴', dataIndex: 'subsidy', align: 'right', render: m },
+  pair('subsidyCount', 'subsidy', '补贴'),
+  pair('systemCount', 'system', '系统入账'),
+  pair('openingCount', 'opening', '期初余额'),
   { title: '扣费', dataIndex: 'deduction', align: 'right', render: m },
   { title: '费用', dataIndex: 'fee', align: 'right', render: m },
 ];
@@ -48,7 +53,7 @@ export const CHECK_COLUMNS: TableColumnsType<CheckRow> = [
 export function checkTotals(t: CheckRow) {
   return [
     '合计', t.cashCount, m(t.cash), t.wechatCount, m(t.wechat), t.alipayCount, m(t.alipay), t.bankCount, m(t.bank), m(t.income),
-    t.refundCount, m(t.refund), m(t.net), m(t.subsidy), m(t.deduction), m(t.fee),
+    t.refundCount, m(t.refund), m(t.net), t.subsidyCount, m(t.subsidy), t.systemCount, m(t.system), t.openingCount, m(t.opening), m(t.deduction), m(t.fee),
   ];
 }
 

@@ -1,5 +1,6 @@
 // 费用报表 (/reportFees): per room, the period's consumption and charges — electricity, water, other
-// fees, subsidies, payments and refunds (Report/Fees, paged) — with the period's 合计 row over every
+// fees, subsidies, money received (充值实收) and refunds, system credits and opening balances, each
+// apart (Report/Fees, paged) — with the period's 合计 row over every
 // room (not only the page); .xlsx export of all rooms.
 import { useState } from 'react';
 import type { TableColumnsType } from 'antd';
@@ -18,6 +19,8 @@ export interface FeesRow {
   total: string;
   prepay: string;
   refund: string;
+  system: string;
+  opening: string;
 }
 type FeesTotals = Omit<FeesRow, 'roomId' | 'roomName' | 'ownerName' | 'electricQuantity' | 'waterQuantity'>;
 
@@ -31,12 +34,14 @@ const COLUMNS: TableColumnsType<FeesRow> = [
   { title: '其他费用', dataIndex: 'fees', align: 'right', render: m },
   { title: '补贴', dataIndex: 'subsidy', align: 'right', render: m },
   { title: '费用合计', dataIndex: 'total', align: 'right', render: m },
-  { title: '充值', dataIndex: 'prepay', align: 'right', render: m },
+  { title: '充值实收', dataIndex: 'prepay', align: 'right', render: m },
   { title: '退费', dataIndex: 'refund', align: 'right', render: m },
+  { title: '系统入账', dataIndex: 'system', align: 'right', render: m },
+  { title: '期初余额', dataIndex: 'opening', align: 'right', render: m },
 ];
 
 export function feesTotals(t: FeesTotals) {
-  return ['合计', '', '', m(t.electricAmount), '', m(t.waterAmount), m(t.fees), m(t.subsidy), m(t.total), m(t.prepay), m(t.refund)];
+  return ['合计', '', '', m(t.electricAmount), '', m(t.waterAmount), m(t.fees), m(t.subsidy), m(t.total), m(t.prepay), m(t.refund), m(t.system), m(t.opening)];
 }
 
 export default function ReportFees() {

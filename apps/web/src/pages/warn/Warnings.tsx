@@ -1,11 +1,13 @@
 // The data-warning pages (数据预警) share this one page, parameterised by the warning kinds and the
 // meter kind they show: device exceptions from the control module (GET device/unusual/list), handled
 // one by one or in bulk with a note (PUT device/unusual/deal), plus a live list where the page has one
-// (meters switched off now, meters whose reads keep failing).
+// (meters switched off now, meters whose reads keep failing). A reading held as implausible (读数异常跳变)
+// is not 处理'd: a person accepts it (it is billed) or rejects it (never billed), one by one.
 import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { Button, Form, Input, Modal, Tabs, Tag } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
 import { toast } from '../../app/feedback.tsx';
+import { useCan } from '../../app/session.ts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { OnlineCell, ValveCell } from '../records/deviceFields.tsx';
 import { warningApi, type MeterListRow, type PageQuery, type Warning } from '../control/api.ts';
@@ -18,6 +20,7 @@ export const WARNING_KIND_TEXT: Record<string, string> = {
   offline: '设备离线过久',
   consumption_closed: '断电/关阀后仍有用量',
   backwards: '读数倒走或早于上次读数',
+  implausible: '读数异常跳变（待确认）',
   valve_mismatch: '通断状态与指令不符',
   valve_fault: '阀门故障',
   low_battery: '电池电压低',
@@ -35,6 +38,8 @@ export function detailText(w: Pick<Warning, 'kind' | 'detail' | 'meterKind'>): s
   switch (w.kind) {
     case 'backwards':
       return `${String(d.reason ?? '')}：本次 ${String(d.total ?? '')}（${timeText(d.readAt)}），上次 ${String(d.lastTotal ?? '')}（${timeText(d.lastReadAt)}）`;
+    case 'implausible':
+      return `${String(d.reason ?? '')}：本次 ${String(d.total ?? '')}（${timeText(d.readAt)}），上次 ${String(d.lastTotal ?? '')}（${timeText(d.lastReadAt)}），用量 ${String(d.used ?? '')}，上限 ${String(d.limit ?? '')}`;
     case 'consumption_closed':
       return `${timeText(d.since)} 后读数由 ${String(d.from ?? '')} 增至 ${String(d.to ?? '')}`;
     case 'valve_mismatch':
@@ -64,6 +69,22 @@ export default function Warnings({ title, kinds, meterKind, live }: WarningsProp
   const [keys, setKeys] = useState<number[]>([]);
   const [dealing, setDealing] = useState<number[] | null>(null);
   const [form] = Form.useForm<{ memo: string }>();
+  const [reviewing, setReviewing] = useState<{ row: Row; accept: boolean } | null>(null);
+  const [reviewForm] = Form.useForm<{ memo: string }>();
+  const canReview = useCan('device.manualRead');
+
+  const review = async () => {
+    if (!reviewing) return;
+    const memo = (reviewForm.getFieldValue('memo') ?? '').trim();
+    try {
+      await warningApi.review(reviewing.row.id, reviewing.accept, memo, company);
+      toast.success(reviewing.accept ? '已接受该读数，将按该读数计费' : '已驳回该读数，不计费');
+      setReviewing(null);
+      ref.current?.reload();
+    } catch {
+      // shown by the request wrapper
+    }
+  };
 
   const deal = async () => {
     if (!dealing) return;
@@ -121,7 +142,18 @@ export default function Warnings({ title, kinds, meterKind, live }: WarningsProp
         const type = q.type && kinds.includes(String(q.type)) ? String(q.type) : kinds.join(',');
         return warningApi.list({ ...q, type }) as Promise<{ code: string; data: Row[]; count: number }>;
       }}
-      rowActions={(r) => (r.status === 0 ? [<a key="deal" onClick={() => { form.resetFields(); setDealing([r.id]); }}>处理</a>] : [])}
+      rowActions={(r) => {
+        if (r.status !== 0) return [];
+        if (r.kind === 'implausible') {
+          return canReview
+            ? [
+                <a key="accept" onClick={() => { reviewForm.resetFields(); setReviewing({ row: r, accept: true }); }}>接受读数</a>,
+                <a key="reject" onClick={() => { reviewForm.resetFields(); setReviewing({ row: r, accept: false }); }}>驳回读数</a>,
+              ]
+            : [];
+        }
+        return [<a key="deal" onClick={() => { form.resetFields(); setDealing([r.id]); }}>处理</a>];
+      }}
       toolBar={() => [
         <Button key="deal" disabled={!keys.length} onClick={() => { form.resetFields(); setDealing(keys); }}>
           批量处理{keys.length ? `（${keys.length}）` : ''}
@@ -131,7 +163,7 @@ export default function Warnings({ title, kinds, meterKind, live }: WarningsProp
         rowSelection: {
           selectedRowKeys: keys,
           onChange: (k) => setKeys(k.map(Number)),
-          getCheckboxProps: (r) => ({ disabled: r.status !== 0 }),
+          getCheckboxProps: (r) => ({ disabled: r.status !== 0 || r.kind === 'implausible' }),
         },
       }}
     />
@@ -149,6 +181,29 @@ export default function Warnings({ title, kinds, meterKind, live }: WarningsProp
         <Form form={form} layout="vertical" name="warning-deal">
           <Form.Item label="处理说明" name="memo">
             <Input.TextArea rows={3} maxLength={500} showCount placeholder="例如：已现场检查，更换阀门" />
+          </Form.Item>
+        </Form>
+      </Modal>
+      <Modal
+        open={!!reviewing}
+        title={reviewing?.accept ? '接受读数' : '驳回读数'}
+        okText={reviewing?.accept ? '接受并计费' : '驳回'}
+        cancelText="取消"
+        onOk={() => void review()}
+        onCancel={() => setReviewing(null)}
+        destroyOnHidden
+      >
+        {reviewing && (
+          <p>
+            {reviewing.row.address} {detailText(reviewing.row)}。
+            {reviewing.accept
+              ? '接受后该读数及其后待确认的读数按实际计费，之后的读数以它为准。'
+              : '驳回后该读数不计费，之后的读数仍以上一个正常读数为准。'}
+          </p>
+        )}
+        <Form form={reviewForm} layout="vertical" name="warning-review">
+          <Form.Item label="处理说明" name="memo">
+            <Input.TextArea rows={3} maxLength={500} showCount placeholder="例如：已现场核实表计读数" />
           </Form.Item>
         </Form>
       </Modal>
@@ -204,7 +259,7 @@ export function WarnWaterOff() {
   return <Warnings title="水表关阀预警" meterKind={2} kinds={['consumption_closed', 'valve_mismatch']} live={{ label: '当前关阀水表', list: 'noPower' }} />;
 }
 export function WarnElectricError() {
-  return <Warnings title="电表异常预警" meterKind={1} kinds={['backwards', 'clock_drift', 'low_battery', 'offline']} />;
+  return <Warnings title="电表异常预警" meterKind={1} kinds={['implausible', 'backwards', 'clock_drift', 'low_battery', 'offline']} />;
 }
 export function WarnWaterValveError() {
   return <Warnings title="水表阀门异常" meterKind={2} kinds={['valve_fault', 'valve_mismatch', 'low_battery']} />;
@@ -213,5 +268,5 @@ export function WarnElectricRateError() {
   return <Warnings title="电表倍率异常" meterKind={1} kinds={['rate_error']} />;
 }
 export function WarnCopyReadError() {
-  return <Warnings title="抄表异常" kinds={['read_fail', 'backwards', 'offline']} live={{ label: '连续抄表失败', list: 'readFails' }} />;
+  return <Warnings title="抄表异常" kinds={['implausible', 'read_fail', 'backwards', 'offline']} live={{ label: '连续抄表失败', list: 'readFails' }} />;
 }

@@ -7,7 +7,7 @@ import { Providers } from '../../app/Root.tsx';
 import { PageContext, areaSelections } from '../../app/page.tsx';
 import { saveSession } from '../../app/session.ts';
 import { configureRequest, resetInflight } from '../../api/request.ts';
-import { WarnWaterValveError } from './Warnings.tsx';
+import { WarnElectricError, WarnWaterValveError } from './Warnings.tsx';
 import { KeepElectric } from '../control/Keep.tsx';
 
 configure({ asyncUtilTimeout: 8000 });
@@ -37,14 +37,20 @@ const METER = {
   lastReadAt: null, lastTotal: null, lastSource: null, initialReading: '0.00', protection: null, pending: [], timedCount: 0, needsValvePassword: true,
 };
 
-function mockServer(calls: Call[]) {
+const HELD = {
+  ...WARNING, id: 52, meterId: 10, kind: 'implausible', kindText: '读数异常跳变（待确认）', meterKind: 1, address: '200001000010', meterName: '1-102电表',
+  detail: { reason: '用量超过表具额定最大值（15/小时）在该时段内可能的用量', total: '5101.00', readAt: '2025-06-01T03:00:00Z', lastTotal: '101.00', lastReadAt: '2025-06-01T02:00:00Z', used: '5000.00', limit: 22.5 },
+};
+
+function mockServer(calls: Call[], warnings: unknown[] = [WARNING]) {
   const ok = (data: unknown, count?: number) => new Response(JSON.stringify({ code: 'SUCCESS', message: '', data, ...(count !== undefined ? { count } : {}) }), { status: 200 });
   configureRequest({
     toast: { success: () => {}, error: () => {}, warning: () => {} },
     fetch: vi.fn(async (input: string, init: RequestInit) => {
       const p = new URL(input, 'http://x').pathname;
       calls.push({ method: init.method ?? 'GET', url: input, body: init.body ? JSON.parse(String(init.body)) : undefined });
-      if (p.endsWith('/device/unusual/list')) return ok([WARNING], 1);
+      if (p.endsWith('/device/unusual/list')) return ok(warnings, warnings.length);
+      if (p.includes('/device/unusual/reading/')) return ok({ accepted: 1, rejected: 0, memo: '' });
       if (p.endsWith('/device/unusual/deal')) return ok({ handled: 1, skipped: 0 });
       if (p.endsWith('/control/meter/list')) return ok([METER], 1);
       if (p.endsWith('/protect/start')) return ok({ message: '已对 1 块电表开启保电，已向 1 块电表下发保电指令' });
@@ -86,6 +92,36 @@ describe('warning pages', { timeout: 120_000 }, () => {
     fireEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
     await waitFor(() => expect(calls.some((c) => c.url.includes('/device/unusual/deal'))).toBe(true));
     expect(calls.find((c) => c.url.includes('/device/unusual/deal'))).toMatchObject({ method: 'PUT', body: { ids: [41], memo: '已更换阀门' } });
+  });
+});
+
+describe('a reading held as implausible', { timeout: 120_000 }, () => {
+  it('is accepted or rejected with a note, not 处理\'d, and only with 人工抄表', async () => {
+    session(['device.manualRead'], ['warnElectricError']);
+    const calls: Call[] = [];
+    mockServer(calls, [HELD]);
+    renderPage('warnElectricError', <WarnElectricError />);
+    const row = (await screen.findByText('200001000010')).closest('tr')!;
+    expect(within(row).getByText(/本次 5101.00.*上次 101.00.*用量 5000.00/)).toBeTruthy();
+    expect(decodeURIComponent(calls.find((c) => c.url.includes('/device/unusual/list'))!.url)).toContain('type=implausible,');
+    expect(within(row).queryByText('处理')).toBeNull();
+    fireEvent.click(within(row).getByText('驳回读数'));
+    const dialog = await screen.findByRole('dialog');
+    expect(within(dialog).getByText(/驳回后该读数不计费/)).toBeTruthy();
+    fireEvent.change(within(dialog).getByLabelText('处理说明'), { target: { value: '表计故障' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: /驳\s*回/ }));
+    await waitFor(() => expect(calls.some((c) => c.url.includes('/device/unusual/reading/reject'))).toBe(true));
+    expect(calls.find((c) => c.url.includes('/device/unusual/reading/reject'))).toMatchObject({ method: 'PUT', body: { id: 52, memo: '表计故障' } });
+    expect(calls.some((c) => c.url.includes('/device/unusual/deal'))).toBe(false);
+  });
+
+  it('without 人工抄表 there is no button', async () => {
+    session([], ['warnElectricError']);
+    mockServer([], [HELD]);
+    renderPage('warnElectricError', <WarnElectricError />);
+    const row = (await screen.findByText('200001000010')).closest('tr')!;
+    expect(within(row).queryByText('接受读数')).toBeNull();
+    expect(within(row).queryByText('处理')).toBeNull();
   });
 });
 

@@ -1,13 +1,13 @@
 import { count } from 'drizzle-orm';
 import { OPERATION_KEYS, ROUTES } from '@meter/contracts';
-import { SYSTEM_SCOPE, type Db } from './client.ts';
-import { adminUsers, companies, companyClassifies, roles } from './schema/index.ts';
-import { hashPassword } from '../modules/auth/crypto.ts';
-import { seedSchemes } from '../modules/scheme/seed.ts';
-import { seedDevices } from '../modules/device/seed.ts';
-import { seedBilling } from '../modules/billing/seed.ts';
-import { seedCompanyArchive } from '../modules/company/seed.ts';
-import { DEMO_PARK, seedOtherCompanies, seedPark } from '../modules/room/seed.ts';
+import { SYSTEM_SCOPE, type Db } from '../db/client.ts';
+import { adminUsers, companies, companyClassifies, roles } from '../db/schema/index.ts';
+import { hashPassword } from '../modules/auth/index.ts';
+import { seedSchemes } from '../modules/scheme/index.ts';
+import { seedDevices } from '../modules/device/index.ts';
+import { seedBilling } from '../modules/billing/index.ts';
+import { seedCompanyArchive } from '../modules/company/index.ts';
+import { DEMO_PARK, seedOtherCompanies, seedPark } from '../modules/room/index.ts';
 
 // Demo data for a fresh start (DESIGN §2). Runs once: only when there is no company yet.
 
@@ -83,7 +83,7 @@ export async function seedDemoIfEmpty(db: Db, log: (m: string) => void = () => {
     for (const c of await tx.select({ id: companies.id }).from(companies).orderBy(companies.id)) await seedSchemes(tx, c.id);
     // ---- devices (modules/device/seed.ts): collectors and meters over the rooms above; keep last ----
     await seedDevices(tx, demo.id);
-    // ---- billing (modules/billing/seed.ts): schemes on the demo meters, owners' opening balances (prepay journal rows) ----
+    // ---- billing (modules/billing/seed.ts): schemes on the demo meters, owners' opening balances (journal rows of kind 'opening') ----
     await seedBilling(tx, demo.id);
   });
 }

@@ -1,0 +1,1 @@
+ALTER TABLE "collectors" ADD COLUMN "reg_secret" varchar(64) DEFAULT replace(gen_random_uuid()::text, '-', '') NOT NULL;

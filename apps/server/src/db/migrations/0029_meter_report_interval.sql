@@ -1,0 +1,1 @@
+ALTER TABLE "meters" ADD COLUMN "report_interval_minutes" integer DEFAULT 0 NOT NULL;

@@ -1,0 +1,7 @@
+// Public face of the auth module: other modules and the layers above import from here only (eslint boundaries).
+export { default as authRoutes } from './routes.ts';
+export { authenticate, authSettings, type AuthSettings } from './service.ts';
+export { SessionCache } from './session-cache.ts';
+export { hashPassword, randomPassword } from './crypto.ts';
+export { revokeUserSessions } from './repo.ts';
+export { NewPassword } from './schema.ts';

@@ -1,0 +1,3 @@
+// Public face of the company module: other modules and the layers above import from here only (eslint boundaries).
+export { default as companyRoutes } from './routes.ts';
+export { seedCompanyArchive } from './seed.ts';

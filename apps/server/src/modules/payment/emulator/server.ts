@@ -1,0 +1,269 @@
+import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
+import { createCipheriv, createVerify, randomBytes, randomUUID } from 'node:crypto';
+import { alipayTime, fenOf, rsa2Sign, rsa2Verify, signContent, yuan } from '../providers/alipay.ts';
+import { parseAuthorization, rfc3339, signMessage } from '../providers/wechat.ts';
+import { publicOf, type EmulatorKeys } from './keys.ts';
+import { payerPage, resultPage } from './page.ts';
+
+// LOCAL EMULATOR of WeChat Pay API v3 and the Alipay open API — not a provider. An HTTP server on
+// 127.0.0.1 that checks the merchant's signatures, signs its answers and its notifications exactly as
+// the providers do (its own keys, keys.ts), and serves a payer page (扫码支付) per order: opening the
+// order's code URL and pressing 确认支付 pays the order and sends the signed notification to the
+// order's notify_url. Orders live in memory. Used by `npm start` (PAY_MODE=emulator) and the tests, so
+// the server's real verification code is what runs in the demo.
+
+export interface Delivered {
+  channel: 'wechat' | 'alipay';
+  url: string;
+  headers: Record<string, string>;
+  raw: string;
+  status: number;
+  answer: string;
+}
+
+export interface EmulatorOptions {
+  keys: EmulatorKeys;
+  host?: string;
+  port?: number;
+  /** how browsers reach the payer page (default: the listening address) */
+  publicUrl?: string;
+  /** delivers a notification (default: HTTP POST to its URL); answers the merchant's status and body */
+  deliver?: (url: string, headers: Record<string, string>, raw: string) => Promise<{ status: number; body: string }>;
+}
+
+interface Order {
+  channel: 'wechat' | 'alipay';
+  outTradeNo: string;
+  subject: string;
+  amountFen: number;
+  notifyUrl: string;
+  token: string;
+  state: 'open' | 'paid' | 'closed';
+  tradeNo: string;
+  paidAt?: Date;
+  expiresAt: Date;
+  refundedFen: number;
+}
+
+export interface Emulator {
+  url: string;
+  app: FastifyInstance;
+  /** every notification sent, with the merchant's answer */
+  delivered: Delivered[];
+  /** pays an order as the payer page does (notification sent unless notify is false) */
+  pay(outTradeNo: string, o?: { notify?: boolean }): Promise<Delivered | null>;
+  close(): Promise<void>;
+}
+
+const httpDeliver: NonNullable<EmulatorOptions['deliver']> = async (url, headers, raw) => {
+  const res = await fetch(url, { method: 'POST', headers, body: raw, signal: AbortSignal.timeout(10_000) });
+  return { status: res.status, body: await res.text() };
+};
+
+/** A WeChat Pay v3 notification as the platform sends it (headers signed, resource encrypted). */
+export function wechatNotification(keys: EmulatorKeys['wechat'], transaction: Record<string, unknown>, o: { timestamp?: number; serial?: string } = {}) {
+  const nonce = randomBytes(16).toString('base64url').slice(0, 12);
+  const cipher = createCipheriv('aes-256-gcm', Buffer.from(keys.apiV3Key, 'utf8'), Buffer.from(nonce, 'utf8'));
+  cipher.setAAD(Buffer.from('transaction', 'utf8'));
+  const ct = Buffer.concat([cipher.update(JSON.stringify(transaction), 'utf8'), cipher.final(), cipher.getAuthTag()]);
+  const raw = JSON.stringify({
+    id: randomUUID(), create_time: rfc3339(new Date()), resource_type: 'encrypt-resource', event_type: 'TRANSACTION.SUCCESS', summary: '支付成功',
+    resource: { original_type: 'transaction', algorithm: 'AEAD_AES_256_GCM', ciphertext: ct.toString('base64'), associated_data: 'transaction', nonce },
+  });
+  return { headers: wechatHeaders(keys, raw, o), raw };
+}
+
+export function wechatHeaders(keys: EmulatorKeys['wechat'], body: string, o: { timestamp?: number; serial?: string } = {}): Record<string, string> {
+  const ts = String(o.timestamp ?? Math.floor(Date.now() / 1000));
+  const nonce = randomBytes(16).toString('hex');
+  return {
+    'content-type': 'application/json',
+    'wechatpay-timestamp': ts,
+    'wechatpay-nonce': nonce,
+    'wechatpay-serial': o.serial ?? keys.platformSerial,
+    'wechatpay-signature': signMessage(keys.platformKey, `${ts}\n${nonce}\n${body}\n`),
+  };
+}
+
+/** An Alipay asynchronous notification as Alipay posts it (form, RSA2-signed). */
+export function alipayNotification(keys: EmulatorKeys['alipay'], p: Record<string, string>) {
+  const params: Record<string, string> = { notify_type: 'trade_status_sync', notify_id: randomUUID().replace(/-/g, ''), notify_time: alipayTime(new Date()), charset: 'utf-8', version: '1.0', sign_type: 'RSA2', ...p };
+  params.sign = rsa2Sign(keys.alipayKey, signContent(params, true));
+  return { headers: { 'content-type': 'application/x-www-form-urlencoded; charset=utf-8' }, raw: new URLSearchParams(params).toString() };
+}
+
+export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
+  const { keys } = opts;
+  const deliver = opts.deliver ?? httpDeliver;
+  const orders = new Map<string, Order>();
+  const byToken = new Map<string, Order>();
+  const delivered: Delivered[] = [];
+  const wxMerchantPub = publicOf(keys.wechat.merchantKey);
+  const aliAppPub = publicOf(keys.alipay.appKey);
+  const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+  let base = '';
+
+  const stateOf = (o: Order) => (o.state === 'open' && o.expiresAt.getTime() < Date.now() ? 'closed' : o.state);
+
+  // ---- WeChat Pay v3 ----
+  const wxReply = (reply: FastifyReply, status: number, body?: unknown) => {
+    const raw = body === undefined ? '' : JSON.stringify(body);
+    reply.status(status).headers(wechatHeaders(keys.wechat, raw));
+    return reply.send(raw);
+  };
+  /** the merchant's Authorization: scheme, mchid, serial, time window, RSA-SHA256 with its public key */
+  const wxAuthorized = (method: string, url: string, auth: string | undefined, body: string) => {
+    const a = parseAuthorization(auth ?? '');
+    if (!a || a.mchid !== keys.wechat.mchid || a.serial_no !== keys.wechat.serialNo) return false;
+    if (Math.abs(Date.now() / 1000 - Number(a.timestamp)) > 300) return false;
+    return createVerify('RSA-SHA256').update(`${method}\n${url}\n${a.timestamp}\n${a.nonce_str}\n${body}\n`).verify(wxMerchantPub, a.signature ?? '', 'base64');
+  };
+  app.addHook('preHandler', async (req, reply) => {
+    if (!req.url.startsWith('/v3/')) return;
+    const body = typeof req.body === 'string' ? req.body : '';
+    if (!wxAuthorized(req.method, req.url, req.headers.authorization, body)) {
+      return wxReply(reply, 401, { code: 'SIGN_ERROR', message: '签名错误' });
+    }
+  });
+  const wxTransaction = (o: Order) => ({
+    appid: keys.wechat.appid, mchid: keys.wechat.mchid, out_trade_no: o.outTradeNo, transaction_id: o.tradeNo || undefined,
+    trade_type: 'NATIVE', trade_state: { open: 'NOTPAY', paid: 'SUCCESS', closed: 'CLOSED' }[stateOf(o)], trade_state_desc: { open: '订单未支付', paid: '支付成功', closed: '订单已关闭' }[stateOf(o)],
+    success_time: o.paidAt ? rfc3339(o.paidAt) : undefined, amount: { total: o.amountFen, payer_total: o.state === 'paid' ? o.amountFen : undefined, currency: 'CNY' },
+  });
+  const newOrder = (channel: Order['channel'], outTradeNo: string, subject: string, amountFen: number, notifyUrl: string, expiresAt: Date) => {
+    const token = randomBytes(12).toString('hex');
+    const o: Order = { channel, outTradeNo, subject, amountFen, notifyUrl, token, state: 'open', tradeNo: '', expiresAt, refundedFen: 0 };
+    orders.set(`${channel}:${outTradeNo}`, o);
+    byToken.set(token, o);
+    return o;
+  };
+  app.post('/v3/pay/transactions/native', async (req, reply) => {
+    const b = JSON.parse(String(req.body || '{}')) as { appid?: string; mchid?: string; description?: string; out_trade_no?: string; notify_url?: string; time_expire?: string; amount?: { total?: number } };
+    if (b.appid !== keys.wechat.appid || b.mchid !== keys.wechat.mchid) return wxReply(reply, 400, { code: 'INVALID_REQUEST', message: 'appid和mch_id不匹配' });
+    if (!b.out_trade_no || !Number.isInteger(b.amount?.total) || !b.notify_url) return wxReply(reply, 400, { code: 'PARAM_ERROR', message: '参数错误' });
+    if (orders.has(`wechat:${b.out_trade_no}`)) return wxReply(reply, 400, { code: 'INVALID_REQUEST', message: '订单号重复' });
+    const o = newOrder('wechat', b.out_trade_no, b.description ?? '', b.amount!.total!, b.notify_url, b.time_expire ? new Date(b.time_expire) : new Date(Date.now() + 7200_000));
+    return wxReply(reply, 200, { code_url: `${base}/scan/wechat/${o.token}` });
+  });
+  app.get<{ Params: { no: string } }>('/v3/pay/transactions/out-trade-no/:no', async (req, reply) => {
+    const o = orders.get(`wechat:${req.params.no}`);
+    return o ? wxReply(reply, 200, wxTransaction(o)) : wxReply(reply, 404, { code: 'ORDER_NOT_EXIST', message: '订单不存在' });
+  });
+  app.post<{ Params: { no: string } }>('/v3/pay/transactions/out-trade-no/:no/close', async (req, reply) => {
+    const o = orders.get(`wechat:${req.params.no}`);
+    if (!o) return wxReply(reply, 404, { code: 'ORDER_NOT_EXIST', message: '订单不存在' });
+    if (o.state === 'paid') return wxReply(reply, 400, { code: 'ORDERPAID', message: '订单已支付' });
+    o.state = 'closed';
+    return wxReply(reply, 204);
+  });
+  app.post('/v3/refund/domestic/refunds', async (req, reply) => {
+    const b = JSON.parse(String(req.body || '{}')) as { out_trade_no?: string; out_refund_no?: string; amount?: { refund?: number; total?: number } };
+    const o = orders.get(`wechat:${b.out_trade_no}`);
+    if (!o || o.state !== 'paid') return wxReply(reply, 404, { code: 'RESOURCE_NOT_EXISTS', message: '订单不存在或未支付' });
+    const fen = b.amount?.refund ?? 0;
+    if (b.amount?.total !== o.amountFen || fen <= 0 || o.refundedFen + fen > o.amountFen) return wxReply(reply, 400, { code: 'INVALID_REQUEST', message: '退款金额无效' });
+    o.refundedFen += fen;
+    return wxReply(reply, 200, { refund_id: `50${Date.now()}`, out_refund_no: b.out_refund_no, out_trade_no: o.outTradeNo, status: 'SUCCESS', amount: { refund: fen, total: o.amountFen } });
+  });
+
+  // ---- Alipay ----
+  app.post('/gateway.do', async (req, reply) => {
+    const p = Object.fromEntries(new URLSearchParams(String(req.body ?? '')));
+    const member = `${String(p.method ?? 'error').replace(/\./g, '_')}_response`;
+    const answer = (r: Record<string, unknown>) => {
+      const raw = JSON.stringify(r);
+      return reply.type('application/json; charset=utf-8').send(`{"${member}":${raw},"sign":"${rsa2Sign(keys.alipay.alipayKey, raw)}"}`);
+    };
+    if (p.app_id !== keys.alipay.appId || p.sign_type !== 'RSA2' || !rsa2Verify(aliAppPub, signContent(p), p.sign ?? '')) {
+      return answer({ code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.invalid-signature', sub_msg: '验签出错' });
+    }
+    const biz = JSON.parse(p.biz_content ?? '{}') as Record<string, string>;
+    const o = orders.get(`alipay:${biz.out_trade_no}`);
+    const notExist = () => answer({ code: '40004', msg: 'Business Failed', sub_code: 'ACQ.TRADE_NOT_EXIST', sub_msg: '交易不存在' });
+    switch (p.method) {
+      case 'alipay.trade.precreate': {
+        const fen = fenOf(biz.total_amount);
+        if (!biz.out_trade_no || !(fen > 0) || !p.notify_url) return answer({ code: '40004', msg: 'Business Failed', sub_code: 'ACQ.INVALID_PARAMETER', sub_msg: '参数无效' });
+        if (o) return answer({ code: '40004', msg: 'Business Failed', sub_code: 'ACQ.CONTEXT_INCONSISTENT', sub_msg: '交易信息被篡改' });
+        const n = newOrder('alipay', biz.out_trade_no, biz.subject ?? '', fen, p.notify_url, biz.time_expire ? new Date(`${biz.time_expire.replace(' ', 'T')}+08:00`) : new Date(Date.now() + 7200_000));
+        return answer({ code: '10000', msg: 'Success', out_trade_no: n.outTradeNo, qr_code: `${base}/scan/alipay/${n.token}` });
+      }
+      case 'alipay.trade.query':
+        // like Alipay, an order nobody scanned is unknown to the query
+        if (!o || (o.state === 'open' && stateOf(o) === 'open' && !o.tradeNo)) return notExist();
+        return answer({
+          code: '10000', msg: 'Success', out_trade_no: o.outTradeNo, trade_no: o.tradeNo, total_amount: yuan(o.amountFen),
+          trade_status: { open: 'WAIT_BUYER_PAY', paid: 'TRADE_SUCCESS', closed: 'TRADE_CLOSED' }[stateOf(o)], buyer_logon_id: 'dem***@example.com',
+        });
+      case 'alipay.trade.close':
+        if (!o) return notExist();
+        if (o.state === 'paid') return answer({ code: '40004', msg: 'Business Failed', sub_code: 'ACQ.TRADE_STATUS_ERROR', sub_msg: '交易状态不合法' });
+        o.state = 'closed';
+        return answer({ code: '10000', msg: 'Success', out_trade_no: o.outTradeNo, trade_no: o.tradeNo });
+      case 'alipay.trade.refund': {
+        const fen = fenOf(biz.refund_amount);
+        if (!o || o.state !== 'paid') return notExist();
+        if (!(fen > 0) || o.refundedFen + fen > o.amountFen) return answer({ code: '40004', msg: 'Business Failed', sub_code: 'ACQ.REFUND_AMT_NOT_EQUAL_TOTAL', sub_msg: '退款金额超限' });
+        o.refundedFen += fen;
+        return answer({ code: '10000', msg: 'Success', out_trade_no: o.outTradeNo, trade_no: o.tradeNo, refund_fee: yuan(o.refundedFen), fund_change: 'Y' });
+      }
+      default:
+        return answer({ code: '40004', msg: 'Business Failed', sub_code: 'isv.invalid-method', sub_msg: '不存在的方法名' });
+    }
+  });
+
+  // ---- the payer ----
+  const notificationOf = (o: Order) =>
+    o.channel === 'wechat'
+      ? wechatNotification(keys.wechat, { ...wxTransaction(o), payer: { openid: 'oUpF8uMuAJO_M2pxb1Q9zNjWeS6o' }, bank_type: 'OTHERS' })
+      : alipayNotification(keys.alipay, {
+          app_id: keys.alipay.appId, seller_id: keys.alipay.sellerId, out_trade_no: o.outTradeNo, trade_no: o.tradeNo, trade_status: 'TRADE_SUCCESS',
+          total_amount: yuan(o.amountFen), receipt_amount: yuan(o.amountFen), subject: o.subject, gmt_payment: alipayTime(o.paidAt!), buyer_id: '2088102177846880',
+        });
+  async function pay(o: Order, notify = true): Promise<Delivered | null> {
+    if (stateOf(o) === 'closed') throw new Error('订单已关闭');
+    if (o.state === 'open') {
+      o.state = 'paid';
+      o.paidAt = new Date();
+      o.tradeNo = `${o.channel === 'wechat' ? '4200' : '2026'}${Date.now()}${randomBytes(3).toString('hex')}`;
+    }
+    if (!notify) return null;
+    const n = notificationOf(o);
+    const r = await deliver(o.notifyUrl, n.headers, n.raw).catch((e: Error) => ({ status: 0, body: e.message }));
+    const d: Delivered = { channel: o.channel, url: o.notifyUrl, headers: n.headers, raw: n.raw, status: r.status, answer: r.body };
+    delivered.push(d);
+    return d;
+  }
+  app.get<{ Params: { channel: string; token: string } }>('/scan/:channel/:token', async (req, reply) => {
+    const o = byToken.get(req.params.token);
+    if (!o || o.channel !== req.params.channel) return reply.status(404).type('text/html; charset=utf-8').send(resultPage('订单不存在', '该支付二维码无效或已失效。'));
+    return reply.type('text/html; charset=utf-8').send(payerPage({ channel: o.channel, subject: o.subject, amount: yuan(o.amountFen), outTradeNo: o.outTradeNo, state: stateOf(o), action: `/scan/${o.channel}/${o.token}/pay` }));
+  });
+  app.post<{ Params: { channel: string; token: string } }>('/scan/:channel/:token/pay', async (req, reply) => {
+    const o = byToken.get(req.params.token);
+    const html = (title: string, text: string, status = 200) => reply.status(status).type('text/html; charset=utf-8').send(resultPage(title, text));
+    if (!o || o.channel !== req.params.channel) return html('订单不存在', '该支付二维码无效或已失效。', 404);
+    if (stateOf(o) === 'closed') return html('订单已关闭', '该订单已关闭或已过期，请重新下单。', 409);
+    const d = await pay(o);
+    const ok = d && (o.channel === 'wechat' ? d.status === 200 || d.status === 204 : d.answer === 'success');
+    return html('支付成功', ok ? `已支付 ¥${yuan(o.amountFen)}，商户已确认到账。` : `已支付 ¥${yuan(o.amountFen)}，商户暂未确认（将由商户查单补记）。`);
+  });
+
+  await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
+  const addr = app.server.address();
+  const listenUrl = typeof addr === 'object' && addr ? `http://127.0.0.1:${addr.port}` : '';
+  base = opts.publicUrl ?? listenUrl;
+  return {
+    url: listenUrl,
+    app,
+    delivered,
+    async pay(outTradeNo, o = {}) {
+      const order = orders.get(`wechat:${outTradeNo}`) ?? orders.get(`alipay:${outTradeNo}`);
+      if (!order) throw new Error(`no order ${outTradeNo}`);
+      return pay(order, o.notify ?? true);
+    },
+    close: () => app.close(),
+  };
+}

@@ -1,0 +1,104 @@
+import { createCipheriv, generateKeyPairSync } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freshKeys, publicOf } from '../emulator/keys.ts';
+import { startEmulator, type Emulator } from '../emulator/server.ts';
+import { alipay, rawMember, signContent } from './alipay.ts';
+import { NotifyRefused } from './gateway.ts';
+import { authorization, decryptResource, parseAuthorization, wechatPay, type WechatConfig } from './wechat.ts';
+
+// The provider clients against the emulator: requests signed with the merchant key (the emulator
+// refuses another key), answers verified with the platform key (a client holding another key refuses
+// the answer), and the protocol's building blocks.
+
+const keys = freshKeys();
+let em: Emulator;
+const other = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+const wxConfig = (): WechatConfig => ({
+  mchid: keys.wechat.mchid, appid: keys.wechat.appid, serialNo: keys.wechat.serialNo, privateKey: keys.wechat.merchantKey,
+  platformSerial: keys.wechat.platformSerial, platformKey: publicOf(keys.wechat.platformKey), apiV3Key: keys.wechat.apiV3Key,
+  baseUrl: em.url, notifyUrl: 'http://127.0.0.1/n',
+});
+const aliConfig = () => ({
+  appId: keys.alipay.appId, sellerId: keys.alipay.sellerId, privateKey: keys.alipay.appKey, alipayPublicKey: publicOf(keys.alipay.alipayKey),
+  gateway: `${em.url}/gateway.do`, notifyUrl: 'http://127.0.0.1/n',
+});
+const no = () => `T${Date.now()}${Math.floor(Math.random() * 1e6)}`;
+
+beforeAll(async () => {
+  em = await startEmulator({ keys, deliver: async () => ({ status: 204, body: '' }) });
+});
+afterAll(() => em.close());
+
+describe('WeChat Pay v3 client', { timeout: 30_000 }, () => {
+  it('Native order, query, close, refund', async () => {
+    const wx = wechatPay(wxConfig());
+    const a = no();
+    expect(await wx.create({ outTradeNo: a, subject: '电费充值', amountFen: 1234, expiresAt: new Date(Date.now() + 600_000) })).toMatch(/\/scan\/wechat\//);
+    expect((await wx.query(a)).state).toBe('open');
+    await em.pay(a, { notify: false });
+    expect(await wx.query(a)).toMatchObject({ state: 'paid', paid: { outTradeNo: a, amountFen: 1234, merchantOk: true } });
+    expect(await wx.refund({ outTradeNo: a, outRefundNo: `R${a}`, refundFen: 234, totalFen: 1234, reason: '退款' })).toMatchObject({ status: 'SUCCESS' });
+    await expect(wx.refund({ outTradeNo: a, outRefundNo: `R2${a}`, refundFen: 1001, totalFen: 1234, reason: '超额' })).rejects.toThrow();
+    const b = no();
+    await wx.create({ outTradeNo: b, subject: 'x', amountFen: 1, expiresAt: new Date(Date.now() + 600_000) });
+    await wx.close(b);
+    expect((await wx.query(b)).state).toBe('closed');
+    expect((await wx.query('NOPE1')).state).toBe('missing');
+  });
+
+  it('a request signed with another merchant key is refused by the platform; an answer signed by another platform key is refused by us', async () => {
+    await expect(wechatPay({ ...wxConfig(), privateKey: other() }).query('X1')).rejects.toThrow(/微信支付/);
+    await expect(wechatPay({ ...wxConfig(), platformKey: publicOf(other()) }).query('X1')).rejects.toThrow(/应答验签失败/);
+    await expect(wechatPay({ ...wxConfig(), platformSerial: 'PUB_KEY_ID_X' }).query('X1')).rejects.toThrow(/序列号不符/);
+  });
+
+  it('Authorization header of the scheme', () => {
+    const h = authorization({ mchid: '1900009191', serialNo: 'ABC', privateKey: keys.wechat.merchantKey }, 'GET', '/v3/certificates', '', 1554208460, '593BEC0C930BF1AFEB40B4A08C8FB242');
+    expect(h.startsWith('WECHATPAY2-SHA256-RSA2048 mchid="1900009191",nonce_str="593BEC0C930BF1AFEB40B4A08C8FB242",signature="')).toBe(true);
+    expect(parseAuthorization(h)).toMatchObject({ mchid: '1900009191', timestamp: '1554208460', serial_no: 'ABC' });
+  });
+
+  it('AEAD_AES_256_GCM: decrypts, and refuses a changed tag, ciphertext or associated data', () => {
+    const key = '0123456789abcdef0123456789abcdef';
+    const c = createCipheriv('aes-256-gcm', Buffer.from(key), Buffer.from('nonce1234567'));
+    c.setAAD(Buffer.from('transaction'));
+    const ct = Buffer.concat([c.update('{"a":1}'), c.final(), c.getAuthTag()]);
+    const r = { algorithm: 'AEAD_AES_256_GCM', ciphertext: ct.toString('base64'), nonce: 'nonce1234567', associated_data: 'transaction' };
+    expect(decryptResource(key, r)).toBe('{"a":1}');
+    expect(() => decryptResource(key, { ...r, associated_data: 'certificate' })).toThrow(NotifyRefused);
+    for (const at of [0, ct.length - 1]) {
+      const bad = Buffer.from(ct);
+      bad[at] ^= 1;
+      expect(() => decryptResource(key, { ...r, ciphertext: bad.toString('base64') })).toThrow(NotifyRefused);
+    }
+  });
+});
+
+describe('Alipay client', { timeout: 30_000 }, () => {
+  it('precreate, query (unknown until scanned), close, refund', async () => {
+    const ali = alipay(aliConfig());
+    const a = no();
+    expect(await ali.create({ outTradeNo: a, subject: '水费充值', amountFen: 880, expiresAt: new Date(Date.now() + 600_000) })).toMatch(/\/scan\/alipay\//);
+    expect((await ali.query(a)).state).toBe('missing');
+    await em.pay(a, { notify: false });
+    expect(await ali.query(a)).toMatchObject({ state: 'paid', paid: { amountFen: 880 } });
+    expect(await ali.refund({ outTradeNo: a, outRefundNo: 'r1', refundFen: 80, totalFen: 880, reason: '退款' })).toMatchObject({ status: 'SUCCESS' });
+    const b = no();
+    await ali.create({ outTradeNo: b, subject: 'x', amountFen: 100, expiresAt: new Date(Date.now() + 600_000) });
+    await ali.close(b);
+    await expect(alipay({ ...aliConfig(), alipayPublicKey: publicOf(other()) }).query(a)).rejects.toThrow(/应答验签失败/);
+    await expect(alipay({ ...aliConfig(), privateKey: other() }).create({ outTradeNo: no(), subject: 'x', amountFen: 1, expiresAt: new Date() })).rejects.toThrow(/验签出错/);
+  });
+
+  it('sign content: sorted, without sign (and sign_type for notifications) and empty values', () => {
+    const p = { b: '2', a: '1', sign: 's', sign_type: 'RSA2', c: '' };
+    expect(signContent(p)).toBe('a=1&b=2&sign_type=RSA2');
+    expect(signContent(p, true)).toBe('a=1&b=2');
+  });
+
+  it('the raw response member, braces and quotes inside strings included', () => {
+    const text = '{"alipay_trade_query_response":{"code":"10000","msg":"a}\\"{b","x":{"y":1}},"sign":"abc"}';
+    expect(rawMember(text, 'alipay_trade_query_response')).toBe('{"code":"10000","msg":"a}\\"{b","x":{"y":1}}');
+    expect(rawMember(text, 'nope')).toBeNull();
+  });
+});
