@@ -24,6 +24,8 @@ const ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.
 const DB_NAME = new URL(OWNER_URL()).pathname.slice(1);
 const PREFIX = `split-${process.pid}-${Date.now().toString(36)}/`;
 const V1 = '/device/api/v1';
+// the deployment's device secret, shared by all its processes: they sign and check each other's MQTT messages
+const DEVICE_SECRET = `split-deployment-test-secret-${process.pid}-0123456789abcdef`;
 
 interface Proc {
   name: string;
@@ -37,6 +39,7 @@ let fleet: Fleet;
 let ports: { apiA: number; apiB: number; gwA: number; gwB: number };
 let token: string;
 let meter: { id: number; address: string };
+let regSecret: string;
 const imei = imei15();
 
 async function freePort(): Promise<number> {
@@ -71,6 +74,7 @@ function start(name: string, env: Record<string, string>): Proc {
       COMMAND_MAX_ATTEMPTS: '5',
       COMMAND_ORPHAN_GRACE_SECONDS: '2',
       COMMAND_WAIT_SECONDS: '30',
+      DEVICE_SECRET,
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -138,7 +142,8 @@ beforeAll(async () => {
   const roomId = await makeRoom(owner, companyId, areaId, uniq('房'));
   const role = await makeRole(owner, companyId, ROUTES.filter((r) => r.access === undefined).map((r) => r.key), OPERATION_KEYS);
   const user = await makeUser(owner, { companyId, roleId: role });
-  const c = await owner.query(`INSERT INTO collectors (company_id, name, imei, plan) VALUES ($1, $2, $3, 0) RETURNING id`, [companyId, uniq('采集器'), imei]);
+  const c = await owner.query(`INSERT INTO collectors (company_id, name, imei, plan) VALUES ($1, $2, $3, 0) RETURNING id, reg_secret`, [companyId, uniq('采集器'), imei]);
+  regSecret = String(c.rows[0].reg_secret);
   const address = addr12();
   const m = await owner.query(
     `INSERT INTO meters (company_id, room_id, collector_id, name, kind, plan, address, imei, protocol_id) VALUES ($1, $2, $3, $4, 1, 0, $5, '', 11) RETURNING id`,
@@ -168,7 +173,8 @@ beforeAll(async () => {
   token = ((await login.json()) as { data: { token: string } }).data.token;
 
   fleet = createFleet({
-    collectors: [{ imei, meters: [{ address, kind: 'electric', initialTotal: 100 }] }],
+    // the collector registers with its archive's secret (REG <imei> <secret>)
+    collectors: [{ imei, secret: regSecret, meters: [{ address, kind: 'electric', initialTotal: 100 }] }],
     gateway: { host: '127.0.0.1', port: ports.gwB },
     mqttUrl: MQTT_URL,
     topicPrefix: PREFIX,
