@@ -1,4 +1,4 @@
-import { noCloseReason, type NoCloseRule } from '../control/rules.ts';
+import { noCloseReason, type NoCloseRule } from '../control/index.ts';
 
 // What an account in arrears (alarm level 3) really has (issue 11 item 11): its supply is off only
 // when every meter's read-back says so; a close deferred by the alarm scheme's no-disconnect hours is
