@@ -101,7 +101,7 @@ function pricedScheme<T extends typeof schemeFields>(schema: T) {
 export const ChargingSchemeBody = pricedScheme(schemeFields);
 /** PUT chargingscheme/detail: the same with the scheme's id. */
 export const ChargingSchemeUpdateBody = pricedScheme(
-  schemeFields.extend({ id: z.coerce.number({ error: '请指定收费方案' }).int().positive('请指定收费方案') }) as unknown as typeof schemeFields,
+  schemeFields.extend({ id: z.coerce.number({ error: '请指定收费方案' }).int().positive('请指定收费方案') }),
 );
 export type ChargingSchemeInput = z.output<typeof ChargingSchemeBody> & { id?: number };
 

@@ -4,7 +4,6 @@ import { routes } from '../../http/routes.ts';
 import { registerCrud } from '../../http/crud.ts';
 import { IdParams, IdsBody } from '../../http/paging.ts';
 import { companyClassifies } from '../../db/schema/index.ts';
-import type { AnyTable } from '../../db/crud-repo.ts';
 import * as repo from './repo.ts';
 import * as company from './service.ts';
 import { CompanyBody, CompanyListQuery, CompanyUpdateBody, DevicePermissBody, DevicePermissQuery } from './schema.ts';
@@ -37,7 +36,7 @@ export default function companyRoutes(app: FastifyInstance) {
 
   registerCrud(app, {
     def: companyClassifyResource,
-    table: companyClassifies as unknown as AnyTable,
+    table: companyClassifies,
     tenancy: 'platform',
     tags,
     read: {},

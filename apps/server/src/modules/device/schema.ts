@@ -1,8 +1,12 @@
 import { z } from 'zod';
-import { collectorResource, focusResource, formSchema, listQuerySchema, meterResource } from '@meter/contracts';
+import { collectorResource, focusResource, formSchema, listQuerySchema, meterResource, typed } from '@meter/contracts';
 
 // Request shapes of the device service, derived from the declared resources (packages/contracts);
 // the interfaces name what the derived schemas produce.
+
+import type { CollectorFilter, FocusFilter, MeterFilter } from './repo.ts';
+
+type Paged<F> = F & { index: number; size: number };
 
 export interface CollectorInput {
   name: string;
@@ -46,23 +50,22 @@ export interface FocusInput {
 }
 
 const id = z.coerce.number().int().positive();
-const typed = <T>(s: z.ZodType) => s as unknown as z.ZodType<T>;
 
 const collectorForm = formSchema(collectorResource);
 export const CollectorBody = typed<CollectorInput>(collectorForm);
 export const CollectorUpdateBody = typed<CollectorInput & { id: number }>(collectorForm.extend({ id }));
-export const CollectorListQuery = listQuerySchema(collectorResource);
+export const CollectorListQuery = typed<Paged<CollectorFilter>>(listQuerySchema(collectorResource));
 
 const meterForm = formSchema(meterResource);
 export const MeterBody = typed<MeterInput>(meterForm);
 export const MeterUpdateBody = typed<MeterInput & { id: number }>(meterForm.extend({ id }));
 /** GET device/list (query) and POST device/list (the same filters in a JSON body) */
-export const MeterListQuery = listQuerySchema(meterResource);
+export const MeterListQuery = typed<Paged<MeterFilter>>(listQuerySchema(meterResource));
 
 const focusForm = formSchema(focusResource);
 export const FocusBody = typed<FocusInput>(focusForm);
 export const FocusUpdateBody = typed<FocusInput & { id: number }>(focusForm.extend({ id }));
-export const FocusListQuery = listQuerySchema(focusResource);
+export const FocusListQuery = typed<Paged<FocusFilter>>(listQuerySchema(focusResource));
 
 export const LookupPageQuery = z.object({
   index: z.coerce.number().int().min(1).default(1),

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { formSchema, idNoError, payAppResource } from '@meter/contracts';
+import { formSchema, idNoError, payAppResource, typed } from '@meter/contracts';
 import { PageQuery, optText } from '../../http/paging.ts';
 import { Money, TimeRange, id } from '../billing/index.ts';
 
@@ -16,16 +16,16 @@ const accountNo = z
 const bankName = z.string({ error: '请输入开户银行' }).trim().min(1, '请输入开户银行').max(64, '开户银行最多 64 个字');
 const bankAccountName = z.string({ error: '请输入开户名' }).trim().min(1, '请输入开户名').max(64, '开户名最多 64 个字');
 
-export const AddBody = formSchema(payAppResource)
-  .extend({ bankAccountNo: accountNo, idNo: z.string({ error: '请输入证件号码' }).trim().toUpperCase() })
-  .superRefine((v, c) => {
-    const e = idNoError(Number(v.kind), String(v.idNo ?? ''));
-    if (e) c.addIssue({ code: 'custom', path: ['idNo'], message: e });
-  });
 export type AddInput = {
   name: string; kind: number; legalPerson: string; contactName: string; idNo: string; phone: string;
   bankName: string; bankAccountName: string; bankAccountNo: string; memo: string;
 };
+export const AddBody = typed<AddInput>(formSchema(payAppResource)
+  .extend({ bankAccountNo: accountNo, idNo: z.string({ error: '请输入证件号码' }).trim().toUpperCase() })
+  .superRefine((v, c) => {
+    const e = idNoError(Number(v.kind), String(v.idNo ?? ''));
+    if (e) c.addIssue({ code: 'custom', path: ['idNo'], message: e });
+  }));
 
 export const IdBody = z.object({ id });
 export const IdQuery = company.extend({ id });
