@@ -1,5 +1,6 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './src/build/precompress.ts';
 
 const SERVER = process.env.METER_SERVER_URL ?? 'http://localhost:8080';
 /** Every API prefix of SPEC §7 plus the websocket and health check goes to the server in dev. */
@@ -22,7 +23,7 @@ function vendorGroup(id: string): string | null {
 }
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [react(), precompress()],
   server: { port: 5173, proxy },
   preview: { proxy },
   build: {
