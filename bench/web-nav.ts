@@ -56,6 +56,9 @@ if (!existsSync(join(root, 'apps/web/dist/index.html'))) {
 // ---- server ---------------------------------------------------------------------------------------
 
 async function startServer(): Promise<{ child: ChildProcess; stop(): Promise<void> }> {
+  // a server left on the port (another run) would be measured instead of this build: refuse
+  const busy = await fetch(`${BASE_URL}/healthz`).then(() => true, () => false);
+  if (busy) throw new Error(`port ${PORT} is in use: stop what runs there or set WEB_NAV_PORT`);
   const dataDir = mkdtempSync(join(tmpdir(), 'meter-web-nav-'));
   const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
     cwd: root,
@@ -181,6 +184,8 @@ async function session(browser: Browser, mode: Mode): Promise<Session> {
     if (off) localStorage.setItem('meter.prefetch', 'off');
     document.addEventListener('mousedown', () => (window.__navT0 = performance.now()), true);
   }, mode === 'baseline');
+  // generous: the machines this runs on are small and often shared
+  context.setDefaultTimeout(120_000);
   const page = await context.newPage();
   const net = await watchNetwork(context, page);
   const s: Session = { mode, cold: {}, warm: {}, apiGets: { cold: [], warm: [] }, firstListJs: { wire: 0, decoded: 0, files: 0 }, allJs: { wire: 0, decoded: 0 } };
@@ -273,6 +278,9 @@ function report(sessions: Session[]) {
 
 async function main() {
   const server = await startServer();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => void server.stop().finally(() => process.exit(130)));
+  }
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
     args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],

@@ -1,7 +1,7 @@
 // Build step: a brotli (.br) and a gzip (.gz) copy beside every text asset of the build, so the server
 // (@fastify/static preCompressed) sends them as they are, without compressing on each request.
 import { readdir, readFile, stat, writeFile } from 'node:fs/promises';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { promisify } from 'node:util';
 import { brotliCompress, constants, gzip } from 'node:zlib';
 import type { Plugin } from 'vite';
@@ -66,7 +66,7 @@ export function precompress(): Plugin {
     name: 'meter-precompress',
     apply: 'build',
     configResolved(config) {
-      outDir = join(config.root, config.build.outDir);
+      outDir = resolve(config.root, config.build.outDir);
     },
     async closeBundle() {
       const files = await compressDir(outDir);
