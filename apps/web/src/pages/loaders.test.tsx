@@ -13,7 +13,7 @@ import { configureRequest, prefetch, resetInflight, resetPrefetch } from '../api
 import { PAGE_LOADERS, firstListQuery } from './loaders.ts';
 import { pageFor } from './index.ts';
 
-configure({ asyncUtilTimeout: 25_000 });
+configure({ asyncUtilTimeout: 60_000 });
 
 const normal = (url: string) => {
   const [path, q = ''] = url.split('?');
@@ -72,7 +72,7 @@ async function firstAskOf(key: string, expectedPath: string): Promise<string> {
 // the table stack is large: load it once before the timed renders
 beforeAll(async () => {
   await import('../components/ResourceTable.tsx');
-}, 60_000);
+}, 120_000);
 
 describe('route loaders', () => {
   for (const key of Object.keys(PAGE_LOADERS)) {
@@ -90,6 +90,6 @@ describe('route loaders', () => {
       const path = sent[0].split('?')[0];
       const pageAsked = await firstAskOf(key, path);
       expect(normal(pageAsked)).toBe(normal(sent[0]));
-    }, 60_000);
+    }, 120_000);
   }
 });
