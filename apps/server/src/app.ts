@@ -77,6 +77,14 @@ export interface AppOptions {
   payments?: Payments;
 }
 
+/** Hashed build files never change under their name: cached for a year; everything else (index.html, the
+ * SPA fallback, favicon) is revalidated on every use, so a new deployment is seen at once. */
+export function staticHeaders(res: { setHeader(name: string, value: string): unknown }, filePath: string): void {
+  const hashed = /[\\/]assets[\\/][^\\/]+-[\w-]{8}\.\w+(\.br|\.gz)?$/.test(filePath);
+  res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+  res.setHeader('vary', 'Accept-Encoding');
+}
+
 function fieldMessage(issues: { instancePath?: string; message?: string; params?: { issue?: { path?: PropertyKey[] } } }[]) {
   const first = issues[0];
   const p = first?.params?.issue?.path?.map(String).join('.') || first?.instancePath?.replace(/^\//, '').replace(/\//g, '.') || '';
@@ -232,7 +240,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   const dist = opts.webDist;
   const hasWeb = !!dist && fs.existsSync(path.join(dist, 'index.html'));
-  if (hasWeb) await app.register(fastifyStatic, { root: dist!, wildcard: false, index: false });
+  // precompressed .br/.gz beside each asset (written by the web build) go out when the browser accepts them
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: dist!, wildcard: false, index: false, preCompressed: true, cacheControl: false, setHeaders: staticHeaders,
+    });
+  }
   app.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0];
     // API paths, non-GETs and missing build assets are real 404s; only page URLs get the app shell
