@@ -47,10 +47,18 @@ export const API_PREFIXES = ['/device/api', '/yewu/api', '/yonghu/api', '/pay/ap
 
 declare module 'fastify' {
   interface FastifyInstance {
-    apiRoutes: { method: string; url: string }[];
+    apiRoutes: ApiRoute[];
     /** the database watch of this process (/healthz, meter_db_up) */
     dbWatch: DbWatch;
   }
+}
+
+/** A registered API route and the schemas of its input (for the tests that walk every endpoint). */
+export interface ApiRoute {
+  method: string;
+  url: string;
+  public: boolean;
+  schema: { body?: unknown; querystring?: unknown; params?: unknown };
 }
 
 export interface AppOptions {
@@ -94,11 +102,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const sessions = new SessionCache(opts.auth.sessionCacheMs ?? 0);
   bus.onSignal('auth-changed', () => sessions.clear());
   // every API route, for the tenancy test that walks them all and for docs/API.md
-  const apiRoutes: { method: string; url: string }[] = [];
+  const apiRoutes: ApiRoute[] = [];
   app.decorate('apiRoutes', apiRoutes);
   app.addHook('onRoute', (r) => {
     if (r.config?.perm !== undefined) {
-      for (const m of [r.method].flat()) apiRoutes.push({ method: m, url: r.url });
+      const { body, querystring, params } = (r.schema ?? {}) as ApiRoute['schema'];
+      for (const m of [r.method].flat()) apiRoutes.push({ method: m, url: r.url, public: r.config.perm === false, schema: { body, querystring, params } });
     }
   });
   // operations (issue 11 item 12): the database watched, pool and commands on /metrics, audit rows
@@ -196,6 +205,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       req.log.warn({ err: (err as Error).message }, 'database unavailable');
       return reply.status(503).header('retry-after', '5').send({ code: 'DB_UNAVAILABLE', message: DB_UNAVAILABLE_MESSAGE });
     }
+    // a data exception (a value out of a column's range or length, a malformed value): the request's fault,
+    // and its transaction rolled back
+    if (pgCode?.startsWith('22')) return reply.status(400).send({ code: 'BAD_REQUEST', message: '参数取值超出范围或格式不正确' });
     req.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ code: 'INTERNAL', message: '服务器内部错误，请稍后重试' });
   });

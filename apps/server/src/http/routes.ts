@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodType, z } from 'zod';
-import { routeAllowed } from '@meter/contracts';
-import { forbidden } from './errors.ts';
+import { findControlChar, routeAllowed } from '@meter/contracts';
+import { badRequest, forbidden } from './errors.ts';
 import { envelope } from './envelope.ts';
 import type { Ctx, PublicCtx } from './context.ts';
 
@@ -61,6 +61,17 @@ export function checkPerm(ctx: Ctx, perm: Perm) {
 }
 
 /**
+ * Control characters are refused before any schema or service sees the request: PostgreSQL refuses
+ * U+0000 in text (a NUL answered 500, and its audit row failed too), and none belongs in a form value.
+ */
+export async function refuseControlChars(req: FastifyRequest) {
+  for (const [where, v] of [['body', req.body], ['query', req.query], ['params', req.params]] as const) {
+    const path = findControlChar(v);
+    if (path) throw badRequest(path.length ? `参数「${path.join('.')}」含有不允许的控制字符` : `请求${where === 'body' ? '内容' : '参数'}含有不允许的控制字符`);
+  }
+}
+
+/**
  * Registers the routes of one module. Handlers are one line into a service: they get the typed,
  * validated input and the request context, and return data (or a Page); the envelope is added here.
  */
@@ -88,6 +99,7 @@ export function routes(app: FastifyInstance) {
           ...(spec.params && { params: spec.params }),
           ...(spec.perm === false ? {} : { security: [{ token: [] }] }),
         },
+        preValidation: refuseControlChars,
         config: {
           perm: spec.perm,
           audit: method !== 'GET' && spec.action !== false,

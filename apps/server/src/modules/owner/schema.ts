@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { formSchema, listQuerySchema, ownerResource, ownerRoomHistoryResource } from '@meter/contracts';
+import { formSchema, listQuerySchema, ownerResource, ownerRoomHistoryResource, num } from '@meter/contracts';
 
 // Input shapes of the owner (userinfo) endpoints, derived from the declared resources.
 
-const id = z.coerce.number().int().positive();
+const id = num(z.number().int().positive());
 const memo = z.string().trim().max(200, '备注最多 200 个字').optional().default('');
 
 export const OwnerCreateBody = formSchema(ownerResource);
