@@ -14,7 +14,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import fastifyStatic from '@fastify/static';
 import type { Db } from './db/client.ts';
 import { AppError } from './http/errors.ts';
-import { checkPerm } from './http/routes.ts';
+import { checkPerm, type Perm } from './http/routes.ts';
 import { AuditWriter, auditRow } from './http/audit.ts';
 import { registerOps } from './ops/fastify.ts';
 import { DbWatch } from './ops/health.ts';
@@ -58,6 +58,9 @@ export interface ApiRoute {
   method: string;
   url: string;
   public: boolean;
+  perm: Perm | false;
+  /** a write (audited), not a query sent as POST */
+  write: boolean;
   schema: { body?: unknown; querystring?: unknown; params?: unknown };
 }
 
@@ -107,7 +110,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRoute', (r) => {
     if (r.config?.perm !== undefined) {
       const { body, querystring, params } = (r.schema ?? {}) as ApiRoute['schema'];
-      for (const m of [r.method].flat()) apiRoutes.push({ method: m, url: r.url, public: r.config.perm === false, schema: { body, querystring, params } });
+      for (const m of [r.method].flat()) apiRoutes.push({ method: m, url: r.url, public: r.config.perm === false, perm: r.config.perm, write: r.config.audit === true, schema: { body, querystring, params } });
     }
   });
   // operations (issue 11 item 12): the database watched, pool and commands on /metrics, audit rows

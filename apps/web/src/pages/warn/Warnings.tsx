@@ -6,6 +6,7 @@ import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { Button, Form, Input, Modal, Tabs, Tag } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
 import { toast } from '../../app/feedback.tsx';
+import { hasOperation, useSession } from '../../app/session.ts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { OnlineCell, ValveCell } from '../records/deviceFields.tsx';
 import { warningApi, type MeterListRow, type PageQuery, type Warning } from '../control/api.ts';
@@ -60,6 +61,8 @@ export interface WarningsProps {
 
 export default function Warnings({ title, kinds, meterKind, live }: WarningsProps) {
   const company = useCompany();
+  // marking handled needs the operation key (device.edit), as the server checks
+  const canDeal = hasOperation(useSession(), 'device.edit');
   const ref = useRef<ActionType | undefined>(undefined);
   const [keys, setKeys] = useState<number[]>([]);
   const [dealing, setDealing] = useState<number[] | null>(null);
@@ -121,8 +124,8 @@ export default function Warnings({ title, kinds, meterKind, live }: WarningsProp
         const type = q.type && kinds.includes(String(q.type)) ? String(q.type) : kinds.join(',');
         return warningApi.list({ ...q, type }) as Promise<{ code: string; data: Row[]; count: number }>;
       }}
-      rowActions={(r) => (r.status === 0 ? [<a key="deal" onClick={() => { form.resetFields(); setDealing([r.id]); }}>处理</a>] : [])}
-      toolBar={() => [
+      rowActions={(r) => (r.status === 0 && canDeal ? [<a key="deal" onClick={() => { form.resetFields(); setDealing([r.id]); }}>处理</a>] : [])}
+      toolBar={() => !canDeal ? [] : [
         <Button key="deal" disabled={!keys.length} onClick={() => { form.resetFields(); setDealing(keys); }}>
           批量处理{keys.length ? `（${keys.length}）` : ''}
         </Button>,
