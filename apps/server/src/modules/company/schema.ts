@@ -27,3 +27,10 @@ export const DevicePermissBody = z.object({
   electricPlans: planList(ALL_ELECTRIC_PLANS, '电表类型'),
   waterPlans: planList(ALL_WATER_PLANS, '水表类型'),
 });
+
+/** The valve-control password typed in the dialog (compared on the server). */
+export const ValvePwdCheckBody = z.object({ password: z.string({ error: '请输入阀控密码' }).max(64, '阀控密码最多 32 位') });
+/** A company admin sets the valve-control password. */
+export const ValvePwdSetBody = z.object({
+  password: z.string({ error: '请输入阀控密码' }).trim().min(4, '阀控密码至少 4 位').max(32, '阀控密码最多 32 位').regex(/^\S+$/, '阀控密码不能包含空格'),
+});

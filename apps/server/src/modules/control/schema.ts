@@ -50,6 +50,8 @@ export const OpenBody = z.object({
   memo: z.string().trim().max(200).optional().default(''),
   /** a person's reason to close a protected meter or inside no-disconnect hours */
   overrideReason: reason,
+  /** the valve-control password typed in the dialog: switching a phaseId-1 meter off needs it (checked here) */
+  password: z.string().max(64, '阀控密码最多 32 位').optional(),
 });
 
 export const LimitBody = z.object({ id, limitPrice: amount(999999.99), memo: z.string().trim().max(200).optional().default('') });
