@@ -30,6 +30,7 @@ import { schemeRoutes } from './modules/scheme/index.ts';
 import { roomRoutes } from './modules/room/index.ts';
 import { ownerRoutes } from './modules/owner/index.ts';
 import { deviceRoutes } from './modules/device/index.ts';
+import { loginLimits } from './modules/auth/limits.ts';
 import websocket from '@fastify/websocket';
 import { controlRoutes, type ControlApi } from './modules/control/index.ts';
 import { realtimeRoutes, EventBus } from './modules/realtime/index.ts';
@@ -217,7 +218,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   registerOps(app, { db: opts.db, watch: dbWatch, roles: opts.roles ?? ['api'] });
 
-  authRoutes(app, opts.auth);
+  authRoutes(app, opts.auth, await loginLimits(app, opts.auth));
   adminRoutes(app);
   auditRoutes(app);
   areaRoutes(app);

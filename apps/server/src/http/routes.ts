@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import type { ZodType, z } from 'zod';
 import { findControlChar, routeAllowed } from '@meter/contracts';
 import { badRequest, forbidden } from './errors.ts';
@@ -31,6 +31,8 @@ export interface RouteSpec<Q, B, P> {
   query?: Q;
   body?: B;
   params?: P;
+  /** route hooks, e.g. rate limits: onRequest (before the body is read), preHandler (after validation) */
+  hooks?: { onRequest?: onRequestAsyncHookHandler[]; preHandler?: preHandlerAsyncHookHandler[] };
 }
 
 declare module 'fastify' {
@@ -100,6 +102,8 @@ export function routes(app: FastifyInstance) {
           ...(spec.perm === false ? {} : { security: [{ token: [] }] }),
         },
         preValidation: refuseControlChars,
+        ...(spec.hooks?.onRequest && { onRequest: spec.hooks.onRequest }),
+        ...(spec.hooks?.preHandler && { preHandler: spec.hooks.preHandler }),
         config: {
           perm: spec.perm,
           audit: method !== 'GET' && spec.action !== false,
