@@ -11,6 +11,7 @@ import {
 } from 'fastify-type-provider-zod';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { Db } from './db/client.ts';
 import { AppError } from './http/errors.ts';
@@ -40,6 +41,7 @@ import { paymentRoutes } from './modules/payment/index.ts';
 import { reportRoutes } from './modules/report/index.ts';
 import { notifyRoutes } from './modules/notify/index.ts';
 import { payAppRoutes, type PayAppProvider } from './modules/payapp/index.ts';
+import { onSocketError } from './modules/realtime/routes.ts';
 import { startBillingJobs } from './jobs/billing.ts';
 
 z.config(z.locales.zhCN());
@@ -71,6 +73,8 @@ export interface AppOptions {
   logLevel?: string;
   /** the built web app to serve, if present */
   webDist?: string;
+  /** serve the OpenAPI pages at /docs (default: not in production) */
+  docs?: boolean;
   /** device events and internal signals (a local bus when absent) */
   bus?: EventBus;
   /** command expiry, attempts and how long a call waits for its command's result */
@@ -136,7 +140,30 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  if (opts.docs ?? process.env.NODE_ENV !== 'production') await app.register(swaggerUi, { routePrefix: '/docs' });
+  // security headers on every answer. The built app loads only its own scripts; antd writes inline
+  // styles (style-src 'unsafe-inline'); the live channel is a websocket to the same host.
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    frameguard: { action: 'deny' },
+    hsts: { maxAge: 180 * 24 * 3600, includeSubDomains: true },
+    referrerPolicy: { policy: 'no-referrer' },
+    crossOriginEmbedderPolicy: false,
+  });
 
   // Who is asking, and may they? Runs before validation, so an anonymous or forbidden request
   // learns nothing about the input it sent.
@@ -167,7 +194,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // The audit row is written before the answer leaves, so a caller that saw the answer finds the row.
   app.addHook('onSend', async (req, reply, payload) => {
     // a change by a person may revoke or narrow a session (logout, password, role, account, areas)
-    if (req.method !== 'GET' && req.ctx && sessions.ttlMs > 0) bus.signal('auth-changed');
+    if (req.method !== 'GET' && req.ctx) bus.signal('auth-changed');
     // GETs and queries sent as POST (route action: false) are not mutations
     if (req.method === 'GET' || req.routeOptions.config?.perm === undefined || req.routeOptions.config.audit === false) return payload;
     if (!req.ctx && !req.publicCtx) return payload;
@@ -241,7 +268,10 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     const stopBilling = startBillingJobs({ db: opts.db, bus, log: app.log, payAppProvider: opts.payAppProvider });
     app.addHook('onClose', async () => stopBilling());
   }
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(websocket, {
+    options: { maxPayload: 64 * 1024 },
+    errorHandler: (error, socket, req) => onSocketError(req.log, error, socket, req.ip),
+  });
   realtimeRoutes(app, { db: opts.db, auth: opts.auth, bus });
 
   const dist = opts.webDist;
