@@ -1124,3 +1124,9 @@ export async function pruneOld(tx: Tx, reportsBefore: Date, readCommandsBefore: 
       AND created_at < ${readCommandsBefore.toISOString()}`);
   return { reports: a.rowCount ?? 0, commands: b.rowCount ?? 0 };
 }
+
+/** Whether switching this meter off asks the valve-control password (SPEC §4: phaseId 1). */
+export async function asksValvePassword(tx: Tx, meterId: number) {
+  const r = await tx.execute<{ ask: boolean }>(sql`SELECT phase_id = 1 AS ask FROM meters WHERE id = ${meterId}`);
+  return r.rows[0]?.ask === true;
+}

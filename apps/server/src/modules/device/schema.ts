@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { collectorResource, focusResource, formSchema, listQuerySchema, meterResource, typed } from '@meter/contracts';
+import { collectorResource, focusResource, formSchema, listQuerySchema, meterResource, typed, num } from '@meter/contracts';
 
 // Request shapes of the device service, derived from the declared resources (packages/contracts);
 // the interfaces name what the derived schemas produce.
@@ -49,7 +49,7 @@ export interface FocusInput {
   memo: string;
 }
 
-const id = z.coerce.number().int().positive();
+const id = num(z.number().int().positive());
 
 const collectorForm = formSchema(collectorResource);
 export const CollectorBody = typed<CollectorInput>(collectorForm);
@@ -68,12 +68,12 @@ export const FocusUpdateBody = typed<FocusInput & { id: number }>(focusForm.exte
 export const FocusListQuery = typed<Paged<FocusFilter>>(listQuerySchema(focusResource));
 
 export const LookupPageQuery = z.object({
-  index: z.coerce.number().int().min(1).default(1),
-  size: z.coerce.number().int().min(1).max(1000).default(20),
+  index: num(z.number().int().min(1)).default(1),
+  size: num(z.number().int().min(1).max(1000)).default(20),
 });
 
-/** The legacy group calls accept anything: they are refused whatever they carry (SPEC §8). */
-export const AnyBody = z.unknown();
+/** The legacy group calls accept any object: they are refused whatever they carry (SPEC §8). */
+export const AnyBody = z.record(z.string(), z.unknown()).optional();
 
 export type CollectorQuery = z.output<typeof CollectorListQuery>;
 export type MeterQuery = z.output<typeof MeterListQuery>;

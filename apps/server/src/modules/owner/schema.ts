@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { formSchema, listQuerySchema, ownerResource, ownerRoomHistoryResource, typed } from '@meter/contracts';
+import { formSchema, listQuerySchema, ownerResource, ownerRoomHistoryResource, typed, num } from '@meter/contracts';
 
 // Input shapes of the owner (userinfo) endpoints, derived from the declared resources.
 
-const id = z.coerce.number().int().positive();
+const id = num(z.number().int().positive());
 const memo = z.string().trim().max(200, '备注最多 200 个字').optional().default('');
 
 const ownerForm = formSchema(ownerResource);

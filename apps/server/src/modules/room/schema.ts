@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { formSchema, listQuerySchema, roomResource, typed } from '@meter/contracts';
+import { formSchema, listQuerySchema, roomResource, typed, num } from '@meter/contracts';
 import { AreaFilter, PageQuery, optText } from '../../http/paging.ts';
 
 // Input shapes of the room endpoints, derived from the declared resource (contracts/resources/room.ts).
 
-const id = z.coerce.number().int().positive();
+const id = num(z.number().int().positive());
 
 const roomForm = formSchema(roomResource);
 export const RoomBody = typed<RoomInput>(roomForm);

@@ -273,6 +273,8 @@ export const warningApi = {
 };
 
 /** The company's valve-control password (SPEC §4/§5), compared in the browser with the one typed. */
-export const valvePassword = (company: Company) => http.get<string>('/yewu/api/Company/getValveControlPwd', { searchCompanyID: company });
+/** Checks the typed valve-control password on the server (SPEC §4/§5); a wrong one rejects (VALVE_PWD_WRONG). */
+export const checkValvePasswordOnServer = (company: Company, password: string) =>
+  post<null>('/yewu/api/Company/checkValveControlPwd', { password }, company, true);
 
 export type { Paged };
