@@ -103,9 +103,15 @@ test('a page keeps its search while switching tabs', async ({ page }) => {
 });
 
 test('an expired session: 登录状态过期，请重新登录 and back to the login page', async ({ page }) => {
-  await login(page);
   // the home page's own calls done first: one still in flight when the session is revoked would meet
-  // the 401 on /home (toast there, session cleared), and the reload below would land on /login silently
+  // the 401 on /home (toast there, session cleared), and the reload below would land on /login silently.
+  // Its area tree and billing figures load with lazy chunks, which on a busy machine can come after a
+  // quiet network moment: wait for their answers themselves.
+  const homeCalls = Promise.all(
+    ['/yewu/api/GetAreaTree', '/Home/BillingSummary'].map((p) => page.waitForResponse((r) => r.url().includes(p), { timeout: 120_000 })),
+  );
+  await login(page);
+  await homeCalls;
   await page.waitForLoadState('networkidle');
   const token = await storedToken(page);
   const res = await page.request.post('/yonghu/api/logout', { headers: { Authorization: token } });

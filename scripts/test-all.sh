@@ -17,8 +17,9 @@ step "类型检查 (typecheck)"
 npx tsc --noEmit -p tsconfig.json
 npx tsc --noEmit -p apps/web/tsconfig.json
 
-step "构建前端 (web build)"
+step "构建 (web build; server, simulator and packages to JavaScript)"
 npm run build -w @meter/web --silent
+npm run build -w @meter/server --silent
 
 step "单元、组件与集成测试 (vitest: unit, web, integration on PostgreSQL + embedded)"
 npx vitest run

@@ -1,5 +1,7 @@
 import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
+import { precompress } from './src/build/precompress.ts';
+import { lazyProFields, LAZY_FIELDS } from './src/build/lazyProFields.ts';
 
 const SERVER = process.env.METER_SERVER_URL ?? 'http://localhost:8080';
 /** Every API prefix of SPEC §7 plus the websocket and health check goes to the server in dev. */
@@ -13,16 +15,19 @@ proxy['/ws'] = { target: SERVER.replace(/^http/, 'ws'), ws: true, changeOrigin: 
 /** Vendor groups: React core is shared by every page; pro-components and echarts only load with the
  * pages that use them (they are never imported from the entry). antd is left to automatic splitting
  * so that the first load carries only the antd components the shell needs. */
+const LAZY_FIELD_MODULE = new RegExp(`[\\\\/]@ant-design[\\\\/]pro-field[\\\\/]es[\\\\/]components[\\\\/](${LAZY_FIELDS.join('|')})[\\\\/]`);
 function vendorGroup(id: string): string | null {
   if (!id.includes('node_modules')) return null;
   if (/node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/.test(id)) return 'react';
   if (/node_modules[\\/](echarts|zrender|echarts-for-react)[\\/]/.test(id)) return 'echarts';
+  // the value-type renderers no page uses load on their own, if ever (src/build/lazyProFields.ts)
+  if (LAZY_FIELD_MODULE.test(id)) return null;
   if (/node_modules[\\/]@ant-design[\\/]pro-/.test(id)) return 'pro-components';
   return null;
 }
 
 export default defineConfig({
-  plugins: [react()],
+  plugins: [lazyProFields(), react(), precompress()],
   server: { port: 5173, proxy },
   preview: { proxy },
   build: {

@@ -11,10 +11,11 @@ import {
 } from 'fastify-type-provider-zod';
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
+import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { Db } from './db/client.ts';
 import { AppError } from './http/errors.ts';
-import { checkPerm } from './http/routes.ts';
+import { checkPerm, type Perm } from './http/routes.ts';
 import { AuditWriter, auditRow } from './http/audit.ts';
 import { registerOps } from './ops/fastify.ts';
 import { DbWatch } from './ops/health.ts';
@@ -30,6 +31,7 @@ import { schemeRoutes } from './modules/scheme/index.ts';
 import { roomRoutes } from './modules/room/index.ts';
 import { ownerRoutes } from './modules/owner/index.ts';
 import { deviceRoutes } from './modules/device/index.ts';
+import { loginLimits } from './modules/auth/limits.ts';
 import websocket from '@fastify/websocket';
 import { controlRoutes, type ControlApi } from './modules/control/index.ts';
 import { realtimeRoutes, EventBus } from './modules/realtime/index.ts';
@@ -39,6 +41,7 @@ import { paymentRoutes, type Payments } from './modules/payment/index.ts';
 import { reportRoutes } from './modules/report/index.ts';
 import { notifyRoutes } from './modules/notify/index.ts';
 import { payAppRoutes, type PayAppProvider } from './modules/payapp/index.ts';
+import { onSocketError } from './modules/realtime/routes.ts';
 import { startBillingJobs } from './jobs/billing.ts';
 
 z.config(z.locales.zhCN());
@@ -47,10 +50,21 @@ export const API_PREFIXES = ['/device/api', '/yewu/api', '/yonghu/api', '/pay/ap
 
 declare module 'fastify' {
   interface FastifyInstance {
-    apiRoutes: { method: string; url: string }[];
+    apiRoutes: ApiRoute[];
     /** the database watch of this process (/healthz, meter_db_up) */
     dbWatch: DbWatch;
   }
+}
+
+/** A registered API route and the schemas of its input (for the tests that walk every endpoint). */
+export interface ApiRoute {
+  method: string;
+  url: string;
+  public: boolean;
+  perm: Perm | false;
+  /** a write (audited), not a query sent as POST */
+  write: boolean;
+  schema: { body?: unknown; querystring?: unknown; params?: unknown };
 }
 
 export interface AppOptions {
@@ -59,6 +73,8 @@ export interface AppOptions {
   logLevel?: string;
   /** the built web app to serve, if present */
   webDist?: string;
+  /** serve the OpenAPI pages at /docs (default: not in production) */
+  docs?: boolean;
   /** device events and internal signals (a local bus when absent) */
   bus?: EventBus;
   /** command expiry, attempts and how long a call waits for its command's result */
@@ -75,6 +91,14 @@ export interface AppOptions {
   auditRetryMs?: number;
   /** the online payment providers (default: the simulated HMAC provider) */
   payments?: Payments;
+}
+
+/** Hashed build files never change under their name: cached for a year; everything else (index.html, the
+ * SPA fallback, favicon) is revalidated on every use, so a new deployment is seen at once. */
+export function staticHeaders(res: { setHeader(name: string, value: string): unknown }, filePath: string): void {
+  const hashed = /[\\/]assets[\\/][^\\/]+-[\w-]{8}\.\w+(\.br|\.gz)?$/.test(filePath);
+  res.setHeader('cache-control', hashed ? 'public, max-age=31536000, immutable' : 'no-cache');
+  res.setHeader('vary', 'Accept-Encoding');
 }
 
 function fieldMessage(issues: { instancePath?: string; message?: string; params?: { issue?: { path?: PropertyKey[] } } }[]) {
@@ -96,11 +120,12 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const sessions = new SessionCache(opts.auth.sessionCacheMs ?? 0);
   bus.onSignal('auth-changed', () => sessions.clear());
   // every API route, for the tenancy test that walks them all and for docs/API.md
-  const apiRoutes: { method: string; url: string }[] = [];
+  const apiRoutes: ApiRoute[] = [];
   app.decorate('apiRoutes', apiRoutes);
   app.addHook('onRoute', (r) => {
     if (r.config?.perm !== undefined) {
-      for (const m of [r.method].flat()) apiRoutes.push({ method: m, url: r.url });
+      const { body, querystring, params } = (r.schema ?? {}) as ApiRoute['schema'];
+      for (const m of [r.method].flat()) apiRoutes.push({ method: m, url: r.url, public: r.config.perm === false, perm: r.config.perm, write: r.config.audit === true, schema: { body, querystring, params } });
     }
   });
   // operations (issue 11 item 12): the database watched, pool and commands on /metrics, audit rows
@@ -125,7 +150,30 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(swaggerUi, { routePrefix: '/docs' });
+  if (opts.docs ?? process.env.NODE_ENV !== 'production') await app.register(swaggerUi, { routePrefix: '/docs' });
+  // security headers on every answer. The built app loads only its own scripts; antd writes inline
+  // styles (style-src 'unsafe-inline'); the live channel is a websocket to the same host.
+  await app.register(helmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        scriptSrc: ["'self'"],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: ["'self'", 'ws:', 'wss:'],
+        objectSrc: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        frameAncestors: ["'none'"],
+      },
+    },
+    frameguard: { action: 'deny' },
+    hsts: { maxAge: 180 * 24 * 3600, includeSubDomains: true },
+    referrerPolicy: { policy: 'no-referrer' },
+    crossOriginEmbedderPolicy: false,
+  });
 
   // Who is asking, and may they? Runs before validation, so an anonymous or forbidden request
   // learns nothing about the input it sent.
@@ -156,7 +204,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // The audit row is written before the answer leaves, so a caller that saw the answer finds the row.
   app.addHook('onSend', async (req, reply, payload) => {
     // a change by a person may revoke or narrow a session (logout, password, role, account, areas)
-    if (req.method !== 'GET' && req.ctx && sessions.ttlMs > 0) bus.signal('auth-changed');
+    if (req.method !== 'GET' && req.ctx) bus.signal('auth-changed');
     // GETs and queries sent as POST (route action: false) are not mutations
     if (req.method === 'GET' || req.routeOptions.config?.perm === undefined || req.routeOptions.config.audit === false) return payload;
     if (!req.ctx && !req.publicCtx) return payload;
@@ -198,13 +246,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       req.log.warn({ err: (err as Error).message }, 'database unavailable');
       return reply.status(503).header('retry-after', '5').send({ code: 'DB_UNAVAILABLE', message: DB_UNAVAILABLE_MESSAGE });
     }
+    // a data exception (a value out of a column's range or length, a malformed value): the request's fault,
+    // and its transaction rolled back
+    if (pgCode?.startsWith('22')) return reply.status(400).send({ code: 'BAD_REQUEST', message: '参数取值超出范围或格式不正确' });
     req.log.error({ err }, 'unhandled error');
     return reply.status(500).send({ code: 'INTERNAL', message: '服务器内部错误，请稍后重试' });
   });
 
   registerOps(app, { db: opts.db, watch: dbWatch, roles: opts.roles ?? ['api'] });
 
-  authRoutes(app, opts.auth);
+  authRoutes(app, opts.auth, await loginLimits(app, opts.auth));
   adminRoutes(app);
   auditRoutes(app);
   areaRoutes(app);
@@ -227,12 +278,20 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     const stopBilling = startBillingJobs({ db: opts.db, bus, log: app.log, payAppProvider: opts.payAppProvider, payments: opts.payments });
     app.addHook('onClose', async () => stopBilling());
   }
-  await app.register(websocket, { options: { maxPayload: 64 * 1024 } });
+  await app.register(websocket, {
+    options: { maxPayload: 64 * 1024 },
+    errorHandler: (error, socket, req) => onSocketError(req.log, error, socket, req.ip),
+  });
   realtimeRoutes(app, { db: opts.db, auth: opts.auth, bus });
 
   const dist = opts.webDist;
   const hasWeb = !!dist && fs.existsSync(path.join(dist, 'index.html'));
-  if (hasWeb) await app.register(fastifyStatic, { root: dist!, wildcard: false, index: false });
+  // precompressed .br/.gz beside each asset (written by the web build) go out when the browser accepts them
+  if (hasWeb) {
+    await app.register(fastifyStatic, {
+      root: dist!, wildcard: false, index: false, preCompressed: true, cacheControl: false, setHeaders: staticHeaders,
+    });
+  }
   app.setNotFoundHandler((req, reply) => {
     const url = req.url.split('?')[0];
     // API paths, non-GETs and missing build assets are real 404s; only page URLs get the app shell

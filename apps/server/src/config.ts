@@ -30,6 +30,11 @@ const Env = z.object({
   SESSION_IDLE_MINUTES: z.coerce.number().positive().default(30),
   SESSION_MAX_HOURS: z.coerce.number().positive().default(12),
   AUTH_SESSION_CACHE_MS: z.coerce.number().int().min(0).max(10_000).default(1000),
+  /** the OpenAPI pages at /docs: off in production unless asked for */
+  API_DOCS: z.enum(['on', 'off']).default(process.env.NODE_ENV === 'production' ? 'off' : 'on'),
+  /** login attempts per minute from one IP address, and for one username (429 beyond) */
+  LOGIN_RATE_PER_IP: z.coerce.number().int().min(1).default(30),
+  LOGIN_RATE_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
   // device side (gateway, worker): see docs/OPERATIONS.md
   GATEWAY_HOST: z.string().default('0.0.0.0'),
   HEARTBEAT_SECONDS: z.coerce.number().positive().default(30),

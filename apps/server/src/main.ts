@@ -49,6 +49,7 @@ async function main() {
     auth: authSettings(config),
     logLevel: config.LOG_LEVEL,
     webDist: config.webDist,
+    docs: config.API_DOCS === 'on',
     bus: devices.bus,
     control: controlApiSettings(config),
     jobs: config.roles.has('worker'),
@@ -65,7 +66,7 @@ async function main() {
       });
   if (ops) log(`运维接口：http://${config.OPS_HOST}:${ops.port}/healthz 与 /metrics`);
   const url = `http://localhost:${config.PORT}`;
-  console.log(`\n  智能水电表物联网管理平台 v1.9.2 已启动\n  访问地址: ${url}\n  接口文档: ${url}/docs`);
+  console.log(`\n  智能水电表物联网管理平台 v1.9.2 已启动\n  访问地址: ${url}${config.API_DOCS === 'on' ? `\n  接口文档: ${url}/docs` : ''}`);
   if (config.SEED_DEMO) {
     console.log('  演示账号:');
     for (const l of DEMO_LOGINS) console.log(`    ${l.label.padEnd(12, '　')} ${l.username} / ${l.password}`);

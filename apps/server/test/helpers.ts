@@ -21,10 +21,13 @@ export interface TestApp {
 
 export const OWNER_URL = () => process.env.TEST_OWNER_URL ?? testOwnerUrl();
 
-export async function testApp(auth: AuthSettings = { idleMinutes: 30, maxHours: 12 }, o: { bus?: EventBus; payments?: Payments } = {}): Promise<TestApp> {
+export async function testApp(
+  auth: AuthSettings = { idleMinutes: 30, maxHours: 12 },
+  o: { bus?: EventBus; payments?: Payments; webDist?: string } = {},
+): Promise<TestApp> {
   const db = openDb(appUrlFrom(OWNER_URL(), 'meter_app_test'), 10);
   const owner = new pg.Pool({ connectionString: OWNER_URL(), max: 3 });
-  const app = await buildApp({ db, auth, logLevel: 'silent', bus: o.bus, payments: o.payments });
+  const app = await buildApp({ db, auth, logLevel: 'silent', bus: o.bus, payments: o.payments, webDist: o.webDist });
   await app.ready();
   const call: TestApp['call'] = async (token, opts) => {
     const res = await app.inject({ ...opts, headers: { ...(opts.headers ?? {}), ...(token ? { authorization: token } : {}) } });

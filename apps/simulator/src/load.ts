@@ -232,9 +232,11 @@ function tsxLoaderUrl(): string {
  */
 export function spawnLoadGenerator(options: Omit<LoadGeneratorOptions, 'logger'>): Promise<SpawnedLoadGenerator> {
   const definition = loadDefinition(options);
-  const worker = fileURLToPath(new URL('./load-worker.ts', import.meta.url));
+  // from the sources the worker runs through tsx; from the compiled output (dist/) it is plain JavaScript
+  const fromSource = import.meta.url.endsWith('.ts');
+  const worker = fileURLToPath(new URL(fromSource ? './load-worker.ts' : './load-worker.js', import.meta.url));
   const child = fork(worker, [JSON.stringify(options)], {
-    execArgv: ['--import', tsxLoaderUrl()],
+    execArgv: fromSource ? ['--import', tsxLoaderUrl()] : process.execArgv.filter((a) => a.startsWith('--conditions')),
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   let nextId = 1;

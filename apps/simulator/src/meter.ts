@@ -14,6 +14,9 @@ import {
   DLT645_CONTROL,
   DLT645_CONTROL_BITS,
   DLT645_DI,
+  DLT645_PARAMS,
+  DLT645_PARAM_ITEMS,
+  DLT645_PARAM_KEYS,
   DLT645_REMOTE_COMMAND,
   cjt188,
   dlt645,
@@ -29,6 +32,7 @@ import {
   type Dlt645Message,
   type Dlt645Values,
   type MeterDateTime,
+  type Dlt645Param,
 } from '@meter/protocol';
 import { CHINA_OFFSET_MS, DAY_MS, HOUR_MS, chinaHourIndex, chinaMonthKey, type SimClock } from './clock.ts';
 import { DEFAULT_TOU_TABLE, TOU_PERIODS, resolveProfile, type ResolvedProfile, type TouPeriod, type TouTable } from './profiles.ts';
@@ -460,17 +464,27 @@ const ERR_UNAUTHORIZED = 0x04;
  * 参变量 the meter accepts 写数据 (0x14) for and answers reads of: the items the platform sets
  * (the server's `DLT645_PARAMS`), with their BCD layouts and the values a new meter holds.
  */
-export const DLT645_PARAM_REGISTERS: Readonly<Record<number, Dlt645DataItem & { initial: number | null }>> = Object.freeze({
-  0x04001001: { key: 'alarm1Money', label: '报警金额1限值', unit: '元', format: { type: 'bcd', bytes: 4, decimals: 2, signed: false }, initial: 20 },
-  0x04001002: { key: 'alarm2Money', label: '报警金额2限值', unit: '元', format: { type: 'bcd', bytes: 4, decimals: 2, signed: false }, initial: 10 },
-  0x04001003: { key: 'overdraftLimit', label: '透支金额限值', unit: '元', format: { type: 'bcd', bytes: 4, decimals: 2, signed: false }, initial: 0 },
-  0x04001004: { key: 'hoardLimit', label: '囤积金额限值', unit: '元', format: { type: 'bcd', bytes: 4, decimals: 2, signed: false }, initial: 999999.99 },
-  0x04001005: { key: 'closeAllowMoney', label: '合闸允许金额限值', unit: '元', format: { type: 'bcd', bytes: 4, decimals: 2, signed: false }, initial: 0 },
-  0x04000306: { key: 'ctRatio', label: '电流互感器变比', format: { type: 'bcd', bytes: 3, decimals: 0, signed: false }, initial: 1 },
-  0x04000307: { key: 'ptRatio', label: '电压互感器变比', format: { type: 'bcd', bytes: 3, decimals: 0, signed: false }, initial: 1 },
+/** What a new simulated meter holds in each parameter register (the table itself is @meter/protocol's). */
+const PARAM_INITIAL: Readonly<Record<Dlt645Param, number | null>> = {
+  alarm1Money: 20,
+  alarm2Money: 10,
+  overdraftLimit: 0,
+  hoardLimit: 999999.99,
+  closeAllowMoney: 0,
+  ctRatio: 1,
+  ptRatio: 1,
   /** 表号: 12 digits; a new meter's number is its address. */
-  [DLT645_DI.METER_NUMBER]: { key: 'meterNumber', label: '表号', format: { type: 'address' }, initial: null },
-});
+  meterNumber: null,
+};
+
+export const DLT645_PARAM_REGISTERS: Readonly<Record<number, Dlt645DataItem & { initial: number | null }>> = Object.freeze(
+  Object.fromEntries(
+    DLT645_PARAM_KEYS.map((key) => {
+      const { dataId } = DLT645_PARAMS[key];
+      return [dataId, { ...DLT645_PARAM_ITEMS[dataId], initial: PARAM_INITIAL[key] }];
+    }),
+  ),
+);
 
 const PARAM_BY_KEY: ReadonlyMap<string, number> = new Map(Object.entries(DLT645_PARAM_REGISTERS).map(([di, item]) => [item.key, Number(di)]));
 

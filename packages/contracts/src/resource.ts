@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { num } from './input.ts';
 
 // A CRUD resource declared once (DESIGN §3): its fields with Chinese labels, types, rules, enums and
 // search behaviour. The server derives validation, filters and routes from it; the web derives the
@@ -55,14 +56,14 @@ export function fieldSchema(f: FieldDef): z.ZodType {
   let t: z.ZodType;
   switch (f.type) {
     case 'int': {
-      let n = z.coerce.number({ error: msg('须为整数') }).int(msg('须为整数'));
+      let n = z.number({ error: msg('须为整数') }).int(msg('须为整数'));
       if (f.min !== undefined) n = n.min(f.min, msg(`不能小于 ${f.min}`));
       if (f.max !== undefined) n = n.max(f.max, msg(`不能大于 ${f.max}`));
-      t = n;
+      t = num(n, msg('须为整数'));
       break;
     }
     case 'ref':
-      t = z.coerce.number({ error: msg('无效') }).int().positive(msg('无效'));
+      t = num(z.number({ error: msg('无效') }).int().positive(msg('无效')), msg('无效'));
       break;
     case 'decimal':
     case 'money': {
@@ -133,14 +134,23 @@ export function formSchema(def: ResourceDef) {
   return z.object(shape);
 }
 
+/**
+ * Gives a schema built from a declaration (formSchema, listQuerySchema) the row type its fields
+ * describe: the validated value passes through unchanged (z.custom without a check), typed as T.
+ * The declaration and T are kept in step by the resource's tests; this is the one place they meet.
+ */
+export function typed<T>(schema: z.ZodType): z.ZodType<T> {
+  return schema.pipe(z.custom<T>());
+}
+
 /** Query schema for the list: paging plus each searchable field (blank = no filter). */
 export function listQuerySchema(def: ResourceDef) {
   const shape: Record<string, z.ZodType> = {
-    index: z.coerce.number().int().min(1).default(1),
-    size: z.coerce.number().int().min(1).max(1000).default(20),
-    searchArea: z.coerce.number().int().positive().optional(),
-    searchClassify: z.coerce.number().int().positive().optional(),
-    searchCompanyID: z.coerce.number().int().positive().optional(),
+    index: num(z.number().int().min(1)).default(1),
+    size: num(z.number().int().min(1).max(1000)).default(20),
+    searchArea: num(z.number().int().positive()).optional(),
+    searchClassify: num(z.number().int().positive()).optional(),
+    searchCompanyID: num(z.number().int().positive()).optional(),
     areaName: z.string().trim().max(64).optional(),
   };
   for (const f of def.fields) {

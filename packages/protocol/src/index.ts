@@ -57,6 +57,7 @@ export {
   type Dlt645EncodeOptions,
   type Dlt645DecodeOptions,
 } from './dlt645.ts';
+export { DLT645_PARAMS, DLT645_PARAM_KEYS, DLT645_PARAM_ITEMS, type Dlt645Param } from './dlt645-params.ts';
 export {
   cjt188,
   CJT188_METER_TYPE,

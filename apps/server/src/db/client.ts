@@ -1,6 +1,6 @@
 import pg from 'pg';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import type { SQL } from 'drizzle-orm';
+import { createTableRelationsHelpers, extractTablesRelationalConfig, type ExtractTablesWithRelations, type SQL } from 'drizzle-orm';
 import { drizzle, NodePgSession, NodePgTransaction, type NodePgDatabase } from 'drizzle-orm/node-postgres';
 import { migrate } from 'drizzle-orm/node-postgres/migrator';
 import path from 'node:path';
@@ -91,7 +91,7 @@ export function openDb(appUrl: string, max = 10): Db {
   return {
     pool,
     orm,
-    tx: (scope, fn) => runTx(pool, orm, scope, fn),
+    tx: (scope, fn) => runTx(pool, scope, fn),
     read: (scope, fn) => runRead(pool, scope, fn),
     close: () => pool.end(),
   };
@@ -112,11 +112,31 @@ export function scopeSql(scope: Scope): string {
  * from the app's session (dialect, relational schema, logger), exactly as drizzle's own would be.
  */
 const txOfClient = new WeakMap<pg.PoolClient, Tx>();
+/** by session: a savepoint transaction (tx.transaction) shares its parent's session and client */
+const clientOfSession = new WeakMap<object, pg.PoolClient>();
 
-async function runTx<T>(pool: pg.Pool, orm: Orm, scope: Scope, fn: (tx: Tx) => Promise<T>): Promise<T> {
-  // drizzle keeps these on the database's session; a transaction session is built from them
-  type SessionParts = ConstructorParameters<typeof NodePgSession>;
-  const base = (orm as unknown as { session: { dialect: SessionParts[1]; schema: SessionParts[2]; options: SessionParts[3] } }).session;
+// What drizzle(pool, { schema }) builds its session from (node-postgres/driver.js), kept here so a
+// transaction session is built the same way: the dialect and the relational view of the schema.
+type Relations = ExtractTablesWithRelations<typeof schema>;
+const txDialect = new PgDialect();
+const relations = extractTablesRelationalConfig<Relations>(schema, createTableRelationsHelpers);
+const relationalSchema = { fullSchema: schema, schema: relations.tables, tableNamesMap: relations.tableNamesMap };
+
+/** Several statements in one simple-protocol message: node-postgres answers one result per statement. */
+export async function queryMany(client: pg.ClientBase, text: string): Promise<pg.QueryResult[]> {
+  const res: unknown = await client.query(text);
+  if (!Array.isArray(res)) throw new Error('expected one result per statement');
+  return res;
+}
+
+/** The node-postgres client under a transaction of db.tx (for COPY and multi-statement text). */
+export function clientOf(tx: Tx): pg.PoolClient {
+  const client = clientOfSession.get(tx._.session);
+  if (!client) throw new Error('transaction has no pg client');
+  return client;
+}
+
+async function runTx<T>(pool: pg.Pool, scope: Scope, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   // a server error (it has a SQLSTATE) leaves the connection usable; anything else on BEGIN, COMMIT or
   // ROLLBACK (a dead socket) means the client must not go back to the pool
@@ -135,9 +155,10 @@ async function runTx<T>(pool: pg.Pool, orm: Orm, scope: Scope, fn: (tx: Tx) => P
     // a transaction object only holds its session and client: one per pooled client serves them all
     let tx = txOfClient.get(client);
     if (!tx) {
-      const session = new NodePgSession(client, base.dialect, base.schema, base.options);
-      tx = new NodePgTransaction(base.dialect, session, base.schema) as unknown as Tx;
+      const session = new NodePgSession(client, txDialect, relationalSchema, {});
+      tx = new NodePgTransaction<typeof schema, Relations>(txDialect, session, relationalSchema);
       txOfClient.set(client, tx);
+      clientOfSession.set(session, client);
     }
     let result: T;
     try {
@@ -180,15 +201,22 @@ type Wire = {
  * security and are gone at the Sync: nothing of the scope stays on the connection. The settings'
  * row and command tag are swallowed; a failure in either part fails the query.
  */
-const PgQuery = pg.Query as unknown as new (config: pg.QueryConfig, values?: unknown[]) => pg.Query & {
-  prepare(connection: Wire): void;
-  handleDataRow(msg: unknown): void;
-  handleCommandComplete(msg: unknown, connection: unknown): void;
-};
-class ScopedQuery extends PgQuery {
+declare module 'pg' {
+  // node-postgres' Query does these (lib/query.js) but @types/pg does not declare them
+  interface QueryConfig {
+    queryMode?: 'extended';
+  }
+  interface Query {
+    prepare(connection: Wire): void;
+    handleDataRow(msg: unknown): void;
+    handleCommandComplete(msg: unknown, connection: unknown): void;
+  }
+}
+type Done<R extends pg.QueryResultRow> = (err: Error | undefined, res: pg.QueryResult<R>) => void;
+class ScopedQuery<R extends pg.QueryResultRow> extends pg.Query<R> {
   private preamble = true;
-  constructor(private readonly settings: string, config: pg.QueryConfig) {
-    super({ ...config, queryMode: 'extended' } as pg.QueryConfig);
+  constructor(private readonly settings: string, config: pg.QueryConfig, callback: Done<R>) {
+    super({ ...config, queryMode: 'extended' }, callback);
   }
   override prepare(connection: Wire) {
     connection.parse({ text: this.settings });
@@ -216,8 +244,8 @@ async function runRead<T>(pool: pg.Pool, scope: Scope, fn: (r: Reader) => Promis
       const q = dialect.sqlToQuery(query);
       try {
         const r = await new Promise<pg.QueryResult<R>>((resolve, reject) => {
-          const config = { text: q.sql, values: q.params, types: rawTypes, callback: (err: Error | null, res: pg.QueryResult<R>) => (err ? reject(err) : resolve(res)) };
-          client.query(new ScopedQuery(settings, config as unknown as pg.QueryConfig) as never);
+          const config: pg.QueryConfig = { text: q.sql, values: q.params, types: rawTypes };
+          client.query(new ScopedQuery<R>(settings, config, (err, res) => (err ? reject(err) : resolve(res))));
         });
         return { rows: r.rows };
       } catch (err) {

@@ -1,4 +1,4 @@
-import { and, count, desc, eq, ilike, inArray, sql, type SQL } from 'drizzle-orm';
+import { and, count, desc, eq, getTableColumns, ilike, inArray, sql, type SQL } from 'drizzle-orm';
 import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
 import type { FieldDef } from '@meter/contracts';
 import type { Tx } from './client.ts';
@@ -6,12 +6,12 @@ import type { Tx } from './client.ts';
 // The generic repository behind declared CRUD resources: the only SQL they need. Row-level security
 // (set by the transaction's scope) limits every statement to the caller's company and areas.
 
-export type AnyTable = PgTable & { id: PgColumn } & Record<string, unknown>;
+export type AnyTable = PgTable & { id: PgColumn };
 
-const col = (table: AnyTable, key: string) => {
-  const c = table[key];
+const col = (table: AnyTable, key: string): PgColumn => {
+  const c = getTableColumns(table)[key];
   if (!c) throw new Error(`column ${key} missing on table`);
-  return c as PgColumn;
+  return c;
 };
 
 /** The area and every area below it (for searchArea). */
@@ -41,29 +41,29 @@ export function whereOf(table: AnyTable, f: ListFilter): SQL | undefined {
 
 export async function list(tx: Tx, table: AnyTable, f: ListFilter, limit: number, offset: number) {
   const cond = whereOf(table, f);
-  const rows = await tx.select().from(table as PgTable).where(cond).orderBy(desc(table.id)).limit(limit).offset(offset);
-  const [c] = await tx.select({ n: count() }).from(table as PgTable).where(cond);
+  const rows = await tx.select().from(table).where(cond).orderBy(desc(table.id)).limit(limit).offset(offset);
+  const [c] = await tx.select({ n: count() }).from(table).where(cond);
   return { rows: rows as Record<string, unknown>[], count: c.n };
 }
 
 export async function get(tx: Tx, table: AnyTable, id: number) {
-  const [r] = await tx.select().from(table as PgTable).where(eq(table.id, id));
+  const [r] = await tx.select().from(table).where(eq(table.id, id));
   return r as Record<string, unknown> | undefined;
 }
 
 export async function insert(tx: Tx, table: AnyTable, values: Record<string, unknown>) {
-  const [r] = await tx.insert(table as PgTable).values(values as never).returning({ id: table.id });
+  const [r] = await tx.insert(table).values(values as never).returning({ id: table.id });
   return r.id as number;
 }
 
 export async function update(tx: Tx, table: AnyTable, id: number, values: Record<string, unknown>) {
-  const set = 'updatedAt' in table ? { ...values, updatedAt: sql`now()` } : values;
-  const r = await tx.update(table as PgTable).set(set as never).where(eq(table.id, id)).returning({ id: table.id });
+  const set = 'updatedAt' in getTableColumns(table) ? { ...values, updatedAt: sql`now()` } : values;
+  const r = await tx.update(table).set(set as never).where(eq(table.id, id)).returning({ id: table.id });
   return r.length > 0;
 }
 
 export async function remove(tx: Tx, table: AnyTable, ids: number[]) {
-  const r = await tx.delete(table as PgTable).where(inArray(table.id, ids)).returning({ id: table.id });
+  const r = await tx.delete(table).where(inArray(table.id, ids)).returning({ id: table.id });
   return r.map((x) => x.id as number);
 }
 
@@ -71,6 +71,6 @@ export async function remove(tx: Tx, table: AnyTable, ids: number[]) {
 export async function taken(tx: Tx, table: AnyTable, key: string, value: unknown, exceptId?: number) {
   const w = [eq(col(table, key), value)];
   if (exceptId) w.push(sql`${table.id} <> ${exceptId}`);
-  const [r] = await tx.select({ id: table.id }).from(table as PgTable).where(and(...w)).limit(1);
+  const [r] = await tx.select({ id: table.id }).from(table).where(and(...w)).limit(1);
   return !!r;
 }

@@ -7,6 +7,9 @@ import {
   CJT188_VALVE,
   DLT645_CONTROL,
   DLT645_DI,
+  DLT645_PARAMS,
+  DLT645_PARAM_ITEMS,
+  DLT645_PARAM_KEYS,
   DLT645_REMOTE_COMMAND,
   FrameSplitter,
   cjt188,
@@ -14,8 +17,8 @@ import {
   fromHex,
   toMeterDateTime,
   type Cjt188Frame,
-  type Dlt645DataItem,
   type Dlt645Frame,
+  type Dlt645Param,
   type MeterDateTime,
 } from '@meter/protocol';
 
@@ -119,32 +122,8 @@ export function matches(e: Expect, d: Decoded): boolean {
 // DL/T 645-2007
 // ---------------------------------------------------------------------------------------------
 
-/** Parameters (参变量) the platform reads and sets on electricity meters, beyond the codec's table. */
-export const DLT645_PARAMS = {
-  alarm1Money: { dataId: 0x04001001, label: '报警金额1限值', unit: '元', bytes: 4, decimals: 2 },
-  alarm2Money: { dataId: 0x04001002, label: '报警金额2限值', unit: '元', bytes: 4, decimals: 2 },
-  overdraftLimit: { dataId: 0x04001003, label: '透支金额限值', unit: '元', bytes: 4, decimals: 2 },
-  hoardLimit: { dataId: 0x04001004, label: '囤积金额限值', unit: '元', bytes: 4, decimals: 2 },
-  closeAllowMoney: { dataId: 0x04001005, label: '合闸允许金额限值', unit: '元', bytes: 4, decimals: 2 },
-  ctRatio: { dataId: 0x04000306, label: '电流互感器变比', unit: '', bytes: 3, decimals: 0 },
-  ptRatio: { dataId: 0x04000307, label: '电压互感器变比', unit: '', bytes: 3, decimals: 0 },
-  /** 表号: 12 digits, written like an address */
-  meterNumber: { dataId: 0x04000402, label: '表号', unit: '', bytes: 6, decimals: -1 },
-} as const;
-export type Dlt645Param = keyof typeof DLT645_PARAMS;
-export const DLT645_PARAM_KEYS = Object.keys(DLT645_PARAMS) as Dlt645Param[];
-const isAddressParam = (p: { decimals: number }) => p.decimals < 0;
-
-export const DLT645_PARAM_ITEMS: Readonly<Record<number, Dlt645DataItem>> = Object.freeze(
-  Object.fromEntries(
-    Object.entries(DLT645_PARAMS).map(([key, p]): [number, Dlt645DataItem] => [
-      p.dataId,
-      isAddressParam(p)
-        ? { key, label: p.label, format: { type: 'address' } }
-        : { key, label: p.label, unit: p.unit, format: { type: 'bcd', bytes: p.bytes, decimals: p.decimals, signed: false } },
-    ]),
-  ),
-);
+// The parameters (参变量) the platform reads and sets: one table in @meter/protocol, shared with the simulator.
+export { DLT645_PARAMS, DLT645_PARAM_KEYS, DLT645_PARAM_ITEMS, type Dlt645Param };
 
 /** How reported and answered DL/T 645 frames are decoded: the codec's table plus the parameters above. */
 const DLT645_DECODE_OPTIONS = { dataItems: DLT645_PARAM_ITEMS };
@@ -198,7 +177,7 @@ export const dlt = {
   write(address: string, param: Dlt645Param, value: string, auth: Dlt645Auth): DeviceRequest {
     const p = DLT645_PARAMS[param];
     const item = DLT645_PARAM_ITEMS[p.dataId];
-    const valueBytes = dlt645.encodeValues(item.format, isAddressParam(p) ? { address: value } : { value: Number(value) });
+    const valueBytes = dlt645.encodeValues(item.format, item.format.type === 'address' ? { address: value } : { value: Number(value) });
     const data = new Uint8Array(12 + valueBytes.length);
     data.set(diBytes(p.dataId), 0);
     data[4] = parseInt(auth.password.slice(0, 2), 16);

@@ -1003,11 +1003,13 @@ export class Gateway implements GatewayClient {
 
 /** A JSON-safe summary of a decoded frame for device_reports.decoded. */
 export function summarize(d: Decoded): Record<string, unknown> {
-  const f = d.frame as unknown as Record<string, unknown>;
-  const out: Record<string, unknown> = { protocol: d.protocol, kind: f.kind, address: f.address, control: f.control };
-  if (typeof f.dataIdHex === 'string') out.dataId = f.dataIdHex;
-  if (f.values && typeof f.values === 'object') out.values = f.values;
-  if (f.errors) out.errors = f.errors;
-  if (f.status && typeof f.status === 'object') out.status = f.status;
+  // the frame kinds carry different fields: read them by name (a missing one is undefined)
+  const f = (key: string): unknown => Reflect.get(d.frame, key);
+  const out: Record<string, unknown> = { protocol: d.protocol, kind: f('kind'), address: f('address'), control: f('control') };
+  const dataId = f('dataIdHex'), values = f('values'), errors = f('errors'), status = f('status');
+  if (typeof dataId === 'string') out.dataId = dataId;
+  if (values && typeof values === 'object') out.values = values;
+  if (errors) out.errors = errors;
+  if (status && typeof status === 'object') out.status = status;
   return out;
 }

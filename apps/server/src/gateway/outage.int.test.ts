@@ -30,7 +30,8 @@ beforeAll(async () => {
   url.hostname = '127.0.0.1';
   url.port = String(port);
   db = openDb(url.toString(), 8);
-  gateway = new Gateway({ db, bus: h.bus, log: silent, settings: { host: '127.0.0.1', port: 0, heartbeatSeconds: 30, replyTimeoutMs: 800, retries: 1, mqttMeters: false }, security: { secrets: TEST_SECRETS, sealer: testSealer() } });
+  gateway = new Gateway({ db, bus: h.bus, log: silent, settings: { host: '127.0.0.1', port: 0, heartbeatSeconds: 30, replyTimeoutMs: 800, retries: 1, mqttMeters: false },
+    security: { secrets: TEST_SECRETS, sealer: testSealer() } });
   await gateway.start();
 });
 
@@ -47,7 +48,7 @@ async function collectorFleet(n: number) {
   const collectorId = await h.collector(c.companyId, imei);
   const meters = [];
   for (let i = 0; i < n; i++) meters.push(await h.meter(c, { kind: 1, collectorId }));
-  const { secret } = await h.q1<{ secret: string }>('SELECT reg_secret AS secret FROM collectors WHERE id = $1', [collectorId]);
+  const secret = String((await h.q1<{ reg_secret: string }>('SELECT reg_secret FROM collectors WHERE id = $1', [collectorId])).reg_secret);
   const fleet = createFleet({
     collectors: [{ imei, secret, meters: meters.map((m, i) => ({ address: m.address, kind: 'electric' as const, initialTotal: 100 + i })) }],
     gateway: { host: '127.0.0.1', port: gateway.port },

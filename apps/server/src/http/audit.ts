@@ -1,8 +1,13 @@
 import type { FastifyRequest, FastifyReply } from 'fastify';
+import { CONTROL_CHARS } from '@meter/contracts';
 import { SYSTEM_SCOPE, type Db } from '../db/client.ts';
 import { auditLog } from '../db/schema/index.ts';
 
 const SECRET_KEYS = /pass|pwd|token|secret/i;
+const CONTROL = new RegExp(CONTROL_CHARS.source, 'g');
+
+/** Text as it can be stored: control characters (PostgreSQL refuses U+0000) shown as U+FFFD, cut to max. */
+const clean = (s: string, max: number) => s.replace(CONTROL, '\uFFFD').slice(0, max);
 
 /** A copy of the request body with secrets masked, cut to a reasonable size. */
 function redact(v: unknown, depth = 0): unknown {
@@ -10,10 +15,10 @@ function redact(v: unknown, depth = 0): unknown {
   if (Array.isArray(v)) return v.slice(0, 50).map((x) => redact(x, depth + 1));
   if (typeof v === 'object') {
     return Object.fromEntries(
-      Object.entries(v as Record<string, unknown>).map(([k, x]) => [k, SECRET_KEYS.test(k) ? '******' : redact(x, depth + 1)]),
+      Object.entries(v as Record<string, unknown>).slice(0, 100).map(([k, x]) => [clean(k, 64), SECRET_KEYS.test(k) ? '******' : redact(x, depth + 1)]),
     );
   }
-  if (typeof v === 'string' && v.length > 500) return `${v.slice(0, 500)}…`;
+  if (typeof v === 'string') return v.length > 500 ? `${clean(v, 500)}…` : clean(v, 500);
   return v;
 }
 
@@ -25,28 +30,32 @@ export async function writeAudit(db: Db, req: FastifyRequest, reply: FastifyRepl
   if (row) await db.tx(SYSTEM_SCOPE, (tx) => tx.insert(auditLog).values(row));
 }
 
-/** The audit row of a request, or null when nobody is known (an anonymous request). */
+/**
+ * The audit row of a request, or null when nobody is known (an anonymous request to a signed-in route).
+ * Refused writes are rows too (an anonymous one, e.g. a login refused at the schema, under the name it sent).
+ */
 export function auditRow(req: FastifyRequest, reply: FastifyReply, code: string): AuditRow | null {
   const ctx = req.ctx;
   const pub = req.publicCtx;
-  if (!ctx && !pub?.audit.username) return null;
+  if (!ctx && !pub) return null;
+  const sent = (req.body as Record<string, unknown> | undefined)?.username;
   const audit = ctx?.audit ?? pub?.audit ?? {};
   const cfgAction = req.routeOptions.config?.action;
   const idFromQuery = (req.query as Record<string, unknown> | undefined)?.id;
   const params = req.params as Record<string, unknown> | undefined;
-  const target = audit.target ?? (idFromQuery != null ? `id=${idFromQuery}` : params?.id != null ? `id=${params.id}` : '');
+  const target = audit.target ?? (idFromQuery != null ? `id=${String(idFromQuery)}` : params?.id != null ? `id=${String(params.id)}` : '');
   return {
     createdAt: new Date(),
     companyId: ctx ? (ctx.scope.companyId ?? ctx.user.companyId) : (pub?.audit.companyId ?? null),
     userId: ctx?.user.id ?? pub?.audit.userId ?? null,
-    username: ctx?.user.username ?? pub?.audit.username ?? '',
+    username: clean(ctx?.user.username ?? pub?.audit.username ?? (typeof sent === 'string' ? sent : ''), 64),
     method: req.method,
-    path: req.routeOptions.url ?? req.url.split('?')[0],
+    path: clean(req.routeOptions.url ?? req.url.split('?')[0], 500),
     action: audit.action ?? cfgAction ?? '',
-    target: target.slice(0, 500),
-    ip: req.ip,
+    target: clean(target, 500),
+    ip: clean(req.ip, 64),
     status: reply.statusCode,
-    code,
+    code: clean(code, 48),
     detail: { query: redact(req.query), body: redact(req.body) } as Record<string, unknown>,
   };
 }

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
-import { formSchema, listQuerySchema, type ResourceDef } from '@meter/contracts';
+import { formSchema, listQuerySchema, type ResourceDef, num } from '@meter/contracts';
 import type { Tx } from '../db/client.ts';
 import * as crud from '../db/crud-repo.ts';
 import type { AnyTable } from '../db/crud-repo.ts';
@@ -44,7 +44,7 @@ export interface CrudOptions<Row = Record<string, unknown>> {
   label?: (row: Record<string, unknown>) => string;
 }
 
-const idSchema = z.coerce.number().int().positive();
+const idSchema = num(z.number().int().positive());
 
 export function registerCrud(app: FastifyInstance, o: CrudOptions) {
   const r = routes(app);

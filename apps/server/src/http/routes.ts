@@ -1,7 +1,7 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import type { ZodType, z } from 'zod';
-import { routeAllowed } from '@meter/contracts';
-import { forbidden } from './errors.ts';
+import { findControlChar, routeAllowed } from '@meter/contracts';
+import { badRequest, forbidden } from './errors.ts';
 import { envelope } from './envelope.ts';
 import type { Ctx, PublicCtx } from './context.ts';
 
@@ -31,6 +31,8 @@ export interface RouteSpec<Q, B, P> {
   query?: Q;
   body?: B;
   params?: P;
+  /** route hooks, e.g. rate limits: onRequest (before the body is read), preHandler (after validation) */
+  hooks?: { onRequest?: onRequestAsyncHookHandler[]; preHandler?: preHandlerAsyncHookHandler[] };
 }
 
 declare module 'fastify' {
@@ -57,6 +59,17 @@ export function checkPerm(ctx: Ctx, perm: Perm) {
   }
   if (perm.op && !u.operations.includes(perm.op)) {
     throw forbidden('无权限执行此操作，请联系管理员分配权限');
+  }
+}
+
+/**
+ * Control characters are refused before any schema or service sees the request: PostgreSQL refuses
+ * U+0000 in text (a NUL answered 500, and its audit row failed too), and none belongs in a form value.
+ */
+export async function refuseControlChars(req: FastifyRequest) {
+  for (const [where, v] of [['body', req.body], ['query', req.query], ['params', req.params]] as const) {
+    const path = findControlChar(v);
+    if (path) throw badRequest(path.length ? `参数「${path.join('.')}」含有不允许的控制字符` : `请求${where === 'body' ? '内容' : '参数'}含有不允许的控制字符`);
   }
 }
 
@@ -88,6 +101,9 @@ export function routes(app: FastifyInstance) {
           ...(spec.params && { params: spec.params }),
           ...(spec.perm === false ? {} : { security: [{ token: [] }] }),
         },
+        preValidation: refuseControlChars,
+        ...(spec.hooks?.onRequest && { onRequest: spec.hooks.onRequest }),
+        ...(spec.hooks?.preHandler && { preHandler: spec.hooks.preHandler }),
         config: {
           perm: spec.perm,
           audit: method !== 'GET' && spec.action !== false,

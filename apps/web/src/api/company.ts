@@ -75,9 +75,12 @@ export const companySelfApi = {
   /** the caller's company (a platform admin: the picked one, else null) */
   info: (company?: string) => http.get<CompanyRow | null>(`${P}/Company/CompanyInfo`, { searchCompanyID: company }),
   receiptAccount: (company?: string) => http.get<ReceiptAccount>(`${P}/Company/GetReceiptAccount`, { searchCompanyID: company }),
-  /** the valve dialog compares the typed password with this one (SPEC §5) */
-  valveControlPwd: (company?: string) =>
-    request<string>('GET', `${P}/Company/getValveControlPwd`, { params: { searchCompanyID: company } }),
+  /** whether the company has a valve-control password (the password itself never leaves the server) */
+  valveControlPwdSet: (company?: string) =>
+    request<{ set: boolean }>('GET', `${P}/Company/getValveControlPwd`, { params: { searchCompanyID: company } }),
+  /** a company admin sets the valve-control password */
+  setValveControlPwd: (password: string, company?: string) =>
+    request<null>('PUT', `${P}/Company/setValveControlPwd`, { data: { password }, params: { searchCompanyID: company } }),
 };
 
 export type { Paged };

@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import {
   ApiError, DEDUPE_CLEAR_MS, MSG_DUPLICATE, MSG_EXPIRED, MSG_FAILED, buildQuery, configureRequest, download, downloadName,
-  request, resetInflight, setSaveBlob, http,
+  PREFETCH_TTL_MS, prefetch, request, resetInflight, resetPrefetch, setSaveBlob, http,
 } from './request.ts';
 
 function json(body: unknown, status = 200, headers: Record<string, string> = {}): Response {
@@ -16,6 +16,7 @@ const fail = (p: Promise<unknown>) => p.then(() => { throw new Error('expected a
 
 beforeEach(() => {
   resetInflight();
+  resetPrefetch();
   toast.success.mockReset();
   toast.warning.mockReset();
   toast.error.mockReset();
@@ -189,5 +190,77 @@ describe('query and download helpers', () => {
     await expect(download('/export')).rejects.toThrow('失败');
     expect(saved).not.toHaveBeenCalled();
     expect(toast.error).toHaveBeenCalledWith('失败');
+  });
+});
+
+describe('prefetch', () => {
+  const page = { code: 'SUCCESS', message: '', data: [{ id: 1 }], count: 1 };
+
+  it('sends the GET at once; the same request later (params in any order) takes it without sending again', async () => {
+    fetchMock.mockImplementation(async () => json(page));
+    const urls = prefetch(() => http.page('/yonghu/api/admin/user/list', { searchArea: '3', index: 1, size: 10 }));
+    expect(urls).toEqual(['/yonghu/api/admin/user/list?searchArea=3&index=1&size=10']);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    await expect(http.page('/yonghu/api/admin/user/list', { index: 1, size: 10, searchArea: '3' })).resolves.toEqual(page);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    // taken once: the next identical request asks the server again
+    await http.page('/yonghu/api/admin/user/list', { index: 1, size: 10, searchArea: '3' });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it('a second prefetch of the same URL while one is held sends nothing', () => {
+    fetchMock.mockResolvedValue(json(page));
+    prefetch(() => http.page('/x/list', { index: 1, size: 10 }));
+    prefetch(() => http.page('/x/list', { index: 1, size: 10 }));
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+  });
+
+  it('another query, another token or an expired prefetch is not taken', async () => {
+    let token = 'tok-a';
+    configureRequest({ getToken: () => token });
+    fetchMock.mockImplementation(async () => json(page));
+    prefetch(() => http.page('/x/list', { index: 1, size: 10 }));
+    await http.page('/x/list', { index: 2, size: 10 });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    token = 'tok-b';
+    await http.page('/x/list', { index: 1, size: 10 });
+    expect(fetchMock).toHaveBeenCalledTimes(3);
+
+    vi.useFakeTimers();
+    prefetch(() => http.page('/y/list', { index: 1, size: 10 }));
+    vi.advanceTimersByTime(PREFETCH_TTL_MS + 1);
+    await http.page('/y/list', { index: 1, size: 10 });
+    expect(fetchMock).toHaveBeenCalledTimes(5);
+  });
+
+  it('a prefetch nobody takes shows nothing when it fails; the page that takes it reports the failure once', async () => {
+    fetchMock.mockResolvedValue(json({ code: 'FAIL', message: '无权查看' }));
+    prefetch(() => http.page('/x/list', { index: 1, size: 10 }));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(toast.warning).not.toHaveBeenCalled();
+    await expect(http.page('/x/list', { index: 1, size: 10 })).rejects.toThrow('无权查看');
+    expect(toast.warning).toHaveBeenCalledTimes(1);
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+
+    fetchMock.mockRejectedValue(new TypeError('offline'));
+    prefetch(() => http.page('/z/list', { index: 1, size: 10 }));
+    await new Promise((r) => setTimeout(r, 0));
+    expect(toast.error).not.toHaveBeenCalled();
+    await expect(http.page('/z/list', { index: 1, size: 10 })).rejects.toThrow(MSG_FAILED);
+    expect(toast.error).toHaveBeenCalledWith('网络连接失败，请检查网络');
+  });
+
+  it('a 401 answer to a prefetch still sends the page to login when the page takes it', async () => {
+    fetchMock.mockResolvedValue(json({ code: 'UNAUTHORIZED', message: '' }, 401));
+    prefetch(() => http.page('/x/list', { index: 1, size: 10 }));
+    expect(onUnauthorized).not.toHaveBeenCalled();
+    await expect(http.page('/x/list', { index: 1, size: 10 })).rejects.toThrow(MSG_EXPIRED);
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+
+  it('only GETs are prefetched: a write inside prefetch() is never sent', () => {
+    const urls = prefetch(() => http.post('/x/save', { a: 1 }));
+    expect(urls).toEqual([]);
+    expect(fetchMock).not.toHaveBeenCalled();
   });
 });

@@ -142,10 +142,74 @@ function headers(json: boolean): Record<string, string> {
   return h;
 }
 
+// ---- prefetch ----------------------------------------------------------------------------------
+// A page's first list request can start with its chunk (menu hover/click, route match) instead of after
+// the page has mounted. prefetch() runs API calls in a capture mode: their GETs are sent at once and the
+// pending response is kept; the next identical GET (same URL and query in any order, same token) within
+// PREFETCH_TTL_MS takes it instead of sending again, and handles it as usual (toasts, 401, envelope).
+// A prefetch nobody takes is dropped silently.
+
+export const PREFETCH_TTL_MS = 10_000;
+const prefetched = new Map<string, { at: number; res: Promise<Response> }>();
+let capturing: string[] | null = null;
+
+/** The same request whatever the order of its query parameters. */
+function prefetchKey(fullUrl: string): string {
+  const [path, query = ''] = fullUrl.split('?');
+  const sp = new URLSearchParams(query);
+  sp.sort();
+  return `${config.getToken() ?? ''} ${path}?${sp.toString()}`;
+}
+
+/** Send the GETs that fn's API calls would make, now, for the page that will ask them; returns their URLs. */
+export function prefetch(fn: () => unknown): string[] {
+  const urls: string[] = [];
+  capturing = urls;
+  try {
+    fn();
+  } catch {
+    /* a loader that cannot build its query prefetches nothing */
+  } finally {
+    capturing = null;
+  }
+  return urls;
+}
+
+function startPrefetch(fullUrl: string): void {
+  const key = prefetchKey(fullUrl);
+  const now = Date.now();
+  const held = prefetched.get(key);
+  if (held && now - held.at <= PREFETCH_TTL_MS) return;
+  const res = config.fetch(fullUrl, { method: 'GET', headers: headers(false) });
+  res.catch(() => undefined); // taken by a request, which reports the failure, or dropped
+  prefetched.set(key, { at: now, res });
+  for (const [k, v] of prefetched) if (now - v.at > PREFETCH_TTL_MS) prefetched.delete(k);
+}
+
+function takePrefetched(fullUrl: string): Promise<Response> | undefined {
+  const key = prefetchKey(fullUrl);
+  const held = prefetched.get(key);
+  if (!held) return undefined;
+  prefetched.delete(key);
+  return Date.now() - held.at <= PREFETCH_TTL_MS ? held.res : undefined;
+}
+
+/** For tests: forget prefetched responses. */
+export function resetPrefetch(): void {
+  prefetched.clear();
+}
+
 export async function request<T = unknown>(method: Method, url: string, options: RequestOptions = {}): Promise<T> {
   const { params, data, silent } = options;
   const fullUrl = withQuery(url, params);
   const body = data === undefined ? undefined : JSON.stringify(data);
+  if (capturing) {
+    if (method !== 'GET') return new Promise<T>(() => undefined); // prefetch never writes
+    startPrefetch(fullUrl);
+    capturing.push(fullUrl);
+    // the caller inside prefetch() never gets an answer: its page will, through the request it makes
+    return new Promise<T>(() => undefined);
+  }
 
   let mark: string | null = null;
   if (method !== 'GET') {
@@ -165,7 +229,8 @@ export async function request<T = unknown>(method: Method, url: string, options:
 
   let res: Response;
   try {
-    res = await config.fetch(fullUrl, { method, headers: headers(body !== undefined), body });
+    const held = method === 'GET' ? takePrefetched(fullUrl) : undefined;
+    res = await (held ?? config.fetch(fullUrl, { method, headers: headers(body !== undefined), body }));
   } catch {
     release();
     if (!silent) config.toast.error('网络连接失败，请检查网络');

@@ -14,6 +14,7 @@ import { tabsStore } from './tabsInstance.ts';
 import { useTabs } from './tabs.ts';
 import { updateSettings, useSettings } from './settings.ts';
 import { PageContext, refreshPage } from './page.tsx';
+import { prefetchRoute } from './prefetch.ts';
 import { pageFor } from '../pages/index.ts';
 import { ErrorResult } from '../components/ErrorResult.tsx';
 import { authApi } from '../api/yonghu.ts';
@@ -65,6 +66,8 @@ function ShellLayout({ session, routeKey }: { session: Session; routeKey: string
 
   // keep-alive: pages visited in this load stay mounted (hidden when inactive) until their tab closes
   const visited = useRef(new Set<string>());
+  // a page opened by URL (reload, link, back): its first list request starts with its chunk
+  if (status === 'ok' && !visited.current.has(routeKey)) prefetchRoute(routeKey, session);
   if (status === 'ok') visited.current.add(routeKey);
   const [nonces, setNonces] = useState<Record<string, number>>({});
 
@@ -86,7 +89,12 @@ function ShellLayout({ session, routeKey }: { session: Session; routeKey: string
   // still loading can be superseded by the next click, and its tab must not be lost
   const openFromMenu = (key: string) => {
     if (routeAllowed(key, session)) tabsStore.open(key);
+    prefetchFromMenu(key);
     go(key);
+  };
+  // a page still mounted in its tab asks nothing when shown again
+  const prefetchFromMenu = (key: string) => {
+    if (!visited.current.has(key)) prefetchRoute(key, session);
   };
   const allowedTabs = tabs.keys.filter((k) => routeAllowed(k, session));
   const rendered = allowedTabs.filter((k) => visited.current.has(k));
@@ -128,7 +136,7 @@ function ShellLayout({ session, routeKey }: { session: Session; routeKey: string
         style={{ position: 'fixed', insetInlineStart: 0, top: 0, bottom: 0, overflow: 'auto' }}
       >
         <div className="shell-logo" title={editionTitle(session)}>{collapsed ? '水电' : '水电表平台'}</div>
-        <SideMenu session={session} activeKey={routeKey} collapsed={collapsed} onOpen={openFromMenu} />
+        <SideMenu session={session} activeKey={routeKey} collapsed={collapsed} onOpen={openFromMenu} onPrefetch={prefetchFromMenu} />
         {!collapsed && <div className="shell-version">{PRODUCT_VERSION}</div>}
       </Layout.Sider>
       <Layout style={{ marginInlineStart: width, transition: 'margin 0.2s' }}>

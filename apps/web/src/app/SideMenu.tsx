@@ -1,29 +1,46 @@
-import { useMemo, useState, useEffect } from 'react';
+import { useMemo, useState, useEffect, useRef } from 'react';
 import { Menu, type MenuProps } from 'antd';
 import { ROUTE_BY_KEY } from '@meter/contracts';
 import { buildMenu } from './menu.ts';
 import { menuIcon } from './icons.tsx';
 import type { Session } from './session.ts';
+import { HOVER_DWELL_MS } from './prefetch.ts';
 
 type Item = Required<MenuProps>['items'][number];
 
-export function SideMenu(props: { session: Session; activeKey: string; collapsed: boolean; onOpen(key: string): void }) {
+export function SideMenu(props: {
+  session: Session;
+  activeKey: string;
+  collapsed: boolean;
+  onOpen(key: string): void;
+  /** the pointer rests on a page's item: fetch its chunk and first list ahead of the click */
+  onPrefetch?(key: string): void;
+}) {
   const { session, activeKey, collapsed, onOpen } = props;
   const groups = useMemo(() => buildMenu(session), [session]);
-  const items: Item[] = useMemo(
-    () =>
-      groups.map((g) =>
-        g.single
-          ? { key: g.routes[0].key, icon: menuIcon(g.icon), label: g.title }
-          : {
-              key: `group:${g.key}`,
-              icon: menuIcon(g.icon),
-              label: g.title,
-              children: g.routes.map((r) => ({ key: r.key, label: r.title })),
-            },
-      ),
-    [groups],
-  );
+  const prefetchRef = useRef(props.onPrefetch);
+  prefetchRef.current = props.onPrefetch;
+  const hover = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(hover.current), []);
+  const items: Item[] = useMemo(() => {
+    const page = (key: string) => ({
+      onMouseEnter: () => {
+        clearTimeout(hover.current);
+        hover.current = setTimeout(() => prefetchRef.current?.(key), HOVER_DWELL_MS);
+      },
+      onMouseLeave: () => clearTimeout(hover.current),
+    });
+    return groups.map((g) =>
+      g.single
+        ? { key: g.routes[0].key, icon: menuIcon(g.icon), label: g.title, ...page(g.routes[0].key) }
+        : {
+            key: `group:${g.key}`,
+            icon: menuIcon(g.icon),
+            label: g.title,
+            children: g.routes.map((r) => ({ key: r.key, label: r.title, ...page(r.key) })),
+          },
+    );
+  }, [groups]);
   const groupOfActive = ROUTE_BY_KEY[activeKey]?.group;
   const [openKeys, setOpenKeys] = useState<string[]>(groupOfActive ? [`group:${groupOfActive}`] : []);
   useEffect(() => {

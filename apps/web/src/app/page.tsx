@@ -82,6 +82,24 @@ onSessionCleared(() => {
   companyPick.set('');
 });
 
+/** Rows on a list's first page unless the list says otherwise. */
+export const DEFAULT_PAGE_SIZE = 10;
+
+/** The filter a list adds to its query: the area filter on routes with the area tree (unless the list
+ * says otherwise), else only the company pick. ResourceTable and the route prefetch (pages/loaders.ts)
+ * both build their first request from it, so the prefetched URL is the one the table asks. */
+export function listFilter(routeKey: string, area: AreaFilter, areaFilter?: boolean): Record<string, string> {
+  const withArea = areaFilter ?? ROUTE_BY_KEY[routeKey]?.areaTree === true;
+  return withArea ? { ...area } : { searchCompanyID: area.searchCompanyID };
+}
+
+/** The area filter of a route now, outside React (what useAreaFilter gives the page). */
+export function areaFilterOf(routeKey: string): AreaFilter {
+  const withTree = ROUTE_BY_KEY[routeKey]?.areaTree === true;
+  const sel = (withTree && areaSelections.get()[routeKey]) || EMPTY_SELECTION;
+  return { ...sel, searchCompanyID: companyPick.get() };
+}
+
 /** The filter a page adds to its GET queries: {searchArea, searchClassify, searchCompanyID, areaName}. */
 export function useAreaFilter(): AreaFilter {
   const { routeKey } = usePage();

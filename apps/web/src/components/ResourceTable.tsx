@@ -9,9 +9,8 @@ import {
   BetaSchemaForm, ProTable,
   type ActionType, type ProColumns, type ProFormColumnsType, type ProFormInstance, type ProTableProps,
 } from '@ant-design/pro-components';
-import { ROUTE_BY_KEY } from '@meter/contracts';
 import type { Paged } from '../api/request.ts';
-import { useAreaFilter, usePage, usePageRefresh } from '../app/page.tsx';
+import { DEFAULT_PAGE_SIZE, listFilter, useAreaFilter, usePage, usePageRefresh } from '../app/page.tsx';
 import { hasOperation, useSession } from '../app/session.ts';
 import { toast } from '../app/feedback.tsx';
 import { FORM_INVALID } from './validate.ts';
@@ -143,12 +142,11 @@ export function ResourceTable<T extends Record<string, unknown>>(props: Resource
   const {
     entityName, headerTitle, rowKey, columns, list, create, update, remove, load, permissions = {}, params,
     toForm, fromForm, createDefaults, rowActions, toolBar, modalWidth = 640, formColumns: gridCols = 2,
-    pageSize = 10, tableProps, rowCan,
+    pageSize = DEFAULT_PAGE_SIZE, tableProps, rowCan,
   } = props;
   const session = useSession();
   const { routeKey } = usePage();
   const area = useAreaFilter();
-  const withArea = props.areaFilter ?? ROUTE_BY_KEY[routeKey]?.areaTree === true;
   const innerRef = useRef<ActionType | undefined>(undefined);
   const actionRef = props.actionRef ?? innerRef;
   const [editing, setEditing] = useState<Editing<T> | null>(null);
@@ -213,7 +211,7 @@ export function ResourceTable<T extends Record<string, unknown>>(props: Resource
   }, [columns, canUpdate, canRemove, rowActions, rowCan, entityName]);
 
   const hasSearch = columns.some((c) => c.search && !c.formOnly);
-  const query = useMemo(() => ({ ...(withArea ? area : { searchCompanyID: area.searchCompanyID }), ...(params ?? {}) }), [withArea, area, params]);
+  const query = useMemo(() => ({ ...listFilter(routeKey, area, props.areaFilter), ...(params ?? {}) }), [routeKey, area, props.areaFilter, params]);
 
   const formCols = useMemo(() => (editing ? formColumns(columns, editing.mode) : []), [columns, editing]);
   const formRef = useRef<ProFormInstance | undefined>(undefined);

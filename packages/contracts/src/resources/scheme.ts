@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { defineResource, formSchema } from '../resource.ts';
+import { num } from '../input.ts';
 import {
   CHARGING_MONTH_TYPES, MAX_AMOUNT_YUAN, normalizeVersion, schemeIssues,
   type PriceMode, type PriceVersion, type Tier, type TouPeriod,
@@ -56,7 +57,7 @@ const looseOpt = z.union([z.string(), z.number(), z.null()]).optional();
 /** One price version in a request; the rules are in pricing.ts (versionIssues). */
 export const PriceVersionBody = z.object({
   /** an existing version of this scheme (kept, updated in place); absent = a new version */
-  id: z.coerce.number().int().positive().nullish(),
+  id: num(z.number().int().positive()).nullish(),
   effectiveFrom: z.string().optional(),
   mode: z.string().optional(),
   unitPrice: looseOpt,
@@ -101,7 +102,7 @@ function pricedScheme<T extends typeof schemeFields>(schema: T) {
 export const ChargingSchemeBody = pricedScheme(schemeFields);
 /** PUT chargingscheme/detail: the same with the scheme's id. */
 export const ChargingSchemeUpdateBody = pricedScheme(
-  schemeFields.extend({ id: z.coerce.number({ error: '请指定收费方案' }).int().positive('请指定收费方案') }) as unknown as typeof schemeFields,
+  schemeFields.extend({ id: num(z.number({ error: '请指定收费方案' }).int().positive('请指定收费方案'), '请指定收费方案') }),
 );
 export type ChargingSchemeInput = z.output<typeof ChargingSchemeBody> & { id?: number };
 

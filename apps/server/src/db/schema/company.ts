@@ -27,7 +27,8 @@ export const companies = pgTable('companies', {
   phonePriceFen: integer('phone_price_fen').notNull().default(20),
   /** whether device-plan permissions are checked (SPEC §5) */
   deviceCheck: boolean('device_check').notNull().default(false),
-  valveControlPwd: varchar('valve_control_pwd', { length: 64 }).notNull().default(''),
+  /** argon2id hash of the valve-control password ('' = not set); a value from before 0029 may be plain until first used */
+  valveControlPwd: text('valve_control_pwd').notNull().default(''),
   /** CompanyDevicePermiss: the plan codes this company may use (checked when deviceCheck is on) */
   collectorPlans: integer('collector_plans').array().notNull().default([]),
   electricPlans: integer('electric_plans').array().notNull().default([]),

@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { routes } from '../../http/routes.ts';
 import { IdQuery } from '../../http/paging.ts';
 import * as admin from './service.ts';
-import { ManagerBody, ResetPasswordBody, RoleBody, RoleListQuery, UserCreateBody, UserListQuery, UserUpdateBody } from './schema.ts';
+import { ManagerBody, ResetPasswordBody, RoleBody, RoleListQuery, RoleUpdateBody, UserCreateBody, UserListQuery, UserUpdateBody } from './schema.ts';
 
 const users = { routes: ['systemRecords', 'administrator'] };
 const roles = { routes: ['systemRole'] };
@@ -29,7 +29,7 @@ export default function adminRoutes(app: FastifyInstance) {
   r.get(`${R}/list`, { summary: '角色列表', perm: roles, query: RoleListQuery, tags }, ({ query }, ctx) => admin.listRoles(ctx, query));
   r.get(R, { summary: '角色详情', perm: roles, query: IdQuery, tags }, ({ query }, ctx) => admin.getRole(ctx, query.id));
   r.post(R, { summary: '新增角色', perm: roles, body: RoleBody, tags }, ({ body }, ctx) => admin.createRole(ctx, body));
-  r.put(R, { summary: '编辑角色', perm: roles, query: IdQuery, body: RoleBody, tags }, ({ query, body }, ctx) =>
+  r.put(R, { summary: '编辑角色', perm: roles, query: IdQuery, body: RoleUpdateBody, tags }, ({ query, body }, ctx) =>
     admin.updateRole(ctx, query.id, body));
   r.delete(R, { summary: '删除角色', perm: roles, query: IdQuery, tags }, ({ query }, ctx) => admin.deleteRole(ctx, query.id));
 }

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { OPERATION_KEYS, ROUTE_BY_KEY } from '@meter/contracts';
+import { OPERATION_KEYS, ROUTE_BY_KEY, num } from '@meter/contracts';
 import { PageQuery, optText } from '../../http/paging.ts';
 import { NewPassword } from '../auth/index.ts';
 
@@ -10,8 +10,8 @@ const realName = z.string().trim().max(32, '姓名最多 32 个字').default('')
 export const UserListQuery = PageQuery.extend({
   username: optText(),
   realName: optText(),
-  companyId: z.coerce.number().int().positive().optional(),
-  searchCompanyID: z.coerce.number().int().positive().optional(),
+  companyId: num(z.number().int().positive()).optional(),
+  searchCompanyID: num(z.number().int().positive()).optional(),
 });
 
 export const UserCreateBody = z.object({
@@ -19,14 +19,20 @@ export const UserCreateBody = z.object({
   realName,
   phone,
   password: NewPassword,
-  roleId: z.coerce.number().int().positive().nullable().optional(),
+  roleId: num(z.number().int().positive()).nullable().optional(),
   status: z.union([z.literal(0), z.literal(1)]).default(1),
 });
-export const UserUpdateBody = UserCreateBody.omit({ username: true, password: true });
+/** PUT user: changes only what it names (a missing role is kept, not removed). */
+export const UserUpdateBody = z.object({
+  realName: z.string().trim().max(32, '姓名最多 32 个字').optional(),
+  phone: z.union([z.literal(''), z.string().trim().regex(/^1[3-9]\d{9}$/, '请输入正确的手机号码')]).optional(),
+  roleId: num(z.number().int().positive()).nullable().optional(),
+  status: z.union([z.literal(0), z.literal(1)]).optional(),
+});
 
 export const ManagerBody = z.object({
-  id: z.coerce.number().int().positive().optional(),
-  companyId: z.coerce.number().int().positive(),
+  id: num(z.number().int().positive()).optional(),
+  companyId: num(z.number().int().positive()),
   username,
   realName,
   phone,
@@ -34,21 +40,35 @@ export const ManagerBody = z.object({
   status: z.union([z.literal(0), z.literal(1)]).default(1),
 });
 
-export const ResetPasswordBody = z.object({ id: z.coerce.number().int().positive() });
+export const ResetPasswordBody = z.object({ id: num(z.number().int().positive()) });
 
-export const RoleListQuery = PageQuery.extend({ name: optText(), searchCompanyID: z.coerce.number().int().positive().optional() });
+export const RoleListQuery = PageQuery.extend({ name: optText(), searchCompanyID: num(z.number().int().positive()).optional() });
+
+const roleName = z.string().trim().min(1, '请输入角色名称').max(32, '角色名称最多 32 个字');
+const roleMemo = z.string().trim().max(200, '备注最多 200 个字');
+const roleRoutes = z
+  .array(z.string().max(64))
+  .max(200)
+  .refine((a) => a.every((k) => ROUTE_BY_KEY[k] && ROUTE_BY_KEY[k].access !== 0), '包含无效或不可分配的页面');
+const roleOperations = z
+  .array(z.string().max(64))
+  .max(200)
+  .refine((a) => a.every((k) => OPERATION_KEYS.includes(k)), '包含无效的操作权限');
 
 export const RoleBody = z.object({
-  name: z.string().trim().min(1, '请输入角色名称').max(32, '角色名称最多 32 个字'),
-  memo: z.string().trim().max(200).default(''),
-  routes: z
-    .array(z.string())
-    .max(200)
-    .default([])
-    .refine((a) => a.every((k) => ROUTE_BY_KEY[k] && ROUTE_BY_KEY[k].access !== 0), '包含无效或不可分配的页面'),
-  operations: z
-    .array(z.string())
-    .max(200)
-    .default([])
-    .refine((a) => a.every((k) => OPERATION_KEYS.includes(k)), '包含无效的操作权限'),
+  name: roleName,
+  memo: roleMemo.default(''),
+  routes: roleRoutes.default([]),
+  operations: roleOperations.default([]),
 });
+
+/** PUT role: changes only what it names (a missing field is kept, not emptied). */
+export const RoleUpdateBody = z.object({
+  name: roleName.optional(),
+  memo: roleMemo.optional(),
+  routes: roleRoutes.optional(),
+  operations: roleOperations.optional(),
+});
+
+/** The pages without which nobody of a company can manage its accounts and roles. */
+export const ADMIN_ROUTES = ['systemRole', 'systemRecords'];

@@ -7,7 +7,7 @@ import { offsetOf, type PageQuery } from '../../http/paging.ts';
 import { hashPassword, randomPassword, revokeUserSessions } from '../auth/index.ts';
 import * as repo from './repo.ts';
 import type { z } from 'zod';
-import type { ManagerBody, RoleBody, UserCreateBody, UserUpdateBody } from './schema.ts';
+import { ADMIN_ROUTES, type ManagerBody, type RoleBody, type RoleUpdateBody, type UserCreateBody, type UserUpdateBody } from './schema.ts';
 
 // Admin users and roles (SPEC §6). Company staff manage their own company's accounts and roles;
 // platform admins manage company manager accounts (/administrator) and act inside a company with
@@ -63,10 +63,12 @@ export async function createUser(ctx: Ctx, b: z.output<typeof UserCreateBody>) {
 export async function updateUser(ctx: Ctx, id: number, b: z.output<typeof UserUpdateBody>) {
   const u = await getUser(ctx, id);
   if (id === ctx.user.id && b.status === 0) throw refuse('SELF_DISABLE', '不能禁用当前登录的账号');
+  if (id === ctx.user.id && b.roleId !== undefined && (b.roleId ?? null) !== u.roleId) throw refuse('SELF_ROLE', '不能修改自己账号的角色');
   await assertRoleUsable(ctx, b.roleId, u.companyId);
   ctx.audit.target = `账号 ${u.username}`;
   await ctx.tx(async (tx) => {
-    await repo.updateUser(tx, id, { realName: b.realName, phone: b.phone, roleId: u.access === 0 ? null : (b.roleId ?? null), status: b.status });
+    const v = { realName: b.realName, phone: b.phone, roleId: u.access === 0 ? undefined : b.roleId, status: b.status };
+    await repo.updateUser(tx, id, Object.fromEntries(Object.entries(v).filter(([, x]) => x !== undefined)));
     if (b.status === 0) await revokeUserSessions(tx, id, 'disabled');
   });
   return null;
@@ -158,10 +160,16 @@ export async function createRole(ctx: Ctx, b: z.output<typeof RoleBody>) {
   return { id };
 }
 
-export async function updateRole(ctx: Ctx, id: number, b: z.output<typeof RoleBody>) {
+export async function updateRole(ctx: Ctx, id: number, b: z.output<typeof RoleUpdateBody>) {
   const role = await getRole(ctx, id);
   ctx.audit.target = `角色 ${role.name}`;
-  await ctx.tx((tx) => repo.updateRole(tx, id, b));
+  const grants = b.routes !== undefined || b.operations !== undefined;
+  if (grants && id === ctx.user.roleId) throw refuse('SELF_ROLE', '不能修改自己所属角色的权限');
+  if (role.builtin && b.routes && ADMIN_ROUTES.some((k) => !b.routes!.includes(k))) {
+    throw refuse('ROLE_BUILTIN', '内置管理员角色须保留角色管理与账号管理权限');
+  }
+  const values = Object.fromEntries(Object.entries(b).filter(([, v]) => v !== undefined));
+  if (Object.keys(values).length > 0) await ctx.tx((tx) => repo.updateRole(tx, id, values));
   return null;
 }
 

@@ -4,7 +4,6 @@ import { routes } from '../../http/routes.ts';
 import { registerCrud } from '../../http/crud.ts';
 import { IdParams } from '../../http/paging.ts';
 import { areaPermissions } from '../../db/schema/index.ts';
-import type { AnyTable } from '../../db/crud-repo.ts';
 import * as area from './service.ts';
 import { AreaBody, AreaUpdateBody, BindUserBody, ChildAreaQuery, NoBindTreeQuery, TreeQuery, UserTreeQuery } from './schema.ts';
 
@@ -42,7 +41,7 @@ export default function areaRoutes(app: FastifyInstance) {
     area.bindUser(ctx, body));
   registerCrud(app, {
     def: areaPermissionResource,
-    table: areaPermissions as unknown as AnyTable,
+    table: areaPermissions,
     tenancy: 'company',
     tags,
     read: { routes: ['systemRecords', 'administrator', 'recordsArea'] },

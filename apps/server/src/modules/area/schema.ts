@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { areaResource, formSchema } from '@meter/contracts';
+import { areaResource, formSchema, num } from '@meter/contracts';
 import { AreaFilter, PageQuery, optText } from '../../http/paging.ts';
 
 // Input of the area calls. The area form is derived from its declared resource.
 
-const id = z.coerce.number().int().positive();
+const id = num(z.number().int().positive());
 const flag = z
   .union([z.boolean(), z.enum(['true', 'false', '1', '0', ''])])
   .optional()

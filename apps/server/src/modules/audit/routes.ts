@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { num } from '@meter/contracts';
 import { routes } from '../../http/routes.ts';
 import { PageQuery, offsetOf, optText } from '../../http/paging.ts';
 import { Page } from '../../http/envelope.ts';
@@ -18,7 +19,7 @@ const LogQuery = PageQuery.extend({
   action: optText(),
   startTime: z.union([z.literal(''), dateTime]).optional(),
   endTime: z.union([z.literal(''), dateTime]).optional(),
-  searchCompanyID: z.coerce.number().int().positive().optional(),
+  searchCompanyID: num(z.number().int().positive()).optional(),
 });
 
 async function listLog(ctx: Ctx, q: z.output<typeof LogQuery>) {

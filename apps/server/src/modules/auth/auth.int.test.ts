@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../../test/helpers.ts';
 import { makeCompany, makeRole, makeUser } from '../../../test/factories.ts';
-import { LOCK_AFTER_FAILURES } from './service.ts';
+import { LOCK_AFTER_FAILURES, LOGIN_FAILED_MESSAGE } from './service.ts';
 
 let t: TestApp;
 let companyId: number;
@@ -45,7 +45,9 @@ describe('login', () => {
     expect(bad.body.code).toBe('LOGIN_FAILED');
     expect(bad.body.message).toMatch(/用户名或密码错误/);
     const unknown = await login('no-such-user', 'x');
-    expect(unknown.body).toMatchObject({ code: 'LOGIN_FAILED', message: '用户名或密码错误' });
+    expect(unknown.body).toMatchObject({ code: 'LOGIN_FAILED', message: LOGIN_FAILED_MESSAGE });
+    // the same answer: nothing tells which usernames exist (再错 N 次 was only said to real users)
+    expect(bad.body).toEqual(unknown.body);
   });
 
   it('rejects malformed input with 400 naming the field', async () => {
@@ -59,10 +61,13 @@ describe('login', () => {
     const u = await makeUser(t.owner, { companyId, roleId });
     for (let i = 0; i < LOCK_AFTER_FAILURES - 1; i++) expect((await login(u.username, 'bad')).body.code).toBe('LOGIN_FAILED');
     const last = await login(u.username, 'bad');
-    expect(last.body.code).toBe('ACCOUNT_LOCKED');
+    expect(last.body).toEqual({ code: 'LOGIN_FAILED', message: LOGIN_FAILED_MESSAGE });
+    expect((await t.owner.query('SELECT locked_until > now() AS locked FROM admin_users WHERE id = $1', [u.id])).rows[0].locked).toBe(true);
+    // locked: even the right password is refused, with the one message every failure gets
     const right = await login(u.username, u.password);
-    expect(right.body.code).toBe('ACCOUNT_LOCKED');
-    expect(right.body.message).toMatch(/锁定/);
+    expect(right.body).toEqual({ code: 'LOGIN_FAILED', message: LOGIN_FAILED_MESSAGE });
+    const { rows: why } = await t.owner.query(`SELECT reason FROM login_attempts WHERE user_id = $1 ORDER BY id DESC LIMIT 1`, [u.id]);
+    expect(why[0].reason).toBe('locked');
     // after the lock expires the right password works again and the counter is reset
     await t.owner.query(`UPDATE admin_users SET locked_until = now() - interval '1 second' WHERE id = $1`, [u.id]);
     expect((await login(u.username, u.password)).body.code).toBe('SUCCESS');
@@ -84,12 +89,14 @@ describe('login', () => {
       [u.username, u.id],
     );
     const r = await login(u.username, u.password);
-    expect(r.body.code).toBe('ACCOUNT_RATE_LIMITED');
+    expect(r.body).toEqual({ code: 'LOGIN_FAILED', message: LOGIN_FAILED_MESSAGE });
+    const { rows } = await t.owner.query(`SELECT reason FROM login_attempts WHERE user_id = $1 ORDER BY id DESC LIMIT 1`, [u.id]);
+    expect(rows[0].reason).toBe('rate');
   });
 
-  it('refuses a disabled account', async () => {
+  it('refuses a disabled account with the same message', async () => {
     const u = await makeUser(t.owner, { companyId, roleId, status: 0 });
-    expect((await login(u.username, u.password)).body).toMatchObject({ code: 'ACCOUNT_DISABLED' });
+    expect((await login(u.username, u.password)).body).toEqual({ code: 'LOGIN_FAILED', message: LOGIN_FAILED_MESSAGE });
   });
 });
 

@@ -16,12 +16,26 @@ export interface AuthSettings {
   maxHours: number;
   /** how long a looked-up session may be reused (SessionCache); absent or 0: every request looks it up */
   sessionCacheMs?: number;
+  /** login attempts per minute per IP address and per username (defaults 30 and 10) */
+  loginPerIp?: number;
+  loginPerAccount?: number;
 }
-export const authSettings = (c: Pick<Config, 'SESSION_IDLE_MINUTES' | 'SESSION_MAX_HOURS' | 'AUTH_SESSION_CACHE_MS'>): AuthSettings => ({
+export const authSettings = (
+  c: Pick<Config, 'SESSION_IDLE_MINUTES' | 'SESSION_MAX_HOURS' | 'AUTH_SESSION_CACHE_MS' | 'LOGIN_RATE_PER_IP' | 'LOGIN_RATE_PER_ACCOUNT'>,
+): AuthSettings => ({
   idleMinutes: c.SESSION_IDLE_MINUTES,
   maxHours: c.SESSION_MAX_HOURS,
   sessionCacheMs: c.AUTH_SESSION_CACHE_MS,
+  loginPerIp: c.LOGIN_RATE_PER_IP,
+  loginPerAccount: c.LOGIN_RATE_PER_ACCOUNT,
 });
+
+/**
+ * The one answer to every failed login (unknown user, wrong password, locked, disabled, too many
+ * failures): nothing tells an outsider which usernames exist or what state an account is in.
+ */
+export const LOGIN_FAILED_MESSAGE = `用户名或密码错误（连续错误 ${LOCK_AFTER_FAILURES} 次账号将锁定 ${LOCK_MINUTES} 分钟）`;
+const loginFailed = () => refuse('LOGIN_FAILED', LOGIN_FAILED_MESSAGE);
 
 /** A platform admin's role holds everything; a company user's role holds what was granted. */
 function grants(access: number, role: { routes: string[]; operations: string[] } | undefined) {
@@ -29,7 +43,6 @@ function grants(access: number, role: { routes: string[]; operations: string[] }
   return { routes: role?.routes ?? [], operations: role?.operations ?? [] };
 }
 
-const minutesLeft = (until: Date) => Math.max(1, Math.ceil((until.getTime() - Date.now()) / 60_000));
 
 export async function login(
   ctx: PublicCtx,
@@ -41,40 +54,34 @@ export async function login(
   ctx.audit.username = username;
   ctx.audit.target = `账号 ${username}`;
   const user = await db.tx(SYSTEM_SCOPE, (tx) => repo.findUserForLogin(tx, username));
+  // every path verifies one argon2 hash, so the time taken does not tell them apart either
   if (!user) {
     await dummyVerify(input.password);
     await db.tx(SYSTEM_SCOPE, (tx) => repo.recordAttempt(tx, { username, success: false, reason: 'no_user', ip }));
-    throw refuse('LOGIN_FAILED', '用户名或密码错误');
+    throw loginFailed();
   }
   ctx.audit.userId = user.id;
   ctx.audit.companyId = user.companyId;
   const fail = async (reason: string) =>
     db.tx(SYSTEM_SCOPE, (tx) => repo.recordAttempt(tx, { username, userId: user.id, success: false, reason, ip }));
 
-  if (user.status !== 1) {
-    await fail('disabled');
-    throw refuse('ACCOUNT_DISABLED', '该账号已被禁用，请联系管理员');
-  }
-  if (user.lockedUntil && user.lockedUntil.getTime() > Date.now()) {
-    await fail('locked');
-    throw refuse('ACCOUNT_LOCKED', `密码连续错误次数过多，账号已锁定，请 ${minutesLeft(user.lockedUntil)} 分钟后再试`);
-  }
+  const refusedBefore = async (reason: string) => {
+    await dummyVerify(input.password);
+    await fail(reason);
+    return loginFailed();
+  };
+  if (user.status !== 1) throw await refusedBefore('disabled');
+  if (user.lockedUntil && user.lockedUntil.getTime() > Date.now()) throw await refusedBefore('locked');
   const hourFailures = await db.tx(SYSTEM_SCOPE, (tx) =>
     repo.countFailuresSince(tx, user.id, new Date(Date.now() - 3600_000)),
   );
-  if (hourFailures >= MAX_FAILURES_PER_HOUR) {
-    await fail('rate');
-    throw refuse('ACCOUNT_RATE_LIMITED', '该账号一小时内登录失败次数过多，请稍后再试');
-  }
+  if (hourFailures >= MAX_FAILURES_PER_HOUR) throw await refusedBefore('rate');
   if (!(await verifyPassword(user.passwordHash, input.password))) {
-    const r = await db.tx(SYSTEM_SCOPE, async (tx) => {
+    await db.tx(SYSTEM_SCOPE, async (tx) => {
       await repo.recordAttempt(tx, { username, userId: user.id, success: false, reason: 'password', ip });
-      return repo.addFailure(tx, user.id, LOCK_AFTER_FAILURES, LOCK_MINUTES);
+      await repo.addFailure(tx, user.id, LOCK_AFTER_FAILURES, LOCK_MINUTES);
     });
-    if (r.lockedUntil && r.lockedUntil.getTime() > Date.now()) {
-      throw refuse('ACCOUNT_LOCKED', `密码连续错误 ${LOCK_AFTER_FAILURES} 次，账号已锁定 ${LOCK_MINUTES} 分钟`);
-    }
-    throw refuse('LOGIN_FAILED', `用户名或密码错误，再错 ${LOCK_AFTER_FAILURES - r.failedCount} 次账号将被锁定`);
+    throw loginFailed();
   }
 
   const token = newToken();

@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { amountError, amountToFen } from '@meter/contracts';
+import { amountError, amountToFen, num } from '@meter/contracts';
 import { AreaFilter, PageQuery, optText } from '../../http/paging.ts';
 
 // Input shapes of the billing endpoints (zod, Chinese messages; a 400 names the field).
 
-export const id = z.coerce.number({ error: '须为正整数' }).int('须为正整数').positive('须为正整数');
+export const id = num(z.number({ error: '须为正整数' }).int('须为正整数').positive('须为正整数'), '须为正整数');
 
 /** A 元 amount (string or number, ≤ 2 decimals, > 0) → 分. */
 export const Money = z
@@ -37,7 +37,7 @@ const when = z
   .regex(/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/, '格式应为 YYYY-MM-DD 或 YYYY-MM-DD HH:mm:ss')
   .optional()
   .or(z.literal('').transform(() => undefined));
-const flag = z.coerce.number().int().min(0).max(1).optional();
+const flag = num(z.number().int().min(0).max(1)).optional();
 
 export const TimeRange = z.object({ startTime: when, endTime: when });
 
@@ -74,7 +74,7 @@ export const BusinessPayBody = z.object({
         chargeCodeId: id,
         /** defaults to the charge code's amount × quantity */
         amount: Money.optional(),
-        quantity: z.coerce.number().int('须为正整数').min(1, '须为正整数').max(1000, '不能大于 1000').optional().default(1),
+        quantity: num(z.number().int('须为正整数').min(1, '须为正整数').max(1000, '不能大于 1000')).optional().default(1),
       }),
       { error: '请选择缴费项目' },
     )
@@ -93,7 +93,7 @@ export const AddRoomSubsidyBody = z
     roomId: id,
     wallet: EnergyWallet.optional().default('electric'),
     amount: Money,
-    dayOfMonth: z.coerce.number().int('须为 1–28 的整数').min(1, '须为 1–28 的整数').max(28, '须为 1–28 的整数').optional().default(1),
+    dayOfMonth: num(z.number().int('须为 1–28 的整数').min(1, '须为 1–28 的整数').max(28, '须为 1–28 的整数')).optional().default(1),
     startMonth: month,
     endMonth: month.optional().or(z.literal('').transform(() => undefined)),
     memo,
@@ -136,7 +136,7 @@ export const JournalFilter = AreaFilter.extend(TimeRange.shape).extend({
   roomId: id.optional(),
 });
 export const StatisticsQuery = PageQuery.extend(JournalFilter.shape).extend({
-  transactionType: z.coerce.number().int().min(0, '交易类型无效').max(8, '交易类型无效').optional().default(0),
+  transactionType: num(z.number().int().min(0, '交易类型无效').max(8, '交易类型无效')).optional().default(0),
 });
 export type StatisticsInput = z.infer<typeof StatisticsQuery>;
 export const PaymentQuery = PageQuery.extend(JournalFilter.shape).extend({
@@ -144,8 +144,8 @@ export const PaymentQuery = PageQuery.extend(JournalFilter.shape).extend({
 });
 export const AuditQuery = PageQuery.extend(JournalFilter.shape).extend({ audited: flag });
 export const AuditSumQuery = JournalFilter.extend({ audited: flag });
-export const DeductionQuery = PageQuery.extend(JournalFilter.shape).extend({ meterKind: z.coerce.number().int().min(1).max(2).optional() });
-export const DeductionSumQuery = JournalFilter.extend({ meterKind: z.coerce.number().int().min(1).max(2).optional() });
+export const DeductionQuery = PageQuery.extend(JournalFilter.shape).extend({ meterKind: num(z.number().int().min(1).max(2)).optional() });
+export const DeductionSumQuery = JournalFilter.extend({ meterKind: num(z.number().int().min(1).max(2)).optional() });
 export const DataAuditBody = z.object({
   ids: z.array(id, { error: '请选择要审核的流水' }).min(1, '请选择要审核的流水').max(1000, '一次最多审核 1000 条'),
   memo,
@@ -158,7 +158,7 @@ export const SettlementFilter = AreaFilter.extend(TimeRange.shape).extend({
   ownerName: optText(),
   meterName: optText(),
   address: optText(16),
-  meterKind: z.coerce.number().int().min(1, '表具类型须为 1（电）或 2（水）').max(2, '表具类型须为 1（电）或 2（水）').optional(),
+  meterKind: num(z.number().int().min(1, '表具类型须为 1（电）或 2（水）').max(2, '表具类型须为 1（电）或 2（水）')).optional(),
   meterId: id.optional(),
   roomId: id.optional(),
 });
@@ -176,7 +176,7 @@ export const BillQuery = PageQuery.extend(AreaFilter.shape).extend({
 export const EnergyBillQuery = PageQuery.extend(AreaFilter.shape).extend({
   month: month.optional(),
   /** 1 电费, 2 水费; empty = both */
-  SchemeType: z.union([z.literal(''), z.coerce.number().int().min(1, '方案类型须为 1（电费）或 2（水费）').max(2, '方案类型须为 1（电费）或 2（水费）')]).optional(),
+  SchemeType: z.union([z.literal(''), num(z.number().int().min(1, '方案类型须为 1（电费）或 2（水费）').max(2, '方案类型须为 1（电费）或 2（水费）'))]).optional(),
   roomName: optText(),
   ownerName: optText(),
 });
@@ -215,7 +215,7 @@ export const SharedMeterBody = z.object({
   meterId: id,
   areaId: id,
   /** 1 by floor area, 2 equally */
-  method: z.coerce.number().int().refine((v) => v === 1 || v === 2, '分摊方式须为 1（按面积）或 2（平均）'),
+  method: num(z.number().int().refine((v) => v === 1 || v === 2, '分摊方式须为 1（按面积）或 2（平均）')),
   memo,
 });
 export const SharedMeterQuery = PageQuery.extend(AreaFilter.shape);

@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { verifyPassword } from '../auth/crypto.ts';
 import { testApp, type TestApp } from '../../../test/helpers.ts';
 import { makeArea, makeCompany, makeRole, makeRoom, makeUser, uniq } from '../../../test/factories.ts';
 
@@ -49,9 +50,12 @@ describe('Company CRUD (platform admin)', () => {
     const u = await t.call(admin, { method: 'PUT', url: `${C}/detail`, payload: { id, name: `${name}改`, bankType: 2, edition: 0, valveControlPwd: '' } });
     expect(u.body.code).toBe('SUCCESS');
     const row = (await t.owner.query('SELECT name, bank_type, valve_control_pwd, contact FROM companies WHERE id = $1', [id])).rows[0];
-    expect(row).toEqual({ name: `${name}改`, bank_type: 2, valve_control_pwd: 'abc123', contact: '' });
+    expect(row).toMatchObject({ name: `${name}改`, bank_type: 2, contact: '' });
+    // stored as an argon2id hash, never as typed
+    expect(row.valve_control_pwd).toMatch(/^\$argon2id\$/);
+    expect(await verifyPassword(row.valve_control_pwd, 'abc123')).toBe(true);
     await t.call(admin, { method: 'PUT', url: `${C}/detail`, payload: { id, name: `${name}改`, bankType: 2, edition: 0, valveControlPwd: 'new999' } });
-    expect((await t.owner.query('SELECT valve_control_pwd FROM companies WHERE id = $1', [id])).rows[0].valve_control_pwd).toBe('new999');
+    expect(await verifyPassword((await t.owner.query('SELECT valve_control_pwd FROM companies WHERE id = $1', [id])).rows[0].valve_control_pwd, 'new999')).toBe(true);
 
     const d = await t.call(admin, { method: 'DELETE', url: `${C}/detail`, payload: { ids: [id] } });
     expect(d.body.code).toBe('SUCCESS');
@@ -163,21 +167,18 @@ describe('CompanyInfo, GetReceiptAccount, getValveControlPwd', () => {
     expect(p.body.code).toBe('COMPANY_REQUIRED');
   });
 
-  it('getValveControlPwd: own company only; needs the valve operation', async () => {
+  it('getValveControlPwd: never the password itself; own company only; needs the valve operation', async () => {
     const r = await t.call(demo, { method: 'GET', url: `${C}/getValveControlPwd` });
-    expect(r.body).toMatchObject({ code: 'SUCCESS', data: '123456' });
+    expect(r.body).toMatchObject({ code: 'SUCCESS', data: { set: true } });
+    expect(JSON.stringify(r.body)).not.toContain('123456');
     expect((await t.call(reader, { method: 'GET', url: `${C}/getValveControlPwd` })).status).toBe(403);
-    // another company's staff asking with demo's id get their own company's (or its refusal), never demo's
+    // another company's staff asking with demo's id get their own company's answer, never demo's
     const other = await makeCompany(t.owner);
-    await t.owner.query(`UPDATE companies SET valve_control_pwd = 'other77' WHERE id = $1`, [other]);
     const role = await makeRole(t.owner, other, ['longRange'], ['device.valve']);
     const u = await makeUser(t.owner, { companyId: other, roleId: role });
     const tok = await t.login(u.username, u.password);
-    const o = await t.call(tok, { method: 'GET', url: `${C}/getValveControlPwd?companyId=${demoCompany}&searchCompanyID=${demoCompany}` });
-    expect(o.body.data).toBe('other77');
     // unset → a clear refusal
-    await t.owner.query(`UPDATE companies SET valve_control_pwd = '' WHERE id = $1`, [other]);
-    const unset = await t.call(tok, { method: 'GET', url: `${C}/getValveControlPwd` });
+    const unset = await t.call(tok, { method: 'GET', url: `${C}/getValveControlPwd?companyId=${demoCompany}&searchCompanyID=${demoCompany}` });
     expect(unset.body.code).toBe('VALVE_PWD_UNSET');
     expect(unset.body.message).toContain('尚未设置阀控密码');
   });

@@ -1,6 +1,6 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import { adminUsers, areaPermissions, areas, collectors, companies, companyClassifies, meters, owners, roles, rooms, sessions, userAreas } from '../../db/schema/index.ts';
+import { adminUsers, areaPermissions, areas, auditLog, collectors, companies, companyClassifies, meters, owners, roles, rooms, sessions, userAreas } from '../../db/schema/index.ts';
 import { conflict } from '../../http/errors.ts';
 
 // The only SQL of the company domain. Row-level security shows company staff only their own company
@@ -103,6 +103,20 @@ export async function updateCompany(tx: Tx, id: number, v: CompanyValues) {
 export async function valveControlPwd(tx: Tx, id: number) {
   const [r] = await tx.select({ pwd: companies.valveControlPwd }).from(companies).where(eq(companies.id, id));
   return r?.pwd;
+}
+
+/** Stores the valve-control password's hash ('' = not set). */
+export async function setValveControlPwd(tx: Tx, id: number, hash: string) {
+  await tx.update(companies).set({ valveControlPwd: hash, updatedAt: sql`now()` }).where(eq(companies.id, id));
+}
+
+/** Wrong valve passwords this user typed in this company since `since` (each refused request is an audit row). */
+export async function valvePwdFailures(tx: Tx, companyId: number, userId: number, since: Date) {
+  const [r] = await tx
+    .select({ n: count() })
+    .from(auditLog)
+    .where(and(eq(auditLog.companyId, companyId), eq(auditLog.userId, userId), eq(auditLog.code, 'VALVE_PWD_WRONG'), sql`${auditLog.createdAt} > ${since}`));
+  return Number(r?.n ?? 0);
 }
 
 /** What still lives in a company, by kind (only kinds with rows). */

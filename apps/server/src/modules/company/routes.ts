@@ -4,15 +4,17 @@ import { routes } from '../../http/routes.ts';
 import { registerCrud } from '../../http/crud.ts';
 import { IdParams, IdsBody } from '../../http/paging.ts';
 import { companyClassifies } from '../../db/schema/index.ts';
-import type { AnyTable } from '../../db/crud-repo.ts';
 import * as repo from './repo.ts';
 import * as company from './service.ts';
-import { CompanyBody, CompanyListQuery, CompanyUpdateBody, DevicePermissBody, DevicePermissQuery } from './schema.ts';
+import * as valvePwd from './valve-password.ts';
+import { CompanyBody, CompanyListQuery, CompanyUpdateBody, DevicePermissBody, DevicePermissQuery, ValvePwdCheckBody, ValvePwdSetBody } from './schema.ts';
 
 const platformRead = { access: 0 as const, routes: ['belongs'] };
 const platformWrite = { access: 0 as const, routes: ['belongs'] };
 /** the valve dialog: whoever may switch valves */
 const valve = { op: 'device.valve' };
+/** a company admin (account or role administration) who may switch valves sets the password */
+const valveAdmin = { access: 1 as const, routes: ['systemRecords', 'systemRole'], op: 'device.valve' };
 
 export default function companyRoutes(app: FastifyInstance) {
   const r = routes(app);
@@ -22,7 +24,11 @@ export default function companyRoutes(app: FastifyInstance) {
   r.get(`${C}/GetCompanyClassifyList`, { summary: '单位分类（全部）', perm: {}, tags }, (_i, ctx) => ctx.tx(repo.classifyOptions));
   r.get(`${C}/CompanyInfo`, { summary: '当前单位信息', perm: {}, tags }, (_i, ctx) => company.info(ctx));
   r.get(`${C}/GetReceiptAccount`, { summary: '收款账户（单位与结算银行）', perm: {}, tags }, (_i, ctx) => company.receiptAccount(ctx));
-  r.get(`${C}/getValveControlPwd`, { summary: '阀控密码（阀控弹窗校验用）', perm: valve, tags }, (_i, ctx) => company.valveControlPwd(ctx));
+  r.get(`${C}/getValveControlPwd`, { summary: '是否已设置阀控密码（密码本身不出服务器）', perm: valve, tags }, (_i, ctx) => valvePwd.status(ctx));
+  r.post(`${C}/checkValveControlPwd`, { summary: '校验阀控密码（阀控弹窗）', perm: valve, body: ValvePwdCheckBody, tags }, ({ body }, ctx) =>
+    valvePwd.verify(ctx, body.password));
+  r.put(`${C}/setValveControlPwd`, { summary: '设置本单位阀控密码', perm: valveAdmin, body: ValvePwdSetBody, tags }, ({ body }, ctx) =>
+    valvePwd.set(ctx, body.password));
 
   r.get(`${C}/list`, { summary: '单位列表', perm: platformRead, query: CompanyListQuery, tags }, ({ query }, ctx) => company.list(ctx, query));
   r.get(`${C}/detail/:id`, { summary: '单位详情', perm: platformRead, params: IdParams, tags }, ({ params }, ctx) => company.get(ctx, params.id));
@@ -37,7 +43,7 @@ export default function companyRoutes(app: FastifyInstance) {
 
   registerCrud(app, {
     def: companyClassifyResource,
-    table: companyClassifies as unknown as AnyTable,
+    table: companyClassifies,
     tenancy: 'platform',
     tags,
     read: {},

@@ -2,6 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { ALL_COLLECTOR_PLANS, ALL_ELECTRIC_PLANS, ALL_WATER_PLANS } from '@meter/contracts';
 import type { Tx } from '../../db/client.ts';
 import { areaPermissions, areas, companies } from '../../db/schema/index.ts';
+import { hashPassword } from '../auth/crypto.ts';
 
 // Demo data of the company archive (issue 3): the demo company's device permissions, receipt and SMS
 // prices, valve password, and its area-permission sets. Called from demo/seed.ts once the area tree exists.
@@ -19,7 +20,7 @@ export async function seedCompanyArchive(tx: Tx, companyId: number) {
       bankType: 0,
       smsPriceFen: 8,
       phonePriceFen: 15,
-      valveControlPwd: '123456',
+      valveControlPwd: await hashPassword('123456'),
       deviceCheck: true,
       collectorPlans: [...ALL_COLLECTOR_PLANS],
       electricPlans: ALL_ELECTRIC_PLANS.filter((p) => !DEMO_DENIED.electric.includes(p)).sort((a, b) => a - b),

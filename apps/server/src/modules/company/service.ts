@@ -5,6 +5,7 @@ import { companyOf, isPlatform, type Ctx } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
 import { badRequest, conflict, notFound, refuse } from '../../http/errors.ts';
 import * as repo from './repo.ts';
+import * as valvePwd from './valve-password.ts';
 import type { CompanyBody, CompanyListQuery, CompanyUpdateBody, DevicePermissBody, DevicePermissQuery } from './schema.ts';
 
 // Companies (单位) for platform admins (/belongs), and what company staff read of their own company.
@@ -77,6 +78,7 @@ async function checkWrite(tx: Tx, v: { name: string; classifyId?: number | null 
 
 export async function create(ctx: Ctx, b: Body) {
   const v = values(b);
+  v.valveControlPwd = await valvePwd.hashIfSet(v.valveControlPwd);
   ctx.audit.target = `单位 ${v.name}`;
   return companyTx(ctx, async (tx) => {
     await checkWrite(tx, v);
@@ -89,6 +91,7 @@ export async function update(ctx: Ctx, b: z.output<typeof CompanyUpdateBody>) {
   const v = values(b);
   // the password is write-only: blank keeps the one set before
   if (!v.valveControlPwd) delete v.valveControlPwd;
+  else v.valveControlPwd = await valvePwd.hashIfSet(v.valveControlPwd);
   ctx.audit.target = `单位 ${v.name}`;
   return companyTx(ctx, async (tx) => {
     if (!(await repo.getCompany(tx, id))) throw notFound('单位');
@@ -187,14 +190,6 @@ export async function receiptAccount(ctx: Ctx) {
  * with what the operator types (SPEC §5). Staff always get their own company's; a platform admin the
  * picked company's.
  */
-export async function valveControlPwd(ctx: Ctx) {
-  const id = companyOf(ctx);
-  const pwd = await ctx.tx((tx) => repo.valveControlPwd(tx, id));
-  if (pwd === undefined) throw notFound('单位');
-  if (!pwd) throw refuse('VALVE_PWD_UNSET', '本单位尚未设置阀控密码，请联系平台管理员在单位管理中设置');
-  return pwd;
-}
-
 /** CompanyDevicePermiss GET: the plans a company may use, and the effective lists (all when unchecked). */
 export async function devicePermiss(ctx: Ctx, q: z.output<typeof DevicePermissQuery>) {
   const id = q.companyId ?? companyOf(ctx);

@@ -43,8 +43,9 @@ describe('a command read with a report in the middle of its dialogue', () => {
     const imei = imei15();
     const collectorId = await h.collector(c.companyId, imei);
     const m = await h.meter(c, { kind: 1, collectorId });
+    const secret = String((await h.q1<{ reg_secret: string }>('SELECT reg_secret FROM collectors WHERE id = $1', [collectorId])).reg_secret);
     fleet = createFleet({
-      collectors: [{ imei, meters: [{ address: m.address, kind: 'electric', initialTotal: 500 }] }],
+      collectors: [{ imei, secret, meters: [{ address: m.address, kind: 'electric', initialTotal: 500 }] }],
       gateway: { host: '127.0.0.1', port: h.gateway.port },
       mqttUrl: MQTT_URL,
       topicPrefix: h.prefix,

@@ -1,8 +1,8 @@
 import { sql, type SQL } from 'drizzle-orm';
-import type { Tx } from '../../db/client.ts';
+import { clientOf, queryMany, type Tx } from '../../db/client.ts';
 import { intArr, textArr } from '../../db/array-literal.ts';
 import { BinaryCopyWriter } from '../../db/copy-binary.ts';
-import { clientOf, copyIn } from '../../db/copy.ts';
+import { copyIn } from '../../db/copy.ts';
 import { areaAndBelow } from '../../db/crud-repo.ts';
 import { ELECTRIC_PLAN_KINDS, WATER_PLAN_KINDS } from '@meter/contracts';
 import type { PlausibilityTerms } from './plausible.ts';
@@ -80,12 +80,12 @@ export async function lockIngest(
   const buckets = bucketsOf(meterIds);
   // One round trip, two statements (simple protocol; the ids are integers, inlined): the locks first,
   // then the read, whose own snapshot (READ COMMITTED) sees what the previous holder committed.
-  const res = (await clientOf(tx).query(`
+  const res = await queryMany(clientOf(tx), `
     SELECT count(pg_advisory_xact_lock(724300, b)) FROM (SELECT unnest('{${buckets.join(',')}}'::int[]) AS b ORDER BY 1) AS x;
     SELECT x.id AS meter_id, m.company_id, m.kind, m.phase_id, m.caliber_id, (extract(epoch FROM l.read_at) * 1000)::float8 AS read_ms, l.total, l.registers->'valve' AS valve
     FROM unnest('{${meterIds.join(',')}}'::bigint[]) AS x(id)
     LEFT JOIN meters m ON m.id = x.id
-    LEFT JOIN meter_latest l ON l.meter_id = x.id`)) as unknown as { rows: Record<string, unknown>[] }[];
+    LEFT JOIN meter_latest l ON l.meter_id = x.id`);
   // of the registers only the relay/valve state is read by ingest: only it is fetched (no jsonb parse per meter)
   for (const x of res[1].rows) {
     const id = Number(x.meter_id);
@@ -1177,4 +1177,10 @@ export async function pruneOld(tx: Tx, reportsBefore: Date, readCommandsBefore: 
     DELETE FROM commands WHERE kind = 'read' AND origin = 4 AND status IN ('succeeded', 'failed', 'timed_out', 'expired')
       AND created_at < ${readCommandsBefore.toISOString()}`);
   return { reports: a.rowCount ?? 0, commands: b.rowCount ?? 0 };
+}
+
+/** Whether switching this meter off asks the valve-control password (SPEC §4: phaseId 1). */
+export async function asksValvePassword(tx: Tx, meterId: number) {
+  const r = await tx.execute<{ ask: boolean }>(sql`SELECT phase_id = 1 AS ask FROM meters WHERE id = ${meterId}`);
+  return r.rows[0]?.ask === true;
 }

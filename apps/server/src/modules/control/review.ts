@@ -1,7 +1,7 @@
 import { Decimal } from 'decimal.js';
 import type { Ctx } from '../../http/context.ts';
 import { notFound, refuse } from '../../http/errors.ts';
-import type { DeviceEvent } from '../realtime/bus.ts';
+import type { DeviceEvent } from '../realtime/index.ts';
 import * as repo from './repo.ts';
 import * as rrepo from './review-repo.ts';
 import type * as S from './schema.ts';

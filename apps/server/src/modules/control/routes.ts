@@ -13,6 +13,8 @@ const VALVE_PAGES = ['longRange', 'casualCopy', 'recordsTable', 'keepElectric', 
 const CONFIG_PAGES = ['constant', 'advConfig', 'recordsTable', 'notesConfig'];
 const WARN_PAGES = ['warnElectricOff', 'warnWaterOff', 'warnElectricError', 'warnWaterValveError', 'warnElectricRateError', 'warnCopyReadError', 'deviceNoRead', 'home'];
 const READ_PAGES = ['casualCopy', 'recordsTable', 'longRange'];
+/** Marking warnings handled is a write: a warning page (not the always-allowed home) and its own operation key. */
+export const DEAL = { routes: WARN_PAGES.filter((k) => k !== 'home'), op: 'device.edit' };
 
 export default function controlRoutes(app: FastifyInstance, api: ControlApi) {
   const r = routes(app);
@@ -65,7 +67,7 @@ export default function controlRoutes(app: FastifyInstance, api: ControlApi) {
   // ---- exceptions ----------------------------------------------------------------------------
   r.get(`${V1}/device/unusual/list`, { summary: '设备异常列表', perm: { routes: WARN_PAGES }, query: S.UnusualQuery, tags }, ({ query }, ctx) =>
     svc.unusual(ctx, query));
-  r.put(`${V1}/device/unusual/deal`, { summary: '处理设备异常', perm: { routes: WARN_PAGES }, body: S.DealBody, tags }, ({ body }, ctx) =>
+  r.put(`${V1}/device/unusual/deal`, { summary: '处理设备异常', perm: DEAL, body: S.DealBody, tags }, ({ body }, ctx) =>
     svc.deal(ctx, api, body));
   r.put(`${V1}/device/unusual/reading/accept`, { summary: '接受异常跳变读数（按该读数计费）', perm: { routes: WARN_PAGES, op: 'device.manualRead' }, body: S.ReviewBody, tags }, ({ body }, ctx) =>
     reviewReading(ctx, api, body, true));

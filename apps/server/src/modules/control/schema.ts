@@ -1,11 +1,12 @@
 import { z } from 'zod';
+import { num } from '@meter/contracts';
 import { AreaFilter, PageQuery, optText } from '../../http/paging.ts';
 import { DLT645_PARAM_KEYS } from '../../gateway/frames.ts';
 import { COMMAND_KIND_LIST, COMMAND_STATUS } from './rules.ts';
 
 // Request shapes of the control API (zod, zh-CN messages). Ids and numbers may arrive as strings.
 
-const id = z.coerce.number().int().positive();
+const id = num(z.number().int().positive());
 const boolish = z.union([z.boolean(), z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1'), z.number().transform((n) => n !== 0)]);
 const reason = z.string().trim().max(200).optional().default('');
 
@@ -49,6 +50,8 @@ export const OpenBody = z.object({
   memo: z.string().trim().max(200).optional().default(''),
   /** a person's reason to close a protected meter or inside no-disconnect hours */
   overrideReason: reason,
+  /** the valve-control password typed in the dialog: switching a phaseId-1 meter off needs it (checked here) */
+  password: z.string().max(64, '阀控密码最多 32 位').optional(),
 });
 
 export const LimitBody = z.object({ id, limitPrice: amount(999999.99), memo: z.string().trim().max(200).optional().default('') });
@@ -83,12 +86,12 @@ export const WATER_PARAM_KEYS = ['settleDay', 'syncTime'];
 export const MeterListQuery = PageQuery.extend(AreaFilter.shape).extend({
   keyword: optText(64),
   /** 1 电表, 2 水表 */
-  kind: z.coerce.number().int().min(1).max(2).optional(),
+  kind: num(z.number().int().min(1).max(2)).optional(),
 });
 
 export const LoraListBody = MeterListQuery;
 
-export const FailListQuery = MeterListQuery.extend({ num: z.coerce.number().int().min(1).max(1000).default(2) });
+export const FailListQuery = MeterListQuery.extend({ num: num(z.number().int().min(1).max(1000)).default(2) });
 
 export const UnreadQuery = MeterListQuery.extend({
   /** not read since this day (default: today, China time) */
@@ -117,7 +120,7 @@ export const WARNING_KIND_LIST = ['offline', 'consumption_closed', 'backwards', 
 export const UnusualQuery = MeterListQuery.extend({
   type: csv(WARNING_KIND_LIST),
   /** 0 未处理, 1 已处理 */
-  status: z.coerce.number().int().min(0).max(1).optional(),
+  status: num(z.number().int().min(0).max(1)).optional(),
   start: when(),
   end: when(true),
 });
@@ -133,17 +136,17 @@ export const CommandListQuery = MeterListQuery.extend({
   type: csv(COMMAND_KIND_LIST),
   status: csv(Object.keys(COMMAND_STATUS) as (keyof typeof COMMAND_STATUS)[]),
   meterId: id.optional(),
-  origin: z.coerce.number().int().min(1).max(4).optional(),
+  origin: num(z.number().int().min(1).max(4)).optional(),
   start: when(),
   end: when(true),
 });
 
-export const ReadTaskQuery = PageQuery.extend({ origin: z.coerce.number().int().min(1).max(2).optional(), start: when(), end: when(true) });
+export const ReadTaskQuery = PageQuery.extend({ origin: num(z.number().int().min(1).max(2)).optional(), start: when(), end: when(true) });
 
 export const ReadingListQuery = MeterListQuery.extend({
   meterId: id.optional(),
   /** 1 自动, 2 随机, 3 人工, 4 上报 */
-  source: z.coerce.number().int().min(1).max(4).optional(),
+  source: num(z.number().int().min(1).max(4)).optional(),
   /** only readings set aside as exceptions (true) or only good ones (false) */
   exception: boolish.optional(),
   start: when(),
@@ -160,7 +163,12 @@ export const ReportListQuery = PageQuery.extend(AreaFilter.shape).extend({
 });
 
 export const BillByDeviceQuery = z
-  .object({ roomId: id.optional(), userId: id.optional(), days: z.coerce.number().int().min(1).max(366).default(31) })
+  .object({ roomId: id.optional(), userId: id.optional(), days: num(z.number().int().min(1).max(366)).default(31) })
   .refine((v) => v.roomId || v.userId, { message: '请指定房间或业主', path: ['roomId'] });
 
-export const ThirdBody = z.object({ config: z.record(z.string(), z.unknown()) }).or(z.record(z.string(), z.unknown()));
+export const ThirdBody = z
+  .record(z.string(), z.unknown())
+  .refine((b) => b.config === undefined || (typeof b.config === 'object' && b.config !== null && !Array.isArray(b.config)), {
+    message: '须为对象',
+    path: ['config'],
+  });

@@ -10,6 +10,7 @@ import type { EventBus } from '../realtime/index.ts';
 import { SOURCE, SOURCE_TEXT, WARNING_KINDS } from './ingest.ts';
 import * as repo from './repo.ts';
 import { openOfKind } from './review-repo.ts';
+import { valvePassword as valvePwd } from '../company/index.ts';
 import { COMMAND_KINDS, COMMAND_STATUS, FINAL, OPPOSITE, ORIGIN, noCloseReason, protocolOf, type CommandKind } from './rules.ts';
 import type * as S from './schema.ts';
 import { ELECTRIC_PARAM_KEYS, WATER_PARAM_KEYS } from './schema.ts';
@@ -286,8 +287,10 @@ async function single(ctx: Ctx, api: ControlApi, meterId: number, r: Request) {
 // Endpoints
 // ---------------------------------------------------------------------------------------------
 
-export function valve(ctx: Ctx, api: ControlApi, b: Input<typeof S.OpenBody>) {
+export async function valve(ctx: Ctx, api: ControlApi, b: Input<typeof S.OpenBody>) {
   ctx.audit.action = b.open ? '合闸/开阀' : '拉闸/关阀';
+  // SPEC §4: switching a phaseId-1 meter off asks the valve password; the server compares it
+  if (!b.open && (await ctx.tx((tx) => repo.asksValvePassword(tx, b.id)))) await valvePwd.verify(ctx, b.password);
   return single(ctx, api, b.id, {
     kind: b.open ? 'open' : 'close',
     memo: b.memo,

@@ -4,7 +4,6 @@ import { routes, type Perm } from '../../http/routes.ts';
 import { registerCrud } from '../../http/crud.ts';
 import { IdQuery } from '../../http/paging.ts';
 import { deviceLookups } from '../../db/schema/index.ts';
-import type { AnyTable } from '../../db/crud-repo.ts';
 import * as device from './service.ts';
 import {
   AnyBody, CollectorBody, CollectorListQuery, CollectorUpdateBody, FocusBody, FocusListQuery, FocusUpdateBody,
@@ -90,7 +89,7 @@ export default function deviceRoutes(app: FastifyInstance) {
   // platform admins maintain the dictionaries
   registerCrud(app, {
     def: deviceLookupResource,
-    table: deviceLookups as unknown as AnyTable,
+    table: deviceLookups,
     tenancy: 'platform',
     tags,
     read: {},

@@ -93,7 +93,7 @@ async function assertImeiFree(ctx: Ctx, imei: string, except: { collectorId?: nu
 // ---- collectors ---------------------------------------------------------------------------------
 
 export async function listCollectors(ctx: Ctx, q: CollectorQuery) {
-  const f = q as unknown as repo.CollectorFilter & { index: number; size: number };
+  const f = q;
   const r = await ctx.tx(async (tx) => {
     const page = await repo.listCollectors(tx, f, f.size, offsetOf(f));
     return { rows: await withAreaPaths(tx, page.rows), count: page.count };
@@ -183,7 +183,7 @@ type MeterRowOut = Awaited<ReturnType<typeof repo.getMeter>>;
 const present = (m: NonNullable<MeterRowOut>) => ({ ...m, planName: meterPlanLabel(m.kind, m.plan) });
 
 export async function listMeters(ctx: Ctx, q: MeterQuery) {
-  const f = q as unknown as repo.MeterFilter & { index: number; size: number };
+  const f = q;
   const r = await ctx.tx(async (tx) => {
     const page = await repo.listMeters(tx, f, f.size, offsetOf(f));
     return { rows: await withAreaPaths(tx, page.rows.map(present)), count: page.count };
@@ -333,7 +333,7 @@ export function groupSuspended(): never {
 // ---- focus devices ------------------------------------------------------------------------------
 
 export async function listFocus(ctx: Ctx, q: FocusQuery) {
-  const f = q as unknown as repo.FocusFilter & { index: number; size: number };
+  const f = q;
   const r = await ctx.tx(async (tx) => {
     const page = await repo.listFocus(tx, f, f.size, offsetOf(f));
     return { rows: await withAreaPaths(tx, page.rows), count: page.count };

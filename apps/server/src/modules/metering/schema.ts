@@ -1,18 +1,19 @@
 import { z } from 'zod';
+import { num } from '@meter/contracts';
 import { AreaFilter, PageQuery, optText } from '../../http/paging.ts';
 import { when } from '../control/index.ts';
 
 // Request shapes of the metering API (zod, zh-CN messages): the meter list of the control pages,
 // manual readings, protections (保电/保水), timed valve control and the meter-config log.
 
-const id = z.coerce.number().int().positive();
+const id = num(z.number().int().positive());
 const boolish = z.union([
   z.boolean(),
   z.enum(['true', 'false', '1', '0']).transform((v) => v === 'true' || v === '1'),
   z.number().transform((n) => n !== 0),
 ]);
 const memo = z.string().trim().max(200, '备注最多 200 个字').optional().default('');
-const meterKind = z.coerce.number().int().refine((v) => v === 1 || v === 2, { message: '表具类别应为 1（电表）或 2（水表）' });
+const meterKind = num(z.number().int().refine((v) => v === 1 || v === 2, { message: '表具类别应为 1（电表）或 2（水表）' }));
 
 /** A register value: ≥ 0, at most 2 decimals, as an exact string. */
 const reading = z
@@ -34,7 +35,7 @@ export const ControlMeterQuery = PageQuery.extend(AreaFilter.shape).extend({
   roomId: id.optional(),
   online: boolish.optional(),
   /** 1 通/开, 0 断/关 */
-  valveState: z.coerce.number().int().min(0).max(1).optional(),
+  valveState: num(z.number().int().min(0).max(1)).optional(),
   protected: boolish.optional(),
   /** include 停用 meters (default: only meters in use) */
   withDisabled: boolish.optional().default(false),
@@ -51,7 +52,7 @@ export const ManualReadingBody = z
     total: reading,
     /** when it was read (default now); not in the future */
     readAt: when(),
-    adjust: z.coerce.number().int().min(0).max(2).optional().default(0),
+    adjust: num(z.number().int().min(0).max(2)).optional().default(0),
     /** why a replacement or correction (required for those) */
     reason: z.string().trim().max(200, '原因最多 200 个字').optional().default(''),
     memo,

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { num } from '@meter/contracts';
 import { AreaFilter, PageQuery, optText } from '../../http/paging.ts';
 import { routes } from '../../http/routes.ts';
 import * as notify from './service.ts';
@@ -11,7 +12,7 @@ const Query = PageQuery.extend(AreaFilter.shape).extend({
   ownerName: optText(),
   phone: optText(20),
   status: z.enum(['queued', 'sending', 'sent', 'failed'], { error: '状态须为 queued、sending、sent 或 failed' }).optional(),
-  level: z.coerce.number().int().min(1, '报警级别须为 1–3').max(3, '报警级别须为 1–3').optional(),
+  level: num(z.number().int().min(1, '报警级别须为 1–3').max(3, '报警级别须为 1–3')).optional(),
   startTime: when,
   endTime: when,
 });

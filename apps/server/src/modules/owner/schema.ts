@@ -1,13 +1,14 @@
 import { z } from 'zod';
-import { formSchema, listQuerySchema, ownerResource, ownerRoomHistoryResource } from '@meter/contracts';
+import { formSchema, listQuerySchema, ownerResource, ownerRoomHistoryResource, typed, num } from '@meter/contracts';
 
 // Input shapes of the owner (userinfo) endpoints, derived from the declared resources.
 
-const id = z.coerce.number().int().positive();
+const id = num(z.number().int().positive());
 const memo = z.string().trim().max(200, '备注最多 200 个字').optional().default('');
 
-export const OwnerCreateBody = formSchema(ownerResource);
-export const OwnerUpdateBody = OwnerCreateBody.omit({ roomId: true }).extend({ id });
+const ownerForm = formSchema(ownerResource);
+export const OwnerCreateBody = typed<OwnerInput>(ownerForm);
+export const OwnerUpdateBody = typed<OwnerInput & { id: number }>(ownerForm.omit({ roomId: true }).extend({ id }));
 export const OwnerIdParams = z.object({ id });
 export const OwnerIdsBody = z.object({ ids: z.array(id).min(1, '请选择要删除的业主').max(1000) });
 export const ResetPwdBody = z.object({ id });
@@ -15,7 +16,7 @@ export const MoveInBody = z.object({ id, roomId: id, memo });
 export const MoveOutBody = z.object({ id, memo });
 
 /** userinfo/list and userinfo/export: name, phone, room (name or id), status, area subtree. */
-export const OwnerListQuery = listQuerySchema(ownerResource).extend({ roomId: id.optional() });
+export const OwnerListQuery = typed<OwnerListInput>(listQuerySchema(ownerResource).extend({ roomId: id.optional() }));
 
 const when = z
   .string()
@@ -23,12 +24,12 @@ const when = z
   .regex(/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/, '格式应为 YYYY-MM-DD 或 YYYY-MM-DD HH:mm:ss')
   .optional()
   .or(z.literal('').transform(() => undefined));
-export const HistoryListQuery = listQuerySchema(ownerRoomHistoryResource).extend({
+export const HistoryListQuery = typed<HistoryListInput>(listQuerySchema(ownerRoomHistoryResource).extend({
   ownerId: id.optional(),
   roomId: id.optional(),
   startTime: when,
   endTime: when,
-});
+}));
 
 export interface OwnerInput {
   name: string;

@@ -28,7 +28,7 @@ export default function payAppRoutes(app: FastifyInstance) {
   r.get(`${P}/FindJournal`, { summary: '汇付账户流水（收款、提现、手续费、退回）', perm: read, query: S.JournalQuery, tags }, ({ query }, ctx) =>
     payapp.journal(ctx, query));
   r.post(`${P}/AddAdaPayApplication`, { summary: '新增汇付账户申请', perm: manage, body: S.AddBody, tags }, ({ body }, ctx) =>
-    payapp.addApp(ctx, body as unknown as S.AddInput));
+    payapp.addApp(ctx, body));
   r.post(`${P}/Del`, { summary: '删除汇付账户', perm: manage, body: S.IdBody, tags }, ({ body }, ctx) =>
     payapp.deleteApp(ctx, body.id));
   r.post(`${P}/ChangeBankCode`, { summary: '修改汇付账户结算银行卡', perm: manage, body: S.BankBody, tags }, ({ body }, ctx) =>

@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { formSchema, idNoError, payAppResource } from '@meter/contracts';
+import { formSchema, idNoError, payAppResource, typed, num } from '@meter/contracts';
 import { PageQuery, optText } from '../../http/paging.ts';
 import { Money, TimeRange, id } from '../billing/index.ts';
 
 // Input shapes of the pay-application endpoints (zod, Chinese messages; a 400 names the field).
 
-const company = z.object({ searchCompanyID: z.coerce.number().int().positive().optional() });
+const company = z.object({ searchCompanyID: num(z.number().int().positive()).optional() });
 
 /** A bank account number: digits, spaces ignored, 8–32 long. */
 const accountNo = z
@@ -16,16 +16,16 @@ const accountNo = z
 const bankName = z.string({ error: '请输入开户银行' }).trim().min(1, '请输入开户银行').max(64, '开户银行最多 64 个字');
 const bankAccountName = z.string({ error: '请输入开户名' }).trim().min(1, '请输入开户名').max(64, '开户名最多 64 个字');
 
-export const AddBody = formSchema(payAppResource)
-  .extend({ bankAccountNo: accountNo, idNo: z.string({ error: '请输入证件号码' }).trim().toUpperCase() })
-  .superRefine((v, c) => {
-    const e = idNoError(Number(v.kind), String(v.idNo ?? ''));
-    if (e) c.addIssue({ code: 'custom', path: ['idNo'], message: e });
-  });
 export type AddInput = {
   name: string; kind: number; legalPerson: string; contactName: string; idNo: string; phone: string;
   bankName: string; bankAccountName: string; bankAccountNo: string; memo: string;
 };
+export const AddBody = typed<AddInput>(formSchema(payAppResource)
+  .extend({ bankAccountNo: accountNo, idNo: z.string({ error: '请输入证件号码' }).trim().toUpperCase() })
+  .superRefine((v, c) => {
+    const e = idNoError(Number(v.kind), String(v.idNo ?? ''));
+    if (e) c.addIssue({ code: 'custom', path: ['idNo'], message: e });
+  }));
 
 export const IdBody = z.object({ id });
 export const IdQuery = company.extend({ id });
@@ -51,7 +51,7 @@ export type ListInput = z.infer<typeof ListQuery>;
 
 const wdStatus = z.preprocess(
   (v) => (v === '' || v == null ? undefined : v),
-  z.coerce.number({ error: '状态须为 0（处理中）、1（提现成功）或 2（提现失败）' }).int().min(0, '状态须为 0、1 或 2').max(2, '状态须为 0、1 或 2').optional(),
+  num(z.number({ error: '状态须为 0（处理中）、1（提现成功）或 2（提现失败）' }).int().min(0, '状态须为 0、1 或 2').max(2, '状态须为 0、1 或 2'), '状态须为 0（处理中）、1（提现成功）或 2（提现失败）').optional(),
 );
 
 export const LogQuery = PageQuery.extend(company.shape).extend(TimeRange.shape).extend({

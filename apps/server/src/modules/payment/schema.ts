@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { num } from '@meter/contracts';
 import { EnergyWallet, Money, id } from '../billing/index.ts';
 
 // Input shapes of the online payment endpoints.
@@ -17,7 +18,7 @@ const tradeNo = z.string({ error: '请提供订单号' }).trim().regex(/^[A-Z]{2
 export const NotifyBody = z.object({
   out_trade_no: tradeNo,
   trade_no: z.string({ error: '请提供支付流水号' }).trim().min(1, '请提供支付流水号').max(64),
-  total_fee: z.coerce.number({ error: '须为整数（分）' }).int('须为整数（分）').positive('须大于 0'),
+  total_fee: num(z.number({ error: '须为整数（分）' }).int('须为整数（分）').positive('须大于 0'), '须为整数（分）'),
   sign: z.string({ error: '请提供签名' }).trim().max(128),
 });
 export const SimulateBody = z.object({ outTradeNo: tradeNo });
@@ -25,10 +26,10 @@ export const TradeQuery = z.object({ outTradeNo: tradeNo });
 
 /** wxpay/list pages with page and size (SPEC §7). */
 export const PaymentListQuery = z.object({
-  page: z.coerce.number().int().min(1, '页码须为正整数').default(1),
-  size: z.coerce.number().int().min(1, '每页条数须为 1–1000').max(1000, '每页条数须为 1–1000').default(20),
+  page: num(z.number().int().min(1, '页码须为正整数')).default(1),
+  size: num(z.number().int().min(1, '每页条数须为 1–1000').max(1000, '每页条数须为 1–1000')).default(20),
   channel: z.enum(['wechat', 'alipay'], { error: '支付渠道须为 wechat 或 alipay' }).optional(),
   status: z.enum(['created', 'paid', 'closed'], { error: '状态须为 created、paid 或 closed' }).optional(),
-  searchArea: z.coerce.number().int().positive().optional(),
-  searchCompanyID: z.coerce.number().int().positive().optional(),
+  searchArea: num(z.number().int().positive()).optional(),
+  searchCompanyID: num(z.number().int().positive()).optional(),
 });

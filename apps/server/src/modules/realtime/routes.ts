@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyBaseLogger, FastifyInstance } from 'fastify';
 import type { WebSocket } from 'ws';
 import type { Db, Scope } from '../../db/client.ts';
 import { AppError } from '../../http/errors.ts';
@@ -37,6 +37,16 @@ function visible(s: Session, e: DeviceEvent): boolean {
   return true;
 }
 
+/**
+ * A socket error (a message over the size limit, a broken frame, a reset): one short WARN line per
+ * connection, without a stack (anyone can send one, no login needed); the socket is closed.
+ */
+export function onSocketError(log: Pick<FastifyBaseLogger, 'warn'>, error: Error & { code?: string }, socket: Pick<WebSocket, 'terminate'>, ip: string) {
+  const what = error.code === 'WS_ERR_UNSUPPORTED_MESSAGE_LENGTH' ? '消息超过大小上限' : '连接出错';
+  log.warn({ ip, code: error.code ?? error.name }, `websocket ${what}，已断开`);
+  socket.terminate();
+}
+
 export default function realtimeRoutes(app: FastifyInstance, opts: { db: Db; auth: AuthSettings; bus: EventBus }) {
   app.get('/ws', { websocket: true, schema: { hide: true } }, (socket: WebSocket) => {
     let session: Session | null = null;
@@ -54,10 +64,20 @@ export default function realtimeRoutes(app: FastifyInstance, opts: { db: Db; aut
     const off = opts.bus.on((e) => {
       if (session && visible(session, e)) send({ type: e.kind, companyId: e.companyId, data: e.body });
     });
-    const recheck = setInterval(() => {
+    const check = () => {
       if (!session) return;
       authenticate(opts.db, opts.auth, session.token, undefined).catch(() => fail('UNAUTHORIZED', '登录状态过期，请重新登录'));
-    }, RECHECK_MS);
+    };
+    const recheck = setInterval(check, RECHECK_MS);
+    // a change by a person (a password reset or change, a disabled account, a logout): check now, not
+    // at the next minute; several changes in a row are one check
+    let soon: NodeJS.Timeout | undefined;
+    const offSignal = opts.bus.onSignal('auth-changed', () => {
+      soon ??= setTimeout(() => {
+        soon = undefined;
+        check();
+      }, 200);
+    });
 
     socket.on('message', (raw) => {
       let msg: { auth?: unknown; imei?: unknown; ping?: unknown };
@@ -102,6 +122,8 @@ export default function realtimeRoutes(app: FastifyInstance, opts: { db: Db; aut
       closed = true;
       clearTimeout(authTimer);
       clearInterval(recheck);
+      clearTimeout(soon);
+      offSignal();
       off();
     });
   });

@@ -3,11 +3,10 @@ import { CHARGE_TYPES, DECORATIONS, ORIENTATIONS, chargingTypeResource, enumOpti
 import { routes } from '../../http/routes.ts';
 import { registerCrud } from '../../http/crud.ts';
 import { conflict } from '../../http/errors.ts';
-import type { AnyTable } from '../../db/crud-repo.ts';
 import { chargingTypes } from '../../db/schema/index.ts';
 import * as room from './service.ts';
 import * as repo from './repo.ts';
-import { RoomBody, RoomIdParams, RoomIdQuery, RoomListQuery, RoomUpdateBody, VacantRoomQuery, type RoomInput, type RoomListInput } from './schema.ts';
+import { RoomBody, RoomIdParams, RoomIdQuery, RoomListQuery, RoomUpdateBody, VacantRoomQuery } from './schema.ts';
 
 // Rooms (/recordsRoom) and charging types (/systemFees) at the exact paths of SPEC §7.
 
@@ -22,14 +21,14 @@ export default function roomRoutes(app: FastifyInstance) {
   const Y = '/yewu/api';
 
   r.get(`${Y}/RoomInfo/GetAllChildRoom`, { summary: '房间列表（所选区域及其下级）', perm: roomRead, query: RoomListQuery, tags }, ({ query }, ctx) =>
-    room.listRooms(ctx, query as unknown as RoomListInput));
+    room.listRooms(ctx, query));
   r.get(`${Y}/getNoUserRoom`, { summary: '无人入住的房间', perm: { routes: ['recordsRoom', 'recordsOwner', 'inRoomRecord'] }, query: VacantRoomQuery, tags }, ({ query }, ctx) =>
     room.listVacantRooms(ctx, query));
   r.get(`${Y}/RoomInfo/Detail`, { summary: '房间详情', perm: roomRead, query: RoomIdQuery, tags }, ({ query }, ctx) => room.getRoom(ctx, query.Id));
   r.post(`${Y}/RoomInfo/Detail`, { summary: '新增房间', perm: roomWrite, body: RoomBody, tags }, ({ body }, ctx) =>
-    room.createRoom(ctx, body as unknown as RoomInput));
+    room.createRoom(ctx, body));
   r.put(`${Y}/RoomInfo/Detail`, { summary: '编辑房间', perm: roomWrite, body: RoomUpdateBody, tags }, ({ body }, ctx) =>
-    room.updateRoom(ctx, (body as { Id: number }).Id, body as unknown as RoomInput));
+    room.updateRoom(ctx, body.Id, body));
   r.delete(`${Y}/RoomInfo/Detail/:id`, { summary: '删除房间', perm: roomWrite, params: RoomIdParams, tags }, ({ params }, ctx) =>
     room.deleteRoom(ctx, params.id));
   r.get(`${Y}/GetDecorationEnum`, { summary: '装修情况选项', perm: roomRead, tags }, () => enumOptions(DECORATIONS));
@@ -41,7 +40,7 @@ export default function roomRoutes(app: FastifyInstance) {
     ctx.tx(repo.usingChargingTypes));
   registerCrud(app, {
     def: chargingTypeResource,
-    table: chargingTypes as unknown as AnyTable,
+    table: chargingTypes,
     tenancy: 'company',
     tags: feeTags,
     read: feesRead,

@@ -1,17 +1,18 @@
 import { z } from 'zod';
-import { formSchema, listQuerySchema, roomResource } from '@meter/contracts';
+import { formSchema, listQuerySchema, roomResource, typed, num } from '@meter/contracts';
 import { AreaFilter, PageQuery, optText } from '../../http/paging.ts';
 
 // Input shapes of the room endpoints, derived from the declared resource (contracts/resources/room.ts).
 
-const id = z.coerce.number().int().positive();
+const id = num(z.number().int().positive());
 
-export const RoomBody = formSchema(roomResource);
-export const RoomUpdateBody = RoomBody.extend({ Id: id });
+const roomForm = formSchema(roomResource);
+export const RoomBody = typed<RoomInput>(roomForm);
+export const RoomUpdateBody = typed<RoomInput & { Id: number }>(roomForm.extend({ Id: id }));
 export const RoomIdQuery = z.object({ Id: id });
 export const RoomIdParams = z.object({ id });
 
-export const RoomListQuery = listQuerySchema(roomResource);
+export const RoomListQuery = typed<RoomListInput>(listQuerySchema(roomResource));
 export const VacantRoomQuery = PageQuery.extend(AreaFilter.shape).extend({ name: optText() });
 
 /** The typed form of a room body after validation. */

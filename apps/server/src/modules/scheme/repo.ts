@@ -2,7 +2,6 @@ import { and, asc, count, eq, inArray, isNotNull, notInArray, sql } from 'drizzl
 import { chargingSchemeResource, localToDate, type StoredVersion } from '@meter/contracts';
 import type { Tx } from '../../db/client.ts';
 import * as crud from '../../db/crud-repo.ts';
-import type { AnyTable } from '../../db/crud-repo.ts';
 import { alarmSchemes, chargingSchemes, chargingSchemeVersions, companyChargeCodes, meters } from '../../db/schema/index.ts';
 
 // The only SQL of charging schemes, their versions, and the "in use by meters" checks of every
@@ -12,10 +11,9 @@ export type SchemeRow = typeof chargingSchemes.$inferSelect;
 export type VersionRow = typeof chargingSchemeVersions.$inferSelect;
 export type SchemeValues = Pick<SchemeRow, 'name' | 'kind' | 'chargingMonthType' | 'status' | 'memo'>;
 
-const schemesTable = chargingSchemes as unknown as AnyTable;
 
 export async function listSchemes(tx: Tx, query: Record<string, unknown>, limit: number, offset: number) {
-  const r = await crud.list(tx, schemesTable, { fields: chargingSchemeResource.fields, query }, limit, offset);
+  const r = await crud.list(tx, chargingSchemes, { fields: chargingSchemeResource.fields, query }, limit, offset);
   return { rows: r.rows as SchemeRow[], count: r.count };
 }
 
@@ -48,7 +46,7 @@ export function usingSchemes(tx: Tx, kind?: number) {
     .orderBy(asc(chargingSchemes.kind), asc(chargingSchemes.name));
 }
 
-export const schemeNameTaken = (tx: Tx, name: string, exceptId?: number) => crud.taken(tx, schemesTable, 'name', name, exceptId);
+export const schemeNameTaken = (tx: Tx, name: string, exceptId?: number) => crud.taken(tx, chargingSchemes, 'name', name, exceptId);
 
 export async function insertScheme(tx: Tx, companyId: number, v: SchemeValues): Promise<number> {
   const [r] = await tx.insert(chargingSchemes).values({ companyId, ...v }).returning({ id: chargingSchemes.id });

@@ -5,7 +5,6 @@ import {
 import { routes } from '../../http/routes.ts';
 import { registerCrud } from '../../http/crud.ts';
 import { alarmSchemes, companyChargeCodes } from '../../db/schema/index.ts';
-import type { AnyTable } from '../../db/crud-repo.ts';
 import * as scheme from './service.ts';
 import { DeleteBody, SchemeIdParams, SchemeListQuery, SchemeTypeQuery } from './schema.ts';
 
@@ -40,7 +39,7 @@ export default function schemeRoutes(app: FastifyInstance) {
   r.get(`${K}/SchemeEnum`, { summary: '收费类别枚举', perm: {}, tags }, () => scheme.schemeEnum());
   registerCrud(app, {
     def: chargeCodeResource,
-    table: companyChargeCodes as unknown as AnyTable,
+    table: companyChargeCodes,
     tenancy: 'company',
     tags,
     read: codesRead,
@@ -60,7 +59,7 @@ export default function schemeRoutes(app: FastifyInstance) {
   const A = '/yewu/api/alarmscheme';
   registerCrud(app, {
     def: alarmSchemeResource,
-    table: alarmSchemes as unknown as AnyTable,
+    table: alarmSchemes,
     tenancy: 'company',
     tags,
     read: alarmRead,

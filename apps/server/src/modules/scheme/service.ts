@@ -52,9 +52,12 @@ function presentVersion(v: repo.VersionRow): ChargingSchemeVersion {
   };
 }
 
+// Timestamps as JSON writes a Date (ISO 8601, UTC), so the answer's type says what the client gets.
 const presentScheme = (row: repo.SchemeRow) => ({
   ...row,
   chargingMonthType: (row.chargingMonthType ?? null) as 1 | 2 | null,
+  createdAt: row.createdAt.toISOString(),
+  updatedAt: row.updatedAt.toISOString(),
 });
 
 export async function listSchemes(ctx: Ctx, q: Record<string, unknown> & { index: number; size: number }): Promise<Page<ChargingSchemeRow>> {
@@ -66,7 +69,7 @@ export async function listSchemes(ctx: Ctx, q: Record<string, unknown> & { index
       const mine = versions.filter((v) => v.schemeId === s.id).map(({ schemeId: _s, ...v }) => v);
       const current = versionAt(mine, now) ?? null;
       const next = mine.find((v) => v.effectiveFrom > now);
-      return { ...presentScheme(s), versionCount: mine.length, current, nextChangeAt: next?.effectiveFrom ?? null } as unknown as ChargingSchemeRow;
+      return { ...presentScheme(s), versionCount: mine.length, current, nextChangeAt: next?.effectiveFrom ?? null };
     });
     return new Page(rows, r.count);
   });
@@ -77,7 +80,7 @@ export async function getScheme(ctx: Ctx, id: number): Promise<ChargingScheme> {
     const row = await repo.getScheme(tx, id);
     if (!row) throw notFound('收费方案');
     const versions = (await repo.versionsOf(tx, [id])).map(presentVersion);
-    return { ...presentScheme(row), versions } as unknown as ChargingScheme;
+    return { ...presentScheme(row), versions };
   });
 }
 

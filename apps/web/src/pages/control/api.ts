@@ -207,6 +207,21 @@ export interface ManualResult {
 
 // ---- calls ------------------------------------------------------------------------------------
 
+/** A row of device/power/report. */
+export interface PowerReading extends Record<string, unknown> {
+  meterId: number;
+  meterName: string;
+  address: string;
+  roomName: string;
+  areaName: string;
+  readAt: string;
+  total: string;
+  activePower: unknown;
+  voltageA: unknown;
+  currentA: unknown;
+  source: number;
+}
+
 export const controlApi = {
   meters: (q: PageQuery) => http.page<ControlMeter>(`${P}/control/meter/list`, kw(q)),
   /** on-demand reading: up to 20 meters are waited for; more become a read task */
@@ -221,7 +236,7 @@ export const controlApi = {
   manualReading: (b: Record<string, unknown>, company: Company) => post<ManualResult>(`${P}/manual/reading`, b, company),
   tasks: (q: PageQuery) => http.page<Record<string, unknown>>(`${P}/device/read/task/list`, kw(q)),
   reports: (q: PageQuery) => http.page<Record<string, unknown>>(`${P}/device/report/list`, kw(q)),
-  power: (q: PageQuery) => http.page<Record<string, unknown>>(`${P}/device/power/report`, kw(q)),
+  power: (q: PageQuery) => http.page<PowerReading>(`${P}/device/power/report`, kw(q)),
   configs: (q: PageQuery) => http.page<Record<string, unknown>>(`${P}/config/list`, kw(q)),
   configRead: (id: number, company: Company) => post<Command>(`${P}/device/read/config`, { id }, company),
   configSet: (channel: 'lora' | 'nb' | '', b: { id: number; params: Record<string, string>; memo?: string }, company: Company) =>
@@ -258,6 +273,8 @@ export const warningApi = {
 };
 
 /** The company's valve-control password (SPEC §4/§5), compared in the browser with the one typed. */
-export const valvePassword = (company: Company) => http.get<string>('/yewu/api/Company/getValveControlPwd', { searchCompanyID: company });
+/** Checks the typed valve-control password on the server (SPEC §4/§5); a wrong one rejects (VALVE_PWD_WRONG). */
+export const checkValvePasswordOnServer = (company: Company, password: string) =>
+  post<null>('/yewu/api/Company/checkValveControlPwd', { password }, company, true);
 
 export type { Paged };

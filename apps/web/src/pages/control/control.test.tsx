@@ -49,7 +49,8 @@ function mockServer(calls: Call[], o: { rows?: unknown[]; open?: (body: any) => 
       calls.push({ method: init.method ?? 'GET', url: input, body });
       const p = url.pathname;
       if (p.endsWith('/control/meter/list')) return ok(o.rows ?? [meter(1, 1), meter(2, 2)], (o.rows ?? [1, 2]).length);
-      if (p.endsWith('/Company/getValveControlPwd')) return ok('123456');
+      // the server compares the valve password (the browser never gets it)
+      if (p.endsWith('/Company/checkValveControlPwd')) return body.password === '123456' ? ok(null) : json({ code: 'VALVE_PWD_WRONG', message: '密码输入不正确' });
       if (p.endsWith('/device/order/open')) return json(o.open ? o.open(body) : { code: 'SUCCESS', message: '', data: { id: 50 + body.id, meterId: body.id, kind: body.open ? 'open' : 'close', kindText: body.open ? '合闸' : '拉闸', status: 'succeeded', statusText: '成功', reply: { text: '已确认拉闸（断电）' }, message: '拉闸成功：已确认拉闸（断电）', error: '' } });
       if (p.endsWith('/device/order/read')) return json(o.read ? o.read(body) : { code: 'SUCCESS', data: { taskId: null, queued: 1, commands: [] } });
       if (p.endsWith('/device/order')) return ok(o.command ? o.command() : {});
@@ -145,7 +146,7 @@ describe('远程阀控 page', { timeout: 120_000 }, () => {
     fireEvent.click(within(row2).getByText('拉闸'));
     await waitFor(() => expect(opens(calls)).toHaveLength(1));
     expect(opens(calls)[0].body).toEqual({ id: 2, open: false, memo: '欠费停电' });
-    expect(calls.some((c) => c.url.includes('getValveControlPwd'))).toBe(false);
+    expect(calls.some((c) => c.url.includes('checkValveControlPwd'))).toBe(false);
   });
 
   it('a protected meter\'s refusal is shown and can be overridden with a reason', async () => {
@@ -198,7 +199,7 @@ describe('远程阀控 page', { timeout: 120_000 }, () => {
     expect(opens(calls).map((c) => c.body.id).sort()).toEqual([1, 2]);
     expect(opens(calls).every((c) => c.body.open === false && c.body.password === '123456')).toBe(true);
     expect(await screen.findByText(/共 2 块，已处理 2 块：成功或已下发 2 块，未执行 0 块/)).toBeTruthy();
-    expect(calls.filter((c) => c.url.includes('getValveControlPwd'))).toHaveLength(2);
+    expect(calls.filter((c) => c.url.includes('checkValveControlPwd'))).toHaveLength(2);
   });
 
   it('bulk close without a phaseId-1 meter still asks to confirm (no password field); cancel sends nothing', async () => {
@@ -232,7 +233,7 @@ describe('远程阀控 page', { timeout: 120_000 }, () => {
     fireEvent.click(within(dialog).getByRole('button', { name: /确认拉闸\/关阀 2 块/ }));
     await waitFor(() => expect(opens(calls)).toHaveLength(2));
     expect(opens(calls).every((c) => c.body.open === false && !('password' in c.body))).toBe(true);
-    expect(calls.some((c) => c.url.includes('getValveControlPwd'))).toBe(false);
+    expect(calls.some((c) => c.url.includes('checkValveControlPwd'))).toBe(false);
   });
 
   it('without device.valve there are no valve buttons', async () => {

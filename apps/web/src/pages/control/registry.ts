@@ -1,41 +1,35 @@
 // The pages of the control, records, warning, archive and task menus built on the device side
 // (route key → lazily loaded page), spread into pages/index.ts.
-import { lazy, type ComponentType, type LazyExoticComponent } from 'react';
-
-type Page = LazyExoticComponent<ComponentType>;
-
-/** A named export of a page module as a lazy page. */
-const named = <M extends Record<string, unknown>>(load: () => Promise<M>, name: keyof M): Page =>
-  lazy(async () => ({ default: (await load())[name] as ComponentType }));
+import { lazyPage, namedPage, type Page } from '../lazyPage.ts';
 
 export const CONTROL_PAGES: Record<string, Page> = {
   // 控制管理
-  casualCopy: lazy(() => import('./CasualCopy.tsx')),
-  longRange: lazy(() => import('./LongRange.tsx')),
-  peopleCasualCopy: lazy(() => import('./PeopleCasualCopy.tsx')),
-  timeChangeControl: lazy(() => import('./TimeChangeControl.tsx')),
-  keepElectric: named(() => import('./Keep.tsx'), 'KeepElectric'),
-  keepWater: named(() => import('./Keep.tsx'), 'KeepWater'),
-  constant: named(() => import('./MeterParams.tsx'), 'Constant'),
-  advConfig: named(() => import('./MeterParams.tsx'), 'AdvConfig'),
+  casualCopy: lazyPage(() => import('./CasualCopy.tsx')),
+  longRange: lazyPage(() => import('./LongRange.tsx')),
+  peopleCasualCopy: lazyPage(() => import('./PeopleCasualCopy.tsx')),
+  timeChangeControl: lazyPage(() => import('./TimeChangeControl.tsx')),
+  keepElectric: namedPage(() => import('./Keep.tsx'), 'KeepElectric'),
+  keepWater: namedPage(() => import('./Keep.tsx'), 'KeepWater'),
+  constant: namedPage(() => import('./MeterParams.tsx'), 'Constant'),
+  advConfig: namedPage(() => import('./MeterParams.tsx'), 'AdvConfig'),
   // 记录查询
-  notesControl: lazy(() => import('../notes/NotesControl.tsx')),
-  notesCopy: named(() => import('../notes/ReadingLog.tsx'), 'NotesCopy'),
-  rgNotesCopy: named(() => import('../notes/ReadingLog.tsx'), 'RgNotesCopy'),
-  notesConfig: lazy(() => import('../notes/NotesConfig.tsx')),
-  notesKeepElectric: named(() => import('../notes/NotesKeep.tsx'), 'NotesKeepElectric'),
-  notesKeepWater: named(() => import('../notes/NotesKeep.tsx'), 'NotesKeepWater'),
-  notesPower: lazy(() => import('../notes/NotesPower.tsx')),
+  notesControl: lazyPage(() => import('../notes/NotesControl.tsx')),
+  notesCopy: namedPage(() => import('../notes/ReadingLog.tsx'), 'NotesCopy'),
+  rgNotesCopy: namedPage(() => import('../notes/ReadingLog.tsx'), 'RgNotesCopy'),
+  notesConfig: lazyPage(() => import('../notes/NotesConfig.tsx')),
+  notesKeepElectric: namedPage(() => import('../notes/NotesKeep.tsx'), 'NotesKeepElectric'),
+  notesKeepWater: namedPage(() => import('../notes/NotesKeep.tsx'), 'NotesKeepWater'),
+  notesPower: lazyPage(() => import('../notes/NotesPower.tsx')),
   // 数据预警
-  warnElectricOff: named(() => import('../warn/Warnings.tsx'), 'WarnElectricOff'),
-  warnWaterOff: named(() => import('../warn/Warnings.tsx'), 'WarnWaterOff'),
-  warnElectricError: named(() => import('../warn/Warnings.tsx'), 'WarnElectricError'),
-  warnWaterValveError: named(() => import('../warn/Warnings.tsx'), 'WarnWaterValveError'),
-  warnElectricRateError: named(() => import('../warn/Warnings.tsx'), 'WarnElectricRateError'),
-  warnCopyReadError: named(() => import('../warn/Warnings.tsx'), 'WarnCopyReadError'),
-  deviceNoRead: lazy(() => import('../warn/DeviceNoRead.tsx')),
+  warnElectricOff: namedPage(() => import('../warn/Warnings.tsx'), 'WarnElectricOff'),
+  warnWaterOff: namedPage(() => import('../warn/Warnings.tsx'), 'WarnWaterOff'),
+  warnElectricError: namedPage(() => import('../warn/Warnings.tsx'), 'WarnElectricError'),
+  warnWaterValveError: namedPage(() => import('../warn/Warnings.tsx'), 'WarnWaterValveError'),
+  warnElectricRateError: namedPage(() => import('../warn/Warnings.tsx'), 'WarnElectricRateError'),
+  warnCopyReadError: namedPage(() => import('../warn/Warnings.tsx'), 'WarnCopyReadError'),
+  deviceNoRead: lazyPage(() => import('../warn/DeviceNoRead.tsx')),
   // 数据归档, 任务管理
-  copyLog: lazy(() => import('../archive/CopyLog.tsx')),
-  deviceReportLog: lazy(() => import('../archive/DeviceReportLog.tsx')),
-  task: lazy(() => import('../task/Task.tsx')),
+  copyLog: lazyPage(() => import('../archive/CopyLog.tsx')),
+  deviceReportLog: lazyPage(() => import('../archive/DeviceReportLog.tsx')),
+  task: lazyPage(() => import('../task/Task.tsx')),
 };

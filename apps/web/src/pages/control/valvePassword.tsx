@@ -1,13 +1,14 @@
 // The valve-control password (SPEC §4, §5, §8): switching a device off (open=false) is an order with a
 // memo; when the meter's phaseId is not 1 it is sent directly, when it is 1 a password dialog opens
-// first. The dialog's input is required (请输入阀控密码) and trimmed, and compared with the password
-// fetched from the server (GET /yewu/api/Company/getValveControlPwd); a mismatch warns 密码输入不正确
+// first. The dialog's input is required (请输入阀控密码) and trimmed, and checked by the server (POST
+// /yewu/api/Company/checkValveControlPwd; the password never comes to the browser); a mismatch warns 密码输入不正确
 // and does not proceed; cancel rejects and nothing is sent. The typed password also goes with the
 // close request (`password`), for the server to check it itself.
 import { useCallback, useRef, useState, type ReactNode } from 'react';
 import { Form, Input, Modal } from 'antd';
 import { toast } from '../../app/feedback.tsx';
-import { valvePassword, type Company } from './api.ts';
+import { ApiError } from '../../api/request.ts';
+import { checkValvePasswordOnServer, type Company } from './api.ts';
 
 export const MSG_PWD_REQUIRED = '请输入阀控密码';
 export const MSG_PWD_WRONG = '密码输入不正确';
@@ -56,14 +57,12 @@ export async function verifyValvePassword(typed: string, company: Company): Prom
     toast.warning(MSG_PWD_REQUIRED);
     return null;
   }
-  let actual: string;
+  // the comparison is the server's: the password never comes to the browser
   try {
-    actual = await valvePassword(company);
-  } catch {
-    return null;
-  }
-  if (checkValvePassword(typed, actual) !== 'ok') {
-    toast.warning(MSG_PWD_WRONG);
+    await checkValvePasswordOnServer(company, typed.trim());
+  } catch (e) {
+    if (e instanceof ApiError && e.code === 'VALVE_PWD_WRONG') toast.warning(MSG_PWD_WRONG);
+    else toast.warning(e instanceof ApiError ? e.serverMessage || e.message : '请求失败');
     return null;
   }
   return typed.trim();

@@ -2,23 +2,11 @@
 // the last 7 days unless a range is picked).
 import { useMemo } from 'react';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
-import { controlApi } from '../control/api.ts';
+import { controlApi, type PowerReading } from '../control/api.ts';
 import { SOURCE_ENUM } from './ReadingLog.tsx';
 import { rangeColumn, timeText } from '../control/shared.tsx';
 
-interface PowerRow extends Record<string, unknown> {
-  meterId: number;
-  meterName: string;
-  address: string;
-  roomName: string;
-  areaName: string;
-  readAt: string;
-  total: string;
-  activePower: unknown;
-  voltageA: unknown;
-  currentA: unknown;
-  source: number;
-}
+type PowerRow = PowerReading & { __key: string };
 
 const POWER_PARAMS = { kind: 1 };
 const num = (v: unknown, unit: string) => (v == null || v === '' ? '-' : `${String(v)} ${unit}`);
@@ -45,13 +33,13 @@ export default function NotesPower() {
     <ResourceTable<PowerRow>
       entityName="记录"
       headerTitle="功率记录"
-      rowKey={'__key' as never}
+      rowKey="__key"
       columns={columns}
       pageSize={20}
       params={POWER_PARAMS}
       list={async (q) => {
         const r = await controlApi.power(q);
-        return { ...r, data: r.data.map((x) => ({ ...x, __key: `${String(x.meterId)}@${String(x.readAt)}` })) } as unknown as { code: string; data: PowerRow[]; count: number };
+        return { ...r, data: r.data.map((x): PowerRow => ({ ...x, __key: `${String(x.meterId)}@${String(x.readAt)}` })) };
       }}
     />
   );

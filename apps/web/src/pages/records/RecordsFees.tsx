@@ -13,7 +13,8 @@ import { chargeCodeApi, chargingSchemeApi } from '../../api/scheme.ts';
 import { useCompany } from './schemeVersions.tsx';
 import { VersionsEditor, draftOf, priceSummary, versionBody, versionsProblem, type VersionDraft } from './schemeVersions.tsx';
 
-type SchemeRow = ChargingSchemeRow & Record<string, unknown>;
+/** A list row; the opened (loaded) record also carries its versions. */
+type SchemeRow = ChargingSchemeRow & Partial<Pick<ChargingScheme, 'versions'>> & Record<string, unknown>;
 type CodeRow = ChargeCode & Record<string, unknown>;
 
 const PERMS = { create: CHARGING_SCHEME_OP, update: CHARGING_SCHEME_OP, remove: CHARGING_SCHEME_OP };
@@ -120,8 +121,7 @@ function ChargingSchemes() {
       remove={(r) => chargingSchemeApi.remove([r.id], company)}
       permissions={PERMS}
       createDefaults={{ kind: '1', versions: [] }}
-      toForm={(r) => {
-        const d = r as unknown as ChargingScheme;
+      toForm={(d) => {
         return {
           name: d.name,
           kind: String(d.kind),

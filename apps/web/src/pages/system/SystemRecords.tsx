@@ -1,5 +1,5 @@
-import { useMemo, useState } from 'react';
-import UserAreaBindModal, { type BindTarget } from '../../components/UserAreaBindModal.tsx';
+import { lazy, Suspense, useMemo, useState } from 'react';
+import type { BindTarget } from '../../components/UserAreaBindModal.tsx';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { roleApi, userApi, type AdminUser } from '../../api/yonghu.ts';
 import { useSession } from '../../app/session.ts';
@@ -8,6 +8,9 @@ import {
 } from './accountActions.tsx';
 
 type Row = AdminUser & Record<string, unknown>;
+
+// the area tree (antd Tree) loads with the first 区域绑定, not with the list
+const UserAreaBindModal = lazy(() => import('../../components/UserAreaBindModal.tsx'));
 
 async function roleOptions() {
   const res = await roleApi.list({ index: 1, size: 999 });
@@ -43,7 +46,11 @@ export default function SystemRecords() {
 
   return (
     <>
-    <UserAreaBindModal user={binding} onClose={() => setBinding(null)} />
+    {binding && (
+      <Suspense fallback={null}>
+        <UserAreaBindModal user={binding} onClose={() => setBinding(null)} />
+      </Suspense>
+    )}
     <ResourceTable<Row>
       entityName="账号"
       headerTitle="账号列表"

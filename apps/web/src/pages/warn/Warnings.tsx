@@ -8,6 +8,7 @@ import { Button, Form, Input, Modal, Tabs, Tag } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
 import { toast } from '../../app/feedback.tsx';
 import { useCan } from '../../app/session.ts';
+import { hasOperation, useSession } from '../../app/session.ts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { OnlineCell, ValveCell } from '../records/deviceFields.tsx';
 import { warningApi, type MeterListRow, type PageQuery, type Warning } from '../control/api.ts';
@@ -65,6 +66,8 @@ export interface WarningsProps {
 
 export default function Warnings({ title, kinds, meterKind, live }: WarningsProps) {
   const company = useCompany();
+  // marking handled needs the operation key (device.edit), as the server checks
+  const canDeal = hasOperation(useSession(), 'device.edit');
   const ref = useRef<ActionType | undefined>(undefined);
   const [keys, setKeys] = useState<number[]>([]);
   const [dealing, setDealing] = useState<number[] | null>(null);
@@ -152,9 +155,9 @@ export default function Warnings({ title, kinds, meterKind, live }: WarningsProp
               ]
             : [];
         }
-        return [<a key="deal" onClick={() => { form.resetFields(); setDealing([r.id]); }}>处理</a>];
+        return !canDeal ? [] : [<a key="deal" onClick={() => { form.resetFields(); setDealing([r.id]); }}>处理</a>];
       }}
-      toolBar={() => [
+      toolBar={() => !canDeal ? [] : [
         <Button key="deal" disabled={!keys.length} onClick={() => { form.resetFields(); setDealing(keys); }}>
           批量处理{keys.length ? `（${keys.length}）` : ''}
         </Button>,

@@ -76,7 +76,7 @@ beforeEach(() => {
 
 describe('warning pages', { timeout: 120_000 }, () => {
   it('list the page\'s kinds for its meter kind, explain the detail, and handle one with a note', async () => {
-    session([], ['warnWaterValveError']);
+    session(['device.edit'], ['warnWaterValveError']);
     const calls: Call[] = [];
     mockServer(calls);
     renderPage('warnWaterValveError', <WarnWaterValveError />);
@@ -92,6 +92,15 @@ describe('warning pages', { timeout: 120_000 }, () => {
     fireEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
     await waitFor(() => expect(calls.some((c) => c.url.includes('/device/unusual/deal'))).toBe(true));
     expect(calls.find((c) => c.url.includes('/device/unusual/deal'))).toMatchObject({ method: 'PUT', body: { ids: [41], memo: '已更换阀门' } });
+  });
+
+  it('without device.edit there is no 处理 (the server refuses it too)', async () => {
+    session([], ['warnWaterValveError']);
+    mockServer([]);
+    renderPage('warnWaterValveError', <WarnWaterValveError />);
+    expect(await screen.findByText('30000001000009')).toBeTruthy();
+    expect(screen.queryByText('处理')).toBeNull();
+    expect(screen.queryByText(/批量处理/)).toBeNull();
   });
 });
 

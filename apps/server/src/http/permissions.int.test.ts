@@ -1,0 +1,45 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ALWAYS_ALLOWED_ROUTES } from '@meter/contracts';
+import { testApp, type TestApp } from '../../test/helpers.ts';
+import { makeCompany, makeRole, makeUser } from '../../test/factories.ts';
+
+// Every write is allowed by its own permission, never through a page every user may open (issue 12 §9).
+
+let t: TestApp;
+let companyId: number;
+beforeAll(async () => {
+  t = await testApp();
+  companyId = await makeCompany(t.owner);
+});
+afterAll(() => t.close());
+
+const login = async (routes: string[], operations: string[] = []) => {
+  const u = await makeUser(t.owner, { companyId, roleId: await makeRole(t.owner, companyId, routes, operations) });
+  return t.login(u.username, u.password);
+};
+
+describe('write permissions', () => {
+  it('no write is allowed through an always-allowed page (home) without its operation key', () => {
+    const selfService = ['/yonghu/api/logout', '/yonghu/api/admin/user/unlock', '/yonghu/api/admin/user/changePassword'];
+    const loose = t.app.apiRoutes.filter((r) => {
+      if (!r.write || r.perm === false || r.perm.access === 0 || r.perm.op) return false;
+      if (selfService.includes(r.url)) return false;
+      return !r.perm.routes?.length || r.perm.routes.some((k) => ALWAYS_ALLOWED_ROUTES.includes(k));
+    });
+    expect(loose.map((r) => `${r.method} ${r.url}`)).toEqual([]);
+  });
+
+  it('device/unusual/deal: a signed-in user without device.edit cannot mark a warning handled', async () => {
+    const { rows } = await t.owner.query(`INSERT INTO device_warnings (company_id, kind) VALUES ($1, 'offline') RETURNING id`, [companyId]);
+    const id = Number(rows[0].id);
+    const url = '/device/api/v1/device/unusual/deal';
+    for (const token of [await login(['home']), await login(['home', 'warnElectricOff'])]) {
+      const r = await t.call(token, { method: 'PUT', url, payload: { id, memo: '已处理' } });
+      expect(r.status).toBe(403);
+      expect(r.body.message).toMatch(/无权/);
+    }
+    expect((await t.owner.query('SELECT status FROM device_warnings WHERE id = $1', [id])).rows[0].status).toBe(0);
+    const ok = await t.call(await login(['warnElectricOff'], ['device.edit']), { method: 'PUT', url, payload: { id, memo: '已处理' } });
+    expect(ok.body.data).toEqual({ handled: 1, skipped: 0 });
+  });
+});

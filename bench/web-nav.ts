@@ -1,0 +1,308 @@
+// Browser benchmark (issue 16 items 1–2): menu click → table rows, and the JavaScript on the wire.
+// Run after `npm run build -w @meter/web`:  npx tsx bench/web-nav.ts
+//
+// Starts its own server (the built web app, embedded PostgreSQL, demo seed, no simulator) on
+// WEB_NAV_PORT..+3 (default 18560..18563) with a throw-away data directory, and drives Debian's Chromium
+// (CHROMIUM_PATH, default /usr/bin/chromium) through Playwright. Each session is a fresh browser context
+// (empty HTTP cache): sign in as demo, then
+//   cold — click 7 list pages in the side menu, one after another (first visit: chunk + data);
+//   warm — close all tabs, click the same 7 again (chunks in memory, pages mount anew, data refetched).
+// A time is from the mousedown of the click to the first table row in the DOM of that page.
+// Each round runs a baseline session (prefetch off: localStorage meter.prefetch=off, the app as before
+// route prefetch) and a prefetch session, alternating which goes first; WEB_NAV_ROUNDS rounds (default 3).
+// Printed: medians per page and overall, ratio prefetch/baseline, the goals (cold ≤ 400 ms, warm ≤ 150 ms),
+// JS bytes on the wire up to the first list page (encoded, vs the same files uncompressed; goal ≤ 450 KB),
+// and API GETs per navigation (a prefetch that misses shows as extra requests). A bench, not a test:
+// it exits 0 unless the run itself fails.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const PORT = Number(process.env.WEB_NAV_PORT ?? 18560);
+const ROUNDS = Number(process.env.WEB_NAV_ROUNDS ?? 3);
+const BASE_URL = `http://127.0.0.1:${PORT}`;
+const GOAL = { coldMs: 400, warmMs: 150, listPageKB: 450 };
+
+/** 7 list pages of the demo company, each with rows in the demo seed; the first is "the first list page". */
+const PAGES = [
+  { key: 'systemRecords', group: '系统管理', title: '账号管理' },
+  { key: 'recordsRoom', group: '档案管理', title: '房间档案' },
+  { key: 'recordsOwner', group: '档案管理', title: '业主档案' },
+  { key: 'recordsTable', group: '档案管理', title: '表具档案' },
+  { key: 'recordsFees', group: '档案管理', title: '收费方案' },
+  { key: 'systemRole', group: '系统管理', title: '角色管理' },
+  { key: 'notesOperate', group: '记录查询', title: '操作日志' },
+];
+
+type Mode = 'baseline' | 'prefetch';
+interface Session {
+  mode: Mode;
+  cold: Record<string, number>;
+  warm: Record<string, number>;
+  apiGets: { cold: number[]; warm: number[] };
+  firstListJs: { wire: number; decoded: number; files: number };
+  allJs: { wire: number; decoded: number };
+}
+
+if (!existsSync(join(root, 'apps/web/dist/index.html'))) {
+  console.error('no web build: run `npm run build -w @meter/web` first');
+  process.exit(2);
+}
+
+// ---- server ---------------------------------------------------------------------------------------
+
+async function startServer(): Promise<{ child: ChildProcess; stop(): Promise<void> }> {
+  // a server left on the port (another run) would be measured instead of this build: refuse
+  const busy = await fetch(`${BASE_URL}/healthz`).then(() => true, () => false);
+  if (busy) throw new Error(`port ${PORT} is in use: stop what runs there or set WEB_NAV_PORT`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'meter-web-nav-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: {
+      ...process.env,
+      PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir,
+      EMBEDDED_PG_PORT: String(PORT + 1), MQTT_PORT: String(PORT + 2), GATEWAY_PORT: String(PORT + 3),
+      SEED_DEMO: '1', SIMULATOR: '0', LOG_LEVEL: 'warn',
+    },
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr = (stderr + String(d)).slice(-4000)));
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
+    if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 240_000;
+  for (;;) {
+    if (child.exitCode !== null) {
+      await stop();
+      throw new Error(`server exited (${child.exitCode}):\n${stderr}`);
+    }
+    try {
+      if ((await fetch(`${BASE_URL}/healthz`)).ok) break;
+    } catch { /* not up yet */ }
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`server not up in 240 s:\n${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return { child, stop };
+}
+
+// ---- one browser session --------------------------------------------------------------------------
+
+interface Net {
+  js: Map<string, { url: string; wire: number; decoded: number }>;
+  apiGets: number;
+}
+
+async function watchNetwork(context: BrowserContext, page: Page): Promise<Net> {
+  const net: Net = { js: new Map(), apiGets: 0 };
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Network.enable');
+  const scripts = new Map<string, string>();
+  cdp.on('Network.requestWillBeSent', (e) => {
+    if (e.request.method === 'GET' && /\/api\//.test(e.request.url)) net.apiGets++;
+  });
+  cdp.on('Network.responseReceived', (e) => {
+    if (e.type === 'Script') scripts.set(e.requestId, e.response.url);
+  });
+  cdp.on('Network.dataReceived', (e) => {
+    const url = scripts.get(e.requestId);
+    if (!url) return;
+    const f = net.js.get(e.requestId) ?? { url, wire: 0, decoded: 0 };
+    f.decoded += e.dataLength;
+    net.js.set(e.requestId, f);
+  });
+  cdp.on('Network.loadingFinished', (e) => {
+    const url = scripts.get(e.requestId);
+    if (!url) return;
+    const f = net.js.get(e.requestId) ?? { url, wire: 0, decoded: 0 };
+    f.wire = e.encodedDataLength;
+    net.js.set(e.requestId, f);
+  });
+  return net;
+}
+
+const jsTotals = (net: Net) => {
+  let wire = 0;
+  let decoded = 0;
+  for (const f of net.js.values()) {
+    wire += f.wire;
+    decoded += f.decoded;
+  }
+  return { wire, decoded, files: net.js.size };
+};
+
+declare global {
+  interface Window {
+    __navT0?: number;
+    __rowsAt?: number;
+  }
+}
+
+/** Click a menu item and return mousedown → first row of that page, in ms (timed inside the page). */
+async function clickToRows(page: Page, p: (typeof PAGES)[number]): Promise<number> {
+  const menu = page.locator('.shell-sider');
+  const item = menu.getByRole('menuitem', { name: p.title, exact: true });
+  if (!(await item.isVisible())) {
+    await menu.getByRole('menuitem', { name: p.group }).click();
+    await item.waitFor({ state: 'visible' });
+    await page.waitForTimeout(400); // the submenu's opening animation
+  }
+  // a string, not a function: tsx would wrap named inner functions in a helper the page does not have
+  await page.evaluate(`(() => {
+    window.__navT0 = 0;
+    window.__rowsAt = 0;
+    const sel = '.shell-page[data-page="${p.key}"]:not([hidden]) .ant-table-row';
+    const obs = new MutationObserver(() => {
+      if (document.querySelector(sel)) {
+        window.__rowsAt = performance.now();
+        obs.disconnect();
+      }
+    });
+    obs.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['hidden'] });
+  })()`);
+  await item.click();
+  await page.waitForFunction(() => (window.__rowsAt ?? 0) > 0 && (window.__navT0 ?? 0) > 0, null, { timeout: 60_000 });
+  return page.evaluate(() => window.__rowsAt! - window.__navT0!);
+}
+
+async function session(browser: Browser, mode: Mode): Promise<Session> {
+  const context = await browser.newContext({
+    baseURL: BASE_URL, locale: 'zh-CN', timezoneId: 'Asia/Shanghai', viewport: { width: 1440, height: 900 },
+  });
+  await context.addInitScript((off) => {
+    if (off) localStorage.setItem('meter.prefetch', 'off');
+    document.addEventListener('mousedown', () => (window.__navT0 = performance.now()), true);
+  }, mode === 'baseline');
+  // generous: the machines this runs on are small and often shared
+  context.setDefaultTimeout(120_000);
+  const page = await context.newPage();
+  const net = await watchNetwork(context, page);
+  const s: Session = { mode, cold: {}, warm: {}, apiGets: { cold: [], warm: [] }, firstListJs: { wire: 0, decoded: 0, files: 0 }, allJs: { wire: 0, decoded: 0 } };
+
+  await page.goto('/login');
+  await page.getByPlaceholder('用户名').fill('demo');
+  await page.getByPlaceholder('密码').fill('demo123');
+  await page.getByRole('button', { name: /登\s*录/ }).click();
+  await page.waitForURL(/\/home$/);
+  await page.getByText('快捷入口').waitFor();
+  await page.waitForTimeout(1000); // let /home settle: its own requests are not the navigation's
+
+  for (const [i, p] of PAGES.entries()) {
+    const before = net.apiGets;
+    s.cold[p.key] = await clickToRows(page, p);
+    await page.waitForTimeout(800); // the page's remaining requests and lazy chunks land
+    s.apiGets.cold.push(net.apiGets - before);
+    if (i === 0) {
+      s.firstListJs = jsTotals(net);
+      if (process.env.WEB_NAV_VERBOSE) {
+        const files = [...net.js.values()].sort((a, b) => b.wire - a.wire);
+        console.log(files.map((f) => `  ${kb(f.wire).padStart(9)} ${kb(f.decoded).padStart(9)} ${f.url.replace(BASE_URL, '')}`).join('\n'));
+      }
+    }
+  }
+
+  await page.getByRole('button', { name: /页签操作/ }).click();
+  await page.getByRole('menuitem', { name: '关闭全部' }).click();
+  await page.waitForFunction(() => document.querySelectorAll('.shell-tabs .ant-tabs-tab').length === 1);
+  await page.waitForTimeout(500);
+
+  for (const p of PAGES) {
+    const before = net.apiGets;
+    s.warm[p.key] = await clickToRows(page, p);
+    await page.waitForTimeout(800);
+    s.apiGets.warm.push(net.apiGets - before);
+  }
+  const all = jsTotals(net);
+  s.allJs = { wire: all.wire, decoded: all.decoded };
+  await context.close();
+  return s;
+}
+
+// ---- report ---------------------------------------------------------------------------------------
+
+const median = (xs: number[]) => {
+  const a = [...xs].sort((x, y) => x - y);
+  const m = a.length >> 1;
+  return a.length === 0 ? NaN : a.length % 2 ? a[m] : (a[m - 1] + a[m]) / 2;
+};
+const ms = (n: number) => `${Math.round(n)} ms`.padStart(8);
+const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
+const ratio = (a: number, b: number) => (a / b).toFixed(2);
+
+function report(sessions: Session[]) {
+  const of = (mode: Mode) => sessions.filter((s) => s.mode === mode);
+  const times = (mode: Mode, phase: 'cold' | 'warm', key?: string) =>
+    of(mode).flatMap((s) => (key ? [s[phase][key]] : Object.values(s[phase])));
+
+  console.log(`\nmenu click → table rows, median of ${ROUNDS} round(s) (baseline = prefetch off)`);
+  console.log(`${'page'.padEnd(16)}${'cold base'.padStart(10)}${'cold pref'.padStart(10)}${'ratio'.padStart(7)}${'warm base'.padStart(10)}${'warm pref'.padStart(10)}${'ratio'.padStart(7)}`);
+  for (const p of PAGES) {
+    const cb = median(times('baseline', 'cold', p.key));
+    const cp = median(times('prefetch', 'cold', p.key));
+    const wb = median(times('baseline', 'warm', p.key));
+    const wp = median(times('prefetch', 'warm', p.key));
+    console.log(`${p.key.padEnd(16)}${ms(cb).padStart(10)}${ms(cp).padStart(10)}${ratio(cp, cb).padStart(7)}${ms(wb).padStart(10)}${ms(wp).padStart(10)}${ratio(wp, wb).padStart(7)}`);
+  }
+  const cb = median(times('baseline', 'cold'));
+  const cp = median(times('prefetch', 'cold'));
+  const wb = median(times('baseline', 'warm'));
+  const wp = median(times('prefetch', 'warm'));
+  console.log(`${'ALL (median)'.padEnd(16)}${ms(cb).padStart(10)}${ms(cp).padStart(10)}${ratio(cp, cb).padStart(7)}${ms(wb).padStart(10)}${ms(wp).padStart(10)}${ratio(wp, wb).padStart(7)}`);
+  console.log(`goal: cold ≤ ${GOAL.coldMs} ms → prefetch ${Math.round(cp)} ms (ratio to goal ${ratio(cp, GOAL.coldMs)}) ${cp <= GOAL.coldMs ? 'MET' : 'MISSED'}; ` +
+    `warm ≤ ${GOAL.warmMs} ms → ${Math.round(wp)} ms (ratio ${ratio(wp, GOAL.warmMs)}) ${wp <= GOAL.warmMs ? 'MET' : 'MISSED'}`);
+
+  const gets = (mode: Mode, phase: 'cold' | 'warm') => of(mode).flatMap((s) => s.apiGets[phase]);
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  console.log(`API GETs per navigation (incl. prefetch): cold base ${(sum(gets('baseline', 'cold')) / gets('baseline', 'cold').length).toFixed(2)}, ` +
+    `prefetch ${(sum(gets('prefetch', 'cold')) / gets('prefetch', 'cold').length).toFixed(2)}; warm base ${(sum(gets('baseline', 'warm')) / gets('baseline', 'warm').length).toFixed(2)}, ` +
+    `prefetch ${(sum(gets('prefetch', 'warm')) / gets('prefetch', 'warm').length).toFixed(2)}`);
+
+  const wire = median(sessions.map((s) => s.firstListJs.wire));
+  const decoded = median(sessions.map((s) => s.firstListJs.decoded));
+  const files = median(sessions.map((s) => s.firstListJs.files));
+  console.log(`\nJS on the wire, sign-in → first list page (/${PAGES[0].key}): ${kb(wire)} in ${files} files; ` +
+    `uncompressed ${kb(decoded)} (ratio ${ratio(wire, decoded)}); goal ≤ ${GOAL.listPageKB} KB (ratio ${ratio(wire / 1024, GOAL.listPageKB)}) ${wire / 1024 <= GOAL.listPageKB ? 'MET' : 'MISSED'}`);
+  console.log(`JS on the wire, whole session (7 pages cold + warm): ${kb(median(sessions.map((s) => s.allJs.wire)))}; uncompressed ${kb(median(sessions.map((s) => s.allJs.decoded)))}`);
+}
+
+async function main() {
+  const server = await startServer();
+  for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+    process.on(signal, () => void server.stop().finally(() => process.exit(130)));
+  }
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  const sessions: Session[] = [];
+  try {
+    for (let r = 0; r < ROUNDS; r++) {
+      const order: Mode[] = r % 2 === 0 ? ['baseline', 'prefetch'] : ['prefetch', 'baseline'];
+      for (const mode of order) {
+        const s = await session(browser, mode);
+        sessions.push(s);
+        console.log(`round ${r + 1} ${mode.padEnd(8)} cold ${Object.values(s.cold).map((n) => Math.round(n)).join(' ')} | warm ${Object.values(s.warm).map((n) => Math.round(n)).join(' ')} | first list page JS ${kb(s.firstListJs.wire)}`);
+      }
+    }
+    report(sessions);
+  } finally {
+    await browser.close();
+    await server.stop();
+  }
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
