@@ -16,6 +16,7 @@ export function num<T extends z.ZodType<number, number>>(inner: T, error = 'é¡»ä
  * C0 control characters except tab, line feed and carriage return, DEL and the C1 controls.
  * PostgreSQL refuses U+0000 in text, and none of them has a place in a form value.
  */
+// eslint-disable-next-line no-control-regex -- matching control characters is the point
 export const CONTROL_CHARS = /[\u0000-\u0008\u000B\u000C\u000E-\u001F\u007F-\u009F]/;
 
 /** The path of the first string in `v` (a request body, query or params) holding a control character. */

@@ -2,6 +2,7 @@
 export { default as authRoutes } from './routes.ts';
 export { authenticate, authSettings, type AuthSettings } from './service.ts';
 export { SessionCache } from './session-cache.ts';
-export { hashPassword, randomPassword } from './crypto.ts';
+export { hashPassword, randomPassword, verifyPassword } from './crypto.ts';
+export { loginLimits } from './limits.ts';
 export { revokeUserSessions } from './repo.ts';
 export { NewPassword } from './schema.ts';

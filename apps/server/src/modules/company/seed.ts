@@ -2,7 +2,7 @@ import { and, eq, isNull } from 'drizzle-orm';
 import { ALL_COLLECTOR_PLANS, ALL_ELECTRIC_PLANS, ALL_WATER_PLANS } from '@meter/contracts';
 import type { Tx } from '../../db/client.ts';
 import { areaPermissions, areas, companies } from '../../db/schema/index.ts';
-import { hashPassword } from '../auth/crypto.ts';
+import { hashPassword } from '../auth/index.ts';
 
 // Demo data of the company archive (issue 3): the demo company's device permissions, receipt and SMS
 // prices, valve password, and its area-permission sets. Called from demo/seed.ts once the area tree exists.

@@ -2,7 +2,7 @@ import { timingSafeEqual } from 'node:crypto';
 import { SYSTEM_SCOPE } from '../../db/client.ts';
 import { companyOf, type Ctx } from '../../http/context.ts';
 import { notFound, refuse } from '../../http/errors.ts';
-import { hashPassword, verifyPassword } from '../auth/crypto.ts';
+import { hashPassword, verifyPassword } from '../auth/index.ts';
 import * as repo from './repo.ts';
 
 // The valve-control password (SPEC §4/§5, issue 12 §3): asked before a phaseId-1 meter is switched off.
