@@ -75,6 +75,9 @@ function start(name: string, env: Record<string, string>): Proc {
       COMMAND_ORPHAN_GRACE_SECONDS: '2',
       COMMAND_WAIT_SECONDS: '30',
       DEVICE_SECRET,
+      // each process its own free ops (/metrics) and payment-emulator port
+      OPS_PORT: '0',
+      PAY_EMULATOR_PORT: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
