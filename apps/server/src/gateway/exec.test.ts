@@ -42,6 +42,9 @@ describe('gateway/exec messages', () => {
     expect(parseExecReply(buf({ reqId: 'r1', state: 'done', protocol: 'dlt645', frame: '68' }))).toEqual({ reqId: 'r1', state: 'done', protocol: 'dlt645', frame: '68' });
     expect(parseExecReply(buf({ reqId: 'r1', state: 'failed', error: 'busy', message: '繁忙' }))).toMatchObject({ error: 'busy', message: '繁忙' });
     expect(parseExecReply(buf({ reqId: 'r1', state: 'failed', error: 'boom' }))).toMatchObject({ error: 'offline' });
+    // both of the codes of a request not put on the wire: past its signed validity, or cancelled
+    expect(parseExecReply(buf({ reqId: 'r1', state: 'failed', error: 'expired' }))).toMatchObject({ error: 'expired' });
+    expect(parseExecReply(JSON.stringify({ reqId: 'r1', state: 'failed', error: 'cancelled' }))).toMatchObject({ error: 'cancelled' });
     expect(parseExecReply(buf({ reqId: 'r1', state: 'weird' }))).toBeUndefined();
   });
 
