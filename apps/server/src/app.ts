@@ -81,6 +81,8 @@ export interface AppOptions {
   jobs?: boolean;
   /** the pay-application provider of those jobs (default: the simulated one) */
   payAppProvider?: PayAppProvider;
+  /** Fastify's trustProxy: false (default), a hop count, or the proxies' addresses/CIDRs */
+  trustProxy?: false | string[] | ((address: string, hop: number) => boolean);
   /** the roles this process runs, reported by /healthz */
   roles?: string[];
   /** how often the database is checked (a change is logged once); default 5 s */
@@ -108,7 +110,9 @@ function fieldMessage(issues: { instancePath?: string; message?: string; params?
 export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   const app = Fastify({
     logger: { level: opts.logLevel ?? 'info', redact: ['req.headers.authorization'] },
-    trustProxy: true,
+    // X-Forwarded-For only from the proxies the operator names (TRUST_PROXY): trusted from anyone, a
+    // client could pick the address the per-IP login limit counts
+    trustProxy: opts.trustProxy ?? false,
     bodyLimit: 5 * 1024 * 1024,
     exposeHeadRoutes: false,
   }).withTypeProvider<ZodTypeProvider>();

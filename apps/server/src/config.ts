@@ -95,11 +95,24 @@ const Env = z.object({
   /** /healthz and /metrics of a process without the API role (gateway, worker): one free port per process */
   OPS_PORT: z.coerce.number().int().min(0).max(65535).default(9464),
   OPS_HOST: z.string().default('127.0.0.1'),
+  /** who may set X-Forwarded-For: '' (nobody, default), a hop count, or comma-separated proxy addresses/CIDRs */
+  TRUST_PROXY: z.string().regex(/^[0-9a-fA-F.:/,\s]*$/, '应为空、跳数或以逗号分隔的代理地址').default(''),
   LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
   WEB_DIST: z.string().optional(),
 });
 
-export type Config = z.infer<typeof Env> & { dataDir: string; webDist: string; roles: Set<string> };
+export type Config = z.infer<typeof Env> & { dataDir: string; webDist: string; roles: Set<string>; trustProxy: false | string[] | ((address: string, hop: number) => boolean) };
+
+/** TRUST_PROXY as Fastify takes it: nobody, a hop count, or a list of addresses/CIDRs. */
+export function trustProxyOf(v: string): false | string[] | ((address: string, hop: number) => boolean) {
+  const t = v.trim();
+  if (!t) return false;
+  if (/^\d+$/.test(t)) {
+    const hops = Number(t);
+    return (_address, hop) => hop < hops;
+  }
+  return t.split(',').map((s) => s.trim()).filter(Boolean);
+}
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const parsed = Env.safeParse(env);
@@ -113,6 +126,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
     ...c,
     dataDir: path.resolve(root, c.DATA_DIR),
     webDist: c.WEB_DIST ? path.resolve(c.WEB_DIST) : path.join(root, 'apps/web/dist'),
+    trustProxy: trustProxyOf(c.TRUST_PROXY),
     roles: new Set(c.ROLES.split(',').map((s) => s.trim()).filter(Boolean)),
   };
 }

@@ -48,6 +48,7 @@ async function main() {
     db,
     auth: authSettings(config),
     logLevel: config.LOG_LEVEL,
+    trustProxy: config.trustProxy,
     webDist: config.webDist,
     docs: config.API_DOCS === 'on',
     bus: devices.bus,

@@ -28,6 +28,15 @@ describe('login limits', () => {
     expect((await login('nobody10', 'x', '10.0.0.2')).json()).toEqual({ code: 'LOGIN_FAILED', message: LOGIN_FAILED_MESSAGE });
   });
 
+  it('a client cannot pick the address it is counted under with X-Forwarded-For (no proxy is trusted by default)', async () => {
+    const forged = (i: number) =>
+      t.app.inject({ method: 'POST', url: '/yonghu/api/admin/login', payload: { username: `forger${i}`, password: 'x' }, remoteAddress: '10.0.0.3', headers: { 'x-forwarded-for': `192.0.2.${i}` } });
+    const codes: number[] = [];
+    for (let i = 0; i < 7; i++) codes.push((await forged(i)).statusCode);
+    expect(codes.slice(0, 6).every((c) => c === 200)).toBe(true);
+    expect(codes[6]).toBe(429);
+  });
+
   it('one username tried from many addresses is refused after the limit, even with its right password', async () => {
     const companyId = await makeCompany(t.owner);
     const u = await makeUser(t.owner, { companyId, roleId: await makeRole(t.owner, companyId, ['home']) });
