@@ -232,7 +232,8 @@ test('/recordsFees: create a flat scheme with a unit price → search → rename
   const renamed = `${name}改`;
   await login(page);
   await page.goto('/recordsFees');
-  await expect(page.getByRole('tab', { name: '收费方案' })).toBeVisible();
+  // the page's own 收费方案 tab (the header's page tab has the same name)
+  await expect(page.getByRole('tab', { name: '收费方案' }).last()).toHaveAttribute('aria-selected', 'true');
 
   await page.getByRole('button', { name: /新增收费方案/ }).click();
   const dialog = modal(page, '新增收费方案');
