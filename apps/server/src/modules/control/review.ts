@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import type { Ctx } from '../../http/context.ts';
 import { notFound, refuse } from '../../http/errors.ts';
 import type { DeviceEvent } from '../realtime/index.ts';
-import * as repo from './repo.ts';
+import * as repo from './repo/index.ts';
 import * as rrepo from './review-repo.ts';
 import type * as S from './schema.ts';
 import type { ControlApi } from './service.ts';

@@ -8,7 +8,7 @@ import { offsetOf } from '../../http/paging.ts';
 import { Page } from '../../http/envelope.ts';
 import type { EventBus } from '../realtime/index.ts';
 import { SOURCE, SOURCE_TEXT, WARNING_KINDS } from './ingest.ts';
-import * as repo from './repo.ts';
+import * as repo from './repo/index.ts';
 import { openOfKind } from './review-repo.ts';
 import { valvePassword as valvePwd } from '../company/index.ts';
 import { COMMAND_KINDS, COMMAND_STATUS, FINAL, OPPOSITE, ORIGIN, noCloseReason, protocolOf, type CommandKind } from './rules.ts';
@@ -161,6 +161,14 @@ export async function requestSystemCommand(tx: Tx, r: SystemCommandRequest, now 
   });
   if (got) return { meterId: m.id, commandId: got.row.id, created: !got.joined };
   return skip('表具指令正忙，稍后再试');
+}
+
+/**
+ * Records a timed valve command that was not carried out (refused by a rule, or its time was
+ * missed) as a finished command, so the valve-control log shows why nothing happened.
+ */
+export function recordUnrunCommand(tx: Tx, c: repo.UnrunCommand): Promise<number> {
+  return repo.insertUnrunCommand(tx, c);
 }
 
 /**
