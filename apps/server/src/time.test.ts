@@ -14,6 +14,7 @@ import {
   fromBeijingFields,
   inBeijing,
   isoBeijing,
+  parseBeijing,
   monthRange,
   startOfBeijingDay,
   startOfBeijingMonth,
@@ -85,6 +86,13 @@ describe('time: text', () => {
     expect(fromBeijing('2026-11-26T08:30:15').toISOString()).toBe('2026-11-26T00:30:15.000Z');
     expect(fromBeijing('2026-11-26T08:30:15Z').toISOString()).toBe('2026-11-26T08:30:15.000Z');
     expect(fromBeijing('2026-11-26T08:30:15+09:00').toISOString()).toBe('2026-11-25T23:30:15.000Z');
+  });
+
+  it('parseBeijing: Beijing unless an offset is named, NaN when malformed', () => {
+    expect(parseBeijing('2026-11-26 08:30:15')).toBe(Date.parse('2026-11-26T00:30:15Z'));
+    expect(parseBeijing('2026-11-26T08:30')).toBe(Date.parse('2026-11-26T00:30:00Z'));
+    expect(parseBeijing('2026-11-26T08:30:15Z')).toBe(Date.parse('2026-11-26T08:30:15Z'));
+    expect(parseBeijing('明天')).toBeNaN();
   });
 
   it('formats in Beijing time, and as ISO with +08:00', () => {

@@ -78,6 +78,14 @@ export function fromBeijing(text: string): Date {
   return new Date(`${date}T${time.length === 5 ? `${time}:00` : time}${OFFSET_TEXT}`);
 }
 
+/**
+ * An instant given as ISO-like text ('YYYY-MM-DD HH:mm[:ss]' or with a 'T'): Beijing time unless it
+ * names its offset. Epoch ms, NaN when malformed (Date.parse's rules).
+ */
+export function parseBeijing(text: string): number {
+  return Date.parse(text.replace(' ', 'T') + (/[zZ]|[+-]\d\d:?\d\d$/.test(text) ? '' : OFFSET_TEXT));
+}
+
 /** 'YYYY-MM-DD' of an instant: its business date. */
 export function businessDate(at: Date | number): string {
   const f = beijingFields(at);

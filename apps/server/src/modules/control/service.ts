@@ -16,6 +16,7 @@ import type * as S from './schema.ts';
 import { ELECTRIC_PARAM_KEYS, WATER_PARAM_KEYS } from './schema.ts';
 import type { z } from 'zod';
 import { now as clock } from '../../clock.ts';
+import { startOfBeijingDay } from '../../time.ts';
 
 // Device control for people (SPEC §7 device/order/*, device/read/*, device/unusual/*): every
 // command is a row with a lifecycle; a duplicate while one is pending joins it; cutting supply to a
@@ -416,8 +417,7 @@ export async function readFails(ctx: Ctx, q: Input<typeof S.FailListQuery>) {
 
 /** Start of today in China. */
 export function chinaMidnight(now = new Date()) {
-  const t = new Date(now.getTime() + 8 * 3600_000);
-  return new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate()) - 8 * 3600_000);
+  return startOfBeijingDay(now);
 }
 
 export async function unread(ctx: Ctx, q: Input<typeof S.UnreadQuery>) {
