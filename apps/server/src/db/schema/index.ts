@@ -7,3 +7,4 @@ export * from './control.ts';
 export * from './room.ts';
 export * from './ledger.ts';
 export * from './payapp.ts';
+export * from './finance.ts';
