@@ -34,14 +34,15 @@ import { deviceRoutes } from './modules/device/index.ts';
 import websocket from '@fastify/websocket';
 import { controlRoutes, type ControlApi } from './modules/control/index.ts';
 import { realtimeRoutes, EventBus, onSocketError } from './modules/realtime/index.ts';
-import { meteringRoutes, startTimedControls } from './modules/metering/index.ts';
+import { meteringRoutes, addTimedControls } from './modules/metering/index.ts';
+import { Scheduler, schedulerRoutes } from './modules/scheduler/index.ts';
 import { billingRoutes } from './modules/billing/index.ts';
 import { paymentRoutes, type Payments } from './modules/payment/index.ts';
 import { financeRoutes } from './modules/finance/index.ts';
 import { reportRoutes } from './modules/report/index.ts';
 import { notifyRoutes } from './modules/notify/index.ts';
 import { payAppRoutes, type PayAppProvider } from './modules/payapp/index.ts';
-import { startBillingJobs } from './jobs/billing.ts';
+import { addBillingJobs } from './jobs/billing.ts';
 
 z.config(z.locales.zhCN());
 
@@ -80,6 +81,8 @@ export interface AppOptions {
   control?: Partial<Omit<ControlApi, 'bus'>>;
   /** run the periodic jobs of the API modules in this process (the worker role): timed valve control */
   jobs?: boolean;
+  /** the process's scheduler for the jobs (main.ts; default: one of the app's own) */
+  scheduler?: Scheduler;
   /** the pay-application provider of those jobs (default: the simulated one) */
   payAppProvider?: PayAppProvider;
   /** Fastify's trustProxy: false (default), a hop count, or the proxies' addresses/CIDRs */
@@ -276,11 +279,17 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   reportRoutes(app);
   notifyRoutes(app);
   payAppRoutes(app);
+  schedulerRoutes(app);
   if (opts.jobs) {
-    const stopTimed = startTimedControls({ db: opts.db, bus, log: app.log });
-    app.addHook('onClose', async () => stopTimed());
-    const stopBilling = startBillingJobs({ db: opts.db, bus, log: app.log, payAppProvider: opts.payAppProvider, payments: opts.payments });
-    app.addHook('onClose', async () => stopBilling());
+    // the worker role's timed jobs, on the process's scheduler (main.ts) or one of their own
+    const scheduler = opts.scheduler ?? new Scheduler({ db: opts.db, log: app.log, role: 'worker' });
+    addTimedControls(scheduler, { db: opts.db, bus, log: app.log });
+    const offBilling = addBillingJobs(scheduler, { db: opts.db, bus, log: app.log, payAppProvider: opts.payAppProvider, payments: opts.payments });
+    scheduler.start();
+    app.addHook('onClose', async () => {
+      offBilling();
+      if (!opts.scheduler) await scheduler.stop();
+    });
   }
   await app.register(websocket, {
     options: { maxPayload: 64 * 1024 },

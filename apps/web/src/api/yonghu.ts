@@ -125,4 +125,29 @@ export const logApi = {
   list: (q: PageQuery) => http.page<AuditLog>(`${P}/admin/log/list`, q),
 };
 
+/** A timed job of the server (the scheduler's record, GET system/jobs; platform administrators). */
+export interface ScheduledJob {
+  name: string;
+  label: string;
+  role: string;
+  roleText: string;
+  everyMs: number;
+  lastStartedAt: string | null;
+  lastFinishedAt: string | null;
+  lastDurationMs: number | null;
+  lastOk: boolean | null;
+  lastError: string;
+  lastErrorAt: string | null;
+  nextRunAt: string | null;
+  runs: number;
+  failures: number;
+  host: string;
+  state: 'ok' | 'failed' | 'overdue';
+  stateText: string;
+}
+
+export const jobsApi = {
+  list: () => http.get<ScheduledJob[]>(`${P}/system/jobs`),
+};
+
 export type { Paged };
