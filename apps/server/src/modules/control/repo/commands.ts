@@ -372,8 +372,10 @@ export async function insertUnrunCommand(tx: Tx, c: UnrunCommand) {
   return Number(r.rows[0].id);
 }
 
-/** Whether switching this meter off asks the valve-control password (SPEC §4: phaseId 1). */
-export async function asksValvePassword(tx: Tx, meterId: number) {
-  const r = await tx.execute<{ ask: boolean }>(sql`SELECT phase_id = 1 AS ask FROM meters WHERE id = ${meterId}`);
+/** Whether switching this meter (or any of these meters) off asks the valve-control password (SPEC §4: phaseId 1). */
+export async function asksValvePassword(tx: Tx, meterIds: number | number[]) {
+  const ids = Array.isArray(meterIds) ? meterIds : [meterIds];
+  if (!ids.length) return false;
+  const r = await tx.execute<{ ask: boolean }>(sql`SELECT bool_or(phase_id = 1) AS ask FROM meters WHERE id = ANY(${arr(ids)}::bigint[])`);
   return r.rows[0]?.ask === true;
 }
