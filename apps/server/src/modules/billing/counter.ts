@@ -53,6 +53,17 @@ export async function writeReceipt(tx: Tx, ctx: Ctx, r: {
   });
 }
 
+/**
+ * The receipt of a posting made outside a counter call (an online order taken at the counter, paid by
+ * the provider's notification): once per journal row, like every receipt.
+ */
+export async function receiptOf(tx: Tx, r: {
+  companyId: number; journalId: number; ownerId: number; roomId: number | null; kind: ReceiptKind; payMethod: string;
+  items: { item: string; amountFen: number }[]; memo: string; operatorName: string;
+}) {
+  return repo.insertReceipt(tx, { ...r, amountFen: r.items.reduce((s, i) => s + i.amountFen, 0), no: receiptNo(r.journalId) });
+}
+
 /** Posts one entry and runs the alarm rules on the balance it changed. */
 export async function postWithAlarms(tx: Tx, ctx: Ctx, p: Posting): Promise<Posted> {
   const r = await post(tx, p);
