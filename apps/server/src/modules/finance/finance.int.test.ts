@@ -141,6 +141,25 @@ describe('作废/冲正', () => {
   });
 });
 
+describe('reports show both the original and the reversal', () => {
+  it('对账报表 has a 冲正 column and its 净收款 equals the journal sums (receipts + refunds + reversals of money)', async () => {
+    const r = ok(await t.call(a.token, { method: 'GET', url: `/yewu/api/Report/Check?startTime=${today}&endTime=${today}` }));
+    const row = r.rows.find((x: any) => x.day === today);
+    const { rows } = await t.owner.query(
+      `SELECT kind, count(*)::int AS n, sum(amount_fen)::bigint AS fen FROM journal
+       WHERE company_id = $1 AND (created_at AT TIME ZONE 'Asia/Shanghai')::date = $2::date AND pay_method IN ('cash', 'wechat', 'alipay', 'bank')
+       GROUP BY kind`,
+      [a.companyId, today],
+    );
+    const by = Object.fromEntries(rows.map((x) => [x.kind, { n: x.n, fen: Number(x.fen) }]));
+    expect(by.reversal.n).toBeGreaterThan(0);
+    expect(row.reversalCount).toBe(by.reversal.n);
+    expect(fen(row.reversal)).toBe(by.reversal.fen);
+    expect(fen(row.income)).toBe(by.prepay.fen);
+    expect(fen(row.net)).toBe(by.prepay.fen + by.refund.fen + by.reversal.fen);
+  });
+});
+
 describe('a closed shift and a closed day never change', () => {
   it('交班: the operator\'s later rows go to the next open day; a void of the shift is refused', async () => {
     const r = await counter(op2.token, 'Prepay', a.rooms[1], '12');
