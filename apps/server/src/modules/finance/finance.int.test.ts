@@ -160,6 +160,26 @@ describe('reports show both the original and the reversal', () => {
   });
 });
 
+describe('the payment log and the reconciliation list the reversal beside its original', () => {
+  it('/notesPay and DataSum', async () => {
+    const { rows } = await t.owner.query(`SELECT id, reverses_id FROM journal WHERE company_id = $1 AND kind = 'reversal' ORDER BY id LIMIT 1`, [a.companyId]);
+    const list = ok(await t.call(a.token, { method: 'GET', url: `${Y}/userpaymentlog/Paymentlist?index=1&size=200` }));
+    const ids = list.map((x: any) => Number(x.id));
+    expect(ids).toContain(Number(rows[0].id));
+    expect(ids).toContain(Number(rows[0].reverses_id));
+    const only = ok(await t.call(a.token, { method: 'GET', url: `${Y}/userpaymentlog/Paymentlist?index=1&size=200&kind=reversal` }));
+    expect(only.every((x: any) => x.kind === 'reversal')).toBe(true);
+    const sum = ok(await t.call(a.token, { method: 'GET', url: `${Y}/userpaymentlog/DataSum` }));
+    const j = await t.owner.query(
+      `SELECT kind, sum(amount_fen)::bigint AS fen FROM journal WHERE company_id = $1 AND pay_method IN ('cash', 'wechat', 'alipay', 'bank') GROUP BY kind`,
+      [a.companyId],
+    );
+    const by = Object.fromEntries(j.rows.map((x) => [x.kind, Number(x.fen)]));
+    expect(fen(sum.reversal)).toBe(by.reversal);
+    expect(fen(sum.net)).toBe(by.prepay + by.refund + by.reversal);
+  });
+});
+
 describe('a closed shift and a closed day never change', () => {
   it('交班: the operator\'s later rows go to the next open day; a void of the shift is refused', async () => {
     const r = await counter(op2.token, 'Prepay', a.rooms[1], '12');
