@@ -6,7 +6,7 @@ import { badRequest, notFound, refuse } from '../../http/errors.ts';
 import { afterBalanceChange } from './alarms.ts';
 import { KIND_LABELS, WALLET_LABELS, moveOf, post, type Kind, type Posted, type Posting, type Wallet } from './ledger.ts';
 import { dayKey } from './period.ts';
-import * as repo from './repo.ts';
+import * as repo from './repo/index.ts';
 import type { BillPayInput, BusinessPayInput, CounterInput } from './schema.ts';
 
 // Counter operations (柜台业务, SPEC §3 finance keys): prepay, refund, subsidy, bill payment and
