@@ -21,6 +21,22 @@ export const DayListQuery = PageQuery.extend(AreaFilter.shape).extend({
   state: z.enum(['closed', 'open'], { error: '状态须为 closed（已日结）或 open（未日结）' }).optional(),
 });
 export type DayListInput = z.infer<typeof DayListQuery>;
+/** A business day in the list (元 strings; a closed day shows the figures kept at its close). */
+export const DayRow = z.object({
+  day: z.string(),
+  state: z.enum(['open', 'closed']),
+  stateText: z.string(),
+  cash: z.string(),
+  wechat: z.string(),
+  alipay: z.string(),
+  bank: z.string(),
+  net: z.string(),
+  count: z.number(),
+  handovers: z.number(),
+  closedByName: z.string(),
+  closedAt: z.string(),
+  memo: z.string(),
+});
 export const DayQuery = AreaFilter.extend({ day });
 export const CloseDayBody = z.object({ day, memo });
 export const HandoverBody = z.object({ day, operatorId: id.optional(), memo });
@@ -53,7 +69,7 @@ const printTags = ['票据打印'];
 const payTags = ['在线支付'];
 
 export const financeEndpoints = {
-  days: endpoint({ method: 'GET', path: `${Y}/DailyClosing/List`, summary: '营业日列表（状态、实收合计）', perm: dayRead, query: DayListQuery, paged: true, tags: dayTags }),
+  days: endpoint({ method: 'GET', path: `${Y}/DailyClosing/List`, summary: '营业日列表（状态、实收合计）', perm: dayRead, query: DayListQuery, response: DayRow, paged: true, tags: dayTags }),
   day: endpoint({ method: 'GET', path: `${Y}/DailyClosing/Detail`, summary: '营业日详情（按支付方式、按操作员；结账单）', perm: dayRead, query: DayQuery, tags: dayTags }),
   closeDay: endpoint({ method: 'POST', path: `${Y}/DailyClosing/Close`, summary: '日结（锁定营业日）', perm: dayOp, body: CloseDayBody, tags: dayTags }),
   handover: endpoint({ method: 'POST', path: `${Y}/DailyClosing/Handover`, summary: '交班（锁定操作员当日班次）', perm: dayOp, body: HandoverBody, tags: dayTags }),
