@@ -1,16 +1,19 @@
 import type { Endpoint } from '../endpoint.ts';
+import { adminEndpoints } from './admin.ts';
 import { authEndpoints } from './auth.ts';
 import { systemEndpoints } from './system.ts';
 
 // Every declared endpoint, by domain. The server registers each (http/routes.ts `r.endpoint`), the web
 // calls them (api/endpoint.ts), and endpoints.int.test.ts checks declarations ↔ registered routes.
 
+export * from './admin.ts';
 export * from './auth.ts';
 export * from './system.ts';
 
 export const API = {
   auth: authEndpoints,
   system: systemEndpoints,
+  admin: adminEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */
