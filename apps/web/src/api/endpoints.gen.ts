@@ -33,4 +33,18 @@ export const E = {
     updateRole: { method: 'PUT', path: '/yonghu/api/admin/role', paged: false } as RouteRef<typeof API.admin.updateRole>,
     deleteRole: { method: 'DELETE', path: '/yonghu/api/admin/role', paged: false } as RouteRef<typeof API.admin.deleteRole>,
   },
+  area: {
+    tree: { method: 'GET', path: '/yewu/api/GetAreaTree', paged: false } as RouteRef<typeof API.area.tree>,
+    treeNoRoom: { method: 'GET', path: '/yewu/api/GetAreaTreeNoRoom', paged: false } as RouteRef<typeof API.area.treeNoRoom>,
+    treeNoRoomV2: { method: 'GET', path: '/yewu/api/GetAreaTreeNoRoomV2', paged: false } as RouteRef<typeof API.area.treeNoRoomV2>,
+    userBindTree: { method: 'GET', path: '/yewu/api/GetUserBindAreaTree', paged: false } as RouteRef<typeof API.area.userBindTree>,
+    userBindableTree: { method: 'GET', path: '/yewu/api/GetNoUserBindAreaTreeV2', paged: false } as RouteRef<typeof API.area.userBindableTree>,
+    childAreas: { method: 'GET', path: '/yewu/api/Area/GetAllChildArea', paged: true } as RouteRef<typeof API.area.childAreas>,
+    addressOptions: { method: 'GET', path: '/yewu/api/Area/GetAddressOptions', paged: false } as RouteRef<typeof API.area.addressOptions>,
+    create: { method: 'POST', path: '/yewu/api/Area/Detail', paged: false } as RouteRef<typeof API.area.create>,
+    update: { method: 'PUT', path: '/yewu/api/Area/Detail', paged: false } as RouteRef<typeof API.area.update>,
+    remove: { method: 'DELETE', path: '/yewu/api/Area/Detail/:id', paged: false } as RouteRef<typeof API.area.remove>,
+    usingPermissions: { method: 'GET', path: '/yewu/api/AreaPermission/GetUsingList', paged: false } as RouteRef<typeof API.area.usingPermissions>,
+    bindUser: { method: 'POST', path: '/yewu/api/AreaPermission/BindUser', paged: false } as RouteRef<typeof API.area.bindUser>,
+  },
 };

@@ -1,5 +1,6 @@
 import type { Endpoint } from '../endpoint.ts';
 import { adminEndpoints } from './admin.ts';
+import { areaEndpoints } from './area.ts';
 import { authEndpoints } from './auth.ts';
 import { systemEndpoints } from './system.ts';
 
@@ -7,6 +8,7 @@ import { systemEndpoints } from './system.ts';
 // calls them (api/endpoint.ts), and endpoints.int.test.ts checks declarations ↔ registered routes.
 
 export * from './admin.ts';
+export * from './area.ts';
 export * from './auth.ts';
 export * from './system.ts';
 
@@ -14,6 +16,7 @@ export const API = {
   auth: authEndpoints,
   system: systemEndpoints,
   admin: adminEndpoints,
+  area: areaEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */
