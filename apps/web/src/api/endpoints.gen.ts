@@ -47,4 +47,14 @@ export const E = {
     usingPermissions: { method: 'GET', path: '/yewu/api/AreaPermission/GetUsingList', paged: false } as RouteRef<typeof API.area.usingPermissions>,
     bindUser: { method: 'POST', path: '/yewu/api/AreaPermission/BindUser', paged: false } as RouteRef<typeof API.area.bindUser>,
   },
+  scheme: {
+    using: { method: 'GET', path: '/yewu/api/chargingscheme/GetAllUsingList', paged: false } as RouteRef<typeof API.scheme.using>,
+    byType: { method: 'GET', path: '/yewu/api/chargingscheme/GetListByType', paged: false } as RouteRef<typeof API.scheme.byType>,
+    list: { method: 'GET', path: '/yewu/api/chargingscheme/list', paged: true } as RouteRef<typeof API.scheme.list>,
+    detail: { method: 'GET', path: '/yewu/api/chargingscheme/detail/:id', paged: false } as RouteRef<typeof API.scheme.detail>,
+    create: { method: 'POST', path: '/yewu/api/chargingscheme/detail', paged: false } as RouteRef<typeof API.scheme.create>,
+    update: { method: 'PUT', path: '/yewu/api/chargingscheme/detail', paged: false } as RouteRef<typeof API.scheme.update>,
+    remove: { method: 'DELETE', path: '/yewu/api/chargingscheme/detail', paged: false } as RouteRef<typeof API.scheme.remove>,
+    schemeEnum: { method: 'GET', path: '/yewu/api/sys_companychargecode/SchemeEnum', paged: false } as RouteRef<typeof API.scheme.schemeEnum>,
+  },
 };

@@ -2,6 +2,7 @@ import type { Endpoint } from '../endpoint.ts';
 import { adminEndpoints } from './admin.ts';
 import { areaEndpoints } from './area.ts';
 import { authEndpoints } from './auth.ts';
+import { schemeEndpoints } from './scheme.ts';
 import { systemEndpoints } from './system.ts';
 
 // Every declared endpoint, by domain. The server registers each (http/routes.ts `r.endpoint`), the web
@@ -10,6 +11,7 @@ import { systemEndpoints } from './system.ts';
 export * from './admin.ts';
 export * from './area.ts';
 export * from './auth.ts';
+export * from './scheme.ts';
 export * from './system.ts';
 
 export const API = {
@@ -17,6 +19,7 @@ export const API = {
   system: systemEndpoints,
   admin: adminEndpoints,
   area: areaEndpoints,
+  scheme: schemeEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */
