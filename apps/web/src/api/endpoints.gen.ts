@@ -57,4 +57,7 @@ export const E = {
     remove: { method: 'DELETE', path: '/yewu/api/chargingscheme/detail', paged: false } as RouteRef<typeof API.scheme.remove>,
     schemeEnum: { method: 'GET', path: '/yewu/api/sys_companychargecode/SchemeEnum', paged: false } as RouteRef<typeof API.scheme.schemeEnum>,
   },
+  notify: {
+    list: { method: 'GET', path: '/sms/log/list', paged: true } as RouteRef<typeof API.notify.list>,
+  },
 };

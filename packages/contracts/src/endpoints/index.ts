@@ -2,6 +2,7 @@ import type { Endpoint } from '../endpoint.ts';
 import { adminEndpoints } from './admin.ts';
 import { areaEndpoints } from './area.ts';
 import { authEndpoints } from './auth.ts';
+import { notifyEndpoints } from './notify.ts';
 import { schemeEndpoints } from './scheme.ts';
 import { systemEndpoints } from './system.ts';
 
@@ -11,6 +12,7 @@ import { systemEndpoints } from './system.ts';
 export * from './admin.ts';
 export * from './area.ts';
 export * from './auth.ts';
+export * from './notify.ts';
 export * from './scheme.ts';
 export * from './system.ts';
 
@@ -20,6 +22,7 @@ export const API = {
   admin: adminEndpoints,
   area: areaEndpoints,
   scheme: schemeEndpoints,
+  notify: notifyEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */
