@@ -43,3 +43,9 @@ export const optBeijingTime = () =>
  */
 export const wireTime = z.union([z.date().transform((d) => d.toISOString()), z.string()]);
 export const wireTimeOrNull = wireTime.nullable();
+
+/**
+ * The company a platform administrator works in (?searchCompanyID=, read by the session for every
+ * call); declared on the endpoints that take nothing else in the query so the web may send it.
+ */
+export const CompanyQuery = z.object({ searchCompanyID: num(z.number().int().positive()).optional() });
