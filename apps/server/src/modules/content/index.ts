@@ -1,0 +1,2 @@
+// Public face of the content module (增值服务: type dictionaries and appeals): import from here only.
+export { default as contentRoutes } from './routes.ts';
