@@ -165,3 +165,19 @@ describe('平台诉求 (company → platform)', () => {
     expect((await t.call(A.token, { method: 'GET', url: `/yewu/api/SystemAppeal/Detail?id=${o}` })).status).toBe(404);
   });
 });
+
+describe('demo data', () => {
+  it('the demo company has appeals in every state, overdue ones marked, and a platform appeal answered by the platform', async () => {
+    const demo = await t.login('demo', 'demo123');
+    const l = (await t.call(demo, { method: 'GET', url: '/yewu/api/Appeal/List?index=1&size=50' })).body.data as { status: number; overdue: boolean }[];
+    expect([...new Set(l.map((r) => r.status))].sort()).toEqual([0, 1, 2, 3]);
+    expect(l.filter((r) => r.overdue).length).toBeGreaterThanOrEqual(1);
+    expect(l.filter((r) => r.status >= 2).every((r) => !r.overdue)).toBe(true);
+    const s = (await t.call(admin, { method: 'GET', url: '/yewu/api/SystemAppeal/List?index=1&size=50&status=2' })).body.data as { id: number }[];
+    expect(s.length).toBeGreaterThan(0);
+    const d = await detail(demo, s[0]!.id, true);
+    expect(d.data.events.some((e: { byAccess: number }) => e.byAccess === 0)).toBe(true);
+    const types = (await t.call(demo, { method: 'GET', url: '/yewu/api/WorkOrderType/List' })).body;
+    expect(types.count).toBeGreaterThanOrEqual(3);
+  });
+});
