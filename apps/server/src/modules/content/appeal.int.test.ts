@@ -173,7 +173,8 @@ describe('demo data', () => {
     expect([...new Set(l.map((r) => r.status))].sort()).toEqual([0, 1, 2, 3]);
     expect(l.filter((r) => r.overdue).length).toBeGreaterThanOrEqual(1);
     expect(l.filter((r) => r.status >= 2).every((r) => !r.overdue)).toBe(true);
-    const s = (await t.call(admin, { method: 'GET', url: '/yewu/api/SystemAppeal/List?index=1&size=50&status=2' })).body.data as { id: number }[];
+    const all = (await t.call(admin, { method: 'GET', url: '/yewu/api/SystemAppeal/List?index=1&size=200&status=2' })).body.data as { id: number; companyName: string }[];
+    const s = all.filter((r) => r.companyName === '阳光物业演示公司');
     expect(s.length).toBeGreaterThan(0);
     const d = await detail(demo, s[0]!.id, true);
     expect(d.data.events.some((e: { byAccess: number }) => e.byAccess === 0)).toBe(true);
