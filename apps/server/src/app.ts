@@ -38,6 +38,7 @@ import { meteringRoutes, addTimedControls } from './modules/metering/index.ts';
 import { Scheduler, schedulerRoutes } from './modules/scheduler/index.ts';
 import { billingRoutes } from './modules/billing/index.ts';
 import { paymentRoutes, type Payments } from './modules/payment/index.ts';
+import { financeRoutes } from './modules/finance/index.ts';
 import { reportRoutes } from './modules/report/index.ts';
 import { notifyRoutes } from './modules/notify/index.ts';
 import { payAppRoutes, type PayAppProvider } from './modules/payapp/index.ts';
@@ -280,6 +281,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   meteringRoutes(app, controlApi);
   billingRoutes(app);
   paymentRoutes(app, opts.payments);
+  financeRoutes(app);
   reportRoutes(app);
   notifyRoutes(app);
   payAppRoutes(app);

@@ -1,7 +1,7 @@
 import type { Logger } from 'pino';
 import { SYSTEM_SCOPE, type Db, type Tx } from '../../db/client.ts';
 import type { EventBus } from '../realtime/index.ts';
-import { ORIGIN, controlRepo as control, noCloseReason, requestSystemCommand } from '../control/index.ts';
+import { ORIGIN, controlRepo as control, noCloseReason, recordUnrunCommand, requestSystemCommand } from '../control/index.ts';
 import * as repo from './repo.ts';
 import { now as clock } from '../../clock.ts';
 import type { Scheduler } from '../scheduler/index.ts';
@@ -149,7 +149,7 @@ export async function runTimedControls(deps: TimedJobDeps, now = clock()): Promi
       const requesterName = `定时阀控${t.requester ? `（${t.requester}）` : ''}`.slice(0, 64);
       const memo = t.memo || `定时${meterWord}（${t.repeat === 'daily' ? `每天 ${t.timeOfDay}` : fmt(due.occurrence)}）`;
       if (!due.run) {
-        await repo.insertUnrunCommand(tx, {
+        await recordUnrunCommand(tx, {
           companyId: t.companyId, meterId: t.meterId, kind: t.action, status: 'expired', timedControlId: t.id,
           error: `错过执行时间（计划 ${fmt(due.occurrence)}），为安全起见未补发`, requestedBy: t.createdBy, requesterName, memo,
         });
@@ -166,7 +166,7 @@ export async function runTimedControls(deps: TimedJobDeps, now = clock()): Promi
           continue;
         }
         if ('refused' in r) {
-          await repo.insertUnrunCommand(tx, {
+          await recordUnrunCommand(tx, {
             companyId: t.companyId, meterId: t.meterId, kind: t.action, status: 'failed', timedControlId: t.id,
             error: r.refused, requestedBy: t.createdBy, requesterName, memo,
           });
