@@ -138,6 +138,25 @@ describe('业主诉求 flow', () => {
   });
 });
 
+describe('bound areas', () => {
+  it('staff bound to one area see and handle only the appeals of rooms in it', async () => {
+    const mine = await ownerAppeal(A, uniq('本区'));
+    const otherArea = await makeArea(t.owner, A.companyId, uniq('二期'));
+    const otherRoom = await makeRoom(t.owner, A.companyId, otherArea, uniq('201-'));
+    const role = await makeRole(t.owner, A.companyId, PAGES, OPERATION_KEYS);
+    const u = await makeUser(t.owner, { companyId: A.companyId, roleId: role });
+    await t.owner.query(`INSERT INTO user_areas (user_id, area_id, company_id) VALUES ($1, $2, $3)`, [u.id, otherArea, A.companyId]);
+    const bound = await t.login(u.username, u.password);
+    const theirs = await post(bound, '/yewu/api/Appeal/Detail', { roomId: otherRoom, typeId: A.typeId, title: uniq('二期'), content: '电梯异响' });
+    expect(theirs.body.code).toBe('SUCCESS');
+    const ids = (await t.call(bound, { method: 'GET', url: '/yewu/api/Appeal/List?index=1&size=200' })).body.data.map((r: { id: number }) => r.id);
+    expect(ids).toEqual([theirs.body.data.id]);
+    expect((await t.call(bound, { method: 'GET', url: `/yewu/api/Appeal/Detail?id=${mine}` })).status).toBe(404);
+    expect((await post(bound, '/yewu/api/Appeal/Accept', { id: mine })).status).toBe(404);
+    expect((await post(bound, '/yewu/api/Appeal/Detail', { roomId: A.roomId, typeId: A.typeId, title: 't', content: 'c' })).status).toBe(404);
+  });
+});
+
 describe('平台诉求 (company → platform)', () => {
   it('the company submits, the platform sees every company\'s and answers; the company sees only its own', async () => {
     const a = await post(A.token, '/yewu/api/SystemAppeal/Detail', { typeId: A.typeId, title: uniq('开通短信'), content: '请开通短信通道' });
