@@ -31,7 +31,8 @@ const text = (label: string, max: number) =>
 export const AppealListQuery = PageQuery.extend({
   status: num(z.number().int().min(0).max(3)).optional(),
   typeId: id.optional(),
-  keyword: optText(),
+  /** title, content, contact or room contains (not `keyword`: ProTable keeps that name for itself) */
+  q: optText(),
   /** only overdue orders (past the deadline, not finished) */
   overdue: z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === 'true')),
   startTime: optBeijingTime(),

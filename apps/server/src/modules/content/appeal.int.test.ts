@@ -135,6 +135,8 @@ describe('业主诉求 flow', () => {
     const inArea = (await t.call(A.token, { method: 'GET', url: `/yewu/api/Appeal/List?index=1&size=100&searchArea=${A.areaId}` })).body;
     expect(inArea.count).toBeGreaterThan(0);
     expect((await t.call(A.token, { method: 'GET', url: `/yewu/api/Appeal/List?searchArea=${other}` })).body.count).toBe(0);
+    const found = (await t.call(A.token, { method: 'GET', url: `/yewu/api/Appeal/List?q=${encodeURIComponent('超时已办')}` })).body.data as { id: number }[];
+    expect(found.map((r) => r.id)).toEqual([done]);
   });
 });
 

@@ -30,7 +30,7 @@ export interface ListQuery {
   size: number;
   status?: number;
   typeId?: number;
-  keyword?: string;
+  q?: string;
   overdue?: boolean;
   startTime?: Date;
   endTime?: Date;
@@ -41,7 +41,7 @@ export async function list(ctx: Ctx, kind: Kind, q: ListQuery) {
   const at = now();
   const areaIds = kind === APPEAL_KIND.owner ? ctx.scope.areaIds : null;
   return ctx.tx(async (tx) => {
-    const res = await repo.list(tx, { ...q, kind, areaIds, now: at, searchArea: kind === APPEAL_KIND.owner ? q.searchArea : undefined }, q.size, (q.index - 1) * q.size);
+    const res = await repo.list(tx, { ...q, keyword: q.q, kind, areaIds, now: at, searchArea: kind === APPEAL_KIND.owner ? q.searchArea : undefined }, q.size, (q.index - 1) * q.size);
     return new Page(res.rows.map((r) => present(r, at)), res.count);
   });
 }

@@ -108,7 +108,7 @@ export function AppealList({ kind }: { kind: AppealKind }) {
   const columns = useMemo<ResourceColumn<Row>[]>(
     () => [
       { title: '标题', dataIndex: 'title', ellipsis: true, width: 200, render: (_d, r) => <Typography.Link onClick={() => setViewing(r.id)}>{r.title}</Typography.Link> },
-      { title: '关键字', dataIndex: 'keyword', hideInTable: true, search: true, fieldProps: { placeholder: owner ? '标题、内容、联系人、房间' : '标题、内容、联系人' } },
+      { title: '关键字', dataIndex: 'q', hideInTable: true, search: true, fieldProps: { placeholder: owner ? '标题、内容、联系人、房间' : '标题、内容、联系人' } },
       ...(platform ? [{ title: '单位', dataIndex: 'companyName', width: 160, ellipsis: true } as ResourceColumn<Row>] : []),
       { title: '诉求类型', dataIndex: 'typeId', width: 110, search: true, valueType: 'select', fieldProps: { options: types }, render: (_d, r) => r.typeName },
       ...(owner

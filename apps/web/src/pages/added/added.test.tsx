@@ -49,6 +49,9 @@ describe('/addedAppeal 业主诉求', { timeout: 60_000 }, () => {
     expect(within(fresh).getByText('未指派')).toBeTruthy();
     expect(within(fresh).getByText('阳光园区/1号楼')).toBeTruthy();
     expect(screen.getByRole('button', { name: /登记诉求/ })).toBeTruthy();
+    fireEvent.change(screen.getByLabelText('关键字'), { target: { value: '漏水' } });
+    fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(calls.some((c) => c.path === '/yewu/api/Appeal/List' && c.query.get('q') === '漏水')).toBe(true));
     fireEvent.click(screen.getByRole('tab', { name: '类型设置' }));
     expect(await screen.findByRole('tab', { name: '工单类型' })).toBeTruthy();
     expect(await screen.findByText('4 小时')).toBeTruthy();
