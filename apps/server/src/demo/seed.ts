@@ -8,6 +8,7 @@ import { seedDevices } from '../modules/device/index.ts';
 import { seedBilling } from '../modules/billing/index.ts';
 import { seedCompanyArchive } from '../modules/company/index.ts';
 import { DEMO_PARK, seedOtherCompanies, seedPark } from '../modules/room/index.ts';
+import { seedContent } from '../modules/content/index.ts';
 
 // Demo data for a fresh start (DESIGN §2). Runs once: only when there is no company yet.
 
@@ -85,5 +86,7 @@ export async function seedDemoIfEmpty(db: Db, log: (m: string) => void = () => {
     await seedDevices(tx, demo.id);
     // ---- billing (modules/billing/seed.ts): schemes on the demo meters, owners' opening balances (journal rows of kind 'opening') ----
     await seedBilling(tx, demo.id);
+    // ---- 增值服务 (modules/content/seed.ts): notice/appeal/work-order types, appeals in every state ----
+    await seedContent(tx, demo.id);
   });
 }

@@ -70,4 +70,22 @@ export const E = {
   notify: {
     list: { method: 'GET', path: '/sms/log/list', paged: true } as RouteRef<typeof API.notify.list>,
   },
+  appeal: {
+    list: { method: 'GET', path: '/yewu/api/Appeal/List', paged: true } as RouteRef<typeof API.appeal.list>,
+    detail: { method: 'GET', path: '/yewu/api/Appeal/Detail', paged: false } as RouteRef<typeof API.appeal.detail>,
+    create: { method: 'POST', path: '/yewu/api/Appeal/Detail', paged: false } as RouteRef<typeof API.appeal.create>,
+    accept: { method: 'POST', path: '/yewu/api/Appeal/Accept', paged: false } as RouteRef<typeof API.appeal.accept>,
+    assign: { method: 'POST', path: '/yewu/api/Appeal/Assign', paged: false } as RouteRef<typeof API.appeal.assign>,
+    reply: { method: 'POST', path: '/yewu/api/Appeal/Reply', paged: false } as RouteRef<typeof API.appeal.reply>,
+    complete: { method: 'POST', path: '/yewu/api/Appeal/Complete', paged: false } as RouteRef<typeof API.appeal.complete>,
+    reject: { method: 'POST', path: '/yewu/api/Appeal/Reject', paged: false } as RouteRef<typeof API.appeal.reject>,
+    assignees: { method: 'GET', path: '/yewu/api/Appeal/Assignees', paged: false } as RouteRef<typeof API.appeal.assignees>,
+    systemList: { method: 'GET', path: '/yewu/api/SystemAppeal/List', paged: true } as RouteRef<typeof API.appeal.systemList>,
+    systemDetail: { method: 'GET', path: '/yewu/api/SystemAppeal/Detail', paged: false } as RouteRef<typeof API.appeal.systemDetail>,
+    systemCreate: { method: 'POST', path: '/yewu/api/SystemAppeal/Detail', paged: false } as RouteRef<typeof API.appeal.systemCreate>,
+    systemAccept: { method: 'POST', path: '/yewu/api/SystemAppeal/Accept', paged: false } as RouteRef<typeof API.appeal.systemAccept>,
+    systemReply: { method: 'POST', path: '/yewu/api/SystemAppeal/Reply', paged: false } as RouteRef<typeof API.appeal.systemReply>,
+    systemComplete: { method: 'POST', path: '/yewu/api/SystemAppeal/Complete', paged: false } as RouteRef<typeof API.appeal.systemComplete>,
+    systemReject: { method: 'POST', path: '/yewu/api/SystemAppeal/Reject', paged: false } as RouteRef<typeof API.appeal.systemReject>,
+  },
 };

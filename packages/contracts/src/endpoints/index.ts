@@ -6,6 +6,7 @@ import { notifyEndpoints } from './notify.ts';
 import { schemeEndpoints } from './scheme.ts';
 import { systemEndpoints } from './system.ts';
 import { financeEndpoints } from './finance.ts';
+import { appealEndpoints } from './appeal.ts';
 
 // Every declared endpoint, by domain. The server registers each (http/routes.ts `r.endpoint`), the web
 // calls them (api/endpoint.ts), and endpoints.int.test.ts checks declarations ↔ registered routes.
@@ -17,6 +18,7 @@ export * from './notify.ts';
 export * from './scheme.ts';
 export * from './system.ts';
 export * from './finance.ts';
+export * from './appeal.ts';
 
 export const API = {
   auth: authEndpoints,
@@ -26,6 +28,7 @@ export const API = {
   area: areaEndpoints,
   scheme: schemeEndpoints,
   notify: notifyEndpoints,
+  appeal: appealEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */
