@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { OPERATION_KEYS, ROUTE_BY_KEY, num } from '@meter/contracts';
+import { OPERATION_KEYS, ROUTE_BY_KEY, num, phoneSchema } from '@meter/contracts';
 import { PageQuery, optText } from '../../http/paging.ts';
 import { NewPassword } from '../auth/index.ts';
 
 const username = z.string().trim().regex(/^[A-Za-z0-9_.@-]{3,32}$/, '用户名须为 3–32 位字母、数字或 _.@-');
-const phone = z.union([z.literal(''), z.string().trim().regex(/^1[3-9]\d{9}$/, '请输入正确的手机号码')]).default('');
+const phone = phoneSchema('手机号', true).default('');
 const realName = z.string().trim().max(32, '姓名最多 32 个字').default('');
 
 export const UserListQuery = PageQuery.extend({
@@ -25,7 +25,7 @@ export const UserCreateBody = z.object({
 /** PUT user: changes only what it names (a missing role is kept, not removed). */
 export const UserUpdateBody = z.object({
   realName: z.string().trim().max(32, '姓名最多 32 个字').optional(),
-  phone: z.union([z.literal(''), z.string().trim().regex(/^1[3-9]\d{9}$/, '请输入正确的手机号码')]).optional(),
+  phone: phoneSchema('手机号', true).optional(),
   roleId: num(z.number().int().positive()).nullable().optional(),
   status: z.union([z.literal(0), z.literal(1)]).optional(),
 });
