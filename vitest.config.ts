@@ -23,6 +23,7 @@ export default defineConfig({
           hookTimeout: 120_000,
           fileParallelism: false,
           globalSetup: ['apps/server/test/global-setup.ts'],
+          setupFiles: ['apps/server/test/clock-setup.ts'],
         },
       },
       {

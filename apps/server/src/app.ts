@@ -5,7 +5,6 @@ import { z } from 'zod';
 import {
   hasZodFastifySchemaValidationErrors,
   jsonSchemaTransform,
-  serializerCompiler,
   validatorCompiler,
   type ZodTypeProvider,
 } from 'fastify-type-provider-zod';
@@ -15,7 +14,8 @@ import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import type { Db } from './db/client.ts';
 import { AppError } from './http/errors.ts';
-import { checkPerm, type Perm } from './http/routes.ts';
+import { answerSerializer, checkPerm, type Perm } from './http/routes.ts';
+import type { Endpoint } from '@meter/contracts';
 import { AuditWriter, auditRow } from './http/audit.ts';
 import { registerOps } from './ops/fastify.ts';
 import { DbWatch } from './ops/health.ts';
@@ -34,13 +34,15 @@ import { deviceRoutes } from './modules/device/index.ts';
 import websocket from '@fastify/websocket';
 import { controlRoutes, type ControlApi } from './modules/control/index.ts';
 import { realtimeRoutes, EventBus, onSocketError } from './modules/realtime/index.ts';
-import { meteringRoutes, startTimedControls } from './modules/metering/index.ts';
+import { meteringRoutes, addTimedControls } from './modules/metering/index.ts';
+import { Scheduler, schedulerRoutes } from './modules/scheduler/index.ts';
 import { billingRoutes } from './modules/billing/index.ts';
 import { paymentRoutes, type Payments } from './modules/payment/index.ts';
+import { financeRoutes } from './modules/finance/index.ts';
 import { reportRoutes } from './modules/report/index.ts';
 import { notifyRoutes } from './modules/notify/index.ts';
 import { payAppRoutes, type PayAppProvider } from './modules/payapp/index.ts';
-import { startBillingJobs } from './jobs/billing.ts';
+import { addBillingJobs } from './jobs/billing.ts';
 
 z.config(z.locales.zhCN());
 
@@ -63,6 +65,8 @@ export interface ApiRoute {
   /** a write (audited), not a query sent as POST */
   write: boolean;
   schema: { body?: unknown; querystring?: unknown; params?: unknown };
+  /** the declaration it was registered from (undefined: a route not yet moved onto declarations) */
+  endpoint?: Endpoint;
 }
 
 export interface AppOptions {
@@ -79,6 +83,10 @@ export interface AppOptions {
   control?: Partial<Omit<ControlApi, 'bus'>>;
   /** run the periodic jobs of the API modules in this process (the worker role): timed valve control */
   jobs?: boolean;
+  /** check each declared answer against its schema (default: under tests, or VALIDATE_RESPONSES=1) */
+  validateResponses?: boolean;
+  /** the process's scheduler for the jobs (main.ts; default: one of the app's own) */
+  scheduler?: Scheduler;
   /** the pay-application provider of those jobs (default: the simulated one) */
   payAppProvider?: PayAppProvider;
   /** Fastify's trustProxy: false (default), a hop count, or the proxies' addresses/CIDRs */
@@ -127,7 +135,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   app.addHook('onRoute', (r) => {
     if (r.config?.perm !== undefined) {
       const { body, querystring, params } = (r.schema ?? {}) as ApiRoute['schema'];
-      for (const m of [r.method].flat()) apiRoutes.push({ method: m, url: r.url, public: r.config.perm === false, perm: r.config.perm, write: r.config.audit === true, schema: { body, querystring, params } });
+      for (const m of [r.method].flat()) apiRoutes.push({ method: m, url: r.url, public: r.config.perm === false, perm: r.config.perm, write: r.config.audit === true, schema: { body, querystring, params }, endpoint: r.config.endpoint });
     }
   });
   // operations (issue 11 item 12): the database watched, pool and commands on /metrics, audit rows
@@ -143,7 +151,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     await audits.close();
   });
   app.setValidatorCompiler(validatorCompiler);
-  app.setSerializerCompiler(serializerCompiler);
+  // answers are plain JSON; tests (NODE_ENV=test) or VALIDATE_RESPONSES=1 check each declared answer first
+  app.setSerializerCompiler(answerSerializer(opts.validateResponses ?? (process.env.NODE_ENV === 'test' || process.env.VALIDATE_RESPONSES === '1')));
 
   await app.register(swagger, {
     openapi: {
@@ -271,14 +280,21 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   meteringRoutes(app, controlApi);
   billingRoutes(app);
   paymentRoutes(app, opts.payments);
+  financeRoutes(app);
   reportRoutes(app);
   notifyRoutes(app);
   payAppRoutes(app);
+  schedulerRoutes(app);
   if (opts.jobs) {
-    const stopTimed = startTimedControls({ db: opts.db, bus, log: app.log });
-    app.addHook('onClose', async () => stopTimed());
-    const stopBilling = startBillingJobs({ db: opts.db, bus, log: app.log, payAppProvider: opts.payAppProvider, payments: opts.payments });
-    app.addHook('onClose', async () => stopBilling());
+    // the worker role's timed jobs, on the process's scheduler (main.ts) or one of their own
+    const scheduler = opts.scheduler ?? new Scheduler({ db: opts.db, log: app.log, role: 'worker' });
+    addTimedControls(scheduler, { db: opts.db, bus, log: app.log });
+    const offBilling = addBillingJobs(scheduler, { db: opts.db, bus, log: app.log, payAppProvider: opts.payAppProvider, payments: opts.payments });
+    scheduler.start();
+    app.addHook('onClose', async () => {
+      offBilling();
+      if (!opts.scheduler) await scheduler.stop();
+    });
   }
   await app.register(websocket, {
     options: { maxPayload: 64 * 1024 },

@@ -1,3 +1,4 @@
+import pino from 'pino';
 import { loadConfig } from './config.ts';
 import { setClockAt } from './clock.ts';
 import { startDatabase } from './db/index.ts';
@@ -10,6 +11,7 @@ import { paymentsFromConfig } from './modules/payment/index.ts';
 import { startDemoFleet } from './gateway/demo.ts';
 import { StartupError } from './ops/startup.ts';
 import { healthOf, startOpsServer } from './ops/health.ts';
+import { Scheduler } from './modules/scheduler/index.ts';
 
 // Starts the roles named in ROLES (default: all in one process) on embedded defaults.
 async function main() {
@@ -20,8 +22,11 @@ async function main() {
   const { db } = database;
   if (config.SEED_DEMO) await seedDemoIfEmpty(db, log);
 
+  // one scheduler times every periodic job of this process (the worker role's; shown on /task)
+  const plog = pino({ level: config.LOG_LEVEL });
+  const scheduler = new Scheduler({ db, log: plog.child({ role: 'scheduler' }), role: 'worker' });
   // gateway (TCP + MQTT devices), worker (commands, scheduled reading) and the event bus, per ROLES
-  const devices = await startDeviceSide(config, db);
+  const devices = await startDeviceSide(config, db, plog, scheduler);
   if (devices.gateway) log(`设备网关已启动：TCP 端口 ${devices.gateway.port}${devices.mqttUrl ? `，MQTT ${devices.mqttUrl}` : ''}`);
   // demo mode: simulated collectors and meters of the demo companies connect to the gateway
   const fleet =
@@ -54,6 +59,7 @@ async function main() {
     bus: devices.bus,
     control: controlApiSettings(config),
     jobs: config.roles.has('worker'),
+    scheduler,
     payAppProvider: simulatedProvider({ delayMs: config.PAYAPP_SIM_DELAY_MS }),
     roles: [...config.roles],
     payments: pay.payments,
@@ -80,6 +86,7 @@ async function main() {
     stopping = true;
     log(`收到 ${signal}，正在停止…`);
     await ops?.close().catch(() => {});
+    await scheduler.stop().catch(() => {});
     await app.close().catch(() => {});
     await pay.emulator?.close().catch(() => {});
     await fleet?.stop().catch(() => {});

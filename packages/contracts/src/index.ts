@@ -7,3 +7,6 @@ export * from './input.ts';
 export * from './resource.ts';
 export * from './resources/index.ts';
 export * from './rows.ts';
+export * from './query.ts';
+export * from './endpoint.ts';
+export * from './endpoints/index.ts';

@@ -54,6 +54,8 @@ export const PERMISSION_TREE: PermissionNode[] = [
       { key: 'finance.chargingScheme', title: '收费方案' },
       { key: 'finance.logExport', title: '财务日志导出' },
       { key: 'finance.withdraw', title: '商户提现' },
+      { key: 'finance.dailyClose', title: '日结交班' },
+      { key: 'finance.reverse', title: '作废冲正' },
     ],
   },
   {

@@ -26,7 +26,8 @@ function start() {
   return { p, output: () => out };
 }
 
-async function waitHealthy(output: () => string, timeoutMs = 60_000) {
+// initdb, migrations and the demo seed take ~20 s here, several times that on a busy machine
+async function waitHealthy(output: () => string, timeoutMs = 170_000) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
     try {
@@ -71,7 +72,7 @@ describe('embedded database (npm start without DATABASE_URL)', () => {
       expect(page.status).toBe(200);
       expect(await page.text()).toContain('智能水电表物联网管理平台');
     }
-  });
+  }, 180_000);
 
   it('comes back after SIGKILL left an orphan postgres, with the data kept', async () => {
     const before = await login('demo', 'demo123');
@@ -86,5 +87,5 @@ describe('embedded database (npm start without DATABASE_URL)', () => {
     const me = await fetch(`http://127.0.0.1:${port}/yonghu/api/admin/user/token`, { headers: { authorization: before.data.token } });
     expect(me.status).toBe(200);
     expect(s.output()).not.toContain('首次启动');
-  });
+  }, 180_000);
 });

@@ -10,6 +10,7 @@ import { connectMqtt, startBroker, type Broker } from './mqtt.ts';
 import { watchMqtt } from '../ops/health.ts';
 import { RemoteGateway } from './remote.ts';
 import { DeviceSecrets, Sealer, loadDeviceSecret } from './security.ts';
+import type { Scheduler } from '../modules/scheduler/index.ts';
 
 // Starts the device side of the roles this process runs (ROLES): the embedded MQTT broker (when no
 // MQTT_URL is set and this process is a gateway), the event bus over MQTT, the gateway and the
@@ -67,7 +68,13 @@ export interface DeviceSide {
   stop(): Promise<void>;
 }
 
-export async function startDeviceSide(config: Config, db: Db, log: Logger = pino({ level: config.LOG_LEVEL })): Promise<DeviceSide> {
+export async function startDeviceSide(
+  config: Config,
+  db: Db,
+  log: Logger = pino({ level: config.LOG_LEVEL }),
+  /** the process's scheduler: the worker's jobs are timed by it (main.ts) */
+  scheduler?: Scheduler,
+): Promise<DeviceSide> {
   const roles = config.roles;
   const bus = new EventBus(config.MQTT_TOPIC_PREFIX);
   const secrets = new DeviceSecrets(loadDeviceSecret(config.dataDir, config.DEVICE_SECRET));
@@ -136,7 +143,7 @@ export async function startDeviceSide(config: Config, db: Db, log: Logger = pino
       client = remote;
     }
     if (!client) throw new Error('worker 角色需要同进程的 gateway 角色，或可连接的 MQTT 服务（MQTT_URL）');
-    worker = new Worker({ db, bus, gateway: client, log: log.child({ role: 'worker' }), settings });
+    worker = new Worker({ db, bus, gateway: client, log: log.child({ role: 'worker' }), settings, scheduler });
     worker.start();
   }
 

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
 import { testApp, type TestApp } from '../../test/helpers.ts';
-import { makeCompany, makeRole, makeUser } from '../../test/factories.ts';
+import { makeCompany, makeRole, makeUser, uniq } from '../../test/factories.ts';
 
-// Security headers on every answer; /docs off when asked (production); a websocket session ends when
-// its user's password is reset by someone else (issue 12 §8, §10).
+// Security headers on every answer; /docs off when asked (production); a session (HTTP token and open
+// websocket) ends when its user's password is reset or changed by someone else (issue 12 §8, §10).
 
 let t: TestApp;
 beforeAll(async () => {
@@ -54,5 +54,31 @@ describe('websocket sessions', () => {
     // well before the one-minute recheck
     expect(await Promise.race([closed, new Promise((resolve) => setTimeout(() => resolve('open'), 5000))])).toBe(4001);
     expect(messages.at(-1)).toMatchObject({ type: 'error', code: 'UNAUTHORIZED' });
+  });
+
+  it('end, with the HTTP token, when the platform admin sets a new password for a company manager', async () => {
+    const companyId = await makeCompany(t.owner);
+    const platform = await t.login('admin', 'admin123');
+    const username = uniq('mgr');
+    const M = '/yonghu/api/admin/manager/user';
+    const created = await t.call(platform, { method: 'POST', url: M, payload: { companyId, username, realName: '经理', password: 'Passw0rd1' } });
+    expect(created.body.code).toBe('SUCCESS');
+    const token = await t.login(username, 'Passw0rd1');
+    const other = await t.login(username, 'Passw0rd1');
+    const ws = await t.app.injectWS('/ws');
+    const messages: { type: string; code?: string }[] = [];
+    const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+    ws.on('message', (m) => messages.push(JSON.parse(String(m))));
+    ws.send(JSON.stringify({ auth: token }));
+    await expect.poll(() => messages.some((m) => m.type === 'ready')).toBe(true);
+    // an edit without a new password keeps the sessions
+    const renamed = await t.call(platform, { method: 'POST', url: M, payload: { id: created.body.data.id, companyId, username, realName: '经理改' } });
+    expect(renamed.body.code).toBe('SUCCESS');
+    expect((await t.call(token, { method: 'GET', url: '/yonghu/api/admin/user/token' })).status).toBe(200);
+    const changed = await t.call(platform, { method: 'POST', url: M, payload: { id: created.body.data.id, companyId, username, realName: '经理改', password: 'Newpass99' } });
+    expect(changed.body.code).toBe('SUCCESS');
+    expect(await Promise.race([closed, new Promise((resolve) => setTimeout(() => resolve('open'), 5000))])).toBe(4001);
+    for (const tok of [token, other]) expect((await t.call(tok, { method: 'GET', url: '/yonghu/api/admin/user/token' })).status).toBe(401);
+    await t.login(username, 'Newpass99');
   });
 });

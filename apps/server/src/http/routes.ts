@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookHandler, preHandlerAsyncHookHandler } from 'fastify';
 import type { ZodType, z } from 'zod';
-import { findControlChar, routeAllowed } from '@meter/contracts';
+import { findControlChar, routeAllowed, SUCCESS, type Endpoint, type HandlerInput } from '@meter/contracts';
+import { z as zod } from 'zod';
 import { badRequest, forbidden } from './errors.ts';
 import { envelope } from './envelope.ts';
 import type { Ctx, PublicCtx } from './context.ts';
@@ -46,6 +47,8 @@ declare module 'fastify' {
     /** false: not written to the audit log (GETs, queries sent as POST) */
     audit?: boolean;
     raw?: boolean;
+    /** the declaration the route was registered from (packages/contracts endpoints) */
+    endpoint?: Endpoint;
   }
 }
 
@@ -117,7 +120,67 @@ export function routes(app: FastifyInstance) {
         },
       });
     };
-  return { get: add('GET'), post: add('POST'), put: add('PUT'), delete: add('DELETE') };
+  /**
+   * Registers a declared endpoint (packages/contracts/src/endpoints): method, path, schemas,
+   * permission and audit action come from the declaration; the handler stays one line into a service.
+   * The answer's schema describes `data` (a page's row); with response validation on (tests) an answer
+   * that does not match its declaration fails loudly.
+   */
+  const endpoint = <E extends Endpoint>(
+    e: E,
+    handler: (input: HandlerInput<E>, ctx: Ctx, req: FastifyRequest, reply: FastifyReply) => unknown,
+    hooks?: RouteSpec<undefined, undefined, undefined>['hooks'],
+  ) => {
+    const data = e.response && (e.paged ? zod.array(e.response) : e.response);
+    app.route({
+      method: e.method,
+      url: e.path,
+      schema: {
+        summary: e.summary,
+        ...(e.tags && { tags: e.tags }),
+        ...(e.query && { querystring: e.query }),
+        ...(e.body && { body: e.body }),
+        ...(e.params && { params: e.params }),
+        ...(data && { response: { 200: zod.union([zod.object({ code: zod.literal(SUCCESS), message: zod.string(), data, ...(e.paged && { count: zod.number() }) }), REFUSAL]) } }),
+        ...(e.perm === false ? {} : { security: [{ token: [] }] }),
+      },
+      preValidation: refuseControlChars,
+      ...(hooks?.onRequest && { onRequest: hooks.onRequest }),
+      ...(hooks?.preHandler && { preHandler: hooks.preHandler }),
+      config: {
+        perm: e.perm,
+        endpoint: e,
+        audit: e.method !== 'GET' && e.action !== false,
+        action: e.method === 'GET' || e.action === false ? undefined : (e.action ?? e.summary),
+      },
+      handler: async (req, reply) => {
+        const input = { query: req.query, body: req.body, params: req.params } as HandlerInput<E>;
+        const result = await handler(input, req.ctx as Ctx, req, reply);
+        if (reply.sent) return reply;
+        return envelope(result);
+      },
+    });
+  };
+  return { get: add('GET'), post: add('POST'), put: add('PUT'), delete: add('DELETE'), endpoint };
+}
+
+/** a business refusal answered with HTTP 200 (SPEC §8): any code but SUCCESS, and its message */
+const REFUSAL = zod.object({ code: zod.string().refine((c) => c !== SUCCESS, '拒绝应答的 code 不能是 SUCCESS'), message: zod.string() });
+
+/**
+ * The serializer of routes that declare their answer: JSON as always; with `validate` (tests) the
+ * answer is first checked against its declaration, so a declaration that drifts from what the
+ * service returns fails a test instead of misleading the web's types.
+ */
+export function answerSerializer(validate: boolean) {
+  return ({ schema, method, url }: { schema: unknown; method: string; url: string }) =>
+    (data: unknown) => {
+      if (validate && schema instanceof zod.ZodType) {
+        const r = schema.safeParse(data);
+        if (!r.success) throw new Error(`${method} ${url} 的应答与接口声明不符：\n${zod.prettifyError(r.error)}`);
+      }
+      return JSON.stringify(data);
+    };
 }
 
 /** Anonymous routes (login): the handler gets the public context. */

@@ -4,8 +4,9 @@ import { creditSubsidies, postMinimumCharges, postMonthlyFees, retryCloses, swee
 import { logProvider, sendQueued, type NotifyProvider } from '../modules/notify/index.ts';
 import { simulatedProvider, runPayAppJobs, type PayAppProvider } from '../modules/payapp/index.ts';
 import { recoverPayments, type Payments } from '../modules/payment/index.ts';
+import { Scheduler } from '../modules/scheduler/index.ts';
 
-// The billing jobs of the worker role: settlement runs continuously (a sweep every few seconds, and
+// The billing jobs of the worker role, timed by the process's scheduler: settlement runs continuously (a sweep every few seconds, and
 // soon after readings arrive), the calendar postings (monthly fees, minimum charges, room timed
 // subsidies) every ten minutes, deferred automatic closes every minute, queued notifications are sent,
 // and the pay-application accounts are tended every 2 s (applications opened as the provider answers,
@@ -39,86 +40,61 @@ export interface BillingJobDeps {
   concurrency?: number;
 }
 
-export function startBillingJobs(d: BillingJobDeps): () => Promise<void> {
+/**
+ * Adds the billing jobs to the process's scheduler (modules/scheduler) and settles soon after new
+ * readings. Returns stop() for what it added outside the scheduler (the reading listener); the
+ * scheduler's owner stops the jobs.
+ */
+export function addBillingJobs(scheduler: Scheduler, d: BillingJobDeps): () => void {
   const provider = d.provider ?? logProvider((line) => d.log.info({ job: 'notify' }, line));
-  const timers: NodeJS.Timeout[] = [];
-  const running = new Set<Promise<unknown>>();
   let stopped = false;
-
-  /** runs fn unless it is already running; `again` makes it run once more right after */
-  const single = (name: string, fn: () => Promise<unknown>) => {
-    let busy = false;
-    let again = false;
-    const run = async (): Promise<void> => {
-      if (stopped) return;
-      if (busy) {
-        again = true;
-        return;
+  scheduler.add({
+    name: 'billing.settlement', label: '抄表结算', everyMs: d.settleEveryMs ?? 5_000, firstMs: 1_000,
+    run: async () => {
+      for (;;) {
+        const r = await sweep(d.db, { concurrency: d.concurrency ?? 2, log: (msg, err) => d.log.error({ err, job: 'settlement' }, msg) });
+        if (r.valves) d.bus?.signal('commands');
+        if (r.readings === 0 || stopped) return;
       }
-      busy = true;
-      const p = fn().catch((err) => d.log.error({ err, job: name }, '计费任务执行失败'));
-      running.add(p);
-      try {
-        await p;
-      } finally {
-        running.delete(p);
-        busy = false;
+    },
+  });
+  scheduler.add({
+    name: 'billing.periodic', label: '月度费用、最低消费与定时补贴', everyMs: d.periodicEveryMs ?? 10 * 60_000, firstMs: 3_000,
+    run: async () => {
+      const now = new Date();
+      const fees = await postMonthlyFees(d.db, now);
+      const mins = await postMinimumCharges(d.db, now);
+      const subs = await creditSubsidies(d.db, now);
+      if (fees || mins || subs) d.log.info({ job: 'billing', fees, minimumCharges: mins, subsidies: subs }, '计费周期任务已完成');
+    },
+  });
+  scheduler.add({
+    name: 'billing.deferred-closes', label: '补发欠费关阀指令', everyMs: 60_000, firstMs: 5_000,
+    run: async () => {
+      const n = await retryCloses(d.db);
+      if (n) {
+        d.bus?.signal('commands');
+        d.log.info({ job: 'billing', closes: n }, '已补发欠费关阀指令');
       }
-      if (again && !stopped) {
-        again = false;
-        await run();
-      }
-    };
-    return run;
-  };
-
-  const settle = single('settlement', async () => {
-    for (;;) {
-      const r = await sweep(d.db, { concurrency: d.concurrency ?? 2, log: (msg, err) => d.log.error({ err, job: 'settlement' }, msg) });
-      if (r.valves) d.bus?.signal('commands');
-      if (r.readings === 0 || stopped) return;
-    }
+    },
   });
-  const periodic = single('periodic', async () => {
-    const now = new Date();
-    const fees = await postMonthlyFees(d.db, now);
-    const mins = await postMinimumCharges(d.db, now);
-    const subs = await creditSubsidies(d.db, now);
-    if (fees || mins || subs) d.log.info({ job: 'billing', fees, minimumCharges: mins, subsidies: subs }, '计费周期任务已完成');
-  });
-  const closes = single('deferred-closes', async () => {
-    const n = await retryCloses(d.db);
-    if (n) {
-      d.bus?.signal('commands');
-      d.log.info({ job: 'billing', closes: n }, '已补发欠费关阀指令');
-    }
-  });
-  const send = single('notify', () => sendQueued(d.db, provider, 200));
+  scheduler.add({ name: 'notify.outbox', label: '短信/电话提醒发送', everyMs: d.notifyEveryMs ?? 3_000, firstMs: 2_000, run: () => sendQueued(d.db, provider, 200) });
   const payApp = d.payAppProvider ?? simulatedProvider();
-  const payApps = single('payapp', async () => {
-    const r = await runPayAppJobs(d.db, payApp);
-    if (r.opened || r.collected || r.succeeded || r.failed) d.log.info({ job: 'payapp', ...r }, '汇付账户任务已完成');
+  scheduler.add({
+    name: 'payapp.accounts', label: '汇付账户开户、收款与提现', everyMs: 2_000, firstMs: 2_000,
+    run: async () => {
+      const r = await runPayAppJobs(d.db, payApp);
+      if (r.opened || r.collected || r.succeeded || r.failed) d.log.info({ job: 'payapp', ...r }, '汇付账户任务已完成');
+    },
   });
-
-  const payments = single('payments', async () => {
-    if (!d.payments || !Object.keys(d.payments.gateways).length) return;
-    const r = await recoverPayments(d.db, d.payments, { log: (msg, err) => d.log.error({ err, job: 'payments' }, msg) });
-    if (r.credited || r.closed || r.failed) d.log.info({ job: 'payments', ...r }, '在线支付查单任务已完成');
+  scheduler.add({
+    name: 'payment.recover', label: '在线支付查单与过期关单', everyMs: d.paymentsEveryMs ?? 30_000, firstMs: Math.min(7_000, d.paymentsEveryMs ?? 7_000),
+    run: async () => {
+      if (!d.payments || !Object.keys(d.payments.gateways).length) return;
+      const r = await recoverPayments(d.db, d.payments, { log: (msg, err) => d.log.error({ err, job: 'payments' }, msg) });
+      if (r.credited || r.closed || r.failed) d.log.info({ job: 'payments', ...r }, '在线支付查单任务已完成');
+    },
   });
-
-  const every = (ms: number, fn: () => Promise<void>, first: number) => {
-    const t0 = setTimeout(() => void fn(), first);
-    const t = setInterval(() => void fn(), ms);
-    t0.unref();
-    t.unref();
-    timers.push(t0, t);
-  };
-  every(d.settleEveryMs ?? 5_000, settle, 1_000);
-  every(d.periodicEveryMs ?? 10 * 60_000, periodic, 3_000);
-  every(60_000, closes, 5_000);
-  every(d.notifyEveryMs ?? 3_000, send, 2_000);
-  every(2_000, payApps, 2_000);
-  every(d.paymentsEveryMs ?? 30_000, payments, Math.min(7_000, d.paymentsEveryMs ?? 7_000));
 
   // new readings: settle soon (debounced), whichever process stored them
   let soon: NodeJS.Timeout | undefined;
@@ -126,16 +102,24 @@ export function startBillingJobs(d: BillingJobDeps): () => Promise<void> {
     if (e.kind !== 'reading' || soon) return;
     soon = setTimeout(() => {
       soon = undefined;
-      void settle();
+      void scheduler.trigger('billing.settlement');
     }, 300);
     soon.unref();
   });
-
-  return async () => {
+  return () => {
     stopped = true;
     off?.();
     if (soon) clearTimeout(soon);
-    for (const t of timers) clearTimeout(t);
-    await Promise.allSettled([...running]);
+  };
+}
+
+/** The billing jobs on a scheduler of their own (tests, and a process that runs nothing else). */
+export function startBillingJobs(d: BillingJobDeps): () => Promise<void> {
+  const scheduler = new Scheduler({ db: d.db, log: d.log, role: 'worker' });
+  const off = addBillingJobs(scheduler, d);
+  scheduler.start();
+  return async () => {
+    off();
+    await scheduler.stop();
   };
 }

@@ -5,6 +5,7 @@ import type { DeviceEvent, EventBus } from '../modules/realtime/index.ts';
 import { controlRepo as repo, execute, raiseWarnings, SOURCE, afterFailure, COMMAND_KINDS, COMMAND_STATUS, ORIGIN, type ControlSettings, type Outcome, type CommandStatus } from '../modules/control/index.ts';
 import { commandAreas, tryJobLock } from './repo.ts';
 import { LEASE, SessionLease } from '../db/lease.ts';
+import { Scheduler } from '../modules/scheduler/index.ts';
 
 // The worker (ROLES includes `worker`): claims due commands (FOR UPDATE SKIP LOCKED) and carries
 // them out through the gateway, and runs the periodic device jobs: scheduled reading rounds,
@@ -39,6 +40,8 @@ export interface WorkerDeps {
   gateway: GatewayClient;
   log: Logger;
   settings: WorkerSettings;
+  /** the process's scheduler (main.ts); a worker without one times its jobs itself */
+  scheduler?: Scheduler;
 }
 
 /** how long a worker keeps trying to record an outcome while the database is away */
@@ -53,7 +56,8 @@ export class Worker {
   private claiming = false;
   private again = false;
   private stopped = false;
-  private timers: NodeJS.Timeout[] = [];
+  /** the scheduler this worker made for itself when the process gave it none */
+  private ownScheduler: Scheduler | undefined;
   private running = new Set<Promise<void>>();
   private offSignal: (() => void) | undefined;
   /**
@@ -72,31 +76,16 @@ export class Worker {
     const s = this.deps.settings;
     void this.lease.start();
     this.offSignal = this.deps.bus.onSignal('commands', () => this.pump());
-    const every = (ms: number, name: string, fn: () => Promise<unknown>, first = ms) => {
-      let busy = false;
-      const run = async () => {
-        if (busy || this.stopped) return;
-        busy = true;
-        try {
-          await fn();
-        } catch (e) {
-          this.deps.log.error({ err: e, job: name }, '定时任务执行失败');
-        } finally {
-          busy = false;
-        }
-      };
-      const t0 = setTimeout(() => void run(), first);
-      const t = setInterval(() => void run(), ms);
-      t0.unref();
-      t.unref();
-      this.timers.push(t0, t);
-    };
-    every(s.pollMs, 'pump', async () => this.pump(), 0);
-    every(5_000, 'housekeeping', () => this.housekeeping(), 1_000);
-    if (s.readIntervalMinutes > 0) every(30_000, 'schedule', () => this.scheduleReads(), 10_000);
-    every(30_000, 'offline', () => this.offlineSweep(), 15_000);
-    every(24 * 3600_000, 'partitions', () => this.exclusive(JOB.partitions, (tx) => repo.ensurePartitions(tx, 3)), 2_000);
-    every(24 * 3600_000, 'retention', () => this.retention(), 60_000);
+    const scheduler = this.deps.scheduler ?? (this.ownScheduler = new Scheduler({ db: this.deps.db, log: this.deps.log, role: 'worker' }));
+    const every = (ms: number, name: string, label: string, fn: () => Promise<unknown>, first = ms) =>
+      scheduler.add({ name: `worker.${name}`, label, everyMs: ms, firstMs: first, run: async () => (this.stopped ? undefined : fn()) });
+    every(s.pollMs, 'pump', '领取待执行指令', async () => this.pump(), 0);
+    every(5_000, 'housekeeping', '指令过期与卡住指令回收', () => this.housekeeping(), 1_000);
+    if (s.readIntervalMinutes > 0) every(30_000, 'schedule', '定时抄表', () => this.scheduleReads(), 10_000);
+    every(30_000, 'offline', '设备离线检测', () => this.offlineSweep(), 15_000);
+    every(24 * 3600_000, 'partitions', '读数分区维护', () => this.exclusive(JOB.partitions, (tx) => repo.ensurePartitions(tx, 3)), 2_000);
+    every(24 * 3600_000, 'retention', '原始报文清理', () => this.retention(), 60_000);
+    scheduler.start();
     this.deps.log.info({ concurrency: s.concurrency, readIntervalMinutes: s.readIntervalMinutes }, '指令执行器已启动');
   }
 
@@ -104,7 +93,7 @@ export class Worker {
   async stop(graceMs = 10_000) {
     this.stopped = true;
     this.offSignal?.();
-    for (const t of this.timers) clearTimeout(t);
+    await this.ownScheduler?.stop(graceMs);
     await Promise.race([Promise.allSettled([...this.running]), new Promise((r) => setTimeout(r, graceMs).unref())]);
     await this.lease.stop();
   }

@@ -78,9 +78,9 @@ export const companySelfApi = {
   /** whether the company has a valve-control password (the password itself never leaves the server) */
   valveControlPwdSet: (company?: string) =>
     request<{ set: boolean }>('GET', `${P}/Company/getValveControlPwd`, { params: { searchCompanyID: company } }),
-  /** a company admin sets the valve-control password */
-  setValveControlPwd: (password: string, company?: string) =>
-    request<null>('PUT', `${P}/Company/setValveControlPwd`, { data: { password }, params: { searchCompanyID: company } }),
+  /** a company admin sets the valve-control password (changing one that is set needs the current one) */
+  setValveControlPwd: (password: string, currentPassword?: string, company?: string) =>
+    request<null>('PUT', `${P}/Company/setValveControlPwd`, { data: { password, currentPassword }, params: { searchCompanyID: company } }),
 };
 
 export type { Paged };

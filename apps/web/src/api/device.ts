@@ -20,7 +20,18 @@ export const gatherApi = {
   create: (body: Body, company?: Company) => post<{ id: number }>(`${P}/gather`, body, company),
   update: (id: number, body: Body, company?: Company) => put(`${P}/gather`, { ...body, id }, company),
   remove: (id: number, company?: Company) => del(`${P}/gather`, id, company),
+  /** the registration secret (`REG <imei> <secret>`), for whoever may edit collectors */
+  secret: (id: number, company?: Company) => http.get<CollectorSecret>(`${P}/gather/secret`, { id, searchCompanyID: company }),
+  /** a new registration secret: the old one stops working at once */
+  resetSecret: (id: number, company?: Company) =>
+    request<CollectorSecret>('POST', `${P}/gather/secret/reset`, { params: { id, searchCompanyID: company } }),
 };
+
+export interface CollectorSecret {
+  id: number;
+  imei: string;
+  secret: string;
+}
 
 export const meterApi = {
   list: (q: PageQuery) => http.page<MeterRow>(`${P}/device/list`, q),

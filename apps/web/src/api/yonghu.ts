@@ -1,16 +1,10 @@
 // Auth and admin calls (/yonghu/api): login, session info, admin users, roles, audit log.
-import type { LoginResult } from '@meter/contracts';
+import type { LoginInput } from '@meter/contracts';
 import { http, request, type Paged } from './request.ts';
-import type { SessionInfo } from '../app/session.ts';
+import { call } from './endpoint.ts';
+import { E } from './endpoints.gen.ts';
 
 const P = '/yonghu/api';
-
-export interface LoginBody {
-  username: string;
-  password: string;
-  /** only when admin/user/LoginCode says a code is required */
-  code?: string;
-}
 
 export interface AdminUser {
   id: number;
@@ -64,24 +58,6 @@ export interface RoleBody {
   operations: string[];
 }
 
-export interface RoleInfo {
-  access: number;
-  routes: string[];
-  operations: string[];
-  roleName: string;
-}
-
-export interface AuditLog {
-  id: number;
-  createdAt: string;
-  username: string;
-  method: string;
-  path: string;
-  action: string;
-  target: string;
-  ip: string;
-}
-
 export interface PageQuery {
   index: number;
   size: number;
@@ -89,15 +65,15 @@ export interface PageQuery {
 }
 
 export const authApi = {
-  login: (body: LoginBody) => http.post<LoginResult>(`${P}/admin/login`, body),
-  logout: () => http.post<unknown>(`${P}/logout`, undefined, { silent: true }),
+  login: (body: LoginInput) => call(E.auth.login, { body }),
+  logout: () => call(E.auth.logout, {}, { silent: true }),
   /** refresh the session info (same as LoginResult without the token) */
-  sessionInfo: () => http.get<SessionInfo>(`${P}/admin/user/token`),
-  role: () => http.get<RoleInfo>(`${P}/admin/user/role`),
-  loginCodeRequired: (username: string) =>
-    http.get<{ required: boolean }>(`${P}/admin/user/LoginCode`, { username }, { silent: true }),
+  sessionInfo: () => call(E.auth.session),
+  role: () => call(E.auth.role),
+  loginCodeRequired: (username: string) => call(E.auth.loginCode, { query: { username } }, { silent: true }),
   /** lock screen: check the login password on the server (code PASSWORD_WRONG → 密码错误) */
-  unlock: (password: string) => http.post<unknown>(`${P}/admin/user/unlock`, { password }, { silent: true }),
+  unlock: (password: string) => call(E.auth.unlock, { body: { password } }, { silent: true }),
+  changePassword: (oldPassword: string, newPassword: string) => call(E.auth.changePassword, { body: { oldPassword, newPassword } }),
 };
 
 export const userApi = {
@@ -106,8 +82,6 @@ export const userApi = {
   create: (body: AdminUserBody) => http.post<AdminUser>(`${P}/admin/user`, body),
   update: (id: number, body: Omit<AdminUserBody, 'password'>) => request<AdminUser>('PUT', `${P}/admin/user`, { params: { id }, data: body }),
   remove: (id: number) => request<unknown>('DELETE', `${P}/admin/user`, { params: { id } }),
-  changePassword: (oldPassword: string, newPassword: string) =>
-    http.put<unknown>(`${P}/admin/user/changePassword`, { oldPassword, newPassword }),
   resetPassword: (id: number) => http.put<{ password: string }>(`${P}/admin/user/resetPassword`, { id }),
   createManager: (body: ManagerBody) => http.post<AdminUser>(`${P}/admin/manager/user`, body),
   updateManager: (body: ManagerBody) => http.put<AdminUser>(`${P}/admin/manager/user`, body),
@@ -122,7 +96,12 @@ export const roleApi = {
 };
 
 export const logApi = {
-  list: (q: PageQuery) => http.page<AuditLog>(`${P}/admin/log/list`, q),
+  list: (q: PageQuery) => call(E.system.auditLog, { query: q }),
+};
+
+export const jobsApi = {
+  list: () => call(E.system.jobs),
 };
 
 export type { Paged };
+export type { AuditLog, LoginInput, RoleInfo, ScheduledJob } from '@meter/contracts';

@@ -3,7 +3,7 @@ import { Button, Card, Form, Input, Typography } from 'antd';
 import { LockOutlined, SafetyOutlined, UserOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { EDITION_TITLES, PRODUCT_VERSION } from '@meter/contracts';
-import { authApi, type LoginBody } from '../api/yonghu.ts';
+import { authApi, type LoginInput } from '../api/yonghu.ts';
 import { rememberedEdition, saveSession } from './session.ts';
 import { setLocked } from './lock.ts';
 import { tabsStore } from './tabsInstance.ts';
@@ -12,7 +12,7 @@ import { clearToasts, toast } from './feedback.tsx';
 
 export default function LoginPage() {
   const navigate = useNavigate();
-  const [form] = Form.useForm<LoginBody>();
+  const [form] = Form.useForm<LoginInput>();
   const [needCode, setNeedCode] = useState(false);
   const [loading, setLoading] = useState(false);
   const title = EDITION_TITLES[rememberedEdition()] ?? EDITION_TITLES[0];
@@ -28,10 +28,10 @@ export default function LoginPage() {
     }
   };
 
-  const submit = async (values: LoginBody) => {
+  const submit = async (values: LoginInput) => {
     setLoading(true);
     try {
-      const body: LoginBody = { username: values.username.trim(), password: values.password };
+      const body: LoginInput = { username: values.username.trim(), password: values.password };
       if (needCode && values.code) body.code = values.code.trim();
       const result = await authApi.login(body);
       saveSession(result);

@@ -7,3 +7,5 @@ export * from './control.ts';
 export * from './room.ts';
 export * from './ledger.ts';
 export * from './payapp.ts';
+export * from './jobs.ts';
+export * from './finance.ts';

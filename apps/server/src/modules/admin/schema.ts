@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { OPERATION_KEYS, ROUTE_BY_KEY, num, phoneSchema } from '@meter/contracts';
 import { PageQuery, optText } from '../../http/paging.ts';
-import { NewPassword } from '../auth/index.ts';
+import { NewPassword } from '@meter/contracts';
 
 const username = z.string().trim().regex(/^[A-Za-z0-9_.@-]{3,32}$/, '用户名须为 3–32 位字母、数字或 _.@-');
 const phone = phoneSchema('手机号', true).default('');

@@ -5,4 +5,3 @@ export { SessionCache } from './session-cache.ts';
 export { hashPassword, randomPassword, verifyPassword } from './crypto.ts';
 export { loginLimits } from './limits.ts';
 export { revokeUserSessions } from './repo.ts';
-export { NewPassword } from './schema.ts';

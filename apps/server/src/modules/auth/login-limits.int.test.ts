@@ -56,12 +56,13 @@ describe('login limits', () => {
     await time('warmup-nobody', '10.2.0.1'); // the dummy hash is made once
     const known: number[] = [];
     const unknown: number[] = [];
-    for (let i = 0; i < 2; i++) {
+    for (let i = 0; i < 3; i++) {
       known.push(await time(u.username, `10.2.1.${i}`));
       unknown.push(await time(`nobody-timing-${i}`, `10.2.2.${i}`));
     }
-    const med = (a: number[]) => a.sort((x, y) => x - y)[Math.floor(a.length / 2)];
-    // both verify one argon2 hash (tens of ms); without the dummy verification the unknown one took ~1 ms
-    expect(med(unknown)).toBeGreaterThan(med(known) * 0.4);
+    // both verify one argon2 hash (tens of ms); without the dummy verification the unknown one took ~1 ms.
+    // The fastest of each (the least disturbed by a busy machine) is compared, with a wide margin: this
+    // tells "verifies a hash" from "answers at once", not small differences.
+    expect(Math.min(...unknown)).toBeGreaterThan(Math.min(...known) * 0.25);
   });
 });

@@ -3,7 +3,7 @@ import { afterBalanceChange } from './alarms.ts';
 import { preparePostings, type Posting, type Wallet } from './ledger.ts';
 import { EMPTY_STATE, apportion, type PeriodState, type PriceVersion } from './pricing.ts';
 import { periodKey } from './period.ts';
-import * as repo from './repo.ts';
+import * as repo from './repo/index.ts';
 import { periodsTouched, settleMeter, type Settled } from './settle.ts';
 
 // Settlement (issue 5): every new good reading is priced and deducted exactly once.

@@ -2,11 +2,12 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../../test/helpers.ts';
 import { addReadings, billingCompany, insertAlarmScheme, makeMeter, type BillingCompany } from './fixtures.ts';
 import { sweep } from './settlement.ts';
+import { now as clock } from '../../clock.ts';
 
 // Issue 11 item 11: an account in arrears whose close waits for the no-disconnect hours is shown as
 // 待断电 with the time the close will be taken, on /energy, the room detail and /home — not as
 // 断电 while its meter still reads back 通; 已断电 only once the read-back says so. The window is
-// set around the test's own clock, so the test means the same at any hour.
+// set around the server's clock (CLOCK_AT may shift it), so the test means the same at any hour.
 
 let t: TestApp;
 let c: BillingCompany;
@@ -27,8 +28,9 @@ afterAll(() => t.close());
 describe('supply state of an account in arrears', () => {
   it('待断电 (with its time) while deferred and 通; 已断电 only after the read-back', async () => {
     const now = Date.now();
-    const end = hhmm(now + 3600_000);
-    const night = await insertAlarmScheme(t.owner, c.companyId, { noCloseStart: hhmm(now - 3600_000), noCloseEnd: end });
+    const at = clock().getTime();
+    const end = hhmm(at + 3600_000);
+    const night = await insertAlarmScheme(t.owner, c.companyId, { noCloseStart: hhmm(at - 3600_000), noCloseEnd: end });
     const m = await makeMeter(t.owner, { companyId: c.companyId, roomId: c.rooms[0], schemeId: c.schemes.flat, alarmSchemeId: night });
     await addReadings(t, c.companyId, m, [{ at: new Date(now - 2 * 3600_000), total: '0' }, { at: new Date(now - 3600_000), total: '100' }]);
     await sweep(t.db);

@@ -7,7 +7,7 @@ import { notFound } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
 import { KIND_LABELS, RECEIPT_METHODS, WALLET_LABELS, type Kind, type Wallet } from './ledger.ts';
 import { monthKey, monthRange, rangeOf } from './period.ts';
-import * as repo from './repo.ts';
+import * as repo from './repo/index.ts';
 import { supplyOf, type Supply } from './supply.ts';
 import * as supplyRepo from './supply-repo.ts';
 import { PAY_METHODS, TRANSACTION_TYPES } from './schema.ts';

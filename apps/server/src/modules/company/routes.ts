@@ -27,8 +27,8 @@ export default function companyRoutes(app: FastifyInstance) {
   r.get(`${C}/getValveControlPwd`, { summary: '是否已设置阀控密码（密码本身不出服务器）', perm: valve, tags }, (_i, ctx) => valvePwd.status(ctx));
   r.post(`${C}/checkValveControlPwd`, { summary: '校验阀控密码（阀控弹窗）', perm: valve, body: ValvePwdCheckBody, tags }, ({ body }, ctx) =>
     valvePwd.verify(ctx, body.password));
-  r.put(`${C}/setValveControlPwd`, { summary: '设置本单位阀控密码', perm: valveAdmin, body: ValvePwdSetBody, tags }, ({ body }, ctx) =>
-    valvePwd.set(ctx, body.password));
+  r.put(`${C}/setValveControlPwd`, { summary: '设置/修改本单位阀控密码（已设置时须输入当前密码）', perm: valveAdmin, body: ValvePwdSetBody, action: '设置阀控密码', tags }, ({ body }, ctx) =>
+    valvePwd.set(ctx, body.password, body.currentPassword));
 
   r.get(`${C}/list`, { summary: '单位列表', perm: platformRead, query: CompanyListQuery, tags }, ({ query }, ctx) => company.list(ctx, query));
   r.get(`${C}/detail/:id`, { summary: '单位详情', perm: platformRead, params: IdParams, tags }, ({ params }, ctx) => company.get(ctx, params.id));

@@ -33,4 +33,6 @@ export const ValvePwdCheckBody = z.object({ password: z.string({ error: '请输�
 /** A company admin sets the valve-control password. */
 export const ValvePwdSetBody = z.object({
   password: z.string({ error: '请输入阀控密码' }).trim().min(4, '阀控密码至少 4 位').max(32, '阀控密码最多 32 位').regex(/^\S+$/, '阀控密码不能包含空格'),
+  /** the password in use, when one is set */
+  currentPassword: z.string().max(64, '阀控密码最多 32 位').optional(),
 });

@@ -85,5 +85,18 @@ describe('valve-control password', () => {
     expect(r.body.code).toBe('SUCCESS');
     expect(await verifyPassword(await stored(companyId), 'new4321')).toBe(true);
     expect((await t.call(ts, { method: 'POST', url: `${C}/checkValveControlPwd`, payload: { password: 'new4321' } })).body.code).toBe('SUCCESS');
+
+    // once set, changing it needs the current one: missing and wrong ones change nothing (and are audited)
+    const set = (payload: object) => t.call(ta, { method: 'PUT', url: `${C}/setValveControlPwd`, payload });
+    expect((await set({ password: 'next5678' })).body).toMatchObject({ code: 'VALVE_PWD_REQUIRED', message: '请输入当前阀控密码' });
+    expect((await set({ password: 'next5678', currentPassword: 'guess' })).body).toMatchObject({ code: 'VALVE_PWD_WRONG', message: '当前阀控密码不正确' });
+    expect(await verifyPassword(await stored(companyId), 'new4321')).toBe(true);
+    expect((await set({ password: 'next5678', currentPassword: ' new4321 ' })).body.code).toBe('SUCCESS');
+    expect(await verifyPassword(await stored(companyId), 'next5678')).toBe(true);
+    const { rows } = await t.owner.query(`SELECT action, code, detail FROM audit_log WHERE user_id = $1 AND path = $2 ORDER BY id`, [admin.id, `${C}/setValveControlPwd`]);
+    expect(rows.map((r) => [r.action, r.code])).toEqual([
+      ['设置阀控密码', 'BAD_REQUEST'], ['设置阀控密码', 'SUCCESS'], ['修改阀控密码', 'VALVE_PWD_REQUIRED'], ['修改阀控密码', 'VALVE_PWD_WRONG'], ['修改阀控密码', 'SUCCESS'],
+    ]);
+    expect(rows.every((r) => r.detail.body.password === '******' && (r.detail.body.currentPassword ?? '******') === '******')).toBe(true);
   });
 });

@@ -31,10 +31,10 @@ export async function status(ctx: Ctx) {
 }
 
 /** Throws the refusal a request gets when `typed` is not the company's valve password. */
-export async function verify(ctx: Ctx, typed: string | undefined) {
+export async function verify(ctx: Ctx, typed: string | undefined, what = '阀控密码') {
   const companyId = companyOf(ctx);
   const pwd = (typed ?? '').trim();
-  if (!pwd) throw refuse('VALVE_PWD_REQUIRED', '请输入阀控密码');
+  if (!pwd) throw refuse('VALVE_PWD_REQUIRED', `请输入${what}`);
   const stored = await ctx.tx((tx) => repo.valveControlPwd(tx, companyId));
   if (stored === undefined) throw notFound('单位');
   if (!stored) throw refuse('VALVE_PWD_UNSET', '本单位尚未设置阀控密码，请联系单位管理员设置');
@@ -42,7 +42,7 @@ export async function verify(ctx: Ctx, typed: string | undefined) {
   const failures = await ctx.db.tx(SYSTEM_SCOPE, (tx) => repo.valvePwdFailures(tx, companyId, ctx.user.id, since));
   if (failures >= MAX_FAILURES) throw refuse('VALVE_PWD_LOCKED', `阀控密码错误次数过多，请 ${WINDOW_MINUTES} 分钟后再试`);
   const ok = isHash(stored) ? await verifyPassword(stored, pwd) : plainEquals(stored, pwd);
-  if (!ok) throw refuse('VALVE_PWD_WRONG', '密码输入不正确');
+  if (!ok) throw refuse('VALVE_PWD_WRONG', what === '阀控密码' ? '密码输入不正确' : `${what}不正确`);
   if (!isHash(stored)) {
     const hash = await hashPassword(pwd);
     await ctx.tx((tx) => repo.setValveControlPwd(tx, companyId, hash));
@@ -50,10 +50,18 @@ export async function verify(ctx: Ctx, typed: string | undefined) {
   return null;
 }
 
-/** A company admin sets the company's password (the platform admin does it on /belongs). */
-export async function set(ctx: Ctx, password: string) {
+/**
+ * A company admin sets the company's password (the platform admin does it on /belongs). Changing one
+ * that is set needs the current one, checked as every valve password is (wrong ones audited and
+ * limited), so a taken-over admin session cannot quietly replace it.
+ */
+export async function set(ctx: Ctx, password: string, current: string | undefined) {
   const companyId = companyOf(ctx);
+  const stored = await ctx.tx((tx) => repo.valveControlPwd(tx, companyId));
+  if (stored === undefined) throw notFound('单位');
+  ctx.audit.action = stored ? '修改阀控密码' : '设置阀控密码';
   ctx.audit.target = '阀控密码';
+  if (stored) await verify(ctx, current, '当前阀控密码');
   const hash = await hashPassword(password.trim());
   await ctx.tx((tx) => repo.setValveControlPwd(tx, companyId, hash));
   return null;

@@ -5,6 +5,7 @@ import type { Fleet } from '@meter/simulator';
 import { harness, imei15, until, type Harness, type TestCompany } from './harness.test-util.ts';
 import { SYSTEM_SCOPE } from '../../db/client.ts';
 import { ingestReadings, SOURCE } from './ingest.ts';
+import { now as clock } from '../../clock.ts';
 
 // The device side end to end: real app, gateway on a real TCP port, real Mosquitto, worker, and
 // simulated collectors/meters (@meter/simulator) on the other end of the sockets.
@@ -267,8 +268,8 @@ describe('protection and no-disconnect hours', () => {
     expect(r.body.code).toBe('NO_CLOSE_PERIOD');
     expect(r.body.message).toContain('不断电时段');
     expect(r.body.message).toContain('关阀');
-    // a window that does not cover now: allowed
-    const hh = new Date(Date.now() + 8 * 3600_000).getUTCHours();
+    // a window that does not cover now (the server's clock, which CLOCK_AT may shift): allowed
+    const hh = new Date(clock().getTime() + 8 * 3600_000).getUTCHours();
     const later = (x: number) => `${String((hh + x) % 24).padStart(2, '0')}:00`;
     await h.owner.query('UPDATE alarm_schemes SET no_close_start = $1, no_close_end = $2 WHERE id = $3', [later(2), later(3), rows[0].id]);
     const ok = await post('device/order/open', { id: water.id, open: false });

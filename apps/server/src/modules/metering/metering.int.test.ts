@@ -17,6 +17,8 @@ const PAGES = [
 
 let t: TestApp;
 let reader: string;
+/** the companies' valve-control password (stored plain here; hashed on its first use) */
+const VALVE_PWD = '246810';
 
 interface Co {
   companyId: number;
@@ -43,6 +45,7 @@ async function company(ops: string[] = OPERATION_KEYS, routes = PAGES): Promise<
   const roomB = await makeRoom(t.owner, companyId, floorB, uniq('B'));
   const role = await makeRole(t.owner, companyId, routes, ops);
   const u = await makeUser(t.owner, { companyId, roleId: role });
+  await t.owner.query(`UPDATE companies SET valve_control_pwd = $2 WHERE id = $1`, [companyId, VALVE_PWD]);
   return { companyId, parkId, floorA, floorB, roomA, roomB, userId: u.id, token: await t.login(u.username, u.password) };
 }
 
@@ -291,7 +294,7 @@ describe('timed valve control (timed*)', () => {
     const a = await company();
     const e1 = await meter(a);
     const e2 = await meter(a, { phaseId: 2 });
-    const once = await call(a.token, 'POST', 'timed', { meterIds: [e1.id, e2.id], action: 'close', repeat: 'once', runAt: inHour(), memo: '夜间停电检修' });
+    const once = await call(a.token, 'POST', 'timed', { meterIds: [e1.id, e2.id], action: 'close', repeat: 'once', runAt: inHour(), memo: '夜间停电检修', password: VALVE_PWD });
     expect(once.body).toMatchObject({ code: 'SUCCESS', data: { created: 2 } });
     const daily = await call(a.token, 'POST', 'timed', { meterIds: [e1.id], action: 'open', repeat: 'daily', timeOfDay: '07:30' });
     expect(daily.body.data.created).toBe(1);
@@ -304,14 +307,14 @@ describe('timed valve control (timed*)', () => {
     const o = list.body.data.find((x: { meterId: number; repeat: string }) => x.repeat === 'once' && x.meterId === e1.id);
     expect(o).toMatchObject({ actionText: '拉闸', needsValvePassword: true, memo: '夜间停电检修' });
 
-    const upd = await call(a.token, 'PUT', 'timed', { id: o.id, action: 'close', repeat: 'daily', timeOfDay: '23:00', memo: '每晚断电' });
+    const upd = await call(a.token, 'PUT', 'timed', { id: o.id, action: 'close', repeat: 'daily', timeOfDay: '23:00', memo: '每晚断电', password: VALVE_PWD });
     expect(upd.body.code).toBe('SUCCESS');
     expect((await rows(`SELECT repeat, time_of_day, run_at FROM timed_controls WHERE id = $1`, [o.id]))[0]).toMatchObject({ repeat: 'daily', time_of_day: '23:00', run_at: null });
 
     const off = await call(a.token, 'POST', 'timed/enable', { ids: [o.id, d.id], enabled: false });
     expect(off.body.data).toMatchObject({ changed: 2, message: '已停用 2 个定时任务' });
     expect((await call(a.token, 'GET', 'timed/list?enabled=false')).body.count).toBe(2);
-    expect((await call(a.token, 'POST', 'timed/enable', { ids: [o.id], enabled: true })).body.data.changed).toBe(1);
+    expect((await call(a.token, 'POST', 'timed/enable', { ids: [o.id], enabled: true, password: VALVE_PWD })).body.data.changed).toBe(1);
 
     const del = await call(a.token, 'DELETE', 'timed', { ids: [d.id] });
     expect(del.body.data.deleted).toBe(1);
@@ -330,7 +333,7 @@ describe('timed valve control (timed*)', () => {
     const badAction = await call(a.token, 'POST', 'timed', { meterIds: [e.id], action: 'toggle', repeat: 'daily', timeOfDay: '08:00' });
     expect(badAction.body.message).toMatch(/^参数「action」/);
     expect((await call(b.token, 'POST', 'timed', { meterIds: [e.id], action: 'close', repeat: 'once', runAt: inHour() })).status).toBe(404);
-    const mine = await call(a.token, 'POST', 'timed', { meterIds: [e.id], action: 'close', repeat: 'once', runAt: inHour() });
+    const mine = await call(a.token, 'POST', 'timed', { meterIds: [e.id], action: 'close', repeat: 'once', runAt: inHour(), password: VALVE_PWD });
     const id = mine.body.data.ids[0];
     expect((await call(b.token, 'PUT', 'timed', { id, action: 'open', repeat: 'once', runAt: inHour() })).status).toBe(404);
     expect((await call(b.token, 'DELETE', 'timed', { ids: [id] })).status).toBe(404);
@@ -340,6 +343,47 @@ describe('timed valve control (timed*)', () => {
     const viewer = await company(['device.valve']);
     expect((await call(viewer.token, 'POST', 'timed', { meterIds: [e.id], action: 'close', repeat: 'once', runAt: inHour() })).status).toBe(403);
     expect((await rows(`SELECT count(*)::int AS n FROM timed_controls WHERE meter_id = $1`, [e.id]))[0].n).toBe(1);
+  });
+
+  it('a timed close of a phaseId-1 meter needs the valve password: checked on the server, failures audited and limited', async () => {
+    const a = await company();
+    const p1 = await meter(a);
+    const p2 = await meter(a, { phaseId: 2 });
+    const count = async () => (await rows(`SELECT count(*)::int AS n FROM timed_controls WHERE company_id = $1`, [a.companyId]))[0].n;
+    const close = { action: 'close', repeat: 'once', runAt: inHour() };
+    const none = await call(a.token, 'POST', 'timed', { meterIds: [p1.id, p2.id], ...close });
+    expect(none.body).toMatchObject({ code: 'VALVE_PWD_REQUIRED', message: '请输入阀控密码' });
+    const wrong = await call(a.token, 'POST', 'timed', { meterIds: [p1.id], ...close, password: '000000' });
+    expect(wrong.body).toMatchObject({ code: 'VALVE_PWD_WRONG', message: '密码输入不正确' });
+    expect(await count()).toBe(0);
+    // the refused request is audited (the password masked) and counts towards the lockout
+    const audit = await rows(`SELECT code, detail FROM audit_log WHERE user_id = $1 AND path = $2 ORDER BY id DESC LIMIT 1`, [a.userId, `${V1}/timed`]);
+    expect(audit[0].code).toBe('VALVE_PWD_WRONG');
+    expect(audit[0].detail.body.password).toBe('******');
+    // a close of meters without phaseId 1, and an open, need no password
+    expect((await call(a.token, 'POST', 'timed', { meterIds: [p2.id], ...close })).body.data.created).toBe(1);
+    const open = await call(a.token, 'POST', 'timed', { meterIds: [p1.id], action: 'open', repeat: 'daily', timeOfDay: '06:00' });
+    expect(open.body.data.created).toBe(1);
+    const ok = await call(a.token, 'POST', 'timed', { meterIds: [p1.id], ...close, password: ` ${VALVE_PWD} ` });
+    expect(ok.body.data.created).toBe(1);
+
+    // turning the open into a close asks it too
+    const id = open.body.data.ids[0];
+    const upd = await call(a.token, 'PUT', 'timed', { id, action: 'close', repeat: 'daily', timeOfDay: '06:00' });
+    expect(upd.body.code).toBe('VALVE_PWD_REQUIRED');
+    expect((await rows(`SELECT action FROM timed_controls WHERE id = $1`, [id]))[0].action).toBe('open');
+    expect((await call(a.token, 'PUT', 'timed', { id, action: 'close', repeat: 'daily', timeOfDay: '06:00', password: VALVE_PWD })).body.code).toBe('SUCCESS');
+    // switching a stopped timed close back on asks it; stopping does not
+    expect((await call(a.token, 'POST', 'timed/enable', { ids: [id], enabled: false })).body.data.changed).toBe(1);
+    expect((await call(a.token, 'POST', 'timed/enable', { ids: [id], enabled: true })).body.code).toBe('VALVE_PWD_REQUIRED');
+    expect((await rows(`SELECT enabled FROM timed_controls WHERE id = $1`, [id]))[0].enabled).toBe(false);
+    expect((await call(a.token, 'POST', 'timed/enable', { ids: [id], enabled: true, password: VALVE_PWD })).body.data.changed).toBe(1);
+
+    // the same limit as the close on /longRange: after 5 wrong ones even the right one is refused
+    for (let i = 0; i < 4; i++) expect((await call(a.token, 'PUT', 'timed', { id, action: 'close', repeat: 'daily', timeOfDay: '07:00', password: `x${i}` })).body.code).toBe('VALVE_PWD_WRONG');
+    const locked = await call(a.token, 'POST', 'timed', { meterIds: [p1.id], ...close, password: VALVE_PWD });
+    expect(locked.body.code).toBe('VALVE_PWD_LOCKED');
+    expect((await rows(`SELECT time_of_day FROM timed_controls WHERE id = $1`, [id]))[0].time_of_day).toBe('06:00');
   });
 
   it('the job queues due commands (origin 3), refuses a protected close, does not make up missed runs, runs daily once a day', async () => {

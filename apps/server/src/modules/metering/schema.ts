@@ -106,6 +106,8 @@ const timedFields = {
   /** daily: HH:mm, China time */
   timeOfDay: z.string().trim().optional().default(''),
   memo,
+  /** a timed close of a phaseId-1 meter needs the valve-control password (SPEC §4; the server compares it) */
+  password: z.string().max(64, '阀控密码最多 32 位').optional(),
 };
 const timedRule = (v: { repeat: string; runAt?: Date; timeOfDay: string }, ctx: z.RefinementCtx) => {
   if (v.repeat === 'once' && !v.runAt) ctx.addIssue({ code: 'custom', message: '请选择执行时间', path: ['runAt'] });
@@ -120,7 +122,12 @@ export const TimedUpdateBody = z
   .object({ id, ...timedFields, enabled: boolish.optional() })
   .superRefine(timedRule);
 
-export const TimedEnableBody = z.object({ ids: z.array(id).min(1, '请选择定时任务').max(1000), enabled: boolish });
+export const TimedEnableBody = z.object({
+  ids: z.array(id).min(1, '请选择定时任务').max(1000),
+  enabled: boolish,
+  /** enabling a timed close of a phaseId-1 meter needs the valve-control password */
+  password: z.string().max(64, '阀控密码最多 32 位').optional(),
+});
 export const TimedDeleteBody = z.object({ ids: z.array(id).min(1, '请选择定时任务').max(1000) });
 
 export const TimedListQuery = PageQuery.extend(AreaFilter.shape).extend({

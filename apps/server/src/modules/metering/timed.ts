@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
 import { SYSTEM_SCOPE, type Db, type Tx } from '../../db/client.ts';
 import type { EventBus } from '../realtime/index.ts';
-import { ORIGIN, controlRepo as control, noCloseReason, requestSystemCommand } from '../control/index.ts';
+import { ORIGIN, controlRepo as control, noCloseReason, recordUnrunCommand, requestSystemCommand } from '../control/index.ts';
 import * as repo from './repo.ts';
 import { now as clock } from '../../clock.ts';
+import type { Scheduler } from '../scheduler/index.ts';
 
 // 定时阀控: the worker-role job that carries out timed valve controls. Every tick it looks for
 // controls whose time has come and asks the control module for an open/close command (origin 3 =
@@ -148,7 +149,7 @@ export async function runTimedControls(deps: TimedJobDeps, now = clock()): Promi
       const requesterName = `定时阀控${t.requester ? `（${t.requester}）` : ''}`.slice(0, 64);
       const memo = t.memo || `定时${meterWord}（${t.repeat === 'daily' ? `每天 ${t.timeOfDay}` : fmt(due.occurrence)}）`;
       if (!due.run) {
-        await repo.insertUnrunCommand(tx, {
+        await recordUnrunCommand(tx, {
           companyId: t.companyId, meterId: t.meterId, kind: t.action, status: 'expired', timedControlId: t.id,
           error: `错过执行时间（计划 ${fmt(due.occurrence)}），为安全起见未补发`, requestedBy: t.createdBy, requesterName, memo,
         });
@@ -165,7 +166,7 @@ export async function runTimedControls(deps: TimedJobDeps, now = clock()): Promi
           continue;
         }
         if ('refused' in r) {
-          await repo.insertUnrunCommand(tx, {
+          await recordUnrunCommand(tx, {
             companyId: t.companyId, meterId: t.meterId, kind: t.action, status: 'failed', timedControlId: t.id,
             error: r.refused, requestedBy: t.createdBy, requesterName, memo,
           });
@@ -181,26 +182,7 @@ export async function runTimedControls(deps: TimedJobDeps, now = clock()): Promi
   return out;
 }
 
-/** Starts the periodic job (worker role); returns stop(). */
-export function startTimedControls(deps: TimedJobDeps): () => void {
-  let busy = false;
-  const tick = async () => {
-    if (busy) return;
-    busy = true;
-    try {
-      await runTimedControls(deps);
-    } catch (e) {
-      deps.log.error({ err: e }, '定时阀控任务执行失败');
-    } finally {
-      busy = false;
-    }
-  };
-  const first = setTimeout(() => void tick(), 5_000);
-  const timer = setInterval(() => void tick(), deps.intervalMs ?? 20_000);
-  first.unref();
-  timer.unref();
-  return () => {
-    clearTimeout(first);
-    clearInterval(timer);
-  };
+/** Adds the timed-control job to the process's scheduler (worker role). */
+export function addTimedControls(scheduler: Scheduler, deps: TimedJobDeps): void {
+  scheduler.add({ name: 'metering.timed-control', label: '定时阀控', everyMs: deps.intervalMs ?? 20_000, firstMs: 5_000, run: () => runTimedControls(deps) });
 }

@@ -32,6 +32,10 @@ export default function paymentRoutes(app: FastifyInstance, pay: payment.Payment
         payment.handleNotify(req.publicCtx!.db, channel, body));
     }
   }
+  r.post('/wxpay/api/wxpay/close', { summary: '取消未支付的微信支付订单（先在支付平台关单）', perm: payOp, body: S.SimulateBody, tags }, ({ body }, ctx) =>
+    payment.cancelPayment(ctx, pay, 'wechat', body.outTradeNo));
+  r.post('/alipay/api/alipay/close', { summary: '取消未支付的支付宝订单（先在支付平台关单）', perm: payOp, body: S.SimulateBody, tags }, ({ body }, ctx) =>
+    payment.cancelPayment(ctx, pay, 'alipay', body.outTradeNo));
   r.post('/wxpay/api/wxpay/simulatePaid', { summary: '模拟支付成功（离线版模拟支付平台）', perm: payOp, body: S.SimulateBody, tags }, ({ body }, ctx) =>
     payment.simulatePaid(ctx, pay, 'wechat', body.outTradeNo));
   r.post('/alipay/api/alipay/simulatePaid', { summary: '模拟支付成功（离线版模拟支付平台）', perm: payOp, body: S.SimulateBody, tags }, ({ body }, ctx) =>

@@ -3,10 +3,10 @@
 // 关阀) and, when any of them has phaseId 1, asks the valve-control password in the same dialog
 // (checked as the single close checks it, and sent with each request). Cancel sends nothing.
 import { useState } from 'react';
-import { Alert, Form, Input, Modal, Typography } from 'antd';
+import { Alert, Form, Modal, Typography } from 'antd';
 import type { Company } from './api.ts';
 import type { MeterRow } from './shared.tsx';
-import { MSG_PWD_REQUIRED, needsPassword, verifyValvePassword } from './valvePassword.tsx';
+import { ValvePasswordField, needsPassword, verifyValvePassword } from './valvePassword.tsx';
 
 /** 电表 12 块（拉闸）、水表 3 块（关阀） */
 export function closeSummary(meters: { kind: number }[]) {
@@ -82,14 +82,7 @@ export function BulkCloseConfirm({ meters, company, onCancel, onConfirm }: {
       </Typography.Paragraph>
       {guarded.length > 0 && (
         <Form form={form} layout="vertical" name="bulk-close-password" onFinish={() => void ok()}>
-          <Form.Item
-            label="阀控密码"
-            name="password"
-            extra={`其中 ${guarded.length} 块为单相表，需输入阀控密码`}
-            rules={[{ required: true, whitespace: true, message: MSG_PWD_REQUIRED }]}
-          >
-            <Input.Password placeholder="请输入阀控密码" autoFocus autoComplete="off" />
-          </Form.Item>
+          <ValvePasswordField extra={`其中 ${guarded.length} 块为单相表，需输入阀控密码`} />
         </Form>
       )}
     </Modal>

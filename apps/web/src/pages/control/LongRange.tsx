@@ -65,12 +65,13 @@ export default function LongRange() {
   const [rows, setRows] = useState<MeterRow[]>([]);
   const [bulk, setBulk] = useState<Bulk | null>(null);
   const [confirmClose, setConfirmClose] = useState<MeterRow[] | null>(null);
-  const [override, setOverride] = useState<{ meters: MeterRow[]; message: string } | null>(null);
+  /** a refusal that may be overridden with a reason; a single close keeps the password it was sent with */
+  const [override, setOverride] = useState<{ meters: MeterRow[]; message: string; password?: string } | null>(null);
   const [reasonForm] = Form.useForm<{ reason: string }>();
   const { ask, dialog } = useValvePassword(company);
   const { commands, watch, busyMeters } = useCommandWatch(company, () => void tableRef.current?.reload());
 
-  const report = (o: ValveOutcome, meter: MeterRow, open: boolean) => {
+  const report = (o: ValveOutcome, meter: MeterRow, open: boolean, password?: string) => {
     if (o.ok) {
       watch([o.command]);
       if (o.command.status === 'succeeded') toast.success(o.message || `${valveWord(meter.kind, open)}成功`);
@@ -78,7 +79,7 @@ export default function LongRange() {
       else toast.info(o.message || `${valveWord(meter.kind, open)}指令已下发，正在等待设备响应`);
       tableRef.current?.reload();
     } else if (o.overridable) {
-      setOverride({ meters: [meter], message: o.message });
+      setOverride({ meters: [meter], message: o.message, password });
     } else {
       toast.warning(o.message);
     }
@@ -87,10 +88,14 @@ export default function LongRange() {
   const single = async (meter: MeterRow, open: boolean) => {
     const m = memo.trim();
     try {
+      let typed: string | undefined;
       const o = open
         ? await sendValve(meter, true, m, company)
-        : await switchOff([meter], ask, (password) => sendValve(meter, false, m || `远程${valveWord(meter.kind, false)}`, company, '', password));
-      report(o, meter, open);
+        : await switchOff([meter], ask, (password) => {
+            typed = password;
+            return sendValve(meter, false, m || `远程${valveWord(meter.kind, false)}`, company, '', password);
+          });
+      report(o, meter, open, typed);
     } catch (e) {
       if (e instanceof ValveCancelled) toast.info('已取消，未下发指令');
     }
@@ -137,8 +142,9 @@ export default function LongRange() {
     setOverride(null);
     reasonForm.resetFields();
     if (meters.length === 1 && !bulk) {
-      const o = await sendValve(meters[0], false, memo.trim() || `强制${valveWord(meters[0].kind, false)}`, company, reason);
-      report(o, meters[0], false);
+      // the forced close goes with the password the first try was sent with (the server asks it again)
+      const o = await sendValve(meters[0], false, memo.trim() || `强制${valveWord(meters[0].kind, false)}`, company, reason, override.password);
+      report(o, meters[0], false, override.password);
     } else {
       await runBulk(meters, false, reason, bulk?.password ?? '');
     }

@@ -1,8 +1,10 @@
 // 定时阀控 (/timeChangeControl): open or close meters at a time (once) or every day at HH:mm (China
 // time). The worker carries them out through the control module; a timed close respects 保电/保水 and
 // no-disconnect hours, and a run missed while the service was down is not made up. Creating or
-// changing a timed close of a single-phase meter (phaseId 1) asks the valve-control password first,
-// as a close from /longRange does. Needs the operation device.timedValve.
+// changing a timed close of a single-phase meter (phaseId 1) asks the valve-control password in the
+// form, and switching such a stopped task back on asks it in the password dialog, as a close from
+// /longRange does; the typed password goes with the request and the server compares it (issue 12 §3).
+// Needs the operation device.timedValve.
 import { useMemo, useRef, useState } from 'react';
 import { Button, DatePicker, Form, Input, Modal, Popconfirm, Radio, Select, Switch, Tag, TimePicker, Tooltip, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
@@ -14,7 +16,7 @@ import { useCan } from '../../app/session.ts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { controlApi, timedApi, type ControlMeter, type TimedControl } from './api.ts';
 import { CommandTag, timeText, useCompany } from './shared.tsx';
-import { ValveCancelled, switchOff, useValvePassword } from './valvePassword.tsx';
+import { ValveCancelled, ValvePasswordField, needsPassword, useValvePassword, verifyValvePassword } from './valvePassword.tsx';
 
 type Row = TimedControl & Record<string, unknown>;
 
@@ -25,6 +27,8 @@ interface FormValues {
   runAt?: Dayjs;
   timeOfDay?: Dayjs;
   memo?: string;
+  /** asked when the task closes a phaseId-1 meter */
+  password?: string;
 }
 
 /** Form values → request body. */
@@ -87,6 +91,9 @@ export default function TimeChangeControl() {
   const [saving, setSaving] = useState(false);
   const [form] = Form.useForm<FormValues>();
   const repeat = Form.useWatch('repeat', form);
+  const action = Form.useWatch('action', form);
+  /** a timed close of a single-phase meter asks the valve-control password (SPEC §4) */
+  const asksPassword = action === 'close' && picked.some(needsPassword);
   const { ask, dialog } = useValvePassword(company);
 
   const openCreate = () => {
@@ -113,24 +120,23 @@ export default function TimeChangeControl() {
       toast.warning('表单验证失败!');
       return;
     }
-    const send = async () => {
-      if (editing?.row) {
-        await timedApi.update({ id: editing.row.id, ...timedBody(v) }, company);
-        toast.success('保存成功');
-      } else {
-        const r = await timedApi.create({ meterIds: v.meterIds, ...timedBody(v) }, company);
-        toast.success(r.message);
-      }
-    };
     setSaving(true);
     try {
-      // a timed close switches meters off like /longRange does: phaseId 1 asks the password first
-      if (v.action === 'close') await switchOff(picked, ask, send);
-      else await send();
+      // a timed close switches meters off like /longRange does: the password typed is checked as
+      // the dialog checks it (密码输入不正确 stops here) and sent with the request
+      const password = asksPassword ? await verifyValvePassword(v.password ?? '', company) : undefined;
+      if (password === null) return;
+      if (editing?.row) {
+        await timedApi.update({ id: editing.row.id, ...timedBody(v), password }, company);
+        toast.success('保存成功');
+      } else {
+        const r = await timedApi.create({ meterIds: v.meterIds, ...timedBody(v), password }, company);
+        toast.success(r.message);
+      }
       setEditing(null);
       ref.current?.reload();
-    } catch (e) {
-      if (e instanceof ValveCancelled) toast.info('已取消，未保存');
+    } catch {
+      // shown by the request wrapper
     } finally {
       setSaving(false);
     }
@@ -138,11 +144,14 @@ export default function TimeChangeControl() {
 
   const toggle = async (r: Row, enabled: boolean) => {
     try {
-      const res = await timedApi.enable([r.id], enabled, company);
+      // switching a stopped close of a single-phase meter back on authorises its closes again
+      const password = enabled && r.action === 'close' && needsPassword(r) ? await ask() : undefined;
+      const res = await timedApi.enable([r.id], enabled, company, password);
       toast.success(res.message);
       ref.current?.reload();
-    } catch {
-      // shown by the request wrapper
+    } catch (e) {
+      if (e instanceof ValveCancelled) toast.info('已取消，未启用');
+      // anything else was shown by the request wrapper
     }
   };
 
@@ -254,6 +263,7 @@ export default function TimeChangeControl() {
               <DatePicker showTime={{ format: 'HH:mm' }} format="YYYY-MM-DD HH:mm" style={{ width: '100%' }} disabledDate={(d) => d.isBefore(dayjs(), 'day')} />
             </Form.Item>
           )}
+          {asksPassword && <ValvePasswordField autoFocus={false} extra="所选表具中有单相表，定时拉闸须输入阀控密码" />}
           <Form.Item label="备注" name="memo">
             <Input maxLength={200} placeholder="选填，如：夜间停电检修" />
           </Form.Item>

@@ -256,7 +256,8 @@ export const timedApi = {
   list: (q: PageQuery) => http.page<TimedControl>(`${P}/timed/list`, kw(q)),
   create: (b: Record<string, unknown>, company: Company) => post<{ created: number; message: string }>(`${P}/timed`, b, company),
   update: (b: Record<string, unknown>, company: Company) => request<null>('PUT', `${P}/timed`, { data: b, ...withCompany(company) }),
-  enable: (ids: number[], enabled: boolean, company: Company) => post<{ message: string }>(`${P}/timed/enable`, { ids, enabled }, company),
+  enable: (ids: number[], enabled: boolean, company: Company, password?: string) =>
+    post<{ message: string }>(`${P}/timed/enable`, { ids, enabled, password }, company),
   remove: (ids: number[], company: Company) => request<null>('DELETE', `${P}/timed`, { data: { ids }, ...withCompany(company) }),
 };
 
@@ -272,7 +273,6 @@ export const warningApi = {
   noPower: (q: PageQuery) => http.page<MeterListRow>(`${P}/device/nopower/list`, kw(q)),
 };
 
-/** The company's valve-control password (SPEC §4/§5), compared in the browser with the one typed. */
 /** Checks the typed valve-control password on the server (SPEC §4/§5); a wrong one rejects (VALVE_PWD_WRONG). */
 export const checkValvePasswordOnServer = (company: Company, password: string) =>
   post<null>('/yewu/api/Company/checkValveControlPwd', { password }, company, true);

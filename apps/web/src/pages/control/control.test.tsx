@@ -172,6 +172,30 @@ describe('远程阀控 page', { timeout: 120_000 }, () => {
     expect(opens(calls)[1].body).toMatchObject({ id: 2, open: false, overrideReason: '业主申请检修' });
   });
 
+  it('a forced close of a protected phaseId-1 meter goes with the password typed first (the server asks it again)', async () => {
+    session(['device.valve']);
+    const calls: Call[] = [];
+    mockServer(calls, {
+      rows: [meter(1, 1)],
+      open: (b) =>
+        b.overrideReason
+          ? { code: 'SUCCESS', data: { id: 9, meterId: 1, kind: 'close', kindText: '拉闸', status: 'succeeded', statusText: '成功', reply: {}, message: '拉闸成功', error: '' } }
+          : { code: 'METER_PROTECTED', message: '表具「1-101电表」处于保电状态（高考），不能拉闸。如确需拉闸，请填写强制操作原因' },
+    });
+    renderPage('longRange', <LongRange />);
+    const row = (await screen.findByText('200001000001')).closest('tr')!;
+    fireEvent.click(within(row).getByText('拉闸'));
+    const pwd = await screen.findByRole('dialog');
+    fireEvent.change(within(pwd).getByLabelText('阀控密码'), { target: { value: '123456' } });
+    fireEvent.click(within(pwd).getByRole('button', { name: /确\s*定/ }));
+    const dialog = (await screen.findByText(/处于保电状态（高考）/)).closest('.ant-modal') as HTMLElement;
+    fireEvent.change(within(dialog).getByLabelText('强制操作原因'), { target: { value: '业主申请检修' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: /强制执行/ }));
+    await waitFor(() => expect(opens(calls)).toHaveLength(2));
+    expect(opens(calls)[0].body).toMatchObject({ id: 1, open: false, password: '123456' });
+    expect(opens(calls)[1].body).toMatchObject({ id: 1, open: false, overrideReason: '业主申请检修', password: '123456' });
+  });
+
   it('bulk close: one confirmation names the count and kind and asks the password once; every meter gets its order with it, progress is shown', async () => {
     session(['device.valve']);
     const calls: Call[] = [];

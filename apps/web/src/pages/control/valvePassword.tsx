@@ -68,6 +68,18 @@ export async function verifyValvePassword(typed: string, company: Company): Prom
   return typed.trim();
 }
 
+/**
+ * The one valve-password field of every form that switches meters off (the dialog below, the bulk
+ * close confirmation, a timed close): required (请输入阀控密码), masked, never remembered by the browser.
+ */
+export function ValvePasswordField({ name = 'password', extra, autoFocus = true }: { name?: string; extra?: ReactNode; autoFocus?: boolean }) {
+  return (
+    <Form.Item label="阀控密码" name={name} extra={extra} rules={[{ required: true, whitespace: true, message: MSG_PWD_REQUIRED }]}>
+      <Input.Password placeholder="请输入阀控密码" autoFocus={autoFocus} autoComplete="off" />
+    </Form.Item>
+  );
+}
+
 interface Pending {
   resolve(password: string): void;
   reject(e: Error): void;
@@ -139,9 +151,7 @@ export function useValvePassword(company: Company): { ask: () => Promise<string>
       width={400}
     >
       <Form form={form} layout="vertical" name="valve-password" onFinish={() => void confirm()}>
-        <Form.Item label="阀控密码" name="password" rules={[{ required: true, whitespace: true, message: MSG_PWD_REQUIRED }]}>
-          <Input.Password placeholder="请输入阀控密码" autoFocus autoComplete="off" />
-        </Form.Item>
+        <ValvePasswordField />
       </Form>
     </Modal>
   );

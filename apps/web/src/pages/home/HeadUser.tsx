@@ -2,7 +2,7 @@ import { Card, Descriptions, Form, Input, Button, Col, Row, Tag } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { useNavigate } from 'react-router';
 import { ACCESS, BANK_NAMES } from '@meter/contracts';
-import { authApi, userApi } from '../../api/yonghu.ts';
+import { authApi } from '../../api/yonghu.ts';
 import { clearSession, useSession } from '../../app/session.ts';
 import { toast } from '../../app/feedback.tsx';
 import { FORM_INVALID, supersededValidation } from '../../components/validate.ts';
@@ -29,7 +29,7 @@ export default function HeadUser() {
 
   const submit = async (v: PasswordForm) => {
     try {
-      await userApi.changePassword(v.oldPassword, v.newPassword);
+      await authApi.changePassword(v.oldPassword, v.newPassword);
     } catch {
       return; // the wrapper showed the server's reason (e.g. 原密码错误)
     }

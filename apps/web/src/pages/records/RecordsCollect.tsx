@@ -1,11 +1,14 @@
 // 采集器档案 (/recordsCollect): collectors beside the area tree — search by name, IMEI, plan and
 // online state; create / edit / delete with the operation keys device.collectorAdd/Edit/Delete.
-// Online and last contact are the device gateway's: shown, never edited.
-import { useMemo } from 'react';
+// Online and last contact are the device gateway's: shown, never edited. 注册密钥 (device.collectorEdit)
+// shows or regenerates the secret the collector registers with.
+import { useMemo, useState } from 'react';
 import { COLLECTOR_PLANS, collectorResource, type CollectorRow } from '@meter/contracts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { columnsFromResource } from '../../components/resourceColumns.tsx';
 import { gatherApi } from '../../api/device.ts';
+import { useCan } from '../../app/session.ts';
+import { CollectorSecretModal } from './CollectorSecret.tsx';
 import { AreaPicker, ONLINE_ENUM, OnlineCell, useAllowedPlans, useCompany } from './deviceFields.tsx';
 
 type Row = CollectorRow & Record<string, unknown>;
@@ -27,6 +30,8 @@ export function collectorBody(v: Record<string, unknown>): Record<string, unknow
 export default function RecordsCollect() {
   const company = useCompany();
   const plans = useAllowedPlans();
+  const canEdit = useCan('device.collectorEdit');
+  const [secretOf, setSecretOf] = useState<Row | null>(null);
 
   const columns = useMemo<ResourceColumn<Row>[]>(() => {
     const planEnum = Object.fromEntries(plans.collector.map((o) => [String(o.value), { text: o.label }]));
@@ -59,19 +64,23 @@ export default function RecordsCollect() {
   }, [plans]);
 
   return (
-    <ResourceTable<Row>
-      entityName="采集器"
-      headerTitle="采集器列表"
-      rowKey="id"
-      columns={columns}
-      list={(q) => gatherApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}
-      load={(r) => gatherApi.get(r.id, company) as Promise<Row>}
-      create={(v) => gatherApi.create(collectorBody(v), company)}
-      update={(r, v) => gatherApi.update(r.id, collectorBody(v), company)}
-      remove={(r) => gatherApi.remove(r.id, company)}
-      permissions={{ create: 'device.collectorAdd', update: 'device.collectorEdit', remove: 'device.collectorDelete' }}
-      toForm={(r) => ({ ...r, plan: String(r.plan) })}
-      createDefaults={{ plan: plans.collector[0] ? String(plans.collector[0].value) : undefined }}
-    />
+    <>
+      <ResourceTable<Row>
+        entityName="采集器"
+        headerTitle="采集器列表"
+        rowKey="id"
+        columns={columns}
+        list={(q) => gatherApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}
+        load={(r) => gatherApi.get(r.id, company) as Promise<Row>}
+        create={(v) => gatherApi.create(collectorBody(v), company)}
+        update={(r, v) => gatherApi.update(r.id, collectorBody(v), company)}
+        remove={(r) => gatherApi.remove(r.id, company)}
+        permissions={{ create: 'device.collectorAdd', update: 'device.collectorEdit', remove: 'device.collectorDelete' }}
+        toForm={(r) => ({ ...r, plan: String(r.plan) })}
+        createDefaults={{ plan: plans.collector[0] ? String(plans.collector[0].value) : undefined }}
+        rowActions={canEdit ? (r) => [<a key="secret" onClick={() => setSecretOf(r)}>注册密钥</a>] : undefined}
+      />
+      {secretOf && <CollectorSecretModal collector={secretOf} company={company} onClose={() => setSecretOf(null)} />}
+    </>
   );
 }

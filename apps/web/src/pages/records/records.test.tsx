@@ -60,6 +60,8 @@ function mockServer(calls: Call[]) {
       }
       if (/\/(phase|brand)\/list$/.test(p)) return ok([], 0);
       if (/\/(protocol|baud|gateway|port|caliber|type)\/list$/.test(p)) return ok([]);
+      if (p.endsWith('/gather/secret')) return ok({ id: 4, imei: '868800001000001', secret: 'a'.repeat(32) });
+      if (p.endsWith('/gather/secret/reset')) return ok({ id: 4, imei: '868800001000001', secret: 'b'.repeat(32) });
       if (init.method === 'POST' || init.method === 'PUT' || init.method === 'DELETE') return ok({ id: 99 });
       return ok([], 0);
     }) as unknown as (input: string, init: RequestInit) => Promise<Response>,
@@ -177,5 +179,39 @@ describe('采集器档案 page', { timeout: 180_000 }, () => {
     expect(screen.queryByRole('button', { name: /新增采集器/ })).toBeNull();
     expect(screen.getByText('编辑')).toBeTruthy();
     expect(screen.queryByText('删除')).toBeNull();
+  });
+
+  it('注册密钥: masked until shown, then the DTU registration line; regenerating needs a confirmation', async () => {
+    session(['device.collectorEdit']);
+    const calls: Call[] = [];
+    mockServer(calls);
+    renderPage('recordsCollect', <RecordsCollect />);
+    const row = (await screen.findByText('868800001000001')).closest('tr')!;
+    fireEvent.click(within(row).getByText('注册密钥'));
+    const dialog = await screen.findByRole('dialog');
+    // nothing fetched before it is asked for
+    expect(calls.some((c) => c.url.includes('/gather/secret'))).toBe(false);
+    expect(within(dialog).queryByText('a'.repeat(32))).toBeNull();
+    fireEvent.click(within(dialog).getByRole('button', { name: /显\s*示/ }));
+    expect((await within(dialog).findByTestId('collector-secret')).textContent).toContain('a'.repeat(32));
+    expect(within(dialog).getByTestId('collector-registration').textContent).toContain(`REG 868800001000001 ${'a'.repeat(32)}`);
+    expect(calls.find((c) => c.url.includes('/gather/secret'))!.url).toContain('id=4');
+
+    fireEvent.click(within(dialog).getByRole('button', { name: /重新生成密钥/ }));
+    expect(await screen.findByText(/旧密钥将立即失效/)).toBeTruthy();
+    expect(calls.some((c) => c.url.includes('/gather/secret/reset'))).toBe(false);
+    fireEvent.click(screen.getByRole('button', { name: /确\s*定/ }));
+    await waitFor(() => expect(within(dialog).getByTestId('collector-secret').textContent).toContain('b'.repeat(32)));
+    const reset = calls.filter((c) => c.url.includes('/gather/secret/reset'));
+    expect(reset).toHaveLength(1);
+    expect(reset[0].method).toBe('POST');
+  });
+
+  it('without device.collectorEdit there is no 注册密钥 action', async () => {
+    session(['device.collectorAdd', 'device.collectorDelete']);
+    mockServer([]);
+    renderPage('recordsCollect', <RecordsCollect />);
+    expect(await screen.findByText('868800001000001')).toBeTruthy();
+    expect(screen.queryByText('注册密钥')).toBeNull();
   });
 });

@@ -1,11 +1,14 @@
 // 任务列表 (/task): reading rounds — scheduled (定时抄表) and bulk on-demand (批量抄表) — with their
-// progress (GET device/read/task/list); running ones refresh by themselves.
+// progress (GET device/read/task/list); running ones refresh by themselves. Platform administrators
+// also see the server's timed jobs (ScheduledJobs) above them.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Progress, Tag } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { controlApi } from '../control/api.ts';
 import { rangeColumn, timeText } from '../control/shared.tsx';
+import { useSession } from '../../app/session.ts';
+import { ScheduledJobs } from './ScheduledJobs.tsx';
 
 interface TaskRow extends Record<string, unknown> {
   id: number;
@@ -58,19 +61,23 @@ export default function Task() {
     ],
     [],
   );
+  const platform = useSession()?.access === 0;
   return (
-    <ResourceTable<TaskRow>
-      entityName="任务"
-      headerTitle="抄表任务"
-      rowKey="id"
-      columns={columns}
-      actionRef={ref}
-      pageSize={20}
-      list={async (q) => {
-        const r = (await controlApi.tasks(q)) as { code: string; data: TaskRow[]; count: number };
-        setRunning(r.data.some((t) => t.status !== 'done'));
-        return r;
-      }}
-    />
+    <>
+      {platform && <ScheduledJobs />}
+      <ResourceTable<TaskRow>
+        entityName="任务"
+        headerTitle="抄表任务"
+        rowKey="id"
+        columns={columns}
+        actionRef={ref}
+        pageSize={20}
+        list={async (q) => {
+          const r = (await controlApi.tasks(q)) as { code: string; data: TaskRow[]; count: number };
+          setRunning(r.data.some((t) => t.status !== 'done'));
+          return r;
+        }}
+      />
+    </>
   );
 }

@@ -1,0 +1,21 @@
+// Calls a declared endpoint (packages/contracts/src/endpoints) through its generated reference
+// (endpoints.gen.ts): the method and path come from the declaration, the input and the answer are typed
+// by its schemas. Everything else — toasts, 401, duplicate guard, prefetch — is request.ts as always.
+import { pathOf, type CallInput, type Endpoint, type ResultOf, type RouteRef } from '@meter/contracts';
+import { request, type Paged, type Query, type RequestOptions } from './request.ts';
+
+type Answer<E extends Endpoint> = E extends { paged?: true } ? Paged<ResultOf<E>> : ResultOf<E>;
+
+/** `call(E.system.auditLog, { query: { index: 1, size: 20 } })` */
+export function call<E extends Endpoint>(
+  ref: RouteRef<E>,
+  input: Partial<CallInput<E>> = {},
+  opts: Omit<RequestOptions, 'params' | 'data'> = {},
+): Promise<Answer<E>> {
+  const params = input.params as Record<string, unknown> | undefined;
+  return request<Answer<E>>(ref.method, pathOf(ref.path, params), {
+    ...opts,
+    params: input.query as Query | undefined,
+    data: input.body,
+  });
+}

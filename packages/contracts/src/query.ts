@@ -1,0 +1,44 @@
+import { z } from 'zod';
+import { num } from './input.ts';
+
+// Query and body pieces that many endpoint declarations share (SPEC §9 paging, DESIGN §4 area filter).
+
+/** Paged query: index is 1-based, size the page length. */
+export const PageQuery = z.object({
+  index: num(z.number().int().min(1)).default(1),
+  size: num(z.number().int().min(1).max(1000)).default(20),
+});
+export type PageQuery = z.infer<typeof PageQuery>;
+
+/** Query fields every area-filtered page may add. */
+export const AreaFilter = z.object({
+  searchArea: num(z.number().int().positive()).optional(),
+  searchClassify: num(z.number().int().positive()).optional(),
+  searchCompanyID: num(z.number().int().positive()).optional(),
+  areaName: z.string().trim().max(64).optional(),
+});
+
+/** Optional text filter: blank becomes undefined. */
+export const optText = (max = 64) =>
+  z.string().trim().max(max).optional().transform((v) => (v ? v : undefined));
+
+/** An id in the query string (?id=) or the path (/:id). */
+export const IdQuery = z.object({ id: num(z.number().int().positive()) });
+export const IdParams = z.object({ id: num(z.number().int().positive()) });
+export const IdsBody = z.object({ ids: z.array(num(z.number().int().positive())).min(1).max(1000) });
+
+/** A filter time as the pages send it, Beijing time: YYYY-MM-DD or YYYY-MM-DD HH:mm[:ss] ('' = none). */
+export const BeijingTime = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/, '时间格式应为 YYYY-MM-DD HH:mm:ss')
+  .transform((s) => new Date(`${s.replace(' ', 'T')}${s.length === 10 ? 'T00:00:00' : ''}+08:00`));
+export const optBeijingTime = () =>
+  z.union([z.literal('').transform(() => undefined), BeijingTime]).optional();
+
+/**
+ * A timestamp in an answer: the server hands a Date, the wire carries its ISO text, the web reads a
+ * string. Declared this way the same schema checks the server's answer and types the web's.
+ */
+export const wireTime = z.union([z.date().transform((d) => d.toISOString()), z.string()]);
+export const wireTimeOrNull = wireTime.nullable();
