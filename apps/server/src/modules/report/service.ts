@@ -148,14 +148,17 @@ function feesRow(x: Record<string, unknown>) {
 export async function fees(ctx: Ctx, q: ReportInput & { index: number; size: number }) {
   const { f, label } = filterOf(ctx, q);
   const [page, t] = await ctx.tx(async (tx) => [await repo.feesByRoom(tx, f, q.size, offsetOf(q)), await repo.feesTotals(tx, f)] as const);
-  const e = -Number(t.electric);
-  const w = -Number(t.water);
-  const fe = -Number(t.fees);
+  return { period: label, rows: page.rows.map(feesRow), totals: feesTotals(t), count: page.count };
+}
+
+function feesTotals(t: Record<string, unknown> | undefined) {
+  const x = t ?? {};
+  const e = -Number(x.electric ?? 0);
+  const w = -Number(x.water ?? 0);
+  const fe = -Number(x.fees ?? 0);
   return {
-    period: label,
-    rows: page.rows.map(feesRow),
-    totals: { electricAmount: yuan(e), waterAmount: yuan(w), fees: yuan(fe), subsidy: yuan(t.subsidy), total: yuan(e + w + fe), prepay: yuan(t.prepay), refund: yuan(-Number(t.refund)), system: yuan(t.system), opening: yuan(t.opening) },
-    count: page.count,
+    electricAmount: yuan(e), waterAmount: yuan(w), fees: yuan(fe), subsidy: yuan(x.subsidy ?? 0), total: yuan(e + w + fe), prepay: yuan(x.prepay ?? 0),
+    refund: yuan(-Number(x.refund ?? 0)), system: yuan(x.system ?? 0), opening: yuan(x.opening ?? 0),
   };
 }
 
@@ -191,18 +194,37 @@ export async function exportReport(ctx: Ctx, which: 'check' | 'bank' | 'deduct' 
   }
   if (which === 'deduct') {
     const r = await deduct(ctx, q);
-    const rows = r.rows.map((x) => [x.day, x.meterKindText, x.readings, x.meters, n(x.quantity), x.unit, n(x.amount), n(x.charged), n(x.vacant)]);
+    const rows: unknown[][] = r.rows.map((x) => [x.day, x.meterKindText, x.readings, x.meters, n(x.quantity), x.unit, n(x.amount), n(x.charged), n(x.vacant)]);
+    // the 合计 rows of the page: per meter kind (their units differ), then the whole amount
+    const kind = (label: string, k: typeof r.totals.electric, unit: string) => [label, '', k.readings, '', n(k.quantity), unit, n(k.amount), n(k.charged), n(k.vacant)];
+    if (rows.length) {
+      rows.push(kind('电表合计', r.totals.electric, 'kWh'), kind('水表合计', r.totals.water, 'm³'));
+      rows.push(['合计', '', r.totals.electric.readings + r.totals.water.readings, '', '', '', n(r.totals.amount), n(r.totals.electric.charged) + n(r.totals.water.charged), n(r.totals.electric.vacant) + n(r.totals.water.vacant)]);
+    }
     return streamXlsx(reply, { filename: `扣费报表${suffix}.xlsx`, sheet: '扣费报表', columns: DEDUCT_COLUMNS, batches: once(rows) });
   }
   const { f } = filterOf(ctx, q);
   const BATCH = 5000;
   async function* pages() {
+    // the quantities of the 合计 row add up the rows written (exact decimals); the amounts are the
+    // report's own totals, as on the page
+    let electric = new Decimal(0);
+    let water = new Decimal(0);
+    let any = false;
     for (let offset = 0; ; offset += BATCH) {
       const p = await ctx.tx((tx) => repo.feesByRoom(tx, f, BATCH, offset));
-      if (!p.rows.length) return;
-      yield p.rows.map(feesRow).map((x) => [x.roomName, x.ownerName, n(x.electricQuantity), n(x.electricAmount), n(x.waterQuantity), n(x.waterAmount), n(x.fees), n(x.subsidy), n(x.total), n(x.prepay), n(x.refund), n(x.system), n(x.opening)]);
-      if (p.rows.length < BATCH) return;
+      const rows = p.rows.map(feesRow);
+      for (const x of rows) {
+        electric = electric.plus(String(x.electricQuantity ?? 0));
+        water = water.plus(String(x.waterQuantity ?? 0));
+      }
+      any ||= rows.length > 0;
+      if (rows.length) yield rows.map((x) => [x.roomName, x.ownerName, n(x.electricQuantity), n(x.electricAmount), n(x.waterQuantity), n(x.waterAmount), n(x.fees), n(x.subsidy), n(x.total), n(x.prepay), n(x.refund), n(x.system), n(x.opening)]);
+      if (p.rows.length < BATCH) break;
     }
+    if (!any) return;
+    const t = feesTotals(await ctx.tx((tx) => repo.feesTotals(tx, f)));
+    yield [['合计', '', electric.toNumber(), n(t.electricAmount), water.toNumber(), n(t.waterAmount), n(t.fees), n(t.subsidy), n(t.total), n(t.prepay), n(t.refund), n(t.system), n(t.opening)]];
   }
   return streamXlsx(reply, { filename: `费用报表${suffix}.xlsx`, sheet: '费用报表', columns: FEES_COLUMNS, batches: pages() });
 }
