@@ -18,6 +18,16 @@ export const E = {
     auditLog: { method: 'GET', path: '/yonghu/api/admin/log/list', paged: true } as RouteRef<typeof API.system.auditLog>,
     jobs: { method: 'GET', path: '/yonghu/api/system/jobs', paged: false } as RouteRef<typeof API.system.jobs>,
   },
+  finance: {
+    days: { method: 'GET', path: '/yewu/api/DailyClosing/List', paged: true } as RouteRef<typeof API.finance.days>,
+    day: { method: 'GET', path: '/yewu/api/DailyClosing/Detail', paged: false } as RouteRef<typeof API.finance.day>,
+    closeDay: { method: 'POST', path: '/yewu/api/DailyClosing/Close', paged: false } as RouteRef<typeof API.finance.closeDay>,
+    handover: { method: 'POST', path: '/yewu/api/DailyClosing/Handover', paged: false } as RouteRef<typeof API.finance.handover>,
+    voidReceipt: { method: 'POST', path: '/yewu/api/BillPrinting/Void', paged: false } as RouteRef<typeof API.finance.voidReceipt>,
+    voids: { method: 'GET', path: '/yewu/api/BillPrinting/Voids', paged: false } as RouteRef<typeof API.finance.voids>,
+    closeWechat: { method: 'POST', path: '/wxpay/api/wxpay/close', paged: false } as RouteRef<typeof API.finance.closeWechat>,
+    closeAlipay: { method: 'POST', path: '/alipay/api/alipay/close', paged: false } as RouteRef<typeof API.finance.closeAlipay>,
+  },
   appeal: {
     list: { method: 'GET', path: '/yewu/api/Appeal/List', paged: true } as RouteRef<typeof API.appeal.list>,
     detail: { method: 'GET', path: '/yewu/api/Appeal/Detail', paged: false } as RouteRef<typeof API.appeal.detail>,

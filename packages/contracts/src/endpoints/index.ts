@@ -1,6 +1,7 @@
 import type { Endpoint } from '../endpoint.ts';
 import { authEndpoints } from './auth.ts';
 import { systemEndpoints } from './system.ts';
+import { financeEndpoints } from './finance.ts';
 import { appealEndpoints } from './appeal.ts';
 
 // Every declared endpoint, by domain. The server registers each (http/routes.ts `r.endpoint`), the web
@@ -8,11 +9,13 @@ import { appealEndpoints } from './appeal.ts';
 
 export * from './auth.ts';
 export * from './system.ts';
+export * from './finance.ts';
 export * from './appeal.ts';
 
 export const API = {
   auth: authEndpoints,
   system: systemEndpoints,
+  finance: financeEndpoints,
   appeal: appealEndpoints,
 };
 
