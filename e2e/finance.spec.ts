@@ -3,7 +3,9 @@
 //   balance back, the receipt marked 已作废 and printed with the 作废 stamp;
 // - /dailyClose: finance closes today after a confirmation that shows the figures; the slip reads
 //   已日结 with who closed it; a top-up made afterwards lands on the next business day and the closed
-//   day's figures stay as they were; a void of a receipt of the closed day is refused.
+//   day's figures stay as they were; a void of a receipt of the closed day is refused;
+// - /energy 扫码充值: the payer pays on the local WeChat Pay emulator's page, the order's receipt prints;
+//   an unpaid order is cancelled and the payer page can no longer pay it.
 import { expect, test, type APIRequestContext } from '@playwright/test';
 import { DEMO, login, openFromMenu, toast } from './helpers.ts';
 
@@ -107,4 +109,58 @@ test('/dailyClose: finance closes the day; later money goes to the next day; the
   const refused = await call(request, 'POST', `${Y}/BillPrinting/Void`, { receiptId: late.receiptId, reason: '日结后作废' });
   expect(refused.code).toBe('DAY_CLOSED');
   expect(refused.message).toContain('已日结');
+});
+
+test('/energy 扫码充值 at the counter: paid on the emulator\'s payer page, the receipt prints; an unpaid order is cancelled', async ({ page, context }) => {
+  await page.addInitScript(() => {
+    (window as unknown as { __printed: number }).__printed = 0;
+    window.print = () => {
+      (window as unknown as { __printed: number }).__printed += 1;
+    };
+  });
+  await login(page);
+  await page.goto('/energy');
+  const form = page.locator('.ant-pro-query-filter').first();
+  await form.getByLabel('房间', { exact: true }).fill(room.roomName);
+  await form.getByRole('button', { name: /查\s*询/ }).click();
+
+  // paid: the payer page (local WeChat Pay emulator) → the notification credits → 打印票据
+  await page.getByTestId(`online-${room.roomId}`).click();
+  let dialog = page.getByRole('dialog');
+  await dialog.getByLabel(/充值金额/).fill('9.90');
+  await dialog.getByRole('button', { name: /生成收款码/ }).click();
+  const link = page.getByTestId('online-emulator');
+  const payUrl = await link.getAttribute('href');
+  expect(payUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
+  const payer = await context.newPage();
+  await payer.goto(payUrl!);
+  await expect(payer.getByText('¥9.90')).toBeVisible();
+  await payer.getByRole('button', { name: '确认支付' }).click();
+  await expect(payer.getByText(/商户已确认到账/)).toBeVisible();
+  await payer.close();
+  await expect(page.getByTestId('online-paid')).toContainText('¥9.90 已入账', { timeout: 30_000 });
+  await page.getByTestId('online-receipt').click();
+  await expect(page.getByTestId('receipt-amount')).toHaveText('¥9.90');
+  await expect(page.getByTestId('receipt-capitals')).toHaveText('玖元玖角');
+  await expect(page.getByTestId('receipt')).toContainText('微信');
+  const preview = page.getByRole('dialog', { name: '票据预览' });
+  await preview.getByRole('button', { name: /打\s*印/ }).click();
+  await expect.poll(() => page.evaluate(() => (window as unknown as { __printed: number }).__printed)).toBe(1);
+  await preview.getByRole('button', { name: /关\s*闭/ }).click();
+  await page.getByRole('button', { name: /完\s*成/ }).click();
+
+  // unpaid: 取消订单 → closed at the provider, the payer page can no longer pay
+  await page.getByTestId(`online-${room.roomId}`).click();
+  dialog = page.getByRole('dialog');
+  await dialog.getByLabel(/充值金额/).fill('7.00');
+  await dialog.getByRole('button', { name: /生成收款码/ }).click();
+  const cancelUrl = await page.getByTestId('online-emulator').getAttribute('href');
+  await page.getByRole('button', { name: /取消订单/ }).click();
+  await page.getByRole('button', { name: '确认取消' }).click();
+  await expect(page.getByTestId('online-closed')).toContainText('订单已取消');
+  const closedPage = await context.newPage();
+  await closedPage.goto(cancelUrl!);
+  await expect(closedPage.getByText('订单已关闭')).toBeVisible();
+  await expect(closedPage.getByRole('button', { name: '确认支付' })).toHaveCount(0);
+  await closedPage.close();
 });

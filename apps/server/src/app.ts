@@ -42,6 +42,7 @@ import { financeRoutes } from './modules/finance/index.ts';
 import { reportRoutes } from './modules/report/index.ts';
 import { notifyRoutes } from './modules/notify/index.ts';
 import { payAppRoutes, type PayAppProvider } from './modules/payapp/index.ts';
+import { contentRoutes } from './modules/content/index.ts';
 import { addBillingJobs } from './jobs/billing.ts';
 
 z.config(z.locales.zhCN());
@@ -284,6 +285,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   reportRoutes(app);
   notifyRoutes(app);
   payAppRoutes(app);
+  contentRoutes(app);
   schedulerRoutes(app);
   if (opts.jobs) {
     // the worker role's timed jobs, on the process's scheduler (main.ts) or one of their own

@@ -5,7 +5,7 @@
  */
 import { EventEmitter } from 'node:events';
 import type { IClientOptions } from 'mqtt';
-import { ManualClock, ScaledClock, type SimClock } from './clock.ts';
+import { ManualClock, ScaledClock, chinaDateTimeText, type SimClock } from './clock.ts';
 import { ConnectGate, SimCollector, type CollectorEvent, type CollectorState } from './collector.ts';
 import { createMeter, type AnyMeter, type MeterEnvironment, type MeterEvent } from './meter.ts';
 import { SimNbMeter, type NbEvent } from './nb.ts';
@@ -511,7 +511,7 @@ export function createFleet(options: FleetOptions): Fleet {
 /** One status line (CLI, logs). */
 export function formatStatus(s: FleetStatus): string {
   // Simulated wall clock in China time (UTC+8), like the meters show it.
-  const sim = new Date(s.simTime.getTime() + 8 * 3_600_000).toISOString().replace('T', ' ').slice(0, 19);
+  const sim = chinaDateTimeText(s.simTime.getTime());
   const t = s.traffic;
   return [
     `[${new Date().toTimeString().slice(0, 8)}] sim ${sim} (UTC+8) ×${s.speed}`,

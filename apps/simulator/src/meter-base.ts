@@ -1,6 +1,6 @@
 // Simulated meters, the common part: what a meter needs and tells, frame decoding, registers and the SimMeter base (consumption, supply, faults).
 import { cjt188, dlt645, fromMeterDateTime, isProtocolError, type Cjt188Frame, type Dlt645Frame, type MeterDateTime } from '@meter/protocol';
-import { CHINA_OFFSET_MS, HOUR_MS, chinaHourIndex, chinaMonthKey, type SimClock } from './clock.ts';
+import { HOUR_MS, chinaHourIndex, chinaHourStart, chinaMonthKey, type SimClock } from './clock.ts';
 import { resolveProfile, type ResolvedProfile, type TouPeriod, type TouTable } from './profiles.ts';
 import { hashString, unitNoise } from './random.ts';
 import type { MeterDefinition, MeterFaultInput, MeterFaults, MeterKind, MeterProtocol } from './types.ts';
@@ -294,8 +294,8 @@ export abstract class SimMeter {
     }
     let t = this.lastT;
     while (t < now) {
-      const hourIndex = Math.floor((t + CHINA_OFFSET_MS) / HOUR_MS);
-      const hourEnd = (hourIndex + 1) * HOUR_MS - CHINA_OFFSET_MS;
+      const hourIndex = chinaHourIndex(t);
+      const hourEnd = chinaHourStart(hourIndex + 1);
       const segEnd = Math.min(now, hourEnd);
       const amount = (this.rateAt(hourIndex) * (segEnd - t)) / HOUR_MS;
       if (amount > 0) this.accumulate(amount, ((hourIndex % 24) + 24) % 24);

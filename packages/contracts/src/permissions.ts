@@ -68,6 +68,15 @@ export const PERMISSION_TREE: PermissionNode[] = [
       { key: 'owner.export', title: '业主导出' },
     ],
   },
+  {
+    key: 'service',
+    title: '增值服务',
+    children: [
+      { key: 'appeal.create', title: '登记诉求' },
+      { key: 'appeal.handle', title: '诉求受理与处理' },
+      { key: 'content.types', title: '公告/诉求/工单类型设置' },
+    ],
+  },
 ];
 
 export const OPERATION_KEYS: string[] = PERMISSION_TREE.flatMap((g) => (g.children ?? []).map((c) => c.key));

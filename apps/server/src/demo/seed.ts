@@ -8,6 +8,7 @@ import { FLEETS, seedDevices } from '../modules/device/index.ts';
 import { seedBilling } from '../modules/billing/index.ts';
 import { seedCompanyArchive } from '../modules/company/index.ts';
 import { DEMO_PARK, seedOtherCompanies, seedPark } from '../modules/room/index.ts';
+import { seedContent } from '../modules/content/index.ts';
 
 // Demo data for a fresh start (DESIGN §2). Runs once: only when there is no company yet.
 
@@ -89,5 +90,7 @@ export async function seedDemoIfEmpty(db: Db, log: (m: string) => void = () => {
       await seedDevices(tx, companyId, fleet);
       await seedBilling(tx, companyId);
     }
+    // ---- 增值服务 (modules/content/seed.ts): notice/appeal/work-order types, appeals in every state ----
+    await seedContent(tx, demo.id);
   });
 }

@@ -1,39 +1,13 @@
 // Area archive calls (/yewu/api): the child-area list, the area form, area-permission sets and the
 // binding of accounts to areas.
-import type { AreaNode } from './yewu.ts';
+import type { AddressOption, AreaListRow, AreaTreeNode, AreaPermissionUsing, BindUserInput } from '@meter/contracts';
 import { http, request, type Paged, type Query } from './request.ts';
+import { call } from './endpoint.ts';
+import { E } from './endpoints.gen.ts';
 
 const P = '/yewu/api';
 
-export interface AreaRow {
-  id: number;
-  name: string;
-  title: string;
-  parentId: number | null;
-  parentName: string | null;
-  deep: number;
-  areaType: number;
-  areaTypeName: string;
-  province: string;
-  city: string;
-  district: string;
-  town: string;
-  address: string;
-  sort: number;
-  companyId: number;
-  companyName: string;
-  childCount: number;
-  roomCount: number;
-  createdAt: string;
-}
-
-export interface AddressOption {
-  province: string;
-  city: string;
-  district: string;
-  town: string;
-}
-
+/** an area-permission set as its (declared-resource) list and detail answer it */
 export interface AreaPermissionRow {
   id: number;
   name: string;
@@ -44,7 +18,6 @@ export interface AreaPermissionRow {
   createdAt: string;
 }
 
-export type TreeNodeV2 = AreaNode & { kind?: 'area' | 'room'; selectable?: boolean; disableCheckbox?: boolean; children?: TreeNodeV2[] };
 
 type Body = Record<string, unknown>;
 /** the company a platform admin works in (searchCompanyID); ignored for company staff */
@@ -52,13 +25,15 @@ type Company = string | undefined;
 const inCompany = (company: Company) => ({ params: { searchCompanyID: company } });
 
 export const areaArchiveApi = {
-  list: (q: Query & { index: number; size: number }) => http.page<AreaRow>(`${P}/Area/GetAllChildArea`, q),
-  create: (body: Body, company: Company) => request<{ id: number; deep: number }>('POST', `${P}/Area/Detail`, { data: body, ...inCompany(company) }),
-  update: (id: number, body: Body, company: Company) => request<null>('PUT', `${P}/Area/Detail`, { data: { ...body, id }, ...inCompany(company) }),
-  remove: (id: number, company: Company) => request<null>('DELETE', `${P}/Area/Detail/${id}`, inCompany(company)),
-  addressOptions: (company: Company) => http.get<AddressOption[]>(`${P}/Area/GetAddressOptions`, { searchCompanyID: company }),
+  list: (q: Query & { index: number; size: number }) => call(E.area.childAreas, { query: q }),
+  create: (body: Body, company: Company) => call(E.area.create, { body, query: { searchCompanyID: company } }),
+  update: (id: number, body: Body, company: Company) => call(E.area.update, { body: { ...body, id }, query: { searchCompanyID: company } }),
+  remove: (id: number, company: Company) => call(E.area.remove, { params: { id }, query: { searchCompanyID: company } }),
+  addressOptions: (company: Company) => call(E.area.addressOptions, { query: { searchCompanyID: company } }),
+  /** the area tree without rooms */
+  treeNoRoom: (company: Company) => call(E.area.treeNoRoom, { query: { searchCompanyID: company } }),
   /** the area tree without rooms; V2 marks grouping nodes (areaType 1) unselectable */
-  treeV2: (company: Company) => http.get<TreeNodeV2[]>(`${P}/GetAreaTreeNoRoomV2`, { searchCompanyID: company }),
+  treeV2: (company: Company) => call(E.area.treeNoRoomV2, { query: { searchCompanyID: company } }),
 };
 
 export const areaPermissionApi = {
@@ -68,17 +43,19 @@ export const areaPermissionApi = {
   update: (id: number, body: Body, company: Company) =>
     request<null>('PUT', `${P}/AreaPermission/Detail`, { data: { ...body, id }, ...inCompany(company) }),
   remove: (id: number, company: Company) => request<null>('DELETE', `${P}/AreaPermission/Detail`, { data: { ids: [id] }, ...inCompany(company) }),
-  using: (company: Company) => http.get<AreaPermissionRow[]>(`${P}/AreaPermission/GetUsingList`, { searchCompanyID: company }),
+  using: (company: Company) => call(E.area.usingPermissions, { query: { searchCompanyID: company } }),
 };
 
 export const userAreaApi = {
   /** the user's company tree with `checked` on the bound areas */
-  boundTree: (userId: number) => http.get<TreeNodeV2[]>(`${P}/GetUserBindAreaTree`, { userId }),
+  boundTree: (userId: number) => call(E.area.userBindTree, { query: { userId } }),
   /** notReplace: only what the user cannot see yet; otherwise every area, the bound ones checked */
   bindableTree: (userId: number, notReplace: boolean, searchArea = '') =>
-    http.get<TreeNodeV2[]>(`${P}/GetNoUserBindAreaTreeV2`, { userId, notReplace, searchArea: searchArea.trim() }),
-  bind: (body: { userId: number; areaIds: number[]; areaPermissionIds?: number[]; notReplace?: boolean }) =>
-    http.post<{ userId: number; areaIds: number[] }>(`${P}/AreaPermission/BindUser`, body),
+    call(E.area.userBindableTree, { query: { userId, notReplace, searchArea: searchArea.trim() } }),
+  bind: (body: BindUserInput) => call(E.area.bindUser, { body }),
 };
 
 export type { Paged };
+export type { AddressOption, AreaPermissionUsing };
+export type AreaRow = AreaListRow;
+export type TreeNodeV2 = AreaTreeNode;

@@ -1,8 +1,10 @@
 // Scheme calls (/yewu/api): charging schemes with their price versions, company charge codes and
 // alarm schemes. Money is 元 strings both ways (see docs/API.md); writes carry the company a platform
 // admin picked (searchCompanyID).
-import type { AlarmScheme, ChargeCode, ChargingScheme, ChargingSchemeOption, ChargingSchemeRow } from '@meter/contracts';
+import type { AlarmScheme, ChargeCode } from '@meter/contracts';
 import { http, request, type Query } from './request.ts';
+import { call } from './endpoint.ts';
+import { E } from './endpoints.gen.ts';
 
 const P = '/yewu/api';
 
@@ -16,19 +18,19 @@ const put = (url: string, body: Body, company: Company) => request<null>('PUT', 
 const del = (url: string, ids: number[], company: Company) => request<null>('DELETE', url, { data: { ids }, params: { searchCompanyID: company } });
 
 export const chargingSchemeApi = {
-  list: (q: PageQuery) => http.page<ChargingSchemeRow>(`${P}/chargingscheme/list`, q),
-  detail: (id: number, company?: Company) => http.get<ChargingScheme>(`${P}/chargingscheme/detail/${id}`, { searchCompanyID: company }),
-  using: (company?: Company) => http.get<ChargingSchemeOption[]>(`${P}/chargingscheme/GetAllUsingList`, { searchCompanyID: company }),
-  byType: (type: 1 | 2, company?: Company) => http.get<ChargingSchemeOption[]>(`${P}/chargingscheme/GetListByType`, { type, searchCompanyID: company }),
-  create: (body: Body, company?: Company) => post(`${P}/chargingscheme/detail`, body, company),
-  update: (id: number, body: Body, company?: Company) => put(`${P}/chargingscheme/detail`, { ...body, id }, company),
-  remove: (ids: number[], company?: Company) => del(`${P}/chargingscheme/detail`, ids, company),
+  list: (q: PageQuery) => call(E.scheme.list, { query: q }),
+  detail: (id: number, company?: Company) => call(E.scheme.detail, { params: { id }, query: { searchCompanyID: company } }),
+  using: (company?: Company) => call(E.scheme.using, { query: { searchCompanyID: company } }),
+  byType: (type: 1 | 2, company?: Company) => call(E.scheme.byType, { query: { type, searchCompanyID: company } }),
+  create: (body: Body, company?: Company) => call(E.scheme.create, { body, query: { searchCompanyID: company } }),
+  update: (id: number, body: Body, company?: Company) => call(E.scheme.update, { body: { ...body, id }, query: { searchCompanyID: company } }),
+  remove: (ids: number[], company?: Company) => call(E.scheme.remove, { body: { ids }, query: { searchCompanyID: company } }),
 };
 
 export const chargeCodeApi = {
   list: (q: PageQuery) => http.page<ChargeCode>(`${P}/sys_companychargecode/List`, q),
   detail: (id: number, company?: Company) => http.get<ChargeCode>(`${P}/sys_companychargecode/Detail`, { id, searchCompanyID: company }),
-  schemeEnum: () => http.get<{ id: number; name: string }[]>(`${P}/sys_companychargecode/SchemeEnum`),
+  schemeEnum: () => call(E.scheme.schemeEnum),
   create: (body: Body, company?: Company) => post(`${P}/sys_companychargecode/Detail`, body, company),
   update: (id: number, body: Body, company?: Company) => put(`${P}/sys_companychargecode/Detail`, { ...body, id }, company),
   remove: (ids: number[], company?: Company) => del(`${P}/sys_companychargecode/Detail`, ids, company),

@@ -1,23 +1,14 @@
 // Business calls (/yewu/api) the shell needs now: the area tree and the platform admin's company list.
 // Archive, billing and report calls are added with their pages.
+import type { AreaTreeNode } from '@meter/contracts';
 import { http } from './request.ts';
+import { call } from './endpoint.ts';
+import { E } from './endpoints.gen.ts';
 
 const P = '/yewu/api';
 
-export interface AreaNode {
-  id: number;
-  Parent: number | null;
-  name: string;
-  deep: number;
-  /** 0 selectable node, 1 ignored */
-  areaType: number;
-  /** rooms hang below the floors in GetAreaTree; their ids are room ids, not area ids */
-  kind?: 'area' | 'room';
-  children?: AreaNode[];
-  expand?: boolean;
-  checked?: boolean;
-  selected?: boolean;
-}
+/** a node of the area tree (SPEC §3); rooms hang below the floors in GetAreaTree (their ids are room ids) */
+export type AreaNode = AreaTreeNode;
 
 export interface CompanyOption {
   id: number;
@@ -27,7 +18,7 @@ export interface CompanyOption {
 export const areaApi = {
   /** the area tree, filtered by a trimmed search text (SPEC §5) */
   tree: (searchArea: string, searchCompanyID?: string) =>
-    http.get<AreaNode[]>(`${P}/GetAreaTree`, { searchArea: searchArea.trim(), searchCompanyID }),
+    call(E.area.tree, { query: { searchArea: searchArea.trim(), searchCompanyID } }),
 };
 
 export const companyApi = {

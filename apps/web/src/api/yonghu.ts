@@ -1,62 +1,8 @@
 // Auth and admin calls (/yonghu/api): login, session info, admin users, roles, audit log.
-import type { LoginInput } from '@meter/contracts';
-import { http, request, type Paged } from './request.ts';
+import type { AdminUserInput, AdminUserUpdateInput, LoginInput, ManagerInput, RoleInput } from '@meter/contracts';
+import type { Paged } from './request.ts';
 import { call } from './endpoint.ts';
 import { E } from './endpoints.gen.ts';
-
-const P = '/yonghu/api';
-
-export interface AdminUser {
-  id: number;
-  username: string;
-  realName: string;
-  phone: string;
-  companyId: number | null;
-  companyName?: string | null;
-  roleId: number | null;
-  roleName?: string | null;
-  access: number;
-  /** 1 启用, 0 禁用 */
-  status: number;
-  lastLoginAt?: string | null;
-  createdAt?: string;
-}
-
-export interface AdminUserBody {
-  username: string;
-  realName: string;
-  phone?: string;
-  password?: string;
-  roleId?: number | null;
-  status: number;
-}
-
-export interface ManagerBody {
-  id?: number;
-  companyId: number;
-  username: string;
-  realName: string;
-  phone?: string;
-  password?: string;
-}
-
-export interface Role {
-  id: number;
-  name: string;
-  memo: string;
-  access: number;
-  routes: string[];
-  operations: string[];
-  companyId: number | null;
-  createdAt?: string;
-}
-
-export interface RoleBody {
-  name: string;
-  memo: string;
-  routes: string[];
-  operations: string[];
-}
 
 export interface PageQuery {
   index: number;
@@ -77,22 +23,22 @@ export const authApi = {
 };
 
 export const userApi = {
-  list: (q: PageQuery) => http.page<AdminUser>(`${P}/admin/user/list`, q),
-  get: (id: number) => http.get<AdminUser>(`${P}/admin/user`, { id }),
-  create: (body: AdminUserBody) => http.post<AdminUser>(`${P}/admin/user`, body),
-  update: (id: number, body: Omit<AdminUserBody, 'password'>) => request<AdminUser>('PUT', `${P}/admin/user`, { params: { id }, data: body }),
-  remove: (id: number) => request<unknown>('DELETE', `${P}/admin/user`, { params: { id } }),
-  resetPassword: (id: number) => http.put<{ password: string }>(`${P}/admin/user/resetPassword`, { id }),
-  createManager: (body: ManagerBody) => http.post<AdminUser>(`${P}/admin/manager/user`, body),
-  updateManager: (body: ManagerBody) => http.put<AdminUser>(`${P}/admin/manager/user`, body),
+  list: (q: PageQuery) => call(E.admin.userList, { query: q }),
+  get: (id: number) => call(E.admin.user, { query: { id } }),
+  create: (body: AdminUserInput) => call(E.admin.createUser, { body }),
+  update: (id: number, body: AdminUserUpdateInput) => call(E.admin.updateUser, { query: { id }, body }),
+  remove: (id: number) => call(E.admin.deleteUser, { query: { id } }),
+  resetPassword: (id: number) => call(E.admin.resetPassword, { body: { id } }),
+  createManager: (body: ManagerInput) => call(E.admin.createManager, { body }),
+  updateManager: (body: ManagerInput) => call(E.admin.updateManager, { body }),
 };
 
 export const roleApi = {
-  list: (q: PageQuery) => http.page<Role>(`${P}/admin/role/list`, q),
-  get: (id: number) => http.get<Role>(`${P}/admin/role`, { id }),
-  create: (body: RoleBody) => http.post<Role>(`${P}/admin/role`, body),
-  update: (id: number, body: RoleBody) => request<Role>('PUT', `${P}/admin/role`, { params: { id }, data: body }),
-  remove: (id: number) => request<unknown>('DELETE', `${P}/admin/role`, { params: { id } }),
+  list: (q: PageQuery) => call(E.admin.roleList, { query: q }),
+  get: (id: number) => call(E.admin.role, { query: { id } }),
+  create: (body: RoleInput) => call(E.admin.createRole, { body }),
+  update: (id: number, body: RoleInput) => call(E.admin.updateRole, { query: { id }, body }),
+  remove: (id: number) => call(E.admin.deleteRole, { query: { id } }),
 };
 
 export const logApi = {
@@ -104,4 +50,5 @@ export const jobsApi = {
 };
 
 export type { Paged };
-export type { AuditLog, LoginInput, RoleInfo, ScheduledJob } from '@meter/contracts';
+export type { AdminUser, AuditLog, LoginInput, Role, RoleInfo, ScheduledJob } from '@meter/contracts';
+export type { AdminUserInput as AdminUserBody, ManagerInput as ManagerBody, RoleInput as RoleBody } from '@meter/contracts';

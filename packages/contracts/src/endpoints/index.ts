@@ -1,16 +1,34 @@
 import type { Endpoint } from '../endpoint.ts';
+import { adminEndpoints } from './admin.ts';
+import { areaEndpoints } from './area.ts';
 import { authEndpoints } from './auth.ts';
+import { notifyEndpoints } from './notify.ts';
+import { schemeEndpoints } from './scheme.ts';
 import { systemEndpoints } from './system.ts';
+import { financeEndpoints } from './finance.ts';
+import { appealEndpoints } from './appeal.ts';
 
 // Every declared endpoint, by domain. The server registers each (http/routes.ts `r.endpoint`), the web
 // calls them (api/endpoint.ts), and endpoints.int.test.ts checks declarations ↔ registered routes.
 
+export * from './admin.ts';
+export * from './area.ts';
 export * from './auth.ts';
+export * from './notify.ts';
+export * from './scheme.ts';
 export * from './system.ts';
+export * from './finance.ts';
+export * from './appeal.ts';
 
 export const API = {
   auth: authEndpoints,
   system: systemEndpoints,
+  finance: financeEndpoints,
+  admin: adminEndpoints,
+  area: areaEndpoints,
+  scheme: schemeEndpoints,
+  notify: notifyEndpoints,
+  appeal: appealEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */

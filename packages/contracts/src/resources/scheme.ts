@@ -3,7 +3,7 @@ import { defineResource, formSchema } from '../resource.ts';
 import { num } from '../input.ts';
 import {
   CHARGING_MONTH_TYPES, MAX_AMOUNT_YUAN, normalizeVersion, schemeIssues,
-  type PriceMode, type PriceVersion, type Tier, type TouPeriod,
+  type PriceVersion,
 } from './pricing.ts';
 
 export * from './pricing.ts';
@@ -106,47 +106,8 @@ export const ChargingSchemeUpdateBody = pricedScheme(
 );
 export type ChargingSchemeInput = z.output<typeof ChargingSchemeBody> & { id?: number };
 
-/** A price version in an answer: prices 4 decimals, fees 元 with 2 decimals. */
-export interface ChargingSchemeVersion {
-  id: number;
-  effectiveFrom: string;
-  mode: PriceMode;
-  unitPrice: string;
-  tiers: Tier[];
-  tou: { periods: TouPeriod[] };
-  monthlyFee: string;
-  minimumCharge: string;
-}
-
-/** GET chargingscheme/detail/{id}. */
-export interface ChargingScheme {
-  id: number;
-  companyId: number;
-  name: string;
-  kind: number;
-  chargingMonthType: 1 | 2 | null;
-  status: number;
-  memo: string;
-  createdAt: string;
-  updatedAt: string;
-  versions: ChargingSchemeVersion[];
-}
-
-/** A row of chargingscheme/list: the scheme, the version in effect now and the next change. */
-export interface ChargingSchemeRow extends Omit<ChargingScheme, 'versions'> {
-  versionCount: number;
-  current: ChargingSchemeVersion | null;
-  /** effectiveFrom of the next version not yet in effect, or null */
-  nextChangeAt: string | null;
-}
-
-/** GetAllUsingList / GetListByType: the schemes in use (status 1), for pickers. */
-export interface ChargingSchemeOption {
-  id: number;
-  name: string;
-  kind: number;
-  chargingMonthType: 1 | 2 | null;
-}
+// The answers of the charging-scheme endpoints (ChargingScheme, ChargingSchemeRow, …) are declared with
+// them in endpoints/scheme.ts.
 
 /** 收费码 (sys_companychargecode): a fee code of the company, unique per company. */
 export const chargeCodeResource = defineResource({

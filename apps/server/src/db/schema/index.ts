@@ -9,3 +9,4 @@ export * from './ledger.ts';
 export * from './payapp.ts';
 export * from './jobs.ts';
 export * from './finance.ts';
+export * from './content.ts';

@@ -7,7 +7,8 @@ import { offsetOf, type PageQuery } from '../../http/paging.ts';
 import { hashPassword, randomPassword, revokeUserSessions } from '../auth/index.ts';
 import * as repo from './repo.ts';
 import type { z } from 'zod';
-import { ADMIN_ROUTES, type ManagerBody, type RoleBody, type RoleUpdateBody, type UserCreateBody, type UserUpdateBody } from './schema.ts';
+import type { ManagerBody, RoleBody, RoleUpdateBody, UserCreateBody, UserUpdateBody } from '@meter/contracts';
+import { ADMIN_ROUTES } from './schema.ts';
 
 // Admin users and roles (SPEC §6). Company staff manage their own company's accounts and roles;
 // platform admins manage company manager accounts (/administrator) and act inside a company with

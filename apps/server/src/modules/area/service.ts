@@ -7,7 +7,7 @@ import { badRequest, conflict, notFound, refuse } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
 import * as repo from './repo.ts';
 import { buildTree, markChecked, markSelectable, withoutSubtrees } from './tree.ts';
-import type { AreaBody, AreaUpdateBody, BindUserBody, ChildAreaQuery, NoBindTreeQuery, TreeQuery, UserTreeQuery } from './schema.ts';
+import type { AreaBody, AreaUpdateBody, BindUserBody, ChildAreaQuery, NoBindTreeQuery, TreeQuery, UserTreeQuery } from '@meter/contracts';
 
 // The area tree (区域档案), area-permission sets and the binding of admin users to areas.
 

@@ -6,7 +6,7 @@ import { notFound, refuse } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
 import { presentTotals, totalsOf, type DayTotals } from './figures.ts';
 import * as repo from './repo.ts';
-import type { DayListInput } from './schema.ts';
+import type { DayListInput } from '@meter/contracts';
 
 // 日结 and 交班 (issue 14 item 13). A business day is closed for the whole company (日结) or for one
 // operator (交班): the closing sums the journal of that business day under the day lock (every

@@ -141,6 +141,45 @@ describe('作废/冲正', () => {
   });
 });
 
+describe('reports show both the original and the reversal', () => {
+  it('对账报表 has a 冲正 column and its 净收款 equals the journal sums (receipts + refunds + reversals of money)', async () => {
+    const r = ok(await t.call(a.token, { method: 'GET', url: `/yewu/api/Report/Check?startTime=${today}&endTime=${today}` }));
+    const row = r.rows.find((x: any) => x.day === today);
+    const { rows } = await t.owner.query(
+      `SELECT kind, count(*)::int AS n, sum(amount_fen)::bigint AS fen FROM journal
+       WHERE company_id = $1 AND (created_at AT TIME ZONE 'Asia/Shanghai')::date = $2::date AND pay_method IN ('cash', 'wechat', 'alipay', 'bank')
+       GROUP BY kind`,
+      [a.companyId, today],
+    );
+    const by = Object.fromEntries(rows.map((x) => [x.kind, { n: x.n, fen: Number(x.fen) }]));
+    expect(by.reversal.n).toBeGreaterThan(0);
+    expect(row.reversalCount).toBe(by.reversal.n);
+    expect(fen(row.reversal)).toBe(by.reversal.fen);
+    expect(fen(row.income)).toBe(by.prepay.fen);
+    expect(fen(row.net)).toBe(by.prepay.fen + by.refund.fen + by.reversal.fen);
+  });
+});
+
+describe('the payment log and the reconciliation list the reversal beside its original', () => {
+  it('/notesPay and DataSum', async () => {
+    const { rows } = await t.owner.query(`SELECT id, reverses_id FROM journal WHERE company_id = $1 AND kind = 'reversal' ORDER BY id LIMIT 1`, [a.companyId]);
+    const list = ok(await t.call(a.token, { method: 'GET', url: `${Y}/userpaymentlog/Paymentlist?index=1&size=200` }));
+    const ids = list.map((x: any) => Number(x.id));
+    expect(ids).toContain(Number(rows[0].id));
+    expect(ids).toContain(Number(rows[0].reverses_id));
+    const only = ok(await t.call(a.token, { method: 'GET', url: `${Y}/userpaymentlog/Paymentlist?index=1&size=200&kind=reversal` }));
+    expect(only.every((x: any) => x.kind === 'reversal')).toBe(true);
+    const sum = ok(await t.call(a.token, { method: 'GET', url: `${Y}/userpaymentlog/DataSum` }));
+    const j = await t.owner.query(
+      `SELECT kind, sum(amount_fen)::bigint AS fen FROM journal WHERE company_id = $1 AND pay_method IN ('cash', 'wechat', 'alipay', 'bank') GROUP BY kind`,
+      [a.companyId],
+    );
+    const by = Object.fromEntries(j.rows.map((x) => [x.kind, Number(x.fen)]));
+    expect(fen(sum.reversal)).toBe(by.reversal);
+    expect(fen(sum.net)).toBe(by.prepay + by.refund + by.reversal);
+  });
+});
+
 describe('a closed shift and a closed day never change', () => {
   it('交班: the operator\'s later rows go to the next open day; a void of the shift is refused', async () => {
     const r = await counter(op2.token, 'Prepay', a.rooms[1], '12');

@@ -1,3 +1,5 @@
+import type { z } from 'zod';
+import type { NotificationQuery } from '@meter/contracts';
 import { SYSTEM_SCOPE, type Db } from '../../db/client.ts';
 import type { Tx } from '../../db/client.ts';
 import type { Ctx } from '../../http/context.ts';
@@ -45,19 +47,7 @@ export async function sendQueued(db: Db, provider: NotifyProvider, limit = 100, 
   return batch.length;
 }
 
-export interface NotificationQuery {
-  index: number;
-  size: number;
-  searchArea?: number;
-  ownerName?: string;
-  phone?: string;
-  status?: string;
-  level?: number;
-  startTime?: string;
-  endTime?: string;
-}
-
-export function listNotifications(ctx: Ctx, q: NotificationQuery) {
+export function listNotifications(ctx: Ctx, q: z.output<typeof NotificationQuery>) {
   const { from, to } = rangeOf(q.startTime, q.endTime);
   return ctx.tx(async (tx) => {
     const r = await repo.listNotifications(

@@ -9,6 +9,7 @@ import * as provider from './provider.ts';
 import { NotifyRefused, type NotifyRequest, type PaidTransaction, type PayGateway, type PayGateways } from './providers/gateway.ts';
 import * as repo from './repo.ts';
 import type { PayInput } from './schema.ts';
+import { formatBeijing } from '../../time.ts';
 
 // Online payments (WeChat Pay, Alipay): an order is a `payments` row; the provider's signed
 // notification credits the wallet once per out_trade_no (journal key pay:<out_trade_no>, and the
@@ -28,7 +29,7 @@ export const CHANNEL_TEXT: Record<string, string> = { wechat: '微信支付', al
 export const STATUS_TEXT: Record<string, string> = { created: '待支付', paid: '已支付', closed: '已关闭' };
 
 function tradeNo(channel: provider.Channel) {
-  const d = new Date(Date.now() + 8 * 3600_000).toISOString().replace(/\D/g, '').slice(0, 14);
+  const d = formatBeijing(Date.now(), 'YYYYMMDDHHmmss');
   return `${channel === 'wechat' ? 'WX' : 'ALI'}${d}${String(randomInt(0, 1e8)).padStart(8, '0')}`;
 }
 

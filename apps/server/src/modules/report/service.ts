@@ -34,10 +34,11 @@ const sumOf = (rows: Record<string, unknown>[], key: string) => rows.reduce((s, 
 
 // ---- 对账报表 -----------------------------------------------------------------------------------------
 
-const CHECK_KEYS = ['cash', 'wechat', 'alipay', 'bank', 'refund', 'subsidy', 'system', 'opening', 'deduction', 'fee'] as const;
+const CHECK_KEYS = ['cash', 'wechat', 'alipay', 'bank', 'refund', 'reversal', 'subsidy', 'system', 'opening', 'deduction', 'fee'] as const;
 
 // 收款合计 is money received (cash, WeChat, Alipay, bank); subsidies, system credits and opening
-// balances are credits too, but never income: each has its own column (issue 11 item 9).
+// balances are credits too, but never income: each has its own column (issue 11 item 9). 冲正 (a
+// voided counter receipt, signed) has its own column and is in 净收款: the original stays where it was.
 
 function checkRow(x: Record<string, unknown>) {
   const income = Number(x.cash) + Number(x.wechat) + Number(x.alipay) + Number(x.bank);
@@ -49,7 +50,8 @@ function checkRow(x: Record<string, unknown>) {
     bankCount: x.bank_n, bank: yuan(x.bank),
     income: yuan(income),
     refundCount: x.refund_n, refund: yuan(-Number(x.refund)),
-    net: yuan(income + Number(x.refund)),
+    reversalCount: x.reversal_n ?? 0, reversal: yuan(x.reversal ?? 0),
+    net: yuan(income + Number(x.refund) + Number(x.reversal ?? 0)),
     subsidyCount: x.subsidy_n, subsidy: yuan(x.subsidy),
     systemCount: x.system_n, system: yuan(x.system),
     openingCount: x.opening_n, opening: yuan(x.opening),
@@ -63,7 +65,7 @@ export async function check(ctx: Ctx, q: ReportInput) {
   const rows = await ctx.tx((tx) => repo.checkByDay(tx, f));
   const totals: Record<string, unknown> = { day: '合计' };
   for (const k of CHECK_KEYS) totals[k] = sumOf(rows, k);
-  for (const k of ['cash_n', 'wechat_n', 'alipay_n', 'bank_n', 'refund_n', 'subsidy_n', 'system_n', 'opening_n']) totals[k] = sumOf(rows, k);
+  for (const k of ['cash_n', 'wechat_n', 'alipay_n', 'bank_n', 'refund_n', 'reversal_n', 'subsidy_n', 'system_n', 'opening_n']) totals[k] = sumOf(rows, k);
   return { period: label, rows: rows.map(checkRow), totals: checkRow(totals), count: rows.length };
 }
 
@@ -71,7 +73,7 @@ const CHECK_COLUMNS: Column[] = [
   { header: '日期', width: 12 }, { header: '现金笔数', width: 10 }, { header: '现金（元）', width: 12 }, { header: '微信笔数', width: 10 },
   { header: '微信（元）', width: 12 }, { header: '支付宝笔数', width: 10 }, { header: '支付宝（元）', width: 12 }, { header: '银行笔数', width: 10 },
   { header: '银行（元）', width: 12 }, { header: '收款合计（元）', width: 14 }, { header: '退费笔数', width: 10 }, { header: '退费（元）', width: 12 },
-  { header: '净收款（元）', width: 14 }, { header: '补贴笔数', width: 10 }, { header: '补贴（元）', width: 12 }, { header: '系统入账笔数', width: 12 },
+  { header: '冲正笔数', width: 10 }, { header: '冲正（元）', width: 12 }, { header: '净收款（元）', width: 14 }, { header: '补贴笔数', width: 10 }, { header: '补贴（元）', width: 12 }, { header: '系统入账笔数', width: 12 },
   { header: '系统入账（元）', width: 14 }, { header: '期初余额笔数', width: 12 }, { header: '期初余额（元）', width: 14 }, { header: '扣费（元）', width: 12 },
   { header: '费用（元）', width: 12 },
 ];
@@ -181,7 +183,7 @@ export async function exportReport(ctx: Ctx, which: 'check' | 'bank' | 'deduct' 
   ctx.audit.target = `报表导出 ${suffix}`;
   if (which === 'check') {
     const r = await check(ctx, q);
-    const row = (x: ReturnType<typeof checkRow>) => [x.day, x.cashCount, n(x.cash), x.wechatCount, n(x.wechat), x.alipayCount, n(x.alipay), x.bankCount, n(x.bank), n(x.income), x.refundCount, n(x.refund), n(x.net), x.subsidyCount, n(x.subsidy), x.systemCount, n(x.system), x.openingCount, n(x.opening), n(x.deduction), n(x.fee)];
+    const row = (x: ReturnType<typeof checkRow>) => [x.day, x.cashCount, n(x.cash), x.wechatCount, n(x.wechat), x.alipayCount, n(x.alipay), x.bankCount, n(x.bank), n(x.income), x.refundCount, n(x.refund), x.reversalCount, n(x.reversal), n(x.net), x.subsidyCount, n(x.subsidy), x.systemCount, n(x.system), x.openingCount, n(x.opening), n(x.deduction), n(x.fee)];
     return streamXlsx(reply, { filename: `对账报表${suffix}.xlsx`, sheet: '对账报表', columns: CHECK_COLUMNS, batches: once([...r.rows.map(row), row(r.totals)]) });
   }
   if (which === 'bank') {

@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type MutableRefObject, type ReactNode } from 'react';
 import { Space, Tag, Tooltip } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
-import { METER_KINDS } from '@meter/contracts';
+import { METER_KINDS, formatBeijing } from '@meter/contracts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { OnlineCell, ValveCell, useCompany } from '../records/deviceFields.tsx';
 import { onDeviceEvent, liveReady } from './live.ts';
@@ -36,7 +36,7 @@ export function timeText(v: unknown): string {
   if (!v) return '';
   const d = new Date(String(v));
   if (Number.isNaN(d.getTime())) return String(v);
-  return new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
+  return formatBeijing(d);
 }
 
 export const KIND_ENUM = { 1: { text: '电表' }, 2: { text: '水表' } };

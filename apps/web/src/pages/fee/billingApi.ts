@@ -1,7 +1,10 @@
 // Billing and finance calls (/yewu/api, /wxpay/api, /sms, /device/api/v1) used by the fee, notes,
 // control (timed subsidy, closing accounts), report and home pages. Money on the wire is a 元 string
 // with 2 decimals ("1234.50"); requests send 元 strings exactly as typed (never a JS float).
+import type { Notification } from '@meter/contracts';
 import { download, http, request, type Paged, type Query } from '../../api/request.ts';
+import { call } from '../../api/endpoint.ts';
+import { E } from '../../api/endpoints.gen.ts';
 
 const Y = '/yewu/api';
 
@@ -156,6 +159,8 @@ export interface AuditSum {
   /** money received (cash, WeChat, Alipay, bank): never subsidies, system credits or opening balances */
   income: string;
   expense: string;
+  /** 冲正 of money received (voided counter receipts, signed), inside net */
+  reversal?: string;
   net: string;
   subsidy: string;
   systemCredit: string;
@@ -305,22 +310,8 @@ export interface HomeSummary {
   trend: { day: string; prepay: string; deduction: string }[];
 }
 
-export interface NotificationRow {
-  id: number;
-  ownerId: number | null;
-  ownerName: string | null;
-  meterId: number | null;
-  level: number;
-  channel: string | number;
-  phone: string;
-  content: string;
-  status: string;
-  provider: string | null;
-  priceFen: number | string | null;
-  error: string;
-  createdAt: string;
-  sentAt: string | null;
-}
+/** a row of 短信记录 (declared with its endpoint) */
+export type NotificationRow = Notification;
 
 export interface CommandRow {
   id: number;
@@ -462,7 +453,7 @@ export const billingApi = {
   homeSummary: (q: Query) => http.get<HomeSummary>(`${Y}/Home/BillingSummary`, q),
 
   // notes
-  notifications: (q: PageQuery) => http.page<NotificationRow>('/sms/log/list', q),
+  notifications: (q: PageQuery) => call(E.notify.list, { query: q }),
   commands: (q: PageQuery) => http.page<CommandRow>('/device/api/v1/device/order/list', q),
   withdrawals: (q: PageQuery) => http.page<WithdrawalRow>('/pay/api/AdaPayApplication/FindWithdrawalLog', q),
 

@@ -53,7 +53,7 @@ export function messageColumns(): ResourceColumn<Row>[] {
       key: 'priceFen',
       dataIndex: 'priceFen',
       align: 'right',
-      render: (_d, r) => (r.priceFen == null || r.priceFen === '' ? '-' : formatMoney(String(r.priceFen))),
+      render: (_d, r) => formatMoney(r.priceFen),
     },
     timeColumn<Row>('发送时间', 'sentAt'),
     rangeColumn<Row>(),

@@ -27,8 +27,9 @@ function session(access = 1) {
 
 const AREA = {
   id: 2, name: '1号楼', title: '1号楼', parentId: 1, parentName: '阳光园区', deep: 1, areaType: 0, areaTypeName: '普通区域',
-  province: '广东省', city: '深圳市', district: '南山区', town: '', address: '广东省深圳市南山区', sort: 1, companyId: 1,
-  companyName: '演示物业', childCount: 3, roomCount: 0, createdAt: '2025-01-01T00:00:00Z',
+  province: '广东省', city: '深圳市', district: '南山区', town: '', address: '广东省深圳市南山区', addressCodes: ['广东省', '深圳市', '南山区'],
+  sort: 1, companyId: 1, companyID: 1, companyName: '演示物业', classifyId: null, companyClassifyID: null, childCount: 3, roomCount: 0,
+  createdAt: '2025-01-01T00:00:00Z',
 };
 const TREE = [{ id: 1, Parent: null, name: '阳光园区', deep: 0, areaType: 0, kind: 'area', children: [
   { id: 2, Parent: 1, name: '1号楼', deep: 1, areaType: 0, kind: 'area', children: [{ id: 5, Parent: 2, name: '1层', deep: 2, areaType: 0, kind: 'area', children: [] }] },

@@ -5,7 +5,6 @@ import { AutoComplete, Form, Select, Space, TreeSelect } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { ADDRESS_LEVEL_LABELS } from '@meter/contracts';
 import { areaArchiveApi, type TreeNodeV2 } from '../../api/area.ts';
-import { http } from '../../api/request.ts';
 import { EMPTY_ADDRESS, setLevel, suggestions, type Address } from './areaAddress.ts';
 
 interface AddressProps {
@@ -88,7 +87,7 @@ export function ParentPicker({ value, onChange, company }: ParentProps) {
   const self = Form.useWatch('__self', { form, preserve: true }) as number | undefined;
   const { data, isFetching } = useQuery({
     queryKey: ['areaParentTree', company],
-    queryFn: () => http.get<TreeNodeV2[]>('/yewu/api/GetAreaTreeNoRoom', { searchCompanyID: company }),
+    queryFn: () => areaArchiveApi.treeNoRoom(company),
   });
   const options = useMemo(() => parentOptions(data ?? [], self), [data, self]);
   return (

@@ -85,8 +85,9 @@ beforeEach(() => {
 
 describe('helpers', () => {
   it('room pickers select rooms only, with area nodes keyed apart from room ids', () => {
-    const tree = [{ id: 3, Parent: null, name: '园区', deep: 0, areaType: 0, kind: 'area' as const, children: [
-      { id: 3, Parent: 3, name: '3-101', deep: 1, areaType: 0, kind: 'room' as const },
+    const flags = { expand: false, checked: false, selected: false };
+    const tree = [{ id: 3, Parent: null, name: '园区', deep: 0, areaType: 0, kind: 'area' as const, ...flags, children: [
+      { id: 3, Parent: 3, name: '3-101', deep: 1, areaType: 0, kind: 'room' as const, ...flags, children: [] },
     ] }];
     expect(treeOptions(tree, true)).toEqual([{ value: 'area-3', title: '园区', selectable: false, children: [{ value: 3, title: '3-101', selectable: true, children: undefined }] }]);
     expect(treeOptions([{ ...tree[0], children: [], areaType: 1 }], false)[0]).toMatchObject({ value: 3, selectable: false });

@@ -60,13 +60,13 @@ export default function SystemRecords() {
       create={(v) =>
         userApi.create({
           username: String(v.username).trim(), realName: String(v.realName).trim(), phone: (v.phone as string) ?? '',
-          password: String(v.password), roleId: v.roleId == null ? null : Number(v.roleId), status: Number(v.status),
+          password: String(v.password), roleId: v.roleId == null ? null : Number(v.roleId), status: Number(v.status) === 1 ? 1 : 0,
         })
       }
       update={(r, v) =>
         userApi.update(r.id, {
-          username: String(v.username).trim(), realName: String(v.realName).trim(), phone: (v.phone as string) ?? '',
-          roleId: v.roleId == null ? null : Number(v.roleId), status: Number(v.status),
+          realName: String(v.realName).trim(), phone: (v.phone as string) ?? '',
+          roleId: v.roleId == null ? null : Number(v.roleId), status: Number(v.status) === 1 ? 1 : 0,
         })
       }
       remove={(r) => userApi.remove(r.id)}

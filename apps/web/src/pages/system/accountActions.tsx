@@ -51,7 +51,6 @@ export function toggleStatusAction(record: AdminUser, reload: () => void) {
       cancelText="取消"
       onConfirm={async () => {
         await userApi.update(record.id, {
-          username: record.username,
           realName: record.realName,
           phone: record.phone,
           roleId: record.roleId,

@@ -1,0 +1,166 @@
+import { z } from 'zod';
+import { endpoint } from '../endpoint.ts';
+import { num } from '../input.ts';
+import { AreaFilter, CompanyQuery, IdParams, optText, PageQuery, wireTime } from '../query.ts';
+import { formSchema } from '../resource.ts';
+import { areaResource } from '../resources/area.ts';
+
+// 区域 (/yewu/api): the area trees (SPEC §3 node shape), the area archive (/recordsArea), the
+// binding of accounts to areas and the area-permission sets in use. The area-permission CRUD itself
+// is registered from its declared resource (http/crud.ts).
+
+const tags = ['区域'];
+/** the area archive page */
+const areaPage = { routes: ['recordsArea'] };
+/** where accounts are managed (company staff; platform admins for company managers) */
+const accounts = { routes: ['systemRecords', 'administrator'] };
+
+const id = num(z.number().int().positive());
+const flag = z
+  .union([z.boolean(), z.enum(['true', 'false', '1', '0', ''])])
+  .optional()
+  .transform((v) => v === true || v === 'true' || v === '1');
+
+export const TreeQuery = z.object({
+  searchArea: z.string().trim().max(64).optional(),
+  searchCompanyID: id.optional(),
+});
+
+export const ChildAreaQuery = PageQuery.merge(AreaFilter).extend({ name: optText() });
+
+export const AreaBody = formSchema(areaResource);
+export const AreaUpdateBody = AreaBody.extend({ id });
+
+export const UserTreeQuery = z.object({ userId: id, searchArea: z.string().trim().max(64).optional() });
+
+export const NoBindTreeQuery = UserTreeQuery.extend({ notReplace: flag });
+
+export const BindUserBody = z.object({
+  userId: id,
+  areaIds: z.array(id).max(2000).default([]),
+  /** area-permission sets whose areas are bound too */
+  areaPermissionIds: z.array(id).max(100).default([]),
+  /** true: add to the user's bindings; false: the new list replaces them */
+  notReplace: z.boolean().default(false),
+});
+
+/** A node of an area tree (SPEC §3): areas, and in GetAreaTree the rooms below the floors. */
+export const AreaTreeNodeRow = z.object({
+  id: z.number(),
+  Parent: z.number().nullable(),
+  name: z.string(),
+  deep: z.number(),
+  /** 0 selectable node, 1 grouping */
+  areaType: z.number(),
+  /** rooms hang below the floors in GetAreaTree; their ids are room ids, not area ids */
+  kind: z.enum(['area', 'room']),
+  get children(): z.ZodArray<typeof AreaTreeNodeRow> {
+    return z.array(AreaTreeNodeRow);
+  },
+  expand: z.boolean(),
+  checked: z.boolean(),
+  selected: z.boolean(),
+  /** V2 trees only: whether the node may be picked (areaType 0) */
+  selectable: z.boolean().optional(),
+  disableCheckbox: z.boolean().optional(),
+});
+
+/** A row of the area archive (GetAllChildArea): in tree order, with its parent, company and counts. */
+export const AreaRow = z.object({
+  id: z.number(),
+  name: z.string(),
+  title: z.string(),
+  parentId: z.number().nullable(),
+  parentName: z.string().nullable(),
+  deep: z.number(),
+  areaType: z.number(),
+  areaTypeName: z.string(),
+  province: z.string(),
+  city: z.string(),
+  district: z.string(),
+  town: z.string(),
+  /** the four address levels joined */
+  address: z.string(),
+  addressCodes: z.array(z.string()),
+  sort: z.number(),
+  companyId: z.number(),
+  companyID: z.number(),
+  companyName: z.string(),
+  classifyId: z.number().nullable(),
+  companyClassifyID: z.number().nullable(),
+  childCount: z.number(),
+  roomCount: z.number(),
+  createdAt: wireTime,
+});
+
+export const AddressOptionRow = z.object({ province: z.string(), city: z.string(), district: z.string(), town: z.string() });
+
+/** An area-permission set in use (status 1), with the names of its areas. */
+export const AreaPermissionUsingRow = z.object({
+  id: z.number(),
+  name: z.string(),
+  areaIds: z.array(z.number()),
+  areaNames: z.array(z.string()),
+  memo: z.string(),
+});
+
+const Y = '/yewu/api';
+
+export const areaEndpoints = {
+  tree: endpoint({
+    method: 'GET', path: `${Y}/GetAreaTree`, summary: '区域树（含房间）', perm: {}, query: TreeQuery,
+    response: z.array(AreaTreeNodeRow), tags,
+  }),
+  treeNoRoom: endpoint({
+    method: 'GET', path: `${Y}/GetAreaTreeNoRoom`, summary: '区域树（不含房间）', perm: {}, query: TreeQuery,
+    response: z.array(AreaTreeNodeRow), tags,
+  }),
+  treeNoRoomV2: endpoint({
+    method: 'GET', path: `${Y}/GetAreaTreeNoRoomV2`, summary: '区域树（不含房间，仅普通区域可选）', perm: {}, query: TreeQuery,
+    response: z.array(AreaTreeNodeRow), tags,
+  }),
+  userBindTree: endpoint({
+    method: 'GET', path: `${Y}/GetUserBindAreaTree`, summary: '账号已绑定的区域树', perm: accounts, query: UserTreeQuery,
+    response: z.array(AreaTreeNodeRow), tags,
+  }),
+  userBindableTree: endpoint({
+    method: 'GET', path: `${Y}/GetNoUserBindAreaTreeV2`, summary: '账号可绑定的区域树', perm: accounts, query: NoBindTreeQuery,
+    response: z.array(AreaTreeNodeRow), tags,
+  }),
+
+  childAreas: endpoint({
+    method: 'GET', path: `${Y}/Area/GetAllChildArea`, summary: '下级区域列表', perm: areaPage, query: ChildAreaQuery,
+    response: AreaRow, paged: true, tags,
+  }),
+  addressOptions: endpoint({
+    method: 'GET', path: `${Y}/Area/GetAddressOptions`, summary: '已使用的区域地址（地址选择提示）', perm: areaPage, query: CompanyQuery,
+    response: z.array(AddressOptionRow), tags,
+  }),
+  create: endpoint({
+    method: 'POST', path: `${Y}/Area/Detail`, summary: '新增区域', perm: areaPage, query: CompanyQuery, body: AreaBody,
+    response: z.object({ id: z.number(), deep: z.number() }), tags,
+  }),
+  update: endpoint({
+    method: 'PUT', path: `${Y}/Area/Detail`, summary: '编辑区域', perm: areaPage, query: CompanyQuery, body: AreaUpdateBody,
+    response: z.null(), tags,
+  }),
+  remove: endpoint({
+    method: 'DELETE', path: `${Y}/Area/Detail/:id`, summary: '删除区域', perm: areaPage, query: CompanyQuery, params: IdParams,
+    response: z.null(), tags,
+  }),
+
+  usingPermissions: endpoint({
+    method: 'GET', path: `${Y}/AreaPermission/GetUsingList`, summary: '在用的区域权限', perm: accounts, query: CompanyQuery,
+    response: z.array(AreaPermissionUsingRow), tags,
+  }),
+  bindUser: endpoint({
+    method: 'POST', path: `${Y}/AreaPermission/BindUser`, summary: '设置账号绑定的区域', perm: accounts, body: BindUserBody,
+    response: z.object({ userId: z.number(), areaIds: z.array(z.number()) }), tags,
+  }),
+};
+
+export type AreaTreeNode = z.output<typeof AreaTreeNodeRow>;
+export type AreaListRow = z.output<typeof AreaRow>;
+export type AddressOption = z.output<typeof AddressOptionRow>;
+export type AreaPermissionUsing = z.output<typeof AreaPermissionUsingRow>;
+export type BindUserInput = z.input<typeof BindUserBody>;
