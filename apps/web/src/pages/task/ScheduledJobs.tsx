@@ -54,7 +54,7 @@ export function ScheduledJobs() {
           { title: '上次运行', dataIndex: 'lastStartedAt', width: 170, render: (v) => timeText(v) || '-' },
           { title: '耗时', dataIndex: 'lastDurationMs', width: 90, align: 'right', render: (v: number | null) => (v == null ? '-' : `${v} 毫秒`) },
           { title: '下次运行', dataIndex: 'nextRunAt', width: 170, render: (v) => timeText(v) || '-' },
-          { title: '运行/失败次数', dataIndex: 'runs', width: 120, align: 'right', render: (_v, r) => `${r.runs} / ${r.failures}` },
+          { title: '运行/失败', dataIndex: 'runs', width: 100, align: 'right', render: (_v, r) => `${r.runs} / ${r.failures}` },
           {
             title: '最近错误', dataIndex: 'lastError', width: 260,
             render: (_v, r) =>
@@ -64,7 +64,7 @@ export function ScheduledJobs() {
                 </Tooltip>
               ) : '-',
           },
-          { title: '进程', dataIndex: 'host', width: 160, render: (_v, r) => `${r.roleText} ${r.host}` },
+          { title: '进程', dataIndex: 'host', width: 160, render: (_v, r) => <Tooltip title={r.roleText}>{r.host}</Tooltip> },
         ]}
       />
     </Card>

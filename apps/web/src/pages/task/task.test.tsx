@@ -71,7 +71,7 @@ describe('/task 定时任务', { timeout: 60_000 }, () => {
     const row = (await screen.findByText('短信/电话提醒发送')).closest('tr')!;
     expect(within(row).getByText('上次失败')).toBeTruthy();
     expect(within(row).getByText('短信平台无应答')).toBeTruthy();
-    expect(within(row).getByText('41 / 3')).toBeTruthy();
+    expect(within(row).getByText("41 / 3")).toBeTruthy();
     const settle = screen.getByText('抄表结算').closest('tr')!;
     expect(within(settle).getByText('5 秒')).toBeTruthy();
     expect(within(settle).getByText('2026-11-25 10:00:00')).toBeTruthy(); // last run, Beijing time
