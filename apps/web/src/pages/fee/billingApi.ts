@@ -104,6 +104,8 @@ export interface RoomDetail {
   accounts: { id: number; wallet: string; walletText: string; balance: string; alarmLevel: number; alarmText: string; status: number; closeDeferred: boolean; updatedAt: string }[];
   meters: {
     id: number; name: string; address: string; kind: number; status: number; valveState: number | null; online: boolean;
+    /** 1: switching it off asks the valve-control password (SPEC §4) */
+    phaseId: number | null;
     chargingSchemeName: string | null; alarmSchemeName: string | null; lastTotal: string | null; lastReadAt: string | null;
     settledTotal: string | null; settledAt: string | null; protected: boolean; unit: string;
   }[];
