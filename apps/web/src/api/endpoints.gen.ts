@@ -60,4 +60,15 @@ export const E = {
   notify: {
     list: { method: 'GET', path: '/sms/log/list', paged: true } as RouteRef<typeof API.notify.list>,
   },
+  owner: {
+    list: { method: 'GET', path: '/yewu/api/userinfo/list', paged: true } as RouteRef<typeof API.owner.list>,
+    detail: { method: 'GET', path: '/yewu/api/userinfo/detail/:id', paged: false } as RouteRef<typeof API.owner.detail>,
+    create: { method: 'POST', path: '/yewu/api/userinfo/detail', paged: false } as RouteRef<typeof API.owner.create>,
+    update: { method: 'PUT', path: '/yewu/api/userinfo/detail', paged: false } as RouteRef<typeof API.owner.update>,
+    remove: { method: 'DELETE', path: '/yewu/api/userinfo/detail', paged: false } as RouteRef<typeof API.owner.remove>,
+    resetPwd: { method: 'POST', path: '/yewu/api/userinfo/resetPwd', paged: false } as RouteRef<typeof API.owner.resetPwd>,
+    moveIn: { method: 'POST', path: '/yewu/api/userinfo/moveIn', paged: false } as RouteRef<typeof API.owner.moveIn>,
+    moveOut: { method: 'POST', path: '/yewu/api/userinfo/moveOut', paged: false } as RouteRef<typeof API.owner.moveOut>,
+    history: { method: 'GET', path: '/yewu/api/userinfo/roomHistory', paged: true } as RouteRef<typeof API.owner.history>,
+  },
 };

@@ -3,6 +3,7 @@ import { adminEndpoints } from './admin.ts';
 import { areaEndpoints } from './area.ts';
 import { authEndpoints } from './auth.ts';
 import { notifyEndpoints } from './notify.ts';
+import { ownerEndpoints } from './owner.ts';
 import { schemeEndpoints } from './scheme.ts';
 import { systemEndpoints } from './system.ts';
 
@@ -13,6 +14,7 @@ export * from './admin.ts';
 export * from './area.ts';
 export * from './auth.ts';
 export * from './notify.ts';
+export * from './owner.ts';
 export * from './scheme.ts';
 export * from './system.ts';
 
@@ -23,6 +25,7 @@ export const API = {
   area: areaEndpoints,
   scheme: schemeEndpoints,
   notify: notifyEndpoints,
+  owner: ownerEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */
