@@ -10,7 +10,7 @@ import { testApp, type TestApp } from '../../test/helpers.ts';
 // routes still registered by hand (not yet moved onto declarations) to a budget that may only go down.
 
 /** routes still registered with r.get/r.post/…/registerCrud: lower this as modules move; never raise it */
-const NOT_YET_DECLARED = 185;
+const NOT_YET_DECLARED = 181;
 
 let t: TestApp;
 beforeAll(async () => {

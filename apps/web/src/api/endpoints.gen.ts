@@ -71,4 +71,10 @@ export const E = {
     moveOut: { method: 'POST', path: '/yewu/api/userinfo/moveOut', paged: false } as RouteRef<typeof API.owner.moveOut>,
     history: { method: 'GET', path: '/yewu/api/userinfo/roomHistory', paged: true } as RouteRef<typeof API.owner.history>,
   },
+  report: {
+    check: { method: 'GET', path: '/yewu/api/Report/Check', paged: false } as RouteRef<typeof API.report.check>,
+    fees: { method: 'GET', path: '/yewu/api/Report/Fees', paged: false } as RouteRef<typeof API.report.fees>,
+    deduct: { method: 'GET', path: '/yewu/api/Report/Deduct', paged: false } as RouteRef<typeof API.report.deduct>,
+    bank: { method: 'GET', path: '/yewu/api/Report/Bank', paged: false } as RouteRef<typeof API.report.bank>,
+  },
 };

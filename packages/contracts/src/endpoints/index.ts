@@ -4,6 +4,7 @@ import { areaEndpoints } from './area.ts';
 import { authEndpoints } from './auth.ts';
 import { notifyEndpoints } from './notify.ts';
 import { ownerEndpoints } from './owner.ts';
+import { reportEndpoints } from './report.ts';
 import { schemeEndpoints } from './scheme.ts';
 import { systemEndpoints } from './system.ts';
 
@@ -15,6 +16,7 @@ export * from './area.ts';
 export * from './auth.ts';
 export * from './notify.ts';
 export * from './owner.ts';
+export * from './report.ts';
 export * from './scheme.ts';
 export * from './system.ts';
 
@@ -26,6 +28,7 @@ export const API = {
   scheme: schemeEndpoints,
   notify: notifyEndpoints,
   owner: ownerEndpoints,
+  report: reportEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */
