@@ -119,7 +119,7 @@ async function main() {
   await app.close();
 
   // the same rows, loaded into memory first, written by ExcelJS alone
-  const { settlementsBefore } = await import('../apps/server/src/modules/billing/repo.ts');
+  const { settlementsBefore } = await import('../apps/server/src/modules/billing/repo/views.ts');
   const rows: unknown[][] = [];
   let after: { at: string; id: number } | null = null;
   for (;;) {

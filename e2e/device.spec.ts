@@ -21,7 +21,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
-import { expect, test, type APIRequestContext } from '@playwright/test';
+import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
 import { DEMO, login, toast } from './helpers.ts';
 
 const root = resolve(import.meta.dirname, '..');
@@ -128,13 +128,19 @@ test.afterAll(async ({ request }) => {
   }
 });
 
-test('/casualCopy: an on-demand reading comes back from the meter and shows in its row', async ({ page }) => {
+/** Signs in, opens a control page and searches one meter: its row. */
+async function openMeterRow(page: Page, path: string, address: string) {
   await login(page);
-  await page.goto('/casualCopy');
-  await page.getByPlaceholder('表号 / 名称 / 房间').fill(readMeter.address);
+  await page.goto(path);
+  await page.getByPlaceholder('表号 / 名称 / 房间').fill(address);
   await page.getByRole('button', { name: /查\s*询/ }).click();
-  const row = page.locator('tr', { hasText: readMeter.address });
+  const row = page.locator('tr', { hasText: address });
   await expect(row).toHaveCount(1);
+  return row;
+}
+
+test('/casualCopy: an on-demand reading comes back from the meter and shows in its row', async ({ page }) => {
+  const row = await openMeterRow(page, '/casualCopy', readMeter.address);
   await row.getByText('抄表', { exact: true }).click();
 
   const result = page.getByTestId(`read-result-${readMeter.id}`);
@@ -155,12 +161,7 @@ test('/longRange: inside the no-disconnect hours a close is refused and asks for
   await setNoClose(request, await serverClock(request, -60), await serverClock(request, 60));
   const before = await closes(request);
 
-  await login(page);
-  await page.goto('/longRange');
-  await page.getByPlaceholder('表号 / 名称 / 房间').fill(closeMeter.address);
-  await page.getByRole('button', { name: /查\s*询/ }).click();
-  const row = page.locator('tr', { hasText: closeMeter.address });
-  await expect(row).toHaveCount(1);
+  const row = await openMeterRow(page, '/longRange', closeMeter.address);
   await row.getByText('拉闸', { exact: true }).click();
   const password = page.getByRole('dialog', { name: '阀控密码' });
   await password.getByLabel('阀控密码').fill('123456');
@@ -181,12 +182,7 @@ test('/longRange: closing a phaseId-1 meter asks the valve password; a wrong one
   await setNoClose(request, '', '');
   const before = await closes(request);
 
-  await login(page);
-  await page.goto('/longRange');
-  await page.getByPlaceholder('表号 / 名称 / 房间').fill(closeMeter.address);
-  await page.getByRole('button', { name: /查\s*询/ }).click();
-  const row = page.locator('tr', { hasText: closeMeter.address });
-  await expect(row).toHaveCount(1);
+  const row = await openMeterRow(page, '/longRange', closeMeter.address);
   await expect(page.getByTestId(`valve-${closeMeter.id}`)).toHaveText('合闸');
 
   await row.getByText('拉闸', { exact: true }).click();
@@ -221,12 +217,7 @@ test('/longRange: bulk 拉闸/关阀 asks a confirmation naming the count and ki
   const closes = async () =>
     (await api<{ count: number }>(request, 'GET', `${V1}/device/order/list?meterId=${closeMeter.id}&type=close`)).count;
   const before = await closes();
-  await login(page);
-  await page.goto('/longRange');
-  await page.getByPlaceholder('表号 / 名称 / 房间').fill(closeMeter.address);
-  await page.getByRole('button', { name: /查\s*询/ }).click();
-  const row = page.locator('tr', { hasText: closeMeter.address });
-  await expect(row).toHaveCount(1);
+  const row = await openMeterRow(page, '/longRange', closeMeter.address);
   await row.getByRole('checkbox').check();
   await page.getByRole('button', { name: /批量拉闸\/关阀（1）/ }).click();
   const dialog = page.getByRole('dialog', { name: '批量拉闸/关阀确认' });

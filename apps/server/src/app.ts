@@ -38,9 +38,11 @@ import { meteringRoutes, addTimedControls } from './modules/metering/index.ts';
 import { Scheduler, schedulerRoutes } from './modules/scheduler/index.ts';
 import { billingRoutes } from './modules/billing/index.ts';
 import { paymentRoutes, type Payments } from './modules/payment/index.ts';
+import { financeRoutes } from './modules/finance/index.ts';
 import { reportRoutes } from './modules/report/index.ts';
 import { notifyRoutes } from './modules/notify/index.ts';
 import { payAppRoutes, type PayAppProvider } from './modules/payapp/index.ts';
+import { contentRoutes } from './modules/content/index.ts';
 import { addBillingJobs } from './jobs/billing.ts';
 
 z.config(z.locales.zhCN());
@@ -279,9 +281,11 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   meteringRoutes(app, controlApi);
   billingRoutes(app);
   paymentRoutes(app, opts.payments);
+  financeRoutes(app);
   reportRoutes(app);
   notifyRoutes(app);
   payAppRoutes(app);
+  contentRoutes(app);
   schedulerRoutes(app);
   if (opts.jobs) {
     // the worker role's timed jobs, on the process's scheduler (main.ts) or one of their own

@@ -3,7 +3,8 @@
  * faster than real time (`speed`) for demos and tests, or be driven by hand ({@link ManualClock}).
  *
  * Times are epoch milliseconds. Meters display China Standard Time (UTC+8) wall-clock fields,
- * independent of the host time zone.
+ * independent of the host time zone; this file is the simulator's only place that knows the offset
+ * (CHINA_OFFSET_MS and the china* helpers below).
  */
 
 export interface SimClock {
@@ -43,7 +44,7 @@ export class ManualClock implements SimClock {
   readonly speed = 1;
   private t: number;
 
-  constructor(start: number | Date = Date.UTC(2024, 0, 1, 0, 0, 0) - 8 * 3_600_000) {
+  constructor(start: number | Date = chinaWallClock(2024, 1, 1)) {
     this.t = typeof start === 'number' ? start : start.getTime();
   }
 
@@ -80,6 +81,21 @@ export function chinaHourOfDay(epochMs: number): number {
 /** Absolute hour number in China time (hours since 1970-01-01T00:00+08:00). */
 export function chinaHourIndex(epochMs: number): number {
   return Math.floor((epochMs + CHINA_OFFSET_MS) / HOUR_MS);
+}
+
+/** The instant an absolute China-time hour number (chinaHourIndex) starts. */
+export function chinaHourStart(hourIndex: number): number {
+  return hourIndex * HOUR_MS - CHINA_OFFSET_MS;
+}
+
+/** The instant (epoch ms) of a China wall-clock time (month 1–12). */
+export function chinaWallClock(year: number, month: number, day: number, hour = 0, minute = 0, second = 0): number {
+  return Date.UTC(year, month - 1, day, hour, minute, second) - CHINA_OFFSET_MS;
+}
+
+/** 'YYYY-MM-DD HH:mm:ss' in China time. */
+export function chinaDateTimeText(epochMs: number): string {
+  return new Date(epochMs + CHINA_OFFSET_MS).toISOString().replace('T', ' ').slice(0, 19);
 }
 
 /** Month key `year*12 + month0` in China time (used for settlement-day snapshots). */

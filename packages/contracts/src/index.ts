@@ -8,5 +8,6 @@ export * from './resource.ts';
 export * from './resources/index.ts';
 export * from './rows.ts';
 export * from './query.ts';
+export * from './time.ts';
 export * from './endpoint.ts';
 export * from './endpoints/index.ts';

@@ -54,6 +54,8 @@ export const PERMISSION_TREE: PermissionNode[] = [
       { key: 'finance.chargingScheme', title: '收费方案' },
       { key: 'finance.logExport', title: '财务日志导出' },
       { key: 'finance.withdraw', title: '商户提现' },
+      { key: 'finance.dailyClose', title: '日结交班' },
+      { key: 'finance.reverse', title: '作废冲正' },
     ],
   },
   {
@@ -64,6 +66,15 @@ export const PERMISSION_TREE: PermissionNode[] = [
       { key: 'room.closeAccount', title: '销户' },
       { key: 'owner.basic', title: '业主基础信息' },
       { key: 'owner.export', title: '业主导出' },
+    ],
+  },
+  {
+    key: 'service',
+    title: '增值服务',
+    children: [
+      { key: 'appeal.create', title: '登记诉求' },
+      { key: 'appeal.handle', title: '诉求受理与处理' },
+      { key: 'content.types', title: '公告/诉求/工单类型设置' },
     ],
   },
 ];

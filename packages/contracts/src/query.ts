@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { num } from './input.ts';
+import { fromBeijing } from './time.ts';
 
 // Query and body pieces that many endpoint declarations share (SPEC §9 paging, DESIGN §4 area filter).
 
@@ -32,7 +33,7 @@ export const BeijingTime = z
   .string()
   .trim()
   .regex(/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/, '时间格式应为 YYYY-MM-DD HH:mm:ss')
-  .transform((s) => new Date(`${s.replace(' ', 'T')}${s.length === 10 ? 'T00:00:00' : ''}+08:00`));
+  .transform((s) => fromBeijing(s));
 export const optBeijingTime = () =>
   z.union([z.literal('').transform(() => undefined), BeijingTime]).optional();
 

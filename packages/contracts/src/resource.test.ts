@@ -25,7 +25,14 @@ describe('formSchema', () => {
     const r = s.safeParse({ name: '', kind: 5, price: '1.23456', phone: '123' });
     expect(r.success).toBe(false);
     const msgs = r.error!.issues.map((i) => i.message);
-    expect(msgs).toEqual(expect.arrayContaining(['请输入名称', '类型取值无效', '单价格式不正确（最多 4 位小数）', '手机须为 11 位手机号码']));
+    expect(msgs).toEqual(expect.arrayContaining(['请输入名称', '类型取值无效', '单价格式不正确（最多 4 位小数）', '手机须为 11 位数字（现为 3 位）']));
+  });
+  it('a mobile number of 11 digits with no mobile prefix is refused for its prefix, not its length', () => {
+    const msg = (phone: string) => s.safeParse({ name: 'x', kind: 1, price: '1', phone }).error?.issues[0].message;
+    expect(msg('23800138000')).toBe('手机号段无效：中国大陆手机号码以 13～19 开头（现为 23）');
+    expect(msg('1380013800')).toBe('手机须为 11 位数字（现为 10 位）');
+    expect(msg('138-0013-800')).toBe('手机只能填写数字');
+    expect(msg('13800138000')).toBeUndefined();
   });
   it('requires required non-text fields', () => {
     const r = s.safeParse({ name: 'x' });

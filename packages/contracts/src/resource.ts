@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { num } from './input.ts';
+import { num, phoneSchema } from './input.ts';
 
 // A CRUD resource declared once (DESIGN §3): its fields with Chinese labels, types, rules, enums and
 // search behaviour. The server derives validation, filters and routes from it; the web derives the
@@ -48,8 +48,6 @@ export interface ResourceDef {
 
 export const defineResource = <T extends ResourceDef>(def: T): T => def;
 
-const PHONE = /^1[3-9]\d{9}$/;
-
 /** The zod type of one field's input value. */
 export function fieldSchema(f: FieldDef): z.ZodType {
   const msg = (s: string) => `${f.label}${s}`;
@@ -96,7 +94,7 @@ export function fieldSchema(f: FieldDef): z.ZodType {
       t = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}[ T]\d{2}:\d{2}(:\d{2})?$/, msg('格式应为 YYYY-MM-DD HH:mm:ss'));
       break;
     case 'phone':
-      t = z.string().trim().regex(PHONE, msg('须为 11 位手机号码'));
+      t = phoneSchema(f.label);
       break;
     case 'idcard':
       t = z.string().trim().toUpperCase().refine(isValidIdCard, msg('不是有效的 18 位身份证号码'));

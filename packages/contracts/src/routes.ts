@@ -49,6 +49,8 @@ export const ROUTES: RouteDef[] = [
   { key: 'copyread', title: '抄表结算', group: 'fee', areaTree: true },
   { key: 'financerecode', title: '财务对账', group: 'fee', areaTree: true },
   { key: 'billprint', title: '票据打印', group: 'fee', areaTree: true },
+  // not in SPEC §2: the finance day of issue 14 (日结/交班), under 费用管理
+  { key: 'dailyClose', title: '日结交班', group: 'fee' },
 
   { key: 'casualCopy', title: '随机抄表', group: 'control', areaTree: true },
   { key: 'constant', title: '电表参数配置', group: 'control' },

@@ -4,10 +4,11 @@ import { SYSTEM_SCOPE, type Db } from '../db/client.ts';
 import { adminUsers, companies, companyClassifies, roles } from '../db/schema/index.ts';
 import { hashPassword } from '../modules/auth/index.ts';
 import { seedSchemes } from '../modules/scheme/index.ts';
-import { seedDevices } from '../modules/device/index.ts';
+import { FLEETS, seedDevices } from '../modules/device/index.ts';
 import { seedBilling } from '../modules/billing/index.ts';
 import { seedCompanyArchive } from '../modules/company/index.ts';
 import { DEMO_PARK, seedOtherCompanies, seedPark } from '../modules/room/index.ts';
+import { seedContent } from '../modules/content/index.ts';
 
 // Demo data for a fresh start (DESIGN §2). Runs once: only when there is no company yet.
 
@@ -76,14 +77,20 @@ export async function seedDemoIfEmpty(db: Db, log: (m: string) => void = () => {
     ]);
     // ---- archive (modules/room/seed.ts): area tree, charging types, rooms, owners, move-in history; two more companies ----
     await seedPark(tx, demo.id, DEMO_PARK);
-    await seedOtherCompanies(tx, Object.fromEntries(classes.map((c) => [c.name, c.id])));
+    const others = await seedOtherCompanies(tx, Object.fromEntries(classes.map((c) => [c.name, c.id])));
     // ---- company archive (modules/company/seed.ts): device permissions, receipt, valve password, area-permission sets ----
     await seedCompanyArchive(tx, demo.id);
     // ---- schemes (modules/scheme/seed.ts): charging schemes, charge codes, alarm schemes of every demo company ----
     for (const c of await tx.select({ id: companies.id }).from(companies).orderBy(companies.id)) await seedSchemes(tx, c.id);
     // ---- devices (modules/device/seed.ts): collectors and meters over the rooms above; keep last ----
-    await seedDevices(tx, demo.id);
-    // ---- billing (modules/billing/seed.ts): schemes on the demo meters, owners' opening balances (journal rows of kind 'opening') ----
-    await seedBilling(tx, demo.id);
+    // ---- billing (modules/billing/seed.ts): schemes on the meters, owners' opening balances (journal rows of kind 'opening') ----
+    // the market and the industrial park get their own smaller fleets: a new user opening them finds meters too
+    for (const [companyId, fleet] of [[demo.id, FLEETS.park], [others.market, FLEETS.market], [others.industry, FLEETS.industry]] as const) {
+      if (companyId == null) continue;
+      await seedDevices(tx, companyId, fleet);
+      await seedBilling(tx, companyId);
+    }
+    // ---- 增值服务 (modules/content/seed.ts): notice/appeal/work-order types, appeals in every state ----
+    await seedContent(tx, demo.id);
   });
 }

@@ -21,6 +21,7 @@ import {
   type Dlt645Param,
   type MeterDateTime,
 } from '@meter/protocol';
+import { fromBeijingFields } from '../time.ts';
 
 // What the platform says to meters and how it reads their answers: request builders, reply
 // correlation and the interpretation of replies into facts (reading, relay/valve state, clock).
@@ -329,7 +330,7 @@ export function refusal(d: Decoded): string | null {
 export function meterClock(dt: MeterDateTime): Date | undefined {
   const { year, month, day, hour, minute, second } = dt;
   if (month < 1 || month > 12 || day < 1 || day > 31 || hour > 23 || minute > 59 || second > 59) return undefined;
-  return new Date(Date.UTC(year, month - 1, day, hour, minute, second) - 8 * 3600_000);
+  return fromBeijingFields(year, month, day, hour, minute, second);
 }
 
 /**

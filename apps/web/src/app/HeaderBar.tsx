@@ -5,7 +5,7 @@ import {
   PlaySquareOutlined, ReadOutlined, SettingOutlined, UserOutlined,
 } from '@ant-design/icons';
 import { useLocation, useNavigate } from 'react-router';
-import { BANK_NAMES, EDITION_TITLES, ACCESS } from '@meter/contracts';
+import { BANK_NAMES, EDITION_SHORT_TITLES, EDITION_TITLES, ACCESS } from '@meter/contracts';
 import { authApi } from '../api/yonghu.ts';
 import { Clock } from './Clock.tsx';
 import { clearSession, type Session } from './session.ts';
@@ -17,6 +17,12 @@ const CompanyPicker = lazy(() => import('./CompanyPicker.tsx'));
 
 export function editionTitle(session: Session | null): string {
   return EDITION_TITLES[session?.company?.edition ?? 0] ?? EDITION_TITLES[0];
+}
+
+/** The side menu's name of the platform: the header's edition, shortened where the menu is narrow. */
+export function editionLogo(session: Session | null, collapsed: boolean): string {
+  const t = EDITION_SHORT_TITLES[session?.company?.edition ?? 0] ?? EDITION_SHORT_TITLES[0];
+  return collapsed ? t.collapsed : t.full;
 }
 
 function useFullscreen(): [boolean, () => void] {

@@ -7,8 +7,8 @@ import { authApi, type LoginInput } from '../api/yonghu.ts';
 import { rememberedEdition, saveSession } from './session.ts';
 import { setLocked } from './lock.ts';
 import { tabsStore } from './tabsInstance.ts';
-import { FORM_INVALID } from '../components/validate.ts';
-import { toast } from './feedback.tsx';
+import { FORM_INVALID, supersededValidation } from '../components/validate.ts';
+import { clearToasts, toast } from './feedback.tsx';
 
 export default function LoginPage() {
   const navigate = useNavigate();
@@ -35,6 +35,8 @@ export default function LoginPage() {
       if (needCode && values.code) body.code = values.code.trim();
       const result = await authApi.login(body);
       saveSession(result);
+      // a refusal of an earlier try (用户名或密码错误) is over: it must not follow the user to /home
+      clearToasts();
       setLocked(false);
       tabsStore.restore();
       navigate('/home', { replace: true });
@@ -55,7 +57,7 @@ export default function LoginPage() {
           form={form}
           size="large"
           onFinish={submit}
-          onFinishFailed={() => toast.warning(FORM_INVALID)}
+          onFinishFailed={(e) => !supersededValidation(e) && toast.warning(FORM_INVALID)}
           autoComplete="off"
         >
           <Form.Item name="username" rules={[{ required: true, whitespace: true, message: '请输入用户名' }]}>

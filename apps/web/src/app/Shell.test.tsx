@@ -24,16 +24,20 @@ const login: LoginResult = {
   company: { id: 2, name: '演示物业', bankType: 1, edition: 0 },
 };
 
+/** what the server answers for the session (GET admin/user/token) */
+let serverLogin: LoginResult = login;
+
 const ok = (data: unknown) =>
   new Response(JSON.stringify({ code: 'SUCCESS', message: '', data }), { status: 200, headers: { 'Content-Type': 'application/json' } });
 
 beforeEach(() => {
+  serverLogin = login;
   tabsStore.reset();
   configureRequest({
     getToken: () => getSession()?.token ?? null,
     fetch: vi.fn(async (url: string) => {
       if (url.startsWith('/yonghu/api/admin/user/token')) {
-        const { token: _t, ...info } = login;
+        const { token: _t, ...info } = serverLogin;
         void _t;
         return ok(info);
       }
@@ -88,6 +92,19 @@ describe('shell guards', { timeout: 30_000 }, () => {
     expect(screen.getAllByText('演示物业').length).toBeGreaterThan(0);
     expect(screen.getByText('中国银行')).toBeTruthy();
     for (const t of ['视频教程', '文字教程', '设置', '个人中心', '退出']) expect(screen.getByRole('button', { name: new RegExp(t) })).toBeTruthy();
+    expect(screen.getByTestId('shell-logo').textContent).toBe('水电表平台');
+    expect((await screen.findByTestId('company-name')).parentElement!.textContent).toBe('物业名称：演示物业');
+  });
+
+  it('the market edition: one platform name in header and side menu; the home names the market', async () => {
+    serverLogin = { ...login, company: { id: 2, name: '东门农贸市场', bankType: 1, edition: 1 } };
+    saveSession(serverLogin);
+    renderAt('/home');
+    expect(await screen.findByText('智慧市场管理平台', { selector: '.shell-title' })).toBeTruthy();
+    expect(screen.getByTestId('shell-logo').textContent).toBe('智慧市场管理平台');
+    expect((await screen.findByTestId('company-name')).parentElement!.textContent).toBe('市场名称：东门农贸市场');
+    expect(document.body.textContent).not.toContain('水电表平台');
+    expect(document.body.textContent).not.toContain('出租屋名称');
   });
 
   it('the menu holds only allowed routes', async () => {

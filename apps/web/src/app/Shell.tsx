@@ -5,7 +5,7 @@ import { Breadcrumb, Layout, Spin } from 'antd';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { ROUTE_BY_KEY, routeAllowed, PRODUCT_VERSION } from '@meter/contracts';
 import { SideMenu } from './SideMenu.tsx';
-import { HeaderBar, editionTitle } from './HeaderBar.tsx';
+import { HeaderBar, editionLogo, editionTitle } from './HeaderBar.tsx';
 import { TabsBar } from './TabsBar.tsx';
 import { breadcrumbsFor, routeKeyOf } from './menu.ts';
 import { updateSessionInfo, useSession, type Session } from './session.ts';
@@ -135,7 +135,7 @@ function ShellLayout({ session, routeKey }: { session: Session; routeKey: string
         collapsible
         style={{ position: 'fixed', insetInlineStart: 0, top: 0, bottom: 0, overflow: 'auto' }}
       >
-        <div className="shell-logo" title={editionTitle(session)}>{collapsed ? '水电' : '水电表平台'}</div>
+        <div className="shell-logo" title={editionTitle(session)} data-testid="shell-logo">{editionLogo(session, collapsed)}</div>
         <SideMenu session={session} activeKey={routeKey} collapsed={collapsed} onOpen={openFromMenu} onPrefetch={prefetchFromMenu} />
         {!collapsed && <div className="shell-version">{PRODUCT_VERSION}</div>}
       </Layout.Sider>

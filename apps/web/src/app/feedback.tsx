@@ -8,14 +8,23 @@ import type { Toast } from '../api/request.ts';
 let messageApi: MessageInstance | null = null;
 let modalApi: ModalHookAPI | null = null;
 
-const current = (): Pick<MessageInstance, 'success' | 'warning' | 'error' | 'info'> => messageApi ?? staticMessage;
+const current = (): Pick<MessageInstance, 'success' | 'warning' | 'error' | 'info' | 'destroy'> => messageApi ?? staticMessage;
+
+// One toast per text: the same message shown again (a double click, two refusals of one cause)
+// replaces the one on screen instead of stacking a copy under it.
+const show = (type: 'success' | 'warning' | 'error' | 'info') => (text: string) => void current()[type]({ content: text, key: `${type}:${text}` });
 
 export const toast: Toast & { info(text: string): void } = {
-  success: (text) => void current().success(text),
-  warning: (text) => void current().warning(text),
-  error: (text) => void current().error(text),
-  info: (text) => void current().info(text),
+  success: show('success'),
+  warning: show('warning'),
+  error: show('error'),
+  info: show('info'),
 };
+
+/** Close the toasts on screen (e.g. a refusal of the login form once the login succeeded). */
+export function clearToasts(): void {
+  current().destroy();
+}
 
 export function getModal(): ModalHookAPI | null {
   return modalApi;

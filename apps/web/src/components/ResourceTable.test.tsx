@@ -72,6 +72,17 @@ describe('column derivation', () => {
     expect(t.map((c) => !!c.search)).toEqual([true, false, false]);
   });
 
+  it('a fixed column without a width fits its content instead of ProTable\'s 200 px', () => {
+    const t = tableColumns<Row>([
+      { title: '房间', dataIndex: 'name', fixed: 'left' },
+      { title: '日期', dataIndex: 'createdAt', fixed: 'left', width: 120 },
+      { title: '类型', dataIndex: 'kind' },
+    ]);
+    expect(t.map((c) => c.width)).toEqual([1, 120, undefined]);
+    const cell = (t[0].onCell as () => { style: { whiteSpace: string } })();
+    expect(cell.style.whiteSpace).toBe('nowrap');
+  });
+
   it('create and edit forms differ by hideInEdit / hideInForm', () => {
     const create = formColumns(columns, 'create');
     const edit = formColumns(columns, 'edit');
@@ -121,6 +132,8 @@ describe('ResourceTable', { timeout: 60_000 }, () => {
     fireEvent.click(screen.getByRole('button', { name: /保\s*存/ }));
     expect(await screen.findByText('请输入名称')).toBeTruthy();
     expect(create).not.toHaveBeenCalled();
+    // the first field in error is scrolled to and focused, so its message is in view
+    await waitFor(() => expect((document.activeElement as HTMLElement | null)?.id).toMatch(/_name$/));
   });
 
   it('a double-clicked save sends one request; the second is refused with 请勿重复操作', async () => {

@@ -13,7 +13,7 @@ import type { Paged } from '../api/request.ts';
 import { DEFAULT_PAGE_SIZE, listFilter, useAreaFilter, usePage, usePageRefresh } from '../app/page.tsx';
 import { hasOperation, useSession } from '../app/session.ts';
 import { toast } from '../app/feedback.tsx';
-import { FORM_INVALID } from './validate.ts';
+import { FORM_INVALID, scrollToFirstError } from './validate.ts';
 
 /** A column of the table, the search form and the edit form at once. */
 export type ResourceColumn<T> = ProColumns<T> & {
@@ -97,9 +97,21 @@ function strip<T>(c: ResourceColumn<T>): ProColumns<T> {
   return rest;
 }
 
+/**
+ * ProTable gives a fixed column without a width 200 px, and a fixed column lies over the columns that
+ * scroll beneath it: a 操作 column holding one 抄表 link then hid the 最新读数 and 读数时间 beside it
+ * at 1440×900. With the table as wide as its content (scroll.x max-content, automatic layout) a width
+ * of 1 px only sets a minimum and its cells do not wrap, so such a column takes exactly the width of
+ * its widest cell.
+ */
+const NOWRAP = { style: { whiteSpace: 'nowrap' as const } };
+export const fitContent = { width: 1, onCell: () => NOWRAP, onHeaderCell: () => NOWRAP };
+
 /** Table columns: form-only columns dropped; search is opt-in (`search: true` or a transform). */
 export function tableColumns<T>(cols: ResourceColumn<T>[]): ProColumns<T>[] {
-  return cols.filter((c) => !c.formOnly).map((c) => ({ ...strip(c), search: c.search ?? false }));
+  return cols
+    .filter((c) => !c.formOnly)
+    .map((c) => ({ ...strip(c), search: c.search ?? false, ...(c.fixed && c.width == null ? fitContent : {}) }));
 }
 
 /** Form columns for a mode: no option columns, no hideInForm, required → Chinese rule. */
@@ -180,6 +192,7 @@ export function ResourceTable<T extends Record<string, unknown>>(props: Resource
         valueType: 'option',
         key: '__option',
         fixed: 'right',
+        ...fitContent,
         render: (_dom, record) => [
           canUpdate && (!rowCan || rowCan(record, 'update')) && (
             <a key="edit" onClick={() => void live.current.openEdit(record)}>编辑</a>
@@ -230,6 +243,7 @@ export function ResourceTable<T extends Record<string, unknown>>(props: Resource
         values = (formRef.current!.getFieldsFormatValue?.() ?? {}) as Record<string, unknown>;
       } else {
         toast.warning(FORM_INVALID);
+        scrollToFirstError(formRef.current, e);
         return;
       }
     }

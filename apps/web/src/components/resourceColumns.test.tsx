@@ -36,6 +36,33 @@ describe('columnsFromResource', () => {
     await expect(id.validator!({}, '11010519491231002X')).resolves.toBeUndefined();
     await expect(id.validator!({}, '110105194912310021')).rejects.toThrow('身份证不是有效的 18 位身份证号码');
   });
+  it('an enum default is the string key of its option (the select shows 在用, not 1)', () => {
+    const [status] = columnsFromResource<Record<string, unknown>>(
+      defineResource({ name: 's', title: '状态', fields: [{ key: 'status', label: '状态', type: 'enum', options: { 1: '在用', 0: '停用' }, default: 1, search: 'eq' }] }),
+    );
+    expect(status.initialValue).toBe('1');
+    expect(Object.keys(status.valueEnum as object)).toContain(status.initialValue);
+  });
+  it('a number below its minimum is refused with a message, not clamped by the input', async () => {
+    const [size] = columnsFromResource<Record<string, unknown>>(
+      defineResource({ name: 'r', title: '房间', fields: [{ key: 'sizeM2', label: '面积（㎡）', type: 'decimal', scale: 2, min: 0, max: 100000 }] }),
+    );
+    // the input does not clamp: it replaces the min 0 pro-field's digit input adds by itself
+    expect(size.fieldProps).toHaveProperty('min', -Number.MAX_SAFE_INTEGER);
+    const rule = (size.rules as { validator: (r: unknown, v: unknown) => Promise<void> }[])[0];
+    await expect(rule.validator({}, -5)).rejects.toThrow('面积（㎡）不能小于 0');
+    await expect(rule.validator({}, 100001)).rejects.toThrow('面积（㎡）不能大于 100000');
+    await expect(rule.validator({}, 0)).resolves.toBeUndefined();
+    await expect(rule.validator({}, undefined)).resolves.toBeUndefined();
+  });
+  it('a phone of 11 digits with no mobile prefix is refused for its prefix, not its length', async () => {
+    const form = formColumns(cols, 'create') as { dataIndex: string; formItemProps: { rules: { validator?: (r: unknown, v: unknown) => Promise<void> }[] } }[];
+    const phone = form.find((c) => c.dataIndex === 'phone')!.formItemProps.rules.find((r) => r.validator)!;
+    await expect(phone.validator!({}, '23800138000')).rejects.toThrow('手机号段无效：中国大陆手机号码以 13～19 开头（现为 23）');
+    await expect(phone.validator!({}, '1380013800')).rejects.toThrow('手机须为 11 位数字（现为 10 位）');
+    await expect(phone.validator!({}, '13800138000')).resolves.toBeUndefined();
+    await expect(phone.validator!({}, '')).resolves.toBeUndefined();
+  });
   it('overrides and extra columns', () => {
     const c = columnsFromResource<Record<string, unknown>>(def, { name: { width: 120 } }, [{ title: '区域', dataIndex: 'areaName' }]);
     expect(c[0].width).toBe(120);

@@ -1,7 +1,7 @@
 // Derives ResourceTable columns from a resource declared once in @meter/contracts (DESIGN §3): the
 // same field list the server validates with drives the table, the search form and the edit form.
 import type { Rule } from 'antd/es/form';
-import { isValidIdCard, type FieldDef, type ResourceDef } from '@meter/contracts';
+import { isValidIdCard, phoneError, type FieldDef, type ResourceDef } from '@meter/contracts';
 import { http } from '../api/request.ts';
 import type { ResourceColumn } from './ResourceTable.tsx';
 
@@ -15,11 +15,33 @@ export async function refOptions(f: FieldDef): Promise<Option[]> {
   return rows.map((r) => ({ label: String(r[f.ref!.label ?? 'name'] ?? ''), value: r[f.ref!.value ?? 'id'] as string | number }));
 }
 
+/** A mobile number, with the server's words for what is wrong (length, digits or prefix); '' passes. */
+export function phoneRule(label = '手机号码'): Rule {
+  return {
+    validator: (_r, v) => {
+      const e = v == null || String(v).trim() === '' ? null : phoneError(String(v), label);
+      return e ? Promise.reject(new Error(e)) : Promise.resolve();
+    },
+  };
+}
+
 function rulesOf(f: FieldDef): Rule[] {
   const rules: Rule[] = [];
   if ((f.type === 'text' || f.type === 'textarea') && f.max) rules.push({ max: f.max, message: `${f.label}最多 ${f.max} 个字` });
   if (f.pattern) rules.push({ pattern: new RegExp(f.pattern.re), message: f.pattern.message });
-  if (f.type === 'phone') rules.push({ pattern: /^1[3-9]\d{9}$/, message: `${f.label}须为 11 位手机号码` });
+  if ((f.type === 'int' || f.type === 'decimal' || f.type === 'money') && (f.min !== undefined || f.max !== undefined)) {
+    // the server's words (contracts fieldSchema): the input itself does not clamp, see columnOf
+    rules.push({
+      validator: (_r, v) => {
+        if (v === undefined || v === null || v === '') return Promise.resolve();
+        const n = Number(v);
+        if (f.min !== undefined && n < f.min) return Promise.reject(new Error(`${f.label}不能小于 ${f.min}`));
+        if (f.max !== undefined && n > f.max) return Promise.reject(new Error(`${f.label}不能大于 ${f.max}`));
+        return Promise.resolve();
+      },
+    });
+  }
+  if (f.type === 'phone') rules.push(phoneRule(f.label));
   if (f.type === 'idcard') {
     rules.push({
       validator: (_r, v) =>
@@ -42,9 +64,13 @@ export function columnOf<T>(f: FieldDef): ResourceColumn<T> {
     search: f.search ? true : false,
     hideInTable: f.hideInTable,
     hideInForm: f.readonly,
-    initialValue: f.default,
+    // the selects key their options by string: a number default showed a raw 1 in the 状态 filter
+    initialValue: f.type === 'enum' && f.default != null ? String(f.default) : f.default,
   };
-  const num = (precision: number) => ({ precision, min: f.min, max: f.max, style: { width: '100%' } });
+  // no bounds on the input (pro-field's digit adds a min of 0 of its own when none is given, and an
+  // undefined one gets lost on the way): InputNumber would silently clamp -5 to 0 on blur and the
+  // form saved 0; a rule says what is wrong instead (rulesOf)
+  const num = (precision: number) => ({ precision, min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, style: { width: '100%' } });
   switch (f.type) {
     case 'textarea':
       return { ...base, valueType: 'textarea', ellipsis: true };

@@ -5,10 +5,23 @@ import { checkFields, FORM_INVALID, formValues } from './validate.ts';
 describe('form validation feedback', () => {
   it('warns 表单验证失败! and gives nothing when the form does not validate', async () => {
     const warn = vi.fn();
-    const form = { validateFields: () => Promise.reject({ errorFields: [{ name: ['a'], errors: ['请输入a'] }] }) } as unknown as FormInstance;
+    const scrollToField = vi.fn();
+    const form = {
+      validateFields: () => Promise.reject({ errorFields: [{ name: ['a'], errors: ['请输入a'] }, { name: ['b'], errors: ['请输入b'] }] }),
+      scrollToField,
+    } as unknown as FormInstance;
     await expect(formValues(form, warn)).resolves.toBeUndefined();
     expect(warn).toHaveBeenCalledWith(FORM_INVALID);
     expect(FORM_INVALID).toBe('表单验证失败!');
+    // the first field in error is brought into view
+    expect(scrollToField).toHaveBeenCalledWith(['a'], expect.objectContaining({ block: 'center', focus: true }));
+  });
+
+  it('a validation made out of date by a second click warns nothing (the second one answers)', async () => {
+    const warn = vi.fn();
+    const form = { validateFields: () => Promise.reject({ outOfDate: true, errorFields: [], values: { a: 1 } }), scrollToField: vi.fn() } as unknown as FormInstance;
+    await expect(formValues(form, warn)).resolves.toBeUndefined();
+    expect(warn).not.toHaveBeenCalled();
   });
 
   it('passes the values through when valid, without a warning', async () => {

@@ -5,14 +5,38 @@ import { toast } from '../app/feedback.tsx';
 
 export const FORM_INVALID = '表单验证失败!';
 
-/** Validate an antd form; on failure warn 表单验证失败! and give undefined (the caller stops there). */
+/**
+ * A validation that a newer one (a second click on the same button) made out of date: nothing failed,
+ * the newer validation answers for both.
+ */
+export function supersededValidation(e: unknown): boolean {
+  const err = e as { outOfDate?: boolean; errorFields?: unknown[] } | null;
+  return !!err?.outOfDate && !err.errorFields?.length;
+}
+
+/**
+ * Validate an antd form; on failure warn 表单验证失败!, scroll to the first field in error and give
+ * undefined (the caller stops there). A validation superseded by a second click gives undefined
+ * silently: the second click goes on (a double-clicked 确定充值 showed 表单验证失败! for a valid form).
+ */
 export async function formValues<T>(form: FormInstance<T>, warn: (text: string) => void = toast.warning): Promise<T | undefined> {
   try {
     return await form.validateFields();
-  } catch {
+  } catch (e) {
+    if (supersededValidation(e)) return undefined;
     warn(FORM_INVALID);
+    scrollToFirstError(form, e);
     return undefined;
   }
+}
+
+/**
+ * Bring the first field in error into view and focus it: a long form (a meter's) scrolled down to its
+ * 保存 otherwise keeps the messages above out of sight.
+ */
+export function scrollToFirstError(form: Pick<FormInstance, 'scrollToField'> | undefined, e: unknown): void {
+  const first = (e as { errorFields?: { name: (string | number)[] }[] } | null)?.errorFields?.[0];
+  if (first && form) form.scrollToField(first.name, { block: 'center', focus: true });
 }
 
 export interface FieldCheck {

@@ -26,6 +26,8 @@ const PAGES: Record<string, Page> = {
   recordsArea: lazyPage(() => import('./records/RecordsArea.tsx')),
   belongs: lazyPage(() => import('./platform/Belongs.tsx')),
   huifu: lazyPage(() => import('./platform/Huifu.tsx')),
+  addedAppeal: lazyPage(() => import('./added/AddedAppeal.tsx')),
+  systemAppeal: lazyPage(() => import('./added/SystemAppeal.tsx')),
   ...CONTROL_PAGES,
   ...BILLING_PAGES,
 };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
-import { num } from '../input.ts';
+import { num, phoneSchema } from '../input.ts';
 import { OPERATION_KEYS } from '../permissions.ts';
 import { IdQuery, optText, PageQuery, wireTime, wireTimeOrNull } from '../query.ts';
 import { ROUTE_BY_KEY } from '../routes.ts';
@@ -12,7 +12,7 @@ import { NewPassword } from './auth.ts';
 const tags = ['账号与角色'];
 
 const username = z.string().trim().regex(/^[A-Za-z0-9_.@-]{3,32}$/, '用户名须为 3–32 位字母、数字或 _.@-');
-const phone = z.union([z.literal(''), z.string().trim().regex(/^1[3-9]\d{9}$/, '请输入正确的手机号码')]).default('');
+const phone = phoneSchema('手机号', true).default('');
 const realName = z.string().trim().max(32, '姓名最多 32 个字').default('');
 const status = z.union([z.literal(0), z.literal(1)]);
 
@@ -34,7 +34,7 @@ export const UserCreateBody = z.object({
 /** PUT user: changes only what it names (a missing role is kept, not removed). */
 export const UserUpdateBody = z.object({
   realName: z.string().trim().max(32, '姓名最多 32 个字').optional(),
-  phone: z.union([z.literal(''), z.string().trim().regex(/^1[3-9]\d{9}$/, '请输入正确的手机号码')]).optional(),
+  phone: phoneSchema('手机号', true).optional(),
   roleId: num(z.number().int().positive()).nullable().optional(),
   status: status.optional(),
 });

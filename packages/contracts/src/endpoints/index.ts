@@ -7,6 +7,8 @@ import { ownerEndpoints } from './owner.ts';
 import { reportEndpoints } from './report.ts';
 import { schemeEndpoints } from './scheme.ts';
 import { systemEndpoints } from './system.ts';
+import { financeEndpoints } from './finance.ts';
+import { appealEndpoints } from './appeal.ts';
 
 // Every declared endpoint, by domain. The server registers each (http/routes.ts `r.endpoint`), the web
 // calls them (api/endpoint.ts), and endpoints.int.test.ts checks declarations ↔ registered routes.
@@ -19,16 +21,20 @@ export * from './owner.ts';
 export * from './report.ts';
 export * from './scheme.ts';
 export * from './system.ts';
+export * from './finance.ts';
+export * from './appeal.ts';
 
 export const API = {
   auth: authEndpoints,
   system: systemEndpoints,
+  finance: financeEndpoints,
   admin: adminEndpoints,
   area: areaEndpoints,
   scheme: schemeEndpoints,
   notify: notifyEndpoints,
   owner: ownerEndpoints,
   report: reportEndpoints,
+  appeal: appealEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */

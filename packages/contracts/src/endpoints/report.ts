@@ -32,6 +32,8 @@ export const ReportCheckRow = z.object({
   bankCount: z.number(), bank: yuan,
   income: yuan,
   refundCount: z.number(), refund: yuan,
+  /** 冲正: voided counter receipts (signed), part of 净收款 */
+  reversalCount: z.number(), reversal: yuan,
   net: yuan,
   subsidyCount: z.number(), subsidy: yuan,
   systemCount: z.number(), system: yuan,

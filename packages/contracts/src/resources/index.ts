@@ -6,3 +6,4 @@ export * from './scheme.ts';
 export * from './room.ts';
 export * from './owner.ts';
 export * from './payapp.ts';
+export * from './content.ts';

@@ -5,9 +5,10 @@
 // Units: unit prices are 元 per kWh / m³ as decimal strings with 4 decimals ("0.6800"); tier limits
 // are quantities (kWh / m³, up to 2 decimals); fees and thresholds are integers in 分 once validated
 // (元 strings with up to 2 decimals on the wire). Times of day are 'HH:mm' in Asia/Shanghai; moments
-// are 'YYYY-MM-DD HH:mm:ss' in Asia/Shanghai (UTC+8, no daylight saving).
+// are 'YYYY-MM-DD HH:mm:ss' in Asia/Shanghai (time.ts).
 import { Decimal } from 'decimal.js';
 import { yuanToFen } from '../money.ts';
+import { beijingFields, parseBeijing } from '../time.ts';
 
 export type PriceMode = 'flat' | 'tiered' | 'tou';
 export const PRICE_MODES: Record<PriceMode, string> = { flat: '统一单价', tiered: '阶梯计价', tou: '分时计价' };
@@ -161,7 +162,6 @@ export function inTimeRange(r: TimeRange, minute: number): boolean {
 
 const DT_RE = /^(\d{4})-(\d{2})-(\d{2})(?:[ T](\d{2}):(\d{2})(?::(\d{2}))?)?$/;
 const pad = (n: number, w = 2) => String(n).padStart(w, '0');
-const SHANGHAI_OFFSET_MS = 8 * 3600 * 1000;
 
 /**
  * 'YYYY-MM-DD' or 'YYYY-MM-DD HH:mm[:ss]' (a real calendar moment) → 'YYYY-MM-DD HH:mm:ss';
@@ -180,13 +180,13 @@ export function normalizeLocalDateTime(v: unknown): string | null {
 
 /** A local 'YYYY-MM-DD HH:mm:ss' (Asia/Shanghai) as an instant. */
 export function localToDate(local: string): Date {
-  return new Date(`${local.replace(' ', 'T')}+08:00`);
+  return new Date(parseBeijing(local));
 }
 
 /** An instant as 'YYYY-MM-DD HH:mm:ss' in Asia/Shanghai. */
 export function dateToLocal(d: Date): string {
-  const x = new Date(d.getTime() + SHANGHAI_OFFSET_MS);
-  return `${pad(x.getUTCFullYear(), 4)}-${pad(x.getUTCMonth() + 1)}-${pad(x.getUTCDate())} ${pad(x.getUTCHours())}:${pad(x.getUTCMinutes())}:${pad(x.getUTCSeconds())}`;
+  const x = beijingFields(d);
+  return `${pad(x.year, 4)}-${pad(x.month)}-${pad(x.day)} ${pad(x.hour)}:${pad(x.minute)}:${pad(x.second)}`;
 }
 
 // ---- tiers -----------------------------------------------------------------------------------
@@ -434,11 +434,11 @@ export function alarmIssues(a: AlarmRules): Issue[] {
  * the weekend flag is set, and inside [start, end) of the daily window (wrapping midnight when end < start).
  */
 export function inNoCloseWindow(a: Pick<AlarmRules, 'noCloseStart' | 'noCloseEnd' | 'noCloseWeekend'>, at: Date): boolean {
-  const local = new Date(at.getTime() + SHANGHAI_OFFSET_MS);
-  const day = local.getUTCDay();
+  const local = beijingFields(at);
+  const day = local.weekday;
   if (a.noCloseWeekend && (day === 0 || day === 6)) return true;
   const s = parseHm(a.noCloseStart);
   const e = parseHm(a.noCloseEnd);
   if (s === null || e === null || s === e) return false;
-  return inTimeRange({ start: s, end: e }, local.getUTCHours() * 60 + local.getUTCMinutes());
+  return inTimeRange({ start: s, end: e }, local.hour * 60 + local.minute);
 }

@@ -8,3 +8,5 @@ export * from './room.ts';
 export * from './ledger.ts';
 export * from './payapp.ts';
 export * from './jobs.ts';
+export * from './finance.ts';
+export * from './content.ts';

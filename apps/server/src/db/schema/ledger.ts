@@ -1,4 +1,4 @@
-import { bigint, index, integer, jsonb, numeric, pgTable, primaryKey, text, uniqueIndex, varchar, boolean } from 'drizzle-orm/pg-core';
+import { bigint, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, uniqueIndex, varchar, boolean } from 'drizzle-orm/pg-core';
 import { companyId, createdAt, id, ref, ts, updatedAt } from './common.ts';
 import { owners, rooms } from './area.ts';
 import { meters } from './device.ts';
@@ -52,10 +52,13 @@ export const journal = pgTable('journal', {
   operatorName: varchar('operator_name', { length: 64 }).notNull().default(''),
   memo: text('memo').notNull().default(''),
   createdAt: createdAt(),
+  /** the business day (China date) the row counts on: set by the database on insert (migration 0036, modules/finance) */
+  businessDay: date('business_day', { mode: 'string' }),
 }, (t) => [
   uniqueIndex('journal_idempotency').on(t.companyId, t.idempotencyKey),
   index('journal_account').on(t.accountId, t.id),
   index('journal_company_time').on(t.companyId, t.createdAt),
+  index('journal_company_day').on(t.companyId, t.businessDay),
 ]);
 
 /** Finance audit of journal rows (/financerecode): the journal itself never changes. */

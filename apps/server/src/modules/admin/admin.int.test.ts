@@ -90,6 +90,11 @@ describe('users', () => {
     const r = await t.call(demo, { method: 'POST', url: '/yonghu/api/admin/user', payload: { username: 'ab', password: 'Passw0rd1', phone: '123' } });
     expect(r.status).toBe(400);
     expect(r.body.message).toMatch(/参数「(username|phone)」/);
+    const p = await t.call(demo, { method: 'POST', url: '/yonghu/api/admin/user', payload: { username: `u${Date.now() % 1e8}`, password: 'Passw0rd1', phone: '23800138000' } });
+    expect(p.status).toBe(400);
+    expect(p.body.message).toContain('手机号号段无效：中国大陆手机号码以 13～19 开头（现为 23）');
+    const empty = await t.call(demo, { method: 'POST', url: '/yonghu/api/admin/user', payload: { username: `v${Date.now() % 1e8}`, password: 'Passw0rd1', phone: '' } });
+    expect(empty.body.code).toBe('SUCCESS');
   });
   it('cannot disable or delete oneself', async () => {
     const me = (await t.call(demo, { method: 'GET', url: '/yonghu/api/admin/user/token' })).body.data.user.id;

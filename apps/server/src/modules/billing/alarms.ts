@@ -2,7 +2,7 @@ import { fenToYuan } from '@meter/contracts';
 import type { Tx } from '../../db/client.ts';
 import { queueNotification, type NewNotification } from '../notify/index.ts';
 import type { AccountMove } from './ledger.ts';
-import * as repo from './repo.ts';
+import * as repo from './repo/index.ts';
 import { requestSystemCommand, ORIGIN } from '../control/index.ts';
 
 // Balance alarms (issue 5): after every balance change, the alarm scheme of the account's meters

@@ -10,7 +10,7 @@ import { insertHistory } from '../owner/index.ts';
 import { afterBalanceChange } from './alarms.ts';
 import { occupiedRoom, writeReceipt } from './counter.ts';
 import { WALLET_LABELS, post, type Wallet } from './ledger.ts';
-import * as repo from './repo.ts';
+import * as repo from './repo/index.ts';
 import type { CancelInput } from './schema.ts';
 import { settleAllPending } from './settlement.ts';
 

@@ -6,7 +6,7 @@ import { badRequest, notFound, refuse } from '../../http/errors.ts';
 import { afterBalanceChange } from './alarms.ts';
 import { KIND_LABELS, WALLET_LABELS, moveOf, post, type Kind, type Posted, type Posting, type Wallet } from './ledger.ts';
 import { dayKey } from './period.ts';
-import * as repo from './repo.ts';
+import * as repo from './repo/index.ts';
 import type { BillPayInput, BusinessPayInput, CounterInput } from './schema.ts';
 
 // Counter operations (柜台业务, SPEC §3 finance keys): prepay, refund, subsidy, bill payment and
@@ -51,6 +51,17 @@ export async function writeReceipt(tx: Tx, ctx: Ctx, r: {
     operatorName: operator(ctx).operatorName,
     no: receiptNo(r.journalId),
   });
+}
+
+/**
+ * The receipt of a posting made outside a counter call (an online order taken at the counter, paid by
+ * the provider's notification): once per journal row, like every receipt.
+ */
+export async function receiptOf(tx: Tx, r: {
+  companyId: number; journalId: number; ownerId: number; roomId: number | null; kind: ReceiptKind; payMethod: string;
+  items: { item: string; amountFen: number }[]; memo: string; operatorName: string;
+}) {
+  return repo.insertReceipt(tx, { ...r, amountFen: r.items.reduce((s, i) => s + i.amountFen, 0), no: receiptNo(r.journalId) });
 }
 
 /** Posts one entry and runs the alarm rules on the balance it changed. */

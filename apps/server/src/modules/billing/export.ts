@@ -2,7 +2,7 @@ import type { FastifyReply } from 'fastify';
 import { fenToYuan } from '@meter/contracts';
 import type { Ctx } from '../../http/context.ts';
 import { keyset, streamXlsx } from '../report/index.ts';
-import * as repo from './repo.ts';
+import * as repo from './repo/index.ts';
 import { NOTE_TEXT, settlementFilter, type SettlementQueryInput } from './views.ts';
 
 // CopySettlement/Export: the settlements of the filter as .xlsx, streamed (report/xlsx.ts). Each

@@ -2,10 +2,10 @@
 export { default as billingRoutes } from './routes.ts';
 export { rangeOf, dayKey, localToInstant, monthKey, monthRange } from './period.ts';
 export { EnergyWallet, Money, TimeRange, id } from './schema.ts';
-export { lockAccounts } from './repo.ts';
+export { lockAccounts } from './repo/ledger.ts';
 export { WALLET_LABELS, moveOf, post, type Posting, type Wallet } from './ledger.ts';
 export { afterBalanceChange } from './alarms.ts';
-export { occupiedRoom } from './counter.ts';
+export { occupiedRoom, receiptOf } from './counter.ts';
 export { qrDataUrl } from './service.ts';
 export { creditSubsidies, postMinimumCharges, postMonthlyFees, retryCloses } from './periodic.ts';
 export { sweep } from './settlement.ts';

@@ -1,7 +1,7 @@
 import { fenToYuan } from '@meter/contracts';
 import type { Tx } from '../../db/client.ts';
 import { refuse } from '../../http/errors.ts';
-import * as repo from './repo.ts';
+import * as repo from './repo/index.ts';
 
 // The one way money moves (DESIGN §5): a journal row and the account balance, in the caller's
 // transaction, under a row lock on the account. Idempotent per (company, key): a repeated key

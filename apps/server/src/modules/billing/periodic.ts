@@ -4,7 +4,7 @@ import { afterBalanceChange, retryDeferredCloses } from './alarms.ts';
 import { postBatch, type Posting, type Wallet } from './ledger.ts';
 import { dayOfMonth, monthKey, monthRange, previousMonth } from './period.ts';
 import { minimumChargeTopUp } from './pricing.ts';
-import * as repo from './repo.ts';
+import * as repo from './repo/index.ts';
 import { walletOf } from './settlement.ts';
 
 // Postings the calendar owes (issue 5), each exactly once by its key whatever the number of workers

@@ -140,7 +140,7 @@ export const StatisticsQuery = PageQuery.extend(JournalFilter.shape).extend({
 });
 export type StatisticsInput = z.infer<typeof StatisticsQuery>;
 export const PaymentQuery = PageQuery.extend(JournalFilter.shape).extend({
-  kind: z.enum(['prepay', 'refund', 'subsidy', 'opening'], { error: '类型须为 prepay、refund、subsidy 或 opening' }).optional(),
+  kind: z.enum(['prepay', 'refund', 'subsidy', 'opening', 'reversal'], { error: '类型须为 prepay、refund、subsidy、opening 或 reversal' }).optional(),
 });
 export const AuditQuery = PageQuery.extend(JournalFilter.shape).extend({ audited: flag });
 export const AuditSumQuery = JournalFilter.extend({ audited: flag });

@@ -2,7 +2,7 @@ import type { Tx } from '../../db/client.ts';
 import { afterBalanceChange } from './alarms.ts';
 import { postBatch, type Posting } from './ledger.ts';
 import { monthKey } from './period.ts';
-import * as repo from './repo.ts';
+import * as repo from './repo/index.ts';
 
 // Demo billing (DESIGN §2): the demo company's meters get charging and alarm schemes (kind by kind,
 // in turn, so every pricing mode is seen), its owners opening balances — posted as journal rows of

@@ -6,7 +6,7 @@ import { badRequest, notFound, refuse } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
 import { KIND_LABELS, WALLET_LABELS } from './ledger.ts';
 import { dayKey, rangeOf } from './period.ts';
-import * as repo from './repo.ts';
+import * as repo from './repo/index.ts';
 import type { AddRoomSubsidyInput } from './schema.ts';
 import { PAY_METHODS } from './schema.ts';
 import { settleAllPending } from './settlement.ts';

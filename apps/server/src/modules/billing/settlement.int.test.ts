@@ -48,6 +48,24 @@ describe('settlement', () => {
     expect(await settle([meter])).toMatchObject({ readings: 1, amountFen: 68 });
   });
 
+  it('a reading that consumed nothing writes no settlement row (no 0.0000 rows on /copyread)', async () => {
+    const [room, owner] = [c.rooms[2], c.owners[2]];
+    await prepay(owner, room, 10000);
+    const meter = await makeMeter(t.owner, { companyId: c.companyId, roomId: room, schemeId: c.schemes.flat, initial: '50' });
+    await addReadings(t, c.companyId, meter, [
+      { at: hoursAgo(6), total: '50' }, { at: hoursAgo(5), total: '50' }, { at: hoursAgo(4), total: '52' }, { at: hoursAgo(3), total: '52' },
+    ]);
+    // all four readings are settled (the cursor moves past them), only the one that consumed is a row
+    expect(await settle([meter])).toMatchObject({ readings: 4, deductions: 1, amountFen: 136 });
+    const s = await rows(`SELECT prev_total, total, quantity FROM settlements WHERE meter_id = $1 ORDER BY read_at`, [meter]);
+    expect(s).toEqual([{ prev_total: '50.00', total: '52.00', quantity: '2.0000' }]);
+    expect(await settle([meter])).toMatchObject({ readings: 0 });
+    // the next reading that consumes counts from the register the zero reading left
+    await addReadings(t, c.companyId, meter, [{ at: hoursAgo(2), total: '53' }]);
+    expect(await settle([meter])).toMatchObject({ readings: 1, amountFen: 68 });
+    expect((await rows(`SELECT count(*)::int AS n FROM settlements WHERE meter_id = $1`, [meter]))[0].n).toBe(2);
+  });
+
   it('the same reading settled twice concurrently gives one deduction', async () => {
     const [room, owner] = [c.rooms[1], c.owners[1]];
     await prepay(owner, room, 50000);

@@ -3,7 +3,7 @@ import { afterBalanceChange } from './alarms.ts';
 import { preparePostings, type Posting, type Wallet } from './ledger.ts';
 import { EMPTY_STATE, apportion, type PeriodState, type PriceVersion } from './pricing.ts';
 import { periodKey } from './period.ts';
-import * as repo from './repo.ts';
+import * as repo from './repo/index.ts';
 import { periodsTouched, settleMeter, type Settled } from './settle.ts';
 
 // Settlement (issue 5): every new good reading is priced and deducted exactly once.
@@ -12,8 +12,9 @@ import { periodsTouched, settleMeter, type Settled } from './settle.ts';
 // settlement of the same meter skips it, or waits for it), the good readings after each cursor are
 // priced against the period states (settle.ts), and then — set-based, a handful of statements for
 // the whole batch — the deductions are posted to the owners' wallets (ledger.postBatch, keys
-// settle:<meterId>:<readAt ISO>), one settlement row per reading is written (unique per meter and
-// read_at), the period states and cursors move, and the alarm rules run on the changed balances.
+// settle:<meterId>:<readAt ISO>), one settlement row per reading that consumed or cost something is
+// written (unique per meter and read_at; a zero reading only moves the cursor), the period states and
+// cursors move, and the alarm rules run on the changed balances.
 // A crash anywhere rolls the whole batch back; the next run starts from the same cursors.
 //
 // Who pays: the current owner of the meter's room, from the wallet of the meter's kind. A vacant
@@ -143,9 +144,16 @@ export async function settleMeters(tx: Tx, meterIds: number[], o: SettleOptions)
   const postings: Posting[] = [];
   /** posting index → settlement row index (for the journal id and a refusal) */
   const postingRow: number[] = [];
+  let readings = 0;
   for (const { t, settled } of done) {
     const wallet = walletOf(t.kind);
     for (const s of settled) {
+      readings++;
+      // a reading that consumed nothing and costs nothing only moves the cursor: no settlement row.
+      // Meters report every few minutes, and /copyread filled with thousands of 0.0000 rows a
+      // property manager has no use for; the next row that consumed something starts from the same
+      // register value. A register that went back ('backwards') is always recorded.
+      if (s.note === '' && s.amountFen === 0 && Number(s.quantity) === 0) continue;
       const at = s.at;
       const row: repo.BatchSettlementRow = {
         companyId: t.companyId,
@@ -230,7 +238,7 @@ export async function settleMeters(tx: Tx, meterIds: number[], o: SettleOptions)
     return !(m.alarmLevel === 0 && (top == null || m.afterFen > top));
   });
   const alarms = await afterBalanceChange(tx, moves);
-  return { meters: done.length, readings: rows.length, deductions, amountFen, valves: alarms.closes + alarms.opens };
+  return { meters: done.length, readings, deductions, amountFen, valves: alarms.closes + alarms.opens };
 }
 
 /** Settles everything pending for these meters now (waiting for a concurrent settlement of them). */

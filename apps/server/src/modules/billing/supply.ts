@@ -1,4 +1,5 @@
 import { noCloseReason, type NoCloseRule } from '../control/index.ts';
+import { formatBeijing, startOfBeijingDay } from '../../time.ts';
 
 // What an account in arrears (alarm level 3) really has (issue 11 item 11): its supply is off only
 // when every meter's read-back says so; a close deferred by the alarm scheme's no-disconnect hours is
@@ -32,10 +33,9 @@ export interface Supply {
 }
 
 const HHMM = /^([01]\d|2[0-3]):([0-5]\d)$/;
-const CHINA = 8 * 3600_000;
 
 /** 'YYYY-MM-DD HH:mm' in China time. */
-export const chinaMinute = (d: Date) => new Date(d.getTime() + CHINA).toISOString().slice(0, 16).replace('T', ' ');
+export const chinaMinute = (d: Date) => formatBeijing(d, 'YYYY-MM-DD HH:mm');
 
 /**
  * The first moment from `now` on at which the rule allows a close: now itself, the end of the
@@ -45,7 +45,7 @@ export const chinaMinute = (d: Date) => new Date(d.getTime() + CHINA).toISOStrin
 export function nextCloseAt(rule: NoCloseRule | null, now: Date): Date | null {
   if (!noCloseReason(rule, now)) return now;
   const end = HHMM.exec(rule!.noCloseEnd);
-  const dayStart = Math.floor((now.getTime() + CHINA) / 86400_000) * 86400_000 - CHINA;
+  const dayStart = startOfBeijingDay(now).getTime();
   const candidates: number[] = [];
   for (let d = 0; d <= 8; d++) {
     const day = dayStart + d * 86400_000;

@@ -7,7 +7,7 @@ import { notFound } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
 import { KIND_LABELS, RECEIPT_METHODS, WALLET_LABELS, type Kind, type Wallet } from './ledger.ts';
 import { monthKey, monthRange, rangeOf } from './period.ts';
-import * as repo from './repo.ts';
+import * as repo from './repo/index.ts';
 import { supplyOf, type Supply } from './supply.ts';
 import * as supplyRepo from './supply-repo.ts';
 import { PAY_METHODS, TRANSACTION_TYPES } from './schema.ts';
@@ -180,7 +180,8 @@ async function journalPage(ctx: Ctx, q: JournalQueryInput & { index: number; siz
 export const statistics = (ctx: Ctx, q: JournalQueryInput & { index: number; size: number; transactionType: number }) =>
   journalPage(ctx, q, TRANSACTION_TYPES[q.transactionType]);
 
-export const MONEY_KINDS = ['prepay', 'refund', 'subsidy', 'opening'];
+/** the money rows of /notesPay and /financerecode: 冲正 (a voided counter receipt) shows beside its original */
+export const MONEY_KINDS = ['prepay', 'refund', 'subsidy', 'opening', 'reversal'];
 const RECEIPT = new Set<string>(RECEIPT_METHODS);
 /** userpaymentlog/Paymentlist: money paid in and out (prepay, refund, subsidy) and opening balances. */
 export const payments = (ctx: Ctx, q: JournalQueryInput & { index: number; size: number; kind?: string }) =>
@@ -211,11 +212,14 @@ export function auditSum(ctx: Ctx, q: JournalQueryInput) {
     const sumWhere = (pred: (r: (typeof rows)[number]) => boolean) => total((r) => (pred(r) ? r.amountFen : 0));
     const inFen = sumWhere((r) => r.kind === 'prepay' && RECEIPT.has(r.payMethod));
     const outFen = -sumWhere((r) => r.kind === 'refund');
+    // 冲正 of money received (signed: a voided top-up takes it back, a voided refund gives it back)
+    const revFen = sumWhere((r) => r.kind === 'reversal' && RECEIPT.has(r.payMethod));
     return {
       count: total((r) => r.count),
       income: yuan(inFen),
       expense: yuan(outFen),
-      net: yuan(inFen - outFen),
+      reversal: yuan(revFen),
+      net: yuan(inFen - outFen + revFen),
       subsidy: yuan(sumWhere((r) => r.kind === 'subsidy')),
       systemCredit: yuan(sumWhere((r) => r.kind === 'prepay' && !RECEIPT.has(r.payMethod))),
       opening: yuan(sumWhere((r) => r.kind === 'opening')),

@@ -21,7 +21,7 @@ import {
 import type { GatewayClient } from '../../gateway/gateway.ts';
 import type { DeviceEvent } from '../realtime/index.ts';
 import { ingestReadings, raiseWarnings, SOURCE } from './ingest.ts';
-import * as repo from './repo.ts';
+import * as repo from './repo/index.ts';
 import { noCloseReason, routeOf, type Route } from './rules.ts';
 import { now as clock } from '../../clock.ts';
 

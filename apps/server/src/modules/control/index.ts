@@ -1,9 +1,9 @@
 // Public face of the control module: other modules and the layers above import from here only (eslint boundaries).
 export { default as controlRoutes } from './routes.ts';
-export { requestCommands, requestSystemCommand, type ControlApi } from './service.ts';
+export { recordUnrunCommand, requestCommands, requestSystemCommand, type ControlApi } from './service.ts';
 export { afterFailure, COMMAND_KINDS, COMMAND_STATUS, ORIGIN, noCloseReason, protocolOf, routeOf, type CommandStatus, type NoCloseRule, type Route } from './rules.ts';
 export { ingestReadings, raiseWarnings, SOURCE, type IngestItem } from './ingest.ts';
 export { execute, type ControlSettings, type Outcome } from './executor.ts';
 export { when } from './schema.ts';
 // The commands/readings store, for the device side (gateway, worker) and metering.
-export * as controlRepo from './repo.ts';
+export * as controlRepo from './repo/index.ts';

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appUrlFrom, openDb, SYSTEM_SCOPE, type Db, type Scope } from '../../db/client.ts';
 import { makeCompany } from '../../../test/factories.ts';
 import { OWNER_URL } from '../../../test/helpers.ts';
-import { copyStats } from './repo.ts';
+import { copyStats } from './repo/index.ts';
 import { ingestReadings, SOURCE, type IngestItem, type IngestOptions } from './ingest.ts';
 
 // The set-based write path of readings: large batches go by COPY under the meter_ingest role

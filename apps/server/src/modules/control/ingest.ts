@@ -2,7 +2,7 @@ import { Decimal } from 'decimal.js';
 import type { Tx } from '../../db/client.ts';
 import type { DeviceEvent } from '../realtime/index.ts';
 import { implausible, needsUsualUse, ratedPerHour, type Implausible } from './plausible.ts';
-import * as repo from './repo.ts';
+import * as repo from './repo/index.ts';
 import { usualUse } from './review-repo.ts';
 import { CONSUMPTION_EPSILON } from './rules.ts';
 

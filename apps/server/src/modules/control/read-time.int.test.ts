@@ -6,7 +6,7 @@ import type { GatewayClient } from '../../gateway/gateway.ts';
 import { execute, type ControlSettings } from './executor.ts';
 import { harness, imei15, MQTT_URL, until, type Harness, type TestCompany } from './harness.test-util.ts';
 import { ingestReadings, SOURCE } from './ingest.ts';
-import * as repo from './repo.ts';
+import * as repo from './repo/index.ts';
 
 // A command read is a dialogue of several frames. A report the meter sends while it goes on is
 // newer than the total the meter answered at the start: the read's reading must carry the time of

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { intArr, textArr } from '../../db/array-literal.ts';
-import type { LatestRow } from './repo.ts';
+import type { LatestRow } from './repo/index.ts';
 
 // The SQL of readings held as implausible (plausible.ts, review.ts): a meter's usual use for the
 // check, and the held readings a person accepts or rejects. Held readings are found through the

@@ -2,11 +2,12 @@ import { Decimal } from 'decimal.js';
 import type { Ctx } from '../../http/context.ts';
 import { notFound, refuse } from '../../http/errors.ts';
 import type { DeviceEvent } from '../realtime/index.ts';
-import * as repo from './repo.ts';
+import * as repo from './repo/index.ts';
 import * as rrepo from './review-repo.ts';
 import type * as S from './schema.ts';
 import type { ControlApi } from './service.ts';
 import type { z } from 'zod';
+import { formatBeijing } from '../../time.ts';
 
 // A person's answer to a reading held as implausible (ingest.ts, plausible.ts): one call per
 // 'implausible' warning, for every reading of that meter held meanwhile.
@@ -18,7 +19,7 @@ import type { z } from 'zod';
 
 type Input<T extends z.ZodType> = z.output<T>;
 
-const time = (t: Date) => new Date(t.getTime() + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
+const time = (t: Date) => formatBeijing(t);
 
 export async function reviewReading(ctx: Ctx, api: ControlApi, b: Input<typeof S.ReviewBody>, accept: boolean) {
   const events: DeviceEvent[] = [];

@@ -1,5 +1,6 @@
 import { ELECTRIC_PLAN_KINDS, WATER_PLAN_KINDS } from '@meter/contracts';
 import type { Protocol } from '../../gateway/frames.ts';
+import { beijingFields, beijingMinuteOfDay } from '../../time.ts';
 
 // The rules of device control, as pure functions: command kinds and their lifecycle, what happens
 // after a failed attempt, the no-disconnect hours of an alarm scheme, and which protocol and
@@ -72,7 +73,7 @@ export const OPPOSITE: Partial<Record<CommandKind, CommandKind>> = {
 };
 
 // ---------------------------------------------------------------------------------------------
-// No-disconnect hours (alarm_schemes.no_close_start/end/weekend), China time (UTC+8, no DST)
+// No-disconnect hours (alarm_schemes.no_close_start/end/weekend), China time (time.ts)
 // ---------------------------------------------------------------------------------------------
 
 export interface NoCloseRule {
@@ -89,8 +90,7 @@ const minutesOf = (s: string) => {
 
 /** Minutes since midnight and weekday (0 = Sunday) in China. */
 export function chinaClock(now: Date) {
-  const t = new Date(now.getTime() + 8 * 3600_000);
-  return { minutes: t.getUTCHours() * 60 + t.getUTCMinutes(), weekday: t.getUTCDay() };
+  return { minutes: beijingMinuteOfDay(now), weekday: beijingFields(now).weekday };
 }
 
 /**

@@ -3,6 +3,7 @@ import { num } from '@meter/contracts';
 import { AreaFilter, PageQuery, optText } from '../../http/paging.ts';
 import { DLT645_PARAM_KEYS } from '../../gateway/frames.ts';
 import { COMMAND_KIND_LIST, COMMAND_STATUS } from './rules.ts';
+import { fromBeijingFields, parseBeijing } from '../../time.ts';
 
 // Request shapes of the control API (zod, zh-CN messages). Ids and numbers may arrive as strings.
 
@@ -20,9 +21,7 @@ export const when = (endOfDay = false) =>
     .transform((v, ctx) => {
       if (!v) return undefined;
       const day = /^(\d{4})-(\d{2})-(\d{2})$/.exec(v);
-      const t = day
-        ? Date.UTC(+day[1], +day[2] - 1, +day[3] + (endOfDay ? 1 : 0)) - 8 * 3600_000
-        : Date.parse(v.replace(' ', 'T') + (/[zZ]|[+-]\d\d:?\d\d$/.test(v) ? '' : '+08:00'));
+      const t = day ? fromBeijingFields(+day[1], +day[2], +day[3] + (endOfDay ? 1 : 0)).getTime() : parseBeijing(v);
       if (Number.isNaN(t)) {
         ctx.addIssue({ code: 'custom', message: '日期格式应为 YYYY-MM-DD 或 YYYY-MM-DD HH:mm:ss' });
         return z.NEVER;

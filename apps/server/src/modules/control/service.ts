@@ -8,7 +8,7 @@ import { offsetOf } from '../../http/paging.ts';
 import { Page } from '../../http/envelope.ts';
 import type { EventBus } from '../realtime/index.ts';
 import { SOURCE, SOURCE_TEXT, WARNING_KINDS } from './ingest.ts';
-import * as repo from './repo.ts';
+import * as repo from './repo/index.ts';
 import { openOfKind } from './review-repo.ts';
 import { valvePassword as valvePwd } from '../company/index.ts';
 import { COMMAND_KINDS, COMMAND_STATUS, FINAL, OPPOSITE, ORIGIN, noCloseReason, protocolOf, type CommandKind } from './rules.ts';
@@ -16,6 +16,7 @@ import type * as S from './schema.ts';
 import { ELECTRIC_PARAM_KEYS, WATER_PARAM_KEYS } from './schema.ts';
 import type { z } from 'zod';
 import { now as clock } from '../../clock.ts';
+import { startOfBeijingDay } from '../../time.ts';
 
 // Device control for people (SPEC §7 device/order/*, device/read/*, device/unusual/*): every
 // command is a row with a lifecycle; a duplicate while one is pending joins it; cutting supply to a
@@ -161,6 +162,14 @@ export async function requestSystemCommand(tx: Tx, r: SystemCommandRequest, now 
   });
   if (got) return { meterId: m.id, commandId: got.row.id, created: !got.joined };
   return skip('表具指令正忙，稍后再试');
+}
+
+/**
+ * Records a timed valve command that was not carried out (refused by a rule, or its time was
+ * missed) as a finished command, so the valve-control log shows why nothing happened.
+ */
+export function recordUnrunCommand(tx: Tx, c: repo.UnrunCommand): Promise<number> {
+  return repo.insertUnrunCommand(tx, c);
 }
 
 /**
@@ -408,8 +417,7 @@ export async function readFails(ctx: Ctx, q: Input<typeof S.FailListQuery>) {
 
 /** Start of today in China. */
 export function chinaMidnight(now = new Date()) {
-  const t = new Date(now.getTime() + 8 * 3600_000);
-  return new Date(Date.UTC(t.getUTCFullYear(), t.getUTCMonth(), t.getUTCDate()) - 8 * 3600_000);
+  return startOfBeijingDay(now);
 }
 
 export async function unread(ctx: Ctx, q: Input<typeof S.UnreadQuery>) {

@@ -361,4 +361,24 @@ describe('demo seed', () => {
     const focus = await t.call(demoToken, { method: 'GET', url: '/device/api/v1/focus/list' });
     expect(focus.body.count).toBeGreaterThanOrEqual(6);
   });
+
+  it('the market and the industrial park have meters too, with schemes and their owners balances', async () => {
+    const q = async (sql: string, params: unknown[] = []) => (await t.owner.query(sql, params)).rows;
+    for (const [username, password, electric, water] of [['market', 'market123', 140, 40], ['industry', 'industry123', 96, 24]] as const) {
+      const [u] = await q(`SELECT company_id FROM admin_users WHERE username = $1`, [username]);
+      const cid = Number(u.company_id);
+      const seeded = `company_id = $1 AND (address LIKE '20' || lpad($1::text, 4, '0') || '%' OR address LIKE '30' || lpad($1::text, 6, '0') || '%')`;
+      const kinds = await q(`SELECT kind, count(*)::int AS n, count(charging_scheme_id)::int AS priced FROM meters WHERE ${seeded} GROUP BY kind ORDER BY kind`, [cid]);
+      expect(kinds, username).toEqual([{ kind: 1, n: electric, priced: electric }, { kind: 2, n: water, priced: water }]);
+      // every room (a market's stall) has its electric meter
+      const [bare] = await q(`SELECT count(*)::int AS n FROM rooms r WHERE r.company_id = $1 AND NOT EXISTS (SELECT 1 FROM meters m WHERE m.room_id = r.id AND m.kind = 1)
+        AND r.created_at <= (SELECT min(created_at) FROM meters WHERE ${seeded})`, [cid]);
+      expect(bare.n, username).toBe(0);
+      const [opening] = await q(`SELECT count(*)::int AS n FROM journal WHERE company_id = $1 AND kind = 'opening'`, [cid]);
+      expect(opening.n, username).toBeGreaterThan(0);
+      const token = await t.login(username, password);
+      const list = await t.call(token, { method: 'GET', url: `${D}/list?index=1&size=20` });
+      expect(list.body.count, username).toBeGreaterThanOrEqual(electric + water);
+    }
+  });
 });

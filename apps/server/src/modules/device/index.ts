@@ -1,3 +1,3 @@
 // Public face of the device module: other modules and the layers above import from here only (eslint boundaries).
 export { default as deviceRoutes } from './routes.ts';
-export { seedDevices } from './seed.ts';
+export { FLEETS, seedDevices } from './seed.ts';

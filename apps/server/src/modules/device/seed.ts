@@ -1,7 +1,8 @@
 import type { Tx } from '../../db/client.ts';
 import * as repo from './repo.ts';
 
-// Demo devices (issue 3): 20 collectors and 600 meters of several plans over the company's rooms,
+// Demo devices (issue 3): collectors and meters of several plans over a company's rooms (FLEETS: 20
+// collectors and 600 meters in the demo park, smaller fleets for the market and the industrial park),
 // some behind collectors, a few marked as focused. Deterministic (same data on every fresh start),
 // bulk inserts. The device dictionaries come from migration 0006 (fixed ids, 单相 = 1).
 
@@ -13,31 +14,59 @@ interface Segment {
   via: Via;
 }
 
-/** 400 electric meters: wired behind 4G DTUs, LoRa, multi-user, and NB-IoT meters talking directly. */
-const ELECTRIC: Segment[] = [
-  { count: 120, plan: 0, via: 'dtu' },
-  { count: 40, plan: 100, via: 'dtu' },
-  { count: 60, plan: 1, via: 'lora' },
-  { count: 40, plan: 4, via: 'multi' },
-  { count: 20, plan: 144, via: 'multi' },
-  { count: 60, plan: 3, via: 'direct' },
-  { count: 30, plan: 7, via: 'direct' },
-  { count: 30, plan: 13, via: 'direct' },
-];
+/** A company's demo devices: meter segments and the plan codes of its collectors, by group. */
+export interface DeviceFleet {
+  electric: Segment[];
+  water: Segment[];
+  collectors: Record<Exclude<Via, 'direct'>, number[]>;
+}
 
-/** 200 water meters: M-Bus behind DTUs, LoRa, NB-IoT and 4G meters. */
-const WATER: Segment[] = [
-  { count: 80, plan: 100, via: 'dtu' },
-  { count: 40, plan: 1, via: 'lora' },
-  { count: 40, plan: 151, via: 'direct' },
-  { count: 40, plan: 141, via: 'direct' },
-];
-
-/** 20 collectors: plan codes per group (0 4G, 5 新4G, 1 Lora, 4 多用户, 6 k3多用户). */
-const COLLECTORS: Record<Exclude<Via, 'direct'>, number[]> = {
-  dtu: [0, 0, 0, 0, 0, 0, 0, 0, 5, 5, 5, 5],
-  lora: [1, 1, 1, 1],
-  multi: [4, 4, 6, 6],
+export const FLEETS: Record<'park' | 'market' | 'industry', DeviceFleet> = {
+  /**
+   * The demo company's residential park: 400 electric meters (wired behind 4G DTUs, LoRa,
+   * multi-user, and NB-IoT meters talking directly), 200 water meters (M-Bus behind DTUs, LoRa,
+   * NB-IoT and 4G), 20 collectors (0 4G, 5 新4G, 1 Lora, 4 多用户, 6 k3多用户).
+   */
+  park: {
+    electric: [
+      { count: 120, plan: 0, via: 'dtu' },
+      { count: 40, plan: 100, via: 'dtu' },
+      { count: 60, plan: 1, via: 'lora' },
+      { count: 40, plan: 4, via: 'multi' },
+      { count: 20, plan: 144, via: 'multi' },
+      { count: 60, plan: 3, via: 'direct' },
+      { count: 30, plan: 7, via: 'direct' },
+      { count: 30, plan: 13, via: 'direct' },
+    ],
+    water: [
+      { count: 80, plan: 100, via: 'dtu' },
+      { count: 40, plan: 1, via: 'lora' },
+      { count: 40, plan: 151, via: 'direct' },
+      { count: 40, plan: 141, via: 'direct' },
+    ],
+    collectors: { dtu: [0, 0, 0, 0, 0, 0, 0, 0, 5, 5, 5, 5], lora: [1, 1, 1, 1], multi: [4, 4, 6, 6] },
+  },
+  /** The market's 140 stalls: an electric meter each (4G DTUs in the halls, LoRa in the cold stores), 40 water meters. */
+  market: {
+    electric: [
+      { count: 100, plan: 0, via: 'dtu' },
+      { count: 40, plan: 1, via: 'lora' },
+    ],
+    water: [
+      { count: 30, plan: 100, via: 'dtu' },
+      { count: 10, plan: 151, via: 'direct' },
+    ],
+    collectors: { dtu: [0, 0, 5], lora: [1], multi: [] },
+  },
+  /** The industrial park's 96 units: electric meters behind DTUs and NB-IoT, 24 water meters. */
+  industry: {
+    electric: [
+      { count: 60, plan: 0, via: 'dtu' },
+      { count: 36, plan: 3, via: 'direct' },
+    ],
+    water: [{ count: 24, plan: 100, via: 'dtu' }],
+    collectors: { dtu: [0, 5], lora: [], multi: [] },
+  },
 };
 
 const COLLECTOR_NAMES: Record<Exclude<Via, 'direct'>, string> = { dtu: '4G采集器', lora: 'LoRa网关', multi: '多用户集中器' };
@@ -68,7 +97,7 @@ export interface SeedDevicesResult {
   meters: number;
 }
 
-export async function seedDevices(tx: Tx, companyId: number): Promise<SeedDevicesResult> {
+export async function seedDevices(tx: Tx, companyId: number, fleet: DeviceFleet = FLEETS.park): Promise<SeedDevicesResult> {
   const rooms = await repo.roomsOfCompany(tx, companyId);
   if (!rooms.length) return { collectors: 0, meters: 0 };
   const lookups = new Map((await repo.allLookups(tx)).map((l) => [`${l.kind}:${l.name}`, l.id]));
@@ -83,12 +112,12 @@ export async function seedDevices(tx: Tx, companyId: number): Promise<SeedDevice
       for (let k = 0; k < s.count; k++, j++) planned.push({ kind, plan: s.plan, via: s.via, room: rooms[(roomOffset + j) % rooms.length] });
     }
   };
-  const electricTotal = ELECTRIC.reduce((a, s) => a + s.count, 0);
-  expand(ELECTRIC, 1, 0);
-  expand(WATER, 2, electricTotal);
+  const electricTotal = fleet.electric.reduce((a, s) => a + s.count, 0);
+  expand(fleet.electric, 1, 0);
+  expand(fleet.water, 2, electricTotal);
   for (const via of ['dtu', 'lora', 'multi'] as const) {
     const group = planned.filter((m) => m.via === via);
-    const n = COLLECTORS[via].length;
+    const n = fleet.collectors[via].length;
     group.forEach((m, i) => (m.slot = Math.floor((i * n) / group.length)));
   }
 
@@ -97,7 +126,7 @@ export async function seedDevices(tx: Tx, companyId: number): Promise<SeedDevice
   const collectorKey: string[] = [];
   let c = 0;
   for (const via of ['dtu', 'lora', 'multi'] as const) {
-    COLLECTORS[via].forEach((plan, slot) => {
+    fleet.collectors[via].forEach((plan, slot) => {
       const first = planned.find((m) => m.via === via && m.slot === slot);
       c++;
       collectorRows.push({

@@ -471,22 +471,6 @@ export async function markTimedRun(tx: Tx, id: number, at: Date, disable: boolea
     UPDATE timed_controls SET last_run_at = ${iso(at)}, enabled = CASE WHEN ${disable} THEN false ELSE enabled END WHERE id = ${id}`);
 }
 
-/**
- * Records a timed valve command that was not carried out (refused by a rule, or its time was
- * missed) as a finished command, so the valve-control log shows why nothing happened.
- */
-export async function insertUnrunCommand(
-  tx: Tx,
-  c: { companyId: number; meterId: number; kind: string; status: 'failed' | 'expired'; error: string; timedControlId: number; requestedBy: number | null; requesterName: string; memo: string },
-) {
-  const r = await tx.execute(sql`
-    INSERT INTO commands (company_id, meter_id, kind, payload, status, attempts, expires_at, requested_by, requester_name, origin, memo, error, finished_at)
-    VALUES (${c.companyId}, ${c.meterId}, ${c.kind}, ${JSON.stringify({ timedControlId: c.timedControlId })}::jsonb, ${c.status}, 0, now(),
-      ${c.requestedBy}, ${c.requesterName}, 3, ${c.memo}, ${c.error}, now())
-    RETURNING id`);
-  return Number(r.rows[0].id);
-}
-
 // ---------------------------------------------------------------------------------------------
 // Meter parameter log (meter_configs)
 // ---------------------------------------------------------------------------------------------

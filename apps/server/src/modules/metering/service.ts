@@ -10,12 +10,12 @@ import * as repo from './repo.ts';
 import { ADJUST_TEXT, type Input } from './schema.ts';
 import type * as S from './schema.ts';
 import { chinaTimeToday, nextRun } from './timed.ts';
+import { formatBeijing } from '../../time.ts';
 
 // 人工抄表, 保电/保水, 定时阀控 and the lists the control pages need that the control module does not
 // serve. Commands to devices always go through the control module (its one-pending rule, its checks).
 
-const CHINA = 8 * 3600_000;
-const fmt = (d: Date) => new Date(d.getTime() + CHINA).toISOString().slice(0, 19).replace('T', ' ');
+const fmt = (d: Date) => formatBeijing(d);
 const unit = (kind: number) => (kind === 2 ? 'm³' : 'kWh');
 const kindName = (kind: number) => (kind === 2 ? '水表' : '电表');
 const protectWord = (kind: number) => (kind === 2 ? '保水' : '保电');

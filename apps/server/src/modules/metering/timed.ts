@@ -1,9 +1,10 @@
 import type { Logger } from 'pino';
 import { SYSTEM_SCOPE, type Db, type Tx } from '../../db/client.ts';
 import type { EventBus } from '../realtime/index.ts';
-import { ORIGIN, controlRepo as control, noCloseReason, requestSystemCommand } from '../control/index.ts';
+import { ORIGIN, controlRepo as control, noCloseReason, recordUnrunCommand, requestSystemCommand } from '../control/index.ts';
 import * as repo from './repo.ts';
 import { now as clock } from '../../clock.ts';
+import { atBeijingTime, formatBeijing } from '../../time.ts';
 import type { Scheduler } from '../scheduler/index.ts';
 
 // 定时阀控: the worker-role job that carries out timed valve controls. Every tick it looks for
@@ -67,15 +68,9 @@ export const requestThroughControl: TimedValveRequester = async (tx, r) => {
 // When a timed control is due (pure)
 // ---------------------------------------------------------------------------------------------
 
-const CHINA = 8 * 3600_000;
-
 /** The instant of HH:mm on the China calendar day of `now`. */
 export function chinaTimeToday(timeOfDay: string, now: Date): Date | null {
-  const m = /^([01]\d|2[0-3]):([0-5]\d)$/.exec(timeOfDay);
-  if (!m) return null;
-  const local = new Date(now.getTime() + CHINA);
-  const midnight = Date.UTC(local.getUTCFullYear(), local.getUTCMonth(), local.getUTCDate()) - CHINA;
-  return new Date(midnight + (Number(m[1]) * 60 + Number(m[2])) * 60_000);
+  return atBeijingTime(timeOfDay, now);
 }
 
 export type Due = { occurrence: Date; run: boolean } | null;
@@ -111,7 +106,7 @@ export function nextRun(t: Pick<repo.TimedRow, 'repeat' | 'runAt' | 'timeOfDay' 
   return doneToday ? new Date(today.getTime() + 86400_000) : today;
 }
 
-const fmt = (d: Date) => new Date(d.getTime() + CHINA).toISOString().slice(0, 16).replace('T', ' ');
+const fmt = (d: Date) => formatBeijing(d, 'YYYY-MM-DD HH:mm');
 
 // ---------------------------------------------------------------------------------------------
 // The job
@@ -149,7 +144,7 @@ export async function runTimedControls(deps: TimedJobDeps, now = clock()): Promi
       const requesterName = `定时阀控${t.requester ? `（${t.requester}）` : ''}`.slice(0, 64);
       const memo = t.memo || `定时${meterWord}（${t.repeat === 'daily' ? `每天 ${t.timeOfDay}` : fmt(due.occurrence)}）`;
       if (!due.run) {
-        await repo.insertUnrunCommand(tx, {
+        await recordUnrunCommand(tx, {
           companyId: t.companyId, meterId: t.meterId, kind: t.action, status: 'expired', timedControlId: t.id,
           error: `错过执行时间（计划 ${fmt(due.occurrence)}），为安全起见未补发`, requestedBy: t.createdBy, requesterName, memo,
         });
@@ -166,7 +161,7 @@ export async function runTimedControls(deps: TimedJobDeps, now = clock()): Promi
           continue;
         }
         if ('refused' in r) {
-          await repo.insertUnrunCommand(tx, {
+          await recordUnrunCommand(tx, {
             companyId: t.companyId, meterId: t.meterId, kind: t.action, status: 'failed', timedControlId: t.id,
             error: r.refused, requestedBy: t.createdBy, requesterName, memo,
           });

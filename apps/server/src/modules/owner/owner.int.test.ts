@@ -207,6 +207,10 @@ describe('userinfo', () => {
       expect(r.status, JSON.stringify(payload)).toBe(400);
       expect(r.body.message, JSON.stringify(payload)).toContain(`参数「${field}」`);
     }
+    // 11 digits with no mobile prefix: the message names the prefix, not the length (issue 15)
+    const prefix = await t.call(demo, { method: 'POST', url: `${U}/detail`, payload: { name: '张三', phone: '23800138000' } });
+    expect(prefix.body.message).toContain('号段无效：中国大陆手机号码以 13～19 开头（现为 23）');
+    expect(prefix.body.message).not.toContain('11 位');
     const lower = await t.call(demo, { method: 'POST', url: `${U}/detail`, payload: { name: uniq('钱'), phone: phone(), idNumber: idCard('11010519491231002').toLowerCase() } });
     expect(lower.body.code).toBe('SUCCESS'); // a lower-case x is accepted and stored upper-case
     const moveBad = await t.call(demo, { method: 'POST', url: `${U}/moveIn`, payload: { id: lower.body.data.id } });

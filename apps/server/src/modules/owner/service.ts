@@ -10,6 +10,7 @@ import { lockRoom } from '../room/index.ts';
 import * as repo from './repo.ts';
 import type { HistoryListInput, OwnerInput, OwnerListInput } from '@meter/contracts';
 import { streamXlsx, type XlsxColumn } from './xlsx.ts';
+import { formatBeijing } from '../../time.ts';
 
 // Owners (业主, userinfo): profile, moving into and out of rooms with history (/inRoomRecord), the
 // owner-portal password, and the export. A room holds at most one current owner.
@@ -195,11 +196,8 @@ export const EXPORT_COLUMNS: XlsxColumn[] = [
   { header: '创建时间', key: 'createdAt', width: 20 },
 ];
 
-const shanghai = new Intl.DateTimeFormat('sv-SE', {
-  timeZone: 'Asia/Shanghai', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
-});
 /** YYYY-MM-DD HH:mm:ss in Asia/Shanghai */
-export const formatTime = (d: Date | string | null) => (d ? shanghai.format(new Date(d)) : '');
+export const formatTime = (d: Date | string | null) => (d ? formatBeijing(new Date(d)) : '');
 
 const exportRow = (o: repo.OwnerRow) => ({
   id: o.id,

@@ -139,14 +139,31 @@ describe('finance reports', () => {
   });
 
   it('exports are real .xlsx files with the report\'s rows; they need the export operation', async () => {
-    for (const [path, sheet, rows] of [['CheckExport', '对账报表', 2], ['BankExport', '银行报表', 4], ['DeductExport', '扣费报表', 1], ['FeesExport', '费用报表', 2]] as const) {
+    const sheets: Record<string, ExcelJS.Worksheet> = {};
+    // each export ends with the 合计 row(s) of its page: 扣费 one per meter kind and one overall
+    for (const [path, sheet, rows] of [['CheckExport', '对账报表', 2], ['BankExport', '银行报表', 4], ['DeductExport', '扣费报表', 4], ['FeesExport', '费用报表', 3]] as const) {
       const res = await t.app.inject({ method: 'GET', url: `/yewu/api/Report/${path}`, headers: { authorization: a.token } });
       expect(res.statusCode, path).toBe(200);
       const wb = new ExcelJS.Workbook();
       await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
       const ws = wb.getWorksheet(sheet)!;
       expect(ws.rowCount - 1, path).toBe(rows);
+      expect(ws.getRow(ws.rowCount).getCell(1).value, path).toBe('合计');
+      sheets[path] = ws;
     }
+    // the cells of a row in column order, an empty cell as ''
+    const values = (ws: ExcelJS.Worksheet, r: number) => Array.from({ length: ws.columnCount }, (_, i) => ws.getRow(r).getCell(i + 1).value ?? '');
+    const deduct = sheets.DeductExport;
+    expect(values(deduct, 3)).toEqual(['电表合计', '', 1, '', 10, 'kWh', 6.8, 6.8, 0]);
+    expect(values(deduct, 4)).toEqual(['水表合计', '', 0, '', 0, 'm³', 0, 0, 0]);
+    expect(values(deduct, 5)).toEqual(['合计', '', 1, '', '', '', 6.8, 6.8, 0]);
+    const fees = sheets.FeesExport;
+    const total = values(fees, fees.rowCount);
+    // 电费 and 充值实收 of the 合计 row add up the room rows above it
+    const sum = (col: number) => [2, 3].reduce((s, r) => s + Number(values(fees, r)[col] ?? 0), 0);
+    expect(total[3]).toBeCloseTo(sum(3), 2);
+    expect(total[9]).toBeCloseTo(sum(9), 2);
+    expect(total[2]).toBeCloseTo(sum(2), 4);
     const noExport = await makeRole(t.owner, a.companyId, ['reportCheck'], []);
     const u = await makeUser(t.owner, { companyId: a.companyId, roleId: noExport });
     const token = await t.login(u.username, u.password);

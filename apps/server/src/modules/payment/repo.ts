@@ -29,12 +29,16 @@ export interface PaymentRow {
   amountFen: number;
   status: string;
   wallet: string;
+  /** the staff member who took the order at the counter (null: the owner's own order) */
+  createdBy: number | null;
+  creatorName: string;
 }
 
 /** The order (visible in the transaction's scope), locked. */
 export async function lockPayment(tx: Tx, outTradeNo: string): Promise<PaymentRow | undefined> {
   const r = await tx.execute(sql`
-    SELECT p.id, p.company_id, p.owner_id, p.account_id, p.room_id, p.channel, p.out_trade_no, p.amount_fen, p.status, a.wallet
+    SELECT p.id, p.company_id, p.owner_id, p.account_id, p.room_id, p.channel, p.out_trade_no, p.amount_fen, p.status, a.wallet, p.created_by,
+      coalesce((SELECT coalesce(nullif(u.real_name, ''), u.username) FROM admin_users u WHERE u.id = p.created_by), '') AS creator_name
     FROM payments p JOIN accounts a ON a.id = p.account_id WHERE p.out_trade_no = ${outTradeNo} FOR UPDATE OF p`);
   const x = r.rows[0];
   if (!x) return undefined;
@@ -42,6 +46,7 @@ export async function lockPayment(tx: Tx, outTradeNo: string): Promise<PaymentRo
     id: Number(x.id), companyId: Number(x.company_id), ownerId: Number(x.owner_id), accountId: Number(x.account_id),
     roomId: x.room_id == null ? null : Number(x.room_id), channel: String(x.channel), outTradeNo: String(x.out_trade_no),
     amountFen: Number(x.amount_fen), status: String(x.status), wallet: String(x.wallet),
+    createdBy: x.created_by == null ? null : Number(x.created_by), creatorName: String(x.creator_name),
   };
 }
 
@@ -78,7 +83,8 @@ export async function listPayments(tx: Tx, f: PaymentFilter, limit: number, offs
     SELECT p.id, p.out_trade_no AS "outTradeNo", p.channel, a.wallet, p.amount_fen AS "amountFen",
       CASE WHEN p.status = 'created' AND p.expires_at < now() THEN 'closed' ELSE p.status END AS status,
       p.provider_trade_no AS "providerTradeNo", p.subject, p.room_id AS "roomId", r.name AS "roomName", p.owner_id AS "ownerId", o.name AS "ownerName",
-      p.journal_id AS "journalId", ${localTime(sql`p.created_at`)} AS "createdAt", ${localTime(sql`p.paid_at`)} AS "paidAt", ${localTime(sql`p.expires_at`)} AS "expiresAt"
+      p.journal_id AS "journalId", (SELECT rc.id FROM receipts rc WHERE rc.journal_id = p.journal_id) AS "receiptId",
+      ${localTime(sql`p.created_at`)} AS "createdAt", ${localTime(sql`p.paid_at`)} AS "paidAt", ${localTime(sql`p.expires_at`)} AS "expiresAt"
     FROM payments p JOIN accounts a ON a.id = p.account_id LEFT JOIN rooms r ON r.id = p.room_id LEFT JOIN owners o ON o.id = p.owner_id
     WHERE ${w} ORDER BY p.created_at DESC, p.id DESC LIMIT ${limit} OFFSET ${offset}`);
   const c = await tx.execute(sql`SELECT count(*)::bigint AS n FROM payments p WHERE ${w}`);

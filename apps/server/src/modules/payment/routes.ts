@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import { API } from '@meter/contracts';
 import { routes, type Perm } from '../../http/routes.ts';
 import type { PayGateway } from './providers/gateway.ts';
 import * as S from './schema.ts';
@@ -32,6 +33,9 @@ export default function paymentRoutes(app: FastifyInstance, pay: payment.Payment
         payment.handleNotify(req.publicCtx!.db, channel, body));
     }
   }
+  // 取消订单 (declared in packages/contracts endpoints/finance.ts)
+  r.endpoint(API.finance.closeWechat, ({ body }, ctx) => payment.cancelPayment(ctx, pay, 'wechat', body.outTradeNo));
+  r.endpoint(API.finance.closeAlipay, ({ body }, ctx) => payment.cancelPayment(ctx, pay, 'alipay', body.outTradeNo));
   r.post('/wxpay/api/wxpay/simulatePaid', { summary: '模拟支付成功（离线版模拟支付平台）', perm: payOp, body: S.SimulateBody, tags }, ({ body }, ctx) =>
     payment.simulatePaid(ctx, pay, 'wechat', body.outTradeNo));
   r.post('/alipay/api/alipay/simulatePaid', { summary: '模拟支付成功（离线版模拟支付平台）', perm: payOp, body: S.SimulateBody, tags }, ({ body }, ctx) =>

@@ -4,11 +4,12 @@ import { SYSTEM_SCOPE, type Db } from '../../db/client.ts';
 import type { Ctx } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
 import { AppError, notFound, refuse } from '../../http/errors.ts';
-import { afterBalanceChange, lockAccounts, occupiedRoom, WALLET_LABELS, moveOf, post, qrDataUrl, type Posting, type Wallet } from '../billing/index.ts';
+import { afterBalanceChange, lockAccounts, occupiedRoom, WALLET_LABELS, moveOf, post, qrDataUrl, receiptOf, type Posting, type Wallet } from '../billing/index.ts';
 import * as provider from './provider.ts';
 import { NotifyRefused, type NotifyRequest, type PaidTransaction, type PayGateway, type PayGateways } from './providers/gateway.ts';
 import * as repo from './repo.ts';
 import type { PayInput } from './schema.ts';
+import { formatBeijing } from '../../time.ts';
 
 // Online payments (WeChat Pay, Alipay): an order is a `payments` row; the provider's signed
 // notification credits the wallet once per out_trade_no (journal key pay:<out_trade_no>, and the
@@ -28,7 +29,7 @@ export const CHANNEL_TEXT: Record<string, string> = { wechat: '微信支付', al
 export const STATUS_TEXT: Record<string, string> = { created: '待支付', paid: '已支付', closed: '已关闭' };
 
 function tradeNo(channel: provider.Channel) {
-  const d = new Date(Date.now() + 8 * 3600_000).toISOString().replace(/\D/g, '').slice(0, 14);
+  const d = formatBeijing(Date.now(), 'YYYYMMDDHHmmss');
   return `${channel === 'wechat' ? 'WX' : 'ALI'}${d}${String(randomInt(0, 1e8)).padStart(8, '0')}`;
 }
 
@@ -115,14 +116,24 @@ export async function credit(db: Db, channel: provider.Channel, n: PaidTransacti
       const paid = Number.isFinite(n.amountFen) ? `¥${fenToYuan(n.amountFen)}` : '无效';
       throw refuse('AMOUNT_MISMATCH', `支付金额 ${paid} 与订单金额 ¥${fenToYuan(p.amountFen)} 不符`);
     }
-    // a payment that arrives after the order expired is money received: it is credited all the same
+    // a payment that arrives after the order expired is money received: it is credited all the same.
+    // An order taken at the counter counts in its operator's shift (交班) and gets a receipt (/billprint).
+    const counter = p.createdBy != null;
     const posting: Posting = {
       companyId: p.companyId, ownerId: p.ownerId, roomId: p.roomId, wallet: p.wallet as Wallet, kind: 'prepay', amountFen: p.amountFen,
-      idempotencyKey: `pay:${p.outTradeNo}`, payMethod: channel, refType: 'payment', refId: p.id, operatorName: CHANNEL_TEXT[channel],
+      idempotencyKey: `pay:${p.outTradeNo}`, payMethod: channel, refType: 'payment', refId: p.id,
+      operatorId: p.createdBy, operatorName: counter ? p.creatorName || CHANNEL_TEXT[channel] : CHANNEL_TEXT[channel],
       memo: `${CHANNEL_TEXT[channel]}充值 ${p.outTradeNo}`,
     };
     const r = await post(tx, posting);
     if (!r.duplicate) await afterBalanceChange(tx, [moveOf(posting, r)]);
+    if (counter) {
+      await receiptOf(tx, {
+        companyId: p.companyId, journalId: r.journalId, ownerId: p.ownerId, roomId: p.roomId, kind: 'prepay', payMethod: channel,
+        items: [{ item: `${WALLET_LABELS[p.wallet as Wallet]}充值（${CHANNEL_TEXT[channel]}扫码）`, amountFen: p.amountFen }],
+        memo: `订单号 ${p.outTradeNo}`, operatorName: p.creatorName,
+      });
+    }
     await repo.markPaid(tx, p.id, n.tradeNo, r.journalId);
     return { outTradeNo: p.outTradeNo, status: 'paid', duplicate: r.duplicate, balance: fenToYuan(r.balanceAfterFen) };
   });
@@ -134,6 +145,7 @@ export async function simulatePaid(ctx: Ctx, pay: Payments, channel: provider.Ch
   const p = await ctx.tx((tx) => repo.listPayments(tx, { companyId: ctx.scope.companyId, areaRestricted: ctx.scope.areaIds != null, outTradeNo, channel }, 1, 0));
   const row = p.rows[0];
   if (!row) throw notFound('支付订单');
+  if (row.status === 'closed') throw refuse('ORDER_CLOSED', '订单已取消或已超时关闭，不能支付');
   ctx.audit.target = `${CHANNEL_TEXT[channel]}订单 ${outTradeNo}`;
   const n = { out_trade_no: outTradeNo, trade_no: provider.providerTradeNo(channel), total_fee: Number(row.amountFen) };
   return handleNotify(ctx.db, channel, { ...n, sign: provider.sign(n) });
@@ -161,4 +173,46 @@ export async function queryPayment(ctx: Ctx, outTradeNo: string) {
   const r = await ctx.tx((tx) => repo.listPayments(tx, { companyId: ctx.scope.companyId, areaRestricted: ctx.scope.areaIds != null, outTradeNo }, 1, 0));
   if (!r.rows[0]) throw notFound('支付订单');
   return present(r.rows[0]);
+}
+
+/**
+ * 取消订单 (an unpaid counter order, while the owner has not paid): closed at the provider first, so
+ * nobody can pay it afterwards, then here. Paid meanwhile → credited (as a notification would) and
+ * the cancel refused; a provider that refuses the close (just paid) leaves the order open for its
+ * notification or the query job. Cancelling a closed order again answers the same.
+ */
+export async function cancelPayment(ctx: Ctx, pay: Payments, channel: provider.Channel, outTradeNo: string) {
+  const found = await ctx.tx((tx) => repo.listPayments(tx, { companyId: ctx.scope.companyId, areaRestricted: ctx.scope.areaIds != null, outTradeNo, channel }, 1, 0));
+  const row = found.rows[0];
+  if (!row) throw notFound('支付订单');
+  ctx.audit.target = `取消${CHANNEL_TEXT[channel]}订单 ${outTradeNo}`;
+  if (row.status === 'paid') throw refuse('ALREADY_PAID', '订单已支付并入账，不能取消；如需退款请作废票据或办理退费');
+  const gateway = pay.gateways[channel];
+  if (gateway) {
+    let q;
+    try {
+      q = await gateway.query(outTradeNo);
+    } catch (e) {
+      throw refuse('PAY_PROVIDER_ERROR', `查询${CHANNEL_TEXT[channel]}订单失败，请稍后重试（${(e as Error).message}）`);
+    }
+    if (q.state === 'paid' && q.paid) {
+      await credit(ctx.db, channel, q.paid);
+      throw refuse('ALREADY_PAID', '业主已完成支付，已入账，不能取消');
+    }
+    // open, or not known yet (an Alipay QR nobody scanned): closed at the provider all the same
+    if (q.state !== 'closed') {
+      try {
+        await gateway.close(outTradeNo);
+      } catch (e) {
+        throw refuse('PAY_PROVIDER_ERROR', `${CHANNEL_TEXT[channel]}关闭订单失败，请稍后重试（${(e as Error).message}）`);
+      }
+    }
+  }
+  await ctx.tx(async (tx) => {
+    const p = await repo.lockPayment(tx, outTradeNo);
+    if (!p) throw notFound('支付订单');
+    if (p.status === 'paid') throw refuse('ALREADY_PAID', '业主已完成支付，已入账，不能取消');
+    await repo.closePayment(tx, p.id);
+  });
+  return queryPayment(ctx, outTradeNo);
 }

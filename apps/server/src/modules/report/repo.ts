@@ -29,6 +29,8 @@ const RECEIPT = sql`j.kind = 'prepay' AND j.pay_method IN ('cash', 'wechat', 'al
 /** 系统入账: a prepay credited by the system (pay method 'system'), not money received */
 const SYSTEM_CREDIT = sql`j.kind = 'prepay' AND j.pay_method NOT IN ('cash', 'wechat', 'alipay', 'bank')`;
 const OPENING = sql`j.kind = 'opening'`;
+/** 冲正 of money received (a voided counter receipt, modules/finance): signed, in the receipt's pay method */
+const REVERSAL = sql`j.kind = 'reversal' AND j.pay_method IN ('cash', 'wechat', 'alipay', 'bank')`;
 
 const fen = (cond: SQL) => sql`coalesce(sum(j.amount_fen) FILTER (WHERE ${cond}), 0)::bigint`;
 const cnt = (cond: SQL) => sql`count(*) FILTER (WHERE ${cond})::int`;
@@ -43,6 +45,7 @@ export async function checkByDay(tx: Tx, f: ReportFilter) {
       ${cnt(prepay('alipay'))} AS alipay_n, ${fen(prepay('alipay'))} AS alipay,
       ${cnt(prepay('bank'))} AS bank_n, ${fen(prepay('bank'))} AS bank,
       ${cnt(sql`j.kind = 'refund'`)} AS refund_n, ${fen(sql`j.kind = 'refund'`)} AS refund,
+      ${cnt(REVERSAL)} AS reversal_n, ${fen(REVERSAL)} AS reversal,
       ${cnt(sql`j.kind = 'subsidy'`)} AS subsidy_n, ${fen(sql`j.kind = 'subsidy'`)} AS subsidy,
       ${cnt(SYSTEM_CREDIT)} AS system_n, ${fen(SYSTEM_CREDIT)} AS system,
       ${cnt(OPENING)} AS opening_n, ${fen(OPENING)} AS opening,

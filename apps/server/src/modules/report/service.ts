@@ -34,10 +34,11 @@ const sumOf = (rows: Record<string, unknown>[], key: string) => rows.reduce((s, 
 
 // ---- 对账报表 -----------------------------------------------------------------------------------------
 
-const CHECK_KEYS = ['cash', 'wechat', 'alipay', 'bank', 'refund', 'subsidy', 'system', 'opening', 'deduction', 'fee'] as const;
+const CHECK_KEYS = ['cash', 'wechat', 'alipay', 'bank', 'refund', 'reversal', 'subsidy', 'system', 'opening', 'deduction', 'fee'] as const;
 
 // 收款合计 is money received (cash, WeChat, Alipay, bank); subsidies, system credits and opening
-// balances are credits too, but never income: each has its own column (issue 11 item 9).
+// balances are credits too, but never income: each has its own column (issue 11 item 9). 冲正 (a
+// voided counter receipt, signed) has its own column and is in 净收款: the original stays where it was.
 
 function checkRow(x: Record<string, unknown>) {
   const income = Number(x.cash) + Number(x.wechat) + Number(x.alipay) + Number(x.bank);
@@ -49,7 +50,8 @@ function checkRow(x: Record<string, unknown>) {
     bankCount: x.bank_n, bank: yuan(x.bank),
     income: yuan(income),
     refundCount: x.refund_n, refund: yuan(-Number(x.refund)),
-    net: yuan(income + Number(x.refund)),
+    reversalCount: x.reversal_n ?? 0, reversal: yuan(x.reversal ?? 0),
+    net: yuan(income + Number(x.refund) + Number(x.reversal ?? 0)),
     subsidyCount: x.subsidy_n, subsidy: yuan(x.subsidy),
     systemCount: x.system_n, system: yuan(x.system),
     openingCount: x.opening_n, opening: yuan(x.opening),
@@ -63,7 +65,7 @@ export async function check(ctx: Ctx, q: ReportInput) {
   const rows = await ctx.tx((tx) => repo.checkByDay(tx, f));
   const totals: Record<string, unknown> = { day: '合计' };
   for (const k of CHECK_KEYS) totals[k] = sumOf(rows, k);
-  for (const k of ['cash_n', 'wechat_n', 'alipay_n', 'bank_n', 'refund_n', 'subsidy_n', 'system_n', 'opening_n']) totals[k] = sumOf(rows, k);
+  for (const k of ['cash_n', 'wechat_n', 'alipay_n', 'bank_n', 'refund_n', 'reversal_n', 'subsidy_n', 'system_n', 'opening_n']) totals[k] = sumOf(rows, k);
   return { period: label, rows: rows.map(checkRow), totals: checkRow(totals), count: rows.length };
 }
 
@@ -71,7 +73,7 @@ const CHECK_COLUMNS: Column[] = [
   { header: '日期', width: 12 }, { header: '现金笔数', width: 10 }, { header: '现金（元）', width: 12 }, { header: '微信笔数', width: 10 },
   { header: '微信（元）', width: 12 }, { header: '支付宝笔数', width: 10 }, { header: '支付宝（元）', width: 12 }, { header: '银行笔数', width: 10 },
   { header: '银行（元）', width: 12 }, { header: '收款合计（元）', width: 14 }, { header: '退费笔数', width: 10 }, { header: '退费（元）', width: 12 },
-  { header: '净收款（元）', width: 14 }, { header: '补贴笔数', width: 10 }, { header: '补贴（元）', width: 12 }, { header: '系统入账笔数', width: 12 },
+  { header: '冲正笔数', width: 10 }, { header: '冲正（元）', width: 12 }, { header: '净收款（元）', width: 14 }, { header: '补贴笔数', width: 10 }, { header: '补贴（元）', width: 12 }, { header: '系统入账笔数', width: 12 },
   { header: '系统入账（元）', width: 14 }, { header: '期初余额笔数', width: 12 }, { header: '期初余额（元）', width: 14 }, { header: '扣费（元）', width: 12 },
   { header: '费用（元）', width: 12 },
 ];
@@ -146,14 +148,17 @@ function feesRow(x: Record<string, unknown>) {
 export async function fees(ctx: Ctx, q: ReportInput & { index: number; size: number }) {
   const { f, label } = filterOf(ctx, q);
   const [page, t] = await ctx.tx(async (tx) => [await repo.feesByRoom(tx, f, q.size, offsetOf(q)), await repo.feesTotals(tx, f)] as const);
-  const e = -Number(t.electric);
-  const w = -Number(t.water);
-  const fe = -Number(t.fees);
+  return { period: label, rows: page.rows.map(feesRow), totals: feesTotals(t), count: page.count };
+}
+
+function feesTotals(t: Record<string, unknown> | undefined) {
+  const x = t ?? {};
+  const e = -Number(x.electric ?? 0);
+  const w = -Number(x.water ?? 0);
+  const fe = -Number(x.fees ?? 0);
   return {
-    period: label,
-    rows: page.rows.map(feesRow),
-    totals: { electricAmount: yuan(e), waterAmount: yuan(w), fees: yuan(fe), subsidy: yuan(t.subsidy), total: yuan(e + w + fe), prepay: yuan(t.prepay), refund: yuan(-Number(t.refund)), system: yuan(t.system), opening: yuan(t.opening) },
-    count: page.count,
+    electricAmount: yuan(e), waterAmount: yuan(w), fees: yuan(fe), subsidy: yuan(x.subsidy ?? 0), total: yuan(e + w + fe), prepay: yuan(x.prepay ?? 0),
+    refund: yuan(-Number(x.refund ?? 0)), system: yuan(x.system ?? 0), opening: yuan(x.opening ?? 0),
   };
 }
 
@@ -178,7 +183,7 @@ export async function exportReport(ctx: Ctx, which: 'check' | 'bank' | 'deduct' 
   ctx.audit.target = `报表导出 ${suffix}`;
   if (which === 'check') {
     const r = await check(ctx, q);
-    const row = (x: ReturnType<typeof checkRow>) => [x.day, x.cashCount, n(x.cash), x.wechatCount, n(x.wechat), x.alipayCount, n(x.alipay), x.bankCount, n(x.bank), n(x.income), x.refundCount, n(x.refund), n(x.net), x.subsidyCount, n(x.subsidy), x.systemCount, n(x.system), x.openingCount, n(x.opening), n(x.deduction), n(x.fee)];
+    const row = (x: ReturnType<typeof checkRow>) => [x.day, x.cashCount, n(x.cash), x.wechatCount, n(x.wechat), x.alipayCount, n(x.alipay), x.bankCount, n(x.bank), n(x.income), x.refundCount, n(x.refund), x.reversalCount, n(x.reversal), n(x.net), x.subsidyCount, n(x.subsidy), x.systemCount, n(x.system), x.openingCount, n(x.opening), n(x.deduction), n(x.fee)];
     return streamXlsx(reply, { filename: `对账报表${suffix}.xlsx`, sheet: '对账报表', columns: CHECK_COLUMNS, batches: once([...r.rows.map(row), row(r.totals)]) });
   }
   if (which === 'bank') {
@@ -189,18 +194,37 @@ export async function exportReport(ctx: Ctx, which: 'check' | 'bank' | 'deduct' 
   }
   if (which === 'deduct') {
     const r = await deduct(ctx, q);
-    const rows = r.rows.map((x) => [x.day, x.meterKindText, x.readings, x.meters, n(x.quantity), x.unit, n(x.amount), n(x.charged), n(x.vacant)]);
+    const rows: unknown[][] = r.rows.map((x) => [x.day, x.meterKindText, x.readings, x.meters, n(x.quantity), x.unit, n(x.amount), n(x.charged), n(x.vacant)]);
+    // the 合计 rows of the page: per meter kind (their units differ), then the whole amount
+    const kind = (label: string, k: typeof r.totals.electric, unit: string) => [label, '', k.readings, '', n(k.quantity), unit, n(k.amount), n(k.charged), n(k.vacant)];
+    if (rows.length) {
+      rows.push(kind('电表合计', r.totals.electric, 'kWh'), kind('水表合计', r.totals.water, 'm³'));
+      rows.push(['合计', '', r.totals.electric.readings + r.totals.water.readings, '', '', '', n(r.totals.amount), n(r.totals.electric.charged) + n(r.totals.water.charged), n(r.totals.electric.vacant) + n(r.totals.water.vacant)]);
+    }
     return streamXlsx(reply, { filename: `扣费报表${suffix}.xlsx`, sheet: '扣费报表', columns: DEDUCT_COLUMNS, batches: once(rows) });
   }
   const { f } = filterOf(ctx, q);
   const BATCH = 5000;
   async function* pages() {
+    // the quantities of the 合计 row add up the rows written (exact decimals); the amounts are the
+    // report's own totals, as on the page
+    let electric = new Decimal(0);
+    let water = new Decimal(0);
+    let any = false;
     for (let offset = 0; ; offset += BATCH) {
       const p = await ctx.tx((tx) => repo.feesByRoom(tx, f, BATCH, offset));
-      if (!p.rows.length) return;
-      yield p.rows.map(feesRow).map((x) => [x.roomName, x.ownerName, n(x.electricQuantity), n(x.electricAmount), n(x.waterQuantity), n(x.waterAmount), n(x.fees), n(x.subsidy), n(x.total), n(x.prepay), n(x.refund), n(x.system), n(x.opening)]);
-      if (p.rows.length < BATCH) return;
+      const rows = p.rows.map(feesRow);
+      for (const x of rows) {
+        electric = electric.plus(String(x.electricQuantity ?? 0));
+        water = water.plus(String(x.waterQuantity ?? 0));
+      }
+      any ||= rows.length > 0;
+      if (rows.length) yield rows.map((x) => [x.roomName, x.ownerName, n(x.electricQuantity), n(x.electricAmount), n(x.waterQuantity), n(x.waterAmount), n(x.fees), n(x.subsidy), n(x.total), n(x.prepay), n(x.refund), n(x.system), n(x.opening)]);
+      if (p.rows.length < BATCH) break;
     }
+    if (!any) return;
+    const t = feesTotals(await ctx.tx((tx) => repo.feesTotals(tx, f)));
+    yield [['合计', '', electric.toNumber(), n(t.electricAmount), water.toNumber(), n(t.waterAmount), n(t.fees), n(t.subsidy), n(t.total), n(t.prepay), n(t.refund), n(t.system), n(t.opening)]];
   }
   return streamXlsx(reply, { filename: `费用报表${suffix}.xlsx`, sheet: '费用报表', columns: FEES_COLUMNS, batches: pages() });
 }

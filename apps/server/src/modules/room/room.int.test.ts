@@ -266,6 +266,12 @@ describe('RoomInfo', () => {
     const put = await t.call(demo, { method: 'PUT', url: `${Y}/RoomInfo/Detail`, payload: { name: 'x', areaId: floorA } });
     expect(put.status).toBe(400);
     expect(put.body.message).toContain('参数「Id」');
+    // a negative area is refused in Chinese, never stored as 0 (issue 15)
+    for (const sizeM2 of ['-5', -5]) {
+      const neg = await t.call(demo, { method: 'POST', url: `${Y}/RoomInfo/Detail`, payload: { name: uniq('R'), areaId: floorA, sizeM2 } });
+      expect(neg.status).toBe(400);
+      expect(neg.body.message).toContain('面积（㎡）不能小于 0');
+    }
     expect(await count(`SELECT count(*) AS n FROM rooms`)).toBe(before);
   });
 

@@ -207,8 +207,9 @@ export const OTHER_COMPANIES: OtherCompany[] = [
 
 const companyRouteKeys = () => ROUTES.filter((r) => r.access === undefined).map((r) => r.key);
 
-/** Creates the other demo companies with an admin role and account each, then their parks. */
-export async function seedOtherCompanies(tx: Tx, classifyIds: Record<string, number>) {
+/** Creates the other demo companies with an admin role and account each, then their parks; gives their ids by admin username. */
+export async function seedOtherCompanies(tx: Tx, classifyIds: Record<string, number>): Promise<Record<string, number>> {
+  const ids: Record<string, number> = {};
   const hashes = await Promise.all(OTHER_COMPANIES.map((c) => hashPassword(c.admin.password)));
   for (const [n, c] of OTHER_COMPANIES.entries()) {
     const [company] = await tx
@@ -221,5 +222,7 @@ export async function seedOtherCompanies(tx: Tx, classifyIds: Record<string, num
       .returning({ id: roles.id });
     await tx.insert(adminUsers).values({ username: c.admin.username, realName: c.admin.realName, companyId: company.id, roleId: role.id, passwordHash: hashes[n], access: 1 });
     await seedPark(tx, company.id, c.park);
+    ids[c.admin.username] = company.id;
   }
+  return ids;
 }

@@ -6,7 +6,7 @@ import { useState } from 'react';
 import { Alert, Form, Modal, Typography } from 'antd';
 import type { Company } from './api.ts';
 import type { MeterRow } from './shared.tsx';
-import { ValvePasswordField, needsPassword, verifyValvePassword } from './valvePassword.tsx';
+import { ValvePasswordField, formValvePassword, needsPassword } from './valvePassword.tsx';
 
 /** 电表 12 块（拉闸）、水表 3 块（关阀） */
 export function closeSummary(meters: { kind: number }[]) {
@@ -41,15 +41,9 @@ export function BulkCloseConfirm({ meters, company, onCancel, onConfirm }: {
       onConfirm();
       return;
     }
-    let typed: string;
-    try {
-      typed = (await form.validateFields()).password;
-    } catch {
-      return; // the field shows 请输入阀控密码
-    }
     setChecking(true);
     try {
-      const password = await verifyValvePassword(typed, company);
+      const password = await formValvePassword(form, company);
       if (password != null) onConfirm(password);
     } finally {
       setChecking(false);

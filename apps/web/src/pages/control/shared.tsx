@@ -3,7 +3,7 @@
 import { useCallback, useEffect, useMemo, useRef, useState, type MutableRefObject, type ReactNode } from 'react';
 import { Space, Tag, Tooltip } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
-import { METER_KINDS } from '@meter/contracts';
+import { METER_KINDS, formatBeijing } from '@meter/contracts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { OnlineCell, ValveCell, useCompany } from '../records/deviceFields.tsx';
 import { onDeviceEvent, liveReady } from './live.ts';
@@ -36,7 +36,7 @@ export function timeText(v: unknown): string {
   if (!v) return '';
   const d = new Date(String(v));
   if (Number.isNaN(d.getTime())) return String(v);
-  return new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
+  return formatBeijing(d);
 }
 
 export const KIND_ENUM = { 1: { text: '电表' }, 2: { text: '水表' } };
@@ -70,14 +70,13 @@ export function ControlMeterTable(p: MeterTableProps) {
       { title: '关键字', dataIndex: 'kw', hideInTable: true, search: true, fieldProps: { placeholder: '表号 / 名称 / 房间' } },
       { title: '表号', dataIndex: 'address', copyable: true, width: 150 },
       { title: '名称', dataIndex: 'name', ellipsis: true },
-      ...(p.kind ? [] : [{ title: '类别', dataIndex: 'kind', valueEnum: KIND_ENUM, search: true, width: 70, render: (_: unknown, r: MeterRow) => METER_KINDS[r.kind] } as ResourceColumn<MeterRow>]),
       { title: '房间', dataIndex: 'roomName', width: 110 },
-      { title: '区域', dataIndex: 'areaName', width: 110 },
+      // the readings right after the room: at 1440×900 beside the area tree they stay in view
       {
-        title: '在线', dataIndex: 'online', width: 80, search: true,
-        valueEnum: { true: { text: '在线' }, false: { text: '离线' } },
-        render: (_d, r) => <OnlineCell online={r.online} />,
+        title: '最新读数', dataIndex: 'lastTotal', width: 120, align: 'right',
+        render: (_d, r) => (r.lastTotal == null ? '-' : <span data-testid={`reading-${r.id}`}>{`${r.lastTotal} ${r.unit}`}</span>),
       },
+      { title: '读数时间', dataIndex: 'lastReadAt', width: 170, render: (_d, r) => timeText(r.lastReadAt) || '-' },
       {
         title: '通断', dataIndex: 'valveState', width: 90, search: true,
         valueEnum: { 1: { text: '通（合闸/开阀）' }, 0: { text: '断（拉闸/关阀）' } },
@@ -89,10 +88,12 @@ export function ControlMeterTable(p: MeterTableProps) {
         ),
       },
       {
-        title: '最新读数', dataIndex: 'lastTotal', width: 120, align: 'right',
-        render: (_d, r) => (r.lastTotal == null ? '-' : <span data-testid={`reading-${r.id}`}>{`${r.lastTotal} ${r.unit}`}</span>),
+        title: '在线', dataIndex: 'online', width: 80, search: true,
+        valueEnum: { true: { text: '在线' }, false: { text: '离线' } },
+        render: (_d, r) => <OnlineCell online={r.online} />,
       },
-      { title: '读数时间', dataIndex: 'lastReadAt', width: 170, render: (_d, r) => timeText(r.lastReadAt) || '-' },
+      ...(p.kind ? [] : [{ title: '类别', dataIndex: 'kind', valueEnum: KIND_ENUM, search: true, width: 70, render: (_: unknown, r: MeterRow) => METER_KINDS[r.kind] } as ResourceColumn<MeterRow>]),
+      { title: '区域', dataIndex: 'areaName', width: 110 },
       {
         title: '保电/保水', dataIndex: 'protection', width: 100,
         render: (_d, r) =>

@@ -5,7 +5,7 @@
 // and does not proceed; cancel rejects and nothing is sent. The typed password also goes with the
 // close request (`password`), for the server to check it itself.
 import { useCallback, useRef, useState, type ReactNode } from 'react';
-import { Form, Input, Modal } from 'antd';
+import { Form, Input, Modal, type FormInstance } from 'antd';
 import { toast } from '../../app/feedback.tsx';
 import { ApiError } from '../../api/request.ts';
 import { checkValvePasswordOnServer, type Company } from './api.ts';
@@ -69,6 +69,20 @@ export async function verifyValvePassword(typed: string, company: Company): Prom
 }
 
 /**
+ * The password typed in a form holding a ValvePasswordField, checked by the server: null when the field
+ * is empty (it shows 请输入阀控密码) or the password is refused (the reason was shown).
+ */
+export async function formValvePassword(form: FormInstance<{ password: string }>, company: Company): Promise<string | null> {
+  let typed: string;
+  try {
+    typed = (await form.validateFields()).password;
+  } catch {
+    return null;
+  }
+  return verifyValvePassword(typed, company);
+}
+
+/**
  * The one valve-password field of every form that switches meters off (the dialog below, the bulk
  * close confirmation, a timed close): required (请输入阀控密码), masked, never remembered by the browser.
  */
@@ -112,16 +126,10 @@ export function useValvePassword(company: Company): { ask: () => Promise<string>
   };
 
   const confirm = async () => {
-    let typed: string;
-    try {
-      typed = (await form.validateFields()).password;
-    } catch {
-      return; // the field shows 请输入阀控密码
-    }
     setChecking(true);
     let password: string | null;
     try {
-      password = await verifyValvePassword(typed, company);
+      password = await formValvePassword(form, company);
     } finally {
       setChecking(false);
     }

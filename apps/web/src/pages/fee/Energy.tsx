@@ -48,7 +48,6 @@ export function energyColumns(extra: ResourceColumn<Row>[] = []): ResourceColumn
       align: 'right',
       render: (_d, r) => (r.ownerId ? <Balance value={r.waterBalance} alarm={r.waterAlarm} alarmText={r.waterAlarmText} testId={`water-${r.roomId}`} /> : '-'),
     },
-    ...extra,
     {
       title: '表具',
       key: 'meters',
@@ -61,6 +60,8 @@ export function energyColumns(extra: ResourceColumn<Row>[] = []): ResourceColumn
         </Space>
       ),
     },
+    // the page's own columns (/compre's other balances) after the meters, which stay in view at 1440×900
+    ...extra,
     { title: '仅看欠费', key: 'arrears', dataIndex: 'arrears', hideInTable: true, search: true, valueType: 'select', valueEnum: { 1: { text: '是' } } },
     { title: '仅看报警', key: 'alarm', dataIndex: 'alarm', hideInTable: true, search: true, valueType: 'select', valueEnum: { 1: { text: '是' } } },
   ];

@@ -24,6 +24,7 @@ export function AuditFigures({ sum, loading }: { sum?: AuditSum; loading: boolea
           { title: '笔数', value: sum?.count ?? 0, suffix: '笔' },
           { title: '收入合计（实收）', value: <Money value={sum?.income ?? '0.00'} />, testId: 'audit-income' },
           { title: '退费合计', value: <Money value={sum?.expense ?? '0.00'} /> },
+          { title: '冲正（作废）', value: <Money value={sum?.reversal ?? '0.00'} />, testId: 'audit-reversal' },
           { title: '净收款', value: <Money value={sum?.net ?? '0.00'} strong />, testId: 'audit-net' },
           { title: '补贴（另计）', value: <Money value={sum?.subsidy ?? '0.00'} />, testId: 'audit-subsidy' },
           { title: '期初余额（另计）', value: <Money value={sum?.opening ?? '0.00'} />, testId: 'audit-opening' },

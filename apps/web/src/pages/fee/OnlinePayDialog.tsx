@@ -4,8 +4,10 @@
 // With the simulated provider the order answers `simulated`, and 模拟支付成功 plays the provider's part
 // (…/simulatePaid); with the local payment emulator (demo) it answers `emulated`, and the QR's link opens
 // the emulator's payer page, whose 确认支付 sends the provider-signed notification.
+// While unpaid, 取消订单 closes the order (at the provider first: the owner can no longer pay it);
+// once paid, 打印票据 opens the order's receipt (/billprint) for printing.
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Form, Input, Modal, Radio, Result, Space, Typography } from 'antd';
+import { Alert, Button, Form, Input, Modal, Popconfirm, Radio, Result, Space, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { http } from '../../api/request.ts';
 import { toast } from '../../app/feedback.tsx';
@@ -13,11 +15,13 @@ import { formValues } from '../../components/validate.ts';
 import { WALLET_TEXT, type Wallet } from './billingApi.ts';
 import { failureText, type CounterRoom } from './CounterDialog.tsx';
 import { amountInputError, fmtTime, money, normalizeAmount } from './money.ts';
+import { ReceiptModal } from './Receipt.tsx';
 
 export type Channel = 'wechat' | 'alipay';
 const CHANNEL_TEXT: Record<Channel, string> = { wechat: '微信支付', alipay: '支付宝' };
 const PAY_URL: Record<Channel, string> = { wechat: '/wxpay/api/wxpay/pay', alipay: '/alipay/api/alipay/pay' };
 const SIMULATE_URL: Record<Channel, string> = { wechat: '/wxpay/api/wxpay/simulatePaid', alipay: '/alipay/api/alipay/simulatePaid' };
+const CLOSE_URL: Record<Channel, string> = { wechat: '/wxpay/api/wxpay/close', alipay: '/alipay/api/alipay/close' };
 
 export interface OnlineOrder {
   id: number;
@@ -48,11 +52,14 @@ export function OnlinePayDialog({ room, company, onPaid, onClose }: { room: Coun
   const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState('');
   const [paidSeen, setPaidSeen] = useState(false);
+  const [cancelled, setCancelled] = useState(false);
+  const [cancelling, setCancelling] = useState(false);
+  const [receiptId, setReceiptId] = useState<number | null>(null);
 
   const state = useQuery({
     queryKey: ['onlineOrder', order?.outTradeNo, company],
-    queryFn: () => http.get<{ status: string; statusText: string; paidAt: string | null }>('/wxpay/api/wxpay/query', { outTradeNo: order!.outTradeNo, searchCompanyID: company }),
-    enabled: !!order && !paidSeen,
+    queryFn: () => http.get<{ status: string; statusText: string; paidAt: string | null; receiptId?: number | null }>('/wxpay/api/wxpay/query', { outTradeNo: order!.outTradeNo, searchCompanyID: company }),
+    enabled: !!order && !paidSeen && !cancelled,
     refetchInterval: 2000,
   });
   const status = state.data?.status ?? order?.status;
@@ -90,18 +97,42 @@ export function OnlinePayDialog({ room, company, onPaid, onClose }: { room: Coun
     }
   };
 
+  const cancel = async () => {
+    if (!order) return;
+    setCancelling(true);
+    try {
+      await http.post(CLOSE_URL[order.channel], { outTradeNo: order.outTradeNo }, withCompany(company));
+      setCancelled(true);
+      toast.success('订单已取消');
+    } catch {
+      // the request wrapper showed why (paid meanwhile: the next poll shows it)
+      void state.refetch();
+    } finally {
+      setCancelling(false);
+    }
+  };
+
   const title = `扫码充值：${room.roomName}${room.ownerName ? `（${room.ownerName}）` : ''}`;
   const initial = useMemo(() => ({ wallet: 'electric' as Wallet, channel: 'wechat' as Channel, amount: '' }), []);
 
   if (order && status === 'paid') {
     return (
-      <Modal open title={title} onCancel={onClose} footer={[<Button key="ok" type="primary" onClick={onClose}>完成</Button>]}>
+      <Modal
+        open
+        title={title}
+        onCancel={onClose}
+        footer={[
+          state.data?.receiptId ? <Button key="print" onClick={() => setReceiptId(state.data!.receiptId!)} data-testid="online-receipt">打印票据</Button> : null,
+          <Button key="ok" type="primary" onClick={onClose}>完成</Button>,
+        ].filter(Boolean)}
+      >
         <Result status="success" title="支付成功" subTitle={<span data-testid="online-paid">{order.channelText} {money(order.amount)} 已入账（订单号 {order.outTradeNo}）</span>} />
+        <ReceiptModal id={receiptId} company={company} onClose={() => setReceiptId(null)} />
       </Modal>
     );
   }
   if (order) {
-    const closed = status === 'closed';
+    const closed = status === 'closed' || cancelled;
     return (
       <Modal
         open
@@ -110,13 +141,18 @@ export function OnlinePayDialog({ room, company, onPaid, onClose }: { room: Coun
         maskClosable={false}
         footer={[
           order.simulated && !closed && <Button key="sim" onClick={() => void simulate()}>模拟支付成功（离线演示）</Button>,
+          !closed && (
+            <Popconfirm key="cancel" title="确认取消该订单？" description="取消后业主无法再扫码支付" okText="确认取消" cancelText="不取消" onConfirm={() => void cancel()}>
+              <Button danger loading={cancelling}>取消订单</Button>
+            </Popconfirm>
+          ),
           <Button key="close" onClick={onClose}>关闭</Button>,
         ].filter(Boolean)}
       >
         <Space direction="vertical" align="center" style={{ width: '100%' }}>
           <Typography.Title level={4} style={{ margin: 0 }}>{order.channelText} {money(order.amount)}</Typography.Title>
           {closed ? (
-            <Alert type="warning" showIcon message="订单已关闭（超时未支付），请重新下单" />
+            <Alert type="warning" showIcon message={cancelled ? '订单已取消，业主无法再支付' : '订单已关闭（超时未支付或已取消），请重新下单'} data-testid="online-closed" />
           ) : (
             <>
               <img src={order.qrCode} alt="支付二维码" data-testid="online-qr" style={{ width: 220, height: 220 }} />
@@ -127,7 +163,7 @@ export function OnlinePayDialog({ room, company, onPaid, onClose }: { room: Coun
             </>
           )}
           <Typography.Text type="secondary">订单号：{order.outTradeNo}，{fmtTime(order.expiresAt)} 前有效</Typography.Text>
-          <Typography.Text type="secondary" data-testid="online-status">状态：{state.data?.statusText ?? '待支付'}</Typography.Text>
+          <Typography.Text type="secondary" data-testid="online-status">状态：{cancelled ? '已取消' : state.data?.statusText ?? '待支付'}</Typography.Text>
         </Space>
       </Modal>
     );

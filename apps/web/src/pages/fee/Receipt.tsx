@@ -9,6 +9,7 @@ import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { amountToChinese } from '@meter/contracts';
 import { useCan } from '../../app/session.ts';
 import { billingApi, type ReceiptDetail } from './billingApi.ts';
+import { financeApi, type ReceiptVoid } from './financeApi.ts';
 import { fmtTime, money } from './money.ts';
 import { qrSvgDataUrl, receiptQrText } from './qr.ts';
 import './receipt.css';
@@ -36,17 +37,18 @@ function useQr(detail: ReceiptDetail): string | null {
   return detail.qrCode || local;
 }
 
-/** The printable receipt itself. */
-export function Receipt({ detail }: { detail: ReceiptDetail }) {
+/** The printable receipt itself; a voided one (作废/冲正) carries the 作废 stamp and why. */
+export function Receipt({ detail, voided }: { detail: ReceiptDetail; voided?: ReceiptVoid | null }) {
   const qr = useQr(detail);
   const refund = REFUND_KINDS.has(detail.kind);
   const capitals = receiptCapitals(detail);
   const place = [detail.room?.areaName ?? detail.areaName, detail.room?.name ?? detail.roomName].filter(Boolean).join('/');
   return (
-    <div className="receipt-paper" data-testid="receipt">
+    <div className={`receipt-paper${voided ? ' receipt-voided' : ''}`} data-testid="receipt">
+      {voided ? <div className="receipt-void-stamp" data-testid="receipt-void-stamp">作废</div> : null}
       <h2>{detail.company?.name ?? ''}</h2>
       <div className="receipt-sub">
-        <b>{refund ? '退款凭证' : '收款收据'}</b>（{detail.kindText}）
+        <b>{refund ? '退款凭证' : '收款收据'}</b>（{detail.kindText}）{voided ? <b className="receipt-void-text">【已作废】</b> : null}
       </div>
       <div className="receipt-meta">
         <span>票据号：<span data-testid="receipt-no">{detail.no}</span></span>
@@ -87,6 +89,11 @@ export function Receipt({ detail }: { detail: ReceiptDetail }) {
           <div>支付方式：{detail.payMethodText}</div>
           <div>经办人：{detail.operatorName || '-'}</div>
           {detail.memo ? <div>备注：{detail.memo}</div> : null}
+          {voided ? (
+            <div className="receipt-void-text" data-testid="receipt-void-info">
+              作废：{voided.reason}（{voided.voidedByName}，{fmtTime(voided.voidedAt)}，冲正 {money(voided.amount)}，记入营业日 {voided.businessDay}）
+            </div>
+          ) : null}
           {detail.company?.bankName ? <div>结算银行：{detail.company.bankName}</div> : null}
           {detail.company?.address || detail.company?.phone ? (
             <div>
@@ -108,6 +115,7 @@ export function ReceiptModal({ id, company, onClose, onPrinted }: { id: number |
   const [printing, setPrinting] = useState(false);
   const key = ['receiptDetail', id, company];
   const { data, isFetching } = useQuery({ queryKey: key, queryFn: () => billingApi.receipt(id!, company), enabled: id != null });
+  const voids = useQuery({ queryKey: ['receiptVoid', id, company], queryFn: () => financeApi.voids([id!], company), enabled: id != null });
 
   const print = async () => {
     if (!data) return;
@@ -146,7 +154,7 @@ export function ReceiptModal({ id, company, onClose, onPrinted }: { id: number |
       <Spin spinning={isFetching && !data}>
         {data ? (
           <div className="receipt-print">
-            <Receipt detail={data} />
+            <Receipt detail={data} voided={voids.data?.[0] ?? null} />
           </div>
         ) : (
           <Typography.Text type="secondary">正在加载票据…</Typography.Text>

@@ -159,6 +159,8 @@ export interface AuditSum {
   /** money received (cash, WeChat, Alipay, bank): never subsidies, system credits or opening balances */
   income: string;
   expense: string;
+  /** 冲正 of money received (voided counter receipts, signed), inside net */
+  reversal?: string;
   net: string;
   subsidy: string;
   systemCredit: string;

@@ -136,6 +136,19 @@ describe('充值 / 退费 / 补贴 dialog', { timeout: 60_000 }, () => {
     expect(screen.getByRole('button', { name: /确定退费/ })).toBeTruthy();
   });
 
+  it('a double-clicked 确定充值 sends one request and shows no 表单验证失败!', async () => {
+    const { calls } = dialog('prepay', (c) =>
+      c.path.endsWith('/Energy/Prepay') ? ok({ journalId: 9, receiptId: 5, receiptNo: 'SJ9', amount: '100.00', balance: '112.00', duplicate: false }) : undefined,
+    );
+    fireEvent.change(amountInput(), { target: { value: '100' } });
+    confirm(/确定充值/);
+    confirm(/确定充值/);
+    await screen.findByTestId('counter-result');
+    await new Promise((r) => setTimeout(r, 300));
+    expect(calls.filter((c) => c.path.endsWith('/Energy/Prepay'))).toHaveLength(1);
+    expect(document.body.textContent).not.toContain('表单验证失败');
+  });
+
   it('a subsidy has no pay method', async () => {
     const { calls } = dialog('subsidy', (c) =>
       c.path.endsWith('/Energy/Subsidy') ? ok({ journalId: 10, receiptId: 6, receiptNo: 'SJ1', amount: '20.00', balance: '32.00', duplicate: false }) : undefined,

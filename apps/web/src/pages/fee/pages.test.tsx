@@ -82,7 +82,7 @@ describe('pure rules', () => {
 describe('report totals rows', () => {
   const row: CheckRow = {
     day: '2025-03-01', cashCount: 2, cash: '100.00', wechatCount: 1, wechat: '23.45', alipayCount: 0, alipay: '0.00', bankCount: 0, bank: '0.00',
-    income: '123.45', refundCount: 1, refund: '10.00', net: '113.45', subsidyCount: 1, subsidy: '5.00', systemCount: 1, system: '3.00',
+    income: '123.45', refundCount: 1, refund: '10.00', reversalCount: 1, reversal: '-20.00', net: '93.45', subsidyCount: 1, subsidy: '5.00', systemCount: 1, system: '3.00',
     openingCount: 4, opening: '880.00', deduction: '1234.56', fee: '0.00',
   };
 
@@ -91,7 +91,7 @@ describe('report totals rows', () => {
     const total = document.querySelector('.report-total-row') as HTMLElement;
     const cells = [...total.querySelectorAll('td')].map((c) => c.textContent);
     expect(cells).toEqual([
-      '合计', '2', '¥100.00', '1', '¥23.45', '0', '¥0.00', '0', '¥0.00', '¥123.45', '1', '¥10.00', '¥113.45',
+      '合计', '2', '¥100.00', '1', '¥23.45', '0', '¥0.00', '0', '¥0.00', '¥123.45', '1', '¥10.00', '1', '-¥20.00', '¥93.45',
       '1', '¥5.00', '1', '¥3.00', '4', '¥880.00', '¥1,234.56', '¥0.00',
     ]);
     // opening balances and system credits have their own columns, never inside 收款合计

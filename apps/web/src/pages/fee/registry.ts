@@ -5,6 +5,7 @@ import { lazyPage, type Page } from '../lazyPage.ts';
 export const BILLING_PAGES: Record<string, Page> = {
   energy: lazyPage(() => import('./Energy.tsx')),
   billprint: lazyPage(() => import('./BillPrint.tsx')),
+  dailyClose: lazyPage(() => import('./DailyClose.tsx')),
   copyread: lazyPage(() => import('./CopyRead.tsx')),
   financerecode: lazyPage(() => import('./FinanceRecode.tsx')),
   notesPay: lazyPage(() => import('../notes/NotesPay.tsx')),

@@ -5,7 +5,7 @@ import { ACCESS, BANK_NAMES } from '@meter/contracts';
 import { authApi } from '../../api/yonghu.ts';
 import { clearSession, useSession } from '../../app/session.ts';
 import { toast } from '../../app/feedback.tsx';
-import { FORM_INVALID } from '../../components/validate.ts';
+import { FORM_INVALID, supersededValidation } from '../../components/validate.ts';
 
 interface PasswordForm {
   oldPassword: string;
@@ -58,7 +58,14 @@ export default function HeadUser() {
       </Col>
       <Col xs={24} lg={12}>
         <Card title="修改密码">
-          <Form form={form} layout="vertical" onFinish={submit} onFinishFailed={() => toast.warning(FORM_INVALID)} style={{ maxWidth: 420 }}>
+          <Form
+            form={form}
+            layout="vertical"
+            onFinish={submit}
+            onFinishFailed={(e) => !supersededValidation(e) && toast.warning(FORM_INVALID)}
+            scrollToFirstError={{ block: 'center', focus: true }}
+            style={{ maxWidth: 420 }}
+          >
             <Form.Item name="oldPassword" label="原密码" rules={[{ required: true, message: '请输入原密码' }]}>
               <Input.Password autoComplete="current-password" />
             </Form.Item>

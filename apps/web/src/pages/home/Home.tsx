@@ -3,7 +3,7 @@ import { Card, Col, Row, Statistic, Typography, Tag, Space, Button } from 'antd'
 import { AppstoreOutlined, SafetyCertificateOutlined, UserOutlined, BankOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import dayjs from 'dayjs';
-import { BANK_NAMES, EDITION_TITLES, PRODUCT_VERSION, UNIT_LABELS, ACCESS } from '@meter/contracts';
+import { BANK_NAMES, COMPANY_LABELS, EDITION_TITLES, PRODUCT_VERSION, ACCESS } from '@meter/contracts';
 import { useSession } from '../../app/session.ts';
 import { buildMenu } from '../../app/menu.ts';
 import { useAreaFilter } from '../../app/page.tsx';
@@ -40,7 +40,8 @@ export default function Home() {
         <Space wrap>
           {company ? (
             <span>
-              {UNIT_LABELS[edition]}名称：<b data-testid="company-name">{company.name}</b>
+              {/* the company itself (a property company or a market); 出租屋 / 物业 name its rooms */}
+              {COMPANY_LABELS[edition] ?? COMPANY_LABELS[0]}名称：<b data-testid="company-name">{company.name}</b>
             </span>
           ) : (
             <Tag color="purple">平台管理员</Tag>

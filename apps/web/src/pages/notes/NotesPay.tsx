@@ -52,7 +52,7 @@ export default function NotesPay() {
   const [viewing, setViewing] = useState<number | null>(null);
   // receipts open through /billprint's permission
   const canView = useSession()?.routes.includes('billprint') ?? false;
-  const payCols = useMemo(() => journalColumns({ kinds: ['prepay', 'refund', 'subsidy'], wallets: ['electric', 'water', 'other'] }), []);
+  const payCols = useMemo(() => journalColumns({ kinds: ['prepay', 'refund', 'subsidy', 'reversal'], wallets: ['electric', 'water', 'other'] }), []);
   const counterCols = useMemo(() => receiptColumns(), []);
   const orderCols = useMemo(() => orderColumns(), []);
 

@@ -9,7 +9,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ACCESS, AREA_TYPES, areaResource } from '@meter/contracts';
 import { ResourceTable, formColumns, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { columnsFromResource } from '../../components/resourceColumns.tsx';
-import { FORM_INVALID } from '../../components/validate.ts';
+import { FORM_INVALID, supersededValidation } from '../../components/validate.ts';
 import { areaArchiveApi, type AreaRow } from '../../api/area.ts';
 import { useAreaFilter } from '../../app/page.tsx';
 import { useSession } from '../../app/session.ts';
@@ -164,7 +164,8 @@ export default function RecordsArea() {
           onOpenChange={(open) => {
             if (!open) setChild(null);
           }}
-          onFinishFailed={() => toast.warning(FORM_INVALID)}
+          onFinishFailed={(e) => !supersededValidation(e) && toast.warning(FORM_INVALID)}
+          scrollToFirstError={{ block: 'center', focus: true }}
           onFinish={async (values) => {
             try {
               await areaArchiveApi.create(areaBody(values), company);

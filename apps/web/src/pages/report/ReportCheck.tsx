@@ -1,5 +1,5 @@
 // 对账报表 (/reportCheck): per day of the period, money received by pay method (count and amount),
-// refunds, net receipts, and apart from them subsidies, system credits and opening balances (never
+// refunds, 冲正 (voided receipts), net receipts, and apart from them subsidies, system credits and opening balances (never
 // income), and what was charged (Report/Check), a 合计 row, .xlsx export;
 // and the transaction detail behind it (Statistics/list, transactionType 0 全部 by default).
 import { useMemo, useState } from 'react';
@@ -28,6 +28,7 @@ export const CHECK_COLUMNS: TableColumnsType<CheckRow> = [
   pair('bankCount', 'bank', '银行'),
   { title: '收款合计', dataIndex: 'income', align: 'right', render: m },
   pair('refundCount', 'refund', '退费'),
+  pair('reversalCount', 'reversal', '冲正'),
   { title: '净收款', dataIndex: 'net', align: 'right', render: m },
   pair('subsidyCount', 'subsidy', '补贴'),
   pair('systemCount', 'system', '系统入账'),
@@ -40,7 +41,7 @@ export const CHECK_COLUMNS: TableColumnsType<CheckRow> = [
 export function checkTotals(t: CheckRow) {
   return [
     '合计', t.cashCount, m(t.cash), t.wechatCount, m(t.wechat), t.alipayCount, m(t.alipay), t.bankCount, m(t.bank), m(t.income),
-    t.refundCount, m(t.refund), m(t.net), t.subsidyCount, m(t.subsidy), t.systemCount, m(t.system), t.openingCount, m(t.opening), m(t.deduction), m(t.fee),
+    t.refundCount, m(t.refund), t.reversalCount, m(t.reversal), m(t.net), t.subsidyCount, m(t.subsidy), t.systemCount, m(t.system), t.openingCount, m(t.opening), m(t.deduction), m(t.fee),
   ];
 }
 

@@ -3,6 +3,7 @@
 import { Popconfirm, Typography } from 'antd';
 import { userApi, type AdminUser } from '../../api/yonghu.ts';
 import { getModal, toast } from '../../app/feedback.tsx';
+import { phoneRule } from '../../components/resourceColumns.tsx';
 
 export const STATUS_ENUM = {
   1: { text: '启用', status: 'Success' },
@@ -64,7 +65,7 @@ export function toggleStatusAction(record: AdminUser, reload: () => void) {
   );
 }
 
-export const PHONE_RULE = { pattern: /^1\d{10}$/, message: '请输入正确的手机号' };
+export const PHONE_RULE = phoneRule('手机号');
 export const USERNAME_RULES = [
   { pattern: /^[A-Za-z0-9_]{3,32}$/, message: '用户名为3-32位字母、数字或下划线' },
 ];

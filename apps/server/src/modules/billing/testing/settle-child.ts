@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { SYSTEM_SCOPE, openDb } from '../../../db/client.ts';
-import * as repo from '../repo.ts';
+import * as repo from '../repo/index.ts';
 import { settleMeters } from '../settlement.ts';
 
 // The settlement worker as a separate process, for the crash test (settlement-crash.int.test.ts):

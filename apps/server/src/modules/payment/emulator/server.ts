@@ -4,6 +4,7 @@ import { alipayTime, fenOf, rsa2Sign, rsa2Verify, signContent, yuan } from '../p
 import { parseAuthorization, rfc3339, signMessage } from '../providers/wechat.ts';
 import { publicOf, type EmulatorKeys } from './keys.ts';
 import { payerPage, resultPage } from './page.ts';
+import { parseBeijing } from '../../../time.ts';
 
 // LOCAL EMULATOR of WeChat Pay API v3 and the Alipay open API — not a provider. An HTTP server on
 // 127.0.0.1 that checks the merchant's signatures, signs its answers and its notifications exactly as
@@ -187,7 +188,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
         const fen = fenOf(biz.total_amount);
         if (!biz.out_trade_no || !(fen > 0) || !p.notify_url) return answer({ code: '40004', msg: 'Business Failed', sub_code: 'ACQ.INVALID_PARAMETER', sub_msg: '参数无效' });
         if (o) return answer({ code: '40004', msg: 'Business Failed', sub_code: 'ACQ.CONTEXT_INCONSISTENT', sub_msg: '交易信息被篡改' });
-        const n = newOrder('alipay', biz.out_trade_no, biz.subject ?? '', fen, p.notify_url, biz.time_expire ? new Date(`${biz.time_expire.replace(' ', 'T')}+08:00`) : new Date(Date.now() + 7200_000));
+        const n = newOrder('alipay', biz.out_trade_no, biz.subject ?? '', fen, p.notify_url, biz.time_expire ? new Date(parseBeijing(biz.time_expire)) : new Date(Date.now() + 7200_000));
         return answer({ code: '10000', msg: 'Success', out_trade_no: n.outTradeNo, qr_code: `${base}/scan/alipay/${n.token}` });
       }
       case 'alipay.trade.query':

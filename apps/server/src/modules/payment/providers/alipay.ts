@@ -1,5 +1,6 @@
 import { createSign, createVerify, type KeyObject } from 'node:crypto';
 import { NotifyRefused, type PaidTransaction, type PayGateway, type QueryResult } from './gateway.ts';
+import { formatBeijing } from '../../../time.ts';
 
 // Alipay open API (https://opendocs.alipay.com/open/), RSA2 written against the protocol with
 // node:crypto: a request's parameters, sorted by name, without `sign` and empty values, joined as
@@ -59,7 +60,7 @@ export function rawMember(text: string, member: string): string | null {
 
 /** yyyy-MM-dd HH:mm:ss, Beijing time */
 export function alipayTime(d: Date): string {
-  return new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
+  return formatBeijing(d);
 }
 
 export const yuan = (fen: number) => (fen / 100).toFixed(2);

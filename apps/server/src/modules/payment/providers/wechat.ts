@@ -1,5 +1,6 @@
 import { createDecipheriv, createSign, createVerify, randomBytes, type KeyObject } from 'node:crypto';
 import { header, NotifyRefused, type NotifyRequest, type PaidTransaction, type PayGateway, type QueryResult } from './gateway.ts';
+import { isoBeijing } from '../../../time.ts';
 
 // WeChat Pay API v3 (https://pay.weixin.qq.com/doc/v3/merchant/), written against the protocol with
 // node:crypto:
@@ -187,5 +188,5 @@ export function wechatPay(c: WechatConfig): PayGateway {
 
 /** 2026-11-25T22:00:00+08:00 (the protocol's time format, Beijing time) */
 export function rfc3339(d: Date): string {
-  return `${new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 19)}+08:00`;
+  return isoBeijing(d);
 }

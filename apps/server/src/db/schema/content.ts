@@ -1,0 +1,81 @@
+import { index, integer, pgTable, smallint, text, varchar } from 'drizzle-orm/pg-core';
+import { companyId, createdAt, id, ref, ts, updatedAt } from './common.ts';
+
+// 增值服务: the company's notice/appeal/work-order type dictionaries and the appeals themselves
+// (owner → company on /addedAppeal, company → platform on /systemAppeal), with their history.
+
+const typeColumns = () => ({
+  id: id(),
+  companyId: companyId(),
+  name: varchar('name', { length: 64 }).notNull(),
+  sort: integer('sort').notNull().default(0),
+  /** 1 在用, 0 停用 */
+  status: integer('status').notNull().default(1),
+  memo: text('memo').notNull().default(''),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** 公告类型 (NoticeType). */
+export const noticeTypes = pgTable('notice_types', typeColumns(), (t) => [index('notice_types_company').on(t.companyId)]);
+
+/** 诉求类型 (AppealType): limit_hours = the time an appeal of this type has before it is overdue. */
+export const appealTypes = pgTable('appeal_types', {
+  ...typeColumns(),
+  limitHours: integer('limit_hours').notNull().default(24),
+}, (t) => [index('appeal_types_company').on(t.companyId)]);
+
+/** 工单类型 (WorkOrderType). */
+export const workOrderTypes = pgTable('work_order_types', {
+  ...typeColumns(),
+  limitHours: integer('limit_hours').notNull().default(24),
+}, (t) => [index('work_order_types_company').on(t.companyId)]);
+
+/**
+ * 诉求: kind 1 业主诉求 (an owner asks the company), 2 平台诉求 (the company asks the platform).
+ * status 0 待受理 → 1 处理中 → 2 已完成 | 3 已驳回. Names are copied at write time: the platform's
+ * admins and the company's staff cannot read each other's account rows.
+ */
+export const appeals = pgTable('appeals', {
+  id: id(),
+  companyId: companyId(),
+  kind: smallint('kind').notNull(),
+  typeId: ref('type_id'),
+  typeName: varchar('type_name', { length: 64 }).notNull().default(''),
+  title: varchar('title', { length: 100 }).notNull(),
+  content: text('content').notNull().default(''),
+  status: smallint('status').notNull().default(0),
+  areaId: ref('area_id'),
+  roomId: ref('room_id'),
+  ownerId: ref('owner_id'),
+  contactName: varchar('contact_name', { length: 64 }).notNull().default(''),
+  contactPhone: varchar('contact_phone', { length: 20 }).notNull().default(''),
+  assigneeId: ref('assignee_id'),
+  assigneeName: varchar('assignee_name', { length: 64 }).notNull().default(''),
+  deadlineAt: ts('deadline_at').notNull(),
+  finishedAt: ts('finished_at'),
+  createdById: ref('created_by_id'),
+  createdByName: varchar('created_by_name', { length: 64 }).notNull().default(''),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+}, (t) => [
+  index('appeals_company_kind_status').on(t.companyId, t.kind, t.status),
+  index('appeals_area').on(t.areaId),
+]);
+
+/** 诉求记录: a state change (from → to) or a reply; append-only. */
+export const appealEvents = pgTable('appeal_events', {
+  id: id(),
+  companyId: companyId(),
+  appealId: ref('appeal_id').notNull().references(() => appeals.id, { onDelete: 'cascade' }),
+  /** 'create' | 'accept' | 'assign' | 'reply' | 'complete' | 'reject' */
+  action: varchar('action', { length: 16 }).notNull(),
+  fromStatus: smallint('from_status'),
+  toStatus: smallint('to_status'),
+  content: text('content').notNull().default(''),
+  byId: ref('by_id'),
+  byName: varchar('by_name', { length: 64 }).notNull().default(''),
+  /** 0 platform, 1 company */
+  byAccess: smallint('by_access').notNull().default(1),
+  createdAt: createdAt(),
+}, (t) => [index('appeal_events_appeal').on(t.appealId)]);

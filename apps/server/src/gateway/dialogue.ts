@@ -1,0 +1,125 @@
+import { SOURCE } from '../modules/control/index.ts';
+import type { GatewayParts } from './context.ts';
+import { decodeFrame, factsOf, hex, type Decoded, type DeviceRequest, type Protocol } from './frames.ts';
+import { collectorOf, type Connection } from './listener.ts';
+import type * as repo from './repo.ts';
+import { LogThrottle } from './security.ts';
+
+// The gateway's side of the dialogue with devices: a frame that came in (over TCP or MQTT) is the
+// reply a request waits for, or else the device's own report — checked against whom the
+// connection speaks for, logged, and its reading queued for the database.
+
+export class Dialogue {
+  private readonly strangers: LogThrottle;
+  private readonly unknownAddress: LogThrottle;
+
+  constructor(private readonly g: GatewayParts) {
+    this.strangers = new LogThrottle(g.log, '上报的表具不属于该连接的采集器，已丢弃');
+    this.unknownAddress = new LogThrottle(g.log, 'MQTT 上报的表具地址未登记，已丢弃');
+  }
+
+  /** One checksum-valid frame from a connection or an MQTT message. */
+  frame(conn: Connection | null, protocol: Protocol, bytes: Uint8Array, channel: 'tcp' | 'mqtt', mqttAddress?: string) {
+    let d: Decoded;
+    try {
+      d = decodeFrame(protocol, bytes);
+    } catch (e) {
+      const error = `报文解析失败：${(e as Error).message}`;
+      if (conn) this.g.listener.badInput(conn, hex(bytes), error);
+      else void this.g.mqtt.badInput(mqttAddress!, hex(bytes), error);
+      return;
+    }
+    const ch = conn ? conn.channel : this.g.mqtt.channelOf(mqttAddress!);
+    if (ch?.offer(d)) return;
+    this.unsolicited(conn, d, channel);
+  }
+
+  /**
+   * A frame nobody asked for: a meter's own report, or a reply that came too late. Handled at once
+   * when the meter is cached (the usual case: no promise per frame), else once it is looked up.
+   */
+  private unsolicited(conn: Connection | null, d: Decoded, channel: 'tcp' | 'mqtt') {
+    const cached = this.g.meters.fresh(d.frame.address);
+    if (cached !== undefined) this.report1(conn, d, channel, cached);
+    else {
+      void this.g.meters.get(d.frame.address).then(
+        (m) => this.report1(conn, d, channel, m),
+        (e) => this.g.log.error({ err: e }, '处理设备上报失败'),
+      );
+      // reports waiting for a lookup the database does not answer are backlog too
+      this.g.buffer.checkHigh();
+    }
+  }
+
+  private report1(conn: Connection | null, d: Decoded, channel: 'tcp' | 'mqtt', meter: repo.MeterRef | null) {
+    const f = d.frame;
+    const companyId = meter?.companyId ?? conn?.device?.companyId;
+    if (companyId === undefined) {
+      this.unknownAddress.hit({ address: f.address });
+      return;
+    }
+    const collectorId = conn ? collectorOf(conn) : null;
+    if (!meter || (conn?.device && meter.companyId !== conn.device.companyId)) {
+      if (conn) this.g.listener.badInput(conn, d.hex, `未登记的表具地址 ${f.address}`);
+      return;
+    }
+    // a connection speaks only for the meters behind it: its collector's, or the 4G meter itself
+    if (conn?.device && (conn.device.type === 'collector' ? meter.collectorId !== conn.device.id : meter.id !== conn.device.id)) {
+      this.strangers.hit({ imei: conn.imei, address: f.address });
+      this.g.listener.badInput(conn, d.hex, `表具 ${f.address} 不属于该采集器，已丢弃`);
+      return;
+    }
+    const buffer = this.g.buffer;
+    if (f.direction !== 'response') {
+      buffer.report(companyId, meter.id, collectorId, 'up', channel, d.hex, summarize(d), '设备发来的是请求帧，已忽略');
+      return;
+    }
+    const facts = factsOf(d);
+    if (facts.total === undefined || this.g.deps.settings.frameLog === 'all') {
+      buffer.report(companyId, meter.id, collectorId, 'up', channel, d.hex, { ...summarize(d), facts }, '');
+    }
+    this.g.health.meterSeen(meter);
+    if (facts.total !== undefined && buffer.full) {
+      // only MQTT gets here (TCP reading stopped at QUEUE_HIGH): memory stays bounded, loudly
+      buffer.drop();
+    } else if (facts.total !== undefined) {
+      // the facts are this frame's own: their registers are completed in place
+      const registers = facts.registers ?? {};
+      if (facts.batteryLow !== undefined) registers.batteryLow = facts.batteryLow;
+      if (facts.valve !== undefined) registers.valve = facts.valve;
+      buffer.add(meter.id, {
+        meter, // a MeterRef is a MeterIdent; the cache replaces refs, never changes one
+        readAt: this.g.health.readTime(meter.id),
+        total: facts.total,
+        registers,
+        source: SOURCE.report,
+        valve: facts.valve,
+      });
+    }
+    if (facts.batteryLow) void this.g.health.lowBattery(meter);
+  }
+
+  /** The reply a request waited for (over TCP or MQTT): the meter is seen, and the reply logged if asked. */
+  replied(req: DeviceRequest, d: Decoded, channel: 'tcp' | 'mqtt', conn: Connection | null) {
+    const meter = this.g.meters.peek(d.frame.address);
+    if (meter) this.g.health.meterSeen(meter);
+    else void this.g.meters.get(d.frame.address).then((m) => m && this.g.health.meterSeen(m));
+    if (req.log && (meter || conn?.device)) {
+      const companyId = meter?.companyId ?? conn!.device!.companyId;
+      this.g.buffer.report(companyId, meter?.id ?? null, conn ? collectorOf(conn) : null, 'up', channel, d.hex, { label: req.label, ...summarize(d) }, '', d.frame.address);
+    }
+  }
+}
+
+/** A JSON-safe summary of a decoded frame for device_reports.decoded. */
+export function summarize(d: Decoded): Record<string, unknown> {
+  // the frame kinds carry different fields: read them by name (a missing one is undefined)
+  const f = (key: string): unknown => Reflect.get(d.frame, key);
+  const out: Record<string, unknown> = { protocol: d.protocol, kind: f('kind'), address: f('address'), control: f('control') };
+  const dataId = f('dataIdHex'), values = f('values'), errors = f('errors'), status = f('status');
+  if (typeof dataId === 'string') out.dataId = dataId;
+  if (values && typeof values === 'object') out.values = values;
+  if (errors) out.errors = errors;
+  if (status && typeof status === 'object') out.status = status;
+  return out;
+}

@@ -1,0 +1,58 @@
+import type { FastifyInstance } from 'fastify';
+import { API, APPEAL_KIND, appealTypeResource, noticeTypeResource, workOrderTypeResource } from '@meter/contracts';
+import { routes } from '../../http/routes.ts';
+import { registerCrud } from '../../http/crud.ts';
+import { conflict } from '../../http/errors.ts';
+import { appealTypes, noticeTypes, workOrderTypes } from '../../db/schema/index.ts';
+import * as repo from './repo.ts';
+import * as appeal from './service.ts';
+
+// 增值服务: the notice/appeal/work-order type dictionaries (declared CRUD resources, SPEC §7 paths) and
+// the appeals of /addedAppeal (owner → company) and /systemAppeal (company → platform).
+
+const tags = ['增值服务'];
+/** the type dictionaries are read by whoever uses the pages, written by whoever holds 类型设置 */
+const read = { routes: ['addedAppeal', 'systemAppeal', 'addedNotice', 'systemNotice'] };
+const write = { op: 'content.types', access: 1 as const };
+
+const crudPaths = (name: string) => ({
+  list: `/yewu/api/${name}/List`,
+  get: { url: `/yewu/api/${name}/Detail`, id: 'query' as const },
+  create: `/yewu/api/${name}/Detail`,
+  update: { url: `/yewu/api/${name}/Detail`, id: 'body' as const },
+  delete: { url: `/yewu/api/${name}/Detail`, id: 'body' as const },
+});
+
+export default function contentRoutes(app: FastifyInstance) {
+  registerCrud(app, { def: noticeTypeResource, table: noticeTypes, tenancy: 'company', tags, read, write, paths: crudPaths('NoticeType') });
+  registerCrud(app, {
+    def: appealTypeResource, table: appealTypes, tenancy: 'company', tags, read, write, paths: crudPaths('AppealType'),
+    beforeDelete: async (tx, _ctx, ids) => {
+      const used = await repo.typeUses(tx, ids);
+      if (used) throw conflict(`该诉求类型下还有 ${used} 条诉求，不能删除（可改为停用）`);
+    },
+  });
+  registerCrud(app, { def: workOrderTypeResource, table: workOrderTypes, tenancy: 'company', tags, read, write, paths: crudPaths('WorkOrderType') });
+
+  const r = routes(app);
+  const A = API.appeal;
+  const O = APPEAL_KIND.owner;
+  const S = APPEAL_KIND.system;
+  r.endpoint(A.list, ({ query }, ctx) => appeal.list(ctx, O, query));
+  r.endpoint(A.detail, ({ query }, ctx) => appeal.detail(ctx, O, query.id));
+  r.endpoint(A.create, ({ body }, ctx) => appeal.createOwnerAppeal(ctx, body));
+  r.endpoint(A.accept, ({ body }, ctx) => appeal.act(ctx, O, 'accept', body));
+  r.endpoint(A.assign, ({ body }, ctx) => appeal.act(ctx, O, 'assign', body));
+  r.endpoint(A.reply, ({ body }, ctx) => appeal.act(ctx, O, 'reply', body));
+  r.endpoint(A.complete, ({ body }, ctx) => appeal.act(ctx, O, 'complete', body));
+  r.endpoint(A.reject, ({ body }, ctx) => appeal.act(ctx, O, 'reject', body));
+  r.endpoint(A.assignees, (_i, ctx) => appeal.assignees(ctx));
+
+  r.endpoint(A.systemList, ({ query }, ctx) => appeal.list(ctx, S, query));
+  r.endpoint(A.systemDetail, ({ query }, ctx) => appeal.detail(ctx, S, query.id));
+  r.endpoint(A.systemCreate, ({ body }, ctx) => appeal.createSystemAppeal(ctx, body));
+  r.endpoint(A.systemAccept, ({ body }, ctx) => appeal.act(ctx, S, 'accept', body));
+  r.endpoint(A.systemReply, ({ body }, ctx) => appeal.act(ctx, S, 'reply', body));
+  r.endpoint(A.systemComplete, ({ body }, ctx) => appeal.act(ctx, S, 'complete', body));
+  r.endpoint(A.systemReject, ({ body }, ctx) => appeal.act(ctx, S, 'reject', body));
+}

@@ -1,0 +1,106 @@
+// Read tasks and scheduled reading.
+import { sql, type SQL } from 'drizzle-orm';
+import type { Tx } from '../../../db/client.ts';
+import { isNb, reportMinutes } from './housekeeping.ts';
+import { and, arr, d, dn, num, paged } from './sql.ts';
+
+// ---------------------------------------------------------------------------------------------
+// Read tasks and scheduled reading
+// ---------------------------------------------------------------------------------------------
+
+export async function lastScheduledRound(tx: Tx): Promise<Date | null> {
+  const r = await tx.execute(sql`SELECT max(started_at) AS t FROM read_tasks WHERE origin = 1`);
+  return dn(r.rows[0]?.t);
+}
+
+export async function companiesWithMeters(tx: Tx): Promise<number[]> {
+  const r = await tx.execute(sql`SELECT DISTINCT company_id FROM meters WHERE status = 1 ORDER BY company_id`);
+  return r.rows.map((x) => Number(x.company_id));
+}
+
+export async function createReadTask(tx: Tx, companyId: number, origin: number, requestedBy: number | null) {
+  const r = await tx.execute(sql`
+    INSERT INTO read_tasks (company_id, origin, requested_by) VALUES (${companyId}, ${origin}, ${requestedBy}) RETURNING id`);
+  return Number(r.rows[0].id);
+}
+
+/**
+ * Queues a read for each reachable meter of a company (scheduled round), or for the given meters
+ * (bulk on-demand). Meters with a read already pending are skipped. A meter whose clock was not
+ * checked for a day gets a full read (clock included). Returns how many were queued.
+ */
+export async function queueReads(
+  tx: Tx,
+  t: {
+    taskId: number; companyId: number; meterIds?: number[]; origin: number; source: number; expiresAt: Date; maxAttempts: number; requestedBy: number | null;
+    requesterName: string; clockEveryHours: number;
+    /** NB meters are reachable right after their own report: their reads wait for the next one (this interval unless the meter has its own) */
+    nbReportMinutes?: number;
+  },
+) {
+  // an NB meter's next report window: its last contact plus whole intervals, the first not yet past
+  // (a meter heard from in the last 30 s is awake now); other meters: now
+  const every = sql`make_interval(mins => ${reportMinutes(t.nbReportMinutes ?? 0)})`;
+  const nextAt = t.nbReportMinutes
+    ? sql`CASE WHEN ${isNb} AND ${reportMinutes(t.nbReportMinutes)} > 0 AND m.last_seen_at IS NOT NULL
+        THEN greatest(now(), m.last_seen_at + ${every} * greatest(0, ceil(extract(epoch FROM now() - m.last_seen_at - interval '30 seconds') / extract(epoch FROM ${every}))) + interval '5 seconds')
+        ELSE now() END`
+    : sql`now()`;
+  const which = t.meterIds
+    ? sql`m.id = ANY(${arr(t.meterIds)}::bigint[])`
+    : sql`(m.online OR EXISTS (SELECT 1 FROM collectors c WHERE c.id = m.collector_id AND c.online))`;
+  const r = await tx.execute(sql`
+    WITH ins AS (
+      INSERT INTO commands (company_id, meter_id, collector_id, kind, payload, expires_at, next_attempt_at, max_attempts, requested_by,
+        requester_name, origin, read_task_id)
+      SELECT m.company_id, m.id, m.collector_id, 'read',
+        jsonb_build_object('source', ${t.source}::int, 'full',
+          coalesce((l.registers->>'clockAt')::timestamptz < now() - make_interval(hours => ${t.clockEveryHours}::int), true)),
+        -- a read waiting for a report window stays worth doing until one interval past it
+        ${t.nbReportMinutes ? sql`greatest(${t.expiresAt.toISOString()}::timestamptz, n.next_at + ${every})` : sql`${t.expiresAt.toISOString()}::timestamptz`}, n.next_at,
+        ${t.maxAttempts}::int, ${t.requestedBy}::bigint, ${t.requesterName}::varchar, ${t.origin}::int, ${t.taskId}::bigint
+      FROM meters m LEFT JOIN meter_latest l ON l.meter_id = m.id
+      CROSS JOIN LATERAL (SELECT ${nextAt} AS next_at) n
+      WHERE m.company_id = ${t.companyId} AND m.status = 1 AND ${which}
+      ON CONFLICT (meter_id, kind) WHERE status IN ('queued', 'sent') DO NOTHING
+      RETURNING id)
+    UPDATE read_tasks SET total = (SELECT count(*) FROM ins),
+      status = CASE WHEN (SELECT count(*) FROM ins) = 0 THEN 'done' ELSE 'running' END,
+      finished_at = CASE WHEN (SELECT count(*) FROM ins) = 0 THEN now() END
+    WHERE id = ${t.taskId} RETURNING total`);
+  return Number(r.rows[0]?.total ?? 0);
+}
+
+/** Counts a finished read of a task; the task is done when every read is counted. */
+export async function countTaskRead(tx: Tx, taskId: number, ok: boolean) {
+  await tx.execute(sql`
+    UPDATE read_tasks SET succeeded = succeeded + ${ok ? 1 : 0}, failed = failed + ${ok ? 0 : 1},
+      status = CASE WHEN succeeded + failed + 1 >= total THEN 'done' ELSE status END,
+      finished_at = CASE WHEN succeeded + failed + 1 >= total THEN now() ELSE finished_at END
+    WHERE id = ${taskId}`);
+}
+
+export async function listReadTasks(tx: Tx, f: { origin?: number; start?: Date; end?: Date }, limit: number, offset: number) {
+  const w: SQL[] = [];
+  if (f.origin) w.push(sql`t.origin = ${f.origin}`);
+  if (f.start) w.push(sql`t.started_at >= ${f.start.toISOString()}`);
+  if (f.end) w.push(sql`t.started_at < ${f.end.toISOString()}`);
+  const r = await tx.execute(sql`
+    SELECT t.*, u.real_name AS requested_by_name, co.name AS company_name, count(*) OVER () AS total_count
+    FROM read_tasks t LEFT JOIN admin_users u ON u.id = t.requested_by LEFT JOIN companies co ON co.id = t.company_id
+    WHERE ${and(w)} ORDER BY t.id DESC LIMIT ${limit} OFFSET ${offset}`);
+  return paged(r.rows, (x) => ({
+    id: Number(x.id),
+    companyId: Number(x.company_id),
+    companyName: String(x.company_name ?? ''),
+    origin: Number(x.origin),
+    total: Number(x.total),
+    succeeded: Number(x.succeeded),
+    failed: Number(x.failed),
+    status: String(x.status),
+    startedAt: d(x.started_at),
+    finishedAt: dn(x.finished_at),
+    requestedBy: num(x.requested_by),
+    requestedByName: String(x.requested_by_name ?? ''),
+  }));
+}
