@@ -22,23 +22,4 @@ export interface RoomRow {
   meterCount: number;
 }
 
-/** userinfo/list and userinfo/detail/{id} */
-export interface OwnerRow {
-  id: number;
-  userId: number;
-  companyId: number;
-  name: string;
-  phone: string;
-  idNumber: string;
-  gender: number;
-  email: string;
-  roomId: number | null;
-  roomName: string | null;
-  areaId: number | null;
-  areaName: string | null;
-  status: number;
-  movedInAt: string | null;
-  memo: string;
-  createdAt: string;
-  hasPassword: boolean;
-}
+// OwnerRow (userinfo/list, userinfo/detail/{id}) is declared with its endpoints (endpoints/owner.ts).

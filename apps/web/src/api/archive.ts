@@ -1,7 +1,9 @@
 // Business calls (/yewu/api) of the room and owner archives: rooms (RoomInfo), charging types
 // (ChargingType), owners (userinfo) with moving in/out, the move-in history and the owner export.
 import { download, http, request, type Paged, type Query } from './request.ts';
-import type { OwnerRow, RoomRow } from '@meter/contracts';
+import type { OwnerMove, OwnerRow, RoomRow } from '@meter/contracts';
+import { call } from './endpoint.ts';
+import { E } from './endpoints.gen.ts';
 
 export type { OwnerRow, RoomRow };
 
@@ -28,19 +30,8 @@ export interface ChargingTypeRow {
 }
 
 
-export interface MoveRow {
-  id: number;
-  ownerId: number | null;
-  ownerName: string;
-  ownerPhone: string;
-  roomId: number | null;
-  roomName: string;
-  areaId: number | null;
-  action: number;
-  at: string;
-  operatorName: string;
-  memo: string;
-}
+/** a move in or out (declared with its endpoint) */
+export type MoveRow = OwnerMove;
 
 const withCompany = (company: Company) => ({ searchCompanyID: company });
 
@@ -70,17 +61,17 @@ export const chargingTypeApi = {
 const U = `${P}/userinfo`;
 
 export const ownerApi = {
-  list: (q: PageQuery) => http.page<OwnerRow>(`${U}/list`, q),
-  get: (id: number, company?: Company) => http.get<OwnerRow>(`${U}/detail/${id}`, withCompany(company)),
-  create: (body: Body, company?: Company) => request<{ id: number }>('POST', `${U}/detail`, { data: body, params: withCompany(company) }),
-  update: (id: number, body: Body, company?: Company) => request<null>('PUT', `${U}/detail`, { data: { ...body, id }, params: withCompany(company) }),
-  remove: (ids: number[], company?: Company) => request<null>('DELETE', `${U}/detail`, { data: { ids }, params: withCompany(company) }),
+  list: (q: PageQuery) => call(E.owner.list, { query: q }),
+  get: (id: number, company?: Company) => call(E.owner.detail, { params: { id }, query: withCompany(company) }),
+  create: (body: Body, company?: Company) => call(E.owner.create, { body, query: withCompany(company) }),
+  update: (id: number, body: Body, company?: Company) => call(E.owner.update, { body: { ...body, id }, query: withCompany(company) }),
+  remove: (ids: number[], company?: Company) => call(E.owner.remove, { body: { ids }, query: withCompany(company) }),
   /** a new owner-portal password, answered once */
-  resetPwd: (id: number, company?: Company) => request<{ id: number; password: string }>('POST', `${U}/resetPwd`, { data: { id }, params: withCompany(company) }),
+  resetPwd: (id: number, company?: Company) => call(E.owner.resetPwd, { body: { id }, query: withCompany(company) }),
   moveIn: (id: number, roomId: number, memo: string, company?: Company) =>
-    request<null>('POST', `${U}/moveIn`, { data: { id, roomId, memo }, params: withCompany(company) }),
-  moveOut: (id: number, memo: string, company?: Company) => request<null>('POST', `${U}/moveOut`, { data: { id, memo }, params: withCompany(company) }),
-  history: (q: PageQuery) => http.page<MoveRow>(`${U}/roomHistory`, q),
+    call(E.owner.moveIn, { body: { id, roomId, memo }, query: withCompany(company) }),
+  moveOut: (id: number, memo: string, company?: Company) => call(E.owner.moveOut, { body: { id, memo }, query: withCompany(company) }),
+  history: (q: PageQuery) => call(E.owner.history, { query: q }),
   /** 业主档案.xlsx with the list's filters (streamed by the server) */
   export: (filters: Query) => download(`${U}/export`, filters, '业主档案'),
 };

@@ -70,6 +70,23 @@ export const E = {
   notify: {
     list: { method: 'GET', path: '/sms/log/list', paged: true } as RouteRef<typeof API.notify.list>,
   },
+  owner: {
+    list: { method: 'GET', path: '/yewu/api/userinfo/list', paged: true } as RouteRef<typeof API.owner.list>,
+    detail: { method: 'GET', path: '/yewu/api/userinfo/detail/:id', paged: false } as RouteRef<typeof API.owner.detail>,
+    create: { method: 'POST', path: '/yewu/api/userinfo/detail', paged: false } as RouteRef<typeof API.owner.create>,
+    update: { method: 'PUT', path: '/yewu/api/userinfo/detail', paged: false } as RouteRef<typeof API.owner.update>,
+    remove: { method: 'DELETE', path: '/yewu/api/userinfo/detail', paged: false } as RouteRef<typeof API.owner.remove>,
+    resetPwd: { method: 'POST', path: '/yewu/api/userinfo/resetPwd', paged: false } as RouteRef<typeof API.owner.resetPwd>,
+    moveIn: { method: 'POST', path: '/yewu/api/userinfo/moveIn', paged: false } as RouteRef<typeof API.owner.moveIn>,
+    moveOut: { method: 'POST', path: '/yewu/api/userinfo/moveOut', paged: false } as RouteRef<typeof API.owner.moveOut>,
+    history: { method: 'GET', path: '/yewu/api/userinfo/roomHistory', paged: true } as RouteRef<typeof API.owner.history>,
+  },
+  report: {
+    check: { method: 'GET', path: '/yewu/api/Report/Check', paged: false } as RouteRef<typeof API.report.check>,
+    fees: { method: 'GET', path: '/yewu/api/Report/Fees', paged: false } as RouteRef<typeof API.report.fees>,
+    deduct: { method: 'GET', path: '/yewu/api/Report/Deduct', paged: false } as RouteRef<typeof API.report.deduct>,
+    bank: { method: 'GET', path: '/yewu/api/Report/Bank', paged: false } as RouteRef<typeof API.report.bank>,
+  },
   appeal: {
     list: { method: 'GET', path: '/yewu/api/Appeal/List', paged: true } as RouteRef<typeof API.appeal.list>,
     detail: { method: 'GET', path: '/yewu/api/Appeal/Detail', paged: false } as RouteRef<typeof API.appeal.detail>,

@@ -3,6 +3,8 @@ import { adminEndpoints } from './admin.ts';
 import { areaEndpoints } from './area.ts';
 import { authEndpoints } from './auth.ts';
 import { notifyEndpoints } from './notify.ts';
+import { ownerEndpoints } from './owner.ts';
+import { reportEndpoints } from './report.ts';
 import { schemeEndpoints } from './scheme.ts';
 import { systemEndpoints } from './system.ts';
 import { financeEndpoints } from './finance.ts';
@@ -15,6 +17,8 @@ export * from './admin.ts';
 export * from './area.ts';
 export * from './auth.ts';
 export * from './notify.ts';
+export * from './owner.ts';
+export * from './report.ts';
 export * from './scheme.ts';
 export * from './system.ts';
 export * from './finance.ts';
@@ -28,6 +32,8 @@ export const API = {
   area: areaEndpoints,
   scheme: schemeEndpoints,
   notify: notifyEndpoints,
+  owner: ownerEndpoints,
+  report: reportEndpoints,
   appeal: appealEndpoints,
 };
 

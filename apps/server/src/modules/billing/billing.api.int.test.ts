@@ -413,6 +413,27 @@ describe('closing and reopening an account', () => {
     expect(opens).toHaveLength(1);
     expect((await send(a.token, 'POST', `${Y}/AccountOff/Reopen`, { ownerId: owner })).body.code).toBe('NOT_CLOSED');
   });
+  it('a room with a phaseId-1 meter is closed only with the valve password, checked on the server; a refusal changes nothing', async () => {
+    const [room, owner] = [a.rooms[3], a.owners[3]];
+    const m = await makeMeter(t.owner, { companyId: a.companyId, roomId: room, schemeId: a.schemes.flat });
+    await t.owner.query('UPDATE meters SET phase_id = 1 WHERE id = $1', [m]);
+    await t.owner.query(`UPDATE companies SET valve_control_pwd = '246810' WHERE id = $1`, [a.companyId]);
+    // no arrears left from the tests above: the password is what this test is about
+    for (const wallet of ['electric', 'water']) ok(await send(a.token, 'POST', `${Y}/Energy/Prepay`, { roomId: room, wallet, amount: '500' }));
+    const closes = async () => (await q(`SELECT count(*)::int AS n FROM commands WHERE meter_id = $1 AND kind = 'close'`, [m]))[0].n;
+    const none = await send(a.token, 'POST', `${Y}/AccountCancel/Cancel`, { roomId: room });
+    expect(none.body).toMatchObject({ code: 'VALVE_PWD_REQUIRED', message: '请输入阀控密码' });
+    const wrong = await send(a.token, 'POST', `${Y}/AccountCancel/Cancel`, { roomId: room, valvePassword: '000000' });
+    expect(wrong.body).toMatchObject({ code: 'VALVE_PWD_WRONG', message: '密码输入不正确' });
+    // nothing of the refused attempts: the owner lives there, no close was asked
+    expect((await q(`SELECT status, room_id FROM owners WHERE id = $1`, [owner]))[0]).toEqual({ status: 1, room_id: room });
+    expect(await closes()).toBe(0);
+    ok(await send(a.token, 'POST', `${Y}/AccountCancel/Cancel`, { roomId: room, valvePassword: ' 246810 ' }));
+    expect(await closes()).toBe(1);
+    // the password is masked in the audit log
+    const [log] = await q(`SELECT detail FROM audit_log WHERE path LIKE '%AccountCancel/Cancel%' ORDER BY id DESC LIMIT 1`);
+    expect(JSON.stringify(log.detail)).not.toContain('246810');
+  });
 });
 
 describe('公摊 meters and /home', () => {

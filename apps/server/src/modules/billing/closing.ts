@@ -5,7 +5,8 @@ import type { Ctx } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
 import { badRequest, notFound, refuse } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
-import { ingestReadings, SOURCE, requestSystemCommand, ORIGIN } from '../control/index.ts';
+import { ingestReadings, SOURCE, requestSystemCommand, ORIGIN, controlRepo } from '../control/index.ts';
+import { valvePassword } from '../company/index.ts';
 import { insertHistory } from '../owner/index.ts';
 import { afterBalanceChange } from './alarms.ts';
 import { occupiedRoom, writeReceipt } from './counter.ts';
@@ -24,6 +25,10 @@ import { settleAllPending } from './settlement.ts';
 const operatorName = (ctx: Ctx) => ctx.user.realName || ctx.user.username;
 
 export async function cancelAccount(ctx: Ctx, b: CancelInput) {
+  // 销户 switches the room's meters off: where one has phaseId 1 the valve-control password is asked
+  // and compared as for any close (its failures counted and audited outside this transaction)
+  const inUse = await ctx.tx(async (tx) => (await repo.roomMeters(tx, b.roomId)).filter((m) => m.status === 1).map((m) => m.id));
+  if (await ctx.tx((tx) => controlRepo.asksValvePassword(tx, inUse))) await valvePassword.verify(ctx, b.valvePassword);
   return ctx.tx(async (tx) => {
     const ro = await occupiedRoom(tx, b.roomId);
     ctx.audit.target = `${ro.path} ${ro.ownerName} 销户`;

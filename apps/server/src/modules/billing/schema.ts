@@ -204,6 +204,8 @@ export const CancelBody = z.object({
     .default([]),
   payMethod: CounterPayMethod.optional().default('cash'),
   memo,
+  /** the company's valve-control password: asked when a meter switched off by 销户 has phaseId 1 (SPEC §4) */
+  valvePassword: z.string().max(64, '阀控密码最多 64 位').optional(),
 });
 export type CancelInput = z.infer<typeof CancelBody>;
 export const ClosedListQuery = PageQuery.extend(AreaFilter.shape).extend({ ownerName: optText(), roomName: optText() });

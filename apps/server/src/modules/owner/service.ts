@@ -8,7 +8,7 @@ import { offsetOf } from '../../http/paging.ts';
 import { hashPassword, randomPassword } from '../auth/index.ts';
 import { lockRoom } from '../room/index.ts';
 import * as repo from './repo.ts';
-import type { HistoryListInput, OwnerInput, OwnerListInput } from './schema.ts';
+import type { HistoryListInput, OwnerInput, OwnerListInput } from '@meter/contracts';
 import { streamXlsx, type XlsxColumn } from './xlsx.ts';
 import { formatBeijing } from '../../time.ts';
 

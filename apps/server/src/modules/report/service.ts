@@ -6,7 +6,7 @@ import { badRequest } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
 import { dayKey, localToInstant, monthKey, monthRange } from '../billing/index.ts';
 import * as repo from './repo.ts';
-import type { ReportInput } from './schema.ts';
+import type { ReportInput } from '@meter/contracts';
 import { streamXlsx, type Column } from './xlsx.ts';
 
 // Finance reports (SPEC §2 /reportCheck, /reportFees, /reportDeduct, /reportBank): a period of China

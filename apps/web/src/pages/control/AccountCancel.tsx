@@ -16,6 +16,7 @@ import { Money, useCompanyPick } from '../fee/common.tsx';
 import { energyColumns } from '../fee/Energy.tsx';
 import { failureText } from '../fee/CounterDialog.tsx';
 import { fmtTime, money } from '../fee/money.ts';
+import { ValveCancelled, needsPassword, useValvePassword } from './valvePassword.tsx';
 
 type Row = EnergyRoomRow & Record<string, unknown>;
 
@@ -65,7 +66,19 @@ function CancelDialog({ room, company, onClose, onDone }: { room: EnergyRoomRow;
   const readingsOk = Object.values(errors).every((e) => e == null);
   const preview = useMemo(() => refundPreview(data?.accounts ?? []), [data]);
 
+  const valve = useValvePassword(company);
+
   const submit = async () => {
+    // 销户 switches the meters off: a phaseId-1 meter among them asks the valve password first
+    let valvePassword: string | undefined;
+    if (meters.some((m) => m.status === 1 && needsPassword(m))) {
+      try {
+        valvePassword = await valve.ask();
+      } catch (e) {
+        if (e instanceof ValveCancelled) return;
+        throw e;
+      }
+    }
     setBusy(true);
     setRefusal('');
     try {
@@ -74,6 +87,7 @@ function CancelDialog({ room, company, onClose, onDone }: { room: EnergyRoomRow;
         readings: meters.filter((m) => (readings[m.id] ?? '').trim() !== '').map((m) => ({ meterId: m.id, total: readings[m.id].trim() })),
         payMethod,
         memo: memo.trim(),
+        ...(valvePassword ? { valvePassword } : {}),
       };
       const r = await billingApi.cancelAccount(body, company);
       setResult(r);
@@ -204,6 +218,7 @@ function CancelDialog({ room, company, onClose, onDone }: { room: EnergyRoomRow;
           />
         )}
       </Spin>
+      {valve.dialog}
     </Modal>
   );
 }

@@ -1,7 +1,7 @@
 // Billing and finance calls (/yewu/api, /wxpay/api, /sms, /device/api/v1) used by the fee, notes,
 // control (timed subsidy, closing accounts), report and home pages. Money on the wire is a 元 string
 // with 2 decimals ("1234.50"); requests send 元 strings exactly as typed (never a JS float).
-import type { Notification } from '@meter/contracts';
+import type { API, Notification, ResultOf } from '@meter/contracts';
 import { download, http, request, type Paged, type Query } from '../../api/request.ts';
 import { call } from '../../api/endpoint.ts';
 import { E } from '../../api/endpoints.gen.ts';
@@ -104,6 +104,8 @@ export interface RoomDetail {
   accounts: { id: number; wallet: string; walletText: string; balance: string; alarmLevel: number; alarmText: string; status: number; closeDeferred: boolean; updatedAt: string }[];
   meters: {
     id: number; name: string; address: string; kind: number; status: number; valveState: number | null; online: boolean;
+    /** 1: switching it off asks the valve-control password (SPEC §4) */
+    phaseId: number | null;
     chargingSchemeName: string | null; alarmSchemeName: string | null; lastTotal: string | null; lastReadAt: string | null;
     settledTotal: string | null; settledAt: string | null; protected: boolean; unit: string;
   }[];
@@ -374,13 +376,10 @@ export interface OnlineOrderRow {
   expiresAt: string;
 }
 
-export interface ReportResult<R, T> {
-  period: { startTime: string; endTime: string };
-  rows: R[];
-  totals: T;
-  count: number;
-  bankName?: string;
-}
+/** a report's answer (period, rows, totals, count; the bank report adds the bank's name), as declared */
+export type ReportAnswer<K extends ReportKind> = ResultOf<(typeof API.report)[K]>;
+/** what every report answer has (the frame around the table shows it) */
+export type ReportResult = Pick<ReportAnswer<ReportKind>, 'period' | 'count'> & { bankName?: string };
 
 // ---- calls -------------------------------------------------------------------------------------------
 
@@ -458,7 +457,7 @@ export const billingApi = {
   withdrawals: (q: PageQuery) => http.page<WithdrawalRow>('/pay/api/AdaPayApplication/FindWithdrawalLog', q),
 
   // reports
-  report: <R, T>(which: ReportKind, q: Query) => http.get<ReportResult<R, T>>(`${Y}/Report/${REPORT_PATH[which]}`, q),
+  report: <K extends ReportKind>(which: K, q: Query) => request<ReportAnswer<K>>(E.report[which].method, E.report[which].path, { params: q }),
   exportReport: (which: ReportKind, q: Query) => download(`${Y}/Report/${REPORT_PATH[which]}Export`, q, REPORT_NAME[which]),
 };
 

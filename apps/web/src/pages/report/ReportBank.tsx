@@ -3,23 +3,10 @@
 // (Report/Bank); totals per channel and a 合计 row; .xlsx export.
 import { useState } from 'react';
 import { Space, Tag, type TableColumnsType } from 'antd';
+import type { BankReportRow } from '@meter/contracts';
 import { ReportFrame, ReportTable, defaultPeriod, m, useReport, useReportParams, type Period } from './reportKit.tsx';
 
-export interface BankRow {
-  day: string;
-  channel: string;
-  channelText: string;
-  count: number;
-  amount: string;
-  auditedCount: number;
-}
-interface BankTotals {
-  count: number;
-  amount: string;
-  bank: { count: number; amount: string };
-  wechat: { count: number; amount: string };
-  alipay: { count: number; amount: string };
-}
+export type BankRow = BankReportRow;
 
 const COLUMNS: TableColumnsType<BankRow> = [
   { title: '日期', dataIndex: 'day' },
@@ -32,7 +19,7 @@ const COLUMNS: TableColumnsType<BankRow> = [
 export default function ReportBank() {
   const [period, setPeriod] = useState<Period>(defaultPeriod());
   const params = useReportParams(period);
-  const q = useReport<BankRow, BankTotals>('bank', params);
+  const q = useReport('bank', params);
   const t = q.data?.totals;
   return (
     <ReportFrame which="bank" title="银行报表" period={period} onPeriod={setPeriod} params={params} loading={q.isFetching} data={q.data} onReload={() => void q.refetch()}>

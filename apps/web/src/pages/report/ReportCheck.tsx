@@ -7,25 +7,10 @@ import { Tabs, type TableColumnsType } from 'antd';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { TRANSACTION_TYPES, billingApi, type Paged } from '../fee/billingApi.ts';
 import { journalColumns, type JournalTableRow } from '../fee/journalColumns.tsx';
+import type { CheckReportRow } from '@meter/contracts';
 import { ReportFrame, ReportTable, defaultPeriod, m, useReport, useReportParams, type Period } from './reportKit.tsx';
 
-export interface CheckRow {
-  day: string;
-  cashCount: number; cash: string;
-  wechatCount: number; wechat: string;
-  alipayCount: number; alipay: string;
-  bankCount: number; bank: string;
-  income: string;
-  refundCount: number; refund: string;
-  /** 冲正: voided counter receipts (signed), part of 净收款 */
-  reversalCount: number; reversal: string;
-  net: string;
-  subsidyCount: number; subsidy: string;
-  systemCount: number; system: string;
-  openingCount: number; opening: string;
-  deduction: string;
-  fee: string;
-}
+export type CheckRow = CheckReportRow;
 
 const pair = (count: keyof CheckRow, amount: keyof CheckRow, title: string) => ({
   title,
@@ -63,7 +48,7 @@ export function checkTotals(t: CheckRow) {
 function CheckReport() {
   const [period, setPeriod] = useState<Period>(defaultPeriod());
   const params = useReportParams(period);
-  const q = useReport<CheckRow, CheckRow>('check', params);
+  const q = useReport('check', params);
   return (
     <ReportFrame which="check" title="对账报表" period={period} onPeriod={setPeriod} params={params} loading={q.isFetching} data={q.data} onReload={() => void q.refetch()}>
       <ReportTable<CheckRow>

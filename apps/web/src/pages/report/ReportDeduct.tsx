@@ -3,22 +3,13 @@
 // (Report/Deduct); 电表 / 水表 subtotals and a 合计 row; .xlsx export.
 import { useState } from 'react';
 import type { TableColumnsType } from 'antd';
+import type { DeductReportRow } from '@meter/contracts';
+import type { ReportAnswer } from '../fee/billingApi.ts';
 import { ReportFrame, ReportTable, defaultPeriod, m, useReport, useReportParams, type Period } from './reportKit.tsx';
 
-export interface DeductRow {
-  day: string;
-  meterKind: number;
-  meterKindText: string;
-  readings: number;
-  meters: number;
-  quantity: string;
-  unit: string;
-  amount: string;
-  charged: string;
-  vacant: string;
-}
-interface KindTotals { readings: number; quantity: string; amount: string; charged: string; vacant: string }
-interface DeductTotals { electric: KindTotals; water: KindTotals; amount: string }
+export type DeductRow = DeductReportRow;
+type DeductTotals = ReportAnswer<'deduct'>['totals'];
+type KindTotals = DeductTotals['electric'];
 
 const COLUMNS: TableColumnsType<DeductRow> = [
   { title: '日期', dataIndex: 'day' },
@@ -39,7 +30,7 @@ export function deductTotals(t: DeductTotals) {
 export default function ReportDeduct() {
   const [period, setPeriod] = useState<Period>(defaultPeriod());
   const params = useReportParams(period);
-  const q = useReport<DeductRow, DeductTotals>('deduct', params);
+  const q = useReport('deduct', params);
   return (
     <ReportFrame which="deduct" title="扣费报表" period={period} onPeriod={setPeriod} params={params} loading={q.isFetching} data={q.data} onReload={() => void q.refetch()}>
       <ReportTable<DeductRow>

@@ -4,24 +4,10 @@
 // room (not only the page); .xlsx export of all rooms.
 import { useState } from 'react';
 import type { TableColumnsType } from 'antd';
+import type { FeesReportRow } from '@meter/contracts';
 import { ReportFrame, ReportTable, defaultPeriod, m, useReport, useReportParams, type Period } from './reportKit.tsx';
 
-export interface FeesRow {
-  roomId: number;
-  roomName: string;
-  ownerName: string;
-  electricQuantity: string;
-  electricAmount: string;
-  waterQuantity: string;
-  waterAmount: string;
-  fees: string;
-  subsidy: string;
-  total: string;
-  prepay: string;
-  refund: string;
-  system: string;
-  opening: string;
-}
+export type FeesRow = FeesReportRow;
 type FeesTotals = Omit<FeesRow, 'roomId' | 'roomName' | 'ownerName' | 'electricQuantity' | 'waterQuantity'>;
 
 const COLUMNS: TableColumnsType<FeesRow> = [
@@ -48,7 +34,7 @@ export default function ReportFees() {
   const [period, setPeriod] = useState<Period>(defaultPeriod());
   const [page, setPage] = useState({ index: 1, size: 20 });
   const params = useReportParams(period, page);
-  const q = useReport<FeesRow, FeesTotals>('fees', params);
+  const q = useReport('fees', params);
   return (
     <ReportFrame
       which="fees"

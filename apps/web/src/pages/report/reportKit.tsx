@@ -28,8 +28,8 @@ export function useReportParams(period: Period, extra: Record<string, unknown> =
   return { ...area, ...periodParams(period), ...extra };
 }
 
-export function useReport<R, T>(which: ReportKind, params: Record<string, unknown>) {
-  const q = useQuery({ queryKey: ['report', which, params], queryFn: () => billingApi.report<R, T>(which, params) });
+export function useReport<K extends ReportKind>(which: K, params: Record<string, unknown>) {
+  const q = useQuery({ queryKey: ['report', which, params], queryFn: () => billingApi.report(which, params) });
   usePageRefresh(() => void q.refetch());
   return q;
 }
@@ -44,7 +44,7 @@ export function ReportFrame({ which, title, period, onPeriod, params, loading, d
   onPeriod(p: Period): void;
   params: Record<string, unknown>;
   loading: boolean;
-  data?: ReportResult<unknown, unknown>;
+  data?: ReportResult;
   children: ReactNode;
   onReload(): void;
 }) {

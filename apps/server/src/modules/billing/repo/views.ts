@@ -89,7 +89,7 @@ export async function roomAccounts(tx: Tx, ownerId: number) {
 export async function roomMeterDetails(tx: Tx, roomId: number) {
   const r = await tx.execute(sql`
     SELECT m.id, m.name, m.address, m.kind, m.plan, m.multiplier, m.status, m.valve_state AS "valveState", m.online,
-      m.charging_scheme_id AS "chargingSchemeId", cs.name AS "chargingSchemeName", m.alarm_scheme_id AS "alarmSchemeId", als.name AS "alarmSchemeName",
+      m.phase_id AS "phaseId", m.charging_scheme_id AS "chargingSchemeId", cs.name AS "chargingSchemeName", m.alarm_scheme_id AS "alarmSchemeId", als.name AS "alarmSchemeName",
       ml.total AS "lastTotal", ${localTime(sql`ml.read_at`)} AS "lastReadAt",
       sc.total AS "settledTotal", CASE WHEN sc.read_at = '-infinity' THEN NULL ELSE ${localTime(sql`sc.read_at`)} END AS "settledAt",
       EXISTS (SELECT 1 FROM protections p WHERE p.meter_id = m.id AND p.active AND (p.end_at IS NULL OR p.end_at > now())) AS "protected"

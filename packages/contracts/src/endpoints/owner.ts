@@ -1,0 +1,146 @@
+import { z } from 'zod';
+import { endpoint } from '../endpoint.ts';
+import { num } from '../input.ts';
+import { CompanyQuery, wireTime } from '../query.ts';
+import { formSchema, listQuerySchema, typed } from '../resource.ts';
+import { ownerResource, ownerRoomHistoryResource } from '../resources/owner.ts';
+
+// 业主 (/yewu/api/userinfo, /recordsOwner) and the move-in history (/inRoomRecord). SPEC §7 names the
+// userinfo list/detail/resetPwd paths; moveIn, moveOut and roomHistory are ours (docs/API.md). The
+// .xlsx export is still registered by hand (a streamed file, see the endpoints report).
+
+const tags = ['业主'];
+const read = { routes: ['recordsOwner'] };
+const write = { routes: ['recordsOwner'], op: 'owner.basic' };
+const history = { routes: ['inRoomRecord', 'recordsOwner'] };
+
+const id = num(z.number().int().positive());
+const memo = z.string().trim().max(200, '备注最多 200 个字').optional().default('');
+
+export interface OwnerInput {
+  name: string;
+  phone: string;
+  idNumber: string;
+  gender: number;
+  email: string;
+  memo: string;
+  roomId?: number | null;
+}
+
+export interface OwnerListInput {
+  index: number;
+  size: number;
+  searchArea?: number;
+  name?: string;
+  phone?: string;
+  roomName?: string;
+  roomId?: number;
+  status?: number;
+}
+
+export interface HistoryListInput {
+  index: number;
+  size: number;
+  searchArea?: number;
+  ownerName?: string;
+  ownerPhone?: string;
+  roomName?: string;
+  action?: number;
+  ownerId?: number;
+  roomId?: number;
+  startTime?: string;
+  endTime?: string;
+}
+
+const ownerForm = formSchema(ownerResource);
+export const OwnerCreateBody = typed<OwnerInput>(ownerForm);
+export const OwnerUpdateBody = typed<OwnerInput & { id: number }>(ownerForm.omit({ roomId: true }).extend({ id }));
+export const OwnerIdParams = z.object({ id });
+export const OwnerIdsBody = z.object({ ids: z.array(id).min(1, '请选择要删除的业主').max(1000) });
+export const ResetPwdBody = z.object({ id });
+export const MoveInBody = z.object({ id, roomId: id, memo });
+export const MoveOutBody = z.object({ id, memo });
+
+/** userinfo/list and userinfo/export: name, phone, room (name or id), status, area subtree (OwnerListInput). */
+export const OwnerListQuery = listQuerySchema(ownerResource).extend({ roomId: id.optional() });
+
+const when = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/, '格式应为 YYYY-MM-DD 或 YYYY-MM-DD HH:mm:ss')
+  .optional()
+  .or(z.literal('').transform(() => undefined));
+/** userinfo/roomHistory (HistoryListInput) */
+export const HistoryListQuery = listQuerySchema(ownerRoomHistoryResource).extend({
+  ownerId: id.optional(),
+  roomId: id.optional(),
+  startTime: when,
+  endTime: when,
+});
+
+/** userinfo/list and userinfo/detail/{id} */
+export const OwnerInfoRow = z.object({
+  id: z.number(),
+  userId: z.number(),
+  companyId: z.number(),
+  name: z.string(),
+  phone: z.string(),
+  idNumber: z.string(),
+  gender: z.number(),
+  email: z.string(),
+  roomId: z.number().nullable(),
+  roomName: z.string().nullable(),
+  areaId: z.number().nullable(),
+  /** the area's path from the root */
+  areaName: z.string().nullable(),
+  /** 1 入住, 0 未入住 */
+  status: z.number(),
+  movedInAt: wireTime.nullable(),
+  memo: z.string(),
+  createdAt: wireTime,
+  /** whether the owner portal password is set */
+  hasPassword: z.boolean(),
+});
+
+/** A move in or out (owner_room_history), names as they were then. */
+export const OwnerMoveRow = z.object({
+  id: z.number(),
+  ownerId: z.number().nullable(),
+  ownerName: z.string(),
+  ownerPhone: z.string(),
+  roomId: z.number().nullable(),
+  roomName: z.string(),
+  areaId: z.number().nullable(),
+  action: z.number(),
+  at: wireTime,
+  operatorId: z.number().nullable(),
+  operatorName: z.string(),
+  memo: z.string(),
+});
+
+const U = '/yewu/api/userinfo';
+
+export const ownerEndpoints = {
+  list: endpoint({ method: 'GET', path: `${U}/list`, summary: '业主列表', perm: read, query: OwnerListQuery, response: OwnerInfoRow, paged: true, tags }),
+  detail: endpoint({
+    method: 'GET', path: `${U}/detail/:id`, summary: '业主详情', perm: read, query: CompanyQuery, params: OwnerIdParams, response: OwnerInfoRow, tags,
+  }),
+  create: endpoint({
+    method: 'POST', path: `${U}/detail`, summary: '新增业主', perm: write, query: CompanyQuery, body: OwnerCreateBody,
+    response: z.object({ id: z.number() }), tags,
+  }),
+  update: endpoint({ method: 'PUT', path: `${U}/detail`, summary: '编辑业主', perm: write, query: CompanyQuery, body: OwnerUpdateBody, response: z.null(), tags }),
+  remove: endpoint({ method: 'DELETE', path: `${U}/detail`, summary: '删除业主', perm: write, query: CompanyQuery, body: OwnerIdsBody, response: z.null(), tags }),
+  resetPwd: endpoint({
+    method: 'POST', path: `${U}/resetPwd`, summary: '重置业主密码', perm: write, query: CompanyQuery, body: ResetPwdBody,
+    response: z.object({ id: z.number(), password: z.string() }), tags,
+  }),
+  moveIn: endpoint({ method: 'POST', path: `${U}/moveIn`, summary: '业主入住', perm: write, query: CompanyQuery, body: MoveInBody, response: z.null(), tags }),
+  moveOut: endpoint({ method: 'POST', path: `${U}/moveOut`, summary: '业主迁出', perm: write, query: CompanyQuery, body: MoveOutBody, response: z.null(), tags }),
+  history: endpoint({
+    method: 'GET', path: `${U}/roomHistory`, summary: '入住记录', perm: history, query: HistoryListQuery, response: OwnerMoveRow, paged: true, tags,
+  }),
+};
+
+export type OwnerRow = z.output<typeof OwnerInfoRow>;
+export type OwnerMove = z.output<typeof OwnerMoveRow>;

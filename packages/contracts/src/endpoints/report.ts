@@ -1,0 +1,118 @@
+import { z } from 'zod';
+import { endpoint } from '../endpoint.ts';
+import { AreaFilter, PageQuery } from '../query.ts';
+
+// 报表统计 (/yewu/api/Report; SPEC §2 /reportCheck, /reportFees, /reportDeduct, /reportBank): a period of
+// China days (default this month), rows and totals; amounts are 元 strings with 2 decimals. The
+// .xlsx exports (…Export) are still registered by hand (streamed files, see the endpoints report).
+
+const tags = ['报表统计'];
+const read = (route: string) => ({ routes: [route] });
+
+const date = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}$/, '格式应为 YYYY-MM-DD')
+  .optional()
+  .or(z.literal('').transform(() => undefined));
+
+export const ReportQuery = AreaFilter.extend({ startTime: date, endTime: date });
+export type ReportInput = z.infer<typeof ReportQuery>;
+export const FeesQuery = PageQuery.extend(ReportQuery.shape);
+
+const yuan = z.string();
+const Period = z.object({ startTime: z.string(), endTime: z.string() });
+
+/** 对账: one day (or the totals row, day 合计) by pay method. */
+export const ReportCheckRow = z.object({
+  day: z.string(),
+  cashCount: z.number(), cash: yuan,
+  wechatCount: z.number(), wechat: yuan,
+  alipayCount: z.number(), alipay: yuan,
+  bankCount: z.number(), bank: yuan,
+  income: yuan,
+  refundCount: z.number(), refund: yuan,
+  /** 冲正: voided counter receipts (signed), part of 净收款 */
+  reversalCount: z.number(), reversal: yuan,
+  net: yuan,
+  subsidyCount: z.number(), subsidy: yuan,
+  systemCount: z.number(), system: yuan,
+  openingCount: z.number(), opening: yuan,
+  deduction: yuan,
+  fee: yuan,
+});
+
+export const ReportBankRow = z.object({
+  day: z.string(),
+  channel: z.string(),
+  channelText: z.string(),
+  count: z.number(),
+  amount: yuan,
+  auditedCount: z.number(),
+});
+const CountAmount = z.object({ count: z.number(), amount: yuan });
+
+export const ReportDeductRow = z.object({
+  day: z.string(),
+  /** 1 电表, 2 水表 */
+  meterKind: z.number(),
+  meterKindText: z.string(),
+  readings: z.number(),
+  meters: z.number(),
+  quantity: z.string(),
+  unit: z.string(),
+  amount: yuan,
+  charged: yuan,
+  vacant: yuan,
+});
+const KindTotals = z.object({ readings: z.number(), quantity: z.string(), amount: yuan, charged: yuan, vacant: yuan });
+
+export const ReportFeesRow = z.object({
+  roomId: z.number(),
+  roomName: z.string(),
+  ownerName: z.string(),
+  electricQuantity: z.string(),
+  electricAmount: yuan,
+  waterQuantity: z.string(),
+  waterAmount: yuan,
+  fees: yuan,
+  subsidy: yuan,
+  total: yuan,
+  prepay: yuan,
+  refund: yuan,
+  system: yuan,
+  opening: yuan,
+});
+const FeesTotals = ReportFeesRow.omit({ roomId: true, roomName: true, ownerName: true, electricQuantity: true, waterQuantity: true });
+
+const result = <R extends z.ZodType, T extends z.ZodType>(row: R, totals: T) => z.object({ period: Period, rows: z.array(row), totals, count: z.number() });
+
+export const ReportCheckResult = result(ReportCheckRow, ReportCheckRow);
+export const ReportBankResult = result(ReportBankRow, CountAmount.extend({ bank: CountAmount, wechat: CountAmount, alipay: CountAmount })).extend({
+  /** the company's settlement bank */
+  bankName: z.string(),
+});
+export const ReportDeductResult = result(ReportDeductRow, z.object({ electric: KindTotals, water: KindTotals, amount: yuan }));
+export const ReportFeesResult = result(ReportFeesRow, FeesTotals);
+
+const Y = '/yewu/api/Report';
+
+export const reportEndpoints = {
+  check: endpoint({
+    method: 'GET', path: `${Y}/Check`, summary: '对账报表（按日、按支付方式）', perm: read('reportCheck'), query: ReportQuery, response: ReportCheckResult, tags,
+  }),
+  fees: endpoint({
+    method: 'GET', path: `${Y}/Fees`, summary: '费用报表（按房间）', perm: read('reportFees'), query: FeesQuery, response: ReportFeesResult, tags,
+  }),
+  deduct: endpoint({
+    method: 'GET', path: `${Y}/Deduct`, summary: '扣费报表（按日、按表具类型）', perm: read('reportDeduct'), query: ReportQuery, response: ReportDeductResult, tags,
+  }),
+  bank: endpoint({
+    method: 'GET', path: `${Y}/Bank`, summary: '银行报表（银行与在线支付收款）', perm: read('reportBank'), query: ReportQuery, response: ReportBankResult, tags,
+  }),
+};
+
+export type CheckReportRow = z.output<typeof ReportCheckRow>;
+export type BankReportRow = z.output<typeof ReportBankRow>;
+export type DeductReportRow = z.output<typeof ReportDeductRow>;
+export type FeesReportRow = z.output<typeof ReportFeesRow>;
