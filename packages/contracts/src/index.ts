@@ -4,6 +4,7 @@ export * from './permissions.ts';
 export * from './plans.ts';
 export * from './money.ts';
 export * from './input.ts';
+export * from './phone.ts';
 export * from './resource.ts';
 export * from './resources/index.ts';
 export * from './rows.ts';

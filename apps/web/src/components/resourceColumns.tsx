@@ -1,7 +1,8 @@
 // Derives ResourceTable columns from a resource declared once in @meter/contracts (DESIGN §3): the
 // same field list the server validates with drives the table, the search form and the edit form.
 import type { Rule } from 'antd/es/form';
-import { isValidIdCard, phoneError, type FieldDef, type ResourceDef } from '@meter/contracts';
+import { isValidIdCard, type FieldDef, type ResourceDef } from '@meter/contracts';
+import { phoneRule } from './rules.ts';
 import { http } from '../api/request.ts';
 import type { ResourceColumn } from './ResourceTable.tsx';
 
@@ -13,16 +14,6 @@ export async function refOptions(f: FieldDef): Promise<Option[]> {
   const res = await http.get<unknown>(f.ref.url, { index: 1, size: 1000 });
   const rows = (Array.isArray(res) ? res : ((res as { data?: unknown[] })?.data ?? [])) as Record<string, unknown>[];
   return rows.map((r) => ({ label: String(r[f.ref!.label ?? 'name'] ?? ''), value: r[f.ref!.value ?? 'id'] as string | number }));
-}
-
-/** A mobile number, with the server's words for what is wrong (length, digits or prefix); '' passes. */
-export function phoneRule(label = '手机号码'): Rule {
-  return {
-    validator: (_r, v) => {
-      const e = v == null || String(v).trim() === '' ? null : phoneError(String(v), label);
-      return e ? Promise.reject(new Error(e)) : Promise.resolve();
-    },
-  };
 }
 
 function rulesOf(f: FieldDef): Rule[] {

@@ -3,7 +3,7 @@
 import { Popconfirm, Typography } from 'antd';
 import { userApi, type AdminUser } from '../../api/yonghu.ts';
 import { getModal, toast } from '../../app/feedback.tsx';
-import { phoneRule } from '../../components/resourceColumns.tsx';
+import { phoneRule } from '../../components/rules.ts';
 
 export const STATUS_ENUM = {
   1: { text: '启用', status: 'Success' },
