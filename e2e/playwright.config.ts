@@ -71,6 +71,11 @@ export default defineConfig({
           // the local payment emulator on a free port of 127.0.0.1 (payer pages, WeChat Pay v3 / Alipay)
           PAY_EMULATOR_PORT: '0',
           LOG_LEVEL: 'warn',
+          // every test signs in from 127.0.0.1, most as demo: 35 sign-ins can fall in one minute on a quiet
+          // machine, over the per-address (30) and per-account (10) login limits. The limits themselves are
+          // tested in apps/server/src/modules/auth/login-limits.int.test.ts.
+          LOGIN_RATE_PER_IP: '1000',
+          LOGIN_RATE_PER_ACCOUNT: '1000',
           // E2E_CLOCK_AT runs the server's time-of-day rules from that instant (e.g. 2026-11-26T03:00:00+08:00)
           ...(process.env.E2E_CLOCK_AT ? { CLOCK_AT: process.env.E2E_CLOCK_AT } : {}),
           // a data directory we made (mkdtemp above) is removed by serve.mjs after the server stops
