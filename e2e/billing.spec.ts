@@ -77,9 +77,9 @@ test.beforeAll(async ({ request }) => {
 
 test('/energy: a WeChat top-up updates the balance; the receipt reads the amount in capitals; /notesPay lists it', async ({ page }) => {
   await page.addInitScript(() => {
-    (window as unknown as { __printed: number }).__printed = 0;
+    window.__printed = 0;
     window.print = () => {
-      (window as unknown as { __printed: number }).__printed += 1;
+      window.__printed += 1;
     };
   });
   const memo = `e2e 柜台充值 ${Date.now()}`;
@@ -120,7 +120,7 @@ test('/energy: a WeChat top-up updates the balance; the receipt reads the amount
   await expect(page.getByTestId('receipt-print-count')).toHaveText('0');
   await page.getByRole('button', { name: /打\s*印/ }).click();
   await expect(page.getByTestId('receipt-print-count')).toHaveText('1');
-  await expect.poll(() => page.evaluate(() => (window as unknown as { __printed: number }).__printed)).toBe(1);
+  await expect.poll(() => page.evaluate(() => window.__printed)).toBe(1);
   await page.getByRole('button', { name: /关\s*闭/ }).click();
 
   // the payment log

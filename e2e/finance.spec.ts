@@ -113,9 +113,9 @@ test('/dailyClose: finance closes the day; later money goes to the next day; the
 
 test('/energy 扫码充值 at the counter: paid on the emulator\'s payer page, the receipt prints; an unpaid order is cancelled', async ({ page, context }) => {
   await page.addInitScript(() => {
-    (window as unknown as { __printed: number }).__printed = 0;
+    window.__printed = 0;
     window.print = () => {
-      (window as unknown as { __printed: number }).__printed += 1;
+      window.__printed += 1;
     };
   });
   await login(page);
@@ -145,7 +145,7 @@ test('/energy 扫码充值 at the counter: paid on the emulator\'s payer page, t
   await expect(page.getByTestId('receipt')).toContainText('微信');
   const preview = page.getByRole('dialog', { name: '票据预览' });
   await preview.getByRole('button', { name: /打\s*印/ }).click();
-  await expect.poll(() => page.evaluate(() => (window as unknown as { __printed: number }).__printed)).toBe(1);
+  await expect.poll(() => page.evaluate(() => window.__printed)).toBe(1);
   await preview.getByRole('button', { name: /关\s*闭/ }).click();
   await page.getByRole('button', { name: /完\s*成/ }).click();
 

@@ -37,3 +37,10 @@ export async function openFromMenu(page: Page, group: string, title: string): Pr
 export function toast(page: Page, text: string | RegExp) {
   return page.locator('.ant-message-notice').filter({ hasText: text });
 }
+
+declare global {
+  interface Window {
+    /** how many times the page printed (specs replace window.print to count) */
+    __printed: number;
+  }
+}

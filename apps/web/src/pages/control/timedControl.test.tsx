@@ -41,7 +41,7 @@ function mockServer(calls: Call[], rows: unknown[]) {
   const ok = (data: unknown, count?: number) => json({ code: 'SUCCESS', message: '', data, ...(count !== undefined ? { count } : {}) });
   configureRequest({
     toast: { success: () => {}, error: () => {}, warning: () => {} },
-    fetch: vi.fn(async (input: string, init: RequestInit) => {
+    fetch: vi.fn<(input: string, init: RequestInit) => Promise<Response>>(async (input, init) => {
       const p = new URL(input, 'http://x').pathname;
       const body = init.body ? JSON.parse(String(init.body)) : undefined;
       calls.push({ method: init.method ?? 'GET', url: p, body });
@@ -50,7 +50,7 @@ function mockServer(calls: Call[], rows: unknown[]) {
       if (p.endsWith('/timed/enable')) return ok({ changed: 1, message: '已启用 1 个定时任务' });
       if (p.endsWith('/timed')) return ok(null);
       return ok([], 0);
-    }) as unknown as (input: string, init: RequestInit) => Promise<Response>,
+    }),
   });
 }
 

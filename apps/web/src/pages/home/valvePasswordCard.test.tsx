@@ -31,7 +31,7 @@ function mockServer(calls: Call[], hasValveControlPwd: boolean, warnings: string
   const json = (b: unknown) => new Response(JSON.stringify(b), { status: 200 });
   configureRequest({
     toast: { success: () => {}, error: () => {}, warning: (m: string) => void warnings.push(m) },
-    fetch: vi.fn(async (input: string, init: RequestInit) => {
+    fetch: vi.fn<(input: string, init: RequestInit) => Promise<Response>>(async (input, init) => {
       const p = new URL(input, 'http://x').pathname;
       const body = init.body ? JSON.parse(String(init.body)) : undefined;
       calls.push({ method: init.method ?? 'GET', url: p, body });
@@ -41,7 +41,7 @@ function mockServer(calls: Call[], hasValveControlPwd: boolean, warnings: string
         return json({ code: 'SUCCESS', data: null });
       }
       return json({ code: 'SUCCESS', data: null });
-    }) as unknown as (input: string, init: RequestInit) => Promise<Response>,
+    }),
   });
 }
 
