@@ -39,6 +39,11 @@ export interface Endpoint<
   response?: R;
   /** the answer is a page: `{data: rows, count}` */
   paged?: boolean;
+  /**
+   * The answer is a file (an .xlsx export), not an envelope: the handler writes it to the reply and
+   * the web saves it under this name (SPEC §7/§8: on failure the envelope comes back instead).
+   */
+  file?: string;
 }
 
 export function endpoint<
@@ -60,6 +65,8 @@ export interface RouteRef<E extends Endpoint> {
   method: HttpMethod;
   path: string;
   paged: boolean;
+  /** the file name a download is saved under (declarations with `file`) */
+  file?: string;
   /** type only: the declaration this reference stands for */
   readonly endpoint?: E;
 }
@@ -78,7 +85,8 @@ export function clientSource(api: Record<string, Record<string, Endpoint>>): str
   for (const [group, eps] of Object.entries(api)) {
     lines.push(`  ${group}: {`);
     for (const [name, e] of Object.entries(eps)) {
-      lines.push(`    ${name}: { method: '${e.method}', path: '${e.path}', paged: ${e.paged === true} } as RouteRef<typeof API.${group}.${name}>,`);
+      const file = e.file ? `, file: '${e.file}'` : '';
+      lines.push(`    ${name}: { method: '${e.method}', path: '${e.path}', paged: ${e.paged === true}${file} } as RouteRef<typeof API.${group}.${name}>,`);
     }
     lines.push('  },');
   }

@@ -156,7 +156,7 @@ export function routes(app: FastifyInstance) {
       handler: async (req, reply) => {
         const input = { query: req.query, body: req.body, params: req.params } as HandlerInput<E>;
         const result = await handler(input, req.ctx as Ctx, req, reply);
-        if (reply.sent) return reply;
+        if (reply.sent || e.file) return reply;
         return envelope(result);
       },
     });

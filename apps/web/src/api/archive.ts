@@ -1,8 +1,8 @@
 // Business calls (/yewu/api) of the room and owner archives: rooms (RoomInfo), charging types
 // (ChargingType), owners (userinfo) with moving in/out, the move-in history and the owner export.
 import { download, http, request, type Paged, type Query } from './request.ts';
-import type { OwnerMove, OwnerRow, RoomRow } from '@meter/contracts';
-import { call } from './endpoint.ts';
+import type { OwnerListInput, OwnerMove, OwnerRow, RoomRow } from '@meter/contracts';
+import { call, fetchFile } from './endpoint.ts';
 import { E } from './endpoints.gen.ts';
 
 export type { OwnerRow, RoomRow };
@@ -73,7 +73,7 @@ export const ownerApi = {
   moveOut: (id: number, memo: string, company?: Company) => call(E.owner.moveOut, { body: { id, memo }, query: withCompany(company) }),
   history: (q: PageQuery) => call(E.owner.history, { query: q }),
   /** 业主档案.xlsx with the list's filters (streamed by the server) */
-  export: (filters: Query) => download(`${U}/export`, filters, '业主档案'),
+  export: (filters: Partial<OwnerListInput>) => fetchFile(E.owner.export, { query: filters }),
 };
 
 export type { Paged };

@@ -2,7 +2,7 @@
 // (endpoints.gen.ts): the method and path come from the declaration, the input and the answer are typed
 // by its schemas. Everything else — toasts, 401, duplicate guard, prefetch — is request.ts as always.
 import { pathOf, type CallInput, type Endpoint, type ResultOf, type RouteRef } from '@meter/contracts';
-import { request, type Paged, type Query, type RequestOptions } from './request.ts';
+import { download, request, type Paged, type Query, type RequestOptions } from './request.ts';
 
 type Answer<E extends Endpoint> = E extends { paged?: true } ? Paged<ResultOf<E>> : ResultOf<E>;
 
@@ -18,4 +18,10 @@ export function call<E extends Endpoint>(
     params: input.query as Query | undefined,
     data: input.body,
   });
+}
+
+/** `fetchFile(E.owner.export, { query })`: a declared file answer (`file` in the declaration), saved under its name. */
+export function fetchFile<E extends Endpoint>(ref: RouteRef<E>, input: Partial<CallInput<E>> = {}): Promise<string> {
+  const params = input.params as Record<string, unknown> | undefined;
+  return download(pathOf(ref.path, params), input.query as Query | undefined, ref.file);
 }

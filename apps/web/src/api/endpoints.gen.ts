@@ -80,6 +80,7 @@ export const E = {
     moveIn: { method: 'POST', path: '/yewu/api/userinfo/moveIn', paged: false } as RouteRef<typeof API.owner.moveIn>,
     moveOut: { method: 'POST', path: '/yewu/api/userinfo/moveOut', paged: false } as RouteRef<typeof API.owner.moveOut>,
     history: { method: 'GET', path: '/yewu/api/userinfo/roomHistory', paged: true } as RouteRef<typeof API.owner.history>,
+    export: { method: 'GET', path: '/yewu/api/userinfo/export', paged: false, file: '业主档案' } as RouteRef<typeof API.owner.export>,
   },
   report: {
     check: { method: 'GET', path: '/yewu/api/Report/Check', paged: false } as RouteRef<typeof API.report.check>,

@@ -1,10 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { API, OwnerListQuery, type HistoryListInput, type OwnerListInput } from '@meter/contracts';
+import { API, type HistoryListInput, type OwnerListInput } from '@meter/contracts';
 import { routes } from '../../http/routes.ts';
 import * as owner from './service.ts';
 
 // Owners (userinfo, page /recordsOwner) and move-in history (page /inRoomRecord).
-const exporting = { routes: ['recordsOwner'], op: 'owner.export' };
 
 export default function ownerRoutes(app: FastifyInstance) {
   const r = routes(app);
@@ -19,7 +18,5 @@ export default function ownerRoutes(app: FastifyInstance) {
   r.endpoint(O.moveIn, ({ body }, ctx) => owner.moveOwnerIn(ctx, body.id, body.roomId, body.memo));
   r.endpoint(O.moveOut, ({ body }, ctx) => owner.moveOwnerOut(ctx, body.id, body.memo));
   r.endpoint(O.history, ({ query }, ctx) => owner.listHistory(ctx, query as Record<string, unknown> & HistoryListInput));
-  // a streamed .xlsx: registered by hand until declarations cover file answers
-  r.get('/yewu/api/userinfo/export', { summary: '导出业主档案（.xlsx）', perm: exporting, query: OwnerListQuery, tags: ['业主'] }, ({ query }, ctx, _req, reply) =>
-    owner.exportOwners(ctx, query as Record<string, unknown> & OwnerListInput, reply));
+  r.endpoint(O.export, ({ query }, ctx, _req, reply) => owner.exportOwners(ctx, query as Record<string, unknown> & OwnerListInput, reply));
 }

@@ -5,7 +5,7 @@
 import { useMemo, useRef, useState } from 'react';
 import { Alert, Button, Form, Input, Modal, Popconfirm, Tag, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
-import { GENDERS, ownerResource } from '@meter/contracts';
+import { GENDERS, ownerResource, type OwnerListInput } from '@meter/contracts';
 import { ResourceTable, type ListQuery, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { columnsFromResource } from '../../components/resourceColumns.tsx';
 import { ownerApi, type OwnerRow } from '../../api/archive.ts';
@@ -37,7 +37,7 @@ export function ownerBody(v: Record<string, unknown>, withRoom: boolean): Record
 }
 
 /** The list's filters without paging: what the export takes. */
-export function exportFilters(q: ListQuery | null): Record<string, unknown> {
+export function exportFilters(q: ListQuery | null): Partial<OwnerListInput> {
   if (!q) return {};
   const { index: _i, size: _s, ...rest } = q;
   void _i;
