@@ -1,6 +1,6 @@
 // Business calls (/yewu/api) of the room and owner archives: rooms (RoomInfo), charging types
 // (ChargingType), owners (userinfo) with moving in/out, the move-in history and the owner export.
-import { download, http, request, type Paged, type Query } from './request.ts';
+import { http, request, type Paged, type Query } from './request.ts';
 import type { OwnerListInput, OwnerMove, OwnerRow, RoomRow } from '@meter/contracts';
 import { call, fetchFile } from './endpoint.ts';
 import { E } from './endpoints.gen.ts';
@@ -58,7 +58,6 @@ export const chargingTypeApi = {
   remove: (ids: number[], company?: Company) => request<null>('DELETE', `${P}/ChargingType/Detail`, { data: { ids }, params: withCompany(company) }),
 };
 
-const U = `${P}/userinfo`;
 
 export const ownerApi = {
   list: (q: PageQuery) => call(E.owner.list, { query: q }),
