@@ -26,6 +26,10 @@ const Env = z.object({
   GATEWAY_PORT: z.coerce.number().int().default(9300),
   ROLES: z.string().default('api,gateway,worker'),
   SEED_DEMO: bool.default(true),
+  /** the platform administrator made at first start when the database has none (SEED_DEMO=0) */
+  ADMIN_USERNAME: z.string().trim().min(3).max(32).default('admin'),
+  /** its password; without it a random one is made and printed once */
+  INITIAL_ADMIN_PASSWORD: z.string().min(8).optional(),
   SIMULATOR: bool.default(true),
   SESSION_IDLE_MINUTES: z.coerce.number().positive().default(30),
   SESSION_MAX_HOURS: z.coerce.number().positive().default(12),
