@@ -39,6 +39,8 @@ const Env = z.object({
   /** login attempts per minute from one IP address, and for one username (429 beyond) */
   LOGIN_RATE_PER_IP: z.coerce.number().int().min(1).default(30),
   LOGIN_RATE_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  /** /metrics on PORT answers other hosts only with `Authorization: Bearer <METRICS_TOKEN>` */
+  METRICS_TOKEN: z.string().min(16).optional(),
   // device side (gateway, worker): see docs/OPERATIONS.md
   GATEWAY_HOST: z.string().default('0.0.0.0'),
   HEARTBEAT_SECONDS: z.coerce.number().positive().default(30),

@@ -65,6 +65,7 @@ async function main() {
     scheduler,
     payAppProvider: simulatedProvider({ delayMs: config.PAYAPP_SIM_DELAY_MS }),
     roles: [...config.roles],
+    metricsToken: config.METRICS_TOKEN,
     payments: pay.payments,
   });
   if (config.roles.has('api')) await app.listen({ port: config.PORT, host: config.HOST });
