@@ -25,6 +25,8 @@ const Env = z.object({
   DEVICE_SECRET: z.string().min(32).optional(),
   GATEWAY_PORT: z.coerce.number().int().default(9300),
   ROLES: z.string().default('api,gateway,worker'),
+  /** auto: apply pending migrations at start; off: only check none is pending; only: migrate, then exit */
+  MIGRATE: z.enum(['auto', 'off', 'only']).default('auto'),
   SEED_DEMO: bool.default(true),
   /** the platform administrator made at first start when the database has none (SEED_DEMO=0) */
   ADMIN_USERNAME: z.string().trim().min(3).max(32).default('admin'),

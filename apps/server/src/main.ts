@@ -21,6 +21,11 @@ async function main() {
   const log = (m: string) => console.log(`[meter] ${m}`);
   const database = await startDatabase(config, log);
   const { db } = database;
+  if (config.MIGRATE === 'only') {
+    log('数据库迁移已完成（MIGRATE=only），进程退出');
+    await database.stop();
+    return;
+  }
   if (config.SEED_DEMO) await seedDemoIfEmpty(db, log);
   // without demo data someone must still be able to sign in: the first platform administrator
   const firstAdmin = await ensurePlatformAdmin(db, { username: config.ADMIN_USERNAME, password: config.INITIAL_ADMIN_PASSWORD });
