@@ -15,6 +15,8 @@ const Env = z.object({
   EMBEDDED_PG_PORT: z.coerce.number().int().default(54329),
   MQTT_URL: z.string().optional(),
   MQTT_PORT: z.coerce.number().int().default(1884),
+  /** with MQTT_URL: how long a starting process waits for the broker before it gives up */
+  MQTT_START_WAIT_SECONDS: z.coerce.number().min(0).max(3600).default(120),
   /** the embedded broker's address: loopback unless NB meters reach it from outside */
   MQTT_HOST: z.string().default('127.0.0.1'),
   /** largest MQTT packet the embedded broker accepts (bytes) */

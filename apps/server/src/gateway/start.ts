@@ -6,7 +6,8 @@ import { Worker, type WorkerSettings } from '../jobs/worker.ts';
 import type { ControlApi } from '../modules/control/index.ts';
 import { EventBus } from '../modules/realtime/index.ts';
 import { Gateway, type GatewayClient, type GatewaySettings } from './gateway.ts';
-import { connectMqtt, startBroker, type Broker } from './mqtt.ts';
+import { connectMqtt, connectMqttWaiting, startBroker, type Broker } from './mqtt.ts';
+import { StartupError } from '../ops/startup.ts';
 import { watchMqtt } from '../ops/health.ts';
 import { RemoteGateway } from './remote.ts';
 import { DeviceSecrets, Sealer, loadDeviceSecret } from './security.ts';
@@ -99,13 +100,24 @@ export async function startDeviceSide(
   }
   let busClient: MqttClient | undefined;
   let gatewayClient: MqttClient | undefined;
+  const busLogin = secrets.service(roles.has('worker') ? 'worker' : 'api');
   try {
-    // the bus client carries the worker's requests too (RemoteGateway) when this process runs one
-    busClient = await connectMqtt(mqttUrl, 'meter-bus', secrets.service(roles.has('worker') ? 'worker' : 'api'));
+    // the bus client carries the worker's requests too (RemoteGateway) when this process runs one.
+    // An external broker (MQTT_URL) is what the processes of a deployment talk through: wait for it.
+    busClient = config.MQTT_URL
+      ? await connectMqttWaiting(mqttUrl, 'meter-bus', busLogin, { waitMs: config.MQTT_START_WAIT_SECONDS * 1000, log })
+      : await connectMqtt(mqttUrl, 'meter-bus', busLogin);
     clients.push(busClient);
     watchMqtt(busClient, 'bus', log);
     await bus.attach(busClient, sealer);
   } catch (e) {
+    if (config.MQTT_URL) {
+      throw new StartupError(
+        `无法连接 MQTT 服务 ${mqttUrl}（${(e as Error).message}，已等待 ${config.MQTT_START_WAIT_SECONDS} 秒）。`,
+        '确认 broker 已启动、地址与端口正确、本服务的账号与 ACL 已配置（docs/OPERATIONS.md「External Mosquitto / EMQX」）；进程之间的事件与远程指令都经过它。',
+        { cause: e },
+      );
+    }
     // without a broker this process still works on its own; other processes just do not see its events
     log.warn({ err: e, url: mqttUrl }, 'MQTT 连接失败，事件仅在本进程内传递');
     mqttUrl = '';
