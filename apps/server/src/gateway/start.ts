@@ -48,7 +48,13 @@ export function workerSettings(c: Config): WorkerSettings {
     retries: c.GATEWAY_RETRIES,
     reportRetentionDays: c.REPORT_RETENTION_DAYS,
     orphanGraceSeconds: c.COMMAND_ORPHAN_GRACE_SECONDS,
+    queueWaitMs: c.GATEWAY_QUEUE_WAIT_SECONDS * 1000,
   };
+}
+
+/** The in-process gateway as the worker's client: a request waits at most queueMs for its turn, then fails as busy (retried). */
+export function withQueueWait(gateway: Pick<Gateway, 'transact'>, queueMs: number): GatewayClient {
+  return { transact: (route, req) => gateway.transact(route, req, { queueMs }) };
 }
 
 export function controlApiSettings(c: Config): Omit<ControlApi, 'bus'> {
@@ -137,7 +143,8 @@ export async function startDeviceSide(
   let remote: RemoteGateway | undefined;
   if (roles.has('worker')) {
     const settings = workerSettings(config);
-    let client: GatewayClient | undefined = gateway;
+    // the gateway of this process: its queue wait is bounded as a remote gateway's is (GATEWAY_QUEUE_WAIT_SECONDS)
+    let client: GatewayClient | undefined = gateway && withQueueWait(gateway, settings.queueWaitMs!);
     if (!client && mqttUrl) {
       // a connection of its own whose (signed) will tells the gateways this worker is gone (its queued frames are dropped)
       const id = RemoteGateway.identity(config.MQTT_TOPIC_PREFIX, sealer);
