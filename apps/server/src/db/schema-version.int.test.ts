@@ -1,34 +1,18 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testOwnerUrl, TEST_DB_NAME } from '../../test/global-setup.ts';
+import { freshDatabase } from '../../test/fresh-db.ts';
 import { migrateDatabase } from './client.ts';
 import { assertSchemaCurrent, bundledMigrations, schemaState } from './schema-version.ts';
 
 // MIGRATE=off (a process that must not change the schema) refuses a database with pending migrations,
 // and every process refuses a database that an upgrade has taken past its own migrations.
 
-const NAME = `${TEST_DB_NAME}_schema_version`;
-const ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 let ownerUrl: string;
-
-async function admin(q: string) {
-  const c = new pg.Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    await c.query(q);
-  } finally {
-    await c.end();
-  }
-}
+let drop: () => Promise<void>;
 
 beforeAll(async () => {
-  await admin(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(NAME)} WITH (FORCE)`);
-  await admin(`CREATE DATABASE ${pg.escapeIdentifier(NAME)}`);
-  const u = new URL(testOwnerUrl());
-  u.pathname = `/${NAME}`;
-  ownerUrl = u.toString();
+  ({ url: ownerUrl, drop } = await freshDatabase('schema_version'));
 });
-afterAll(() => admin(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(NAME)} WITH (FORCE)`));
+afterAll(() => drop());
 
 describe('schema version at start', () => {
   const bundled = bundledMigrations();

@@ -1,53 +1,29 @@
-import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { appUrlFrom, migrateDatabase, openDb, type Db } from '../../db/client.ts';
 import { verifyPassword } from '../auth/index.ts';
-import { testOwnerUrl, TEST_DB_NAME } from '../../../test/global-setup.ts';
+import { freshDatabase, ownerQuery } from '../../../test/fresh-db.ts';
 import { ensurePlatformAdmin } from './index.ts';
 
 // A production start without demo data (SEED_DEMO=0) leaves a database nobody can sign in to unless the
 // first platform administrator is made: once, even when two processes start together, and never again
 // once one exists. Checked on a database of its own, migrated but not seeded.
 
-const NAME = `${TEST_DB_NAME}_bootstrap`;
-const ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-let ownerUrl: string;
 let db: Db;
-
-async function admin(q: string) {
-  const c = new pg.Client({ connectionString: ADMIN_URL });
-  await c.connect();
-  try {
-    await c.query(q);
-  } finally {
-    await c.end();
-  }
-}
+let ownerUrl: string;
+let drop: () => Promise<void>;
 
 beforeAll(async () => {
-  await admin(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(NAME)} WITH (FORCE)`);
-  await admin(`CREATE DATABASE ${pg.escapeIdentifier(NAME)}`);
-  const u = new URL(testOwnerUrl());
-  u.pathname = `/${NAME}`;
-  ownerUrl = u.toString();
+  ({ url: ownerUrl, drop } = await freshDatabase('bootstrap'));
   // the same app password as the shared test database: the meter_app role is cluster-wide
   await migrateDatabase(ownerUrl, 'meter_app_test');
   db = openDb(appUrlFrom(ownerUrl, 'meter_app_test'), 4);
 }, 60_000);
 afterAll(async () => {
   await db?.close();
-  await admin(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(NAME)} WITH (FORCE)`);
+  await drop();
 });
 
-const admins = async () => {
-  const c = new pg.Client({ connectionString: ownerUrl });
-  await c.connect();
-  try {
-    return (await c.query<{ username: string; password_hash: string }>('SELECT username, password_hash FROM admin_users WHERE access = 0')).rows;
-  } finally {
-    await c.end();
-  }
-};
+const admins = () => ownerQuery<{ username: string; password_hash: string }>(ownerUrl, 'SELECT username, password_hash FROM admin_users WHERE access = 0');
 
 describe('the first platform administrator', () => {
   it('two processes starting together on an empty database make exactly one, with a random password shown once', async () => {
