@@ -87,6 +87,10 @@ export const E = {
     fees: { method: 'GET', path: '/yewu/api/Report/Fees', paged: false } as RouteRef<typeof API.report.fees>,
     deduct: { method: 'GET', path: '/yewu/api/Report/Deduct', paged: false } as RouteRef<typeof API.report.deduct>,
     bank: { method: 'GET', path: '/yewu/api/Report/Bank', paged: false } as RouteRef<typeof API.report.bank>,
+    checkExport: { method: 'GET', path: '/yewu/api/Report/CheckExport', paged: false, file: '对账报表' } as RouteRef<typeof API.report.checkExport>,
+    feesExport: { method: 'GET', path: '/yewu/api/Report/FeesExport', paged: false, file: '费用报表' } as RouteRef<typeof API.report.feesExport>,
+    deductExport: { method: 'GET', path: '/yewu/api/Report/DeductExport', paged: false, file: '扣费报表' } as RouteRef<typeof API.report.deductExport>,
+    bankExport: { method: 'GET', path: '/yewu/api/Report/BankExport', paged: false, file: '银行报表' } as RouteRef<typeof API.report.bankExport>,
   },
   appeal: {
     list: { method: 'GET', path: '/yewu/api/Appeal/List', paged: true } as RouteRef<typeof API.appeal.list>,

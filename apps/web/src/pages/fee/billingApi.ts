@@ -3,7 +3,7 @@
 // with 2 decimals ("1234.50"); requests send 元 strings exactly as typed (never a JS float).
 import type { API, Notification, ResultOf } from '@meter/contracts';
 import { download, http, request, type Paged, type Query } from '../../api/request.ts';
-import { call } from '../../api/endpoint.ts';
+import { call, fetchFile } from '../../api/endpoint.ts';
 import { E } from '../../api/endpoints.gen.ts';
 
 const Y = '/yewu/api';
@@ -458,11 +458,9 @@ export const billingApi = {
 
   // reports
   report: <K extends ReportKind>(which: K, q: Query) => request<ReportAnswer<K>>(E.report[which].method, E.report[which].path, { params: q }),
-  exportReport: (which: ReportKind, q: Query) => download(`${Y}/Report/${REPORT_PATH[which]}Export`, q, REPORT_NAME[which]),
+  exportReport: (which: ReportKind, q: Query) => fetchFile(E.report[`${which}Export`], { query: q }),
 };
 
 export type ReportKind = 'check' | 'fees' | 'deduct' | 'bank';
-const REPORT_PATH: Record<ReportKind, string> = { check: 'Check', fees: 'Fees', deduct: 'Deduct', bank: 'Bank' };
-export const REPORT_NAME: Record<ReportKind, string> = { check: '对账报表', fees: '费用报表', deduct: '扣费报表', bank: '银行报表' };
 
 export type { Paged };
