@@ -14,7 +14,8 @@ import { testApp, type TestApp } from '../../test/helpers.ts';
 // WorkOrderType CRUD of issue 15, registered by registerCrud (paths still given in the server, not declared);
 // 196 after owner (9) and report (4); 195 with the owner export (a declared file answer)
 // 191 with the four report .xlsx exports (declared file answers)
-const NOT_YET_DECLARED = 191;
+// 155 after billing (36: rooms, counter, subsidies, settlements, bills, logs, receipts, closing, 公摊, home)
+const NOT_YET_DECLARED = 155;
 
 let t: TestApp;
 beforeAll(async () => {
