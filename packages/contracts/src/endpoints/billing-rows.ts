@@ -17,7 +17,7 @@ export const EnergyRoomAnswer = z.object({
   roomName: text,
   areaId: z.number(),
   areaName: optText,
-  sizeM2: optText,
+  sizeM2: text,
   ownerId: optNum,
   ownerName: optText,
   ownerPhone: optText,
