@@ -13,7 +13,9 @@ import { testApp, type TestApp } from '../../test/helpers.ts';
 // 194 after admin, area, scheme and notify moved onto declarations, + 15 for the NoticeType/AppealType/
 // WorkOrderType CRUD of issue 15, registered by registerCrud (paths still given in the server, not declared);
 // 196 after owner (9) and report (4); 195 with the owner export (a declared file answer)
-const NOT_YET_DECLARED = 195;
+// 191 with the four report .xlsx exports (declared file answers)
+// 155 after billing (36: rooms, counter, subsidies, settlements, bills, logs, receipts, closing, 公摊, home)
+const NOT_YET_DECLARED = 155;
 
 let t: TestApp;
 beforeAll(async () => {
