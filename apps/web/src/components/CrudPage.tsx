@@ -26,6 +26,8 @@ export interface CrudPageProps {
   /** form grid: one column by default (a dictionary's short form) */
   formColumns?: 1 | 2;
   modalWidth?: number;
+  /** form values → request body (default: the form as it is; the server applies the declaration's rules) */
+  fromForm?(values: Record<string, unknown>): Record<string, unknown>;
 }
 
 /** A row as its form's initial values: enums as the strings antd's selects key their options by. */
@@ -35,7 +37,7 @@ export function rowToForm(def: ResourceDef, row: CrudRow): Record<string, unknow
   return out;
 }
 
-export function CrudPage({ resource, api, headerTitle, overrides, areaFilter = false, formColumns = 1, modalWidth }: CrudPageProps) {
+export function CrudPage({ resource, api, headerTitle, overrides, areaFilter = false, formColumns = 1, modalWidth, fromForm }: CrudPageProps) {
   const session = useSession();
   const company = useStore(companyPick) || undefined;
   const columns = useMemo(() => columnsFromResource<CrudRow>(resource, overrides), [resource, overrides]);
@@ -58,6 +60,7 @@ export function CrudPage({ resource, api, headerTitle, overrides, areaFilter = f
       // a declaration removes by {ids} in the body or by ?id=: both are sent, the declared one is read
       remove={may(api.remove) ? (r) => call(api.remove, { body: { ids: [r.id] }, query: { ...query, id: r.id } }) : undefined}
       toForm={(r) => rowToForm(resource, r)}
+      fromForm={fromForm && ((v) => fromForm(v))}
       formColumns={formColumns}
       modalWidth={modalWidth ?? (formColumns === 1 ? 480 : 640)}
     />
