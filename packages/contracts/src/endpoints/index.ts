@@ -9,10 +9,7 @@ import { schemeEndpoints } from './scheme.ts';
 import { systemEndpoints } from './system.ts';
 import { financeEndpoints } from './finance.ts';
 import { appealEndpoints } from './appeal.ts';
-import {
-  alarmSchemeEndpoints, appealTypeEndpoints, areaPermissionEndpoints, chargeCodeEndpoints, chargingTypeEndpoints,
-  companyClassifyEndpoints, deviceLookupEndpoints, noticeTypeEndpoints, workOrderTypeEndpoints,
-} from './crud.ts';
+import { crudApi } from './crud.ts';
 
 // Every declared endpoint, by domain. The server registers each (http/routes.ts `r.endpoint`), the web
 // calls them (api/endpoint.ts), and endpoints.int.test.ts checks declarations ↔ registered routes.
@@ -40,16 +37,8 @@ export const API = {
   owner: ownerEndpoints,
   report: reportEndpoints,
   appeal: appealEndpoints,
-  // declared CRUD resources (./crud.ts): list, detail, create, update, remove each
-  noticeType: noticeTypeEndpoints,
-  appealType: appealTypeEndpoints,
-  workOrderType: workOrderTypeEndpoints,
-  areaPermission: areaPermissionEndpoints,
-  chargingType: chargingTypeEndpoints,
-  companyClassify: companyClassifyEndpoints,
-  deviceLookup: deviceLookupEndpoints,
-  chargeCode: chargeCodeEndpoints,
-  alarmScheme: alarmSchemeEndpoints,
+  // the declared CRUD resources (./crud.ts): list, detail, create, update, remove each
+  ...crudApi,
 };
 
 /** The flat list, for the declaration test and /docs. */
