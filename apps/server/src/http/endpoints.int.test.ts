@@ -15,7 +15,8 @@ import { testApp, type TestApp } from '../../test/helpers.ts';
 // 196 after owner (9) and report (4); 195 with the owner export (a declared file answer)
 // 191 with the four report .xlsx exports (declared file answers)
 // 155 after billing (36: rooms, counter, subsidies, settlements, bills, logs, receipts, closing, 公摊, home)
-const NOT_YET_DECLARED = 155;
+// 110 after the 9 registerCrud resources (45 routes) moved onto crudEndpoints declarations
+const NOT_YET_DECLARED = 110;
 
 let t: TestApp;
 beforeAll(async () => {

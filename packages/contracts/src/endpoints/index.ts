@@ -10,6 +10,7 @@ import { systemEndpoints } from './system.ts';
 import { financeEndpoints } from './finance.ts';
 import { appealEndpoints } from './appeal.ts';
 import { billingEndpoints } from './billing.ts';
+import { crudApi } from './crud.ts';
 
 // Every declared endpoint, by domain. The server registers each (http/routes.ts `r.endpoint`), the web
 // calls them (api/endpoint.ts), and endpoints.int.test.ts checks declarations ↔ registered routes.
@@ -25,6 +26,7 @@ export * from './system.ts';
 export * from './finance.ts';
 export * from './appeal.ts';
 export * from './billing.ts';
+export * from './crud.ts';
 
 export const API = {
   auth: authEndpoints,
@@ -38,6 +40,8 @@ export const API = {
   report: reportEndpoints,
   appeal: appealEndpoints,
   billing: billingEndpoints,
+  // the declared CRUD resources (./crud.ts): list, detail, create, update, remove each
+  ...crudApi,
 };
 
 /** The flat list, for the declaration test and /docs. */

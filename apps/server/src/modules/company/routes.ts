@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { companyClassifyResource } from '@meter/contracts';
+import { API, companyClassifyResource } from '@meter/contracts';
 import { routes } from '../../http/routes.ts';
 import { registerCrud } from '../../http/crud.ts';
 import { IdParams, IdsBody } from '../../http/paging.ts';
@@ -43,18 +43,9 @@ export default function companyRoutes(app: FastifyInstance) {
 
   registerCrud(app, {
     def: companyClassifyResource,
+    endpoints: API.companyClassify,
     table: companyClassifies,
     tenancy: 'platform',
-    tags,
-    read: {},
-    write: platformWrite,
-    paths: {
-      list: '/yewu/api/CompanyClassify/List',
-      get: { url: '/yewu/api/CompanyClassify/Detail', id: 'query' },
-      create: '/yewu/api/CompanyClassify/Detail',
-      update: { url: '/yewu/api/CompanyClassify/Detail', id: 'body' },
-      delete: { url: '/yewu/api/CompanyClassify/Detail', id: 'body' },
-    },
     beforeDelete: async (tx, _ctx, ids) => repo.assertClassifiesUnused(tx, ids),
     label: (row) => `单位分类 ${String(row.name ?? row.id)}`,
   });

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { deviceLookupResource, LOOKUP_KINDS, type LookupKind } from '@meter/contracts';
+import { API, deviceLookupResource, LOOKUP_KINDS, type LookupKind } from '@meter/contracts';
 import { routes, type Perm } from '../../http/routes.ts';
 import { registerCrud } from '../../http/crud.ts';
 import { IdQuery } from '../../http/paging.ts';
@@ -89,18 +89,9 @@ export default function deviceRoutes(app: FastifyInstance) {
   // platform admins maintain the dictionaries
   registerCrud(app, {
     def: deviceLookupResource,
+    endpoints: API.deviceLookup,
     table: deviceLookups,
     tenancy: 'platform',
-    tags,
-    read: {},
-    write: { access: 0 },
-    paths: {
-      list: `${V1}/lookup/list`,
-      get: { url: `${V1}/lookup`, id: 'query' },
-      create: `${V1}/lookup`,
-      update: { url: `${V1}/lookup`, id: 'body' },
-      delete: { url: `${V1}/lookup`, id: 'query' },
-    },
     beforeWrite: device.lookupHooks.beforeWrite,
     beforeDelete: device.lookupHooks.beforeDelete,
     label: (row) => `设备字典 ${String(row.name ?? row.id)}`,

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { CHARGE_TYPES, DECORATIONS, ORIENTATIONS, chargingTypeResource, enumOptions } from '@meter/contracts';
+import { API, CHARGE_TYPES, DECORATIONS, ORIENTATIONS, chargingTypeResource, enumOptions } from '@meter/contracts';
 import { routes } from '../../http/routes.ts';
 import { registerCrud } from '../../http/crud.ts';
 import { conflict } from '../../http/errors.ts';
@@ -12,7 +12,6 @@ import { RoomBody, RoomIdParams, RoomIdQuery, RoomListQuery, RoomUpdateBody, Vac
 
 const roomRead = { routes: ['recordsRoom', 'recordsOwner'] };
 const roomWrite = { routes: ['recordsRoom'], op: 'room.basic' };
-const feesRead = { routes: ['systemFees'] };
 const feesOptions = { routes: ['systemFees', 'recordsRoom'] };
 
 export default function roomRoutes(app: FastifyInstance) {
@@ -40,18 +39,9 @@ export default function roomRoutes(app: FastifyInstance) {
     ctx.tx(repo.usingChargingTypes));
   registerCrud(app, {
     def: chargingTypeResource,
+    endpoints: API.chargingType,
     table: chargingTypes,
     tenancy: 'company',
-    tags: feeTags,
-    read: feesRead,
-    write: feesRead,
-    paths: {
-      list: `${Y}/ChargingType/List`,
-      get: { url: `${Y}/ChargingType/Detail`, id: 'query' },
-      create: `${Y}/ChargingType/Detail`,
-      update: { url: `${Y}/ChargingType/Detail`, id: 'body' },
-      delete: { url: `${Y}/ChargingType/Detail`, id: 'body' },
-    },
     beforeDelete: async (tx, _ctx, ids) => {
       const n = await repo.roomsUsingChargingTypes(tx, ids);
       if (n > 0) throw conflict(`该收费类型已被 ${n} 个房间使用，不能删除`);
