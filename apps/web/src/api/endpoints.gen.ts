@@ -106,4 +106,10 @@ export const E = {
     systemComplete: { method: 'POST', path: '/yewu/api/SystemAppeal/Complete', paged: false } as RouteRef<typeof API.appeal.systemComplete>,
     systemReject: { method: 'POST', path: '/yewu/api/SystemAppeal/Reject', paged: false } as RouteRef<typeof API.appeal.systemReject>,
   },
+  imports: {
+    template: { method: 'GET', path: '/yewu/api/import/:kind/template', paged: false, file: '导入模板' } as RouteRef<typeof API.imports.template>,
+    preview: { method: 'POST', path: '/yewu/api/import/:kind/preview', paged: false } as RouteRef<typeof API.imports.preview>,
+    commit: { method: 'POST', path: '/yewu/api/import/:kind/commit', paged: false } as RouteRef<typeof API.imports.commit>,
+    log: { method: 'GET', path: '/yewu/api/import/log', paged: true } as RouteRef<typeof API.imports.log>,
+  },
 };
