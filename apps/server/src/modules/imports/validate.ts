@@ -74,6 +74,14 @@ function roomPaths(refs: Refs) {
   return m;
 }
 
+/** The create form's schema, built once per resource (not once per row). */
+const forms = new WeakMap<ResourceDef, ReturnType<typeof formSchema>>();
+function formOf(resource: ResourceDef) {
+  let f = forms.get(resource);
+  if (!f) forms.set(resource, (f = formSchema(resource)));
+  return f;
+}
+
 /** A row's cells turned into a form's input: enum labels into their values, blanks left out. */
 class RowCheck {
   readonly issues: Issue[] = [];
@@ -102,7 +110,7 @@ class RowCheck {
   }
   /** the form's schema over the input (plus resolved references); its messages name the column */
   parse<T>(resource: ResourceDef, extra: Record<string, unknown> = {}): T | undefined {
-    const r = formSchema(resource).safeParse({ ...this.input, ...extra });
+    const r = formOf(resource).safeParse({ ...this.input, ...extra });
     if (r.success) return r.data as T;
     const seen = new Set<string>();
     for (const i of r.error.issues) {
