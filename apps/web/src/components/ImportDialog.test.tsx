@@ -25,6 +25,10 @@ function mockServer(calls: Call[], preview: unknown) {
     fetch: vi.fn(async (input: string, init: RequestInit) => {
       const p = new URL(input, 'http://x').pathname;
       calls.push({ method: init.method ?? 'GET', url: input, body: init.body ? JSON.parse(String(init.body)) : undefined });
+      if (p.endsWith('/import/log')) {
+        const data = [{ id: 9, kind: 'owner', kindName: '业主', fileName: '上次的业主.xlsx', fileHash: 'x', rows: 12, operatorName: '演示管理员', createdAt: '2026-01-02T03:04:05.000Z' }];
+        return new Response(JSON.stringify({ code: 'SUCCESS', message: '', data, count: 1 }), { status: 200 });
+      }
       if (p.endsWith('/owner/preview')) return ok(preview);
       if (p.endsWith('/owner/commit')) return ok({ batchId: 1, imported: 2, duplicate: false, message: '已导入业主 2 行' });
       return ok(null);
@@ -58,6 +62,10 @@ describe('ImportDialog', { timeout: 60_000 }, () => {
     const calls: Call[] = [];
     mockServer(calls, BAD);
     open();
+    const first = await screen.findByRole('dialog');
+    // the kind's last imports are listed before a file is chosen
+    await within(first).findByText('上次的业主.xlsx');
+    expect(calls.find((c) => c.url.includes('/import/log'))!.url).toMatch(/kind=owner/);
     const dialog = await upload();
     expect(within(dialog).getByText('导入业主')).toBeTruthy();
     await within(dialog).findByText('手机号码须为 11 位手机号码');

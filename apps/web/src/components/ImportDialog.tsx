@@ -2,7 +2,7 @@
 // file → the server's preview (every row's problem by row and column, duplicates within the file and
 // against the database) → 确认导入 (all rows or none; the same file twice imports once) → the result.
 // ImportButton is the page's toolbar button, shown to whoever may use the page's add button.
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Alert, Button, Modal, Result, Space, Steps, Table, Tag, Typography, Upload } from 'antd';
 import { DownloadOutlined, ImportOutlined, InboxOutlined } from '@ant-design/icons';
 import { IMPORT_KIND_LABELS, IMPORT_MAX_BYTES, IMPORT_PERMS, formatBeijing, type ImportKind, type ImportPreview, type ImportResult } from '@meter/contracts';
@@ -136,6 +136,7 @@ export default function ImportDialog({ kind, open, onClose, onDone }: Props) {
             <p className="ant-upload-text">{busy === 'preview' ? '正在校验文件…' : '点击或拖动填写好的 .xlsx 文件到这里'}</p>
             <p className="ant-upload-hint">最大 3 MB；上传后先预览校验结果，确认后才会导入</p>
           </Upload.Dragger>
+          <ImportLog kind={kind} company={company} />
         </Space>
       )}
       {step === 1 && preview && <PreviewView preview={preview} />}
@@ -196,6 +197,39 @@ function PreviewView({ preview }: { preview: ImportPreview }) {
         ]}
       />
     </Space>
+  );
+}
+
+type LogRow = { id: number; fileName: string; rows: number; operatorName: string; createdAt: string };
+
+/** The kind's last imports (import_batches): which file, how many rows, who, when. */
+function ImportLog({ kind, company }: { kind: ImportKind; company?: string }) {
+  const [rows, setRows] = useState<LogRow[] | null>(null);
+  useEffect(() => {
+    let live = true;
+    importApi
+      .log({ index: 1, size: 5, kind }, company)
+      .then((r) => live && setRows((r?.data ?? []) as LogRow[]))
+      .catch(() => live && setRows([]));
+    return () => {
+      live = false;
+    };
+  }, [kind, company]);
+  if (!rows?.length) return null;
+  return (
+    <Table
+      size="small"
+      rowKey="id"
+      title={() => '最近导入记录'}
+      dataSource={rows}
+      pagination={false}
+      columns={[
+        { title: '文件', dataIndex: 'fileName' },
+        { title: '行数', dataIndex: 'rows', width: 80 },
+        { title: '操作人', dataIndex: 'operatorName', width: 120 },
+        { title: '导入时间', dataIndex: 'createdAt', width: 180, render: (t: string) => formatBeijing(new Date(t)) },
+      ]}
+    />
   );
 }
 
