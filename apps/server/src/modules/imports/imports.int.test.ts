@@ -279,12 +279,29 @@ describe('opening balances', () => {
   });
 });
 
+describe('tenancy', () => {
+  it('a platform admin picks the company (searchCompanyID); company staff cannot write into another company', async () => {
+    const admin = await t.login('admin', 'admin123');
+    const file = await filled('owner', [{ 业主姓名: '平台导入', 手机号码: phone() }], admin);
+    const none = await preview('owner', file, admin);
+    expect(none.body.code).toBe('COMPANY_REQUIRED');
+    ok(await t.call(admin, { method: 'POST', url: `${I}/owner/commit?searchCompanyID=${other.companyId}`, payload: file }));
+    expect(await n(`SELECT count(*) AS n FROM owners WHERE name = '平台导入' AND company_id = $1`, [other.companyId])).toBe(1);
+    // a company user's searchCompanyID is ignored: the rows land in the user's own company
+    const mine = await filled('owner', [{ 业主姓名: '越权导入', 手机号码: phone() }]);
+    ok(await t.call(co.token, { method: 'POST', url: `${I}/owner/commit?searchCompanyID=${other.companyId}`, payload: mine }));
+    expect(await q(`SELECT company_id AS "companyId" FROM owners WHERE name = '越权导入'`)).toEqual([{ companyId: co.companyId }]);
+  });
+});
+
 describe('the import log', () => {
   it('lists the committed files of the caller company only', async () => {
     const mine = ok(await t.call(co.token, { method: 'GET', url: `${I}/log?index=1&size=50` }));
     expect(mine.length).toBeGreaterThanOrEqual(6);
     expect(new Set(mine.map((r: { kindName: string }) => r.kindName))).toEqual(new Set(['区域', '房间', '业主', '采集器', '表具', '期初余额']));
     const theirs = await t.call(other.token, { method: 'GET', url: `${I}/log?index=1&size=50` });
-    expect(theirs.body.count).toBe(0);
+    // only the owner file the platform admin imported into it above
+    expect(theirs.body.count).toBe(1);
+    expect(mine.map((r: { id: number }) => r.id)).not.toContain(theirs.body.data[0].id);
   });
 });
