@@ -11,7 +11,7 @@ import { post, type Wallet } from '../billing/index.ts';
 import { COLUMNS } from './columns.ts';
 import * as repo from './repo.ts';
 import {
-  checkAreas, checkCollectors, checkMeters, checkOpenings, checkOwners, checkRooms,
+  areaPaths, checkAreas, checkCollectors, checkMeters, checkOpenings, checkOwners, checkRooms,
   type AreaPlan, type Checked, type CollectorPlan, type Issue, type MeterPlan, type OpeningPlan, type OwnerPlan, type Refs, type RoomPlan,
 } from './validate.ts';
 import { readSheet, templateBuffer, type SheetRow } from './workbook.ts';
@@ -191,14 +191,7 @@ async function write(ctx: Ctx, tx: Tx, kind: ImportKind, companyId: number, rows
 
 /** Parents first (the rows come sorted by depth): a parent is one of the company's areas or a row above. */
 async function writeAreas(tx: Tx, companyId: number, rows: AreaPlan[]) {
-  const known = new Map<string, { id: number; deep: number; classifyId: number | null }>();
-  const existing = await repo.visibleAreas(tx, companyId);
-  const byId = new Map(existing.map((a) => [a.id, a]));
-  for (const a of existing) {
-    const names: string[] = [];
-    for (let x: repo.AreaRef | undefined = a, n = 0; x && n < 20; x = x.parentId == null ? undefined : byId.get(x.parentId), n += 1) names.unshift(x.name);
-    known.set(names.join('/'), a);
-  }
+  const known = new Map<string, { id: number; deep: number; classifyId: number | null }>(areaPaths(await repo.visibleAreas(tx, companyId)).paths);
   for (const r of rows) {
     const parent = r.parentPath ? known.get(r.parentPath) : undefined;
     if (r.parentPath && !parent) throw refuse('IMPORT_INVALID', `上级区域「${r.parentPath}」不存在，未导入任何数据`);
