@@ -17,6 +17,8 @@ export interface ImportColumn {
   note: string;
   /** enum: the labels offered in the drop-down (value → label) */
   options?: Record<string, string>;
+  /** a drop-down of suggestions that also admits other text (the meter plan: a label or its code) */
+  suggest?: string[];
   /** kept as text in the template (digits with leading zeros, long numbers) */
   text?: boolean;
   width?: number;
@@ -82,7 +84,10 @@ export const COLUMNS: Record<ImportKind, ImportColumn[]> = {
   meter: [
     { header: '表具名称', key: 'name', example: '1-101电表', note: '选填，最多 64 个字', width: 16 },
     { header: '表具类别', key: 'kind', required: true, example: METER_KINDS[1], note: '电表 或 水表', options: label(METER_KINDS) },
-    { header: '表具方案', key: 'plan', required: true, example: '0', note: `方案代码（括号中的数字），须为本单位已开通的方案。${PLAN_NOTE}`, width: 12 },
+    {
+      header: '表具方案', key: 'plan', required: true, example: '0', note: `方案代码（括号中的数字）或下拉中的方案名称，须为本单位已开通的方案。${PLAN_NOTE}`, width: 16,
+      suggest: [...new Set([...ELECTRIC_PLAN_OPTIONS, ...WATER_PLAN_OPTIONS].map((o) => o.label))],
+    },
     { header: '表地址', key: 'address', required: true, example: '000000000101', note: '电表 12 位、水表 14 位数字，全平台唯一', text: true, width: 18 },
     { header: '房间', key: 'roomPath', required: true, example: '阳光园区/1号楼/1层/1-101', note: ROOM_PATH_NOTE, width: 32 },
     { header: '采集器 IMEI', key: 'collectorImei', example: '860000000000001', note: '选填：表具所接采集器的 IMEI（本单位的采集器）', text: true, width: 18 },

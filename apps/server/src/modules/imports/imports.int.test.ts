@@ -88,6 +88,12 @@ describe('templates', () => {
     await wb.xlsx.load((await t.app.inject({ method: 'GET', url: `${I}/owner/template`, headers: { authorization: co.token } })).rawPayload as unknown as ArrayBuffer);
     // 性别 (column D) offers its labels
     expect(wb.getWorksheet('导入数据')!.getCell('D3').dataValidation).toMatchObject({ type: 'list' });
+    // 表具方案 (column C) suggests the plans by name but admits a typed code
+    const meter = new ExcelJS.Workbook();
+    await meter.xlsx.load((await t.app.inject({ method: 'GET', url: `${I}/meter/template`, headers: { authorization: co.token } })).rawPayload as unknown as ArrayBuffer);
+    expect(meter.getWorksheet('导入数据')!.getCell('C3').dataValidation).toMatchObject({ type: 'list' });
+    expect(meter.getWorksheet('导入数据')!.getCell('C3').dataValidation.showErrorMessage).toBeFalsy();
+    expect(meter.getWorksheet('导入数据')!.getCell('B3').dataValidation).toMatchObject({ type: 'list', showErrorMessage: true });
   });
 
   it('an unknown kind is refused in Chinese; a user without the add permission is refused', async () => {

@@ -34,14 +34,14 @@ export async function templateBuffer(title: string, columns: ImportColumn[]): Pr
     const col = ws.getColumn(i + 1);
     if (c.text) col.numFmt = '@';
     if (c.required) ws.getCell(1, i + 1).font = { bold: true, color: { argb: 'FFCC0000' } };
-    if (!c.options) return;
-    const labels = Object.values(c.options);
+    const labels = c.options ? Object.values(c.options) : c.suggest;
+    if (!labels) return;
     listCol += 1;
     labels.forEach((l, j) => (lists.getCell(j + 1, listCol).value = l));
     const ref = `'${LIST_SHEET}'!$${colName(listCol)}$1:$${colName(listCol)}$${labels.length}`;
-    // one range for the whole column (written as one sqref, not one rule per cell)
+    // one range for the whole column (written as one sqref, not one rule per cell); suggestions admit other text
     ws.dataValidations.add(`${colName(i + 1)}2:${colName(i + 1)}${IMPORT_MAX_ROWS + 1}`, {
-      type: 'list', allowBlank: !c.required, formulae: [ref], showErrorMessage: true,
+      type: 'list', allowBlank: !c.required, formulae: [ref], showErrorMessage: !!c.options,
       errorTitle: '取值无效', error: `「${c.header}」请从下拉列表中选择：${labels.join('、')}`,
     });
   });
