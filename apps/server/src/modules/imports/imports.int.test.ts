@@ -166,6 +166,25 @@ describe('areas and rooms', () => {
   });
 });
 
+describe('a user bound to areas', () => {
+  it('writes the same full paths, only inside the bound areas; no top-level areas', async () => {
+    const role = await makeRole(t.owner, co.companyId, PAGES, OPERATION_KEYS);
+    const u = await makeUser(t.owner, { companyId: co.companyId, roleId: role });
+    const building = Number((await q(`SELECT id FROM areas WHERE company_id = $1 AND name = 'A栋'`, [co.companyId]))[0].id);
+    await t.owner.query(`INSERT INTO user_areas (user_id, area_id, company_id) VALUES ($1, $2, $3)`, [u.id, building, co.companyId]);
+    const bound = await t.login(u.username, u.password);
+    const areas = ok(await preview('area', await filled('area', [{ 区域名称: '3层', 上级区域: `${co.park}/A栋` }, { 区域名称: '新园区' }], bound), bound));
+    expect(areas.errors).toEqual([{ row: 4, column: '上级区域', message: expect.stringContaining('只能在已授权的区域下') }]);
+    const rooms = ok(await preview('room', await filled('room', [
+      { 房间名称: '绑定房', 所属区域: `${co.park}/A栋/1层` },
+      { 房间名称: '园区房', 所属区域: co.park },
+    ], bound), bound));
+    expect(rooms.errors).toEqual([{ row: 4, column: '所属区域', message: expect.stringContaining('不存在或无权使用') }]);
+    ok(await commit('area', await filled('area', [{ 区域名称: '3层', 上级区域: `${co.park}/A栋` }], bound), bound));
+    expect(await q(`SELECT p.name AS parent, a.deep FROM areas a JOIN areas p ON p.id = a.parent_id WHERE a.company_id = $1 AND a.name = '3层'`, [co.companyId])).toEqual([{ parent: 'A栋', deep: 2 }]);
+  });
+});
+
 describe('owners', () => {
   it('imports owners moved into their rooms (history written), refuses an occupied room, lands in the caller company', async () => {
     const floor = `${co.park}/A栋/1层`;

@@ -18,12 +18,21 @@ export interface AreaRef {
   classifyId: number | null;
 }
 
-/** The company's areas the caller can see (area scope applies). */
-export function visibleAreas(tx: Tx, companyId: number): Promise<AreaRef[]> {
+/**
+ * The company's areas. Read in the system scope, every area of the company: paths are named from the
+ * top of the tree for everyone (a user bound to areas writes the same file as anyone else); which of
+ * them the caller may use is visibleAreaIds.
+ */
+export function companyAreas(tx: Tx, companyId: number): Promise<AreaRef[]> {
   return tx
     .select({ id: areas.id, parentId: areas.parentId, name: areas.name, deep: areas.deep, classifyId: areas.classifyId })
     .from(areas)
     .where(eq(areas.companyId, companyId));
+}
+
+/** The ids of the company's areas the caller can see (area scope applies). */
+export async function visibleAreaIds(tx: Tx, companyId: number) {
+  return new Set((await tx.select({ id: areas.id }).from(areas).where(eq(areas.companyId, companyId))).map((a) => a.id));
 }
 
 export interface RoomRef {

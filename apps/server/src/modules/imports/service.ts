@@ -65,9 +65,11 @@ async function refsFor(ctx: Ctx, tx: Tx, kind: ImportKind, companyId: number, ro
   const imeis = kind === 'collector' ? cells('IMEI') : kind === 'meter' ? cells('表具 IMEI') : [];
   const addresses = kind === 'meter' ? cells('表地址') : [];
   // addresses and IMEIs are unique across companies: looked up outside the tenant scope
-  const [takenImeis, takenAddresses] = await ctx.db.tx(SYSTEM_SCOPE, async (sys) => [await repo.takenImeis(sys, imeis), await repo.takenAddresses(sys, addresses)] as const);
+  const [takenImeis, takenAddresses, areas] = await ctx.db.tx(SYSTEM_SCOPE, async (sys) =>
+    [await repo.takenImeis(sys, imeis), await repo.takenAddresses(sys, addresses), await repo.companyAreas(sys, companyId)] as const);
   return {
-    areas: await repo.visibleAreas(tx, companyId),
+    areas,
+    visibleAreaIds: ctx.scope.areaIds == null ? null : await repo.visibleAreaIds(tx, companyId),
     rooms: kind === 'area' || kind === 'collector' ? [] : await repo.visibleRooms(tx, companyId),
     restricted: ctx.scope.areaIds != null,
     chargingTypes: kind === 'room' ? await repo.chargingTypesOf(tx, companyId) : [],
@@ -170,7 +172,7 @@ export async function commit(ctx: Ctx, kind: ImportKind, f: FileIn): Promise<Imp
 
 async function write(ctx: Ctx, tx: Tx, kind: ImportKind, companyId: number, rows: Plans[]) {
   switch (kind) {
-    case 'area': return writeAreas(tx, companyId, rows as AreaPlan[]);
+    case 'area': return writeAreas(ctx, tx, companyId, rows as AreaPlan[]);
     case 'room': return repo.insertRooms(tx, (rows as RoomPlan[]).map((r) => ({
       companyId, name: r.name, areaId: r.areaId, decoration: r.decoration, orientation: r.orientation, chargingTypeId: r.chargingTypeId,
       sizeM2: r.sizeM2, status: r.status, memo: r.memo,
@@ -190,8 +192,9 @@ async function write(ctx: Ctx, tx: Tx, kind: ImportKind, companyId: number, rows
 }
 
 /** Parents first (the rows come sorted by depth): a parent is one of the company's areas or a row above. */
-async function writeAreas(tx: Tx, companyId: number, rows: AreaPlan[]) {
-  const known = new Map<string, { id: number; deep: number; classifyId: number | null }>(areaPaths(await repo.visibleAreas(tx, companyId)).paths);
+async function writeAreas(ctx: Ctx, tx: Tx, companyId: number, rows: AreaPlan[]) {
+  const existing = await ctx.db.tx(SYSTEM_SCOPE, (sys) => repo.companyAreas(sys, companyId));
+  const known = new Map<string, { id: number; deep: number; classifyId: number | null }>(areaPaths(existing).paths);
   for (const r of rows) {
     const parent = r.parentPath ? known.get(r.parentPath) : undefined;
     if (r.parentPath && !parent) throw refuse('IMPORT_INVALID', `上级区域「${r.parentPath}」不存在，未导入任何数据`);

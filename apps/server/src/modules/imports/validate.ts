@@ -18,7 +18,11 @@ export interface Issue {
 }
 
 export interface Refs {
+  /** every area of the company (paths are named from the top of the tree) */
   areas: AreaRef[];
+  /** the areas the caller may use; null: all of them */
+  visibleAreaIds: Set<number> | null;
+  /** the rooms the caller can see */
   rooms: RoomRef[];
   /** the caller is bound to areas (may not add top-level areas) */
   restricted: boolean;
@@ -41,7 +45,7 @@ export interface Checked<T> {
   rows: (T & { row: number })[];
 }
 
-/** area paths (阳光园区/1号楼/1层) → id, over the areas the caller can see */
+/** area paths (阳光园区/1号楼/1层) → area, and back */
 export function areaPaths(areas: AreaRef[]) {
   const byId = new Map(areas.map((a) => [a.id, a]));
   const paths = new Map<string, AreaRef>();
@@ -63,6 +67,12 @@ export function areaPaths(areas: AreaRef[]) {
 const UNRESOLVED = Number.MAX_SAFE_INTEGER;
 
 const normPath = (p: string) => p.split('/').map((s) => s.trim()).filter(Boolean).join('/');
+
+/** The area at this path if the caller may use it. */
+function usableArea(refs: Refs, paths: Map<string, AreaRef>, path: string) {
+  const a = path ? paths.get(path) : undefined;
+  return a && (refs.visibleAreaIds == null || refs.visibleAreaIds.has(a.id)) ? a : undefined;
+}
 
 function roomPaths(refs: Refs) {
   const { pathOf } = areaPaths(refs.areas);
@@ -175,7 +185,7 @@ export function checkAreas(rows: SheetRow[], refs: Refs): Checked<AreaPlan> {
     const path = parentPath ? `${parentPath}/${form.name}` : form.name;
     const depth = path.split('/').length - 1;
     if (!parentPath && refs.restricted) rc.fail('上级区域', '您的账号只能在已授权的区域下新建区域，请填写上级区域');
-    if (parentPath && !paths.has(parentPath) && !filePaths.has(parentPath)) rc.fail('上级区域', `上级区域「${parentPath}」不存在或无权使用（本文件中也没有）`);
+    if (parentPath && !usableArea(refs, paths, parentPath) && !filePaths.has(parentPath)) rc.fail('上级区域', `上级区域「${parentPath}」不存在或无权使用（本文件中也没有）`);
     const parent = paths.get(parentPath);
     if ((parent ? parent.deep + 1 : depth) > AREA_MAX_DEEP) rc.fail('上级区域', `区域最多 ${AREA_MAX_DEEP + 1} 级`);
     if (paths.has(path)) rc.fail('区域名称', `区域「${path}」已存在`);
@@ -204,7 +214,7 @@ export function checkRooms(rows: SheetRow[], refs: Refs): Checked<RoomPlan> {
     const rc = new RowCheck('room', r);
     checks.push(rc);
     const areaPath = normPath(rc.cell('所属区域'));
-    const area = areaPath ? paths.get(areaPath) : undefined;
+    const area = usableArea(refs, paths, areaPath);
     if (areaPath && !area) rc.fail('所属区域', `区域「${areaPath}」不存在或无权使用`);
     const typeName = rc.cell('收费类型');
     const type = typeName ? types.get(typeName) : undefined;
@@ -268,7 +278,7 @@ export function checkCollectors(rows: SheetRow[], refs: Refs): Checked<Collector
     const rc = new RowCheck('collector', r);
     checks.push(rc);
     const areaPath = normPath(rc.cell('安装区域'));
-    const area = areaPath ? paths.get(areaPath) : undefined;
+    const area = usableArea(refs, paths, areaPath);
     if (areaPath && !area) rc.fail('安装区域', `区域「${areaPath}」不存在或无权使用`);
     const form = rc.parse<CollectorPlan>(collectorResource, { areaId: area?.id ?? (areaPath ? UNRESOLVED : '') });
     if (!form) continue;
