@@ -31,6 +31,7 @@ import { schemeRoutes } from './modules/scheme/index.ts';
 import { roomRoutes } from './modules/room/index.ts';
 import { ownerRoutes } from './modules/owner/index.ts';
 import { deviceRoutes } from './modules/device/index.ts';
+import { importRoutes } from './modules/imports/index.ts';
 import websocket from '@fastify/websocket';
 import { controlRoutes, type ControlApi } from './modules/control/index.ts';
 import { realtimeRoutes, EventBus, onSocketError } from './modules/realtime/index.ts';
@@ -278,6 +279,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   roomRoutes(app);
   ownerRoutes(app);
   deviceRoutes(app);
+  importRoutes(app);
   const controlApi: ControlApi = { bus, commandTtlMinutes: 10, maxAttempts: 3, waitMs: 15_000, ...opts.control };
   controlRoutes(app, controlApi);
   meteringRoutes(app, controlApi);

@@ -211,4 +211,10 @@ export const E = {
     update: { method: 'PUT', path: '/yewu/api/alarmscheme/detail', paged: false } as RouteRef<typeof API.alarmScheme.update>,
     remove: { method: 'DELETE', path: '/yewu/api/alarmscheme/detail', paged: false } as RouteRef<typeof API.alarmScheme.remove>,
   },
+  imports: {
+    template: { method: 'GET', path: '/yewu/api/import/:kind/template', paged: false, file: '导入模板' } as RouteRef<typeof API.imports.template>,
+    preview: { method: 'POST', path: '/yewu/api/import/:kind/preview', paged: false } as RouteRef<typeof API.imports.preview>,
+    commit: { method: 'POST', path: '/yewu/api/import/:kind/commit', paged: false } as RouteRef<typeof API.imports.commit>,
+    log: { method: 'GET', path: '/yewu/api/import/log', paged: true } as RouteRef<typeof API.imports.log>,
+  },
 };

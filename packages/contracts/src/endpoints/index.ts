@@ -11,6 +11,7 @@ import { financeEndpoints } from './finance.ts';
 import { appealEndpoints } from './appeal.ts';
 import { billingEndpoints } from './billing.ts';
 import { crudApi } from './crud.ts';
+import { importEndpoints } from './imports.ts';
 
 // Every declared endpoint, by domain. The server registers each (http/routes.ts `r.endpoint`), the web
 // calls them (api/endpoint.ts), and endpoints.int.test.ts checks declarations ↔ registered routes.
@@ -27,6 +28,7 @@ export * from './finance.ts';
 export * from './appeal.ts';
 export * from './billing.ts';
 export * from './crud.ts';
+export * from './imports.ts';
 
 export const API = {
   auth: authEndpoints,
@@ -42,6 +44,7 @@ export const API = {
   billing: billingEndpoints,
   // the declared CRUD resources (./crud.ts): list, detail, create, update, remove each
   ...crudApi,
+  imports: importEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */
