@@ -69,6 +69,8 @@ export const E = {
   },
   notify: {
     list: { method: 'GET', path: '/sms/log/list', paged: true } as RouteRef<typeof API.notify.list>,
+    config: { method: 'GET', path: '/sms/config', paged: false } as RouteRef<typeof API.notify.config>,
+    saveConfig: { method: 'POST', path: '/sms/config', paged: false } as RouteRef<typeof API.notify.saveConfig>,
   },
   owner: {
     list: { method: 'GET', path: '/yewu/api/userinfo/list', paged: true } as RouteRef<typeof API.owner.list>,

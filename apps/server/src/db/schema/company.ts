@@ -1,5 +1,5 @@
 import { bigint, boolean, integer, pgTable, text, varchar } from 'drizzle-orm/pg-core';
-import { createdAt, id, updatedAt } from './common.ts';
+import { companyId, createdAt, id, ref, updatedAt } from './common.ts';
 
 /** 单位分类: a platform-wide dictionary (no tenant). */
 export const companyClassifies = pgTable('company_classifies', {
@@ -35,5 +35,25 @@ export const companies = pgTable('companies', {
   waterPlans: integer('water_plans').array().notNull().default([]),
   status: integer('status').notNull().default(1),
   createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * 短信服务商 per company (/sms/config): log (default: the message goes to the log), aliyun 阿里云短信,
+ * tencent 腾讯云短信. The secret is stored encrypted (AES-256-GCM, key from SMS_CONFIG_KEY or
+ * DATA_DIR/sms-config-key) and never answered back.
+ */
+export const smsConfigs = pgTable('sms_configs', {
+  companyId: companyId().primaryKey(),
+  provider: varchar('provider', { length: 16 }).notNull().default('log'),
+  accessKeyId: varchar('access_key_id', { length: 128 }).notNull().default(''),
+  secretEnc: text('secret_enc').notNull().default(''),
+  signName: varchar('sign_name', { length: 64 }).notNull().default(''),
+  /** 阿里云 TemplateCode / 腾讯云 TemplateId of the notice template (one variable: content) */
+  templateCode: varchar('template_code', { length: 64 }).notNull().default(''),
+  /** 腾讯云 SmsSdkAppId */
+  sdkAppId: varchar('sdk_app_id', { length: 32 }).notNull().default(''),
+  region: varchar('region', { length: 32 }).notNull().default(''),
+  updatedBy: ref('updated_by'),
   updatedAt: updatedAt(),
 });
