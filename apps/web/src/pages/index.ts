@@ -23,6 +23,7 @@ const PAGES: Record<string, Page> = {
   recordsOwner: lazyPage(() => import('./records/RecordsOwner.tsx')),
   inRoomRecord: lazyPage(() => import('./notes/InRoomRecord.tsx')),
   systemFees: lazyPage(() => import('./system/SystemFees.tsx')),
+  systemSend: lazyPage(() => import('./system/SystemSend.tsx')),
   recordsArea: lazyPage(() => import('./records/RecordsArea.tsx')),
   belongs: lazyPage(() => import('./platform/Belongs.tsx')),
   huifu: lazyPage(() => import('./platform/Huifu.tsx')),

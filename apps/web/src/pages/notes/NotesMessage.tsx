@@ -1,5 +1,6 @@
 // 短信记录 (/notesMessage): the balance alarms sent to owners by SMS or phone (/sms/log/list) — the
-// alarm level, the text, the number, the state (queued, sent, failed with the reason) and the price.
+// alarm level, the text, the number, the state (queued, sent, failed with the reason, retried), the
+// provider and its delivery receipt, the price and what the message cost.
 import { useMemo } from 'react';
 import { Tag, Tooltip } from 'antd';
 import { formatMoney } from '@meter/contracts';
@@ -16,6 +17,11 @@ const STATUS: Record<string, { text: string; color: string }> = {
   sent: { text: '已发送', color: 'success' },
   failed: { text: '发送失败', color: 'error' },
 };
+const RECEIPT: Record<string, { text: string; color: string }> = {
+  delivered: { text: '已送达', color: 'success' },
+  undelivered: { text: '未送达', color: 'error' },
+};
+const PROVIDER_TEXT: Record<string, string> = { log: '仅记录日志', aliyun: '阿里云短信', tencent: '腾讯云短信' };
 const CHANNEL_TEXT: Record<string, string> = { '1': '短信', '2': '电话', sms: '短信', phone: '电话' };
 
 export function messageColumns(): ResourceColumn<Row>[] {
@@ -48,13 +54,20 @@ export function messageColumns(): ResourceColumn<Row>[] {
       },
     },
     { title: '失败原因', key: 'error', dataIndex: 'error', ellipsis: true, render: (_d, r) => r.error || '-' },
+    { title: '服务商', key: 'provider', dataIndex: 'provider', render: (_d, r) => PROVIDER_TEXT[r.provider] ?? r.provider },
     {
-      title: '费用',
-      key: 'priceFen',
-      dataIndex: 'priceFen',
-      align: 'right',
-      render: (_d, r) => formatMoney(r.priceFen),
+      title: '回执',
+      key: 'receipt',
+      dataIndex: 'receipt',
+      render: (_d, r) => {
+        const x = RECEIPT[r.receipt];
+        if (!x) return r.status === 'sent' && r.provider !== 'log' ? <Tag>等待回执</Tag> : '-';
+        return <Tooltip title={[r.receiptText, r.receiptAt].filter(Boolean).join(' ')}><Tag color={x.color}>{x.text}</Tag></Tooltip>;
+      },
     },
+    { title: '尝试次数', key: 'attempts', dataIndex: 'attempts', align: 'right' },
+    { title: '单价', key: 'priceFen', dataIndex: 'priceFen', align: 'right', render: (_d, r) => formatMoney(r.priceFen) },
+    { title: '费用', key: 'costFen', dataIndex: 'costFen', align: 'right', render: (_d, r) => formatMoney(r.costFen) },
     timeColumn<Row>('发送时间', 'sentAt'),
     rangeColumn<Row>(),
   ];

@@ -1,0 +1,100 @@
+import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
+import { MemoryRouter } from 'react-router';
+import { QueryClient } from '@tanstack/react-query';
+import type { LoginResult } from '@meter/contracts';
+import { Providers } from '../../app/Root.tsx';
+import { saveSession } from '../../app/session.ts';
+import { configureRequest, resetInflight } from '../../api/request.ts';
+import SystemSend from './SystemSend.tsx';
+
+// 短信配置 (/systemSend): the company picks 阿里云 or 腾讯云; the fields follow the provider, the secret is
+// never shown (only 已保存密钥) and an empty one is sent as '' (keep the stored one).
+
+configure({ asyncUtilTimeout: 8000 });
+
+type Call = { method: string; url: string; body: any };
+
+const stored = {
+  companyId: 1, provider: 'aliyun', accessKeyId: 'LTAI-demo', secretSet: true, signName: '演示物业', templateCode: 'SMS_100000001',
+  sdkAppId: '', region: '', updatedAt: '2026-11-26 10:00:00', mode: 'emulator', smsPriceFen: 8, phonePriceFen: 20,
+};
+
+function mockServer(calls: Call[]) {
+  const json = (b: unknown) => new Response(JSON.stringify(b), { status: 200 });
+  configureRequest({
+    toast: { success: () => {}, error: () => {}, warning: () => {} },
+    fetch: vi.fn<(input: string, init: RequestInit) => Promise<Response>>(async (input, init) => {
+      const p = new URL(input, 'http://x').pathname;
+      const body = init.body ? JSON.parse(String(init.body)) : undefined;
+      calls.push({ method: init.method ?? 'GET', url: p, body });
+      if (p.endsWith('/sms/config') && init.method === 'POST') return json({ code: 'SUCCESS', data: { ...stored, ...body, secret: undefined, secretSet: true } });
+      if (p.endsWith('/sms/config')) return json({ code: 'SUCCESS', data: stored });
+      return json({ code: 'SUCCESS', data: null });
+    }),
+  });
+}
+
+function session() {
+  const login: LoginResult = {
+    token: 'k'.repeat(43),
+    user: { id: 1, username: 'u', realName: '', companyId: 1, roleId: 1, userType: 1 },
+    access: 1,
+    routes: ['systemSend'],
+    operations: [],
+    company: { id: 1, name: '演示物业', bankType: 0, edition: 0 },
+  };
+  saveSession(login);
+}
+
+const renderPage = () =>
+  render(
+    <Providers client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <MemoryRouter>
+        <SystemSend />
+      </MemoryRouter>
+    </Providers>,
+  );
+
+const posts = (calls: Call[]) => calls.filter((c) => c.method === 'POST' && c.url.endsWith('/sms/config'));
+
+beforeEach(() => resetInflight());
+
+describe('短信服务商 on /systemSend', { timeout: 120_000 }, () => {
+  it('shows the stored 阿里云 settings without the secret and saves with an empty secret (kept)', async () => {
+    session();
+    const calls: Call[] = [];
+    mockServer(calls);
+    renderPage();
+    const card = (await screen.findByText('AccessKey ID')).closest('.ant-card') as HTMLElement;
+    expect(within(card).getByText('演示：本地模拟器')).toBeTruthy();
+    expect(within(card).getByText('已保存密钥；留空则保持不变')).toBeTruthy();
+    expect((within(card).getByLabelText('AccessKey ID') as HTMLInputElement).value).toBe('LTAI-demo');
+    expect((within(card).getByLabelText('AccessKey Secret') as HTMLInputElement).value).toBe('');
+    expect(within(card).getByText(/短信单价 ¥0\.08\/条/)).toBeTruthy();
+    fireEvent.click(within(card).getByRole('button', { name: '保存配置' }));
+    await waitFor(() => expect(posts(calls)).toHaveLength(1));
+    expect(posts(calls)[0].body).toMatchObject({ provider: 'aliyun', accessKeyId: 'LTAI-demo', secret: '', signName: '演示物业', templateCode: 'SMS_100000001' });
+  });
+
+  it('腾讯云 asks for its SdkAppId and a numeric template ID before anything is sent', async () => {
+    session();
+    const calls: Call[] = [];
+    mockServer(calls);
+    renderPage();
+    const card = (await screen.findByText('AccessKey ID')).closest('.ant-card') as HTMLElement;
+    fireEvent.click(within(card).getByText('腾讯云短信'));
+    expect(await within(card).findByText('SecretId')).toBeTruthy();
+    fireEvent.change(within(card).getByLabelText('模板 ID（TemplateId）'), { target: { value: 'SMS_1' } });
+    fireEvent.click(within(card).getByRole('button', { name: '保存配置' }));
+    expect(await within(card).findByText('SdkAppId 应为 10 位数字')).toBeTruthy();
+    expect(await within(card).findByText('腾讯云模板 ID 应为数字')).toBeTruthy();
+    expect(posts(calls)).toHaveLength(0);
+    fireEvent.change(within(card).getByLabelText('SdkAppId'), { target: { value: '1400000001' } });
+    fireEvent.change(within(card).getByLabelText('模板 ID（TemplateId）'), { target: { value: '100001' } });
+    fireEvent.change(within(card).getByLabelText('SecretKey'), { target: { value: 'new-secret' } });
+    fireEvent.click(within(card).getByRole('button', { name: '保存配置' }));
+    await waitFor(() => expect(posts(calls)).toHaveLength(1));
+    expect(posts(calls)[0].body).toMatchObject({ provider: 'tencent', sdkAppId: '1400000001', templateCode: '100001', secret: 'new-secret' });
+  });
+});
