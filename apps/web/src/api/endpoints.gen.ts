@@ -108,4 +108,13 @@ export const E = {
     systemComplete: { method: 'POST', path: '/yewu/api/SystemAppeal/Complete', paged: false } as RouteRef<typeof API.appeal.systemComplete>,
     systemReject: { method: 'POST', path: '/yewu/api/SystemAppeal/Reject', paged: false } as RouteRef<typeof API.appeal.systemReject>,
   },
+  sms: {
+    templateList: { method: 'GET', path: '/yewu/api/alermSmsConfigTemplate/List', paged: true } as RouteRef<typeof API.sms.templateList>,
+    templateDetail: { method: 'GET', path: '/yewu/api/alermSmsConfigTemplate/Detail', paged: false } as RouteRef<typeof API.sms.templateDetail>,
+    templateCreate: { method: 'POST', path: '/yewu/api/alermSmsConfigTemplate/Detail', paged: false } as RouteRef<typeof API.sms.templateCreate>,
+    templateUpdate: { method: 'PUT', path: '/yewu/api/alermSmsConfigTemplate/Detail', paged: false } as RouteRef<typeof API.sms.templateUpdate>,
+    templateDelete: { method: 'DELETE', path: '/yewu/api/alermSmsConfigTemplate/Detail', paged: false } as RouteRef<typeof API.sms.templateDelete>,
+    ruleList: { method: 'GET', path: '/yewu/api/alermSmsConfig/ConfigList', paged: false } as RouteRef<typeof API.sms.ruleList>,
+    ruleSave: { method: 'POST', path: '/yewu/api/alermSmsConfig', paged: false } as RouteRef<typeof API.sms.ruleSave>,
+  },
 };

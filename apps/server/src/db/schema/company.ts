@@ -1,4 +1,4 @@
-import { bigint, boolean, integer, pgTable, text, varchar } from 'drizzle-orm/pg-core';
+import { bigint, boolean, integer, pgTable, primaryKey, text, varchar } from 'drizzle-orm/pg-core';
 import { companyId, createdAt, id, ref, updatedAt } from './common.ts';
 
 /** 单位分类: a platform-wide dictionary (no tenant). */
@@ -57,3 +57,30 @@ export const smsConfigs = pgTable('sms_configs', {
   updatedBy: ref('updated_by'),
   updatedAt: updatedAt(),
 });
+
+/** 短信模板 (/alermSmsConfigTemplate): platform-wide message templates per event, with {variables}. */
+export const smsTemplates = pgTable('sms_templates', {
+  id: id(),
+  name: varchar('name', { length: 64 }).notNull().unique(),
+  /** 1 余额不足, 2 欠费停止供应, 3 恢复供应, 4 缴费到账 */
+  event: integer('event').notNull(),
+  content: text('content').notNull(),
+  status: integer('status').notNull().default(1),
+  memo: text('memo').notNull().default(''),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** 短信提醒规则 (alermSmsConfig): per company, meter kind and event — template, threshold, channel. */
+export const smsRules = pgTable('sms_rules', {
+  companyId: companyId(),
+  /** 1 电表, 2 水表 */
+  meterKind: integer('meter_kind').notNull(),
+  event: integer('event').notNull(),
+  templateId: bigint('template_id', { mode: 'number' }).references(() => smsTemplates.id),
+  /** 余额不足 only: remind only at or below this balance (分; 0 = at every alarm of the scheme) */
+  thresholdFen: integer('threshold_fen').notNull().default(0),
+  /** sms, phone, both, off */
+  channel: varchar('channel', { length: 8 }).notNull().default('sms'),
+  updatedAt: updatedAt(),
+}, (t) => [primaryKey({ columns: [t.companyId, t.meterKind, t.event] })]);

@@ -10,7 +10,7 @@ import { rangeColumn, timeColumn } from '../fee/common.tsx';
 
 type Row = NotificationRow & Record<string, unknown>;
 
-const LEVEL_TEXT: Record<number, string> = { 1: '低于报警1', 2: '低于报警2', 3: '欠费（断电/关阀通知）' };
+const LEVEL_TEXT: Record<number, string> = { 1: '低于报警1', 2: '低于报警2', 3: '欠费（断电/关阀通知）', 4: '恢复供应', 5: '缴费到账', 6: '群发' };
 const STATUS: Record<string, { text: string; color: string }> = {
   queued: { text: '待发送', color: 'processing' },
   sending: { text: '发送中', color: 'processing' },
@@ -31,13 +31,13 @@ export function messageColumns(): ResourceColumn<Row>[] {
     { title: '手机号码', key: 'phone', dataIndex: 'phone', search: true },
     { title: '方式', key: 'channel', dataIndex: 'channel', render: (_d, r) => CHANNEL_TEXT[String(r.channel)] ?? String(r.channel) },
     {
-      title: '报警级别',
+      title: '类型',
       key: 'level',
       dataIndex: 'level',
       search: true,
       valueType: 'select',
       valueEnum: Object.fromEntries(Object.entries(LEVEL_TEXT).map(([k, v]) => [k, { text: v }])),
-      render: (_d, r) => <Tag color={r.level === 3 ? 'red' : r.level === 2 ? 'orange' : 'gold'}>{LEVEL_TEXT[r.level] ?? r.level}</Tag>,
+      render: (_d, r) => <Tag color={r.level === 3 ? 'red' : r.level === 2 ? 'orange' : r.level === 1 ? 'gold' : 'blue'}>{LEVEL_TEXT[r.level] ?? r.level}</Tag>,
     },
     { title: '内容', key: 'content', dataIndex: 'content', ellipsis: true, width: 360 },
     {
