@@ -20,3 +20,32 @@ export const smsApi = {
   config: () => call(E.notify.config),
   saveConfig: (body: SmsConfigInput) => call(E.notify.saveConfig, { body }),
 };
+
+export type { SmsTemplate, SmsRuleAnswer } from '@meter/contracts';
+
+export interface SmsTemplateBody {
+  name: string;
+  event: number;
+  content: string;
+  status: number;
+  memo: string;
+}
+
+export interface SmsRuleInput {
+  meterKind: number;
+  event: number;
+  templateId: number | null;
+  thresholdFen: number;
+  channel: 'sms' | 'phone' | 'both' | 'off';
+}
+
+type TemplateQuery = { index: number; size: number; name?: string; event?: number; status?: number };
+
+export const smsTemplateApi = {
+  list: (q: TemplateQuery) => call(E.sms.templateList, { query: q }),
+  create: (body: SmsTemplateBody) => call(E.sms.templateCreate, { body }),
+  update: (id: number, body: SmsTemplateBody) => call(E.sms.templateUpdate, { body: { ...body, id } }),
+  remove: (ids: number[]) => call(E.sms.templateDelete, { body: { ids } }),
+  rules: () => call(E.sms.ruleList),
+  saveRules: (rules: SmsRuleInput[]) => call(E.sms.ruleSave, { body: { rules } }),
+};

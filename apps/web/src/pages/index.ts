@@ -26,6 +26,7 @@ const PAGES: Record<string, Page> = {
   systemSend: lazyPage(() => import('./system/SystemSend.tsx')),
   recordsArea: lazyPage(() => import('./records/RecordsArea.tsx')),
   belongs: lazyPage(() => import('./platform/Belongs.tsx')),
+  alermSmsConfigTemplate: lazyPage(() => import('./platform/AlermSmsConfigTemplate.tsx')),
   huifu: lazyPage(() => import('./platform/Huifu.tsx')),
   addedAppeal: lazyPage(() => import('./added/AddedAppeal.tsx')),
   systemAppeal: lazyPage(() => import('./added/SystemAppeal.tsx')),

@@ -20,6 +20,14 @@ const stored = {
   sdkAppId: '', region: '', updatedAt: '2026-11-26 10:00:00', mode: 'emulator', smsPriceFen: 8, phonePriceFen: 20,
 };
 
+const rules = [1, 2].flatMap((meterKind) => [1, 2, 3, 4].map((event) => ({
+  meterKind, event, templateId: null, thresholdFen: 0, channel: event <= 2 ? 'sms' : 'off', templateName: null, templateContent: null, saved: false,
+})));
+const templates = [
+  { id: 11, name: '缴费到账通知', event: 4, content: '{owner}缴费¥{amount}', status: 1, memo: '', createdAt: '2026-11-26 10:00:00' },
+  { id: 12, name: '余额不足提醒', event: 1, content: '{owner}余额¥{balance}', status: 1, memo: '', createdAt: '2026-11-26 10:00:00' },
+];
+
 function mockServer(calls: Call[]) {
   const json = (b: unknown) => new Response(JSON.stringify(b), { status: 200 });
   configureRequest({
@@ -30,6 +38,9 @@ function mockServer(calls: Call[]) {
       calls.push({ method: init.method ?? 'GET', url: p, body });
       if (p.endsWith('/sms/config') && init.method === 'POST') return json({ code: 'SUCCESS', data: { ...stored, ...body, secret: undefined, secretSet: true } });
       if (p.endsWith('/sms/config')) return json({ code: 'SUCCESS', data: stored });
+      if (p.endsWith('/alermSmsConfig/ConfigList')) return json({ code: 'SUCCESS', data: rules });
+      if (p.endsWith('/alermSmsConfig')) return json({ code: 'SUCCESS', data: rules });
+      if (p.endsWith('/alermSmsConfigTemplate/List')) return json({ code: 'SUCCESS', data: templates, count: templates.length });
       return json({ code: 'SUCCESS', data: null });
     }),
   });
@@ -96,5 +107,29 @@ describe('短信服务商 on /systemSend', { timeout: 120_000 }, () => {
     fireEvent.click(within(card).getByRole('button', { name: '保存配置' }));
     await waitFor(() => expect(posts(calls)).toHaveLength(1));
     expect(posts(calls)[0].body).toMatchObject({ provider: 'tencent', sdkAppId: '1400000001', templateCode: '100001', secret: 'new-secret' });
+  });
+
+  it('提醒规则: a template and channel per meter kind and event, the threshold in 元 sent in 分', async () => {
+    session();
+    const calls: Call[] = [];
+    mockServer(calls);
+    renderPage();
+    const card = (await screen.findByText('提醒规则')).closest('.ant-card') as HTMLElement;
+    await within(card).findAllByText('默认');
+    const pick = async (label: string, option: string) => {
+      fireEvent.mouseDown(within(card).getByRole('combobox', { name: label }));
+      const opts = await screen.findAllByText(option, { selector: '.ant-select-item-option-content' });
+      fireEvent.click(opts[opts.length - 1]);
+    };
+    await pick('电表缴费到账模板', '缴费到账通知');
+    await pick('电表缴费到账发送方式', '短信和电话');
+    fireEvent.change(within(card).getByLabelText('电表余额不足阈值'), { target: { value: '15.5' } });
+    fireEvent.click(within(card).getByRole('button', { name: '保存规则' }));
+    const saves = () => calls.filter((c) => c.method === 'POST' && c.url.endsWith('/alermSmsConfig'));
+    await waitFor(() => expect(saves()).toHaveLength(1));
+    const sent = saves()[0].body.rules as { meterKind: number; event: number }[];
+    expect(sent).toHaveLength(8);
+    expect(sent.find((r) => r.meterKind === 1 && r.event === 4)).toEqual({ meterKind: 1, event: 4, templateId: 11, thresholdFen: 0, channel: 'both' });
+    expect(sent.find((r) => r.meterKind === 1 && r.event === 1)).toMatchObject({ thresholdFen: 1550, channel: 'sms' });
   });
 });
