@@ -117,4 +117,9 @@ export const E = {
     ruleList: { method: 'GET', path: '/yewu/api/alermSmsConfig/ConfigList', paged: false } as RouteRef<typeof API.sms.ruleList>,
     ruleSave: { method: 'POST', path: '/yewu/api/alermSmsConfig', paged: false } as RouteRef<typeof API.sms.ruleSave>,
   },
+  bulk: {
+    preview: { method: 'POST', path: '/sms/bulk/preview', paged: false } as RouteRef<typeof API.bulk.preview>,
+    send: { method: 'POST', path: '/sms/bulk/send', paged: false } as RouteRef<typeof API.bulk.send>,
+    progress: { method: 'GET', path: '/sms/bulk/progress', paged: false } as RouteRef<typeof API.bulk.progress>,
+  },
 };

@@ -9,7 +9,7 @@ import { schemeEndpoints } from './scheme.ts';
 import { systemEndpoints } from './system.ts';
 import { financeEndpoints } from './finance.ts';
 import { appealEndpoints } from './appeal.ts';
-import { smsEndpoints } from './sms.ts';
+import { bulkEndpoints, smsEndpoints } from './sms.ts';
 
 // Every declared endpoint, by domain. The server registers each (http/routes.ts `r.endpoint`), the web
 // calls them (api/endpoint.ts), and endpoints.int.test.ts checks declarations ↔ registered routes.
@@ -38,6 +38,7 @@ export const API = {
   report: reportEndpoints,
   appeal: appealEndpoints,
   sms: smsEndpoints,
+  bulk: bulkEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */

@@ -90,3 +90,61 @@ export const smsEndpoints = {
 
 export type SmsTemplate = z.output<typeof SmsTemplateRow>;
 export type SmsRuleAnswer = z.output<typeof SmsRuleRow>;
+
+// 群发短信 (/systemSend): owners chosen by area, arrears or meter kind; a preview of the count and the
+// cost, a confirmation carrying the previewed count, then progress while the worker sends.
+
+export const BULK_VARIABLES = ['company', 'owner', 'room'] as const;
+
+export const BulkFilter = z.object({
+  /** the area and everything below it */
+  areaId: num(z.number().int().positive()).optional(),
+  /** only owners with a negative balance on an electric or water account */
+  arrearsOnly: z.boolean().optional().default(false),
+  /** only owners whose room has a meter of this kind (1 电表, 2 水表) */
+  meterKind: num(z.number().int().min(1).max(2, '表类型须为 1 电表或 2 水表')).optional(),
+});
+
+const bulkContent = z.string().trim().min(1, '请输入短信内容').max(300, '短信内容最多 300 个字')
+  .refine((v) => [...v.matchAll(/\{(\w+)\}/g)].every((m) => (BULK_VARIABLES as readonly string[]).includes(m[1])), '短信内容只能使用变量 {company} {owner} {room}');
+
+export const BulkPreviewBody = BulkFilter.extend({ content: bulkContent });
+export const BulkSendBody = BulkPreviewBody.extend({
+  /** the count the user confirmed: refused when the list changed since the preview */
+  expectCount: num(z.number().int().min(1, '没有可发送的业主')),
+});
+
+export const BulkPreview = z.object({
+  /** owners chosen, and those of them with a valid mobile number (the ones sent to) */
+  owners: z.number(),
+  count: z.number(),
+  priceFen: z.number(),
+  costFen: z.number(),
+  /** the first few messages as they will read */
+  sample: z.array(z.object({ ownerName: z.string(), phone: z.string(), roomName: z.string(), content: z.string() })),
+});
+
+export const BulkProgress = z.object({
+  batch: z.string(),
+  total: z.number(),
+  queued: z.number(),
+  sending: z.number(),
+  sent: z.number(),
+  failed: z.number(),
+  costFen: z.number(),
+  done: z.boolean(),
+});
+
+const bulk = { routes: ['systemSend'] };
+export const bulkEndpoints = {
+  preview: endpoint({
+    method: 'POST', path: '/sms/bulk/preview', summary: '群发短信预览', perm: bulk, action: false, body: BulkPreviewBody, response: BulkPreview, tags,
+  }),
+  send: endpoint({
+    method: 'POST', path: '/sms/bulk/send', summary: '群发短信', perm: bulk, action: '群发短信', body: BulkSendBody, response: BulkProgress, tags,
+  }),
+  progress: endpoint({
+    method: 'GET', path: '/sms/bulk/progress', summary: '群发进度', perm: bulk, query: z.object({ batch: z.string().regex(/^[0-9a-f-]{36}$/, '批次号无效') }),
+    response: BulkProgress, tags,
+  }),
+};
