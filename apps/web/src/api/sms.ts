@@ -49,3 +49,16 @@ export const smsTemplateApi = {
   rules: () => call(E.sms.ruleList),
   saveRules: (rules: SmsRuleInput[]) => call(E.sms.ruleSave, { body: { rules } }),
 };
+
+export interface BulkInput {
+  areaId?: number;
+  arrearsOnly?: boolean;
+  meterKind?: number;
+  content: string;
+}
+
+export const bulkSmsApi = {
+  preview: (body: BulkInput) => call(E.bulk.preview, { body }),
+  send: (body: BulkInput & { expectCount: number }) => call(E.bulk.send, { body }),
+  progress: (batch: string) => call(E.bulk.progress, { query: { batch } }),
+};

@@ -38,6 +38,11 @@ function mockServer(calls: Call[]) {
       calls.push({ method: init.method ?? 'GET', url: p, body });
       if (p.endsWith('/sms/config') && init.method === 'POST') return json({ code: 'SUCCESS', data: { ...stored, ...body, secret: undefined, secretSet: true } });
       if (p.endsWith('/sms/config')) return json({ code: 'SUCCESS', data: stored });
+      if (p.endsWith('/sms/bulk/preview')) {
+        return json({ code: 'SUCCESS', data: { owners: 3, count: 2, priceFen: 6, costFen: 12, sample: [{ ownerName: '业主1', phone: '13800000000', roomName: '101', content: '业主1您好' }] } });
+      }
+      if (p.endsWith('/sms/bulk/send')) return json({ code: 'SUCCESS', data: { batch: 'b'.repeat(36), total: 2, queued: 2, sending: 0, sent: 0, failed: 0, costFen: 0, done: false } });
+      if (p.endsWith('/sms/bulk/progress')) return json({ code: 'SUCCESS', data: { batch: 'b'.repeat(36), total: 2, queued: 0, sending: 0, sent: 2, failed: 0, costFen: 12, done: true } });
       if (p.endsWith('/alermSmsConfig/ConfigList')) return json({ code: 'SUCCESS', data: rules });
       if (p.endsWith('/alermSmsConfig')) return json({ code: 'SUCCESS', data: rules });
       if (p.endsWith('/alermSmsConfigTemplate/List')) return json({ code: 'SUCCESS', data: templates, count: templates.length });
@@ -131,5 +136,27 @@ describe('短信服务商 on /systemSend', { timeout: 120_000 }, () => {
     expect(sent).toHaveLength(8);
     expect(sent.find((r) => r.meterKind === 1 && r.event === 4)).toEqual({ meterKind: 1, event: 4, templateId: 11, thresholdFen: 0, channel: 'both' });
     expect(sent.find((r) => r.meterKind === 1 && r.event === 1)).toMatchObject({ thresholdFen: 1550, channel: 'sms' });
+  });
+
+  it('群发短信: preview shows count and cost, the confirmed send carries the count, progress runs to the end', async () => {
+    session();
+    const calls: Call[] = [];
+    mockServer(calls);
+    renderPage();
+    const card = (await screen.findByText('群发短信')).closest('.ant-card') as HTMLElement;
+    const send = () => within(card).getByRole('button', { name: '发 送' });
+    expect((send() as HTMLButtonElement).disabled).toBe(true);
+    fireEvent.change(within(card).getByLabelText('短信内容'), { target: { value: '{owner}您好' } });
+    fireEvent.click(within(card).getByText('仅欠费业主'));
+    fireEvent.click(within(card).getByRole('button', { name: '预 览' }));
+    expect(await within(card).findByText('2 人')).toBeTruthy();
+    expect(within(card).getByText('¥0.12')).toBeTruthy();
+    const preview = calls.find((c) => c.url.endsWith('/sms/bulk/preview'));
+    expect(preview?.body).toMatchObject({ content: '{owner}您好', arrearsOnly: true });
+    fireEvent.click(send());
+    fireEvent.click(await screen.findByRole('button', { name: '确定发送' }));
+    await waitFor(() => expect(calls.filter((c) => c.url.endsWith('/sms/bulk/send'))).toHaveLength(1));
+    expect(calls.find((c) => c.url.endsWith('/sms/bulk/send'))?.body).toMatchObject({ content: '{owner}您好', arrearsOnly: true, expectCount: 2 });
+    expect(await within(card).findByText(/发送完成：共 2 条，已发送 2 条/)).toBeTruthy();
   });
 });
