@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { formSchema, listQuerySchema, typed } from '../resource.ts';
+import { PageQuery, optText } from '../query.ts';
+import { formSchema, typed } from '../resource.ts';
 import { smsTemplateResource, unknownVariables } from '../resources/sms.ts';
 
 // 短信模板 (/yewu/api/alermSmsConfigTemplate, page /alermSmsConfigTemplate, platform admins) and the
@@ -30,7 +31,12 @@ const unknownMessage = { message: '模板内容含未知变量（可用：{compa
 
 export const SmsTemplateBody = typed<SmsTemplateInput>(form.refine(known, unknownMessage));
 export const SmsTemplateUpdateBody = typed<SmsTemplateInput & { id: number }>(form.extend({ id }).refine(known, unknownMessage));
-export const SmsTemplateListQuery = typed<{ index: number; size: number; name?: string; event?: number; status?: number }>(listQuerySchema(smsTemplateResource));
+const blankOr = <T extends z.ZodType>(t: T) => t.optional().or(z.literal('').transform(() => undefined));
+export const SmsTemplateListQuery = PageQuery.extend({
+  name: optText(),
+  event: blankOr(num(z.number().int().min(1, '事件须为 1–4').max(4, '事件须为 1–4'))),
+  status: blankOr(num(z.number().int().min(0, '状态须为 0 或 1').max(1, '状态须为 0 或 1'))),
+});
 
 export const SmsTemplateRow = z.object({
   id: z.number(),
