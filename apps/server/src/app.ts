@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -41,7 +42,7 @@ import { billingRoutes } from './modules/billing/index.ts';
 import { paymentRoutes, type Payments } from './modules/payment/index.ts';
 import { financeRoutes } from './modules/finance/index.ts';
 import { reportRoutes } from './modules/report/index.ts';
-import { notifyRoutes } from './modules/notify/index.ts';
+import { notifyRoutes, type SmsSetup } from './modules/notify/index.ts';
 import { payAppRoutes, type PayAppProvider } from './modules/payapp/index.ts';
 import { contentRoutes } from './modules/content/index.ts';
 import { addBillingJobs } from './jobs/billing.ts';
@@ -103,7 +104,15 @@ export interface AppOptions {
   auditRetryMs?: number;
   /** the online payment providers (default: the simulated HMAC provider) */
   payments?: Payments;
+  /** the SMS setup (/sms/config, the sender); default: a key of this process only, messages to the log */
+  sms?: SmsSetup;
 }
+
+/** Without a configured SMS setup: secrets sealed with a key of this process, no provider reachable. */
+const PROCESS_SMS: SmsSetup = {
+  key: randomBytes(32), mode: 'emulator',
+  aliyun: { endpoint: '127.0.0.1:9', protocol: 'HTTP' }, tencent: { endpoint: '127.0.0.1:9', protocol: 'http://' },
+};
 
 /** Hashed build files never change under their name: cached for a year; everything else (index.html, the
  * SPA fallback, favicon) is revalidated on every use, so a new deployment is seen at once. */
@@ -287,7 +296,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   paymentRoutes(app, opts.payments);
   financeRoutes(app);
   reportRoutes(app);
-  notifyRoutes(app);
+  notifyRoutes(app, opts.sms ?? PROCESS_SMS);
   payAppRoutes(app);
   contentRoutes(app);
   schedulerRoutes(app);
@@ -295,7 +304,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // the worker role's timed jobs, on the process's scheduler (main.ts) or one of their own
     const scheduler = opts.scheduler ?? new Scheduler({ db: opts.db, log: app.log, role: 'worker' });
     addTimedControls(scheduler, { db: opts.db, bus, log: app.log });
-    const offBilling = addBillingJobs(scheduler, { db: opts.db, bus, log: app.log, payAppProvider: opts.payAppProvider, payments: opts.payments });
+    const offBilling = addBillingJobs(scheduler, { db: opts.db, bus, log: app.log, payAppProvider: opts.payAppProvider, payments: opts.payments, sms: opts.sms });
     scheduler.start();
     app.addHook('onClose', async () => {
       offBilling();

@@ -97,6 +97,15 @@ const Env = z.object({
   ALIPAY_APP_KEY_PATH: z.string().optional(),
   ALIPAY_PUBLIC_KEY_PATH: z.string().optional(),
   ALIPAY_GATEWAY: z.string().url().default('https://openapi.alipay.com/gateway.do'),
+  // SMS (docs/OPERATIONS.md "SMS providers"): each company picks its provider in /sms/config
+  /** emulator: 阿里云/腾讯云 settings are used against the local emulators (default); live: against the real services */
+  SMS_MODE: z.enum(['emulator', 'live']).default('emulator'),
+  /** seals the stored SMS secrets (any text); default DATA_DIR/sms-config-key, made at first start */
+  SMS_CONFIG_KEY: z.string().min(16, 'SMS_CONFIG_KEY 至少 16 个字符').optional(),
+  SMS_ALIYUN_PORT: z.coerce.number().int().min(0).max(65535).default(8093),
+  SMS_TENCENT_PORT: z.coerce.number().int().min(0).max(65535).default(8094),
+  SMS_ALIYUN_ENDPOINT: z.string().default('dysmsapi.aliyuncs.com'),
+  SMS_TENCENT_ENDPOINT: z.string().default('sms.tencentcloudapi.com'),
   /** DL/T 645 control/write password: PA + P2P1P0 (8 hex digits) and operator code (8 hex digits) */
   DLT645_PASSWORD: z.string().regex(/^[0-9A-Fa-f]{8}$/).default('02000000'),
   DLT645_OPERATOR: z.string().regex(/^[0-9A-Fa-f]{8}$/).default('00000000'),

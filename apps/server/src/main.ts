@@ -9,6 +9,7 @@ import { ensurePlatformAdmin } from './modules/admin/index.ts';
 import { controlApiSettings, startDeviceSide } from './gateway/start.ts';
 import { simulatedProvider } from './modules/payapp/index.ts';
 import { paymentsFromConfig } from './modules/payment/index.ts';
+import { smsFromConfig } from './modules/notify/index.ts';
 import { startDemoFleet } from './gateway/demo.ts';
 import { StartupError } from './ops/startup.ts';
 import { healthOf, startOpsServer } from './ops/health.ts';
@@ -56,6 +57,9 @@ async function main() {
   // online payments: WeChat Pay v3 / Alipay (PAY_MODE); in emulator mode the local emulators run in the API process
   const pay = await paymentsFromConfig(config, { emulator: config.roles.has('api') });
   if (pay.emulator) log(`本地支付模拟器（演示用，非真实支付平台）已启动：${pay.emulator.url}`);
+  // SMS: each company's provider (/sms/config); in emulator mode the local 阿里云/腾讯云 emulators run in the API process
+  const sms = await smsFromConfig(config, db, { emulator: config.roles.has('api') });
+  if (sms.emulators) log(`本地短信模拟器（演示用，不发出真实短信）已启动：阿里云 ${sms.emulators.aliyun.url}，腾讯云 ${sms.emulators.tencent.endpoint}`);
 
   const app = await buildApp({
     db,
@@ -72,6 +76,7 @@ async function main() {
     roles: [...config.roles],
     metricsToken: config.METRICS_TOKEN,
     payments: pay.payments,
+    sms: sms.sms,
   });
   if (config.roles.has('api')) await app.listen({ port: config.PORT, host: config.HOST });
   // a process without the API (gateway, worker) answers /healthz and /metrics on OPS_PORT
@@ -101,6 +106,7 @@ async function main() {
     await scheduler.stop().catch(() => {});
     await app.close().catch(() => {});
     await pay.emulator?.close().catch(() => {});
+    await sms.emulators?.close().catch(() => {});
     await fleet?.stop().catch(() => {});
     await devices.stop().catch(() => {});
     await database.stop().catch(() => {});

@@ -69,6 +69,8 @@ export const E = {
   },
   notify: {
     list: { method: 'GET', path: '/sms/log/list', paged: true } as RouteRef<typeof API.notify.list>,
+    config: { method: 'GET', path: '/sms/config', paged: false } as RouteRef<typeof API.notify.config>,
+    saveConfig: { method: 'POST', path: '/sms/config', paged: false } as RouteRef<typeof API.notify.saveConfig>,
   },
   owner: {
     list: { method: 'GET', path: '/yewu/api/userinfo/list', paged: true } as RouteRef<typeof API.owner.list>,
@@ -216,5 +218,19 @@ export const E = {
     preview: { method: 'POST', path: '/yewu/api/import/:kind/preview', paged: false } as RouteRef<typeof API.imports.preview>,
     commit: { method: 'POST', path: '/yewu/api/import/:kind/commit', paged: false } as RouteRef<typeof API.imports.commit>,
     log: { method: 'GET', path: '/yewu/api/import/log', paged: true } as RouteRef<typeof API.imports.log>,
+  },
+  sms: {
+    templateList: { method: 'GET', path: '/yewu/api/alermSmsConfigTemplate/List', paged: true } as RouteRef<typeof API.sms.templateList>,
+    templateDetail: { method: 'GET', path: '/yewu/api/alermSmsConfigTemplate/Detail', paged: false } as RouteRef<typeof API.sms.templateDetail>,
+    templateCreate: { method: 'POST', path: '/yewu/api/alermSmsConfigTemplate/Detail', paged: false, access: 0 } as RouteRef<typeof API.sms.templateCreate>,
+    templateUpdate: { method: 'PUT', path: '/yewu/api/alermSmsConfigTemplate/Detail', paged: false, access: 0 } as RouteRef<typeof API.sms.templateUpdate>,
+    templateDelete: { method: 'DELETE', path: '/yewu/api/alermSmsConfigTemplate/Detail', paged: false, access: 0 } as RouteRef<typeof API.sms.templateDelete>,
+    ruleList: { method: 'GET', path: '/yewu/api/alermSmsConfig/ConfigList', paged: false } as RouteRef<typeof API.sms.ruleList>,
+    ruleSave: { method: 'POST', path: '/yewu/api/alermSmsConfig', paged: false } as RouteRef<typeof API.sms.ruleSave>,
+  },
+  bulk: {
+    preview: { method: 'POST', path: '/sms/bulk/preview', paged: false } as RouteRef<typeof API.bulk.preview>,
+    send: { method: 'POST', path: '/sms/bulk/send', paged: false } as RouteRef<typeof API.bulk.send>,
+    progress: { method: 'GET', path: '/sms/bulk/progress', paged: false } as RouteRef<typeof API.bulk.progress>,
   },
 };

@@ -12,6 +12,7 @@ import { appealEndpoints } from './appeal.ts';
 import { billingEndpoints } from './billing.ts';
 import { crudApi } from './crud.ts';
 import { importEndpoints } from './imports.ts';
+import { bulkEndpoints, smsEndpoints } from './sms.ts';
 
 // Every declared endpoint, by domain. The server registers each (http/routes.ts `r.endpoint`), the web
 // calls them (api/endpoint.ts), and endpoints.int.test.ts checks declarations ↔ registered routes.
@@ -29,6 +30,7 @@ export * from './appeal.ts';
 export * from './billing.ts';
 export * from './crud.ts';
 export * from './imports.ts';
+export * from './sms.ts';
 
 export const API = {
   auth: authEndpoints,
@@ -45,6 +47,8 @@ export const API = {
   // the declared CRUD resources (./crud.ts): list, detail, create, update, remove each
   ...crudApi,
   imports: importEndpoints,
+  sms: smsEndpoints,
+  bulk: bulkEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */
