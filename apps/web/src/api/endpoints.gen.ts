@@ -122,4 +122,16 @@ export const E = {
     devicePermiss: { method: 'GET', path: '/yewu/api/CompanyDevicePermiss/detail', paged: false } as RouteRef<typeof API.company.devicePermiss>,
     saveDevicePermiss: { method: 'POST', path: '/yewu/api/CompanyDevicePermiss/detail', paged: false } as RouteRef<typeof API.company.saveDevicePermiss>,
   },
+  room: {
+    list: { method: 'GET', path: '/yewu/api/RoomInfo/GetAllChildRoom', paged: true } as RouteRef<typeof API.room.list>,
+    vacant: { method: 'GET', path: '/yewu/api/getNoUserRoom', paged: true } as RouteRef<typeof API.room.vacant>,
+    detail: { method: 'GET', path: '/yewu/api/RoomInfo/Detail', paged: false } as RouteRef<typeof API.room.detail>,
+    create: { method: 'POST', path: '/yewu/api/RoomInfo/Detail', paged: false } as RouteRef<typeof API.room.create>,
+    update: { method: 'PUT', path: '/yewu/api/RoomInfo/Detail', paged: false } as RouteRef<typeof API.room.update>,
+    remove: { method: 'DELETE', path: '/yewu/api/RoomInfo/Detail/:id', paged: false } as RouteRef<typeof API.room.remove>,
+    decorations: { method: 'GET', path: '/yewu/api/GetDecorationEnum', paged: false } as RouteRef<typeof API.room.decorations>,
+    orientations: { method: 'GET', path: '/yewu/api/GetOrientationEnum', paged: false } as RouteRef<typeof API.room.orientations>,
+    chargeTypes: { method: 'GET', path: '/yewu/api/GetChargeTypeEnum', paged: false } as RouteRef<typeof API.room.chargeTypes>,
+    usingChargingTypes: { method: 'GET', path: '/yewu/api/ChargingType/GetAllUsingList_All', paged: false } as RouteRef<typeof API.room.usingChargingTypes>,
+  },
 };

@@ -10,6 +10,7 @@ import { systemEndpoints } from './system.ts';
 import { financeEndpoints } from './finance.ts';
 import { appealEndpoints } from './appeal.ts';
 import { companyEndpoints } from './company.ts';
+import { roomEndpoints } from './room.ts';
 
 // Every declared endpoint, by domain. The server registers each (http/routes.ts `r.endpoint`), the web
 // calls them (api/endpoint.ts), and endpoints.int.test.ts checks declarations ↔ registered routes.
@@ -25,6 +26,7 @@ export * from './system.ts';
 export * from './finance.ts';
 export * from './appeal.ts';
 export * from './company.ts';
+export * from './room.ts';
 
 export const API = {
   auth: authEndpoints,
@@ -38,6 +40,7 @@ export const API = {
   report: reportEndpoints,
   appeal: appealEndpoints,
   company: companyEndpoints,
+  room: roomEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */
