@@ -48,7 +48,8 @@ export const RoomUpdateBody = typed<RoomInput & { Id: number }>(roomForm.extend(
 export const RoomIdQuery = CompanyQuery.extend({ Id: id });
 export const RoomIdParams = z.object({ id });
 
-export const RoomListQuery = typed<RoomListInput>(listQuerySchema(roomResource));
+/** GetAllChildRoom: paging, the area subtree and the resource's search fields (read as RoomListInput) */
+export const RoomListQuery = listQuerySchema(roomResource);
 export const VacantRoomQuery = PageQuery.extend(AreaFilter.shape).extend({ name: optText() });
 
 /** RoomInfo/GetAllChildRoom, getNoUserRoom and RoomInfo/Detail */

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { API, CHARGE_TYPES, DECORATIONS, ORIENTATIONS, chargingTypeResource, enumOptions } from '@meter/contracts';
+import { API, CHARGE_TYPES, DECORATIONS, ORIENTATIONS, chargingTypeResource, enumOptions, type RoomListInput } from '@meter/contracts';
 import { routes } from '../../http/routes.ts';
 import { registerCrud } from '../../http/crud.ts';
 import { conflict } from '../../http/errors.ts';
@@ -14,7 +14,8 @@ const feesRead = { routes: ['systemFees'] };
 export default function roomRoutes(app: FastifyInstance) {
   const r = routes(app);
   const R = API.room;
-  r.endpoint(R.list, ({ query }, ctx) => room.listRooms(ctx, query));
+  // the list query comes from the declared resource's search fields (typed as RoomListInput)
+  r.endpoint(R.list, ({ query }, ctx) => room.listRooms(ctx, query as Record<string, unknown> & RoomListInput));
   r.endpoint(R.vacant, ({ query }, ctx) => room.listVacantRooms(ctx, query));
   r.endpoint(R.detail, ({ query }, ctx) => room.getRoom(ctx, query.Id));
   r.endpoint(R.create, ({ body }, ctx) => room.createRoom(ctx, body));
