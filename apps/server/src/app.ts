@@ -92,6 +92,8 @@ export interface AppOptions {
   payAppProvider?: PayAppProvider;
   /** Fastify's trustProxy: false (default), a hop count, or the proxies' addresses/CIDRs */
   trustProxy?: false | string[] | ((address: string, hop: number) => boolean);
+  /** a scraper off this host reads /metrics with `Authorization: Bearer <token>` */
+  metricsToken?: string;
   /** the roles this process runs, reported by /healthz */
   roles?: string[];
   /** how often the database is checked (a change is logged once); default 5 s */
@@ -265,7 +267,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     return reply.status(500).send({ code: 'INTERNAL', message: '服务器内部错误，请稍后重试' });
   });
 
-  registerOps(app, { db: opts.db, watch: dbWatch, roles: opts.roles ?? ['api'] });
+  registerOps(app, { db: opts.db, watch: dbWatch, roles: opts.roles ?? ['api'], metricsToken: opts.metricsToken });
 
   authRoutes(app, opts.auth, await loginLimits(app, opts.auth));
   adminRoutes(app);

@@ -5,6 +5,7 @@ import { startDatabase } from './db/index.ts';
 import { DEMO_LOGINS, seedDemoIfEmpty } from './demo/seed.ts';
 import { buildApp } from './app.ts';
 import { authSettings } from './modules/auth/index.ts';
+import { ensurePlatformAdmin } from './modules/admin/index.ts';
 import { controlApiSettings, startDeviceSide } from './gateway/start.ts';
 import { simulatedProvider } from './modules/payapp/index.ts';
 import { paymentsFromConfig } from './modules/payment/index.ts';
@@ -20,7 +21,14 @@ async function main() {
   const log = (m: string) => console.log(`[meter] ${m}`);
   const database = await startDatabase(config, log);
   const { db } = database;
+  if (config.MIGRATE === 'only') {
+    log('数据库迁移已完成（MIGRATE=only），进程退出');
+    await database.stop();
+    return;
+  }
   if (config.SEED_DEMO) await seedDemoIfEmpty(db, log);
+  // without demo data someone must still be able to sign in: the first platform administrator
+  const firstAdmin = await ensurePlatformAdmin(db, { username: config.ADMIN_USERNAME, password: config.INITIAL_ADMIN_PASSWORD });
 
   // one scheduler times every periodic job of this process (the worker role's; shown on /task)
   const plog = pino({ level: config.LOG_LEVEL });
@@ -62,6 +70,7 @@ async function main() {
     scheduler,
     payAppProvider: simulatedProvider({ delayMs: config.PAYAPP_SIM_DELAY_MS }),
     roles: [...config.roles],
+    metricsToken: config.METRICS_TOKEN,
     payments: pay.payments,
   });
   if (config.roles.has('api')) await app.listen({ port: config.PORT, host: config.HOST });
@@ -74,6 +83,9 @@ async function main() {
   if (ops) log(`运维接口：http://${config.OPS_HOST}:${ops.port}/healthz 与 /metrics`);
   const url = `http://localhost:${config.PORT}`;
   console.log(`\n  智能水电表物联网管理平台 v1.9.2 已启动\n  访问地址: ${url}${config.API_DOCS === 'on' ? `\n  接口文档: ${url}/docs` : ''}`);
+  if (firstAdmin) {
+    console.log(`  已创建平台管理员账号: ${firstAdmin.username}${firstAdmin.password ? ` / ${firstAdmin.password}（随机密码，只显示这一次，请登录后立即修改）` : '（密码为 INITIAL_ADMIN_PASSWORD）'}`);
+  }
   if (config.SEED_DEMO) {
     console.log('  演示账号:');
     for (const l of DEMO_LOGINS) console.log(`    ${l.label.padEnd(12, '　')} ${l.username} / ${l.password}`);

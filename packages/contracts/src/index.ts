@@ -11,3 +11,4 @@ export * from './query.ts';
 export * from './time.ts';
 export * from './endpoint.ts';
 export * from './endpoints/index.ts';
+export * from './crud.ts';

@@ -9,6 +9,8 @@ import { schemeEndpoints } from './scheme.ts';
 import { systemEndpoints } from './system.ts';
 import { financeEndpoints } from './finance.ts';
 import { appealEndpoints } from './appeal.ts';
+import { billingEndpoints } from './billing.ts';
+import { crudApi } from './crud.ts';
 import { companyEndpoints } from './company.ts';
 import { roomEndpoints } from './room.ts';
 import { deviceEndpoints } from './device.ts';
@@ -26,6 +28,8 @@ export * from './scheme.ts';
 export * from './system.ts';
 export * from './finance.ts';
 export * from './appeal.ts';
+export * from './billing.ts';
+export * from './crud.ts';
 export * from './company.ts';
 export * from './room.ts';
 export * from './device.ts';
@@ -41,6 +45,9 @@ export const API = {
   owner: ownerEndpoints,
   report: reportEndpoints,
   appeal: appealEndpoints,
+  billing: billingEndpoints,
+  // the declared CRUD resources (./crud.ts): list, detail, create, update, remove each
+  ...crudApi,
   company: companyEndpoints,
   room: roomEndpoints,
   device: deviceEndpoints,

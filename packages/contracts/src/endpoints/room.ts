@@ -45,7 +45,7 @@ const id = num(z.number().int().positive());
 const roomForm = formSchema(roomResource);
 export const RoomBody = typed<RoomInput>(roomForm);
 export const RoomUpdateBody = typed<RoomInput & { Id: number }>(roomForm.extend({ Id: id }));
-export const RoomIdQuery = CompanyQuery.extend({ Id: id });
+export const RoomDetailQuery = CompanyQuery.extend({ Id: id });
 export const RoomIdParams = z.object({ id });
 
 /** GetAllChildRoom: paging, the area subtree and the resource's search fields (read as RoomListInput) */
@@ -91,7 +91,7 @@ export const roomEndpoints = {
     method: 'GET', path: `${Y}/getNoUserRoom`, summary: '无人入住的房间', perm: vacantRead, query: VacantRoomQuery,
     response: RoomInfoRow, paged: true, tags,
   }),
-  detail: endpoint({ method: 'GET', path: `${Y}/RoomInfo/Detail`, summary: '房间详情', perm: roomRead, query: RoomIdQuery, response: RoomInfoRow, tags }),
+  detail: endpoint({ method: 'GET', path: `${Y}/RoomInfo/Detail`, summary: '房间详情', perm: roomRead, query: RoomDetailQuery, response: RoomInfoRow, tags }),
   create: endpoint({
     method: 'POST', path: `${Y}/RoomInfo/Detail`, summary: '新增房间', perm: roomWrite, query: CompanyQuery, body: RoomBody,
     response: z.object({ Id: z.number() }), tags,

@@ -7,11 +7,8 @@ import * as repo from './repo.ts';
 import * as company from './service.ts';
 import * as valvePwd from './valve-password.ts';
 
-const platformWrite = { access: 0 as const, routes: ['belongs'] };
-
 export default function companyRoutes(app: FastifyInstance) {
   const r = routes(app);
-  const tags = ['单位'];
   const C = API.company;
   r.endpoint(C.userCompanies, (_i, ctx) => company.userCompanies(ctx));
   r.endpoint(C.classifyOptions, (_i, ctx) => company.classifyOptions(ctx));
@@ -32,18 +29,9 @@ export default function companyRoutes(app: FastifyInstance) {
 
   registerCrud(app, {
     def: companyClassifyResource,
+    endpoints: API.companyClassify,
     table: companyClassifies,
     tenancy: 'platform',
-    tags,
-    read: {},
-    write: platformWrite,
-    paths: {
-      list: '/yewu/api/CompanyClassify/List',
-      get: { url: '/yewu/api/CompanyClassify/Detail', id: 'query' },
-      create: '/yewu/api/CompanyClassify/Detail',
-      update: { url: '/yewu/api/CompanyClassify/Detail', id: 'body' },
-      delete: { url: '/yewu/api/CompanyClassify/Detail', id: 'body' },
-    },
     beforeDelete: async (tx, _ctx, ids) => repo.assertClassifiesUnused(tx, ids),
     label: (row) => `单位分类 ${String(row.name ?? row.id)}`,
   });

@@ -10,8 +10,6 @@ import * as device from './service.ts';
 // Device service (SPEC §7, /device/api/v1): collectors (gather), meters (device), focus devices and
 // the device dictionaries. Pages: /recordsCollect (采集器档案) and /recordsTable (表具档案).
 
-const V1 = '/device/api/v1';
-
 export default function deviceRoutes(app: FastifyInstance) {
   const r = routes(app);
   const D = API.device;
@@ -47,7 +45,6 @@ export default function deviceRoutes(app: FastifyInstance) {
   r.endpoint(D.deleteFocus, ({ query }, ctx) => device.deleteFocus(ctx, query.id));
 
   // ---- 设备字典: option lists for every signed-in user (phase and brand paged, SPEC §7) ----
-  const tags = ['设备字典'];
   for (const kind of ['protocol', 'baud', 'gateway', 'port', 'caliber', 'type'] as const) {
     r.endpoint(D[`${kind}List`], (_i, ctx) => device.lookupList(ctx, kind));
   }
@@ -55,18 +52,9 @@ export default function deviceRoutes(app: FastifyInstance) {
   // platform admins maintain the dictionaries
   registerCrud(app, {
     def: deviceLookupResource,
+    endpoints: API.deviceLookup,
     table: deviceLookups,
     tenancy: 'platform',
-    tags,
-    read: {},
-    write: { access: 0 },
-    paths: {
-      list: `${V1}/lookup/list`,
-      get: { url: `${V1}/lookup`, id: 'query' },
-      create: `${V1}/lookup`,
-      update: { url: `${V1}/lookup`, id: 'body' },
-      delete: { url: `${V1}/lookup`, id: 'query' },
-    },
     beforeWrite: device.lookupHooks.beforeWrite,
     beforeDelete: device.lookupHooks.beforeDelete,
     label: (row) => `设备字典 ${String(row.name ?? row.id)}`,

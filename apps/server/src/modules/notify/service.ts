@@ -5,7 +5,7 @@ import type { Tx } from '../../db/client.ts';
 import type { Ctx } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
 import { offsetOf } from '../../http/paging.ts';
-import { rangeOf } from '../billing/index.ts';
+import { rangeOf } from '../../time.ts';
 import type { NotifyProvider } from './provider.ts';
 import * as repo from './repo.ts';
 

@@ -9,8 +9,6 @@ import * as repo from './repo.ts';
 
 // Rooms (/recordsRoom) and charging types (/systemFees) at the exact paths of SPEC §7.
 
-const feesRead = { routes: ['systemFees'] };
-
 export default function roomRoutes(app: FastifyInstance) {
   const r = routes(app);
   const R = API.room;
@@ -24,24 +22,13 @@ export default function roomRoutes(app: FastifyInstance) {
   r.endpoint(R.decorations, () => enumOptions(DECORATIONS));
   r.endpoint(R.orientations, () => enumOptions(ORIENTATIONS));
 
-  const feeTags = ['收费类型'];
-  const Y = '/yewu/api';
   r.endpoint(R.chargeTypes, () => enumOptions(CHARGE_TYPES));
   r.endpoint(R.usingChargingTypes, (_i, ctx) => room.usingChargingTypes(ctx));
   registerCrud(app, {
     def: chargingTypeResource,
+    endpoints: API.chargingType,
     table: chargingTypes,
     tenancy: 'company',
-    tags: feeTags,
-    read: feesRead,
-    write: feesRead,
-    paths: {
-      list: `${Y}/ChargingType/List`,
-      get: { url: `${Y}/ChargingType/Detail`, id: 'query' },
-      create: `${Y}/ChargingType/Detail`,
-      update: { url: `${Y}/ChargingType/Detail`, id: 'body' },
-      delete: { url: `${Y}/ChargingType/Detail`, id: 'body' },
-    },
     beforeDelete: async (tx, _ctx, ids) => {
       const n = await repo.roomsUsingChargingTypes(tx, ids);
       if (n > 0) throw conflict(`该收费类型已被 ${n} 个房间使用，不能删除`);
