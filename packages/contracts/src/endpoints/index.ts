@@ -13,6 +13,9 @@ import { billingEndpoints } from './billing.ts';
 import { crudApi } from './crud.ts';
 import { importEndpoints } from './imports.ts';
 import { bulkEndpoints, smsEndpoints } from './sms.ts';
+import { companyEndpoints } from './company.ts';
+import { roomEndpoints } from './room.ts';
+import { deviceEndpoints } from './device.ts';
 
 // Every declared endpoint, by domain. The server registers each (http/routes.ts `r.endpoint`), the web
 // calls them (api/endpoint.ts), and endpoints.int.test.ts checks declarations ↔ registered routes.
@@ -31,6 +34,9 @@ export * from './billing.ts';
 export * from './crud.ts';
 export * from './imports.ts';
 export * from './sms.ts';
+export * from './company.ts';
+export * from './room.ts';
+export * from './device.ts';
 
 export const API = {
   auth: authEndpoints,
@@ -49,6 +55,9 @@ export const API = {
   imports: importEndpoints,
   sms: smsEndpoints,
   bulk: bulkEndpoints,
+  company: companyEndpoints,
+  room: roomEndpoints,
+  device: deviceEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */

@@ -2,6 +2,8 @@
 // commands and lists (device/order/*, device/read/*, device/reading/list, device/unusual/*, …) and the
 // metering module's meter list, 人工抄表, 保电/保水, 定时阀控 and meter-config log.
 import { http, request, type Paged, type Query } from '../../api/request.ts';
+import { call } from '../../api/endpoint.ts';
+import { E } from '../../api/endpoints.gen.ts';
 
 const P = '/device/api/v1';
 
@@ -275,6 +277,6 @@ export const warningApi = {
 
 /** Checks the typed valve-control password on the server (SPEC §4/§5); a wrong one rejects (VALVE_PWD_WRONG). */
 export const checkValvePasswordOnServer = (company: Company, password: string) =>
-  post<null>('/yewu/api/Company/checkValveControlPwd', { password }, company, true);
+  call(E.company.checkValvePwd, { body: { password }, query: { searchCompanyID: company } }, { silent: true });
 
 export type { Paged };
