@@ -106,4 +106,11 @@ export const E = {
     systemComplete: { method: 'POST', path: '/yewu/api/SystemAppeal/Complete', paged: false } as RouteRef<typeof API.appeal.systemComplete>,
     systemReject: { method: 'POST', path: '/yewu/api/SystemAppeal/Reject', paged: false } as RouteRef<typeof API.appeal.systemReject>,
   },
+  reconcile: {
+    run: { method: 'POST', path: '/yewu/api/Reconcile/Run', paged: false } as RouteRef<typeof API.reconcile.run>,
+    summary: { method: 'GET', path: '/yewu/api/Reconcile/Summary', paged: false } as RouteRef<typeof API.reconcile.summary>,
+    rows: { method: 'GET', path: '/yewu/api/Reconcile/Rows', paged: true } as RouteRef<typeof API.reconcile.rows>,
+    recover: { method: 'POST', path: '/yewu/api/Reconcile/Recover', paged: false } as RouteRef<typeof API.reconcile.recover>,
+    export: { method: 'GET', path: '/yewu/api/Reconcile/Export', paged: false, file: '支付平台对账' } as RouteRef<typeof API.reconcile.export>,
+  },
 };

@@ -61,6 +61,8 @@ export interface Emulator {
   addTrade(channel: 'wechat' | 'alipay', t: { outTradeNo: string; amountFen: number; subject?: string; paidAt?: Date }): string;
   /** the provider's record of an order says another amount (statement and query) */
   setAmount(outTradeNo: string, amountFen: number): void;
+  /** the provider's record says the trade did not succeed (revoked): it leaves the statement */
+  revoke(outTradeNo: string): void;
   close(): Promise<void>;
 }
 
@@ -309,6 +311,11 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     return html('支付成功', ok ? `已支付 ¥${yuan(o.amountFen)}，商户已确认到账。` : `已支付 ¥${yuan(o.amountFen)}，商户暂未确认（将由商户查单补记）。`);
   });
 
+  const find = (outTradeNo: string) => {
+    const order = orders.get(`wechat:${outTradeNo}`) ?? orders.get(`alipay:${outTradeNo}`);
+    if (!order) throw new Error(`no order ${outTradeNo}`);
+    return order;
+  };
   await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
   const addr = app.server.address();
   const listenUrl = typeof addr === 'object' && addr ? `http://127.0.0.1:${addr.port}` : '';
@@ -330,9 +337,10 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
       return o.tradeNo;
     },
     setAmount(outTradeNo, amountFen) {
-      const order = orders.get(`wechat:${outTradeNo}`) ?? orders.get(`alipay:${outTradeNo}`);
-      if (!order) throw new Error(`no order ${outTradeNo}`);
-      order.amountFen = amountFen;
+      find(outTradeNo).amountFen = amountFen;
+    },
+    revoke(outTradeNo) {
+      find(outTradeNo).state = 'closed';
     },
     close: () => app.close(),
   };

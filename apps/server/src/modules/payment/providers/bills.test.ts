@@ -53,7 +53,7 @@ describe('statement parsers', () => {
     const zip = new JSZip();
     zip.file('20880000000000010156_20261125_业务明细(汇总).csv', gbk('#支付宝业务汇总查询\r\n门店编号,门店名称\r\n'));
     zip.file('20880000000000010156_20261125_业务明细.csv', gbk(ALI));
-    const buf = await zip.generateAsync({ type: 'nodebuffer', encodeFileName: (n) => gbk(n) });
+    const buf = await zip.generateAsync({ type: 'nodebuffer', encodeFileName: (n) => gbk(n).toString('latin1') });
     expect(await parseAlipayBillZip(buf)).toHaveLength(1);
     expect(gbk('业务明细').equals(Buffer.from([0xd2, 0xb5, 0xce, 0xf1, 0xc3, 0xf7, 0xcf, 0xb8]))).toBe(true);
     await expect(parseAlipayBillZip(Buffer.from('not a zip'))).rejects.toThrow(/不是有效的 zip/);

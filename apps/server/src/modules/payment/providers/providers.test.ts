@@ -5,6 +5,7 @@ import { freshKeys, publicOf } from '../emulator/keys.ts';
 import { startEmulator, wechatHeaders, type Emulator } from '../emulator/server.ts';
 import { alipay, rawMember, signContent } from './alipay.ts';
 import { NotifyRefused } from './gateway.ts';
+import { businessDate } from '../../../time.ts';
 import { authorization, decryptResource, parseAuthorization, wechatPay, type WechatConfig } from './wechat.ts';
 
 // The provider clients against the emulator: requests signed with the merchant key (the emulator
@@ -105,7 +106,7 @@ describe('Alipay client', { timeout: 30_000 }, () => {
 });
 
 describe('daily statements from the emulator', { timeout: 30_000 }, () => {
-  const today = () => new Date(Date.now() + 8 * 3600_000).toISOString().slice(0, 10);
+  const today = () => businessDate(new Date());
   it('WeChat Pay tradebill: the paid orders of the day (SHA1 checked), altered amounts and unknown trades included; no trades → empty', async () => {
     const wx = wechatPay(wxConfig());
     const a = no();
