@@ -151,11 +151,18 @@ export async function reconcileYesterday(db: Db, pay: Payments, at: Date = now()
   if (beijingFields(at).hour < 10) return [];
   const day = businessDate(addDays(at, -1));
   const done: string[] = [];
+  const failed: string[] = [];
   for (const channel of Object.keys(pay.gateways) as Channel[]) {
     const ran = await db.tx(SYSTEM_SCOPE, (tx) => repo.runOf(tx, channel, day));
     if (ran) continue;
-    await reconcileDay(db, pay, channel, day, '定时任务');
-    done.push(`${channel}:${day}`);
+    try {
+      await reconcileDay(db, pay, channel, day, '定时任务');
+      done.push(`${channel}:${day}`);
+    } catch (e) {
+      // one provider failing does not keep the other from its statement; the next check retries it
+      failed.push((e as Error).message);
+    }
   }
+  if (failed.length) throw new Error(failed.join('；'));
   return done;
 }
