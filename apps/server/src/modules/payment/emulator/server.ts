@@ -14,7 +14,8 @@ import { alipayBillZip, wechatTradeBill, type BillTrade } from './bills.ts';
 // order's notify_url. Orders live in memory. Used by `npm start` (PAY_MODE=emulator) and the tests, so
 // the server's real verification code is what runs in the demo. The daily trade statements
 // (WeChat /v3/bill/tradebill, Alipay bill.downloadurl.query) are written from the same orders
-// (bills.ts); addTrade and setAmount make the provider's records differ from the merchant's.
+// (bills.ts); addTrade, setAmount and revoke (also POST /control/trade, /control/amount,
+// /control/revoke with JSON) make the provider's records differ from the merchant's.
 
 export interface Delivered {
   channel: 'wechat' | 'alipay';
@@ -311,17 +312,34 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     return html('支付成功', ok ? `已支付 ¥${yuan(o.amountFen)}，商户已确认到账。` : `已支付 ¥${yuan(o.amountFen)}，商户暂未确认（将由商户查单补记）。`);
   });
 
+  // ---- test controls (the demo and the tests make the provider's records differ from the merchant's) ----
+  const control = (req: { body: unknown }) => JSON.parse(String(req.body || '{}')) as { channel?: string; outTradeNo?: string; amountFen?: number };
+  const controlled = (reply: FastifyReply, fn: () => unknown) => {
+    try {
+      return reply.send({ ok: true, result: fn() ?? null });
+    } catch (e) {
+      return reply.status(400).send({ ok: false, message: (e as Error).message });
+    }
+  };
+  app.post('/control/trade', async (req, reply) => {
+    const b = control(req);
+    return controlled(reply, () => {
+      if ((b.channel !== 'wechat' && b.channel !== 'alipay') || !b.outTradeNo || !Number.isInteger(b.amountFen)) throw new Error('需要 channel、outTradeNo、amountFen');
+      return api.addTrade(b.channel, { outTradeNo: b.outTradeNo, amountFen: b.amountFen! });
+    });
+  });
+  app.post('/control/amount', async (req, reply) => {
+    const b = control(req);
+    return controlled(reply, () => api.setAmount(String(b.outTradeNo), Number(b.amountFen)));
+  });
+  app.post('/control/revoke', async (req, reply) => controlled(reply, () => api.revoke(String(control(req).outTradeNo))));
   const find = (outTradeNo: string) => {
     const order = orders.get(`wechat:${outTradeNo}`) ?? orders.get(`alipay:${outTradeNo}`);
     if (!order) throw new Error(`no order ${outTradeNo}`);
     return order;
   };
-  await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
-  const addr = app.server.address();
-  const listenUrl = typeof addr === 'object' && addr ? `http://127.0.0.1:${addr.port}` : '';
-  base = opts.publicUrl ?? listenUrl;
-  return {
-    url: listenUrl,
+  const api: Emulator = {
+    url: '',
     app,
     delivered,
     async pay(outTradeNo, o = {}) {
@@ -330,6 +348,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
       return pay(order, o.notify ?? true);
     },
     addTrade(channel, t) {
+      if (orders.has(`${channel}:${t.outTradeNo}`)) throw new Error(`订单号 ${t.outTradeNo} 已存在`);
       const o = newOrder(channel, t.outTradeNo, t.subject ?? '充值', t.amountFen, '', new Date(Date.now() + 7200_000));
       o.state = 'paid';
       o.paidAt = t.paidAt ?? new Date();
@@ -337,6 +356,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
       return o.tradeNo;
     },
     setAmount(outTradeNo, amountFen) {
+      if (!Number.isInteger(amountFen) || amountFen <= 0) throw new Error('金额须为正整数（分）');
       find(outTradeNo).amountFen = amountFen;
     },
     revoke(outTradeNo) {
@@ -344,4 +364,10 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     },
     close: () => app.close(),
   };
+  await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
+  const addr = app.server.address();
+  const listenUrl = typeof addr === 'object' && addr ? `http://127.0.0.1:${addr.port}` : '';
+  base = opts.publicUrl ?? listenUrl;
+  api.url = listenUrl;
+  return api;
 }

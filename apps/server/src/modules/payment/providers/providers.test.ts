@@ -143,6 +143,22 @@ describe('daily statements from the emulator', { timeout: 30_000 }, () => {
     }
   });
 
+  it('the HTTP test controls: a trade the merchant never heard of, an altered amount, a revoked trade', async () => {
+    const post = async (path: string, body: unknown) => (await fetch(em.url + path, { method: 'POST', body: JSON.stringify(body) })).json();
+    const wx = wechatPay(wxConfig());
+    const a = no();
+    const b = no();
+    expect(await post('/control/trade', { channel: 'wechat', outTradeNo: a, amountFen: 321 })).toMatchObject({ ok: true });
+    expect(await post('/control/trade', { channel: 'wechat', outTradeNo: a, amountFen: 321 })).toMatchObject({ ok: false, message: expect.stringContaining('已存在') });
+    await post('/control/trade', { channel: 'wechat', outTradeNo: b, amountFen: 100 });
+    expect(await post('/control/amount', { outTradeNo: a, amountFen: 322 })).toMatchObject({ ok: true });
+    expect(await post('/control/revoke', { outTradeNo: b })).toMatchObject({ ok: true });
+    expect(await post('/control/revoke', { outTradeNo: 'NOPE' })).toMatchObject({ ok: false });
+    const rows = await wx.statement(today());
+    expect(rows.find((r) => r.outTradeNo === a)?.amountFen).toBe(322);
+    expect(rows.some((r) => r.outTradeNo === b)).toBe(false);
+  });
+
   it('Alipay bill.downloadurl.query → zip of GBK CSVs', async () => {
     const ali = alipay(aliConfig());
     const a = no();
