@@ -41,6 +41,7 @@ import { Scheduler, schedulerRoutes } from './modules/scheduler/index.ts';
 import { billingRoutes } from './modules/billing/index.ts';
 import { paymentRoutes, type Payments } from './modules/payment/index.ts';
 import { financeRoutes } from './modules/finance/index.ts';
+import { reconcileRoutes } from './modules/reconcile/index.ts';
 import { reportRoutes } from './modules/report/index.ts';
 import { notifyRoutes, type SmsSetup } from './modules/notify/index.ts';
 import { payAppRoutes, type PayAppProvider } from './modules/payapp/index.ts';
@@ -295,6 +296,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   billingRoutes(app);
   paymentRoutes(app, opts.payments);
   financeRoutes(app);
+  reconcileRoutes(app, opts.payments);
   reportRoutes(app);
   notifyRoutes(app, opts.sms ?? PROCESS_SMS);
   payAppRoutes(app);

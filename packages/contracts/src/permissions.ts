@@ -56,6 +56,7 @@ export const PERMISSION_TREE: PermissionNode[] = [
       { key: 'finance.withdraw', title: '商户提现' },
       { key: 'finance.dailyClose', title: '日结交班' },
       { key: 'finance.reverse', title: '作废冲正' },
+      { key: 'finance.reconcile', title: '支付平台对账' },
     ],
   },
   {

@@ -4,6 +4,7 @@ import { creditSubsidies, postMinimumCharges, postMonthlyFees, retryCloses, swee
 import { collectReceipts, logProvider, providersFrom, sendQueued, type NotifyProvider, type ProviderFor, type SmsSetup } from '../modules/notify/index.ts';
 import { simulatedProvider, runPayAppJobs, type PayAppProvider } from '../modules/payapp/index.ts';
 import { recoverPayments, type Payments } from '../modules/payment/index.ts';
+import { reconcileYesterday } from '../modules/reconcile/index.ts';
 import { Scheduler } from '../modules/scheduler/index.ts';
 
 // The billing jobs of the worker role, timed by the process's scheduler: settlement runs continuously (a sweep every few seconds, and
@@ -14,7 +15,8 @@ import { Scheduler } from '../modules/scheduler/index.ts';
 // several workers at once: settlement shares the meters by SKIP LOCKED, the postings are idempotent
 // by key, notifications are claimed by SKIP LOCKED, pay-application effects are checked under a row
 // lock and keyed in their journal. Unpaid online orders are queried at their provider every 30 s
-// (lost notifications credited, expired orders closed; credited once by journal key).
+// (lost notifications credited, expired orders closed; credited once by journal key). Yesterday's
+// statements of the providers are reconciled once a day, after 10:00 (checked every 30 minutes).
 
 interface Log {
   info(o: unknown, msg?: string): void;
@@ -39,6 +41,8 @@ export interface BillingJobDeps {
   /** the online payment providers whose open orders are queried (lost notifications, expiry) */
   payments?: Payments;
   paymentsEveryMs?: number;
+  /** how often the daily reconciliation looks for yesterday's statements */
+  reconcileEveryMs?: number;
   /** settlement transactions at the same time */
   concurrency?: number;
 }
@@ -98,6 +102,14 @@ export function addBillingJobs(scheduler: Scheduler, d: BillingJobDeps): () => v
       if (!d.payments || !Object.keys(d.payments.gateways).length) return;
       const r = await recoverPayments(d.db, d.payments, { log: (msg, err) => d.log.error({ err, job: 'payments' }, msg) });
       if (r.credited || r.closed || r.failed) d.log.info({ job: 'payments', ...r }, '在线支付查单任务已完成');
+    },
+  });
+  scheduler.add({
+    name: 'payment.reconcile', label: '支付平台对账（前一日对账单）', everyMs: d.reconcileEveryMs ?? 30 * 60_000, firstMs: 60_000,
+    run: async () => {
+      if (!d.payments || !Object.keys(d.payments.gateways).length) return;
+      const done = await reconcileYesterday(d.db, d.payments);
+      if (done.length) d.log.info({ job: 'reconcile', done }, '支付平台对账已完成');
     },
   });
 

@@ -291,4 +291,11 @@ export const E = {
     phaseList: { method: 'GET', path: '/device/api/v1/phase/list', paged: true } as RouteRef<typeof API.device.phaseList>,
     brandList: { method: 'GET', path: '/device/api/v1/brand/list', paged: true } as RouteRef<typeof API.device.brandList>,
   },
+  reconcile: {
+    run: { method: 'POST', path: '/yewu/api/Reconcile/Run', paged: false, op: 'finance.reconcile' } as RouteRef<typeof API.reconcile.run>,
+    summary: { method: 'GET', path: '/yewu/api/Reconcile/Summary', paged: false } as RouteRef<typeof API.reconcile.summary>,
+    rows: { method: 'GET', path: '/yewu/api/Reconcile/Rows', paged: true } as RouteRef<typeof API.reconcile.rows>,
+    recover: { method: 'POST', path: '/yewu/api/Reconcile/Recover', paged: false, op: 'finance.reconcile' } as RouteRef<typeof API.reconcile.recover>,
+    export: { method: 'GET', path: '/yewu/api/Reconcile/Export', paged: false, file: '支付平台对账', op: 'finance.reconcile' } as RouteRef<typeof API.reconcile.export>,
+  },
 };

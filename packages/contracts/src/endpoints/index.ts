@@ -16,6 +16,7 @@ import { bulkEndpoints, smsEndpoints } from './sms.ts';
 import { companyEndpoints } from './company.ts';
 import { roomEndpoints } from './room.ts';
 import { deviceEndpoints } from './device.ts';
+import { reconcileEndpoints } from './reconcile.ts';
 
 // Every declared endpoint, by domain. The server registers each (http/routes.ts `r.endpoint`), the web
 // calls them (api/endpoint.ts), and endpoints.int.test.ts checks declarations ↔ registered routes.
@@ -37,6 +38,7 @@ export * from './sms.ts';
 export * from './company.ts';
 export * from './room.ts';
 export * from './device.ts';
+export * from './reconcile.ts';
 
 export const API = {
   auth: authEndpoints,
@@ -58,6 +60,7 @@ export const API = {
   company: companyEndpoints,
   room: roomEndpoints,
   device: deviceEndpoints,
+  reconcile: reconcileEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */

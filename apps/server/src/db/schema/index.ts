@@ -11,3 +11,4 @@ export * from './jobs.ts';
 export * from './finance.ts';
 export * from './content.ts';
 export * from './imports.ts';
+export * from './reconcile.ts';

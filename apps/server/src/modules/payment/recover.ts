@@ -1,6 +1,8 @@
 import { SYSTEM_SCOPE, type Db } from '../../db/client.ts';
 import * as repo from './repo.ts';
-import { credit, type Payments } from './service.ts';
+import { refuse } from '../../http/errors.ts';
+import type { Channel, QueryResult } from './providers/gateway.ts';
+import { CHANNEL_TEXT, credit, type Payments } from './service.ts';
 
 // Lost notifications (run by the worker's billing job scheduler, jobs/billing.ts): each unpaid order
 // of a configured provider, once it is a little old, is queried at the provider. Paid there → credited
@@ -37,4 +39,23 @@ export async function recoverPayments(db: Db, pay: Payments, o: { minAgeMs?: num
     }
   }
   return r;
+}
+
+/**
+ * 补单 of one order (reconciliation, modules/reconcile): queried at its provider and, paid there,
+ * credited through the same path as a notification — once per out_trade_no, however often it is asked.
+ * Answers the provider's state and whether this call credited it.
+ */
+export async function recoverOrder(db: Db, pay: Payments, channel: Channel, outTradeNo: string): Promise<{ state: QueryResult['state']; credited: boolean }> {
+  const gateway = pay.gateways[channel];
+  if (!gateway) throw refuse('PAY_CHANNEL_OFF', `${CHANNEL_TEXT[channel]}未接入支付平台，不能补单`);
+  let q: QueryResult;
+  try {
+    q = await gateway.query(outTradeNo);
+  } catch (e) {
+    throw refuse('PAY_PROVIDER_ERROR', `查询${CHANNEL_TEXT[channel]}订单失败，请稍后重试（${(e as Error).message}）`);
+  }
+  if (q.state !== 'paid' || !q.paid) return { state: q.state, credited: false };
+  const c = await credit(db, channel, q.paid);
+  return { state: 'paid', credited: !c.duplicate };
 }

@@ -2,7 +2,7 @@
 // their audit state (userpaymentlog/dataAuditlist), the totals of the same filter (DataSum: income =
 // money received only, refunds, net; subsidies, opening balances and system credits apart, audited / not audited, by pay method), and 审核 of one or many rows (POST dataAudit,
 // finance.audit). A second tab lists the deductions with their readings (deductionDetail, totals
-// from deductionDetailDataSum).
+// from deductionDetailDataSum); a third, 支付平台对账 (ProviderReconcile), checks the providers' statements.
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { Button, Card, Form, Input, Modal, Space, Tabs, Tag, Typography } from 'antd';
 import { AuditOutlined } from '@ant-design/icons';
@@ -14,6 +14,7 @@ import { toast } from '../../app/feedback.tsx';
 import { billingApi, type AuditSum, type Paged } from './billingApi.ts';
 import { Figures, Money, filtersOf, useCompanyPick } from './common.tsx';
 import { journalColumns, type JournalTableRow } from './journalColumns.tsx';
+import ProviderReconcile from './ProviderReconcile.tsx';
 
 export function AuditFigures({ sum, loading }: { sum?: AuditSum; loading: boolean }) {
   return (
@@ -184,6 +185,7 @@ export default function FinanceRecode() {
       items={[
         { key: 'audit', label: '财务对账', children: <AuditTab /> },
         { key: 'deduction', label: '扣费明细', children: <DeductionTab /> },
+        { key: 'provider', label: '支付平台对账', children: <ProviderReconcile /> },
       ]}
     />
   );

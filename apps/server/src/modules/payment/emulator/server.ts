@@ -1,17 +1,21 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import { createCipheriv, createVerify, randomBytes, randomUUID } from 'node:crypto';
+import { createCipheriv, createHash, createVerify, randomBytes, randomUUID } from 'node:crypto';
 import { alipayTime, fenOf, rsa2Sign, rsa2Verify, signContent, yuan } from '../providers/alipay.ts';
 import { parseAuthorization, rfc3339, signMessage } from '../providers/wechat.ts';
 import { publicOf, type EmulatorKeys } from './keys.ts';
 import { payerPage, resultPage } from './page.ts';
-import { parseBeijing } from '../../../time.ts';
+import { formatBeijing, parseBeijing } from '../../../time.ts';
+import { alipayBillZip, wechatTradeBill, type BillTrade } from './bills.ts';
 
 // LOCAL EMULATOR of WeChat Pay API v3 and the Alipay open API — not a provider. An HTTP server on
 // 127.0.0.1 that checks the merchant's signatures, signs its answers and its notifications exactly as
 // the providers do (its own keys, keys.ts), and serves a payer page (扫码支付) per order: opening the
 // order's code URL and pressing 确认支付 pays the order and sends the signed notification to the
 // order's notify_url. Orders live in memory. Used by `npm start` (PAY_MODE=emulator) and the tests, so
-// the server's real verification code is what runs in the demo.
+// the server's real verification code is what runs in the demo. The daily trade statements
+// (WeChat /v3/bill/tradebill, Alipay bill.downloadurl.query) are written from the same orders
+// (bills.ts); addTrade, setAmount and revoke (also POST /control/trade, /control/amount,
+// /control/revoke with JSON) make the provider's records differ from the merchant's.
 
 export interface Delivered {
   channel: 'wechat' | 'alipay';
@@ -43,6 +47,7 @@ interface Order {
   tradeNo: string;
   paidAt?: Date;
   expiresAt: Date;
+  createdAt: Date;
   refundedFen: number;
 }
 
@@ -53,6 +58,12 @@ export interface Emulator {
   delivered: Delivered[];
   /** pays an order as the payer page does (notification sent unless notify is false) */
   pay(outTradeNo: string, o?: { notify?: boolean }): Promise<Delivered | null>;
+  /** a trade paid at the provider that the merchant never heard of (no notification): it shows in the statement only */
+  addTrade(channel: 'wechat' | 'alipay', t: { outTradeNo: string; amountFen: number; subject?: string; paidAt?: Date }): string;
+  /** the provider's record of an order says another amount (statement and query) */
+  setAmount(outTradeNo: string, amountFen: number): void;
+  /** the provider's record says the trade did not succeed (revoked): it leaves the statement */
+  revoke(outTradeNo: string): void;
   close(): Promise<void>;
 }
 
@@ -135,7 +146,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
   });
   const newOrder = (channel: Order['channel'], outTradeNo: string, subject: string, amountFen: number, notifyUrl: string, expiresAt: Date) => {
     const token = randomBytes(12).toString('hex');
-    const o: Order = { channel, outTradeNo, subject, amountFen, notifyUrl, token, state: 'open', tradeNo: '', expiresAt, refundedFen: 0 };
+    const o: Order = { channel, outTradeNo, subject, amountFen, notifyUrl, token, state: 'open', tradeNo: '', expiresAt, createdAt: new Date(), refundedFen: 0 };
     orders.set(`${channel}:${outTradeNo}`, o);
     byToken.set(token, o);
     return o;
@@ -167,6 +178,44 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     if (b.amount?.total !== o.amountFen || fen <= 0 || o.refundedFen + fen > o.amountFen) return wxReply(reply, 400, { code: 'INVALID_REQUEST', message: '退款金额无效' });
     o.refundedFen += fen;
     return wxReply(reply, 200, { refund_id: `50${Date.now()}`, out_refund_no: b.out_refund_no, out_trade_no: o.outTradeNo, status: 'SUCCESS', amount: { refund: fen, total: o.amountFen } });
+  });
+
+  // ---- statements (对账单): the paid orders of a Beijing day; a download URL answers for 30 s ----
+  const files = new Map<string, { body: Buffer; expires: number }>();
+  const today = () => formatBeijing(new Date(), 'YYYY-MM-DD');
+  const tradesOf = (channel: Order['channel'], day: string): BillTrade[] =>
+    [...orders.values()]
+      .filter((o) => o.channel === channel && o.state === 'paid' && o.paidAt && formatBeijing(o.paidAt, 'YYYY-MM-DD') === day)
+      .sort((x, y) => x.paidAt!.getTime() - y.paidAt!.getTime())
+      .map((o) => ({ tradeNo: o.tradeNo, outTradeNo: o.outTradeNo, subject: o.subject, amountFen: o.amountFen, createdAt: formatBeijing(o.createdAt), paidAt: formatBeijing(o.paidAt!) }));
+  const keep = (body: Buffer) => {
+    const token = randomBytes(16).toString('hex');
+    files.set(token, { body, expires: Date.now() + 30_000 });
+    return token;
+  };
+  const fetchFile = (token: unknown) => {
+    const f = files.get(String(token ?? ''));
+    return f && f.expires > Date.now() ? f.body : null;
+  };
+  app.get<{ Querystring: { bill_date?: string; bill_type?: string } }>('/v3/bill/tradebill', async (req, reply) => {
+    const day = req.query.bill_date ?? '';
+    if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || !['ALL', 'SUCCESS', 'REFUND'].includes(req.query.bill_type ?? 'ALL')) return wxReply(reply, 400, { code: 'PARAM_ERROR', message: '参数错误' });
+    if (day > today()) return wxReply(reply, 400, { code: 'INVALID_REQUEST', message: '账单日期不能晚于今天' });
+    const trades = tradesOf('wechat', day);
+    if (!trades.length) return wxReply(reply, 400, { code: 'NO_STATEMENT_EXIST', message: '要查询的账单不存在' });
+    const body = Buffer.from(wechatTradeBill(keys.wechat, trades), 'utf8');
+    const token = keep(body);
+    return wxReply(reply, 200, { hash_type: 'SHA1', hash_value: createHash('sha1').update(body).digest('hex'), download_url: `http://${req.headers.host}/v3/billdownload/file?token=${token}` });
+  });
+  app.get<{ Querystring: { token?: string } }>('/v3/billdownload/file', async (req, reply) => {
+    const body = fetchFile(req.query.token);
+    if (!body) return wxReply(reply, 400, { code: 'INVALID_REQUEST', message: '下载地址已过期' });
+    return reply.type('application/octet-stream').send(body);
+  });
+  app.get<{ Querystring: { fileId?: string } }>('/downloadBillFile.resource', async (req, reply) => {
+    const body = fetchFile(req.query.fileId);
+    if (!body) return reply.status(404).type('text/plain; charset=utf-8').send('下载链接已失效');
+    return reply.type('application/oct-stream').header('content-disposition', 'attachment; filename="bill.csv.zip"').send(body);
   });
 
   // ---- Alipay ----
@@ -210,6 +259,17 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
         o.refundedFen += fen;
         return answer({ code: '10000', msg: 'Success', out_trade_no: o.outTradeNo, trade_no: o.tradeNo, refund_fee: yuan(o.refundedFen), fund_change: 'Y' });
       }
+      case 'alipay.data.dataservice.bill.downloadurl.query': {
+        const day = biz.bill_date ?? '';
+        if (biz.bill_type !== 'trade' || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return answer({ code: '40004', msg: 'Business Failed', sub_code: 'isv.invalid-parameter', sub_msg: '参数无效' });
+        if (day > today()) return answer({ code: '40004', msg: 'Business Failed', sub_code: 'isp.bill_not_exist', sub_msg: '账单不存在' });
+        const zip = await alipayBillZip({ pid: keys.alipay.sellerId, day, exportedAt: formatBeijing(new Date()) }, tradesOf('alipay', day));
+        const d = day.replace(/-/g, '');
+        return answer({
+          code: '10000', msg: 'Success',
+          bill_download_url: `http://${req.headers.host}/downloadBillFile.resource?bizType=trade&userId=${keys.alipay.sellerId}&fileType=csv.zip&bizDates=${d}&downloadFileName=${keys.alipay.sellerId}0156_${d}.csv.zip&fileId=${keep(zip)}`,
+        });
+      }
       default:
         return answer({ code: '40004', msg: 'Business Failed', sub_code: 'isv.invalid-method', sub_msg: '不存在的方法名' });
     }
@@ -252,12 +312,34 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     return html('支付成功', ok ? `已支付 ¥${yuan(o.amountFen)}，商户已确认到账。` : `已支付 ¥${yuan(o.amountFen)}，商户暂未确认（将由商户查单补记）。`);
   });
 
-  await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
-  const addr = app.server.address();
-  const listenUrl = typeof addr === 'object' && addr ? `http://127.0.0.1:${addr.port}` : '';
-  base = opts.publicUrl ?? listenUrl;
-  return {
-    url: listenUrl,
+  // ---- test controls (the demo and the tests make the provider's records differ from the merchant's) ----
+  const control = (req: { body: unknown }) => JSON.parse(String(req.body || '{}')) as { channel?: string; outTradeNo?: string; amountFen?: number };
+  const controlled = (reply: FastifyReply, fn: () => unknown) => {
+    try {
+      return reply.send({ ok: true, result: fn() ?? null });
+    } catch (e) {
+      return reply.status(400).send({ ok: false, message: (e as Error).message });
+    }
+  };
+  app.post('/control/trade', async (req, reply) => {
+    const b = control(req);
+    return controlled(reply, () => {
+      if ((b.channel !== 'wechat' && b.channel !== 'alipay') || !b.outTradeNo || !Number.isInteger(b.amountFen)) throw new Error('需要 channel、outTradeNo、amountFen');
+      return api.addTrade(b.channel, { outTradeNo: b.outTradeNo, amountFen: b.amountFen! });
+    });
+  });
+  app.post('/control/amount', async (req, reply) => {
+    const b = control(req);
+    return controlled(reply, () => api.setAmount(String(b.outTradeNo), Number(b.amountFen)));
+  });
+  app.post('/control/revoke', async (req, reply) => controlled(reply, () => api.revoke(String(control(req).outTradeNo))));
+  const find = (outTradeNo: string) => {
+    const order = orders.get(`wechat:${outTradeNo}`) ?? orders.get(`alipay:${outTradeNo}`);
+    if (!order) throw new Error(`no order ${outTradeNo}`);
+    return order;
+  };
+  const api: Emulator = {
+    url: '',
     app,
     delivered,
     async pay(outTradeNo, o = {}) {
@@ -265,6 +347,27 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
       if (!order) throw new Error(`no order ${outTradeNo}`);
       return pay(order, o.notify ?? true);
     },
+    addTrade(channel, t) {
+      if (orders.has(`${channel}:${t.outTradeNo}`)) throw new Error(`订单号 ${t.outTradeNo} 已存在`);
+      const o = newOrder(channel, t.outTradeNo, t.subject ?? '充值', t.amountFen, '', new Date(Date.now() + 7200_000));
+      o.state = 'paid';
+      o.paidAt = t.paidAt ?? new Date();
+      o.tradeNo = `${channel === 'wechat' ? '4200' : '2026'}${Date.now()}${randomBytes(3).toString('hex')}`;
+      return o.tradeNo;
+    },
+    setAmount(outTradeNo, amountFen) {
+      if (!Number.isInteger(amountFen) || amountFen <= 0) throw new Error('金额须为正整数（分）');
+      find(outTradeNo).amountFen = amountFen;
+    },
+    revoke(outTradeNo) {
+      find(outTradeNo).state = 'closed';
+    },
     close: () => app.close(),
   };
+  await app.listen({ host: opts.host ?? '127.0.0.1', port: opts.port ?? 0 });
+  const addr = app.server.address();
+  const listenUrl = typeof addr === 'object' && addr ? `http://127.0.0.1:${addr.port}` : '';
+  base = opts.publicUrl ?? listenUrl;
+  api.url = listenUrl;
+  return api;
 }

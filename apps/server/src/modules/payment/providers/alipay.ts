@@ -1,4 +1,5 @@
 import { createSign, createVerify, type KeyObject } from 'node:crypto';
+import { parseAlipayBillZip, StatementError } from './bills.ts';
 import { NotifyRefused, type PaidTransaction, type PayGateway, type QueryResult } from './gateway.ts';
 import { formatBeijing } from '../../../time.ts';
 
@@ -7,7 +8,8 @@ import { formatBeijing } from '../../../time.ts';
 // k=v&k=v, signed RSA-SHA256 with the app private key; an answer is verified over the raw JSON text
 // of its `<method>_response` member with the Alipay public key; an asynchronous notification is
 // verified over its sorted parameters minus sign and sign_type. alipay.trade.precreate (QR),
-// .query, .close, .refund.
+// .query, .close, .refund; the trade statement by alipay.data.dataservice.bill.downloadurl.query
+// (bill_type trade) → bill_download_url, a zip of GBK CSVs (bills.ts).
 
 export interface AlipayConfig {
   appId: string;
@@ -125,6 +127,18 @@ export function alipay(c: AlipayConfig): PayGateway {
       const r = await call('alipay.trade.refund', { out_trade_no: o.outTradeNo, out_request_no: o.outRefundNo, refund_amount: yuan(o.refundFen), refund_reason: o.reason });
       if (r.code !== '10000') throw fail(r, '退款');
       return { refundId: String(r.trade_no ?? ''), status: r.fund_change === 'Y' ? 'SUCCESS' : 'PROCESSING' };
+    },
+    async statement(day) {
+      const r = await call('alipay.data.dataservice.bill.downloadurl.query', { bill_type: 'trade', bill_date: day });
+      if (r.code === '40004' && r.sub_code === 'isp.bill_not_exist') return [];
+      if (r.code !== '10000' || typeof r.bill_download_url !== 'string') throw fail(r, '查询对账单下载地址');
+      const res = await fetch(r.bill_download_url, { signal: AbortSignal.timeout(30_000) });
+      if (res.status !== 200) throw new AlipayError('FAIL', `支付宝下载对账单失败（HTTP ${res.status}）`);
+      try {
+        return await parseAlipayBillZip(Buffer.from(await res.arrayBuffer()));
+      } catch (e) {
+        throw new AlipayError('FAIL', e instanceof StatementError ? e.message : '支付宝对账单文件格式无法识别');
+      }
     },
     verifyNotify(n) {
       const p = Object.fromEntries(new URLSearchParams(n.raw));

@@ -1,3 +1,5 @@
+import type { StatementRow } from './bills.ts';
+
 // What the payment service needs from a payment provider (WeChat Pay API v3, Alipay open API):
 // a QR order, a query, a close, a refund, and a verified notification. The providers' own code
 // (wechat.ts, alipay.ts) checks every signature; the service checks the result against the order.
@@ -45,6 +47,8 @@ export interface PayGateway {
   query(outTradeNo: string): Promise<QueryResult>;
   close(outTradeNo: string): Promise<void>;
   refund(o: { outTradeNo: string; outRefundNo: string; refundFen: number; totalFen: number; reason: string }): Promise<{ refundId: string; status: string }>;
+  /** the paid trades of the provider's daily statement (对账单) of a Beijing day YYYY-MM-DD; [] when the provider has none for that day */
+  statement(day: string): Promise<StatementRow[]>;
   /** verifies the notification (signature, time, serial, decryption); throws NotifyRefused. Returns the paid transaction, or null for a non-payment event */
   verifyNotify(n: NotifyRequest): PaidTransaction | null;
   /** what the provider must receive once the credit is committed */

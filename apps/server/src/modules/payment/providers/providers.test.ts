@@ -1,9 +1,11 @@
-import { createCipheriv, generateKeyPairSync } from 'node:crypto';
+import { createCipheriv, createHash, generateKeyPairSync } from 'node:crypto';
+import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshKeys, publicOf } from '../emulator/keys.ts';
-import { startEmulator, type Emulator } from '../emulator/server.ts';
+import { startEmulator, wechatHeaders, type Emulator } from '../emulator/server.ts';
 import { alipay, rawMember, signContent } from './alipay.ts';
 import { NotifyRefused } from './gateway.ts';
+import { businessDate } from '../../../time.ts';
 import { authorization, decryptResource, parseAuthorization, wechatPay, type WechatConfig } from './wechat.ts';
 
 // The provider clients against the emulator: requests signed with the merchant key (the emulator
@@ -100,5 +102,71 @@ describe('Alipay client', { timeout: 30_000 }, () => {
     const text = '{"alipay_trade_query_response":{"code":"10000","msg":"a}\\"{b","x":{"y":1}},"sign":"abc"}';
     expect(rawMember(text, 'alipay_trade_query_response')).toBe('{"code":"10000","msg":"a}\\"{b","x":{"y":1}}');
     expect(rawMember(text, 'nope')).toBeNull();
+  });
+});
+
+describe('daily statements from the emulator', { timeout: 30_000 }, () => {
+  const today = () => businessDate(new Date());
+  it('WeChat Pay tradebill: the paid orders of the day (SHA1 checked), altered amounts and unknown trades included; no trades → empty', async () => {
+    const wx = wechatPay(wxConfig());
+    const a = no();
+    await wx.create({ outTradeNo: a, subject: '电费充值', amountFen: 500, expiresAt: new Date(Date.now() + 600_000) });
+    await em.pay(a, { notify: false });
+    const b = no();
+    await wx.create({ outTradeNo: b, subject: '未支付', amountFen: 700, expiresAt: new Date(Date.now() + 600_000) });
+    const c = no();
+    const tradeNo = em.addTrade('wechat', { outTradeNo: c, amountFen: 999 });
+    em.setAmount(a, 501);
+    const rows = await wx.statement(today());
+    expect(rows.find((r) => r.outTradeNo === a)).toMatchObject({ amountFen: 501 });
+    expect(rows.find((r) => r.outTradeNo === c)).toMatchObject({ tradeNo, amountFen: 999 });
+    expect(rows.some((r) => r.outTradeNo === b)).toBe(false);
+    expect(await wx.statement('2001-01-01')).toEqual([]);
+    await expect(wechatPay({ ...wxConfig(), platformKey: publicOf(other()) }).statement(today())).rejects.toThrow(/应答验签失败/);
+  });
+
+  it('a WeChat bill file that does not match the signed hash_value is refused', async () => {
+    // a stand-in for the platform: a correctly signed tradebill answer whose file was changed on the way
+    const file = '交易时间,商户订单号\r\n';
+    const srv = http.createServer((req, res) => {
+      if (req.url?.startsWith('/v3/bill/tradebill')) {
+        const body = JSON.stringify({ hash_type: 'SHA1', hash_value: createHash('sha1').update(`${file}x`).digest('hex'), download_url: `http://${req.headers.host}/v3/billdownload/file?token=t` });
+        res.writeHead(200, wechatHeaders(keys.wechat, body)).end(body);
+      } else res.writeHead(200).end(file);
+    });
+    await new Promise<void>((resolve) => srv.listen(0, '127.0.0.1', resolve));
+    try {
+      const port = (srv.address() as { port: number }).port;
+      await expect(wechatPay({ ...wxConfig(), baseUrl: `http://127.0.0.1:${port}` }).statement(today())).rejects.toThrow(/SHA1 校验失败/);
+    } finally {
+      srv.close();
+    }
+  });
+
+  it('the HTTP test controls: a trade the merchant never heard of, an altered amount, a revoked trade', async () => {
+    const post = async (path: string, body: unknown) => (await fetch(em.url + path, { method: 'POST', body: JSON.stringify(body) })).json();
+    const wx = wechatPay(wxConfig());
+    const a = no();
+    const b = no();
+    expect(await post('/control/trade', { channel: 'wechat', outTradeNo: a, amountFen: 321 })).toMatchObject({ ok: true });
+    expect(await post('/control/trade', { channel: 'wechat', outTradeNo: a, amountFen: 321 })).toMatchObject({ ok: false, message: expect.stringContaining('已存在') });
+    await post('/control/trade', { channel: 'wechat', outTradeNo: b, amountFen: 100 });
+    expect(await post('/control/amount', { outTradeNo: a, amountFen: 322 })).toMatchObject({ ok: true });
+    expect(await post('/control/revoke', { outTradeNo: b })).toMatchObject({ ok: true });
+    expect(await post('/control/revoke', { outTradeNo: 'NOPE' })).toMatchObject({ ok: false });
+    const rows = await wx.statement(today());
+    expect(rows.find((r) => r.outTradeNo === a)?.amountFen).toBe(322);
+    expect(rows.some((r) => r.outTradeNo === b)).toBe(false);
+  });
+
+  it('Alipay bill.downloadurl.query → zip of GBK CSVs', async () => {
+    const ali = alipay(aliConfig());
+    const a = no();
+    await ali.create({ outTradeNo: a, subject: '水费充值', amountFen: 880, expiresAt: new Date(Date.now() + 600_000) });
+    await em.pay(a, { notify: false });
+    const rows = await ali.statement(today());
+    expect(rows.find((r) => r.outTradeNo === a)).toMatchObject({ amountFen: 880 });
+    expect(await ali.statement('2001-01-01')).toEqual([]);
+    await expect(ali.statement('2999-01-01')).resolves.toEqual([]);
   });
 });

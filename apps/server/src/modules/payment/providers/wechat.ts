@@ -1,4 +1,5 @@
-import { createDecipheriv, createSign, createVerify, randomBytes, type KeyObject } from 'node:crypto';
+import { createDecipheriv, createHash, createSign, createVerify, randomBytes, type KeyObject } from 'node:crypto';
+import { parseWechatTradeBill, StatementError } from './bills.ts';
 import { header, NotifyRefused, type NotifyRequest, type PaidTransaction, type PayGateway, type QueryResult } from './gateway.ts';
 import { isoBeijing } from '../../../time.ts';
 
@@ -9,7 +10,9 @@ import { isoBeijing } from '../../../time.ts';
 // - answers and notifications are verified: `Wechatpay-Timestamp` within 5 minutes, `Wechatpay-Serial`
 //   equal to the platform certificate serial / public key ID we hold, `WECHATPAY/SIGNTEST/` probes
 //   refused, RSA-SHA256 with the platform public key over `timestamp\nnonce\nbody\n` on the raw body;
-// - a notification's `resource` is AEAD_AES_256_GCM with the APIv3 key (the 16-byte tag checked).
+// - a notification's `resource` is AEAD_AES_256_GCM with the APIv3 key (the 16-byte tag checked);
+// - the trade statement: GET /v3/bill/tradebill (signed answer: download_url, hash_type, hash_value),
+//   then the file from download_url (a signed request; the file itself is not signed, its SHA1 is checked).
 
 export interface WechatConfig {
   mchid: string;
@@ -158,6 +161,31 @@ export function wechatPay(c: WechatConfig): PayGateway {
     },
     async close(no) {
       await call('POST', `${byNo(no)}/close`, { mchid: c.mchid });
+    },
+    async statement(day) {
+      let r;
+      try {
+        r = await call('GET', `/v3/bill/tradebill?bill_date=${day}&bill_type=ALL`);
+      } catch (e) {
+        // a day without trades has no statement
+        if (e instanceof WechatError && e.code === 'NO_STATEMENT_EXIST') return [];
+        throw e;
+      }
+      const { download_url: url, hash_type: hashType, hash_value: hash } = r.body as { download_url?: string; hash_type?: string; hash_value?: string };
+      if (typeof url !== 'string' || hashType !== 'SHA1' || typeof hash !== 'string') throw new WechatError(502, 'FAIL', '微信支付申请账单应答不完整');
+      const u = new URL(url);
+      const res = await fetch(u, {
+        headers: { authorization: authorization(c, 'GET', u.pathname + u.search, ''), 'user-agent': 'meter-platform' },
+        signal: AbortSignal.timeout(30_000),
+      });
+      const file = Buffer.from(await res.arrayBuffer());
+      if (res.status !== 200) throw new WechatError(502, 'FAIL', `微信支付下载账单失败（HTTP ${res.status}）`);
+      if (createHash('sha1').update(file).digest('hex') !== hash.toLowerCase()) throw new WechatError(502, 'FAIL', '微信支付账单文件 SHA1 校验失败');
+      try {
+        return parseWechatTradeBill(file.toString('utf8'));
+      } catch (e) {
+        throw new WechatError(502, 'FAIL', e instanceof StatementError ? e.message : '微信支付账单文件格式无法识别');
+      }
     },
     async refund(o) {
       const r = await call('POST', '/v3/refund/domestic/refunds', {

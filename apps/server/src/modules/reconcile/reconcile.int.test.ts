@@ -1,0 +1,191 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { makeCompany } from '../../../test/factories.ts';
+import { billingCompany, FINANCE_ROUTES, type BillingCompany } from '../billing/fixtures.ts';
+import { freshKeys, publicOf } from '../payment/emulator/keys.ts';
+import { startEmulator, type Emulator } from '../payment/emulator/server.ts';
+import { alipay } from '../payment/providers/alipay.ts';
+import { wechatPay } from '../payment/providers/wechat.ts';
+import type { Payments } from '../payment/index.ts';
+import { OPERATION_KEYS } from '@meter/contracts';
+import { addDays, businessDate, fromBeijingFields } from '../../time.ts';
+import { reconcileYesterday } from './service.ts';
+
+// 支付平台对账 on PostgreSQL against the payment emulators: one day's orders give every outcome
+// (已匹配, 本地缺单, 金额不符, 平台缺单, and a trade the platform never had); re-running the day keeps one
+// row per trade; 补单 credits once however often it is clicked; a company sees only its own rows; the
+// daily job reconciles yesterday once.
+
+const keys = freshKeys();
+let em: Emulator;
+let t: TestApp;
+let a: BillingCompany;
+let b: BillingCompany;
+let payments: Payments;
+const today = businessDate(new Date());
+
+const ok = (r: { status: number; body: any }) => {
+  expect(r.body.code, JSON.stringify(r.body)).toBe('SUCCESS');
+  return r.body.data;
+};
+const order = async (c: BillingCompany, channel: 'wechat' | 'alipay', amount: string) =>
+  ok(await t.call(c.token, { method: 'POST', url: channel === 'wechat' ? '/wxpay/api/wxpay/pay' : '/alipay/api/alipay/pay', payload: { roomId: c.rooms[0], wallet: 'electric', amount } })).outTradeNo as string;
+const credits = async (outTradeNo: string) =>
+  Number((await t.owner.query(`SELECT count(*) AS n FROM journal WHERE idempotency_key = $1`, [`pay:${outTradeNo}`])).rows[0].n);
+const run = (c: BillingCompany, channel = 'wechat') => t.call(c.token, { method: 'POST', url: '/yewu/api/Reconcile/Run', payload: { day: today, channel } });
+const rows = async (c: BillingCompany, channel = 'wechat') =>
+  ok(await t.call(c.token, { method: 'GET', url: `/yewu/api/Reconcile/Rows?day=${today}&channel=${channel}&index=1&size=100` })) as any[];
+const recover = (c: BillingCompany, id: number) => t.call(c.token, { method: 'POST', url: '/yewu/api/Reconcile/Recover', payload: { id } });
+
+beforeAll(async () => {
+  em = await startEmulator({
+    keys,
+    deliver: async (url, headers, raw) => {
+      const r = await t.app.inject({ method: 'POST', url: new URL(url).pathname, headers, payload: raw });
+      return { status: r.statusCode, body: r.body };
+    },
+  });
+  payments = {
+    ttlMs: 3600_000,
+    gateways: {
+      wechat: wechatPay({
+        mchid: keys.wechat.mchid, appid: keys.wechat.appid, serialNo: keys.wechat.serialNo, privateKey: keys.wechat.merchantKey,
+        platformSerial: keys.wechat.platformSerial, platformKey: publicOf(keys.wechat.platformKey), apiV3Key: keys.wechat.apiV3Key,
+        baseUrl: em.url, notifyUrl: 'http://127.0.0.1/wxpay/api/wxpay/notify',
+      }),
+      alipay: alipay({
+        appId: keys.alipay.appId, sellerId: keys.alipay.sellerId, privateKey: keys.alipay.appKey, alipayPublicKey: publicOf(keys.alipay.alipayKey),
+        gateway: `${em.url}/gateway.do`, notifyUrl: 'http://127.0.0.1/alipay/api/alipay/notify',
+      }),
+    },
+  };
+  t = await testApp(undefined, { payments });
+  a = await billingCompany(t, { rooms: 1 });
+  b = await billingCompany(t, { rooms: 1 });
+});
+afterAll(async () => {
+  await t?.close();
+  await em?.close();
+});
+
+describe('支付平台对账 (WeChat Pay statement from the emulator)', { timeout: 60_000 }, () => {
+  const no: Record<string, string> = {};
+  let unknown = '';
+
+  it('one day gives every outcome; each company sees its own rows only', async () => {
+    no.matched = await order(a, 'wechat', '10.00');
+    await em.pay(no.matched);
+    no.missingHere = await order(a, 'wechat', '20.00');
+    await em.pay(no.missingHere, { notify: false }); // the notification is lost
+    no.differs = await order(a, 'wechat', '30.00');
+    em.setAmount(no.differs, 3100);
+    await em.pay(no.differs); // refused here: the amount differs
+    no.missingThere = await order(a, 'wechat', '40.00');
+    await em.pay(no.missingThere);
+    em.revoke(no.missingThere); // the provider has no success for it any more
+    unknown = `WX${today.replace(/-/g, '')}235959${String(Date.now()).slice(-8)}00`;
+    em.addTrade('wechat', { outTradeNo: unknown, amountFen: 5000 });
+    no.bMatched = await order(b, 'wechat', '60.00');
+    await em.pay(no.bMatched);
+    expect(await credits(no.matched)).toBe(1);
+    expect(await credits(no.differs)).toBe(0);
+
+    const s = ok(await run(a));
+    expect(s.ranAt).toBeTruthy();
+    const by = Object.fromEntries(s.outcomes.map((o: any) => [o.outcome, [o.text, o.count, o.amount]]));
+    expect(by).toEqual({ matched: ['已匹配', 1, '10.00'], missing_here: ['本地缺单', 1, '20.00'], missing_there: ['平台缺单', 1, '40.00'], amount_differs: ['金额不符', 1, '31.00'] });
+
+    const ra = await rows(a);
+    const outcome = Object.fromEntries(ra.map((r) => [r.outTradeNo, r.outcomeText]));
+    expect(outcome).toEqual({ [no.matched]: '已匹配', [no.missingHere]: '本地缺单', [no.differs]: '金额不符', [no.missingThere]: '平台缺单' });
+    expect(ra.find((r) => r.outTradeNo === no.differs)).toMatchObject({ providerAmount: '31.00', ourAmount: '30.00', ourStatusText: '待支付' });
+    expect(ra.find((r) => r.outTradeNo === no.missingThere)).toMatchObject({ providerAmount: null, ourAmount: '40.00', tradeNo: '' });
+    const rb = await rows(b);
+    expect(rb.map((r) => [r.outTradeNo, r.outcome])).toEqual([[no.bMatched, 'matched']]);
+    // the trade no order of which exists here belongs to no company: only the platform sees it
+    const stored = await t.owner.query(`SELECT company_id FROM reconcile_rows WHERE out_trade_no = $1`, [unknown]);
+    expect(stored.rows).toEqual([{ company_id: null }]);
+  });
+
+  it('re-running the same day keeps one row per trade', async () => {
+    const count = async () => Number((await t.owner.query(`SELECT count(*) AS n FROM reconcile_rows WHERE channel = 'wechat' AND day = $1`, [today])).rows[0].n);
+    const before = await count();
+    ok(await run(a));
+    ok(await run(b));
+    expect(await count()).toBe(before);
+    expect(await rows(a)).toHaveLength(4);
+  });
+
+  it('补单 credits a 本地缺单 order once, clicked twice at once and again after', async () => {
+    const row = (await rows(a)).find((r) => r.outTradeNo === no.missingHere);
+    const [r1, r2] = await Promise.all([recover(a, row.id), recover(a, row.id)]);
+    expect([ok(r1).outcome, ok(r2).outcome]).toEqual(['matched', 'matched']);
+    const again = ok(await recover(a, row.id));
+    expect(again).toMatchObject({ outcomeText: '已匹配', ourStatusText: '已入账' });
+    expect(again.recoveredAt).toBeTruthy();
+    expect(await credits(no.missingHere)).toBe(1);
+    // a re-run now finds it matched, and keeps who recovered it
+    ok(await run(a));
+    expect((await rows(a)).find((r) => r.outTradeNo === no.missingHere)).toMatchObject({ outcome: 'matched', recoveredBy: again.recoveredBy });
+    expect(await credits(no.missingHere)).toBe(1);
+  });
+
+  it('补单 is refused on other outcomes, and another company cannot reach the row', async () => {
+    const ra = await rows(a);
+    const differs = ra.find((r) => r.outTradeNo === no.differs);
+    const r = await recover(a, differs.id);
+    expect(r.body.code).toBe('NOT_MISSING_HERE');
+    expect(r.body.message).toContain('金额不符');
+    expect((await recover(b, differs.id)).status).toBe(404);
+    const bRows = await t.call(b.token, { method: 'GET', url: `/yewu/api/Reconcile/Rows?day=${today}&channel=wechat&index=1&size=100&outcome=amount_differs` });
+    expect(ok(bRows)).toEqual([]);
+  });
+
+  it('exports the rows as .xlsx; run and export need 支付平台对账, reading the page key', async () => {
+    const x = await t.app.inject({ method: 'GET', url: `/yewu/api/Reconcile/Export?day=${today}&channel=wechat`, headers: { authorization: `Bearer ${a.token}` } });
+    expect(x.statusCode, x.body.slice(0, 200)).toBe(200);
+    expect(x.headers['content-type']).toContain('spreadsheetml');
+    expect(x.rawPayload.subarray(0, 2).toString()).toBe('PK');
+    const c = await billingCompany(t, { rooms: 1, routes: FINANCE_ROUTES, ops: OPERATION_KEYS.filter((k) => k !== 'finance.reconcile') });
+    expect((await run(c)).status).toBe(403);
+    expect((await t.call(c.token, { method: 'GET', url: `/yewu/api/Reconcile/Summary?day=${today}&channel=wechat` })).status).toBe(200);
+    const bad = await t.call(a.token, { method: 'POST', url: '/yewu/api/Reconcile/Run', payload: { day: '2026-13-01', channel: 'wechat' } });
+    expect(JSON.stringify(bad.body)).toContain('对账日期格式应为 YYYY-MM-DD');
+  });
+
+  it('Alipay: the zip statement matches a paid order', async () => {
+    const n = await order(a, 'alipay', '8.80');
+    await em.pay(n);
+    const s = ok(await run(a, 'alipay'));
+    expect(s.outcomes.find((o: any) => o.outcome === 'matched')).toMatchObject({ count: 1, amount: '8.80' });
+    expect((await rows(a, 'alipay')).map((r) => r.outTradeNo)).toEqual([n]);
+  });
+
+  it('the daily job reconciles yesterday once, after 10:00 Beijing time', async () => {
+    await t.owner.query(`DELETE FROM reconcile_runs WHERE day = $1`, [today]);
+    const [y, m, d] = today.split('-').map(Number);
+    const tomorrow = (h: number) => addDays(fromBeijingFields(y, m, d, h), 1);
+    expect(await reconcileYesterday(t.db, payments, tomorrow(9))).toEqual([]);
+    expect((await reconcileYesterday(t.db, payments, tomorrow(11))).sort()).toEqual([`alipay:${today}`, `wechat:${today}`]);
+    expect(await reconcileYesterday(t.db, payments, tomorrow(12))).toEqual([]);
+    expect(ok(await t.call(a.token, { method: 'GET', url: `/yewu/api/Reconcile/Summary?day=${today}&channel=wechat` })).ranBy).toBe('定时任务');
+  });
+});
+
+describe('migration 0043', () => {
+  it('gives built-in administrator roles 支付平台对账; a company-made role is untouched', async () => {
+    const companyId = await makeCompany(t.owner);
+    const mk = async (builtin: boolean) =>
+      Number((await t.owner.query(`INSERT INTO roles (company_id, name, routes, operations, builtin, access) VALUES ($1, $2, '{financerecode}', '{finance.audit}', $3, 1) RETURNING id`,
+        [companyId, builtin ? '管理员' : '财务', builtin])).rows[0].id);
+    const builtin = await mk(true);
+    const own = await mk(false);
+    const sql = fs.readFileSync(path.resolve(import.meta.dirname, '../../db/migrations/0043_reconcile.sql'), 'utf8');
+    await t.owner.query(sql.slice(sql.lastIndexOf('UPDATE roles')));
+    const ops = async (id: number) => (await t.owner.query(`SELECT operations FROM roles WHERE id = $1`, [id])).rows[0].operations.sort();
+    expect(await ops(builtin)).toEqual(['finance.audit', 'finance.reconcile']);
+    expect(await ops(own)).toEqual(['finance.audit']);
+  });
+});

@@ -1,0 +1,168 @@
+import type { FastifyReply } from 'fastify';
+import { fenToYuan, RECONCILE_OUTCOMES } from '@meter/contracts';
+import { SYSTEM_SCOPE, type Db } from '../../db/client.ts';
+import type { Ctx } from '../../http/context.ts';
+import { Page } from '../../http/envelope.ts';
+import { notFound, refuse } from '../../http/errors.ts';
+import { CHANNEL_TEXT, recoverOrder, type Payments, type StatementRow } from '../payment/index.ts';
+import { streamXlsx } from '../report/index.ts';
+import { addDays, beijingFields, businessDate } from '../../time.ts';
+import { now } from '../../clock.ts';
+import { classify, type Outcome } from './classify.ts';
+import * as repo from './repo.ts';
+
+// 支付平台对账 (issue 14 item 5): a provider's daily statement is downloaded (providers' statement()),
+// its rows stored and classified against our orders (classify.ts) for every company at once — the
+// statement is the merchant's — and each company reads its own rows (row-level security; a trade with
+// no order here is the platform's only). 补单 of a 本地缺单 row queries the provider and credits through
+// the payment module's recovery path (once per order). The daily job reconciles yesterday.
+
+type Channel = 'wechat' | 'alipay';
+
+export const OUTCOME_TEXT: Record<Outcome, string> = { matched: '已匹配', missing_here: '本地缺单', missing_there: '平台缺单', amount_differs: '金额不符' };
+const OUR_STATUS_TEXT: Record<string, string> = { paid: '已入账', created: '待支付', closed: '已关闭', '': '无此订单' };
+
+/** Downloads and classifies one statement; re-running the same day updates its rows in place. */
+export async function reconcileDay(db: Db, pay: Payments, channel: Channel, day: string, ranBy: string) {
+  const gateway = pay.gateways[channel];
+  if (!gateway) throw refuse('PAY_CHANNEL_OFF', `${CHANNEL_TEXT[channel]}未接入支付平台（当前为模拟支付），没有对账单可下载`);
+  if (day > businessDate(now())) throw refuse('DAY_IN_FUTURE', '对账日期不能晚于今天');
+  let statement: StatementRow[];
+  try {
+    statement = await gateway.statement(day);
+  } catch (e) {
+    throw refuse('PAY_PROVIDER_ERROR', `下载${CHANNEL_TEXT[channel]}对账单失败，请稍后重试（${(e as Error).message}）`);
+  }
+  return db.tx(SYSTEM_SCOPE, async (tx) => {
+    await repo.lockDay(tx, channel, day);
+    const known = await repo.ordersByNo(tx, channel, statement.map((s) => s.outTradeNo));
+    const paidHere = await repo.ordersPaidOn(tx, channel, day);
+    const elsewhere = await repo.paidInOtherStatements(tx, channel, day, paidHere.map((o) => o.outTradeNo));
+    const rows = classify(statement, known, paidHere, elsewhere);
+    await repo.saveDay(tx, channel, day, rows, statement.length, ranBy);
+    return { statementRows: statement.length, rows: rows.length };
+  });
+}
+
+const filterOf = (ctx: Ctx, q: { channel: Channel; day: string; outcome?: string }): repo.RowFilter => ({
+  companyId: ctx.scope.companyId, channel: q.channel, day: q.day, outcome: q.outcome,
+});
+
+export async function summary(ctx: Ctx, q: { channel: Channel; day: string }) {
+  return ctx.tx(async (tx) => {
+    const run = await repo.runOf(tx, q.channel, q.day);
+    const sums = await repo.sums(tx, filterOf(ctx, q));
+    return {
+      day: q.day, channel: q.channel, channelText: CHANNEL_TEXT[q.channel], ranAt: run?.ranAt ?? null, ranBy: run?.ranBy ?? '',
+      outcomes: RECONCILE_OUTCOMES.map((o) => {
+        const s = sums.find((x) => x.outcome === o);
+        return { outcome: o, text: OUTCOME_TEXT[o], count: s?.count ?? 0, amount: fenToYuan(s?.fen ?? 0) };
+      }),
+    };
+  });
+}
+
+/** 对账: the statement of that day and provider, then the summary the caller sees. */
+export async function run(ctx: Ctx, pay: Payments, b: { channel: Channel; day: string }) {
+  ctx.audit.target = `${CHANNEL_TEXT[b.channel]} ${b.day}`;
+  await reconcileDay(ctx.db, pay, b.channel, b.day, ctx.user.realName || ctx.user.username);
+  return summary(ctx, b);
+}
+
+function present(x: Record<string, unknown>) {
+  const fen = (v: unknown) => (v == null ? null : fenToYuan(Number(v)));
+  return {
+    id: Number(x.id), companyId: x.companyId == null ? null : Number(x.companyId), companyName: String(x.companyName ?? ''),
+    channel: x.channel as Channel, day: String(x.day), outTradeNo: String(x.outTradeNo), tradeNo: String(x.tradeNo), tradeTime: String(x.tradeTime),
+    providerAmount: fen(x.providerFen), ourAmount: fen(x.ourFen), ourStatus: String(x.ourStatus), ourStatusText: OUR_STATUS_TEXT[String(x.ourStatus)] ?? String(x.ourStatus),
+    roomName: String(x.roomName ?? ''), ownerName: String(x.ownerName ?? ''), outcome: x.outcome as Outcome, outcomeText: OUTCOME_TEXT[x.outcome as Outcome] ?? String(x.outcome),
+    recoveredAt: x.recoveredAt == null ? null : String(x.recoveredAt), recoveredBy: String(x.recoveredBy ?? ''),
+  };
+}
+
+export function rows(ctx: Ctx, q: { channel: Channel; day: string; outcome?: string; index: number; size: number }) {
+  return ctx.tx(async (tx) => {
+    const r = await repo.listRows(tx, filterOf(ctx, q), q.size, (q.index - 1) * q.size);
+    return new Page(r.rows.map(present), r.count);
+  });
+}
+
+/**
+ * 补单 of a 本地缺单 row: the provider is asked, and a paid order credited once (the payment module's
+ * recovery path) — a second click, or two at once, credits nothing more and answers the same row.
+ */
+export async function recover(ctx: Ctx, pay: Payments, id: number) {
+  const row = await ctx.tx((tx) => repo.lockRow(tx, id));
+  if (!row) throw notFound('对账记录');
+  const r = present(row);
+  ctx.audit.target = `${CHANNEL_TEXT[r.channel]}订单 ${r.outTradeNo}`;
+  if (r.recoveredAt) return r;
+  if (r.outcome !== 'missing_here') throw refuse('NOT_MISSING_HERE', `该记录为“${r.outcomeText}”，只有“本地缺单”的记录可以补单`);
+  if (row.paymentId == null) {
+    throw refuse('NO_ORDER', `本平台没有商户订单号为 ${r.outTradeNo} 的订单，无法自动补单；请核实付款人后在支付平台退款或人工处理`);
+  }
+  const q = await recoverOrder(ctx.db, pay, r.channel, r.outTradeNo);
+  if (q.state !== 'paid') throw refuse('NOT_PAID', `${CHANNEL_TEXT[r.channel]}查询该订单未支付成功，未入账`);
+  return ctx.tx(async (tx) => {
+    await repo.markRecovered(tx, id, ctx.user.realName || ctx.user.username);
+    return present(await repo.lockRow(tx, id));
+  });
+}
+
+const EXPORT_COLUMNS: { header: string; key: string; width: number; money?: boolean }[] = [
+  { header: '对账日期', key: 'day', width: 12 },
+  { header: '支付平台', key: 'channelText', width: 10 },
+  { header: '单位', key: 'companyName', width: 18 },
+  { header: '商户订单号', key: 'outTradeNo', width: 28 },
+  { header: '支付平台交易号', key: 'tradeNo', width: 32 },
+  { header: '支付时间', key: 'tradeTime', width: 20 },
+  { header: '房间', key: 'roomName', width: 16 },
+  { header: '业主', key: 'ownerName', width: 12 },
+  { header: '平台金额（元）', key: 'providerAmount', width: 14, money: true },
+  { header: '本地金额（元）', key: 'ourAmount', width: 14, money: true },
+  { header: '本地状态', key: 'ourStatusText', width: 10 },
+  { header: '对账结果', key: 'outcomeText', width: 10 },
+  { header: '补单时间', key: 'recoveredAt', width: 20 },
+  { header: '补单人', key: 'recoveredBy', width: 12 },
+];
+
+async function* exportBatches(ctx: Ctx, q: { channel: Channel; day: string; outcome?: string }) {
+  for (let offset = 0; ; offset += 1000) {
+    const r = await ctx.tx((tx) => repo.listRows(tx, filterOf(ctx, q), 1000, offset));
+    yield r.rows.map((x) => {
+      const row: Record<string, unknown> = { ...present(x), channelText: CHANNEL_TEXT[q.channel] };
+      return EXPORT_COLUMNS.map((c) => (c.money ? (row[c.key] == null ? null : Number(row[c.key])) : row[c.key]));
+    });
+    if (r.rows.length < 1000) return;
+  }
+}
+
+export async function exportRows(ctx: Ctx, q: { channel: Channel; day: string; outcome?: string }, reply: FastifyReply) {
+  ctx.audit.target = `${CHANNEL_TEXT[q.channel]} ${q.day}`;
+  await streamXlsx(reply, { filename: `支付平台对账_${CHANNEL_TEXT[q.channel]}_${q.day}.xlsx`, sheet: '支付平台对账', columns: EXPORT_COLUMNS, batches: exportBatches(ctx, q) });
+  return reply;
+}
+
+/**
+ * The daily job: yesterday's statement of each configured provider, once, after 10:00 Beijing time
+ * (when the providers have made it). Answers the days reconciled.
+ */
+export async function reconcileYesterday(db: Db, pay: Payments, at: Date = now()) {
+  if (beijingFields(at).hour < 10) return [];
+  const day = businessDate(addDays(at, -1));
+  const done: string[] = [];
+  const failed: string[] = [];
+  for (const channel of Object.keys(pay.gateways) as Channel[]) {
+    const ran = await db.tx(SYSTEM_SCOPE, (tx) => repo.runOf(tx, channel, day));
+    if (ran) continue;
+    try {
+      await reconcileDay(db, pay, channel, day, '定时任务');
+      done.push(`${channel}:${day}`);
+    } catch (e) {
+      // one provider failing does not keep the other from its statement; the next check retries it
+      failed.push((e as Error).message);
+    }
+  }
+  if (failed.length) throw new Error(failed.join('；'));
+  return done;
+}
