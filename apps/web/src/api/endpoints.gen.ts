@@ -136,4 +136,17 @@ export const E = {
     third: { method: 'GET', path: '/device/api/v1/company/third', paged: false } as RouteRef<typeof API.control.third>,
     saveThird: { method: 'POST', path: '/device/api/v1/company/third', paged: false } as RouteRef<typeof API.control.saveThird>,
   },
+  metering: {
+    meters: { method: 'GET', path: '/device/api/v1/control/meter/list', paged: true } as RouteRef<typeof API.metering.meters>,
+    manualReading: { method: 'POST', path: '/device/api/v1/manual/reading', paged: false } as RouteRef<typeof API.metering.manualReading>,
+    protectStart: { method: 'POST', path: '/device/api/v1/protect/start', paged: false } as RouteRef<typeof API.metering.protectStart>,
+    protectEnd: { method: 'POST', path: '/device/api/v1/protect/end', paged: false } as RouteRef<typeof API.metering.protectEnd>,
+    protections: { method: 'GET', path: '/device/api/v1/protect/list', paged: true } as RouteRef<typeof API.metering.protections>,
+    timedList: { method: 'GET', path: '/device/api/v1/timed/list', paged: true } as RouteRef<typeof API.metering.timedList>,
+    timedCreate: { method: 'POST', path: '/device/api/v1/timed', paged: false } as RouteRef<typeof API.metering.timedCreate>,
+    timedUpdate: { method: 'PUT', path: '/device/api/v1/timed', paged: false } as RouteRef<typeof API.metering.timedUpdate>,
+    timedEnable: { method: 'POST', path: '/device/api/v1/timed/enable', paged: false } as RouteRef<typeof API.metering.timedEnable>,
+    timedDelete: { method: 'DELETE', path: '/device/api/v1/timed', paged: false } as RouteRef<typeof API.metering.timedDelete>,
+    configs: { method: 'GET', path: '/device/api/v1/config/list', paged: true } as RouteRef<typeof API.metering.configs>,
+  },
 };

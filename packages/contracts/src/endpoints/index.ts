@@ -10,6 +10,7 @@ import { systemEndpoints } from './system.ts';
 import { financeEndpoints } from './finance.ts';
 import { appealEndpoints } from './appeal.ts';
 import { controlEndpoints } from './control.ts';
+import { meteringEndpoints } from './metering.ts';
 
 // Every declared endpoint, by domain. The server registers each (http/routes.ts `r.endpoint`), the web
 // calls them (api/endpoint.ts), and endpoints.int.test.ts checks declarations ↔ registered routes.
@@ -25,6 +26,7 @@ export * from './system.ts';
 export * from './finance.ts';
 export * from './appeal.ts';
 export * from './control.ts';
+export * from './metering.ts';
 
 export const API = {
   auth: authEndpoints,
@@ -38,6 +40,7 @@ export const API = {
   report: reportEndpoints,
   appeal: appealEndpoints,
   control: controlEndpoints,
+  metering: meteringEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */

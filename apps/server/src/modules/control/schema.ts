@@ -26,8 +26,6 @@ export {
   UnreadQuery,
   UnusualQuery,
   UpdateNoBody,
-  WARNING_KIND_LIST,
-  when,
 } from '@meter/contracts';
 
 export const ELECTRIC_PARAM_KEYS = DLT645_PARAM_KEYS;
