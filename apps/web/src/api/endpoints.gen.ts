@@ -149,4 +149,12 @@ export const E = {
     timedDelete: { method: 'DELETE', path: '/device/api/v1/timed', paged: false } as RouteRef<typeof API.metering.timedDelete>,
     configs: { method: 'GET', path: '/device/api/v1/config/list', paged: true } as RouteRef<typeof API.metering.configs>,
   },
+  payment: {
+    payWechat: { method: 'POST', path: '/wxpay/api/wxpay/pay', paged: false } as RouteRef<typeof API.payment.payWechat>,
+    payAlipay: { method: 'POST', path: '/alipay/api/alipay/pay', paged: false } as RouteRef<typeof API.payment.payAlipay>,
+    list: { method: 'GET', path: '/wxpay/api/wxpay/list', paged: true } as RouteRef<typeof API.payment.list>,
+    query: { method: 'GET', path: '/wxpay/api/wxpay/query', paged: false } as RouteRef<typeof API.payment.query>,
+    simulateWechat: { method: 'POST', path: '/wxpay/api/wxpay/simulatePaid', paged: false } as RouteRef<typeof API.payment.simulateWechat>,
+    simulateAlipay: { method: 'POST', path: '/alipay/api/alipay/simulatePaid', paged: false } as RouteRef<typeof API.payment.simulateAlipay>,
+  },
 };

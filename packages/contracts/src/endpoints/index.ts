@@ -11,6 +11,7 @@ import { financeEndpoints } from './finance.ts';
 import { appealEndpoints } from './appeal.ts';
 import { controlEndpoints } from './control.ts';
 import { meteringEndpoints } from './metering.ts';
+import { paymentEndpoints } from './payment.ts';
 
 // Every declared endpoint, by domain. The server registers each (http/routes.ts `r.endpoint`), the web
 // calls them (api/endpoint.ts), and endpoints.int.test.ts checks declarations ↔ registered routes.
@@ -27,6 +28,7 @@ export * from './finance.ts';
 export * from './appeal.ts';
 export * from './control.ts';
 export * from './metering.ts';
+export * from './payment.ts';
 
 export const API = {
   auth: authEndpoints,
@@ -41,6 +43,7 @@ export const API = {
   appeal: appealEndpoints,
   control: controlEndpoints,
   metering: meteringEndpoints,
+  payment: paymentEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */

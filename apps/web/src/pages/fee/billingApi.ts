@@ -1,7 +1,7 @@
 // Billing and finance calls (/yewu/api, /wxpay/api, /sms, /device/api/v1) used by the fee, notes,
 // control (timed subsidy, closing accounts), report and home pages. Money on the wire is a 元 string
 // with 2 decimals ("1234.50"); requests send 元 strings exactly as typed (never a JS float).
-import type { API, Notification, ResultOf } from '@meter/contracts';
+import type { API, CommandListItem, Notification, OnlineOrder, ResultOf } from '@meter/contracts';
 import { download, http, request, type Paged, type Query } from '../../api/request.ts';
 import { call } from '../../api/endpoint.ts';
 import { E } from '../../api/endpoints.gen.ts';
@@ -315,26 +315,8 @@ export interface HomeSummary {
 /** a row of 短信记录 (declared with its endpoint) */
 export type NotificationRow = Notification;
 
-export interface CommandRow {
-  id: number;
-  meterId: number | null;
-  meterName: string;
-  address: string;
-  kind: string;
-  kindText: string;
-  status: string;
-  statusText: string;
-  attempts: number;
-  maxAttempts: number;
-  memo: string;
-  overrideReason: string;
-  requesterName: string;
-  origin: number;
-  error: string;
-  createdAt: string;
-  sentAt: string | null;
-  finishedAt: string | null;
-}
+/** a command of 阀控记录 (declared with its endpoint) */
+export type CommandRow = CommandListItem;
 
 export interface WithdrawalRow {
   id: number;
@@ -354,27 +336,8 @@ export interface WithdrawalRow {
   finishedAt?: string | null;
 }
 
-export interface OnlineOrderRow {
-  id: number;
-  outTradeNo: string;
-  channel: string;
-  channelText: string;
-  wallet: string;
-  walletText: string;
-  amount: string;
-  status: string;
-  statusText: string;
-  providerTradeNo: string | null;
-  subject: string;
-  roomId: number | null;
-  roomName: string | null;
-  ownerId: number;
-  ownerName: string | null;
-  journalId: number | null;
-  createdAt: string;
-  paidAt: string | null;
-  expiresAt: string;
-}
+/** an online order of 在线支付记录 (declared with its endpoint) */
+export type OnlineOrderRow = OnlineOrder;
 
 /** a report's answer (period, rows, totals, count; the bank report adds the bank's name), as declared */
 export type ReportAnswer<K extends ReportKind> = ResultOf<(typeof API.report)[K]>;
@@ -446,14 +409,14 @@ export const billingApi = {
   sharedMeters: (q: PageQuery) => http.page<SharedMeterRow>(`${Y}/SharedMeter/List`, q),
 
   // online payments (wxpay/list pages with page and size)
-  onlineOrders: ({ index, size, ...q }: PageQuery) => http.get<Paged<OnlineOrderRow>>('/wxpay/api/wxpay/list', { ...q, page: index, size }),
+  onlineOrders: ({ index, size, ...q }: PageQuery) => call(E.payment.list, { query: { ...q, page: index, size } }),
 
   // home
   homeSummary: (q: Query) => http.get<HomeSummary>(`${Y}/Home/BillingSummary`, q),
 
   // notes
   notifications: (q: PageQuery) => call(E.notify.list, { query: q }),
-  commands: (q: PageQuery) => http.page<CommandRow>('/device/api/v1/device/order/list', q),
+  commands: (q: PageQuery) => call(E.control.commands, { query: q }),
   withdrawals: (q: PageQuery) => http.page<WithdrawalRow>('/pay/api/AdaPayApplication/FindWithdrawalLog', q),
 
   // reports
