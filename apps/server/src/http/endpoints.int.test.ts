@@ -13,8 +13,9 @@ import { testApp, type TestApp } from '../../test/helpers.ts';
 // 194 after admin, area, scheme and notify moved onto declarations, + 15 for the NoticeType/AppealType/
 // WorkOrderType CRUD of issue 15, registered by registerCrud (paths still given in the server, not declared);
 // 196 after owner (9) and report (4); 195 with the owner export (a declared file answer)
-// 167 after control (28); 156 after metering (11); 150 after payment (6; its two notify callbacks stay by hand)
-const NOT_YET_DECLARED = 150;
+// 167 after control (28); 156 after metering (11); 150 after payment (6; its two notify callbacks stay by hand);
+// 140 after payapp (10)
+const NOT_YET_DECLARED = 140;
 
 let t: TestApp;
 beforeAll(async () => {

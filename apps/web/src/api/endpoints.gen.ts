@@ -157,4 +157,16 @@ export const E = {
     simulateWechat: { method: 'POST', path: '/wxpay/api/wxpay/simulatePaid', paged: false } as RouteRef<typeof API.payment.simulateWechat>,
     simulateAlipay: { method: 'POST', path: '/alipay/api/alipay/simulatePaid', paged: false } as RouteRef<typeof API.payment.simulateAlipay>,
   },
+  payapp: {
+    list: { method: 'GET', path: '/pay/api/AdaPayApplication/GetAdaPayApplicationAllList', paged: true } as RouteRef<typeof API.payapp.list>,
+    balance: { method: 'GET', path: '/pay/api/AdaPayApplication/GetBalance', paged: false } as RouteRef<typeof API.payapp.balance>,
+    withdrawals: { method: 'GET', path: '/pay/api/AdaPayApplication/FindWithdrawalLog', paged: true } as RouteRef<typeof API.payapp.withdrawals>,
+    journal: { method: 'GET', path: '/pay/api/AdaPayApplication/FindJournal', paged: true } as RouteRef<typeof API.payapp.journal>,
+    add: { method: 'POST', path: '/pay/api/AdaPayApplication/AddAdaPayApplication', paged: false } as RouteRef<typeof API.payapp.add>,
+    remove: { method: 'POST', path: '/pay/api/AdaPayApplication/Del', paged: false } as RouteRef<typeof API.payapp.remove>,
+    changeBank: { method: 'POST', path: '/pay/api/AdaPayApplication/ChangeBankCode', paged: false } as RouteRef<typeof API.payapp.changeBank>,
+    setEnabled: { method: 'POST', path: '/pay/api/AdaPayApplication/ChangeStatus', paged: false } as RouteRef<typeof API.payapp.setEnabled>,
+    notify: { method: 'POST', path: '/pay/api/AdaPayApplication/Notify', paged: false } as RouteRef<typeof API.payapp.notify>,
+    withdraw: { method: 'POST', path: '/pay/api/AdaPayApplication/Withdrawal', paged: false } as RouteRef<typeof API.payapp.withdraw>,
+  },
 };

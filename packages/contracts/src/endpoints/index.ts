@@ -12,6 +12,7 @@ import { appealEndpoints } from './appeal.ts';
 import { controlEndpoints } from './control.ts';
 import { meteringEndpoints } from './metering.ts';
 import { paymentEndpoints } from './payment.ts';
+import { payappEndpoints } from './payapp.ts';
 
 // Every declared endpoint, by domain. The server registers each (http/routes.ts `r.endpoint`), the web
 // calls them (api/endpoint.ts), and endpoints.int.test.ts checks declarations ↔ registered routes.
@@ -29,6 +30,7 @@ export * from './appeal.ts';
 export * from './control.ts';
 export * from './metering.ts';
 export * from './payment.ts';
+export * from './payapp.ts';
 
 export const API = {
   auth: authEndpoints,
@@ -44,6 +46,7 @@ export const API = {
   control: controlEndpoints,
   metering: meteringEndpoints,
   payment: paymentEndpoints,
+  payapp: payappEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */

@@ -1,7 +1,7 @@
 // Billing and finance calls (/yewu/api, /wxpay/api, /sms, /device/api/v1) used by the fee, notes,
 // control (timed subsidy, closing accounts), report and home pages. Money on the wire is a 元 string
 // with 2 decimals ("1234.50"); requests send 元 strings exactly as typed (never a JS float).
-import type { API, CommandListItem, Notification, OnlineOrder, ResultOf } from '@meter/contracts';
+import type { API, CommandListItem, Notification, OnlineOrder, ResultOf, Withdrawal } from '@meter/contracts';
 import { download, http, request, type Paged, type Query } from '../../api/request.ts';
 import { call } from '../../api/endpoint.ts';
 import { E } from '../../api/endpoints.gen.ts';
@@ -318,23 +318,8 @@ export type NotificationRow = Notification;
 /** a command of 阀控记录 (declared with its endpoint) */
 export type CommandRow = CommandListItem;
 
-export interface WithdrawalRow {
-  id: number;
-  applicationId?: number;
-  applicationName?: string;
-  amount: string;
-  fee?: string;
-  bankName?: string;
-  bankAccount?: string;
-  status: number | string;
-  statusText?: string;
-  /** why a failed withdrawal failed (its amount and fee went back to the balance) */
-  reason?: string;
-  memo?: string;
-  operatorName?: string;
-  createdAt: string;
-  finishedAt?: string | null;
-}
+/** a withdrawal of 商户提现记录 (declared with its endpoint) */
+export type WithdrawalRow = Withdrawal;
 
 /** an online order of 在线支付记录 (declared with its endpoint) */
 export type OnlineOrderRow = OnlineOrder;
@@ -417,7 +402,7 @@ export const billingApi = {
   // notes
   notifications: (q: PageQuery) => call(E.notify.list, { query: q }),
   commands: (q: PageQuery) => call(E.control.commands, { query: q }),
-  withdrawals: (q: PageQuery) => http.page<WithdrawalRow>('/pay/api/AdaPayApplication/FindWithdrawalLog', q),
+  withdrawals: (q: PageQuery) => call(E.payapp.withdrawals, { query: q }),
 
   // reports
   report: <K extends ReportKind>(which: K, q: Query) => request<ReportAnswer<K>>(E.report[which].method, E.report[which].path, { params: q }),
