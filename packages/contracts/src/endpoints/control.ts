@@ -126,18 +126,19 @@ export const ConfigSetBody = z.object({
   memo,
 });
 
-export const MeterListQuery = PageQuery.extend(AreaFilter.shape).extend({
+/** the meter lists of the warning and LoRa pages: keyword, meter kind, area */
+export const MeterFilterQuery = PageQuery.extend(AreaFilter.shape).extend({
   keyword: optText(64),
   /** 1 电表, 2 水表 */
   kind: num(z.number().int().min(1).max(2)).optional(),
 });
-export const LoraListBody = MeterListQuery;
-export const FailListQuery = MeterListQuery.extend({ num: num(z.number().int().min(1).max(1000)).default(2) });
+export const LoraListBody = MeterFilterQuery;
+export const FailListQuery = MeterFilterQuery.extend({ num: num(z.number().int().min(1).max(1000)).default(2) });
 /** not read since `date` (default: today, China time) */
-export const UnreadQuery = MeterListQuery.extend({ date: when() });
-export const PowerReportQuery = MeterListQuery.extend({ meterId: id.optional(), start: when(), end: when(true) });
+export const UnreadQuery = MeterFilterQuery.extend({ date: when() });
+export const PowerReportQuery = MeterFilterQuery.extend({ meterId: id.optional(), start: when(), end: when(true) });
 
-export const UnusualQuery = MeterListQuery.extend({
+export const UnusualQuery = MeterFilterQuery.extend({
   type: csv(WARNING_KIND_LIST),
   /** 0 未处理, 1 已处理 */
   status: num(z.number().int().min(0).max(1)).optional(),
@@ -152,7 +153,7 @@ export const DealBody = z
 /** 接受 / 驳回 a reading held as implausible (the warning's id) */
 export const ReviewBody = z.object({ id, memo: z.string().trim().max(500).optional().default('') });
 
-export const CommandListQuery = MeterListQuery.extend({
+export const CommandListQuery = MeterFilterQuery.extend({
   type: csv(COMMAND_KIND_LIST),
   status: csv(COMMAND_STATUS_LIST),
   meterId: id.optional(),
@@ -163,7 +164,7 @@ export const CommandListQuery = MeterListQuery.extend({
 
 export const ReadTaskQuery = PageQuery.extend({ origin: num(z.number().int().min(1).max(2)).optional(), start: when(), end: when(true) });
 
-export const ReadingListQuery = MeterListQuery.extend({
+export const ReadingListQuery = MeterFilterQuery.extend({
   meterId: id.optional(),
   /** 1 自动, 2 随机, 3 人工, 4 上报 */
   source: num(z.number().int().min(1).max(4)).optional(),
@@ -435,7 +436,7 @@ export const controlEndpoints = {
   readTasks: endpoint({ method: 'GET', path: `${V1}/device/read/task/list`, summary: '抄表任务列表', perm: { routes: ['task', 'casualCopy', 'copyLog'] }, query: ReadTaskQuery, response: ReadTaskRow, paged: true, tags }),
   readFails: endpoint({ method: 'GET', path: `${V1}/device/read/fail/list`, summary: '连续抄表失败的表具', perm: warnRead, query: FailListQuery, response: ReadFailRow, paged: true, tags }),
   unread: endpoint({ method: 'GET', path: `${V1}/device/read/unread/list`, summary: '未抄读的表具', perm: warnRead, query: UnreadQuery, response: MeterListRow, paged: true, tags }),
-  noPower: endpoint({ method: 'GET', path: `${V1}/device/nopower/list`, summary: '断电/关阀的表具', perm: warnRead, query: MeterListQuery, response: NoPowerRow, paged: true, tags }),
+  noPower: endpoint({ method: 'GET', path: `${V1}/device/nopower/list`, summary: '断电/关阀的表具', perm: warnRead, query: MeterFilterQuery, response: NoPowerRow, paged: true, tags }),
   readings: endpoint({
     method: 'GET', path: `${V1}/device/reading/list`, summary: '抄表记录', perm: { routes: ['notesCopy', 'rgNotesCopy', 'copyLog', 'copyread', 'casualCopy', 'peopleCasualCopy'] },
     query: ReadingListQuery, response: ReadingRow, paged: true, tags,

@@ -14,7 +14,7 @@ export {
   LimitBody,
   LoraListBody,
   MeterIdBody as IdBody,
-  MeterListQuery,
+  MeterFilterQuery as MeterListQuery,
   OpenBody,
   PowerReportQuery,
   ReadBody,
