@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import Fastify, { type FastifyInstance } from 'fastify';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -31,6 +32,7 @@ import { schemeRoutes } from './modules/scheme/index.ts';
 import { roomRoutes } from './modules/room/index.ts';
 import { ownerRoutes } from './modules/owner/index.ts';
 import { deviceRoutes } from './modules/device/index.ts';
+import { importRoutes } from './modules/imports/index.ts';
 import websocket from '@fastify/websocket';
 import { controlRoutes, type ControlApi } from './modules/control/index.ts';
 import { realtimeRoutes, EventBus, onSocketError } from './modules/realtime/index.ts';
@@ -40,7 +42,7 @@ import { billingRoutes } from './modules/billing/index.ts';
 import { paymentRoutes, type Payments } from './modules/payment/index.ts';
 import { financeRoutes } from './modules/finance/index.ts';
 import { reportRoutes } from './modules/report/index.ts';
-import { notifyRoutes } from './modules/notify/index.ts';
+import { notifyRoutes, type SmsSetup } from './modules/notify/index.ts';
 import { payAppRoutes, type PayAppProvider } from './modules/payapp/index.ts';
 import { contentRoutes } from './modules/content/index.ts';
 import { addBillingJobs } from './jobs/billing.ts';
@@ -92,6 +94,8 @@ export interface AppOptions {
   payAppProvider?: PayAppProvider;
   /** Fastify's trustProxy: false (default), a hop count, or the proxies' addresses/CIDRs */
   trustProxy?: false | string[] | ((address: string, hop: number) => boolean);
+  /** a scraper off this host reads /metrics with `Authorization: Bearer <token>` */
+  metricsToken?: string;
   /** the roles this process runs, reported by /healthz */
   roles?: string[];
   /** how often the database is checked (a change is logged once); default 5 s */
@@ -100,7 +104,15 @@ export interface AppOptions {
   auditRetryMs?: number;
   /** the online payment providers (default: the simulated HMAC provider) */
   payments?: Payments;
+  /** the SMS setup (/sms/config, the sender); default: a key of this process only, messages to the log */
+  sms?: SmsSetup;
 }
+
+/** Without a configured SMS setup: secrets sealed with a key of this process, no provider reachable. */
+const PROCESS_SMS: SmsSetup = {
+  key: randomBytes(32), mode: 'emulator',
+  aliyun: { endpoint: '127.0.0.1:9', protocol: 'HTTP' }, tencent: { endpoint: '127.0.0.1:9', protocol: 'http://' },
+};
 
 /** Hashed build files never change under their name: cached for a year; everything else (index.html, the
  * SPA fallback, favicon) is revalidated on every use, so a new deployment is seen at once. */
@@ -265,7 +277,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     return reply.status(500).send({ code: 'INTERNAL', message: '服务器内部错误，请稍后重试' });
   });
 
-  registerOps(app, { db: opts.db, watch: dbWatch, roles: opts.roles ?? ['api'] });
+  registerOps(app, { db: opts.db, watch: dbWatch, roles: opts.roles ?? ['api'], metricsToken: opts.metricsToken });
 
   authRoutes(app, opts.auth, await loginLimits(app, opts.auth));
   adminRoutes(app);
@@ -276,6 +288,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   roomRoutes(app);
   ownerRoutes(app);
   deviceRoutes(app);
+  importRoutes(app);
   const controlApi: ControlApi = { bus, commandTtlMinutes: 10, maxAttempts: 3, waitMs: 15_000, ...opts.control };
   controlRoutes(app, controlApi);
   meteringRoutes(app, controlApi);
@@ -283,7 +296,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   paymentRoutes(app, opts.payments);
   financeRoutes(app);
   reportRoutes(app);
-  notifyRoutes(app);
+  notifyRoutes(app, opts.sms ?? PROCESS_SMS);
   payAppRoutes(app);
   contentRoutes(app);
   schedulerRoutes(app);
@@ -291,7 +304,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // the worker role's timed jobs, on the process's scheduler (main.ts) or one of their own
     const scheduler = opts.scheduler ?? new Scheduler({ db: opts.db, log: app.log, role: 'worker' });
     addTimedControls(scheduler, { db: opts.db, bus, log: app.log });
-    const offBilling = addBillingJobs(scheduler, { db: opts.db, bus, log: app.log, payAppProvider: opts.payAppProvider, payments: opts.payments });
+    const offBilling = addBillingJobs(scheduler, { db: opts.db, bus, log: app.log, payAppProvider: opts.payAppProvider, payments: opts.payments, sms: opts.sms });
     scheduler.start();
     app.addHook('onClose', async () => {
       offBilling();

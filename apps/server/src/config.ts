@@ -15,6 +15,8 @@ const Env = z.object({
   EMBEDDED_PG_PORT: z.coerce.number().int().default(54329),
   MQTT_URL: z.string().optional(),
   MQTT_PORT: z.coerce.number().int().default(1884),
+  /** with MQTT_URL: how long a starting process waits for the broker before it gives up */
+  MQTT_START_WAIT_SECONDS: z.coerce.number().min(0).max(3600).default(120),
   /** the embedded broker's address: loopback unless NB meters reach it from outside */
   MQTT_HOST: z.string().default('127.0.0.1'),
   /** largest MQTT packet the embedded broker accepts (bytes) */
@@ -25,7 +27,13 @@ const Env = z.object({
   DEVICE_SECRET: z.string().min(32).optional(),
   GATEWAY_PORT: z.coerce.number().int().default(9300),
   ROLES: z.string().default('api,gateway,worker'),
+  /** auto: apply pending migrations at start; off: only check none is pending; only: migrate, then exit */
+  MIGRATE: z.enum(['auto', 'off', 'only']).default('auto'),
   SEED_DEMO: bool.default(true),
+  /** the platform administrator made at first start when the database has none (SEED_DEMO=0) */
+  ADMIN_USERNAME: z.string().trim().min(3).max(32).default('admin'),
+  /** its password; without it a random one is made and printed once */
+  INITIAL_ADMIN_PASSWORD: z.string().min(8).optional(),
   SIMULATOR: bool.default(true),
   SESSION_IDLE_MINUTES: z.coerce.number().positive().default(30),
   SESSION_MAX_HOURS: z.coerce.number().positive().default(12),
@@ -35,6 +43,8 @@ const Env = z.object({
   /** login attempts per minute from one IP address, and for one username (429 beyond) */
   LOGIN_RATE_PER_IP: z.coerce.number().int().min(1).default(30),
   LOGIN_RATE_PER_ACCOUNT: z.coerce.number().int().min(1).default(10),
+  /** /metrics on PORT answers other hosts only with `Authorization: Bearer <METRICS_TOKEN>` */
+  METRICS_TOKEN: z.string().min(16).optional(),
   // device side (gateway, worker): see docs/OPERATIONS.md
   GATEWAY_HOST: z.string().default('0.0.0.0'),
   HEARTBEAT_SECONDS: z.coerce.number().positive().default(30),
@@ -87,6 +97,15 @@ const Env = z.object({
   ALIPAY_APP_KEY_PATH: z.string().optional(),
   ALIPAY_PUBLIC_KEY_PATH: z.string().optional(),
   ALIPAY_GATEWAY: z.string().url().default('https://openapi.alipay.com/gateway.do'),
+  // SMS (docs/OPERATIONS.md "SMS providers"): each company picks its provider in /sms/config
+  /** emulator: 阿里云/腾讯云 settings are used against the local emulators (default); live: against the real services */
+  SMS_MODE: z.enum(['emulator', 'live']).default('emulator'),
+  /** seals the stored SMS secrets (any text); default DATA_DIR/sms-config-key, made at first start */
+  SMS_CONFIG_KEY: z.string().min(16, 'SMS_CONFIG_KEY 至少 16 个字符').optional(),
+  SMS_ALIYUN_PORT: z.coerce.number().int().min(0).max(65535).default(8093),
+  SMS_TENCENT_PORT: z.coerce.number().int().min(0).max(65535).default(8094),
+  SMS_ALIYUN_ENDPOINT: z.string().default('dysmsapi.aliyuncs.com'),
+  SMS_TENCENT_ENDPOINT: z.string().default('sms.tencentcloudapi.com'),
   /** DL/T 645 control/write password: PA + P2P1P0 (8 hex digits) and operator code (8 hex digits) */
   DLT645_PASSWORD: z.string().regex(/^[0-9A-Fa-f]{8}$/).default('02000000'),
   DLT645_OPERATOR: z.string().regex(/^[0-9A-Fa-f]{8}$/).default('00000000'),

@@ -5,9 +5,11 @@ import { startDatabase } from './db/index.ts';
 import { DEMO_LOGINS, seedDemoIfEmpty } from './demo/seed.ts';
 import { buildApp } from './app.ts';
 import { authSettings } from './modules/auth/index.ts';
+import { ensurePlatformAdmin } from './modules/admin/index.ts';
 import { controlApiSettings, startDeviceSide } from './gateway/start.ts';
 import { simulatedProvider } from './modules/payapp/index.ts';
 import { paymentsFromConfig } from './modules/payment/index.ts';
+import { smsFromConfig } from './modules/notify/index.ts';
 import { startDemoFleet } from './gateway/demo.ts';
 import { StartupError } from './ops/startup.ts';
 import { healthOf, startOpsServer } from './ops/health.ts';
@@ -20,7 +22,14 @@ async function main() {
   const log = (m: string) => console.log(`[meter] ${m}`);
   const database = await startDatabase(config, log);
   const { db } = database;
+  if (config.MIGRATE === 'only') {
+    log('数据库迁移已完成（MIGRATE=only），进程退出');
+    await database.stop();
+    return;
+  }
   if (config.SEED_DEMO) await seedDemoIfEmpty(db, log);
+  // without demo data someone must still be able to sign in: the first platform administrator
+  const firstAdmin = await ensurePlatformAdmin(db, { username: config.ADMIN_USERNAME, password: config.INITIAL_ADMIN_PASSWORD });
 
   // one scheduler times every periodic job of this process (the worker role's; shown on /task)
   const plog = pino({ level: config.LOG_LEVEL });
@@ -48,6 +57,9 @@ async function main() {
   // online payments: WeChat Pay v3 / Alipay (PAY_MODE); in emulator mode the local emulators run in the API process
   const pay = await paymentsFromConfig(config, { emulator: config.roles.has('api') });
   if (pay.emulator) log(`本地支付模拟器（演示用，非真实支付平台）已启动：${pay.emulator.url}`);
+  // SMS: each company's provider (/sms/config); in emulator mode the local 阿里云/腾讯云 emulators run in the API process
+  const sms = await smsFromConfig(config, db, { emulator: config.roles.has('api') });
+  if (sms.emulators) log(`本地短信模拟器（演示用，不发出真实短信）已启动：阿里云 ${sms.emulators.aliyun.url}，腾讯云 ${sms.emulators.tencent.endpoint}`);
 
   const app = await buildApp({
     db,
@@ -62,7 +74,9 @@ async function main() {
     scheduler,
     payAppProvider: simulatedProvider({ delayMs: config.PAYAPP_SIM_DELAY_MS }),
     roles: [...config.roles],
+    metricsToken: config.METRICS_TOKEN,
     payments: pay.payments,
+    sms: sms.sms,
   });
   if (config.roles.has('api')) await app.listen({ port: config.PORT, host: config.HOST });
   // a process without the API (gateway, worker) answers /healthz and /metrics on OPS_PORT
@@ -74,6 +88,9 @@ async function main() {
   if (ops) log(`运维接口：http://${config.OPS_HOST}:${ops.port}/healthz 与 /metrics`);
   const url = `http://localhost:${config.PORT}`;
   console.log(`\n  智能水电表物联网管理平台 v1.9.2 已启动\n  访问地址: ${url}${config.API_DOCS === 'on' ? `\n  接口文档: ${url}/docs` : ''}`);
+  if (firstAdmin) {
+    console.log(`  已创建平台管理员账号: ${firstAdmin.username}${firstAdmin.password ? ` / ${firstAdmin.password}（随机密码，只显示这一次，请登录后立即修改）` : '（密码为 INITIAL_ADMIN_PASSWORD）'}`);
+  }
   if (config.SEED_DEMO) {
     console.log('  演示账号:');
     for (const l of DEMO_LOGINS) console.log(`    ${l.label.padEnd(12, '　')} ${l.username} / ${l.password}`);
@@ -89,6 +106,7 @@ async function main() {
     await scheduler.stop().catch(() => {});
     await app.close().catch(() => {});
     await pay.emulator?.close().catch(() => {});
+    await sms.emulators?.close().catch(() => {});
     await fleet?.stop().catch(() => {});
     await devices.stop().catch(() => {});
     await database.stop().catch(() => {});

@@ -3,7 +3,7 @@
 // and "now" from clock.ts (CLOCK_AT shifts it in tests and drills). No other file adds or subtracts
 // an offset.
 import type { Dayjs } from 'dayjs';
-import { inBeijing } from '@meter/contracts';
+import { addDays, fromBeijing, inBeijing } from '@meter/contracts';
 import { now } from './clock.ts';
 
 export {
@@ -30,4 +30,15 @@ export {
 /** Now (clock.ts) in Beijing time. */
 export function beijingNow(): Dayjs {
   return inBeijing(now());
+}
+
+/**
+ * A search range from 'YYYY-MM-DD[ HH:mm:ss]' Beijing bounds: the start inclusive; the end exclusive, and
+ * a date-only end means the whole of that day.
+ */
+export function rangeOf(startTime?: string, endTime?: string): { from?: Date; to?: Date } {
+  const from = startTime ? fromBeijing(startTime) : undefined;
+  let to = endTime ? fromBeijing(endTime) : undefined;
+  if (to && endTime && !endTime.trim().includes(' ')) to = addDays(to, 1);
+  return { from, to };
 }

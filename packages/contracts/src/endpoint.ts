@@ -67,6 +67,9 @@ export interface RouteRef<E extends Endpoint> {
   paged: boolean;
   /** the file name a download is saved under (declarations with `file`) */
   file?: string;
+  /** the declared operation key and access level: the web shows an action only to whoever may call it */
+  op?: string;
+  access?: AccessLevel;
   /** type only: the declaration this reference stands for */
   readonly endpoint?: E;
 }
@@ -86,7 +89,9 @@ export function clientSource(api: Record<string, Record<string, Endpoint>>): str
     lines.push(`  ${group}: {`);
     for (const [name, e] of Object.entries(eps)) {
       const file = e.file ? `, file: '${e.file}'` : '';
-      lines.push(`    ${name}: { method: '${e.method}', path: '${e.path}', paged: ${e.paged === true}${file} } as RouteRef<typeof API.${group}.${name}>,`);
+      const op = e.perm && e.perm.op ? `, op: '${e.perm.op}'` : '';
+      const access = e.perm && e.perm.access !== undefined ? `, access: ${e.perm.access}` : '';
+      lines.push(`    ${name}: { method: '${e.method}', path: '${e.path}', paged: ${e.paged === true}${file}${op}${access} } as RouteRef<typeof API.${group}.${name}>,`);
     }
     lines.push('  },');
   }

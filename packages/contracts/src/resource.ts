@@ -36,6 +36,10 @@ export interface FieldDef {
   default?: unknown;
   tooltip?: string;
   width?: number;
+  /** shown after the value in the table, e.g. '小时' */
+  unit?: string;
+  /** enum: value → tag colour (antd Tag); with it every value shows as a tag */
+  colors?: Record<string, string>;
 }
 
 export interface ResourceDef {

@@ -48,6 +48,14 @@ export interface Db {
 
 export const MIGRATIONS_DIR = path.join(import.meta.dirname, 'migrations');
 
+/** PostgreSQL's XX000 "tuple concurrently updated" (two sessions altering one role), direct or as a drizzle cause */
+function concurrentCatalogUpdate(e: unknown): boolean {
+  for (let x = e as { code?: string; message?: string; cause?: unknown } | undefined; x; x = x.cause as typeof x) {
+    if (x.code === 'XX000' && /concurrently updated/.test(x.message ?? '')) return true;
+  }
+  return false;
+}
+
 /** Applies the migrations as the owner, then sets the app role's password. */
 export async function migrateDatabase(ownerUrl: string, appPassword: string) {
   const pool = new pg.Pool({ connectionString: ownerUrl, max: 1 });
@@ -56,8 +64,19 @@ export async function migrateDatabase(ownerUrl: string, appPassword: string) {
     const client = await pool.connect();
     try {
       await client.query('SELECT pg_advisory_lock(724001)');
-      await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });
-      await client.query(`ALTER ROLE meter_app WITH LOGIN PASSWORD ${pg.escapeLiteral(appPassword)}`);
+      // Roles are shared by every database of the server, advisory locks are not: migrating two
+      // databases of one server at once (test runs side by side) can meet on ALTER ROLE ("tuple
+      // concurrently updated"). The migrations run in one transaction, so trying again is safe.
+      for (let attempt = 1; ; attempt++) {
+        try {
+          await migrate(drizzle(client), { migrationsFolder: MIGRATIONS_DIR });
+          await client.query(`ALTER ROLE meter_app WITH LOGIN PASSWORD ${pg.escapeLiteral(appPassword)}`);
+          break;
+        } catch (e) {
+          if (attempt >= 5 || !concurrentCatalogUpdate(e)) throw e;
+          await new Promise((r) => setTimeout(r, 100 * attempt + Math.random() * 200));
+        }
+      }
       await client.query('SELECT pg_advisory_unlock(724001)');
     } finally {
       client.release();

@@ -1,9 +1,13 @@
 import type { Config } from '../config.ts';
 import { startEmbeddedPostgres } from './embedded.ts';
-import { databaseFailure } from '../ops/startup.ts';
+import { databaseFailure, StartupError } from '../ops/startup.ts';
 import { appUrlFrom, migrateDatabase, openDb, type Db } from './client.ts';
+import { assertSchemaCurrent, schemaState } from './schema-version.ts';
 
-/** Starts (embedded) or reaches (DATABASE_URL) PostgreSQL, applies migrations, opens the app pool. */
+/**
+ * Starts (embedded) or reaches (DATABASE_URL) PostgreSQL, applies migrations (MIGRATE=auto, only) or
+ * checks none is pending (off), refuses a schema newer than this build, opens the app pool.
+ */
 export async function startDatabase(config: Config, log: (m: string) => void): Promise<{ db: Db; stop: () => Promise<void>; embedded: boolean }> {
   let ownerUrl = config.DATABASE_URL;
   let stopEmbedded: (() => Promise<void>) | undefined;
@@ -15,10 +19,11 @@ export async function startDatabase(config: Config, log: (m: string) => void): P
     stopEmbedded = h.stop;
   }
   try {
-    await migrateDatabase(ownerUrl, config.APP_DB_PASSWORD);
+    if (config.MIGRATE !== 'off') await migrateDatabase(ownerUrl, config.APP_DB_PASSWORD);
+    assertSchemaCurrent(await schemaState(ownerUrl));
   } catch (e) {
     if (stopEmbedded) await stopEmbedded().catch(() => {});
-    throw databaseFailure(e, ownerUrl);
+    throw e instanceof StartupError ? e : databaseFailure(e, ownerUrl);
   }
   const db = openDb(appUrlFrom(ownerUrl, config.APP_DB_PASSWORD), 20);
   return {

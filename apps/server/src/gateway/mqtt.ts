@@ -25,3 +25,27 @@ export async function connectMqtt(
   client.on('error', () => {}); // reconnects by itself; errors surface as failed publishes
   return client;
 }
+
+/**
+ * connectMqtt, tried again while the broker is unreachable (an external broker starting after this
+ * process, or restarting): every 1, 2, 4 … 10 s until `waitMs` has passed, each try logged. A refusal
+ * by the broker itself (wrong credentials, not authorised) is not tried again.
+ */
+export async function connectMqttWaiting(
+  url: string,
+  clientIdPrefix: string,
+  login: Credentials | undefined,
+  o: { waitMs: number; log: { warn(o: object, msg: string): void }; extra?: Pick<IClientOptions, 'will'> },
+): Promise<MqttClient> {
+  const until = Date.now() + o.waitMs;
+  for (let delay = 1000; ; delay = Math.min(delay * 2, 10_000)) {
+    try {
+      return await connectMqtt(url, clientIdPrefix, login, o.extra);
+    } catch (e) {
+      // a CONNACK refusal carries its return code as a number; a network failure a string (ECONNREFUSED …)
+      if (typeof (e as { code?: unknown }).code === 'number' || Date.now() + delay > until) throw e;
+      o.log.warn({ err: e, url, retryInMs: delay }, 'MQTT 服务暂不可达，稍后重试');
+      await new Promise((r) => setTimeout(r, delay));
+    }
+  }
+}

@@ -6,7 +6,8 @@ import { Worker, type WorkerSettings } from '../jobs/worker.ts';
 import type { ControlApi } from '../modules/control/index.ts';
 import { EventBus } from '../modules/realtime/index.ts';
 import { Gateway, type GatewayClient, type GatewaySettings } from './gateway.ts';
-import { connectMqtt, startBroker, type Broker } from './mqtt.ts';
+import { connectMqtt, connectMqttWaiting, startBroker, type Broker } from './mqtt.ts';
+import { StartupError } from '../ops/startup.ts';
 import { watchMqtt } from '../ops/health.ts';
 import { RemoteGateway } from './remote.ts';
 import { DeviceSecrets, Sealer, loadDeviceSecret } from './security.ts';
@@ -47,7 +48,13 @@ export function workerSettings(c: Config): WorkerSettings {
     retries: c.GATEWAY_RETRIES,
     reportRetentionDays: c.REPORT_RETENTION_DAYS,
     orphanGraceSeconds: c.COMMAND_ORPHAN_GRACE_SECONDS,
+    queueWaitMs: c.GATEWAY_QUEUE_WAIT_SECONDS * 1000,
   };
+}
+
+/** The in-process gateway as the worker's client: a request waits at most queueMs for its turn, then fails as busy (retried). */
+export function withQueueWait(gateway: Pick<Gateway, 'transact'>, queueMs: number): GatewayClient {
+  return { transact: (route, req) => gateway.transact(route, req, { queueMs }) };
 }
 
 export function controlApiSettings(c: Config): Omit<ControlApi, 'bus'> {
@@ -99,13 +106,24 @@ export async function startDeviceSide(
   }
   let busClient: MqttClient | undefined;
   let gatewayClient: MqttClient | undefined;
+  const busLogin = secrets.service(roles.has('worker') ? 'worker' : 'api');
   try {
-    // the bus client carries the worker's requests too (RemoteGateway) when this process runs one
-    busClient = await connectMqtt(mqttUrl, 'meter-bus', secrets.service(roles.has('worker') ? 'worker' : 'api'));
+    // the bus client carries the worker's requests too (RemoteGateway) when this process runs one.
+    // An external broker (MQTT_URL) is what the processes of a deployment talk through: wait for it.
+    busClient = config.MQTT_URL
+      ? await connectMqttWaiting(mqttUrl, 'meter-bus', busLogin, { waitMs: config.MQTT_START_WAIT_SECONDS * 1000, log })
+      : await connectMqtt(mqttUrl, 'meter-bus', busLogin);
     clients.push(busClient);
     watchMqtt(busClient, 'bus', log);
     await bus.attach(busClient, sealer);
   } catch (e) {
+    if (config.MQTT_URL) {
+      throw new StartupError(
+        `无法连接 MQTT 服务 ${mqttUrl}（${(e as Error).message}，已等待 ${config.MQTT_START_WAIT_SECONDS} 秒）。`,
+        '确认 broker 已启动、地址与端口正确、本服务的账号与 ACL 已配置（docs/OPERATIONS.md「External Mosquitto / EMQX」）；进程之间的事件与远程指令都经过它。',
+        { cause: e },
+      );
+    }
     // without a broker this process still works on its own; other processes just do not see its events
     log.warn({ err: e, url: mqttUrl }, 'MQTT 连接失败，事件仅在本进程内传递');
     mqttUrl = '';
@@ -125,7 +143,8 @@ export async function startDeviceSide(
   let remote: RemoteGateway | undefined;
   if (roles.has('worker')) {
     const settings = workerSettings(config);
-    let client: GatewayClient | undefined = gateway;
+    // the gateway of this process: its queue wait is bounded as a remote gateway's is (GATEWAY_QUEUE_WAIT_SECONDS)
+    let client: GatewayClient | undefined = gateway && withQueueWait(gateway, settings.queueWaitMs!);
     if (!client && mqttUrl) {
       // a connection of its own whose (signed) will tells the gateways this worker is gone (its queued frames are dropped)
       const id = RemoteGateway.identity(config.MQTT_TOPIC_PREFIX, sealer);

@@ -1,7 +1,7 @@
 import type { Db } from '../db/client.ts';
 import type { EventBus } from '../modules/realtime/index.ts';
 import { creditSubsidies, postMinimumCharges, postMonthlyFees, retryCloses, sweep } from '../modules/billing/index.ts';
-import { logProvider, sendQueued, type NotifyProvider } from '../modules/notify/index.ts';
+import { collectReceipts, logProvider, providersFrom, sendQueued, type NotifyProvider, type ProviderFor, type SmsSetup } from '../modules/notify/index.ts';
 import { simulatedProvider, runPayAppJobs, type PayAppProvider } from '../modules/payapp/index.ts';
 import { recoverPayments, type Payments } from '../modules/payment/index.ts';
 import { Scheduler } from '../modules/scheduler/index.ts';
@@ -31,6 +31,9 @@ export interface BillingJobDeps {
   /** calendar postings (monthly fees, minimum charges, timed subsidies) */
   periodicEveryMs?: number;
   notifyEveryMs?: number;
+  /** the SMS providers chosen per company in /sms/config (without it, and without `provider`: the log) */
+  sms?: SmsSetup;
+  receiptsEveryMs?: number;
   /** the pay-application provider (default: the simulated one) */
   payAppProvider?: PayAppProvider;
   /** the online payment providers whose open orders are queried (lost notifications, expiry) */
@@ -46,7 +49,8 @@ export interface BillingJobDeps {
  * scheduler's owner stops the jobs.
  */
 export function addBillingJobs(scheduler: Scheduler, d: BillingJobDeps): () => void {
-  const provider = d.provider ?? logProvider((line) => d.log.info({ job: 'notify' }, line));
+  const log = (line: string) => d.log.info({ job: 'notify' }, line);
+  const provider: ProviderFor = d.provider ?? (d.sms ? providersFrom(d.db, d.sms, log) : logProvider(log));
   let stopped = false;
   scheduler.add({
     name: 'billing.settlement', label: '抄表结算', everyMs: d.settleEveryMs ?? 5_000, firstMs: 1_000,
@@ -79,6 +83,7 @@ export function addBillingJobs(scheduler: Scheduler, d: BillingJobDeps): () => v
     },
   });
   scheduler.add({ name: 'notify.outbox', label: '短信/电话提醒发送', everyMs: d.notifyEveryMs ?? 3_000, firstMs: 2_000, run: () => sendQueued(d.db, provider, 200) });
+  scheduler.add({ name: 'notify.receipts', label: '短信回执查询', everyMs: d.receiptsEveryMs ?? 60_000, firstMs: 10_000, run: () => collectReceipts(d.db, provider, 200) });
   const payApp = d.payAppProvider ?? simulatedProvider();
   scheduler.add({
     name: 'payapp.accounts', label: '汇付账户开户、收款与提现', everyMs: 2_000, firstMs: 2_000,

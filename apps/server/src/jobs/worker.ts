@@ -30,8 +30,20 @@ export interface WorkerSettings extends ControlSettings {
   retries: number;
   /** an attempt whose worker's lease stays free this long is recovered (default 10 s) */
   orphanGraceSeconds?: number;
+  /** the longest a request may wait in a gateway connection's queue before it is dropped unsent (GATEWAY_QUEUE_WAIT_SECONDS) */
+  queueWaitMs?: number;
   /** keep raw frames this many days */
   reportRetentionDays: number;
+}
+
+/**
+ * How long an attempt in 'sent' may last before housekeeping recovers it as stuck: longer than any live
+ * attempt can take — a few round trips with retries, and a request's whole wait in the gateway's queue
+ * plus its tries on the wire — so a request still waiting its turn is never re-queued and sent twice.
+ */
+export function stuckAttemptMs(s: Pick<WorkerSettings, 'replyTimeoutMs' | 'retries' | 'queueWaitMs'>): number {
+  const wire = s.replyTimeoutMs * (s.retries + 1);
+  return Math.max(60_000, 10 * wire + 30_000, (s.queueWaitMs ?? 0) + wire + 2_000 + 30_000);
 }
 
 export interface WorkerDeps {
@@ -195,8 +207,7 @@ export class Worker {
   /** Queued commands past expiry, commands stuck in 'sent' by a dead worker, protections that ended. */
   async housekeeping() {
     const s = this.deps.settings;
-    // the longest a live attempt can take: a few round trips with retries, plus a margin
-    const stuckMs = Math.max(60_000, 10 * s.replyTimeoutMs * (s.retries + 1) + 30_000);
+    const stuckMs = stuckAttemptMs(s);
     const out = await this.exclusive(JOB.housekeeping, async (tx) => {
       const expired = await repo.expireDue(tx);
       // a worker without its own lease (cut off from the database a moment ago) judges no one

@@ -47,6 +47,7 @@ async function pgProxy(target: URL) {
   return { port: () => port, up, down };
 }
 
+const METRICS_TOKEN = 'scrape-token-0123456789';
 let t: TestApp;
 let c: BillingCompany;
 let proxy: Awaited<ReturnType<typeof pgProxy>>;
@@ -64,7 +65,7 @@ beforeAll(async () => {
   db = openDb(via.toString(), 4);
   // a session memo, as in production (1 s there): the request gets past authentication while the
   // database goes away, so its audit row has someone to name
-  app = await buildApp({ db, auth: { idleMinutes: 30, maxHours: 12, sessionCacheMs: 60_000 }, logLevel: 'silent', dbCheckMs: 200, auditRetryMs: 200, roles: ['api'] });
+  app = await buildApp({ db, auth: { idleMinutes: 30, maxHours: 12, sessionCacheMs: 60_000 }, logLevel: 'silent', dbCheckMs: 200, auditRetryMs: 200, roles: ['api'], metricsToken: METRICS_TOKEN });
   await app.ready();
 });
 afterAll(async () => {
@@ -129,6 +130,20 @@ describe('/metrics and /healthz', () => {
     expect(m.body).toMatch(/meter_http_requests_total\{method="GET",route="\/yewu\/api\/RoomInfo\/GetEnergyRoomSum",status="200"\} \d+/);
     expect(m.body).toMatch(/^meter_ingest_buffer_depth 42$/m);
     expect(m.body).toMatch(/^meter_readings_stored_total \d+$/m);
+  });
+
+  it('/metrics answers another host only with the bearer token; /healthz stays open for load balancers', async () => {
+    const remoteAddress = '203.0.113.7';
+    const anonymous = await app.inject({ method: 'GET', url: '/metrics', remoteAddress });
+    expect(anonymous.statusCode).toBe(403);
+    expect(anonymous.json().message).toContain('METRICS_TOKEN');
+    expect(anonymous.body).not.toContain('meter_');
+    const wrong = await app.inject({ method: 'GET', url: '/metrics', remoteAddress, headers: { authorization: `Bearer ${METRICS_TOKEN.slice(1)}x` } });
+    expect(wrong.statusCode).toBe(403);
+    const scraper = await app.inject({ method: 'GET', url: '/metrics', remoteAddress, headers: { authorization: `Bearer ${METRICS_TOKEN}` } });
+    expect(scraper.statusCode).toBe(200);
+    expect(scraper.body).toContain('meter_db_up');
+    expect((await app.inject({ method: 'GET', url: '/healthz', remoteAddress })).statusCode).toBe(200);
   });
 
   it('a process without the API answers /healthz and /metrics on its own port', async () => {

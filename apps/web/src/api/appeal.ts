@@ -1,9 +1,9 @@
-// 增值服务 calls: the appeal flow (declared endpoints, `call(E.appeal.x)`) and the notice/appeal/
-// work-order type dictionaries (declared CRUD resources at SPEC §7's paths).
+// 增值服务 calls: the appeal flow (declared endpoints, `call(E.appeal.x)`) and the appeal types in use
+// (the type dictionaries are declared CRUD resources, rendered by CrudPage).
 import type { Appeal, AppealDetailData, AppealEvent } from '@meter/contracts';
 import { call } from './endpoint.ts';
 import { E } from './endpoints.gen.ts';
-import { http, request, type Query } from './request.ts';
+import type { Query } from './request.ts';
 
 export type { Appeal, AppealDetailData, AppealEvent };
 
@@ -45,28 +45,15 @@ export function appealApi(kind: AppealKind) {
   };
 }
 
-export interface ContentTypeRow {
+/** An appeal type as the appeal form's picker shows it: 水电报修（4 小时）. */
+export interface AppealTypeOption {
   id: number;
   name: string;
-  limitHours?: number;
-  sort: number;
-  status: number;
-  memo: string;
-  createdAt: string;
+  limitHours: number;
 }
 
-export type ContentTypeName = 'NoticeType' | 'AppealType' | 'WorkOrderType';
-
-/** NoticeType / AppealType / WorkOrderType: List, Detail (GET, POST, PUT, DELETE). */
-export function contentTypeApi(name: ContentTypeName) {
-  const U = `/yewu/api/${name}`;
-  return {
-    list: (q: PageQuery) => http.page<ContentTypeRow>(`${U}/List`, q),
-    /** the types in use, for pickers */
-    using: async (company?: Company) => (await http.page<ContentTypeRow>(`${U}/List`, { index: 1, size: 1000, status: 1, ...inCompany(company) })).data,
-    create: (body: Record<string, unknown>, company?: Company) => request<{ id: number }>('POST', `${U}/Detail`, { data: body, params: inCompany(company) }),
-    update: (id: number, body: Record<string, unknown>, company?: Company) =>
-      request<null>('PUT', `${U}/Detail`, { data: { ...body, id }, params: inCompany(company) }),
-    remove: (ids: number[], company?: Company) => request<null>('DELETE', `${U}/Detail`, { data: { ids }, params: inCompany(company) }),
-  };
+/** The appeal types in use (the type pages themselves are CrudPage on E.appealType). */
+export async function appealTypesInUse(company?: Company): Promise<AppealTypeOption[]> {
+  const page = await call(E.appealType.list, { query: { index: 1, size: 1000, status: 1, ...inCompany(company) } });
+  return page.data.map((r) => ({ id: r.id, name: String(r.name), limitHours: Number(r.limitHours) }));
 }

@@ -1,11 +1,11 @@
 // Business calls (/yewu/api) of the room and owner archives: rooms (RoomInfo), charging types
 // (ChargingType), owners (userinfo) with moving in/out, the move-in history and the owner export.
 import { http, request, type Paged, type Query } from './request.ts';
-import type { OwnerListInput, OwnerMove, OwnerRow, RoomRow } from '@meter/contracts';
+import type { ChargingTypeOption, EnumOption, OwnerListInput, OwnerMove, OwnerRow, RoomRow } from '@meter/contracts';
 import { call, fetchFile } from './endpoint.ts';
 import { E } from './endpoints.gen.ts';
 
-export type { OwnerRow, RoomRow };
+export type { ChargingTypeOption, EnumOption, OwnerRow, RoomRow };
 
 const P = '/yewu/api';
 
@@ -13,11 +13,6 @@ type PageQuery = Query & { index: number; size: number };
 type Body = Record<string, unknown>;
 /** the company a platform admin works in (searchCompanyID); ignored for company staff */
 type Company = string | undefined;
-
-export interface EnumOption {
-  value: number;
-  label: string;
-}
 
 
 export interface ChargingTypeRow {
@@ -36,22 +31,22 @@ export type MoveRow = OwnerMove;
 const withCompany = (company: Company) => ({ searchCompanyID: company });
 
 export const roomApi = {
-  list: (q: PageQuery) => http.page<RoomRow>(`${P}/RoomInfo/GetAllChildRoom`, q),
+  list: (q: PageQuery) => call(E.room.list, { query: q }),
   /** rooms nobody lives in (to move an owner in) */
-  vacant: (q: PageQuery) => http.page<RoomRow>(`${P}/getNoUserRoom`, q),
-  get: (Id: number, company?: Company) => http.get<RoomRow>(`${P}/RoomInfo/Detail`, { Id, ...withCompany(company) }),
-  create: (body: Body, company?: Company) => request<{ Id: number }>('POST', `${P}/RoomInfo/Detail`, { data: body, params: withCompany(company) }),
-  update: (Id: number, body: Body, company?: Company) => request<null>('PUT', `${P}/RoomInfo/Detail`, { data: { ...body, Id }, params: withCompany(company) }),
-  remove: (Id: number, company?: Company) => request<null>('DELETE', `${P}/RoomInfo/Detail/${Id}`, { params: withCompany(company) }),
-  decorations: () => http.get<EnumOption[]>(`${P}/GetDecorationEnum`),
-  orientations: () => http.get<EnumOption[]>(`${P}/GetOrientationEnum`),
+  vacant: (q: PageQuery) => call(E.room.vacant, { query: q }),
+  get: (Id: number, company?: Company) => call(E.room.detail, { query: { Id, ...withCompany(company) } }),
+  create: (body: Body, company?: Company) => call(E.room.create, { body, query: withCompany(company) }),
+  update: (Id: number, body: Body, company?: Company) => call(E.room.update, { body: { ...body, Id }, query: withCompany(company) }),
+  remove: (Id: number, company?: Company) => call(E.room.remove, { params: { id: Id }, query: withCompany(company) }),
+  decorations: () => call(E.room.decorations),
+  orientations: () => call(E.room.orientations),
 };
 
 export const chargingTypeApi = {
   list: (q: PageQuery) => http.page<ChargingTypeRow>(`${P}/ChargingType/List`, q),
   /** the charging types in use, for selects */
-  using: (company?: Company) => http.get<{ id: number; name: string; chargeType: number }[]>(`${P}/ChargingType/GetAllUsingList_All`, withCompany(company)),
-  chargeTypes: () => http.get<EnumOption[]>(`${P}/GetChargeTypeEnum`),
+  using: (company?: Company) => call(E.room.usingChargingTypes, { query: withCompany(company) }),
+  chargeTypes: () => call(E.room.chargeTypes),
   get: (id: number, company?: Company) => http.get<ChargingTypeRow>(`${P}/ChargingType/Detail`, { id, ...withCompany(company) }),
   create: (body: Body, company?: Company) => request<{ id: number }>('POST', `${P}/ChargingType/Detail`, { data: body, params: withCompany(company) }),
   update: (id: number, body: Body, company?: Company) => request<null>('PUT', `${P}/ChargingType/Detail`, { data: { ...body, id }, params: withCompany(company) }),

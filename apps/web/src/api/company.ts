@@ -1,59 +1,14 @@
 // Company calls (/yewu/api): the platform's company list (/belongs), the caller's company, the
 // receipt account, the valve-control password and the company's device-plan permissions.
-import { http, request, type Paged, type Query } from './request.ts';
+// Declared in packages/contracts/src/endpoints/company.ts; rows typed by the declared answers.
+import type { CompanyDevicePermiss, CompanyRow, DevicePermissInput, ReceiptAccount, SmsPrice } from '@meter/contracts';
+import { call } from './endpoint.ts';
+import { E } from './endpoints.gen.ts';
+import type { Paged, Query } from './request.ts';
 
-const P = '/yewu/api';
-
-export interface SmsPrice {
-  notifyType: number;
-  name: string;
-  priceFen: number;
-  price: string;
-}
-
-export interface CompanyRow {
-  id: number;
-  name: string;
-  classifyId: number | null;
-  classifyName: string | null;
-  contact: string;
-  phone: string;
-  address: string;
-  bankType: number;
-  bankName: string;
-  edition: number;
-  editionName: string;
-  unitLabel: string;
-  smsPriceFen: number;
-  phonePriceFen: number;
-  smsPrices: SmsPrice[];
-  deviceCheck: boolean;
-  hasValveControlPwd: boolean;
-  collectorPlans: number[];
-  electricPlans: number[];
-  waterPlans: number[];
-  createdAt: string;
-}
-
-export interface DevicePermiss {
-  companyId: number;
-  companyName: string;
-  deviceCheck: boolean;
-  collectorPlans: number[];
-  electricPlans: number[];
-  waterPlans: number[];
-}
-
-export interface ReceiptAccount {
-  companyId: number;
-  companyName: string;
-  accountName: string;
-  bankType: number;
-  bankName: string;
-  contact: string;
-  phone: string;
-  address: string;
-}
+export type { CompanyRow, ReceiptAccount, SmsPrice };
+/** a company's device-plan permissions as the dialog edits them */
+export type DevicePermiss = CompanyDevicePermiss;
 
 type Body = Record<string, unknown>;
 
@@ -61,26 +16,25 @@ export const companyAdminApi = {
   /** company management is platform-wide: the header's company pick is not sent */
   list: ({ searchCompanyID: _c, searchArea: _a, areaName: _n, ...q }: Query & { index: number; size: number }) => {
     void _c; void _a; void _n;
-    return http.page<CompanyRow>(`${P}/Company/list`, q as Query & { index: number; size: number });
+    return call(E.company.list, { query: q });
   },
-  get: (id: number) => http.get<CompanyRow>(`${P}/Company/detail/${id}`),
-  create: (body: Body) => http.post<{ id: number }>(`${P}/Company/detail`, body),
-  update: (id: number, body: Body) => http.put<null>(`${P}/Company/detail`, { ...body, id }),
-  remove: (ids: number[]) => http.del<null>(`${P}/Company/detail`, { ids }),
-  devicePermiss: (companyId: number) => http.get<DevicePermiss>(`${P}/CompanyDevicePermiss/detail`, { companyId }),
-  saveDevicePermiss: (body: Omit<DevicePermiss, 'companyName'>) => http.post<null>(`${P}/CompanyDevicePermiss/detail`, body),
+  get: (id: number) => call(E.company.detail, { params: { id } }),
+  create: (body: Body) => call(E.company.create, { body }),
+  update: (id: number, body: Body) => call(E.company.update, { body: { ...body, id } }),
+  remove: (ids: number[]) => call(E.company.remove, { body: { ids } }),
+  devicePermiss: (companyId: number) => call(E.company.devicePermiss, { query: { companyId } }),
+  saveDevicePermiss: (body: DevicePermissInput) => call(E.company.saveDevicePermiss, { body }),
 };
 
 export const companySelfApi = {
   /** the caller's company (a platform admin: the picked one, else null) */
-  info: (company?: string) => http.get<CompanyRow | null>(`${P}/Company/CompanyInfo`, { searchCompanyID: company }),
-  receiptAccount: (company?: string) => http.get<ReceiptAccount>(`${P}/Company/GetReceiptAccount`, { searchCompanyID: company }),
+  info: (company?: string) => call(E.company.info, { query: { searchCompanyID: company } }),
+  receiptAccount: (company?: string) => call(E.company.receiptAccount, { query: { searchCompanyID: company } }),
   /** whether the company has a valve-control password (the password itself never leaves the server) */
-  valveControlPwdSet: (company?: string) =>
-    request<{ set: boolean }>('GET', `${P}/Company/getValveControlPwd`, { params: { searchCompanyID: company } }),
+  valveControlPwdSet: (company?: string) => call(E.company.valvePwdStatus, { query: { searchCompanyID: company } }),
   /** a company admin sets the valve-control password (changing one that is set needs the current one) */
   setValveControlPwd: (password: string, currentPassword?: string, company?: string) =>
-    request<null>('PUT', `${P}/Company/setValveControlPwd`, { data: { password, currentPassword }, params: { searchCompanyID: company } }),
+    call(E.company.setValvePwd, { body: { password, currentPassword }, query: { searchCompanyID: company } }),
 };
 
 export type { Paged };

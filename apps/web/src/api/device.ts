@@ -1,7 +1,12 @@
 // Device service calls (/device/api/v1): collectors (gather), meters (device), focus devices, the
-// device dictionaries and the company's allowed device plans.
-import type { AllowedPlans, CollectorRow, FocusRow, LookupKind, LookupRow, MeterRow } from '@meter/contracts';
+// device dictionaries and the company's allowed device plans. Declared in
+// packages/contracts/src/endpoints/device.ts (the dictionary CRUD `lookup` is still registered by hand).
+import type { CollectorSecret, LookupKind, LookupRow } from '@meter/contracts';
+import { call } from './endpoint.ts';
+import { E } from './endpoints.gen.ts';
 import { http, request, type Paged, type Query } from './request.ts';
+
+export type { CollectorSecret };
 
 const P = '/device/api/v1';
 
@@ -10,53 +15,57 @@ type Body = Record<string, unknown>;
 /** the company a platform admin works in (searchCompanyID); ignored for company staff */
 type Company = string | undefined;
 
+const D = E.device;
+const one = (id: number, company: Company) => ({ query: { id, searchCompanyID: company } });
+const inCompany = (company: Company) => ({ searchCompanyID: company });
+
+export const gatherApi = {
+  list: (q: PageQuery) => call(D.collectors, { query: q }),
+  get: (id: number, company?: Company) => call(D.collector, one(id, company)),
+  create: (body: Body, company?: Company) => call(D.createCollector, { body, query: inCompany(company) }),
+  update: (id: number, body: Body, company?: Company) => call(D.updateCollector, { body: { ...body, id }, query: inCompany(company) }),
+  remove: (id: number, company?: Company) => call(D.deleteCollector, one(id, company)),
+  /** the registration secret (`REG <imei> <secret>`), for whoever may edit collectors */
+  secret: (id: number, company?: Company) => call(D.collectorSecret, one(id, company)),
+  /** a new registration secret: the old one stops working at once */
+  resetSecret: (id: number, company?: Company) => call(D.resetCollectorSecret, one(id, company)),
+};
+
+export const meterApi = {
+  list: (q: PageQuery) => call(D.meters, { query: q }),
+  get: (id: number, company?: Company) => call(D.meter, one(id, company)),
+  create: (body: Body, company?: Company) => call(D.createMeter, { body, query: inCompany(company) }),
+  update: (id: number, body: Body, company?: Company) => call(D.updateMeter, { body: { ...body, id }, query: inCompany(company) }),
+  remove: (id: number, company?: Company) => call(D.deleteMeter, one(id, company)),
+  /** the plans the current company may use (filtered when its device check is on) */
+  plans: (company?: Company) => call(D.plans, { query: inCompany(company) }),
+};
+
+export const focusApi = {
+  list: (q: PageQuery) => call(D.focusList, { query: q }),
+  create: (meterId: number, memo: string, company?: Company) => call(D.createFocus, { body: { meterId, memo }, query: inCompany(company) }),
+  update: (id: number, meterId: number, memo: string, company?: Company) =>
+    call(D.updateFocus, { body: { id, meterId, memo }, query: inCompany(company) }),
+  remove: (id: number, company?: Company) => call(D.deleteFocus, one(id, company)),
+};
+
+/** the dictionaries answered whole; phase and brand are paged */
+const PLAIN_LOOKUPS = {
+  protocol: D.protocolList, baud: D.baudList, gateway: D.gatewayList, port: D.portList, caliber: D.caliberList, type: D.typeList,
+};
+
+// the platform admins' dictionary CRUD (registered by hand on the server for now)
 const post = <T>(url: string, body: Body, company: Company) => request<T>('POST', url, { data: body, params: { searchCompanyID: company } });
 const put = (url: string, body: Body, company: Company) => request<null>('PUT', url, { data: body, params: { searchCompanyID: company } });
 const del = (url: string, id: number, company?: Company) => request<null>('DELETE', url, { params: { id, searchCompanyID: company } });
 
-export const gatherApi = {
-  list: (q: PageQuery) => http.page<CollectorRow>(`${P}/gather/list`, q),
-  get: (id: number, company?: Company) => http.get<CollectorRow>(`${P}/gather`, { id, searchCompanyID: company }),
-  create: (body: Body, company?: Company) => post<{ id: number }>(`${P}/gather`, body, company),
-  update: (id: number, body: Body, company?: Company) => put(`${P}/gather`, { ...body, id }, company),
-  remove: (id: number, company?: Company) => del(`${P}/gather`, id, company),
-  /** the registration secret (`REG <imei> <secret>`), for whoever may edit collectors */
-  secret: (id: number, company?: Company) => http.get<CollectorSecret>(`${P}/gather/secret`, { id, searchCompanyID: company }),
-  /** a new registration secret: the old one stops working at once */
-  resetSecret: (id: number, company?: Company) =>
-    request<CollectorSecret>('POST', `${P}/gather/secret/reset`, { params: { id, searchCompanyID: company } }),
-};
-
-export interface CollectorSecret {
-  id: number;
-  imei: string;
-  secret: string;
-}
-
-export const meterApi = {
-  list: (q: PageQuery) => http.page<MeterRow>(`${P}/device/list`, q),
-  get: (id: number, company?: Company) => http.get<MeterRow>(`${P}/device`, { id, searchCompanyID: company }),
-  create: (body: Body, company?: Company) => post<{ id: number }>(`${P}/device`, body, company),
-  update: (id: number, body: Body, company?: Company) => put(`${P}/device`, { ...body, id }, company),
-  remove: (id: number, company?: Company) => del(`${P}/device`, id, company),
-  /** the plans the current company may use (filtered when its device check is on) */
-  plans: (company?: Company) => http.get<AllowedPlans>(`${P}/device/plans`, { searchCompanyID: company }),
-};
-
-export const focusApi = {
-  list: (q: PageQuery) => http.page<FocusRow>(`${P}/focus/list`, q),
-  create: (meterId: number, memo: string, company?: Company) => post<{ id: number }>(`${P}/focus`, { meterId, memo }, company),
-  update: (id: number, meterId: number, memo: string, company?: Company) => put(`${P}/focus`, { id, meterId, memo }, company),
-  remove: (id: number, company?: Company) => del(`${P}/focus`, id, company),
-};
-
-const PAGED_LOOKUPS: LookupKind[] = ['phase', 'brand'];
-
 export const lookupApi = {
   /** one dictionary as options (phase and brand lists are paged: the first 1000 rows) */
   options: async (kind: LookupKind): Promise<LookupRow[]> => {
-    if (PAGED_LOOKUPS.includes(kind)) return (await http.page<LookupRow>(`${P}/${kind}/list`, { index: 1, size: 1000 })).data;
-    return http.get<LookupRow[]>(`${P}/${kind}/list`);
+    if (kind === 'phase' || kind === 'brand') {
+      return (await call(kind === 'phase' ? D.phaseList : D.brandList, { query: { index: 1, size: 1000 } })).data;
+    }
+    return call(PLAIN_LOOKUPS[kind]);
   },
   // platform admins maintain the dictionaries
   list: (q: PageQuery) => http.page<LookupRow>(`${P}/lookup/list`, q),

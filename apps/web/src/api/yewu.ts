@@ -1,19 +1,11 @@
 // Business calls (/yewu/api) the shell needs now: the area tree and the platform admin's company list.
 // Archive, billing and report calls are added with their pages.
 import type { AreaTreeNode } from '@meter/contracts';
-import { http } from './request.ts';
 import { call } from './endpoint.ts';
 import { E } from './endpoints.gen.ts';
 
-const P = '/yewu/api';
-
 /** a node of the area tree (SPEC §3); rooms hang below the floors in GetAreaTree (their ids are room ids) */
 export type AreaNode = AreaTreeNode;
-
-export interface CompanyOption {
-  id: number;
-  name: string;
-}
 
 export const areaApi = {
   /** the area tree, filtered by a trimmed search text (SPEC §5) */
@@ -23,5 +15,5 @@ export const areaApi = {
 
 export const companyApi = {
   /** companies a platform admin may pick in the header */
-  userCompanyList: () => http.get<CompanyOption[]>(`${P}/Company/getUserCompanyList`),
+  userCompanyList: () => call(E.company.userCompanies),
 };

@@ -1,5 +1,7 @@
 // Derives ResourceTable columns from a resource declared once in @meter/contracts (DESIGN §3): the
 // same field list the server validates with drives the table, the search form and the edit form.
+import type { ReactNode } from 'react';
+import { Tag } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { isValidIdCard, type FieldDef, type ResourceDef } from '@meter/contracts';
 import { phoneRule } from './rules.ts';
@@ -42,6 +44,17 @@ function rulesOf(f: FieldDef): Rule[] {
   return rules;
 }
 
+/** An enum value as a tag in its declared colour (`colors`; a value without one: the plain tag). */
+function enumTag(f: FieldDef, v: unknown): ReactNode {
+  if (v == null) return '-';
+  return <Tag color={f.colors?.[String(v)]}>{f.options?.[String(v)] ?? String(v)}</Tag>;
+}
+
+/** A number with its declared unit after it (`unit`, e.g. 24 小时). */
+function withUnit<T>(f: FieldDef): Partial<ResourceColumn<T>> {
+  return f.unit ? { render: (_d, r) => { const v = (r as Record<string, unknown>)[f.key]; return v == null ? '-' : `${String(v)} ${f.unit}`; } } : {};
+}
+
 /** One field → one column of the table, search form and edit form. */
 export function columnOf<T>(f: FieldDef): ResourceColumn<T> {
   const base: ResourceColumn<T> = {
@@ -66,9 +79,9 @@ export function columnOf<T>(f: FieldDef): ResourceColumn<T> {
     case 'textarea':
       return { ...base, valueType: 'textarea', ellipsis: true };
     case 'int':
-      return { ...base, valueType: 'digit', fieldProps: num(0) };
+      return { ...base, valueType: 'digit', fieldProps: num(0), ...withUnit<T>(f) };
     case 'decimal':
-      return { ...base, valueType: 'digit', fieldProps: num(f.scale ?? 2) };
+      return { ...base, valueType: 'digit', fieldProps: num(f.scale ?? 2), ...withUnit<T>(f) };
     case 'money':
       return { ...base, valueType: 'money', fieldProps: num(2) };
     case 'enum':
@@ -78,6 +91,7 @@ export function columnOf<T>(f: FieldDef): ResourceColumn<T> {
         valueEnum: Object.fromEntries(Object.entries(f.options ?? {}).map(([k, v]) => [k, { text: v }])),
         // the server answers numbers; antd's select compares strings
         renderText: (v: unknown) => (v == null ? v : String(v)),
+        ...(f.colors && { render: (_d: ReactNode, r: T) => enumTag(f, (r as Record<string, unknown>)[f.key]) }),
       } as ResourceColumn<T>;
     case 'bool':
       return { ...base, valueType: 'switch', render: (_d, r) => ((r as Record<string, unknown>)[f.key] ? '是' : '否') };

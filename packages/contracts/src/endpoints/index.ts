@@ -13,6 +13,13 @@ import { controlEndpoints } from './control.ts';
 import { meteringEndpoints } from './metering.ts';
 import { paymentEndpoints } from './payment.ts';
 import { payappEndpoints } from './payapp.ts';
+import { billingEndpoints } from './billing.ts';
+import { crudApi } from './crud.ts';
+import { importEndpoints } from './imports.ts';
+import { bulkEndpoints, smsEndpoints } from './sms.ts';
+import { companyEndpoints } from './company.ts';
+import { roomEndpoints } from './room.ts';
+import { deviceEndpoints } from './device.ts';
 
 // Every declared endpoint, by domain. The server registers each (http/routes.ts `r.endpoint`), the web
 // calls them (api/endpoint.ts), and endpoints.int.test.ts checks declarations ↔ registered routes.
@@ -31,6 +38,13 @@ export * from './control.ts';
 export * from './metering.ts';
 export * from './payment.ts';
 export * from './payapp.ts';
+export * from './billing.ts';
+export * from './crud.ts';
+export * from './imports.ts';
+export * from './sms.ts';
+export * from './company.ts';
+export * from './room.ts';
+export * from './device.ts';
 
 export const API = {
   auth: authEndpoints,
@@ -47,6 +61,15 @@ export const API = {
   metering: meteringEndpoints,
   payment: paymentEndpoints,
   payapp: payappEndpoints,
+  billing: billingEndpoints,
+  // the declared CRUD resources (./crud.ts): list, detail, create, update, remove each
+  ...crudApi,
+  imports: importEndpoints,
+  sms: smsEndpoints,
+  bulk: bulkEndpoints,
+  company: companyEndpoints,
+  room: roomEndpoints,
+  device: deviceEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */

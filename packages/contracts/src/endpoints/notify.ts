@@ -9,11 +9,15 @@ const when = z.string().trim().regex(/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?
 
 export const NOTIFICATION_STATES = ['queued', 'sending', 'sent', 'failed'] as const;
 
+/** 短信服务商: log 仅记录日志（默认）, aliyun 阿里云短信, tencent 腾讯云短信 */
+export const SMS_PROVIDERS = ['log', 'aliyun', 'tencent'] as const;
+export const SMS_PROVIDER_NAMES: Record<string, string> = { log: '仅记录日志', aliyun: '阿里云短信', tencent: '腾讯云短信', test: '测试' };
+
 export const NotificationQuery = PageQuery.extend(AreaFilter.shape).extend({
   ownerName: optText(),
   phone: optText(20),
   status: z.enum(NOTIFICATION_STATES, { error: '状态须为 queued、sending、sent 或 failed' }).optional(),
-  level: num(z.number().int().min(1, '报警级别须为 1–3').max(3, '报警级别须为 1–3')).optional(),
+  level: num(z.number().int().min(1, '类型须为 1–6').max(6, '类型须为 1–6')).optional(),
   startTime: when,
   endTime: when,
 });
@@ -24,7 +28,7 @@ export const NotificationRow = z.object({
   ownerId: z.number().nullable(),
   ownerName: z.string().nullable(),
   meterId: z.number().nullable(),
-  /** 1 低于报警1, 2 低于报警2, 3 欠费（断电/关阀通知） */
+  /** 1 低于报警1, 2 低于报警2, 3 欠费（断电/关阀通知）, 4 恢复供应, 5 缴费到账, 6 群发 */
   level: z.number(),
   /** sms 短信, phone 电话 */
   channel: z.enum(['sms', 'phone']),
@@ -33,9 +37,52 @@ export const NotificationRow = z.object({
   status: z.enum(NOTIFICATION_STATES),
   provider: z.string(),
   priceFen: z.number(),
+  /** what it cost the company: its price once the provider accepted it, 0 if refused or undelivered */
+  costFen: z.number(),
   error: z.string(),
+  /** tries so far */
+  attempts: z.number(),
+  /** the provider's id of the message (阿里云 BizId, 腾讯云 SerialNo) and its answer to the last try */
+  providerRef: z.string(),
+  answer: z.string(),
+  /** delivery receipt: '' not yet, delivered 已送达, undelivered 未送达 */
+  receipt: z.enum(['', 'delivered', 'undelivered']),
+  receiptText: z.string(),
+  receiptAt: z.string().nullable(),
+  /** a refused try that will be tried again: when */
+  nextTryAt: z.string().nullable(),
   createdAt: z.string(),
   sentAt: z.string().nullable(),
+});
+
+const text = (max: number, label: string) => z.string().trim().max(max, `${label}最多 ${max} 个字符`).optional().default('');
+
+/** POST /sms/config: the company's SMS provider. An empty secret keeps the one stored. */
+export const SmsConfigBody = z.object({
+  provider: z.enum(SMS_PROVIDERS, { error: '服务商须为 log、aliyun 或 tencent' }),
+  accessKeyId: text(128, 'AccessKey ID / SecretId '),
+  secret: z.string().max(256, '密钥最多 256 个字符').optional().default(''),
+  signName: text(64, '短信签名'),
+  templateCode: text(64, '模板编号'),
+  sdkAppId: text(32, 'SdkAppId '),
+  region: text(32, '地域'),
+});
+
+/** GET /sms/config: the settings as stored, the secret only as whether it is set; the company's prices (SPEC §3). */
+export const SmsConfigRow = z.object({
+  companyId: z.number(),
+  provider: z.enum(SMS_PROVIDERS),
+  accessKeyId: z.string(),
+  secretSet: z.boolean(),
+  signName: z.string(),
+  templateCode: z.string(),
+  sdkAppId: z.string(),
+  region: z.string(),
+  updatedAt: z.string().nullable(),
+  /** 'emulator': messages go to the local emulators (演示), 'live': to the real services */
+  mode: z.enum(['emulator', 'live']),
+  smsPriceFen: z.number(),
+  phonePriceFen: z.number(),
 });
 
 export const notifyEndpoints = {
@@ -43,6 +90,14 @@ export const notifyEndpoints = {
     method: 'GET', path: '/sms/log/list', summary: '短信/电话提醒记录', perm: { routes: ['notesMessage'] }, query: NotificationQuery,
     response: NotificationRow, paged: true, tags: ['短信记录'],
   }),
+  config: endpoint({
+    method: 'GET', path: '/sms/config', summary: '短信服务商配置', perm: { routes: ['systemSend'] }, response: SmsConfigRow, tags: ['短信'],
+  }),
+  saveConfig: endpoint({
+    method: 'POST', path: '/sms/config', summary: '保存短信服务商配置', perm: { routes: ['systemSend'] }, action: '保存短信服务商配置', body: SmsConfigBody,
+    response: SmsConfigRow, tags: ['短信'],
+  }),
 };
 
 export type Notification = z.output<typeof NotificationRow>;
+export type SmsConfig = z.output<typeof SmsConfigRow>;

@@ -3,11 +3,12 @@ import { endpoint } from '../endpoint.ts';
 import { AreaFilter, PageQuery } from '../query.ts';
 
 // 报表统计 (/yewu/api/Report; SPEC §2 /reportCheck, /reportFees, /reportDeduct, /reportBank): a period of
-// China days (default this month), rows and totals; amounts are 元 strings with 2 decimals. The
-// .xlsx exports (…Export) are still registered by hand (streamed files, see the endpoints report).
+// China days (default this month), rows and totals; amounts are 元 strings with 2 decimals. Each has an
+// .xlsx export (…Export, the finance log-export operation): a file answer, streamed by the server.
 
 const tags = ['报表统计'];
 const read = (route: string) => ({ routes: [route] });
+const exporting = (route: string) => ({ routes: [route], op: 'finance.logExport' });
 
 const date = z
   .string()
@@ -109,6 +110,18 @@ export const reportEndpoints = {
   }),
   bank: endpoint({
     method: 'GET', path: `${Y}/Bank`, summary: '银行报表（银行与在线支付收款）', perm: read('reportBank'), query: ReportQuery, response: ReportBankResult, tags,
+  }),
+  checkExport: endpoint({
+    method: 'GET', path: `${Y}/CheckExport`, summary: '导出对账报表（.xlsx）', perm: exporting('reportCheck'), query: ReportQuery, file: '对账报表', tags,
+  }),
+  feesExport: endpoint({
+    method: 'GET', path: `${Y}/FeesExport`, summary: '导出费用报表（.xlsx）', perm: exporting('reportFees'), query: ReportQuery, file: '费用报表', tags,
+  }),
+  deductExport: endpoint({
+    method: 'GET', path: `${Y}/DeductExport`, summary: '导出扣费报表（.xlsx）', perm: exporting('reportDeduct'), query: ReportQuery, file: '扣费报表', tags,
+  }),
+  bankExport: endpoint({
+    method: 'GET', path: `${Y}/BankExport`, summary: '导出银行报表（.xlsx）', perm: exporting('reportBank'), query: ReportQuery, file: '银行报表', tags,
   }),
 };
 

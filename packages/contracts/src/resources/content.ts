@@ -12,12 +12,12 @@ const common = (nameLabel: string) => [
 ];
 const tail = [
   { key: 'sort', label: '排序', type: 'int' as const, min: 0, max: 9999, default: 0 },
-  { key: 'status', label: '状态', type: 'enum' as const, options: CONTENT_TYPE_STATUS, default: 1, search: 'eq' as const },
+  { key: 'status', label: '状态', type: 'enum' as const, options: CONTENT_TYPE_STATUS, colors: { 1: 'success' }, default: 1, search: 'eq' as const },
   { key: 'memo', label: '备注', type: 'textarea' as const, max: 200 },
   { key: 'createdAt', label: '创建时间', type: 'datetime' as const, readonly: true },
 ];
 const limitHours = {
-  key: 'limitHours', label: '处理时限（小时）', type: 'int' as const, required: true, min: 1, max: 8760, default: 24,
+  key: 'limitHours', label: '处理时限（小时）', type: 'int' as const, required: true, min: 1, max: 8760, default: 24, unit: '小时',
   tooltip: '登记后超过该时长仍未完成的单据标记为已超时',
 };
 

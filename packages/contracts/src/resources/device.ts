@@ -68,14 +68,6 @@ export function meterPlanLabel(kind: number, plan: number): string {
   return opts.find((o) => o.value === plan)?.label ?? String(plan);
 }
 
-/** The plans a company may use, as answered by /device/api/v1/device/plans. */
-export interface AllowedPlans {
-  deviceCheck: boolean;
-  collector: PlanOption[];
-  electric: PlanOption[];
-  water: PlanOption[];
-}
-
 /**
  * Meter address rule: DL/T 645 addresses are 12 digits, CJ/T 188 addresses 14. The protocol decides
  * when it is one of these two; otherwise the kind does (电表 → DL/T 645, 水表 → CJ/T 188).
@@ -194,104 +186,5 @@ export const deviceLookupResource = defineResource({
   ],
 });
 
-// Row shapes answered by the device service.
-
-export interface LookupRow {
-  id: number;
-  kind: LookupKind;
-  name: string;
-  code: string;
-  sort: number;
-  memo: string;
-}
-
-export interface CollectorRow {
-  id: number;
-  companyId: number;
-  areaId: number | null;
-  areaName: string | null;
-  /** 阳光园区/1号楼/1层 */
-  areaPath: string | null;
-  name: string;
-  imei: string;
-  plan: number;
-  simNo: string;
-  installAddress: string;
-  online: boolean;
-  lastSeenAt: string | null;
-  memo: string;
-  meterCount: number;
-  createdAt: string;
-}
-
-export interface MeterRow {
-  id: number;
-  companyId: number;
-  roomId: number | null;
-  roomName: string | null;
-  areaId: number | null;
-  areaName: string | null;
-  /** 阳光园区/1号楼/1层 */
-  areaPath: string | null;
-  ownerName: string | null;
-  collectorId: number | null;
-  collectorName: string | null;
-  collectorImei: string | null;
-  name: string;
-  kind: number;
-  plan: number;
-  planName: string;
-  address: string;
-  imei: string;
-  protocolId: number | null;
-  baudId: number | null;
-  phaseId: number | null;
-  gatewayId: number | null;
-  portId: number | null;
-  brandId: number | null;
-  caliberId: number | null;
-  typeId: number | null;
-  protocolName: string | null;
-  baudName: string | null;
-  phaseName: string | null;
-  gatewayName: string | null;
-  portName: string | null;
-  brandName: string | null;
-  caliberName: string | null;
-  typeName: string | null;
-  multiplier: string;
-  initialReading: string;
-  chargingSchemeId: number | null;
-  alarmSchemeId: number | null;
-  installDate: string;
-  /** minutes between the meter's own reports (0: by its channel) */
-  reportInterval: number;
-  status: number;
-  online: boolean;
-  valveState: number | null;
-  lastSeenAt: string | null;
-  memo: string;
-  focused: boolean;
-  /** the focus row's id while focused (for 取消关注) */
-  focusId: number | null;
-  createdAt: string;
-}
-
-export interface FocusRow {
-  id: number;
-  meterId: number;
-  memo: string;
-  address: string;
-  meterName: string;
-  kind: number;
-  plan: number;
-  roomId: number | null;
-  roomName: string | null;
-  areaId: number | null;
-  areaName: string | null;
-  areaPath: string | null;
-  online: boolean;
-  valveState: number | null;
-  lastSeenAt: string | null;
-  createdAt: string;
-}
+// The rows the device service answers (LookupRow, CollectorRow, MeterRow, FocusRow) are declared with
+// their endpoints (endpoints/device.ts).

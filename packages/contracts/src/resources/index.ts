@@ -7,3 +7,4 @@ export * from './room.ts';
 export * from './owner.ts';
 export * from './payapp.ts';
 export * from './content.ts';
+export * from './sms.ts';

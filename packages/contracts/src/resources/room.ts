@@ -54,8 +54,11 @@ export const chargingTypeResource = defineResource({
   title: '收费类型',
   fields: [
     { key: 'name', label: '收费类型名称', type: 'text', required: true, max: 64, search: 'like', unique: true },
-    { key: 'chargeType', label: '费用类别', type: 'enum', required: true, options: opts(CHARGE_TYPES), search: 'eq' },
-    { key: 'status', label: '状态', type: 'enum', options: opts(USE_STATUS), default: 1, search: 'eq' },
+    {
+      key: 'chargeType', label: '费用类别', type: 'enum', required: true, options: opts(CHARGE_TYPES), search: 'eq', default: 1,
+      colors: { 1: 'gold', 2: 'blue', 3: 'green', 4: 'purple', 5: 'default' },
+    },
+    { key: 'status', label: '状态', type: 'enum', options: opts(USE_STATUS), colors: { 1: 'success' }, default: 1, search: 'eq' },
     { key: 'memo', label: '备注', type: 'textarea', max: 200 },
     { key: 'createdAt', label: '创建时间', type: 'datetime', readonly: true },
   ],

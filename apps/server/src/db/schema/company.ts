@@ -1,5 +1,5 @@
-import { bigint, boolean, integer, pgTable, text, varchar } from 'drizzle-orm/pg-core';
-import { createdAt, id, updatedAt } from './common.ts';
+import { bigint, boolean, integer, pgTable, primaryKey, text, varchar } from 'drizzle-orm/pg-core';
+import { companyId, createdAt, id, ref, updatedAt } from './common.ts';
 
 /** 单位分类: a platform-wide dictionary (no tenant). */
 export const companyClassifies = pgTable('company_classifies', {
@@ -37,3 +37,50 @@ export const companies = pgTable('companies', {
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 });
+
+/**
+ * 短信服务商 per company (/sms/config): log (default: the message goes to the log), aliyun 阿里云短信,
+ * tencent 腾讯云短信. The secret is stored encrypted (AES-256-GCM, key from SMS_CONFIG_KEY or
+ * DATA_DIR/sms-config-key) and never answered back.
+ */
+export const smsConfigs = pgTable('sms_configs', {
+  companyId: companyId().primaryKey(),
+  provider: varchar('provider', { length: 16 }).notNull().default('log'),
+  accessKeyId: varchar('access_key_id', { length: 128 }).notNull().default(''),
+  secretEnc: text('secret_enc').notNull().default(''),
+  signName: varchar('sign_name', { length: 64 }).notNull().default(''),
+  /** 阿里云 TemplateCode / 腾讯云 TemplateId of the notice template (one variable: content) */
+  templateCode: varchar('template_code', { length: 64 }).notNull().default(''),
+  /** 腾讯云 SmsSdkAppId */
+  sdkAppId: varchar('sdk_app_id', { length: 32 }).notNull().default(''),
+  region: varchar('region', { length: 32 }).notNull().default(''),
+  updatedBy: ref('updated_by'),
+  updatedAt: updatedAt(),
+});
+
+/** 短信模板 (/alermSmsConfigTemplate): platform-wide message templates per event, with {variables}. */
+export const smsTemplates = pgTable('sms_templates', {
+  id: id(),
+  name: varchar('name', { length: 64 }).notNull().unique(),
+  /** 1 余额不足, 2 欠费停止供应, 3 恢复供应, 4 缴费到账 */
+  event: integer('event').notNull(),
+  content: text('content').notNull(),
+  status: integer('status').notNull().default(1),
+  memo: text('memo').notNull().default(''),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/** 短信提醒规则 (alermSmsConfig): per company, meter kind and event — template, threshold, channel. */
+export const smsRules = pgTable('sms_rules', {
+  companyId: companyId(),
+  /** 1 电表, 2 水表 */
+  meterKind: integer('meter_kind').notNull(),
+  event: integer('event').notNull(),
+  templateId: bigint('template_id', { mode: 'number' }).references(() => smsTemplates.id),
+  /** 余额不足 only: remind only at or below this balance (分; 0 = at every alarm of the scheme) */
+  thresholdFen: integer('threshold_fen').notNull().default(0),
+  /** sms, phone, both, off */
+  channel: varchar('channel', { length: 8 }).notNull().default('sms'),
+  updatedAt: updatedAt(),
+}, (t) => [primaryKey({ columns: [t.companyId, t.meterKind, t.event] })]);

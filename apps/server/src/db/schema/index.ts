@@ -10,3 +10,4 @@ export * from './payapp.ts';
 export * from './jobs.ts';
 export * from './finance.ts';
 export * from './content.ts';
+export * from './imports.ts';

@@ -238,4 +238,16 @@ export const notifications = pgTable('notifications', {
   error: text('error').notNull().default(''),
   createdAt: createdAt(),
   sentAt: ts('sent_at'),
+  /** a failed try that may be tried again waits queued until then (back-off) */
+  nextTryAt: ts('next_try_at'),
+  /** the provider's id of the accepted message (阿里云 BizId, 腾讯云 SerialNo) */
+  providerRef: varchar('provider_ref', { length: 64 }).notNull().default(''),
+  /** the provider's answer to the last try, as it came (for the record) */
+  answer: text('answer').notNull().default(''),
+  /** the delivery receipt: '' none yet, delivered, undelivered */
+  receipt: varchar('receipt', { length: 12 }).notNull().default(''),
+  receiptText: text('receipt_text').notNull().default(''),
+  receiptAt: ts('receipt_at'),
+  /** what the message cost the company (its price per notify type once the provider accepted it) */
+  costFen: integer('cost_fen').notNull().default(0),
 }, (t) => [uniqueIndex('notifications_idempotency').on(t.companyId, t.idempotencyKey)]);

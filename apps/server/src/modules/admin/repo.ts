@@ -58,6 +58,17 @@ export async function usernameTaken(tx: Tx, username: string) {
   return r?.id;
 }
 
+/** serialises the first-administrator check of processes starting together (released at commit) */
+export async function lockAdminBootstrap(tx: Tx) {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(724002)`);
+}
+
+/** whether any platform administrator (access 0) exists — a fresh production database has none */
+export async function platformAdminExists(tx: Tx) {
+  const [r] = await tx.select({ id: adminUsers.id }).from(adminUsers).where(eq(adminUsers.access, 0)).limit(1);
+  return r !== undefined;
+}
+
 export async function insertUser(tx: Tx, v: typeof adminUsers.$inferInsert) {
   const [r] = await tx.insert(adminUsers).values(v).returning({ id: adminUsers.id });
   return r.id;

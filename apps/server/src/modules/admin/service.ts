@@ -1,5 +1,5 @@
 import { ROUTES, OPERATION_KEYS } from '@meter/contracts';
-import { SYSTEM_SCOPE } from '../../db/client.ts';
+import { SYSTEM_SCOPE, type Db } from '../../db/client.ts';
 import { companyOf, isPlatform, type Ctx } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
 import { conflict, notFound, refuse } from '../../http/errors.ts';
@@ -184,4 +184,19 @@ export async function deleteRole(ctx: Ctx, id: number) {
     await repo.deleteRole(tx, id);
   });
   return null;
+}
+
+/**
+ * A database without demo data (SEED_DEMO=0) must still let someone sign in: when no platform
+ * administrator exists, one is made — with INITIAL_ADMIN_PASSWORD, or a random password that the
+ * caller shows once. Runs under an advisory lock (two starting processes make one account).
+ */
+export async function ensurePlatformAdmin(db: Db, o: { username: string; password?: string }): Promise<{ username: string; password?: string } | undefined> {
+  return db.tx(SYSTEM_SCOPE, async (tx) => {
+    await repo.lockAdminBootstrap(tx);
+    if (await repo.platformAdminExists(tx)) return undefined;
+    const password = o.password ?? randomPassword();
+    await repo.insertUser(tx, { username: o.username, realName: '平台管理员', passwordHash: await hashPassword(password), access: 0, userType: 0 });
+    return { username: o.username, ...(o.password ? {} : { password }) };
+  });
 }

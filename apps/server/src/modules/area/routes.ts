@@ -23,21 +23,11 @@ export default function areaRoutes(app: FastifyInstance) {
   r.endpoint(A.usingPermissions, (_i, ctx) => area.usingPermissions(ctx));
   r.endpoint(A.bindUser, ({ body }, ctx) => area.bindUser(ctx, body));
 
-  const P = '/yewu/api/AreaPermission';
   registerCrud(app, {
     def: areaPermissionResource,
+    endpoints: API.areaPermission,
     table: areaPermissions,
     tenancy: 'company',
-    tags: ['区域'],
-    read: { routes: ['systemRecords', 'administrator', 'recordsArea'] },
-    write: { routes: ['systemRecords', 'recordsArea'] },
-    paths: {
-      list: `${P}/List`,
-      get: { url: `${P}/Detail`, id: 'query' },
-      create: `${P}/Detail`,
-      update: { url: `${P}/Detail`, id: 'body' },
-      delete: { url: `${P}/Detail`, id: 'body' },
-    },
     present: area.presentPermissions,
     beforeWrite: area.checkPermissionAreas,
     label: (row) => `区域权限 ${String(row.name ?? row.id)}`,

@@ -1,6 +1,6 @@
 import { fenToYuan } from '@meter/contracts';
 import type { Tx } from '../../db/client.ts';
-import { queueNotification, type NewNotification } from '../notify/index.ts';
+import { channelsOf, NOTICE_EVENT, noticeRules, queueNotification, ruleFor, ruleText, type NewNotification } from '../notify/index.ts';
 import type { AccountMove } from './ledger.ts';
 import * as repo from './repo/index.ts';
 import { requestSystemCommand, ORIGIN } from '../control/index.ts';
@@ -62,6 +62,8 @@ export interface AlarmOptions {
   quiet?: boolean;
   requestedBy?: number | null;
   requesterName?: string;
+  /** the moves are money received (counter or online payment): the 缴费到账 rule applies */
+  received?: boolean;
 }
 
 /** Applies the alarm rules to accounts whose balance changed, in the caller's transaction. */
@@ -72,6 +74,8 @@ export async function afterBalanceChange(tx: Tx, moves: AccountMove[], o: AlarmO
   const levels: { accountId: number; level: number }[] = [];
   const deferred: { accountId: number; deferred: boolean }[] = [];
   const notes: NewNotification[] = [];
+  // the companies' reminder rules (/systemSend 提醒规则): template, channel, threshold per meter kind and event
+  const rules = o.quiet ? new Map() : await noticeRules(tx, energy.map((m) => m.companyId));
   let closes = 0;
   let opens = 0;
   for (const m of energy) {
@@ -80,12 +84,35 @@ export async function afterBalanceChange(tx: Tx, moves: AccountMove[], o: AlarmO
     const step = nextAlarm(m.alarmLevel, m.afterFen, c.thresholds);
     if (step.level !== m.alarmLevel) levels.push({ accountId: m.accountId, level: step.level });
     if (o.quiet) continue;
+    const wallet = m.wallet as 'electric' | 'water';
+    const kind = wallet === 'electric' ? 1 : 2;
+    const base = { companyId: m.companyId, ownerId: m.ownerId, accountId: m.accountId, meterId: c.meterIds[0] ?? null, phone: c.phone };
+    const vars = (thresholdFen: number) => ({
+      company: c.companyName, owner: c.ownerName, room: c.roomName, kind: KIND_WORDS[wallet].fee, balance: fenToYuan(m.afterFen),
+      threshold: fenToYuan(thresholdFen), amount: fenToYuan(Math.max(0, m.afterFen - m.beforeFen)),
+    });
+    const push = (level: number, key: string, channels: ('sms' | 'phone')[], content: string) => {
+      for (const ch of channels) notes.push({ ...base, level, channel: ch, content, priceFen: ch === 'sms' ? c.smsPriceFen : c.phonePriceFen, idempotencyKey: `${key}:${ch}` });
+    };
     if (step.notify && c.thresholds) {
-      const content = alarmMessage({ companyName: c.companyName, ownerName: c.ownerName, roomName: c.roomName, wallet: m.wallet as 'electric' | 'water' }, step.notify, m.afterFen, c.thresholds);
-      const base = { companyId: m.companyId, ownerId: m.ownerId, accountId: m.accountId, meterId: c.meterIds[0] ?? null, level: step.notify, phone: c.phone, content };
+      const rule = ruleFor(rules, m.companyId, kind, step.notify === 3 ? NOTICE_EVENT.cut : NOTICE_EVENT.lowBalance);
+      const limit = step.notify === 3 ? c.thresholds.closeFen : step.notify === 2 ? c.thresholds.alarm2Fen : c.thresholds.alarm1Fen;
+      // a 余额不足 rule with a threshold reminds only at or below it
+      const below = !rule || step.notify === 3 || rule.thresholdFen <= 0 || m.afterFen <= rule.thresholdFen;
+      const channels = rule ? channelsOf(rule.channel) : [...(c.notifySms ? ['sms' as const] : []), ...(c.notifyPhone ? ['phone' as const] : [])];
+      const content = ruleText(rule, vars(rule?.thresholdFen || limit)) ?? alarmMessage({ companyName: c.companyName, ownerName: c.ownerName, roomName: c.roomName, wallet }, step.notify, m.afterFen, c.thresholds);
       // one notification per crossing: the journal row that crossed names it
-      if (c.notifySms) notes.push({ ...base, channel: 'sms', priceFen: c.smsPriceFen, idempotencyKey: `alarm:${m.accountId}:${step.notify}:${m.journalId}:sms` });
-      if (c.notifyPhone) notes.push({ ...base, channel: 'phone', priceFen: c.phonePriceFen, idempotencyKey: `alarm:${m.accountId}:${step.notify}:${m.journalId}:phone` });
+      if (below) push(step.notify, `alarm:${m.accountId}:${step.notify}:${m.journalId}`, channels, content);
+    }
+    if (step.valve === 'open') {
+      const rule = ruleFor(rules, m.companyId, kind, NOTICE_EVENT.restored);
+      const text = ruleText(rule, vars(0));
+      if (rule && text) push(4, `restored:${m.accountId}:${m.journalId}`, channelsOf(rule.channel), text);
+    }
+    if (o.received && m.afterFen > m.beforeFen) {
+      const rule = ruleFor(rules, m.companyId, kind, NOTICE_EVENT.received);
+      const text = ruleText(rule, vars(0));
+      if (rule && text) push(5, `received:${m.accountId}:${m.journalId}`, channelsOf(rule.channel), text);
     }
     if (step.valve) {
       const w = KIND_WORDS[m.wallet as 'electric' | 'water'];

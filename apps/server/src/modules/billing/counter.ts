@@ -67,7 +67,7 @@ export async function receiptOf(tx: Tx, r: {
 /** Posts one entry and runs the alarm rules on the balance it changed. */
 export async function postWithAlarms(tx: Tx, ctx: Ctx, p: Posting): Promise<Posted> {
   const r = await post(tx, p);
-  if (!r.duplicate) await afterBalanceChange(tx, [moveOf(p, r)], { requestedBy: ctx.user.id, requesterName: operator(ctx).operatorName });
+  if (!r.duplicate) await afterBalanceChange(tx, [moveOf(p, r)], { requestedBy: ctx.user.id, requesterName: operator(ctx).operatorName, received: p.kind === 'prepay' && p.amountFen > 0 });
   return r;
 }
 

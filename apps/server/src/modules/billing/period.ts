@@ -1,7 +1,7 @@
 // Accumulation periods and calendar months in China time (Asia/Shanghai; time.ts does the zone).
 // Pure functions: a period key is 'YYYY-MM' (monthly accumulation: chargingMonthType 1 or null) or
 // 'YYYY' (yearly: chargingMonthType 2).
-import { addDays, beijingFields, businessDate, businessMonth, fromBeijing, monthRange as beijingMonthRange, startOfBeijingMonth, startOfBeijingYear } from '../../time.ts';
+import { beijingFields, businessDate, businessMonth, fromBeijing, monthRange as beijingMonthRange, startOfBeijingMonth, startOfBeijingYear } from '../../time.ts';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -55,13 +55,4 @@ export function localToInstant(s: string): Date {
   return fromBeijing(s);
 }
 
-/**
- * A search range from 'YYYY-MM-DD[ HH:mm:ss]' bounds: the start inclusive; the end exclusive, and a
- * date-only end means the whole of that day.
- */
-export function rangeOf(startTime?: string, endTime?: string): { from?: Date; to?: Date } {
-  const from = startTime ? localToInstant(startTime) : undefined;
-  let to = endTime ? localToInstant(endTime) : undefined;
-  if (to && endTime && !endTime.trim().includes(' ')) to = addDays(to, 1);
-  return { from, to };
-}
+export { rangeOf } from '../../time.ts';

@@ -1,12 +1,14 @@
 import type { z } from 'zod';
-import { BANK_NAMES, COLLECTOR_PLANS, EDITION_TITLES, NOTIFY_TYPES, UNIT_LABELS } from '@meter/contracts';
+import {
+  BANK_NAMES, COLLECTOR_PLANS, EDITION_TITLES, NOTIFY_TYPES, UNIT_LABELS,
+  type CompanyBody, type CompanyListQuery, type CompanyUpdateBody, type DevicePermissBody, type DevicePermissQuery,
+} from '@meter/contracts';
 import type { Tx } from '../../db/client.ts';
 import { companyOf, isPlatform, type Ctx } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
 import { badRequest, conflict, notFound, refuse } from '../../http/errors.ts';
 import * as repo from './repo.ts';
 import * as valvePwd from './valve-password.ts';
-import type { CompanyBody, CompanyListQuery, CompanyUpdateBody, DevicePermissBody, DevicePermissQuery } from './schema.ts';
 
 // Companies (单位) for platform admins (/belongs), and what company staff read of their own company.
 
@@ -18,6 +20,12 @@ function companyTx<T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>) {
   if (isPlatform(ctx.user)) return ctx.db.tx({ ...ctx.scope, companyId: null, allCompanies: true, areaIds: null }, fn);
   return ctx.tx(fn);
 }
+
+/** The companies a user may pick in the header: one for company staff, all for a platform admin. */
+export const userCompanies = (ctx: Ctx) => ctx.tx(repo.visibleCompanies);
+
+/** The company classifies, for selects. */
+export const classifyOptions = (ctx: Ctx) => ctx.tx(repo.classifyOptions);
 
 type Row = NonNullable<Awaited<ReturnType<typeof repo.getCompany>>>;
 

@@ -10,29 +10,16 @@ import * as appeal from './service.ts';
 // 增值服务: the notice/appeal/work-order type dictionaries (declared CRUD resources, SPEC §7 paths) and
 // the appeals of /addedAppeal (owner → company) and /systemAppeal (company → platform).
 
-const tags = ['增值服务'];
-/** the type dictionaries are read by whoever uses the pages, written by whoever holds 类型设置 */
-const read = { routes: ['addedAppeal', 'systemAppeal', 'addedNotice', 'systemNotice'] };
-const write = { op: 'content.types', access: 1 as const };
-
-const crudPaths = (name: string) => ({
-  list: `/yewu/api/${name}/List`,
-  get: { url: `/yewu/api/${name}/Detail`, id: 'query' as const },
-  create: `/yewu/api/${name}/Detail`,
-  update: { url: `/yewu/api/${name}/Detail`, id: 'body' as const },
-  delete: { url: `/yewu/api/${name}/Detail`, id: 'body' as const },
-});
-
 export default function contentRoutes(app: FastifyInstance) {
-  registerCrud(app, { def: noticeTypeResource, table: noticeTypes, tenancy: 'company', tags, read, write, paths: crudPaths('NoticeType') });
+  registerCrud(app, { def: noticeTypeResource, endpoints: API.noticeType, table: noticeTypes, tenancy: 'company' });
   registerCrud(app, {
-    def: appealTypeResource, table: appealTypes, tenancy: 'company', tags, read, write, paths: crudPaths('AppealType'),
+    def: appealTypeResource, endpoints: API.appealType, table: appealTypes, tenancy: 'company',
     beforeDelete: async (tx, _ctx, ids) => {
       const used = await repo.typeUses(tx, ids);
       if (used) throw conflict(`该诉求类型下还有 ${used} 条诉求，不能删除（可改为停用）`);
     },
   });
-  registerCrud(app, { def: workOrderTypeResource, table: workOrderTypes, tenancy: 'company', tags, read, write, paths: crudPaths('WorkOrderType') });
+  registerCrud(app, { def: workOrderTypeResource, endpoints: API.workOrderType, table: workOrderTypes, tenancy: 'company' });
 
   const r = routes(app);
   const A = API.appeal;

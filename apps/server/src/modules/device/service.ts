@@ -1,7 +1,8 @@
 import {
   COLLECTOR_PLAN_OPTIONS, COLLECTOR_PLANS, ELECTRIC_PLAN_OPTIONS, ELECTRIC_PLANS, LOOKUP_FIELDS, LOOKUP_KINDS, METER_CLOSED,
   METER_KIND, METER_KINDS, PHASE_SINGLE, WATER_PLAN_OPTIONS, WATER_PLANS, addressDigits, meterPlanLabel,
-  type AllowedPlans, type LookupKind,
+  type AllowedPlans, type CollectorInput, type CollectorListInput, type FocusInput, type FocusListInput, type LookupKind,
+  type MeterInput, type MeterListInput,
 } from '@meter/contracts';
 import { SYSTEM_SCOPE, type Tx } from '../../db/client.ts';
 import { companyOf, type Ctx } from '../../http/context.ts';
@@ -9,7 +10,6 @@ import { Page } from '../../http/envelope.ts';
 import { AppError, badRequest, conflict, notFound, refuse } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
 import * as repo from './repo.ts';
-import type { CollectorInput, CollectorQuery, FocusInput, FocusQuery, MeterInput, MeterQuery } from './schema.ts';
 
 // Collectors, meters, focus devices and device dictionaries (issue 3 §5–6). Rules:
 // - a meter lives in a room of its company (its area follows the room, kept by the database);
@@ -92,7 +92,7 @@ async function assertImeiFree(ctx: Ctx, imei: string, except: { collectorId?: nu
 
 // ---- collectors ---------------------------------------------------------------------------------
 
-export async function listCollectors(ctx: Ctx, q: CollectorQuery) {
+export async function listCollectors(ctx: Ctx, q: CollectorListInput) {
   const f = q;
   const r = await ctx.tx(async (tx) => {
     const page = await repo.listCollectors(tx, f, f.size, offsetOf(f));
@@ -182,7 +182,7 @@ const LOOKUP_ENTRIES = Object.entries(LOOKUP_FIELDS) as [LookupKind, keyof Meter
 type MeterRowOut = Awaited<ReturnType<typeof repo.getMeter>>;
 const present = (m: NonNullable<MeterRowOut>) => ({ ...m, planName: meterPlanLabel(m.kind, m.plan) });
 
-export async function listMeters(ctx: Ctx, q: MeterQuery) {
+export async function listMeters(ctx: Ctx, q: MeterListInput) {
   const f = q;
   const r = await ctx.tx(async (tx) => {
     const page = await repo.listMeters(tx, f, f.size, offsetOf(f));
@@ -332,7 +332,7 @@ export function groupSuspended(): never {
 
 // ---- focus devices ------------------------------------------------------------------------------
 
-export async function listFocus(ctx: Ctx, q: FocusQuery) {
+export async function listFocus(ctx: Ctx, q: FocusListInput) {
   const f = q;
   const r = await ctx.tx(async (tx) => {
     const page = await repo.listFocus(tx, f, f.size, offsetOf(f));

@@ -1,4 +1,4 @@
-import { dayKey } from '../billing/index.ts';
+import { businessDate } from '../../time.ts';
 import type { Ctx } from '../../http/context.ts';
 import { companyOf } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
@@ -22,7 +22,7 @@ const DAY_MS = 86400_000;
 const shift = (day: string, n: number) => new Date(Date.parse(`${day}T00:00:00Z`) + n * DAY_MS).toISOString().slice(0, 10);
 
 function checkDay(day: string) {
-  const today = dayKey(new Date());
+  const today = businessDate(new Date());
   if (Number.isNaN(Date.parse(`${day}T00:00:00Z`)) || shift(day, 0) !== day) throw refuse('DAY_INVALID', `日期 ${day} 无效`);
   if (day > today) throw refuse('DAY_NOT_STARTED', `${day} 尚未到来，不能结账`);
 }
@@ -32,7 +32,7 @@ const stateText = (closed: boolean) => (closed ? '已日结' : '未日结');
 /** The days of a range (newest first, a page of them), each with its state and figures. */
 export async function listDays(ctx: Ctx, q: DayListInput) {
   const companyId = companyOf(ctx);
-  const today = dayKey(new Date());
+  const today = businessDate(new Date());
   const end = q.endTime && q.endTime < today ? q.endTime : today;
   const start = q.startTime ?? shift(end, -30);
   if (start > end) return new Page([], 0);

@@ -1,9 +1,28 @@
 import type { FastifyInstance } from 'fastify';
 import { API } from '@meter/contracts';
 import { routes } from '../../http/routes.ts';
+import * as bulk from './bulk-service.ts';
+import * as config from './config-service.ts';
+import * as rules from './rules-service.ts';
 import * as notify from './service.ts';
+import type { SmsSetup } from './sms/setup.ts';
 
-// /notesMessage: the balance alarms sent by SMS or phone, with their state (queued, sent, failed).
-export default function notifyRoutes(app: FastifyInstance) {
-  routes(app).endpoint(API.notify.list, ({ query }, ctx) => notify.listNotifications(ctx, query));
+// /notesMessage: the balance alarms sent by SMS or phone, with their state (queued, sent, failed),
+// cost and delivery receipt; /sms/config: the company's SMS provider; 短信模板 and 提醒规则; 群发短信.
+export default function notifyRoutes(app: FastifyInstance, sms: SmsSetup) {
+  const r = routes(app);
+  r.endpoint(API.notify.list, ({ query }, ctx) => notify.listNotifications(ctx, query));
+  r.endpoint(API.notify.config, (_req, ctx) => config.getConfig(ctx, sms));
+  r.endpoint(API.notify.saveConfig, ({ body }, ctx) => config.saveConfig(ctx, sms, body));
+  const S = API.sms;
+  r.endpoint(S.templateList, ({ query }, ctx) => rules.listTemplates(ctx, query));
+  r.endpoint(S.templateDetail, ({ query }, ctx) => rules.getTemplate(ctx, query.id));
+  r.endpoint(S.templateCreate, ({ body }, ctx) => rules.createTemplate(ctx, body));
+  r.endpoint(S.templateUpdate, ({ body }, ctx) => rules.updateTemplate(ctx, body));
+  r.endpoint(S.templateDelete, ({ body }, ctx) => rules.deleteTemplates(ctx, body.ids));
+  r.endpoint(S.ruleList, (_req, ctx) => rules.listRules(ctx));
+  r.endpoint(S.ruleSave, ({ body }, ctx) => rules.saveRules(ctx, body));
+  r.endpoint(API.bulk.preview, ({ body }, ctx) => bulk.preview(ctx, body));
+  r.endpoint(API.bulk.send, ({ body }, ctx) => bulk.send(ctx, body));
+  r.endpoint(API.bulk.progress, ({ query }, ctx) => bulk.progress(ctx, query.batch));
 }

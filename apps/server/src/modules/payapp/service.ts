@@ -4,7 +4,7 @@ import { companyOf, type Ctx } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
 import { conflict, notFound, refuse } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
-import { rangeOf } from '../billing/index.ts';
+import { rangeOf } from '../../time.ts';
 import { orderNo, parseOrderNo, verifyNotice, type PayAppProvider, type WithdrawalInfo, type WithdrawalNotice } from './provider.ts';
 import * as repo from './repo.ts';
 import type { AddInput, BankInput, JournalInput, ListInput, LogInput, WithdrawInput } from './schema.ts';

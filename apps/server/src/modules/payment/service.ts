@@ -126,7 +126,7 @@ export async function credit(db: Db, channel: provider.Channel, n: PaidTransacti
       memo: `${CHANNEL_TEXT[channel]}充值 ${p.outTradeNo}`,
     };
     const r = await post(tx, posting);
-    if (!r.duplicate) await afterBalanceChange(tx, [moveOf(posting, r)]);
+    if (!r.duplicate) await afterBalanceChange(tx, [moveOf(posting, r)], { received: true });
     if (counter) {
       await receiptOf(tx, {
         companyId: p.companyId, journalId: r.journalId, ownerId: p.ownerId, roomId: p.roomId, kind: 'prepay', payMethod: channel,

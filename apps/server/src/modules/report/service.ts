@@ -4,7 +4,7 @@ import { Decimal } from 'decimal.js';
 import type { Ctx } from '../../http/context.ts';
 import { badRequest } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
-import { dayKey, localToInstant, monthKey, monthRange } from '../billing/index.ts';
+import { businessDate, businessMonth, fromBeijing, monthRange } from '../../time.ts';
 import * as repo from './repo.ts';
 import type { ReportInput } from '@meter/contracts';
 import { streamXlsx, type Column } from './xlsx.ts';
@@ -17,12 +17,12 @@ const MAX_DAYS = 366;
 
 /** [start, end) of the report: whole China days, default this month. */
 export function periodOf(q: ReportInput) {
-  const month = monthRange(monthKey(new Date()));
-  const from = q.startTime ? localToInstant(q.startTime) : month.start;
-  const to = q.endTime ? new Date(localToInstant(q.endTime).getTime() + 86400_000) : month.end;
+  const month = monthRange(businessMonth(new Date()));
+  const from = q.startTime ? fromBeijing(q.startTime) : month.start;
+  const to = q.endTime ? new Date(fromBeijing(q.endTime).getTime() + 86400_000) : month.end;
   if (to <= from) throw badRequest('参数「endTime」结束日期不能早于开始日期');
   if (to.getTime() - from.getTime() > MAX_DAYS * 86400_000) throw badRequest(`参数「endTime」统计区间不能超过 ${MAX_DAYS} 天`);
-  return { from, to, label: { startTime: dayKey(from), endTime: dayKey(new Date(to.getTime() - 1)) } };
+  return { from, to, label: { startTime: businessDate(from), endTime: businessDate(new Date(to.getTime() - 1)) } };
 }
 
 const filterOf = (ctx: Ctx, q: ReportInput) => {

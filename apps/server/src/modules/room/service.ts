@@ -4,7 +4,7 @@ import { badRequest, conflict, notFound } from '../../http/errors.ts';
 import type { Tx } from '../../db/client.ts';
 import { offsetOf } from '../../http/paging.ts';
 import * as repo from './repo.ts';
-import type { RoomInput, RoomListInput } from './schema.ts';
+import type { RoomInput, RoomListInput } from '@meter/contracts';
 
 // Rooms (房间/出租屋/物业): list by area subtree, detail, create, edit (a move to another area
 // carries the room's meters along), delete (refused while someone lives there or meters hang on it).
@@ -35,6 +35,9 @@ export const listRooms = (ctx: Ctx, q: RoomListInput) => page(ctx, filterOf(ctx,
 /** getNoUserRoom: rooms nobody lives in (to move an owner in). */
 export const listVacantRooms = (ctx: Ctx, q: { index: number; size: number; searchArea?: number; name?: string }) =>
   page(ctx, { ...filterOf(ctx, { searchArea: q.searchArea, name: q.name }), vacant: true }, q);
+
+/** The charging types in use (status 1), for selects. */
+export const usingChargingTypes = (ctx: Ctx) => ctx.tx(repo.usingChargingTypes);
 
 export async function getRoom(ctx: Ctx, id: number) {
   const row = await ctx.tx((tx) => repo.getRoom(tx, id));

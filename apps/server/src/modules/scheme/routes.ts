@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import { API, CHARGING_SCHEME_OP, alarmSchemeResource, chargeCodeResource } from '@meter/contracts';
+import { API, alarmSchemeResource, chargeCodeResource } from '@meter/contracts';
 import { routes } from '../../http/routes.ts';
 import { registerCrud } from '../../http/crud.ts';
 import { alarmSchemes, companyChargeCodes } from '../../db/schema/index.ts';
@@ -7,14 +7,10 @@ import * as scheme from './service.ts';
 
 // Archives: charging schemes (/recordsFees), company charge codes and alarm schemes (/recordsPolice).
 // Pickers on the meter archive (/recordsTable) read schemes too.
-const codesRead = { routes: ['recordsFees', 'chargeCode', 'compre'] };
-const codesWrite = { routes: ['recordsFees', 'chargeCode'], op: CHARGING_SCHEME_OP };
-const alarmRead = { routes: ['recordsPolice', 'recordsTable'] };
-const alarmWrite = { routes: ['recordsPolice'] };
+// Their paths and permissions are declared in packages/contracts (endpoints/scheme.ts, endpoints/crud.ts).
 
 export default function schemeRoutes(app: FastifyInstance) {
   const r = routes(app);
-  const tags = ['收费与报警方案'];
   const S = API.scheme;
   r.endpoint(S.using, (_i, ctx) => scheme.usingSchemes(ctx));
   r.endpoint(S.byType, ({ query }, ctx) => scheme.usingSchemes(ctx, query.type));
@@ -25,41 +21,21 @@ export default function schemeRoutes(app: FastifyInstance) {
   r.endpoint(S.remove, ({ body }, ctx) => scheme.deleteSchemes(ctx, body.ids));
   r.endpoint(S.schemeEnum, () => scheme.schemeEnum());
 
-  const K = '/yewu/api/sys_companychargecode';
   registerCrud(app, {
     def: chargeCodeResource,
+    endpoints: API.chargeCode,
     table: companyChargeCodes,
     tenancy: 'company',
-    tags,
-    read: codesRead,
-    write: codesWrite,
-    paths: {
-      list: `${K}/List`,
-      get: { url: `${K}/Detail`, id: 'query' },
-      create: `${K}/Detail`,
-      update: { url: `${K}/Detail`, id: 'body' },
-      delete: { url: `${K}/Detail`, id: 'body' },
-    },
     beforeWrite: scheme.chargeCodeBeforeWrite,
     present: scheme.presentChargeCodes,
     label: (row) => `收费码 ${String(row.code ?? row.id)}`,
   });
 
-  const A = '/yewu/api/alarmscheme';
   registerCrud(app, {
     def: alarmSchemeResource,
+    endpoints: API.alarmScheme,
     table: alarmSchemes,
     tenancy: 'company',
-    tags,
-    read: alarmRead,
-    write: alarmWrite,
-    paths: {
-      list: `${A}/list`,
-      get: { url: `${A}/detail/:id`, id: 'param' },
-      create: `${A}/detail`,
-      update: { url: `${A}/detail`, id: 'body' },
-      delete: { url: `${A}/detail`, id: 'body' },
-    },
     beforeWrite: scheme.alarmBeforeWrite,
     beforeDelete: scheme.alarmBeforeDelete,
     present: scheme.presentAlarmSchemes,

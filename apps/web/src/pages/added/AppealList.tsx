@@ -8,7 +8,7 @@ import type { ActionType } from '@ant-design/pro-components';
 import { useQuery } from '@tanstack/react-query';
 import { APPEAL_STATUSES } from '@meter/contracts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
-import { appealApi, contentTypeApi, type Appeal, type AppealForm, type AppealKind } from '../../api/appeal.ts';
+import { appealApi, appealTypesInUse, type Appeal, type AppealForm, type AppealKind } from '../../api/appeal.ts';
 import { roomApi } from '../../api/archive.ts';
 import { useCan, useSession } from '../../app/session.ts';
 import { toast } from '../../app/feedback.tsx';
@@ -23,7 +23,7 @@ const statusEnum = Object.fromEntries(Object.entries(APPEAL_STATUSES).map(([k, v
 
 function useTypeOptions() {
   const company = useCompany();
-  const { data } = useQuery({ queryKey: ['appealTypes', company], queryFn: () => contentTypeApi('AppealType').using(company) });
+  const { data } = useQuery({ queryKey: ['appealTypes', company], queryFn: () => appealTypesInUse(company) });
   return (data ?? []).map((t) => ({ value: t.id, label: `${t.name}（${t.limitHours} 小时）` }));
 }
 

@@ -11,7 +11,7 @@ import { ResourceTable, type ResourceColumn } from '../../components/ResourceTab
 import { useCan } from '../../app/session.ts';
 import { toast } from '../../app/feedback.tsx';
 import { formValues } from '../../components/validate.ts';
-import { WALLET_TEXT, billingApi, type Paged, type SubsidyPlanRow, type Wallet } from '../fee/billingApi.ts';
+import { WALLET_TEXT, billingApi, type BillingBody, type Paged, type SubsidyPlanRow, type Wallet } from '../fee/billingApi.ts';
 import { moneyColumn, timeColumn, useCompanyPick } from '../fee/common.tsx';
 import { failureText } from '../fee/CounterDialog.tsx';
 import { amountInputError, normalizeAmount } from '../fee/money.ts';
@@ -30,7 +30,7 @@ interface Values {
 }
 
 /** The AddRoomSubsidy body from the form (months as YYYY-MM, the amount as a 2-decimal 元 string). */
-export function subsidyBody(v: Values): Record<string, unknown> {
+export function subsidyBody(v: Values): BillingBody<'addRoomSubsidy'> {
   return {
     roomId: v.roomId,
     wallet: v.wallet,

@@ -5,7 +5,7 @@
 import type { API, CallInput, Command, CommandStatus, ControlMeter, ManualResult, MeterListItem, PowerReading, Protection, Reading, TimedControl, Warning } from '@meter/contracts';
 import { call } from '../../api/endpoint.ts';
 import { E } from '../../api/endpoints.gen.ts';
-import { request, type Paged, type Query } from '../../api/request.ts';
+import type { Paged, Query } from '../../api/request.ts';
 
 export type { Command, CommandStatus, ControlMeter, ManualResult, PowerReading, Protection, Reading, TimedControl, Warning };
 /** a meter of the warning lists (unread; failed reads and no power add their own columns) */
@@ -32,11 +32,9 @@ export function kw<T extends Query>(q: T): T {
   return (value !== undefined && value !== '' ? { ...rest, keyword: value } : rest) as T;
 }
 
-const withCompany = (company: Company) => ({ params: { searchCompanyID: company } });
 const inCompany = (company: Company) => ({ searchCompanyID: company });
 /** device/read/config answers one command for one meter (several meters: each command) */
 const one = (c: Command | Command[]): Command => (Array.isArray(c) ? c[0] : c);
-const post = <T>(url: string, data: unknown, company: Company, silent = false) => request<T>('POST', url, { data, ...withCompany(company), silent });
 
 // ---- calls ------------------------------------------------------------------------------------
 
@@ -92,6 +90,6 @@ export const warningApi = {
 
 /** Checks the typed valve-control password on the server (SPEC §4/§5); a wrong one rejects (VALVE_PWD_WRONG). */
 export const checkValvePasswordOnServer = (company: Company, password: string) =>
-  post<null>('/yewu/api/Company/checkValveControlPwd', { password }, company, true);
+  call(E.company.checkValvePwd, { body: { password }, query: { searchCompanyID: company } }, { silent: true });
 
 export type { Paged };

@@ -12,14 +12,14 @@ import type { ActionType } from '@ant-design/pro-components';
 import { ResourceTable, type ListQuery, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { useCan } from '../../app/session.ts';
 import { toast } from '../../app/feedback.tsx';
-import { billingApi, type OwnerBillRow, type Paged, type SettlementData, type SettlementRow } from './billingApi.ts';
+import { billingApi, type MeterBillRow, type OwnerBillRow, type Paged, type SettlementData, type SettlementRow } from './billingApi.ts';
 import { Figures, Money, filtersOf, moneyColumn, rangeColumn, timeColumn, useCompanyPick } from './common.tsx';
 import { fmtTime } from './money.ts';
-import { BillPayDialog, arrearsOf } from './BillPayDialog.tsx';
+import { BillPayDialog, arrearsOf, type BillRoom } from './BillPayDialog.tsx';
 
 type Row = SettlementRow & Record<string, unknown>;
 type BillRow = OwnerBillRow & Record<string, unknown>;
-type MeterBillRow = Record<string, unknown>;
+type MeterRow = MeterBillRow & Record<string, unknown>;
 
 const NOTE_COLORS: Record<string, string> = { '': 'success', vacant: 'default', shared: 'blue', backwards: 'red', closed: 'default' };
 const KIND_ENUM = { 1: { text: '电表' }, 2: { text: '水表' } };
@@ -171,7 +171,7 @@ function billColumns(): ResourceColumn<BillRow>[] {
 export function OwnerBills() {
   const company = useCompanyPick();
   const canPay = useCan('finance.billPay');
-  const [paying, setPaying] = useState<BillRow | null>(null);
+  const [paying, setPaying] = useState<BillRoom | null>(null);
   const actionRef = useRef<ActionType | undefined>(undefined);
   const columns = useMemo(() => billColumns(), []);
   return (
@@ -183,7 +183,10 @@ export function OwnerBills() {
         columns={columns}
         actionRef={actionRef}
         list={(q) => billingApi.ownerBills(q) as Promise<Paged<BillRow>>}
-        rowActions={canPay ? (r) => [(arrearsOf(r.electricBalance) || arrearsOf(r.waterBalance)) && <a key="pay" onClick={() => setPaying(r)}>缴费</a>] : undefined}
+        rowActions={canPay ? (r) => {
+          const roomId = r.roomId;
+          return [roomId != null && (arrearsOf(r.electricBalance) || arrearsOf(r.waterBalance)) && <a key="pay" onClick={() => setPaying({ ...r, roomId, roomName: r.roomName ?? '' })}>缴费</a>];
+        } : undefined}
       />
       {paying && (
         <BillPayDialog
@@ -197,8 +200,8 @@ export function OwnerBills() {
   );
 }
 
-function meterBillColumns(): ResourceColumn<MeterBillRow>[] {
-  const s = (k: string) => (_d: unknown, r: MeterBillRow) => String(r[k] ?? '-');
+function meterBillColumns(): ResourceColumn<MeterRow>[] {
+  const s = (k: string) => (_d: unknown, r: MeterRow) => String(r[k] ?? '-');
   return [
     { title: '月份', key: 'monthPick', dataIndex: 'month', valueType: 'dateMonth', search: { transform: monthParam }, render: s('month') },
     { title: '方案类型', key: 'SchemeType', dataIndex: 'SchemeType', hideInTable: true, search: true, valueType: 'select', valueEnum: { 1: { text: '电费' }, 2: { text: '水费' } } },
@@ -211,16 +214,16 @@ function meterBillColumns(): ResourceColumn<MeterBillRow>[] {
     { title: '起码', key: 'startTotal', dataIndex: 'startTotal', align: 'right' },
     { title: '止码', key: 'endTotal', dataIndex: 'endTotal', align: 'right' },
     { title: '用量', key: 'quantity', dataIndex: 'quantity', align: 'right', render: (_d, r) => `${String(r.quantity)} ${String(r.unit ?? '')}` },
-    moneyColumn<MeterBillRow>('金额', 'amount'),
+    moneyColumn<MeterRow>('金额', 'amount'),
     { title: '结算次数', key: 'readings', dataIndex: 'readings', align: 'right' },
-    timeColumn<MeterBillRow>('末次抄表', 'lastReadAt'),
+    timeColumn<MeterRow>('末次抄表', 'lastReadAt'),
   ];
 }
 
 function MeterBillTab() {
   const columns = useMemo(() => meterBillColumns(), []);
   return (
-    <ResourceTable<MeterBillRow>
+    <ResourceTable<MeterRow>
       entityName="能耗账单"
       headerTitle="表具能耗账单"
       rowKey="meterId"

@@ -11,7 +11,7 @@ import { useNavigate } from 'react-router';
 import { ApiError } from '../../api/request.ts';
 import { toast } from '../../app/feedback.tsx';
 import { formValues } from '../../components/validate.ts';
-import { COUNTER_PAY_METHODS, PAY_METHOD_TEXT, WALLET_TEXT, billingApi, type CounterResult, type PayMethod, type Wallet } from './billingApi.ts';
+import { COUNTER_PAY_METHODS, PAY_METHOD_TEXT, WALLET_TEXT, billingApi, type BillingBody, type CounterResult, type PayMethod, type Wallet } from './billingApi.ts';
 import { amountInputError, money, newRequestId, normalizeAmount } from './money.ts';
 
 export type CounterOp = 'prepay' | 'refund' | 'subsidy';
@@ -36,16 +36,15 @@ interface Values {
 }
 
 /** The request body of a counter operation from the dialog's values (amount as a 2-decimal 元 string). */
-export function counterBody(op: CounterOp, roomId: number, v: Values, requestId: string): Record<string, unknown> {
-  const body: Record<string, unknown> = {
+export function counterBody(op: CounterOp, roomId: number, v: Values, requestId: string): BillingBody<'prepay'> {
+  return {
     roomId,
     wallet: v.wallet,
     amount: normalizeAmount(v.amount),
     memo: (v.memo ?? '').trim(),
     requestId,
+    ...(op !== 'subsidy' && { payMethod: v.payMethod }),
   };
-  if (op !== 'subsidy') body.payMethod = v.payMethod;
-  return body;
 }
 
 /** The message to show for a failed call: the server's own words when it gave any. */
@@ -54,7 +53,7 @@ export function failureText(e: unknown): string {
   return e instanceof Error ? e.message : '操作失败';
 }
 
-const CALL: Record<CounterOp, (b: Record<string, unknown>, company?: string) => Promise<CounterResult>> = {
+const CALL: Record<CounterOp, (b: BillingBody<'prepay'>, company?: string) => Promise<CounterResult>> = {
   prepay: (b, c) => billingApi.prepay(b, c),
   refund: (b, c) => billingApi.refund(b, c),
   subsidy: (b, c) => billingApi.subsidy(b, c),

@@ -21,7 +21,10 @@ export function receiptCapitals(detail: Pick<ReceiptDetail, 'amount' | 'amountCh
   return amountToChinese(detail.amount) || detail.amountChinese || '';
 }
 
-function useQr(detail: ReceiptDetail): string | null {
+/** A receipt as drawn: the server's answer (BillPrinting/Detail); without its QR code the page draws one. */
+export type ReceiptView = Omit<ReceiptDetail, 'qrCode'> & Partial<Pick<ReceiptDetail, 'qrCode'>>;
+
+function useQr(detail: ReceiptView): string | null {
   const [local, setLocal] = useState<string | null>(null);
   useEffect(() => {
     if (detail.qrCode) return;
@@ -38,7 +41,7 @@ function useQr(detail: ReceiptDetail): string | null {
 }
 
 /** The printable receipt itself; a voided one (作废/冲正) carries the 作废 stamp and why. */
-export function Receipt({ detail, voided }: { detail: ReceiptDetail; voided?: ReceiptVoid | null }) {
+export function Receipt({ detail, voided }: { detail: ReceiptView; voided?: ReceiptVoid | null }) {
   const qr = useQr(detail);
   const refund = REFUND_KINDS.has(detail.kind);
   const capitals = receiptCapitals(detail);

@@ -1,9 +1,9 @@
 // Billing and finance calls (/yewu/api, /wxpay/api, /sms, /device/api/v1) used by the fee, notes,
 // control (timed subsidy, closing accounts), report and home pages. Money on the wire is a 元 string
 // with 2 decimals ("1234.50"); requests send 元 strings exactly as typed (never a JS float).
-import type { API, CommandListItem, Notification, OnlineOrder, ResultOf, Withdrawal } from '@meter/contracts';
-import { download, http, request, type Paged, type Query } from '../../api/request.ts';
-import { call } from '../../api/endpoint.ts';
+import type { API, CallInput, CommandListItem, Notification, OnlineOrder, ResultOf, Withdrawal } from '@meter/contracts';
+import { http, request, type Paged, type Query } from '../../api/request.ts';
+import { call, fetchFile } from '../../api/endpoint.ts';
 import { E } from '../../api/endpoints.gen.ts';
 
 const Y = '/yewu/api';
@@ -26,254 +26,11 @@ export const RECEIPT_KIND_TEXT: Record<string, string> = {
 
 // ---- rows --------------------------------------------------------------------------------------------
 
-export interface EnergyRoomRow {
-  roomId: number;
-  roomName: string;
-  areaId: number;
-  areaName: string | null;
-  sizeM2: string | null;
-  ownerId: number | null;
-  ownerName: string | null;
-  ownerPhone: string | null;
-  electricBalance: string;
-  waterBalance: string;
-  electricAlarm: number;
-  waterAlarm: number;
-  /** level 3: 欠费 with the supply's real state (欠费·已断电 / 欠费·待断电（预计 …） / 欠费·断电中 …) */
-  electricAlarmText: string;
-  waterAlarmText: string;
-  /** off, closing, pending, protected, on, none; null when not in arrears */
-  electricSupply?: string | null;
-  waterSupply?: string | null;
-  electricCloseAt?: string | null;
-  waterCloseAt?: string | null;
-  electricMeters: number;
-  waterMeters: number;
-  closedMeters: number;
-  /** GetSynthesizeRoom only */
-  otherBalance?: string;
-  monthPaid?: string;
-  lastPaidAt?: string | null;
-}
-
-export interface EnergyRoomSum {
-  rooms: number;
-  occupied: number;
-  electricBalance: string;
-  waterBalance: string;
-  arrearsRooms: number;
-  arrears: string;
-  alarmRooms: number;
-}
-
-export interface JournalRow {
-  id: number;
-  createdAt: string;
-  roomId: number | null;
-  roomName: string | null;
-  ownerId: number;
-  ownerName: string | null;
-  wallet: string;
-  walletText: string;
-  kind: string;
-  kindText: string;
-  payMethod: string;
-  payMethodText: string;
-  amount: string;
-  balanceAfter: string;
-  refType: string;
-  operatorName: string;
-  memo: string;
-  audited: boolean;
-  auditedBy: string | null;
-  auditedAt: string | null;
-  auditMemo: string;
-  receiptNo: string | null;
-  /** deductions only */
-  meterName?: string | null;
-  address?: string | null;
-  prevTotal?: string | null;
-  total?: string | null;
-  quantity?: string | null;
-  readAt?: string | null;
-}
-
-export interface RoomDetail {
-  room: { id: number; name: string; areaId: number; path: string };
-  owner: { id: number; name: string; phone: string } | null;
-  accounts: { id: number; wallet: string; walletText: string; balance: string; alarmLevel: number; alarmText: string; status: number; closeDeferred: boolean; updatedAt: string }[];
-  meters: {
-    id: number; name: string; address: string; kind: number; status: number; valveState: number | null; online: boolean;
-    /** 1: switching it off asks the valve-control password (SPEC §4) */
-    phaseId: number | null;
-    chargingSchemeName: string | null; alarmSchemeName: string | null; lastTotal: string | null; lastReadAt: string | null;
-    settledTotal: string | null; settledAt: string | null; protected: boolean; unit: string;
-  }[];
-  journal: JournalRow[];
-  subsidyPlans: SubsidyPlanRow[];
-}
-
-export interface CounterResult {
-  journalId: number;
-  receiptId: number;
-  receiptNo: string;
-  amount: string;
-  balance?: string;
-  duplicate: boolean;
-}
-
-export interface SettlementRow {
-  id: number;
-  meterId: number;
-  meterName: string;
-  address: string;
-  meterKind: number;
-  roomId: number | null;
-  roomName: string | null;
-  ownerId: number | null;
-  ownerName: string | null;
-  prevReadAt: string | null;
-  readAt: string;
-  prevTotal: string;
-  total: string;
-  multiplier: string;
-  quantity: string;
-  amount: string;
-  periodKey: string;
-  note: string;
-  noteText: string;
-  unit: string;
-  settledAt: string;
-}
-
-export interface SettlementData {
-  electric: { count: number; quantity: string; amount: string; vacant: number };
-  water: { count: number; quantity: string; amount: string; vacant: number };
-  count: number;
-  amount: string;
-  pendingMeters: number;
-  noSchemeMeters: number;
-  lastSettledAt: string | null;
-}
-
-export interface AuditSum {
-  count: number;
-  /** money received (cash, WeChat, Alipay, bank): never subsidies, system credits or opening balances */
-  income: string;
-  expense: string;
-  /** 冲正 of money received (voided counter receipts, signed), inside net */
-  reversal?: string;
-  net: string;
-  subsidy: string;
-  systemCredit: string;
-  opening: string;
-  auditedCount: number;
-  audited: string;
-  unauditedCount: number;
-  unaudited: string;
-  byKind: { key: string; text: string; count: number; amount: string }[];
-  byPayMethod: { key: string; text: string; count: number; amount: string }[];
-  byWallet: { key: string; text: string; count: number; amount: string }[];
-}
-
-export interface DeductionSum {
-  count: number;
-  amount: string;
-  electric: { count: number; amount: string; quantity: string };
-  water: { count: number; amount: string; quantity: string };
-  fees: { count: number; amount: string };
-}
-
-export interface ReceiptRow {
-  id: number;
-  no: string;
-  kind: string;
-  kindText: string;
-  payMethod: string;
-  payMethodText: string;
-  amount: string;
-  items: { item: string; amount: string }[];
-  printCount: number;
-  lastPrintedAt: string | null;
-  createdAt: string;
-  operatorName: string;
-  memo: string;
-  journalId: number;
-  roomId: number | null;
-  roomName: string | null;
-  ownerId: number;
-  ownerName: string | null;
-  ownerPhone: string | null;
-}
-
-export interface ReceiptDetail extends ReceiptRow {
-  areaName?: string | null;
-  company: { id: number; name: string; address: string | null; phone: string | null; bankName: string };
-  room: { id: number | null; name: string | null; areaName: string | null };
-  owner: { id: number; name: string | null; phone: string | null };
-  amountChinese: string;
-  /** a data URL (PNG) of the receipt's QR code */
-  qrCode?: string;
-}
-
-export interface SubsidyPlanRow {
-  id: number;
-  roomId: number;
-  roomName: string;
-  ownerName: string | null;
-  wallet: string;
-  walletText: string;
-  amount: string;
-  dayOfMonth: number;
-  startMonth: string;
-  endMonth: string;
-  enabled: boolean;
-  memo: string;
-  createdAt: string;
-  creditedTimes: number;
-}
-
-export interface ClosedRow {
-  ownerId: number;
-  ownerName: string;
-  ownerPhone: string;
-  roomId: number | null;
-  roomName: string | null;
-  closedAt: string | null;
-  operatorName: string | null;
-  memo: string | null;
-  refund: string;
-}
-
-export interface CancelResult {
-  ownerId: number;
-  settledReadings: number;
-  refunds: { wallet: string; amount: string; receiptNo: string }[];
-  valves: { meterId: number; name: string; commandId: number | null; skipped: string }[];
-}
-
-export interface OwnerBillRow {
-  month: string;
-  ownerId: number;
-  ownerName: string;
-  ownerPhone: string;
-  roomId: number;
-  roomName: string;
-  electricQuantity: string;
-  electricAmount: string;
-  waterQuantity: string;
-  waterAmount: string;
-  fees: string;
-  total: string;
-  prepay: string;
-  refund: string;
-  subsidy: string;
-  electricBalance: string;
-  waterBalance: string;
-  arrears: string;
-  status: number;
-  statusText: string;
-}
+// the billing answers are declared with their endpoints (packages/contracts endpoints/billing-rows.ts)
+export type {
+  AuditSum, CancelResult, ClosedRow, CounterResult, DeductionSum, EnergyRoomRow, EnergyRoomSum, HomeSummary, JournalRow, MeterBillRow,
+  OwnerBillRow, ReceiptDetail, ReceiptRow, RoomDetail, SettlementData, SettlementRow, SharedMeterRow, SubsidyPlanRow,
+} from '@meter/contracts';
 
 export interface ChargeCode {
   id: number;
@@ -282,34 +39,6 @@ export interface ChargeCode {
   schemeType: number;
   amount: string;
   memo: string;
-}
-
-export interface SharedMeterRow {
-  meterId: number;
-  meterName: string;
-  address: string;
-  meterKind: number;
-  areaId: number;
-  areaName: string | null;
-  method: number;
-  methodText: string;
-  memo: string;
-  createdAt: string;
-  rooms: number;
-}
-
-export interface HomeSummary {
-  /** prepay: money received; systemCredit and opening (期初余额) apart */
-  today: { prepay: string; refund: string; subsidy: string; deduction: string; fee: string; systemCredit: string; opening: string; payments: number };
-  month: { prepay: string; refund: string; subsidy: string; deduction: string; fee: string; systemCredit: string; opening: string };
-  accounts: {
-    arrearsCount: number; arrears: string; lowBalanceCount: number; electricBalance: string; waterBalance: string;
-    /** in arrears and every meter reads back 断 */
-    closedByArrearsCount: number;
-    /** in arrears, the close waiting for the no-disconnect hours to end (待断电) */
-    pendingCloseCount: number;
-  };
-  trend: { day: string; prepay: string; deduction: string }[];
 }
 
 /** a row of 短信记录 (declared with its endpoint) */
@@ -331,73 +60,71 @@ export type ReportResult = Pick<ReportAnswer<ReportKind>, 'period' | 'count'> & 
 
 // ---- calls -------------------------------------------------------------------------------------------
 
-type Body = Record<string, unknown>;
-
-/** A POST in the company a platform admin picked (searchCompanyID travels in the query). */
-const post = <T>(url: string, data: unknown, company?: string) => request<T>('POST', url, { data, params: { searchCompanyID: company } });
+const B = E.billing;
+/** what a billing write sends (its declared body) */
+export type BillingBody<K extends keyof typeof API.billing> = CallInput<(typeof API.billing)[K]>['body'];
+/** a write lands in the company a platform admin picked (searchCompanyID travels in the query) */
+const withCompany = (company?: string) => ({ searchCompanyID: company });
 
 export const billingApi = {
   // rooms and balances
-  energyRooms: (q: PageQuery) => http.page<EnergyRoomRow>(`${Y}/RoomInfo/GetEnergyRoom`, q),
-  energyRoomSum: (q: Query) => http.get<EnergyRoomSum>(`${Y}/RoomInfo/GetEnergyRoomSum`, q),
-  synthesizeRooms: (q: PageQuery) => http.page<EnergyRoomRow>(`${Y}/RoomInfo/GetSynthesizeRoom`, q),
-  roomDetail: (roomId: number, company?: string) => http.get<RoomDetail>(`${Y}/RoomInfo/GetEnergyRoomDetail`, { roomId, searchCompanyID: company }),
+  energyRooms: (q: PageQuery) => call(B.energyRooms, { query: q }),
+  energyRoomSum: (q: Query) => call(B.energyRoomSum, { query: q }),
+  synthesizeRooms: (q: PageQuery) => call(B.synthesizeRooms, { query: q }),
+  roomDetail: (roomId: number, company?: string) => call(B.roomDetail, { query: { roomId, searchCompanyID: company } }),
 
   // counter operations (amount: 元 string)
-  prepay: (b: Body, company?: string) => post<CounterResult>(`${Y}/Energy/Prepay`, b, company),
-  refund: (b: Body, company?: string) => post<CounterResult>(`${Y}/Energy/Refund`, b, company),
-  subsidy: (b: Body, company?: string) => post<CounterResult>(`${Y}/Energy/Subsidy`, b, company),
-  billPay: (b: Body, company?: string) => post<CounterResult>(`${Y}/usersettlementbill/settleAccountsPay`, b, company),
-  businessPay: (b: Body, company?: string) => post<CounterResult>(`${Y}/userpaymentlog/businessPay`, b, company),
+  prepay: (b: BillingBody<'prepay'>, company?: string) => call(B.prepay, { body: b, query: withCompany(company) }),
+  refund: (b: BillingBody<'refund'>, company?: string) => call(B.refund, { body: b, query: withCompany(company) }),
+  subsidy: (b: BillingBody<'subsidy'>, company?: string) => call(B.subsidy, { body: b, query: withCompany(company) }),
+  billPay: (b: BillingBody<'billPay'>, company?: string) => call(B.billPay, { body: b, query: withCompany(company) }),
+  businessPay: (b: BillingBody<'businessPay'>, company?: string) => call(B.businessPay, { body: b, query: withCompany(company) }),
 
   // timed subsidies
-  addRoomSubsidy: (b: Body, company?: string) => post<{ id: number }>(`${Y}/RoomInfo/AddRoomSubsidy`, b, company),
-  subsidyPlans: (q: PageQuery) => http.page<SubsidyPlanRow>(`${Y}/RoomInfo/RoomSubsidyList`, q),
-  setSubsidyStatus: (id: number, enabled: boolean, company?: string) =>
-    request<null>('PUT', `${Y}/RoomInfo/RoomSubsidyStatus`, { data: { id, enabled }, params: { searchCompanyID: company } }),
+  addRoomSubsidy: (b: BillingBody<'addRoomSubsidy'>, company?: string) => call(B.addRoomSubsidy, { body: b, query: withCompany(company) }),
+  subsidyPlans: (q: PageQuery) => call(B.subsidyPlans, { query: q }),
+  setSubsidyStatus: (id: number, enabled: boolean, company?: string) => call(B.setSubsidyStatus, { body: { id, enabled }, query: withCompany(company) }),
 
   // statistics and settlements
-  statistics: (q: PageQuery) => http.page<JournalRow>(`${Y}/Statistics/list`, { transactionType: 0, ...q }),
-  settlementData: (q: Query) => http.get<SettlementData>(`${Y}/CopySettlement/CopySettlementData`, q),
-  settlements: (q: PageQuery) => http.page<SettlementRow>(`${Y}/CopySettlement/List`, q),
-  exportSettlements: (q: Query) => download(`${Y}/CopySettlement/Export`, q, '抄表结算'),
-  settleNow: (b: Body, company?: string) =>
-    post<{ meters: number; readings: number; deductions: number; amount: string }>(`${Y}/CopySettlement/Settle`, b, company),
+  statistics: (q: PageQuery) => call(B.statistics, { query: { transactionType: 0, ...q } }),
+  settlementData: (q: Query) => call(B.settlementData, { query: q }),
+  settlements: (q: PageQuery) => call(B.settlements, { query: q }),
+  exportSettlements: (q: Query) => fetchFile(B.exportSettlements, { query: q }),
+  settleNow: (b: BillingBody<'settleNow'>, company?: string) => call(B.settleNow, { body: b, query: withCompany(company) }),
 
   // bills
-  ownerBills: (q: PageQuery) => http.page<OwnerBillRow>(`${Y}/usersettlementbill/list`, q),
-  meterBills: (q: PageQuery) => http.page<Record<string, unknown>>(`${Y}/usersettlementbill/energyBill`, { SchemeType: '', ...q }),
+  ownerBills: (q: PageQuery) => call(B.ownerBills, { query: q }),
+  meterBills: (q: PageQuery) => call(B.meterBills, { query: { SchemeType: '', ...q } }),
 
   // payment logs and reconciliation
-  payments: (q: PageQuery) => http.page<JournalRow>(`${Y}/userpaymentlog/Paymentlist`, q),
-  counterReceipts: (q: PageQuery) => http.page<ReceiptRow>(`${Y}/userpaymentlog/Paymentlist2`, q),
-  auditList: (q: PageQuery) => http.page<JournalRow>(`${Y}/userpaymentlog/dataAuditlist`, q),
-  auditSum: (q: Query) => http.get<AuditSum>(`${Y}/userpaymentlog/DataSum`, q),
-  dataAudit: (ids: number[], memo: string, company?: string) =>
-    post<{ audited: number; already: number }>(`${Y}/userpaymentlog/dataAudit`, { ids, memo }, company),
-  deductions: (q: PageQuery) => http.page<JournalRow>(`${Y}/userpaymentlog/deductionDetail`, q),
-  deductionSum: (q: Query) => http.get<DeductionSum>(`${Y}/userpaymentlog/deductionDetailDataSum`, q),
+  payments: (q: PageQuery) => call(B.payments, { query: q }),
+  counterReceipts: (q: PageQuery) => call(B.counterReceipts, { query: q }),
+  auditList: (q: PageQuery) => call(B.auditList, { query: q }),
+  auditSum: (q: Query) => call(B.auditSum, { query: q }),
+  dataAudit: (ids: number[], memo: string, company?: string) => call(B.dataAudit, { body: { ids, memo }, query: withCompany(company) }),
+  deductions: (q: PageQuery) => call(B.deductions, { query: q }),
+  deductionSum: (q: Query) => call(B.deductionSum, { query: q }),
 
   // receipts
-  receipts: (q: PageQuery) => http.page<ReceiptRow>(`${Y}/BillPrinting/List`, q),
-  receipt: (id: number, company?: string) => http.get<ReceiptDetail>(`${Y}/BillPrinting/Detail`, { id, searchCompanyID: company }),
-  printReceipt: (id: number, company?: string) => post<{ id: number; printCount: number }>(`${Y}/BillPrinting/Print/${id}`, undefined, company),
+  receipts: (q: PageQuery) => call(B.receipts, { query: q }),
+  receipt: (id: number, company?: string) => call(B.receipt, { query: { id, searchCompanyID: company } }),
+  printReceipt: (id: number, company?: string) => call(B.printReceipt, { params: { id }, query: withCompany(company) }),
 
   // closing accounts
-  cancelAccount: (b: Body, company?: string) => post<CancelResult>(`${Y}/AccountCancel/Cancel`, b, company),
-  closedAccounts: (q: PageQuery) => http.page<ClosedRow>(`${Y}/AccountOff/List`, q),
-  reopenAccount: (b: Body, company?: string) => post<{ ownerId: number; roomId: number }>(`${Y}/AccountOff/Reopen`, b, company),
+  cancelAccount: (b: BillingBody<'cancelAccount'>, company?: string) => call(B.cancelAccount, { body: b, query: withCompany(company) }),
+  closedAccounts: (q: PageQuery) => call(B.closedAccounts, { query: q }),
+  reopenAccount: (b: BillingBody<'reopenAccount'>, company?: string) => call(B.reopenAccount, { body: b, query: withCompany(company) }),
 
   // charge codes and 公摊 meters (combined payment)
   chargeCodes: (company?: string, schemeType?: number) =>
     http.page<ChargeCode>(`${Y}/sys_companychargecode/List`, { index: 1, size: 1000, schemeType, searchCompanyID: company }),
-  sharedMeters: (q: PageQuery) => http.page<SharedMeterRow>(`${Y}/SharedMeter/List`, q),
+  sharedMeters: (q: PageQuery) => call(B.sharedMeters, { query: q }),
 
   // online payments (wxpay/list pages with page and size)
   onlineOrders: ({ index, size, ...q }: PageQuery) => call(E.payment.list, { query: { ...q, page: index, size } }),
 
   // home
-  homeSummary: (q: Query) => http.get<HomeSummary>(`${Y}/Home/BillingSummary`, q),
+  homeSummary: (q: Query) => call(B.homeSummary, { query: q }),
 
   // notes
   notifications: (q: PageQuery) => call(E.notify.list, { query: q }),
@@ -406,11 +133,9 @@ export const billingApi = {
 
   // reports
   report: <K extends ReportKind>(which: K, q: Query) => request<ReportAnswer<K>>(E.report[which].method, E.report[which].path, { params: q }),
-  exportReport: (which: ReportKind, q: Query) => download(`${Y}/Report/${REPORT_PATH[which]}Export`, q, REPORT_NAME[which]),
+  exportReport: (which: ReportKind, q: Query) => fetchFile(E.report[`${which}Export`], { query: q }),
 };
 
 export type ReportKind = 'check' | 'fees' | 'deduct' | 'bank';
-const REPORT_PATH: Record<ReportKind, string> = { check: 'Check', fees: 'Fees', deduct: 'Deduct', bank: 'Bank' };
-export const REPORT_NAME: Record<ReportKind, string> = { check: '对账报表', fees: '费用报表', deduct: '扣费报表', bank: '银行报表' };
 
 export type { Paged };

@@ -54,9 +54,9 @@ describe('pure rules', () => {
     expect(readingError('1.234', null)).toBe('读数须为不小于 0 的数字，最多 2 位小数');
     expect(readingError('abc', null)).toBe('读数须为不小于 0 的数字，最多 2 位小数');
     const accounts = [
-      { id: 1, wallet: 'electric', walletText: '电费', balance: '0.10', alarmLevel: 0, alarmText: '', status: 1, closeDeferred: false, updatedAt: '' },
-      { id: 2, wallet: 'water', walletText: '水费', balance: '0.20', alarmLevel: 0, alarmText: '', status: 1, closeDeferred: false, updatedAt: '' },
-      { id: 3, wallet: 'other', walletText: '其他费用', balance: '-1.50', alarmLevel: 0, alarmText: '', status: 1, closeDeferred: false, updatedAt: '' },
+      { id: 1, wallet: 'electric', walletText: '电费', balance: '0.10', alarmLevel: 0, alarmText: '', status: 1, closeDeferred: false, updatedAt: '', supply: null, closeAt: null },
+      { id: 2, wallet: 'water', walletText: '水费', balance: '0.20', alarmLevel: 0, alarmText: '', status: 1, closeDeferred: false, updatedAt: '', supply: null, closeAt: null },
+      { id: 3, wallet: 'other', walletText: '其他费用', balance: '-1.50', alarmLevel: 0, alarmText: '', status: 1, closeDeferred: false, updatedAt: '', supply: null, closeAt: null },
     ];
     const p = refundPreview(accounts);
     expect(p.refundFen).toBe(30);

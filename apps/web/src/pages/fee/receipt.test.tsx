@@ -3,8 +3,7 @@ import { configure, fireEvent, render, screen, waitFor } from '@testing-library/
 import QRCode from 'qrcode';
 import { areaSelections } from '../../app/page.tsx';
 import { resetInflight } from '../../api/request.ts';
-import type { ReceiptDetail } from './billingApi.ts';
-import { Receipt, receiptCapitals } from './Receipt.tsx';
+import { Receipt, receiptCapitals, type ReceiptView } from './Receipt.tsx';
 import BillPrint from './BillPrint.tsx';
 import { qrOptions } from './qr.ts';
 import { mockServer, ok, renderPage, signIn } from './testing.tsx';
@@ -22,10 +21,10 @@ afterEach(() => {
   vi.restoreAllMocks();
 });
 
-const DETAIL: ReceiptDetail = {
+const DETAIL: ReceiptView = {
   id: 5, no: 'SJ2025030100000009', kind: 'prepay', kindText: '充值', payMethod: 'cash', payMethodText: '现金', amount: '1001.01',
   items: [{ item: '电费充值', amount: '1001.01' }], printCount: 0, lastPrintedAt: null, createdAt: '2025-03-01 09:30:00', operatorName: '演示管理员',
-  memo: '', journalId: 9, roomId: 11, roomName: '1-101', ownerId: 21, ownerName: '王伟', ownerPhone: '13800001111',
+  memo: '', journalId: 9, roomId: 11, roomName: '1-101', ownerId: 21, ownerName: '王伟', ownerPhone: '13800001111', companyId: 1, areaName: '阳光园区/1号楼/1层',
   company: { id: 1, name: '阳光物业服务有限公司', address: '杭州市西湖区', phone: '0571-88888888', bankName: '中国农业银行' },
   room: { id: 11, name: '1-101', areaName: '阳光园区/1号楼/1层' },
   owner: { id: 21, name: '王伟', phone: '13800001111' },

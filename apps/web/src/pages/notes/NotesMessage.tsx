@@ -1,5 +1,6 @@
 // 短信记录 (/notesMessage): the balance alarms sent to owners by SMS or phone (/sms/log/list) — the
-// alarm level, the text, the number, the state (queued, sent, failed with the reason) and the price.
+// alarm level, the text, the number, the state (queued, sent, failed with the reason, retried), the
+// provider and its delivery receipt, the price and what the message cost.
 import { useMemo } from 'react';
 import { Tag, Tooltip } from 'antd';
 import { formatMoney } from '@meter/contracts';
@@ -9,13 +10,18 @@ import { rangeColumn, timeColumn } from '../fee/common.tsx';
 
 type Row = NotificationRow & Record<string, unknown>;
 
-const LEVEL_TEXT: Record<number, string> = { 1: '低于报警1', 2: '低于报警2', 3: '欠费（断电/关阀通知）' };
+const LEVEL_TEXT: Record<number, string> = { 1: '低于报警1', 2: '低于报警2', 3: '欠费（断电/关阀通知）', 4: '恢复供应', 5: '缴费到账', 6: '群发' };
 const STATUS: Record<string, { text: string; color: string }> = {
   queued: { text: '待发送', color: 'processing' },
   sending: { text: '发送中', color: 'processing' },
   sent: { text: '已发送', color: 'success' },
   failed: { text: '发送失败', color: 'error' },
 };
+const RECEIPT: Record<string, { text: string; color: string }> = {
+  delivered: { text: '已送达', color: 'success' },
+  undelivered: { text: '未送达', color: 'error' },
+};
+const PROVIDER_TEXT: Record<string, string> = { log: '仅记录日志', aliyun: '阿里云短信', tencent: '腾讯云短信' };
 const CHANNEL_TEXT: Record<string, string> = { '1': '短信', '2': '电话', sms: '短信', phone: '电话' };
 
 export function messageColumns(): ResourceColumn<Row>[] {
@@ -25,13 +31,13 @@ export function messageColumns(): ResourceColumn<Row>[] {
     { title: '手机号码', key: 'phone', dataIndex: 'phone', search: true },
     { title: '方式', key: 'channel', dataIndex: 'channel', render: (_d, r) => CHANNEL_TEXT[String(r.channel)] ?? String(r.channel) },
     {
-      title: '报警级别',
+      title: '类型',
       key: 'level',
       dataIndex: 'level',
       search: true,
       valueType: 'select',
       valueEnum: Object.fromEntries(Object.entries(LEVEL_TEXT).map(([k, v]) => [k, { text: v }])),
-      render: (_d, r) => <Tag color={r.level === 3 ? 'red' : r.level === 2 ? 'orange' : 'gold'}>{LEVEL_TEXT[r.level] ?? r.level}</Tag>,
+      render: (_d, r) => <Tag color={r.level === 3 ? 'red' : r.level === 2 ? 'orange' : r.level === 1 ? 'gold' : 'blue'}>{LEVEL_TEXT[r.level] ?? r.level}</Tag>,
     },
     { title: '内容', key: 'content', dataIndex: 'content', ellipsis: true, width: 360 },
     {
@@ -48,13 +54,20 @@ export function messageColumns(): ResourceColumn<Row>[] {
       },
     },
     { title: '失败原因', key: 'error', dataIndex: 'error', ellipsis: true, render: (_d, r) => r.error || '-' },
+    { title: '服务商', key: 'provider', dataIndex: 'provider', render: (_d, r) => PROVIDER_TEXT[r.provider] ?? r.provider },
     {
-      title: '费用',
-      key: 'priceFen',
-      dataIndex: 'priceFen',
-      align: 'right',
-      render: (_d, r) => formatMoney(r.priceFen),
+      title: '回执',
+      key: 'receipt',
+      dataIndex: 'receipt',
+      render: (_d, r) => {
+        const x = RECEIPT[r.receipt];
+        if (!x) return r.status === 'sent' && r.provider !== 'log' ? <Tag>等待回执</Tag> : '-';
+        return <Tooltip title={[r.receiptText, r.receiptAt].filter(Boolean).join(' ')}><Tag color={x.color}>{x.text}</Tag></Tooltip>;
+      },
     },
+    { title: '尝试次数', key: 'attempts', dataIndex: 'attempts', align: 'right' },
+    { title: '单价', key: 'priceFen', dataIndex: 'priceFen', align: 'right', render: (_d, r) => formatMoney(r.priceFen) },
+    { title: '费用', key: 'costFen', dataIndex: 'costFen', align: 'right', render: (_d, r) => formatMoney(r.costFen) },
     timeColumn<Row>('发送时间', 'sentAt'),
     rangeColumn<Row>(),
   ];

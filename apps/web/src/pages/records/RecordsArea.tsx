@@ -8,6 +8,7 @@ import { BetaSchemaForm, type ActionType } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
 import { ACCESS, AREA_TYPES, areaResource } from '@meter/contracts';
 import { ResourceTable, formColumns, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { ImportButton } from '../../components/ImportDialog.tsx';
 import { columnsFromResource } from '../../components/resourceColumns.tsx';
 import { FORM_INVALID, supersededValidation } from '../../components/validate.ts';
 import { areaArchiveApi, type AreaRow } from '../../api/area.ts';
@@ -142,7 +143,8 @@ export default function RecordsArea() {
             新增下级
           </a>,
         ]}
-        toolBar={() => [
+        toolBar={(h) => [
+          <ImportButton key="import" kind="area" onDone={() => { h.reload(); refreshTrees(); }} />,
           <Button key="sets" onClick={() => setSets(true)}>
             区域权限
           </Button>,

@@ -5,6 +5,7 @@
 import { useMemo, useState } from 'react';
 import { COLLECTOR_PLANS, collectorResource, type CollectorRow } from '@meter/contracts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { ImportButton } from '../../components/ImportDialog.tsx';
 import { columnsFromResource } from '../../components/resourceColumns.tsx';
 import { gatherApi } from '../../api/device.ts';
 import { useCan } from '../../app/session.ts';
@@ -79,6 +80,7 @@ export default function RecordsCollect() {
         toForm={(r) => ({ ...r, plan: String(r.plan) })}
         createDefaults={{ plan: plans.collector[0] ? String(plans.collector[0].value) : undefined }}
         rowActions={canEdit ? (r) => [<a key="secret" onClick={() => setSecretOf(r)}>注册密钥</a>] : undefined}
+        toolBar={(h) => [<ImportButton key="import" kind="collector" onDone={h.reload} />]}
       />
       {secretOf && <CollectorSecretModal collector={secretOf} company={company} onClose={() => setSecretOf(null)} />}
     </>

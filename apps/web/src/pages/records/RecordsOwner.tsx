@@ -7,6 +7,7 @@ import { Alert, Button, Form, Input, Modal, Popconfirm, Tag, Typography } from '
 import { DownloadOutlined } from '@ant-design/icons';
 import { GENDERS, ownerResource, type OwnerListInput } from '@meter/contracts';
 import { ResourceTable, type ListQuery, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { ImportButton } from '../../components/ImportDialog.tsx';
 import { columnsFromResource } from '../../components/resourceColumns.tsx';
 import { ownerApi, type OwnerRow } from '../../api/archive.ts';
 import { useCan } from '../../app/session.ts';
@@ -199,13 +200,15 @@ export default function RecordsOwner() {
         }}
         toolBar={(h) => {
           reloadRef.current = h.reload;
-          return canExport
-            ? [
-                <Button key="export" icon={<DownloadOutlined />} loading={exporting} onClick={() => void doExport()}>
-                  导出
-                </Button>,
-              ]
-            : [];
+          return [
+            <ImportButton key="import" kind="owner" onDone={h.reload} />,
+            <ImportButton key="opening" kind="opening" onDone={h.reload}>导入期初余额</ImportButton>,
+            canExport && (
+              <Button key="export" icon={<DownloadOutlined />} loading={exporting} onClick={() => void doExport()}>
+                导出
+              </Button>
+            ),
+          ].filter(Boolean);
         }}
       />
       <MoveModal

@@ -6,6 +6,7 @@ import { useMemo } from 'react';
 import { Tag } from 'antd';
 import { DECORATIONS, ORIENTATIONS, roomResource } from '@meter/contracts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { ImportButton } from '../../components/ImportDialog.tsx';
 import { columnsFromResource } from '../../components/resourceColumns.tsx';
 import { chargingTypeApi, roomApi, type RoomRow } from '../../api/archive.ts';
 import { useCompany } from './deviceFields.tsx';
@@ -85,6 +86,7 @@ export default function RecordsRoom() {
         chargingTypeId: r.chargingTypeId ?? undefined,
       })}
       createDefaults={{ decoration: '0', orientation: '0', status: '1' }}
+      toolBar={(h) => [<ImportButton key="import" kind="room" onDone={h.reload} />]}
     />
   );
 }

@@ -10,6 +10,7 @@ import {
   type FocusRow, type LookupRow, type MeterRow,
 } from '@meter/contracts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { ImportButton } from '../../components/ImportDialog.tsx';
 import { columnsFromResource } from '../../components/resourceColumns.tsx';
 import { focusApi, lookupApi, meterApi } from '../../api/device.ts';
 import { http } from '../../api/request.ts';
@@ -185,7 +186,8 @@ export default function RecordsTable() {
             </a>
           ),
         ]}
-        toolBar={() => [
+        toolBar={(h) => [
+          <ImportButton key="import" kind="meter" onDone={h.reload} />,
           <Button key="focus" icon={<StarOutlined />} onClick={() => setFocusOpen(true)}>关注设备</Button>,
           isPlatform && <Button key="lookups" icon={<BookOutlined />} onClick={() => setLookupOpen(true)}>设备字典</Button>,
         ].filter(Boolean) as ReactNode[]}

@@ -1,0 +1,22 @@
+import { index, integer, pgTable, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { companyId, createdAt, id, ref } from './common.ts';
+
+/**
+ * One committed Excel import (modules/imports): which file (its sha-256), of which kind, how many
+ * rows, by whom. The same file is imported once per company and kind (the unique index).
+ */
+export const importBatches = pgTable('import_batches', {
+  id: id(),
+  companyId: companyId(),
+  /** area, room, owner, collector, meter, opening */
+  kind: varchar('kind', { length: 16 }).notNull(),
+  fileHash: varchar('file_hash', { length: 64 }).notNull(),
+  fileName: varchar('file_name', { length: 200 }).notNull().default(''),
+  rows: integer('rows').notNull(),
+  operatorId: ref('operator_id'),
+  operatorName: varchar('operator_name', { length: 64 }).notNull().default(''),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('import_batches_file').on(t.companyId, t.kind, t.fileHash),
+  index('import_batches_company_time').on(t.companyId, t.createdAt),
+]);

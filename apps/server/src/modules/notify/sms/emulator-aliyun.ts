@@ -1,0 +1,174 @@
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+
+// LOCAL EMULATOR of 阿里云短信 (Dysmsapi 2017-05-25, RPC style) — not a provider. An HTTP server on
+// 127.0.0.1 that checks each call's ACS3-HMAC-SHA256 signature exactly as the service does (canonical
+// request → SHA-256 → HMAC with the AccessKey secret; x-acs-content-sha256, x-acs-date within 15
+// minutes, a nonce used once), answers SendSms and QuerySendDetails in the service's JSON, keeps one
+// message per OutId (a repeated OutId is answered with the first BizId and not delivered again) and
+// serves the delivery receipts. Used by `npm start` (SMS_MODE=emulator) and the tests.
+
+export interface AliyunEmulatorOptions {
+  /** AccessKey ID → secret the emulator accepts (a table, or a look-up) */
+  keys: Record<string, string> | ((accessKeyId: string) => Promise<string | undefined>);
+  host?: string;
+  port?: number;
+  /** phones whose messages are accepted and then not delivered (receipt 发送失败) */
+  undeliverable?: Set<string>;
+}
+
+export interface AliyunMessage {
+  bizId: string;
+  outId: string;
+  phone: string;
+  signName: string;
+  templateCode: string;
+  content: string;
+  sendDate: string;
+  sentAt: Date;
+}
+
+export interface AliyunEmulator {
+  url: string;
+  /** host:port, what the SDK takes as its endpoint */
+  endpoint: string;
+  app: FastifyInstance;
+  /** every message delivered (one per OutId) */
+  messages: AliyunMessage[];
+  /** SendSms calls answered, repeats of an OutId and refusals included */
+  calls: number;
+  /** phones whose messages are accepted and then not delivered (may be added to while running) */
+  undeliverable: Set<string>;
+  /** the next n SendSms calls are refused with this code (e.g. isp.SYSTEM_ERROR) */
+  failNext(n: number, code?: string): void;
+  close(): Promise<void>;
+}
+
+const encode = (s: string) => encodeURIComponent(s).replace(/!/g, '%21').replace(/'/g, '%27').replace(/\(/g, '%28').replace(/\)/g, '%29').replace(/\*/g, '%2A');
+const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
+const beijing = (d: Date) => new Date(d.getTime() + 8 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
+
+/** The signature the caller should have sent, or a refusal (code, message). */
+async function checkSignature(req: FastifyRequest, raw: Buffer, keys: AliyunEmulatorOptions['keys'], nonces: Set<string>): Promise<{ code: string; message: string } | null> {
+  const auth = String(req.headers.authorization ?? '');
+  const m = /^ACS3-HMAC-SHA256 Credential=([^,]+),SignedHeaders=([^,]+),Signature=([0-9a-f]+)$/.exec(auth);
+  if (!m) return { code: 'IncompleteSignature', message: 'The request signature does not conform to Aliyun standards.' };
+  const [, akId, signedList, signature] = m;
+  const secret = typeof keys === 'function' ? await keys(akId) : keys[akId];
+  if (!secret) return { code: 'InvalidAccessKeyId.NotFound', message: 'Specified access key is not found.' };
+  const signed = signedList.split(';');
+  for (const h of ['host', 'x-acs-action', 'x-acs-content-sha256', 'x-acs-date', 'x-acs-signature-nonce', 'x-acs-version']) {
+    if (!signed.includes(h)) return { code: 'IncompleteSignature', message: `Header ${h} is not signed.` };
+  }
+  if (req.headers['x-acs-content-sha256'] !== sha256(raw)) return { code: 'IncompleteSignature', message: 'x-acs-content-sha256 does not match the body.' };
+  const date = Date.parse(String(req.headers['x-acs-date'] ?? ''));
+  if (!Number.isFinite(date) || Math.abs(Date.now() - date) > 15 * 60_000) return { code: 'InvalidTimeStamp.Expired', message: 'Specified time stamp or date value is expired.' };
+  const nonce = String(req.headers['x-acs-signature-nonce'] ?? '');
+  if (!nonce || nonces.has(nonce)) return { code: 'SignatureNonceUsed', message: 'Specified signature nonce was used already.' };
+  const url = new URL(req.url, 'http://emulator');
+  const query = [...url.searchParams.keys()].sort().map((k) => `${k}=${encode(url.searchParams.get(k) ?? '')}`).join('&');
+  const headers = signed.map((h) => `${h}:${String(req.headers[h] ?? '').trim()}\n`).join('');
+  const canonical = `${req.method}\n${url.pathname}\n${query}\n${headers}\n${signed.join(';')}\n${String(req.headers['x-acs-content-sha256'])}`;
+  const expected = createHmac('sha256', secret).update(`ACS3-HMAC-SHA256\n${sha256(canonical)}`).digest();
+  const given = Buffer.from(signature, 'hex');
+  if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+    return { code: 'SignatureDoesNotMatch', message: 'Specified signature does not match our calculation.' };
+  }
+  nonces.add(nonce);
+  return null;
+}
+
+export async function startAliyunEmulator(o: AliyunEmulatorOptions): Promise<AliyunEmulator> {
+  const app = Fastify({ logger: false });
+  const messages: AliyunMessage[] = [];
+  const byOutId = new Map<string, AliyunMessage>();
+  const nonces = new Set<string>();
+  let failing = 0;
+  let failCode = 'isp.SYSTEM_ERROR';
+  let calls = 0;
+  const undeliverable = o.undeliverable ?? new Set<string>();
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+  const answer = (reply: FastifyReply, status: number, body: Record<string, unknown>) =>
+    reply.code(status).header('content-type', 'application/json;charset=utf-8').send({ RequestId: randomUUID().toUpperCase(), ...body });
+
+  app.all('/', async (req, reply) => {
+    const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
+    const bad = await checkSignature(req, raw, o.keys, nonces);
+    if (bad) return answer(reply, bad.code.startsWith('InvalidAccessKeyId') ? 404 : 400, { Code: bad.code, Message: bad.message, HostId: 'dysmsapi.aliyuncs.com' });
+    const q = new URL(req.url, 'http://emulator').searchParams;
+    const action = String(req.headers['x-acs-action'] ?? q.get('Action') ?? '');
+    if (req.headers['x-acs-version'] !== '2017-05-25') return answer(reply, 400, { Code: 'InvalidVersion', Message: 'Specified parameter Version is not valid.' });
+    if (action === 'SendSms') {
+      calls++;
+      if (failing > 0) {
+        failing--;
+        return answer(reply, 200, { Code: failCode, Message: failCode === 'isp.SYSTEM_ERROR' ? 'System error' : '触发流控' });
+      }
+      const phone = q.get('PhoneNumbers') ?? '';
+      const signName = q.get('SignName') ?? '';
+      const templateCode = q.get('TemplateCode') ?? '';
+      const outId = q.get('OutId') ?? '';
+      if (!/^1\d{10}$/.test(phone)) return answer(reply, 200, { Code: 'isv.MOBILE_NUMBER_ILLEGAL', Message: '非法手机号' });
+      if (!signName) return answer(reply, 200, { Code: 'isv.SMS_SIGNATURE_ILLEGAL', Message: '该账号下找不到对应签名' });
+      if (!/^SMS_\d+$/.test(templateCode)) return answer(reply, 200, { Code: 'isv.SMS_TEMPLATE_ILLEGAL', Message: '该账号下找不到对应模板' });
+      let params: Record<string, unknown>;
+      try {
+        params = JSON.parse(q.get('TemplateParam') || '{}') as Record<string, unknown>;
+      } catch {
+        return answer(reply, 200, { Code: 'isv.INVALID_JSON_PARAM', Message: 'JSON参数不合法，只接受字符串值' });
+      }
+      const seen = outId ? byOutId.get(outId) : undefined;
+      if (seen) return answer(reply, 200, { Code: 'OK', Message: 'OK', BizId: seen.bizId });
+      const now = new Date();
+      const msg: AliyunMessage = {
+        bizId: `${Math.floor(Math.random() * 1e15)}^0`, outId, phone, signName, templateCode,
+        content: `【${signName}】${String(params.content ?? '')}`, sendDate: beijing(now), sentAt: now,
+      };
+      messages.push(msg);
+      if (outId) byOutId.set(outId, msg);
+      return answer(reply, 200, { Code: 'OK', Message: 'OK', BizId: msg.bizId });
+    }
+    if (action === 'QuerySendDetails') {
+      const phone = q.get('PhoneNumber') ?? '';
+      const day = q.get('SendDate') ?? '';
+      const bizId = q.get('BizId') ?? '';
+      if (!/^\d{8}$/.test(day)) return answer(reply, 200, { Code: 'isv.INVALID_PARAMETERS', Message: 'SendDate 格式应为 yyyyMMdd' });
+      const rows = messages.filter((x) => x.phone === phone && x.sendDate.slice(0, 10).replace(/-/g, '') === day && (!bizId || x.bizId === bizId));
+      return answer(reply, 200, {
+        Code: 'OK', Message: 'OK', TotalCount: rows.length,
+        SmsSendDetailDTOs: {
+          SmsSendDetailDTO: rows.map((x) => {
+            const failed = undeliverable.has(x.phone);
+            return {
+              PhoneNum: x.phone, SendStatus: failed ? 2 : 3, ErrCode: failed ? 'MOBILE_NOT_ON_SERVICE' : 'DELIVERED', TemplateCode: x.templateCode,
+              Content: x.content, SendDate: x.sendDate, ReceiveDate: x.sendDate, OutId: x.outId,
+            };
+          }),
+        },
+      });
+    }
+    return answer(reply, 404, { Code: 'InvalidAction.NotFound', Message: `Specified api is not found, please check your url and method.` });
+  });
+
+  await app.listen({ host: o.host ?? '127.0.0.1', port: o.port ?? 0 });
+  const addr = app.server.address();
+  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  const endpoint = `${o.host ?? '127.0.0.1'}:${port}`;
+  return {
+    url: `http://${endpoint}`,
+    endpoint,
+    app,
+    messages,
+    undeliverable,
+    get calls() {
+      return calls;
+    },
+    failNext(n, code = 'isp.SYSTEM_ERROR') {
+      failing = n;
+      failCode = code;
+    },
+    close: () => app.close(),
+  };
+}

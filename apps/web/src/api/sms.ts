@@ -1,0 +1,64 @@
+// 短信 (/sms): the company's SMS provider (/sms/config).
+import type { SmsConfig } from '@meter/contracts';
+import { call } from './endpoint.ts';
+import { E } from './endpoints.gen.ts';
+
+export type { SmsConfig };
+
+export interface SmsConfigInput {
+  provider: 'log' | 'aliyun' | 'tencent';
+  accessKeyId?: string;
+  /** empty: keep the stored one */
+  secret?: string;
+  signName?: string;
+  templateCode?: string;
+  sdkAppId?: string;
+  region?: string;
+}
+
+export const smsApi = {
+  config: () => call(E.notify.config),
+  saveConfig: (body: SmsConfigInput) => call(E.notify.saveConfig, { body }),
+};
+
+export type { SmsTemplate, SmsRuleAnswer } from '@meter/contracts';
+
+export interface SmsTemplateBody {
+  name: string;
+  event: number;
+  content: string;
+  status: number;
+  memo: string;
+}
+
+export interface SmsRuleInput {
+  meterKind: number;
+  event: number;
+  templateId: number | null;
+  thresholdFen: number;
+  channel: 'sms' | 'phone' | 'both' | 'off';
+}
+
+type TemplateQuery = { index: number; size: number; name?: string; event?: number; status?: number };
+
+export const smsTemplateApi = {
+  list: (q: TemplateQuery) => call(E.sms.templateList, { query: q }),
+  create: (body: SmsTemplateBody) => call(E.sms.templateCreate, { body }),
+  update: (id: number, body: SmsTemplateBody) => call(E.sms.templateUpdate, { body: { ...body, id } }),
+  remove: (ids: number[]) => call(E.sms.templateDelete, { body: { ids } }),
+  rules: () => call(E.sms.ruleList),
+  saveRules: (rules: SmsRuleInput[]) => call(E.sms.ruleSave, { body: { rules } }),
+};
+
+export interface BulkInput {
+  areaId?: number;
+  arrearsOnly?: boolean;
+  meterKind?: number;
+  content: string;
+}
+
+export const bulkSmsApi = {
+  preview: (body: BulkInput) => call(E.bulk.preview, { body }),
+  send: (body: BulkInput & { expectCount: number }) => call(E.bulk.send, { body }),
+  progress: (batch: string) => call(E.bulk.progress, { query: { batch } }),
+};

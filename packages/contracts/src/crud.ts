@@ -1,0 +1,125 @@
+import { z } from 'zod';
+import { endpoint, type EndpointPerm } from './endpoint.ts';
+import { num } from './input.ts';
+import { CompanyQuery, wireTime } from './query.ts';
+import { formSchema, listQuerySchema, type FieldDef, type ResourceDef } from './resource.ts';
+
+// A CRUD resource's five endpoints derived from its declaration (issue 13 §2): list (paged, the
+// resource's search fields as the query, one row as the answer), detail, create, update and delete.
+// The server registers them with `registerCrud` (apps/server/src/http/crud.ts: table, tenancy and the
+// domain hooks); the web renders them with `CrudPage` (apps/web/src/components/CrudPage.tsx).
+
+export interface CrudPaths {
+  list: string;
+  /** with `:id` the id travels in the path, otherwise as ?id= */
+  detail: string;
+  create: string;
+  /** the id travels in the body (as the resource's idKey) */
+  update: string;
+  /** the ids travel in the body ({ids}); with `removeBy: 'query'` one id as ?id= */
+  remove: string;
+}
+
+export interface CrudOptions {
+  /** the five paths, or the SPEC §7 base: `${base}/List` and `${base}/Detail` (GET, POST, PUT, DELETE) */
+  paths: CrudPaths | string;
+  /** who may list and read */
+  read: EndpointPerm;
+  /** who may create, update and delete */
+  write: EndpointPerm;
+  /** per-action write permissions, when they differ */
+  writes?: { create?: EndpointPerm; update?: EndpointPerm; remove?: EndpointPerm };
+  removeBy?: 'ids' | 'query';
+  tags: string[];
+  /** fields a row carries besides the declared ones (added by the server's `present` hook) */
+  extra?: z.ZodRawShape;
+}
+
+/** A row of a CRUD resource as answered: its id and its fields. */
+export type CrudRow = { id: number } & Record<string, unknown>;
+
+const id = num(z.number().int().positive());
+const enumIsNumeric = (f: FieldDef) => Object.keys(f.options ?? {}).every((k) => /^-?\d+$/.test(k));
+
+/** The answered type of one field (what the table stores, or what `present` makes of it). */
+export function fieldAnswer(f: FieldDef): z.ZodType {
+  let t: z.ZodType;
+  switch (f.type) {
+    case 'int':
+    case 'ref':
+      t = z.number();
+      break;
+    case 'decimal':
+    case 'money':
+      t = z.string();
+      break;
+    case 'enum':
+      t = enumIsNumeric(f) ? z.number() : z.string();
+      break;
+    case 'bool':
+      t = z.boolean();
+      break;
+    case 'datetime':
+      t = wireTime;
+      break;
+    case 'tags':
+      t = z.array(z.union([z.string(), z.number()]));
+      break;
+    case 'password':
+      // write-only: never part of an answer's contract
+      return z.unknown();
+    default:
+      // text is stored as '' when left empty (formSchema)
+      return f.readonly ? z.string().nullable() : z.string();
+  }
+  return f.required || (f.default !== undefined && f.default !== null && !f.readonly) ? t : t.nullable();
+}
+
+/** The answered row of a resource: id, every declared field, and `extra` (joined or computed fields). */
+export function rowSchema(def: ResourceDef, extra: z.ZodRawShape = {}) {
+  const shape: Record<string, z.ZodType> = { [def.idKey ?? 'id']: z.number() };
+  for (const f of def.fields) shape[f.key] = fieldAnswer(f);
+  return z.object({ ...shape, ...extra });
+}
+
+/** The five declarations of a resource (see CrudOptions for where ids travel). */
+export function crudEndpoints(def: ResourceDef, o: CrudOptions) {
+  const p: CrudPaths =
+    typeof o.paths === 'string'
+      ? { list: `${o.paths}/List`, detail: `${o.paths}/Detail`, create: `${o.paths}/Detail`, update: `${o.paths}/Detail`, remove: `${o.paths}/Detail` }
+      : o.paths;
+  const idKey = def.idKey ?? 'id';
+  const row = rowSchema(def, o.extra).pipe(z.custom<CrudRow>());
+  const body = formSchema(def);
+  const { tags, read } = o;
+  const byParam = p.detail.includes(':id');
+  const withId = CompanyQuery.extend({ id });
+  // the id's place varies by resource: the schemas are typed as the wider of the two
+  const detailQuery: z.ZodObject<z.ZodRawShape> = byParam ? CompanyQuery : withId;
+  const detailParams: z.ZodObject<{ id: typeof id }> | undefined = byParam ? z.object({ id }) : undefined;
+  const removeQuery: z.ZodObject<z.ZodRawShape> = o.removeBy === 'query' ? withId : CompanyQuery;
+  const removeBody: z.ZodObject<{ ids: z.ZodArray<typeof id> }> | undefined =
+    o.removeBy === 'query' ? undefined : z.object({ ids: z.array(id).min(1, '请选择要删除的记录').max(1000) });
+  return {
+    list: endpoint({
+      method: 'GET', path: p.list, summary: `${def.title}列表`, perm: read, query: listQuerySchema(def), response: row, paged: true, tags,
+    }),
+    detail: endpoint({
+      method: 'GET', path: p.detail, summary: `${def.title}详情`, perm: read, query: detailQuery, params: detailParams, response: row, tags,
+    }),
+    create: endpoint({
+      method: 'POST', path: p.create, summary: `新增${def.title}`, perm: o.writes?.create ?? o.write, query: CompanyQuery, body,
+      response: z.object({ [idKey]: z.number() }), tags,
+    }),
+    update: endpoint({
+      method: 'PUT', path: p.update, summary: `编辑${def.title}`, perm: o.writes?.update ?? o.write, query: CompanyQuery,
+      body: body.extend({ [idKey]: id }), response: z.null(), tags,
+    }),
+    remove: endpoint({
+      method: 'DELETE', path: p.remove, summary: `删除${def.title}`, perm: o.writes?.remove ?? o.write, query: removeQuery, body: removeBody,
+      response: z.null(), tags,
+    }),
+  };
+}
+
+export type CrudEndpoints = ReturnType<typeof crudEndpoints>;

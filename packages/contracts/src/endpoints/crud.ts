@@ -1,0 +1,50 @@
+import { z } from 'zod';
+import { crudEndpoints } from '../crud.ts';
+import { alarmSchemeResource, CHARGING_SCHEME_OP, chargeCodeResource } from '../resources/scheme.ts';
+import { appealTypeResource, noticeTypeResource, workOrderTypeResource } from '../resources/content.ts';
+import { areaPermissionResource } from '../resources/area.ts';
+import { chargingTypeResource } from '../resources/room.ts';
+import { companyClassifyResource } from '../resources/company.ts';
+import { deviceLookupResource } from '../resources/device.ts';
+
+// The declared CRUD resources' endpoints, one registry entry each: paths (SPEC §7), who may read and write.
+// Each gives five declarations (list, detail, create, update, remove; packages/contracts/src/crud.ts);
+// the server registers them with registerCrud, the web renders them with CrudPage.
+
+/** the type dictionaries are read by whoever uses the appeal/notice pages, written by whoever holds 类型设置 */
+const contentRead = { routes: ['addedAppeal', 'systemAppeal', 'addedNotice', 'systemNotice'] };
+const contentWrite = { op: 'content.types', access: 1 as const };
+const content = { read: contentRead, write: contentWrite, tags: ['增值服务'] };
+const platformWrite = { access: 0 as const, routes: ['belongs'] };
+const feesRead = { routes: ['systemFees'] };
+const schemeTags = ['收费与报警方案'];
+const V1 = '/device/api/v1';
+
+/** API group name → the resource's five endpoints (`API.noticeType.list`, web `E.noticeType.list`). */
+export const crudApi = {
+  noticeType: crudEndpoints(noticeTypeResource, { ...content, paths: '/yewu/api/NoticeType' }),
+  appealType: crudEndpoints(appealTypeResource, { ...content, paths: '/yewu/api/AppealType' }),
+  workOrderType: crudEndpoints(workOrderTypeResource, { ...content, paths: '/yewu/api/WorkOrderType' }),
+  areaPermission: crudEndpoints(areaPermissionResource, {
+    paths: '/yewu/api/AreaPermission', tags: ['区域'],
+    read: { routes: ['systemRecords', 'administrator', 'recordsArea'] }, write: { routes: ['systemRecords', 'recordsArea'] },
+    extra: { areaNames: z.array(z.string()) },
+  }),
+  chargingType: crudEndpoints(chargingTypeResource, { paths: '/yewu/api/ChargingType', tags: ['收费类型'], read: feesRead, write: feesRead }),
+  companyClassify: crudEndpoints(companyClassifyResource, { paths: '/yewu/api/CompanyClassify', tags: ['单位'], read: {}, write: platformWrite }),
+  deviceLookup: crudEndpoints(deviceLookupResource, {
+    paths: { list: `${V1}/lookup/list`, detail: `${V1}/lookup`, create: `${V1}/lookup`, update: `${V1}/lookup`, remove: `${V1}/lookup` },
+    removeBy: 'query', tags: ['设备字典'], read: {}, write: { access: 0 },
+  }),
+  chargeCode: crudEndpoints(chargeCodeResource, {
+    paths: '/yewu/api/sys_companychargecode', tags: schemeTags,
+    read: { routes: ['recordsFees', 'chargeCode', 'compre'] }, write: { routes: ['recordsFees', 'chargeCode'], op: CHARGING_SCHEME_OP },
+  }),
+  alarmScheme: crudEndpoints(alarmSchemeResource, {
+    paths: {
+      list: '/yewu/api/alarmscheme/list', detail: '/yewu/api/alarmscheme/detail/:id', create: '/yewu/api/alarmscheme/detail',
+      update: '/yewu/api/alarmscheme/detail', remove: '/yewu/api/alarmscheme/detail',
+    },
+    tags: schemeTags, read: { routes: ['recordsPolice', 'recordsTable'] }, write: { routes: ['recordsPolice'] },
+  }),
+};
