@@ -466,7 +466,7 @@ export const controlEndpoints = {
 
   // ---- third-party settings
   third: endpoint({ method: 'GET', path: `${V1}/company/third`, summary: '第三方配置', perm: third, query: company, response: ThirdConfig, tags }),
-  saveThird: endpoint({ method: 'POST', path: `${V1}/company/third`, summary: '保存第三方配置', perm: third, query: company, body: ThirdBody, response: ThirdConfig, tags }),
+  saveThird: endpoint({ method: 'POST', path: `${V1}/company/third`, summary: '保存第三方配置', perm: third, body: ThirdBody, response: ThirdConfig, tags }),
 };
 
 export type Command = z.output<typeof CommandRow>;
