@@ -16,7 +16,11 @@ const pgPort = 55000 + Math.floor(Math.random() * 1000);
 let child: ChildProcess | undefined;
 
 function start() {
-  const env: NodeJS.ProcessEnv = { ...process.env, DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort), SIMULATOR: '0', LOG_LEVEL: 'warn' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env, DATA_DIR: dataDir, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort), SIMULATOR: '0', LOG_LEVEL: 'warn',
+    // the device side and the local emulators on ports of their own, so a demo running beside the tests does not collide
+    GATEWAY_PORT: String(port + 1), MQTT_PORT: String(port + 2), PAY_EMULATOR_PORT: '0', SMS_ALIYUN_PORT: '0', SMS_TENCENT_PORT: '0',
+  };
   delete env.DATABASE_URL;
   delete env.MQTT_URL;
   const p = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], { cwd: root, env, stdio: ['ignore', 'pipe', 'pipe'] });
