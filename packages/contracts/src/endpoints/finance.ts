@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { AreaFilter, PageQuery } from '../query.ts';
+import { AreaFilter, CompanyQuery, PageQuery } from '../query.ts';
 
 // 财务日 (/yewu/api, issue 14 items 13–15): 日结/交班 (/dailyClose), 作废/冲正 of a receipt
 // (/billprint), and 取消订单 of an unpaid counter QR order (/energy, /compre).
@@ -71,10 +71,10 @@ const payTags = ['在线支付'];
 export const financeEndpoints = {
   days: endpoint({ method: 'GET', path: `${Y}/DailyClosing/List`, summary: '营业日列表（状态、实收合计）', perm: dayRead, query: DayListQuery, response: DayRow, paged: true, tags: dayTags }),
   day: endpoint({ method: 'GET', path: `${Y}/DailyClosing/Detail`, summary: '营业日详情（按支付方式、按操作员；结账单）', perm: dayRead, query: DayQuery, tags: dayTags }),
-  closeDay: endpoint({ method: 'POST', path: `${Y}/DailyClosing/Close`, summary: '日结（锁定营业日）', perm: dayOp, body: CloseDayBody, tags: dayTags }),
-  handover: endpoint({ method: 'POST', path: `${Y}/DailyClosing/Handover`, summary: '交班（锁定操作员当日班次）', perm: dayOp, body: HandoverBody, tags: dayTags }),
+  closeDay: endpoint({ method: 'POST', path: `${Y}/DailyClosing/Close`, summary: '日结（锁定营业日）', perm: dayOp, query: CompanyQuery, body: CloseDayBody, tags: dayTags }),
+  handover: endpoint({ method: 'POST', path: `${Y}/DailyClosing/Handover`, summary: '交班（锁定操作员当日班次）', perm: dayOp, query: CompanyQuery, body: HandoverBody, tags: dayTags }),
   voidReceipt: endpoint({
-    method: 'POST', path: `${Y}/BillPrinting/Void`, summary: '作废票据（记冲正流水，余额退回）', perm: { routes: ['billprint'], op: 'finance.reverse' }, body: VoidBody, tags: printTags,
+    method: 'POST', path: `${Y}/BillPrinting/Void`, summary: '作废票据（记冲正流水，余额退回）', perm: { routes: ['billprint'], op: 'finance.reverse' }, query: CompanyQuery, body: VoidBody, tags: printTags,
   }),
   voids: endpoint({ method: 'GET', path: `${Y}/BillPrinting/Voids`, summary: '票据作废信息（ids 逗号分隔）', perm: printRead, query: VoidsQuery, tags: printTags }),
   closeWechat: endpoint({

@@ -163,7 +163,7 @@ function ChargeCodes() {
       headerTitle="收费码"
       rowKey="id"
       columns={columns}
-      list={(q) => chargeCodeApi.list(q) as Promise<{ code: string; data: CodeRow[]; count: number }>}
+      list={(q) => chargeCodeApi.list(q)}
       create={(v) => chargeCodeApi.create(chargeCodeBody(v), company)}
       update={(r, v) => chargeCodeApi.update(r.id, chargeCodeBody(v), company)}
       remove={(r) => chargeCodeApi.remove([r.id], company)}
