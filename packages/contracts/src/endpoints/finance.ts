@@ -78,9 +78,9 @@ export const financeEndpoints = {
   }),
   voids: endpoint({ method: 'GET', path: `${Y}/BillPrinting/Voids`, summary: '票据作废信息（ids 逗号分隔）', perm: printRead, query: VoidsQuery, tags: printTags }),
   closeWechat: endpoint({
-    method: 'POST', path: '/wxpay/api/wxpay/close', summary: '取消未支付的微信支付订单（先在支付平台关单）', perm: payOp, body: TradeNoBody, tags: payTags,
+    method: 'POST', path: '/wxpay/api/wxpay/close', summary: '取消未支付的微信支付订单（先在支付平台关单）', perm: payOp, query: CompanyQuery, body: TradeNoBody, tags: payTags,
   }),
   closeAlipay: endpoint({
-    method: 'POST', path: '/alipay/api/alipay/close', summary: '取消未支付的支付宝订单（先在支付平台关单）', perm: payOp, body: TradeNoBody, tags: payTags,
+    method: 'POST', path: '/alipay/api/alipay/close', summary: '取消未支付的支付宝订单（先在支付平台关单）', perm: payOp, query: CompanyQuery, body: TradeNoBody, tags: payTags,
   }),
 };

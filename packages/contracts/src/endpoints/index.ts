@@ -9,6 +9,10 @@ import { schemeEndpoints } from './scheme.ts';
 import { systemEndpoints } from './system.ts';
 import { financeEndpoints } from './finance.ts';
 import { appealEndpoints } from './appeal.ts';
+import { controlEndpoints } from './control.ts';
+import { meteringEndpoints } from './metering.ts';
+import { paymentEndpoints } from './payment.ts';
+import { payappEndpoints } from './payapp.ts';
 import { billingEndpoints } from './billing.ts';
 import { crudApi } from './crud.ts';
 import { importEndpoints } from './imports.ts';
@@ -31,6 +35,10 @@ export * from './scheme.ts';
 export * from './system.ts';
 export * from './finance.ts';
 export * from './appeal.ts';
+export * from './control.ts';
+export * from './metering.ts';
+export * from './payment.ts';
+export * from './payapp.ts';
 export * from './billing.ts';
 export * from './crud.ts';
 export * from './imports.ts';
@@ -51,6 +59,10 @@ export const API = {
   owner: ownerEndpoints,
   report: reportEndpoints,
   appeal: appealEndpoints,
+  control: controlEndpoints,
+  metering: meteringEndpoints,
+  payment: paymentEndpoints,
+  payapp: payappEndpoints,
   billing: billingEndpoints,
   // the declared CRUD resources (./crud.ts): list, detail, create, update, remove each
   ...crudApi,

@@ -121,3 +121,35 @@ describe('CJ/T 188 parameters reach the simulated water meter', () => {
     expect(Math.abs(w.meterTime() - Date.now())).toBeLessThan(5_000);
   });
 });
+
+describe('the answers no other test reads match their declarations (endpoints/control.ts; checked under tests)', () => {
+  const get = (url: string) => h.call(c.token, { method: 'GET', url: `${V1}/${url}` });
+
+  it('校时, 指令详情, LoRa/NB 参数 and the LoRa list', async () => {
+    const sync = await post('device/order/time/sync', { id: elec.id });
+    expect(sync.body.code, JSON.stringify(sync.body)).toBe('SUCCESS');
+    expect(sync.body.data).toMatchObject({ kind: 'time_sync', status: 'succeeded' });
+    const one = await get(`device/order?id=${sync.body.data.id}`);
+    expect(one.body.data).toMatchObject({ id: sync.body.data.id, address: elec.address, kind: 'time_sync' });
+    const read = await h.call(c.token, { method: 'POST', url: `${V1}/device/order/lora/config/read?id=${elec.id}` });
+    expect(read.body.data).toMatchObject({ kind: 'config_read', status: 'succeeded' });
+    // a meter of another plan is refused on the LoRa and NB pages
+    for (const ch of ['lora', 'nb']) {
+      const set = await post(`device/order/${ch}/config/set`, { id: elec.id, params: { alarm1Money: 20 } });
+      expect(set.body.code).toBe('WRONG_PLAN');
+    }
+    const lora = await post('device/order/lora/list', { index: 1, size: 10 });
+    expect(lora.body).toMatchObject({ code: 'SUCCESS', data: [], count: 0 });
+  });
+
+  it('设备上报日志 and 功率记录', async () => {
+    await h.gateway.flush();
+    const reports = await get(`device/report/list?index=1&size=5&meterId=${elec.id}`);
+    expect(reports.body.code).toBe('SUCCESS');
+    expect(reports.body.data.length).toBeGreaterThan(0);
+    expect(reports.body.data[0]).toMatchObject({ meterId: elec.id, address: elec.address });
+    const power = await get(`device/power/report?index=1&size=5&meterId=${elec.id}`);
+    expect(power.body.code, JSON.stringify(power.body)).toBe('SUCCESS');
+    expect(Array.isArray(power.body.data)).toBe(true);
+  });
+});

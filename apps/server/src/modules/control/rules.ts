@@ -1,4 +1,4 @@
-import { ELECTRIC_PLAN_KINDS, WATER_PLAN_KINDS } from '@meter/contracts';
+import { ELECTRIC_PLAN_KINDS, WATER_PLAN_KINDS, type CommandKind, type CommandStatus } from '@meter/contracts';
 import type { Protocol } from '../../gateway/frames.ts';
 import { beijingFields, beijingMinuteOfDay } from '../../time.ts';
 
@@ -6,29 +6,8 @@ import { beijingFields, beijingMinuteOfDay } from '../../time.ts';
 // after a failed attempt, the no-disconnect hours of an alarm scheme, and which protocol and
 // channel a meter speaks.
 
-export const COMMAND_KINDS = {
-  open: '合闸/开阀',
-  close: '拉闸/关阀',
-  limit: '透支限额下发',
-  read: '抄表',
-  config_read: '参数读取',
-  config_set: '参数设置',
-  time_sync: '校时',
-  protect_on: '保电',
-  protect_off: '保电解除',
-} as const;
-export type CommandKind = keyof typeof COMMAND_KINDS;
-export const COMMAND_KIND_LIST = Object.keys(COMMAND_KINDS) as CommandKind[];
-
-export const COMMAND_STATUS = {
-  queued: '排队中',
-  sent: '已下发',
-  succeeded: '成功',
-  failed: '失败',
-  timed_out: '超时',
-  expired: '已过期',
-} as const;
-export type CommandStatus = keyof typeof COMMAND_STATUS;
+// the command kinds and states are declared with the control endpoints (packages/contracts endpoints/control.ts)
+export { COMMAND_KINDS, COMMAND_KIND_LIST, COMMAND_STATUS, type CommandKind, type CommandStatus } from '@meter/contracts';
 export const PENDING: CommandStatus[] = ['queued', 'sent'];
 export const FINAL: CommandStatus[] = ['succeeded', 'failed', 'timed_out', 'expired'];
 

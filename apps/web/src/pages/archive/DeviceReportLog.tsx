@@ -3,22 +3,11 @@
 import { useMemo } from 'react';
 import { Tag, Typography } from 'antd';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import type { DeviceReport } from '@meter/contracts';
 import { controlApi } from '../control/api.ts';
 import { rangeColumn, timeText } from '../control/shared.tsx';
 
-interface ReportRow extends Record<string, unknown> {
-  id: number;
-  meterName: string;
-  address: string;
-  collectorName: string;
-  collectorImei: string;
-  direction: string;
-  channel: string;
-  hex: string;
-  decoded: Record<string, unknown> | null;
-  error: string;
-  createdAt: string;
-}
+type ReportRow = DeviceReport & Record<string, unknown>;
 
 /** A short reading of a decoded frame. */
 export function decodedText(d: Record<string, unknown> | null): string {

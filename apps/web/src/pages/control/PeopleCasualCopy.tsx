@@ -19,7 +19,7 @@ interface FormValues {
 }
 
 /** Form values → request body (the reading as an exact 2-decimal string, China time). */
-export function manualBody(meterId: number, v: FormValues): Record<string, unknown> {
+export function manualBody(meterId: number, v: FormValues) {
   return {
     id: meterId,
     total: Number(v.total).toFixed(2),

@@ -32,7 +32,7 @@ interface FormValues {
 }
 
 /** Form values → request body. */
-export function timedBody(v: FormValues): Record<string, unknown> {
+export function timedBody(v: FormValues) {
   return {
     action: v.action,
     repeat: v.repeat,

@@ -1,11 +1,23 @@
-// Calls of the control, record, warning, archive and task pages (/device/api/v1): the control module's
-// commands and lists (device/order/*, device/read/*, device/reading/list, device/unusual/*, …) and the
-// metering module's meter list, 人工抄表, 保电/保水, 定时阀控 and meter-config log.
-import { http, request, type Paged, type Query } from '../../api/request.ts';
+// Calls of the control, record, warning, archive and task pages (/device/api/v1), through the declared
+// endpoints: the control module's commands and lists (E.control: device/order/*, device/read/*,
+// device/reading/list, device/unusual/*, …) and the metering module's meter list, 人工抄表, 保电/保水,
+// 定时阀控 and meter-config log (E.metering). The answers' row types come from @meter/contracts.
+import type { API, CallInput, Command, CommandStatus, ControlMeter, ManualResult, MeterListItem, PowerReading, Protection, Reading, TimedControl, Warning } from '@meter/contracts';
 import { call } from '../../api/endpoint.ts';
 import { E } from '../../api/endpoints.gen.ts';
+import type { Paged, Query } from '../../api/request.ts';
 
-const P = '/device/api/v1';
+export type { Command, CommandStatus, ControlMeter, ManualResult, PowerReading, Protection, Reading, TimedControl, Warning };
+/** a meter of the warning lists (unread; failed reads and no power add their own columns) */
+export type MeterListRow = MeterListItem & { fails?: number; lastFailAt?: string; lastError?: string; closedAt?: string | null };
+/** what a declared endpoint takes as its body */
+type Body<K extends keyof typeof API.metering> = CallInput<(typeof API.metering)[K]>['body'];
+type ManualReadingInput = Body<'manualReading'>;
+type ProtectStartInput = Body<'protectStart'>;
+type ProtectEndInput = Body<'protectEnd'>;
+type TimedCreateInput = Body<'timedCreate'>;
+type TimedUpdateInput = Body<'timedUpdate'>;
+export const FINAL_STATUSES: CommandStatus[] = ['succeeded', 'failed', 'timed_out', 'expired'];
 
 export type PageQuery = Query & { index: number; size: number };
 /** the company a platform admin works in (searchCompanyID); ignored for company staff */
@@ -20,259 +32,60 @@ export function kw<T extends Query>(q: T): T {
   return (value !== undefined && value !== '' ? { ...rest, keyword: value } : rest) as T;
 }
 
-const withCompany = (company: Company) => ({ params: { searchCompanyID: company } });
-const post = <T>(url: string, data: unknown, company: Company, silent = false) => request<T>('POST', url, { data, ...withCompany(company), silent });
-
-// ---- shapes -----------------------------------------------------------------------------------
-
-export interface ControlMeter {
-  id: number;
-  companyId: number;
-  name: string;
-  address: string;
-  kind: number;
-  kindText: string;
-  unit: string;
-  plan: number;
-  phaseId: number | null;
-  phaseName: string;
-  status: number;
-  online: boolean;
-  valveState: number | null;
-  lastSeenAt: string | null;
-  roomId: number | null;
-  roomName: string;
-  areaId: number | null;
-  areaName: string;
-  collectorName: string;
-  lastReadAt: string | null;
-  lastTotal: string | null;
-  lastSource: number | null;
-  initialReading: string;
-  protection: { id: number; reason: string; startAt: string; endAt: string | null } | null;
-  pending: string[];
-  timedCount: number;
-  needsValvePassword: boolean;
-}
-
-export type CommandStatus = 'queued' | 'sent' | 'succeeded' | 'failed' | 'timed_out' | 'expired';
-export const FINAL_STATUSES: CommandStatus[] = ['succeeded', 'failed', 'timed_out', 'expired'];
-
-export interface Command {
-  id: number;
-  meterId: number | null;
-  meterName: string;
-  address: string;
-  kind: string;
-  kindText: string;
-  status: CommandStatus;
-  statusText: string;
-  attempts: number;
-  maxAttempts: number;
-  memo: string;
-  overrideReason: string;
-  requesterName: string;
-  origin: number;
-  reply: Record<string, unknown> | null;
-  error: string;
-  createdAt: string;
-  sentAt: string | null;
-  finishedAt: string | null;
-  roomName?: string;
-  areaName?: string;
-  message?: string;
-  joined?: boolean;
-}
-
-export interface ReadResult {
-  taskId: number | null;
-  queued: number;
-  commands: Command[];
-}
-
-export interface Reading {
-  id: number;
-  meterId: number;
-  meterName: string;
-  address: string;
-  meterKind: number;
-  roomName: string;
-  areaName: string;
-  readAt: string;
-  receivedAt: string;
-  source: number;
-  sourceText: string;
-  total: string;
-  registers: Record<string, unknown>;
-  exception: string;
-  commandId: number | null;
-  operatorName: string;
-}
-
-export interface Protection {
-  id: number;
-  meterId: number;
-  kind: number;
-  kindText: string;
-  meterName: string;
-  address: string;
-  roomName: string;
-  areaName: string;
-  reason: string;
-  startAt: string;
-  endAt: string | null;
-  active: boolean;
-  statusText: string;
-  createdByName: string;
-  endedByName: string;
-}
-
-export interface TimedControl {
-  id: number;
-  meterId: number;
-  meterName: string;
-  address: string;
-  kind: number;
-  phaseId: number | null;
-  roomName: string;
-  areaName: string;
-  action: 'open' | 'close';
-  actionText: string;
-  repeat: 'once' | 'daily';
-  repeatText: string;
-  runAt: string | null;
-  timeOfDay: string;
-  scheduleText: string;
-  enabled: boolean;
-  lastRunAt: string | null;
-  nextRunAt: string | null;
-  memo: string;
-  createdByName: string;
-  createdAt: string;
-  needsValvePassword: boolean;
-  lastCommand: { id: number; status: string; statusText: string; error: string; createdAt: string } | null;
-}
-
-export interface Warning {
-  id: number;
-  meterId: number | null;
-  collectorId: number | null;
-  kind: string;
-  kindText: string;
-  detail: Record<string, unknown>;
-  status: number;
-  statusText: string;
-  handledByName: string;
-  handledAt: string | null;
-  handleMemo: string;
-  createdAt: string;
-  lastSeenAt: string;
-  meterName: string;
-  address: string;
-  meterKind: number | null;
-  valveState: number | null;
-  collectorName: string;
-  collectorImei: string;
-  areaName: string;
-  roomName: string;
-}
-
-export interface MeterListRow {
-  id: number;
-  name: string;
-  address: string;
-  kind: number;
-  online: boolean;
-  valveState: number | null;
-  roomName: string;
-  areaName: string;
-  collectorName: string;
-  lastReadAt: string | null;
-  lastTotal: string | null;
-  lastSeenAt: string | null;
-  fails?: number;
-  lastFailAt?: string;
-  lastError?: string;
-  closedAt?: string | null;
-}
-
-export interface ManualResult {
-  meterId: number;
-  total: string;
-  readAt: string;
-  adjust: number;
-  adjustText: string;
-  previousTotal: string;
-  usage: string | null;
-  message: string;
-}
+const inCompany = (company: Company) => ({ searchCompanyID: company });
+/** device/read/config answers one command for one meter (several meters: each command) */
+const one = (c: Command | Command[]): Command => (Array.isArray(c) ? c[0] : c);
 
 // ---- calls ------------------------------------------------------------------------------------
 
-/** A row of device/power/report. */
-export interface PowerReading extends Record<string, unknown> {
-  meterId: number;
-  meterName: string;
-  address: string;
-  roomName: string;
-  areaName: string;
-  readAt: string;
-  total: string;
-  activePower: unknown;
-  voltageA: unknown;
-  currentA: unknown;
-  source: number;
-}
-
 export const controlApi = {
-  meters: (q: PageQuery) => http.page<ControlMeter>(`${P}/control/meter/list`, kw(q)),
+  meters: (q: PageQuery) => call(E.metering.meters, { query: kw(q) }),
   /** on-demand reading: up to 20 meters are waited for; more become a read task */
-  read: (ids: number[], company: Company) => post<ReadResult>(`${P}/device/order/read`, { ids }, company),
+  read: (ids: number[], company: Company) => call(E.control.read, { body: { ids }, query: inCompany(company) }),
   /** 合闸/开阀 (open) or 拉闸/关阀 (close); silent: the caller shows refusals itself */
   /** password: the valve-control password typed for a phaseId-1 close, for the server to check */
   valve: (b: { id: number; open: boolean; memo: string; overrideReason?: string; password?: string }, company: Company, silent = false) =>
-    post<Command>(`${P}/device/order/open`, b, company, silent),
-  command: (id: number, company: Company) => http.get<Command>(`${P}/device/order`, { id, searchCompanyID: company }, { silent: true }),
-  commands: (q: PageQuery) => http.page<Command & { roomName: string; areaName: string }>(`${P}/device/order/list`, kw(q)),
-  readings: (q: PageQuery) => http.page<Reading>(`${P}/device/reading/list`, kw(q)),
-  manualReading: (b: Record<string, unknown>, company: Company) => post<ManualResult>(`${P}/manual/reading`, b, company),
-  tasks: (q: PageQuery) => http.page<Record<string, unknown>>(`${P}/device/read/task/list`, kw(q)),
-  reports: (q: PageQuery) => http.page<Record<string, unknown>>(`${P}/device/report/list`, kw(q)),
-  power: (q: PageQuery) => http.page<PowerReading>(`${P}/device/power/report`, kw(q)),
-  configs: (q: PageQuery) => http.page<Record<string, unknown>>(`${P}/config/list`, kw(q)),
-  configRead: (id: number, company: Company) => post<Command>(`${P}/device/read/config`, { id }, company),
+    call(E.control.valve, { body: b, query: inCompany(company) }, { silent }),
+  command: (id: number, company: Company) => call(E.control.command, { query: { id, ...inCompany(company) } }, { silent: true }),
+  commands: (q: PageQuery) => call(E.control.commands, { query: kw(q) }),
+  readings: (q: PageQuery) => call(E.control.readings, { query: kw(q) }),
+  manualReading: (b: ManualReadingInput, company: Company) => call(E.metering.manualReading, { body: b, query: inCompany(company) }),
+  tasks: (q: PageQuery) => call(E.control.readTasks, { query: kw(q) }),
+  reports: (q: PageQuery) => call(E.control.reports, { query: kw(q) }),
+  power: (q: PageQuery) => call(E.control.power, { query: kw(q) }),
+  configs: (q: PageQuery) => call(E.metering.configs, { query: kw(q) }),
+  configRead: (id: number, company: Company) => call(E.control.configRead, { body: { id }, query: inCompany(company) }).then(one),
   configSet: (channel: 'lora' | 'nb' | '', b: { id: number; params: Record<string, string>; memo?: string }, company: Company) =>
-    post<Command>(`${P}/device/order/${channel ? `${channel}/` : ''}config/set`, b, company),
-  loraConfigRead: (id: number, company: Company) => request<Command>('POST', `${P}/device/order/lora/config/read`, { params: { id, searchCompanyID: company } }),
-  timeSync: (id: number, company: Company) => post<Command>(`${P}/device/order/time/sync`, { id }, company),
-  limit: (b: { id: number; limitPrice: string; memo?: string }, company: Company) => post<Command>(`${P}/device/order/limit`, b, company),
+    call(channel === 'lora' ? E.control.loraConfigSet : channel === 'nb' ? E.control.nbConfigSet : E.control.configSet, { body: b, query: inCompany(company) }),
+  loraConfigRead: (id: number, company: Company) => call(E.control.loraConfigRead, { query: { id, ...inCompany(company) } }),
+  timeSync: (id: number, company: Company) => call(E.control.timeSync, { body: { id }, query: inCompany(company) }),
+  limit: (b: { id: number; limitPrice: string; memo?: string }, company: Company) => call(E.control.limit, { body: b, query: inCompany(company) }),
 };
 
 export const protectApi = {
-  list: (q: PageQuery) => http.page<Protection>(`${P}/protect/list`, kw(q)),
-  start: (b: Record<string, unknown>, company: Company) => post<{ message: string }>(`${P}/protect/start`, b, company),
-  end: (b: Record<string, unknown>, company: Company) => post<{ message: string }>(`${P}/protect/end`, b, company),
+  list: (q: PageQuery) => call(E.metering.protections, { query: kw(q) }),
+  start: (b: ProtectStartInput, company: Company) => call(E.metering.protectStart, { body: b, query: inCompany(company) }),
+  end: (b: ProtectEndInput, company: Company) => call(E.metering.protectEnd, { body: b, query: inCompany(company) }),
 };
 
 export const timedApi = {
-  list: (q: PageQuery) => http.page<TimedControl>(`${P}/timed/list`, kw(q)),
-  create: (b: Record<string, unknown>, company: Company) => post<{ created: number; message: string }>(`${P}/timed`, b, company),
-  update: (b: Record<string, unknown>, company: Company) => request<null>('PUT', `${P}/timed`, { data: b, ...withCompany(company) }),
+  list: (q: PageQuery) => call(E.metering.timedList, { query: kw(q) }),
+  create: (b: TimedCreateInput, company: Company) => call(E.metering.timedCreate, { body: b, query: inCompany(company) }),
+  update: (b: TimedUpdateInput, company: Company) => call(E.metering.timedUpdate, { body: b, query: inCompany(company) }),
   enable: (ids: number[], enabled: boolean, company: Company, password?: string) =>
-    post<{ message: string }>(`${P}/timed/enable`, { ids, enabled, password }, company),
-  remove: (ids: number[], company: Company) => request<null>('DELETE', `${P}/timed`, { data: { ids }, ...withCompany(company) }),
+    call(E.metering.timedEnable, { body: { ids, enabled, password }, query: inCompany(company) }),
+  remove: (ids: number[], company: Company) => call(E.metering.timedDelete, { body: { ids }, query: inCompany(company) }),
 };
 
 export const warningApi = {
-  list: (q: PageQuery) => http.page<Warning>(`${P}/device/unusual/list`, kw(q)),
-  deal: (ids: number[], memo: string, company: Company) =>
-    request<{ handled: number; skipped: number }>('PUT', `${P}/device/unusual/deal`, { data: { ids, memo }, ...withCompany(company) }),
+  list: (q: PageQuery) => call(E.control.warnings, { query: kw(q) }),
+  deal: (ids: number[], memo: string, company: Company) => call(E.control.deal, { body: { ids, memo }, query: inCompany(company) }),
   /** 接受 / 驳回 a reading held as implausible (the warning's id) */
   review: (id: number, accept: boolean, memo: string, company: Company) =>
-    request<{ accepted: number; rejected: number; memo: string }>('PUT', `${P}/device/unusual/reading/${accept ? 'accept' : 'reject'}`, { data: { id, memo }, ...withCompany(company) }),
-  unread: (q: PageQuery) => http.page<MeterListRow>(`${P}/device/read/unread/list`, kw(q)),
-  readFails: (q: PageQuery) => http.page<MeterListRow>(`${P}/device/read/fail/list`, kw(q)),
-  noPower: (q: PageQuery) => http.page<MeterListRow>(`${P}/device/nopower/list`, kw(q)),
+    call(accept ? E.control.acceptReading : E.control.rejectReading, { body: { id, memo }, query: inCompany(company) }),
+  unread: (q: PageQuery) => call(E.control.unread, { query: kw(q) }),
+  readFails: (q: PageQuery) => call(E.control.readFails, { query: kw(q) }),
+  noPower: (q: PageQuery) => call(E.control.noPower, { query: kw(q) }),
 };
 
 /** Checks the typed valve-control password on the server (SPEC §4/§5); a wrong one rejects (VALVE_PWD_WRONG). */

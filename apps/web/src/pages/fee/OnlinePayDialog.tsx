@@ -9,7 +9,9 @@
 import { useEffect, useMemo, useState } from 'react';
 import { Alert, Button, Form, Input, Modal, Popconfirm, Radio, Result, Space, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { http } from '../../api/request.ts';
+import type { PaymentOrder } from '@meter/contracts';
+import { call } from '../../api/endpoint.ts';
+import { E } from '../../api/endpoints.gen.ts';
 import { toast } from '../../app/feedback.tsx';
 import { formValues } from '../../components/validate.ts';
 import { WALLET_TEXT, type Wallet } from './billingApi.ts';
@@ -19,24 +21,12 @@ import { ReceiptModal } from './Receipt.tsx';
 
 export type Channel = 'wechat' | 'alipay';
 const CHANNEL_TEXT: Record<Channel, string> = { wechat: '微信支付', alipay: '支付宝' };
-const PAY_URL: Record<Channel, string> = { wechat: '/wxpay/api/wxpay/pay', alipay: '/alipay/api/alipay/pay' };
-const SIMULATE_URL: Record<Channel, string> = { wechat: '/wxpay/api/wxpay/simulatePaid', alipay: '/alipay/api/alipay/simulatePaid' };
-const CLOSE_URL: Record<Channel, string> = { wechat: '/wxpay/api/wxpay/close', alipay: '/alipay/api/alipay/close' };
+const PAY = { wechat: E.payment.payWechat, alipay: E.payment.payAlipay };
+const SIMULATE = { wechat: E.payment.simulateWechat, alipay: E.payment.simulateAlipay };
+const CLOSE = { wechat: E.finance.closeWechat, alipay: E.finance.closeAlipay };
 
-export interface OnlineOrder {
-  id: number;
-  outTradeNo: string;
-  channel: Channel;
-  channelText: string;
-  amount: string;
-  subject: string;
-  qrCode: string;
-  expiresAt: string;
-  status: string;
-  simulated?: boolean;
-  codeUrl?: string;
-  emulated?: boolean;
-}
+/** a new online order (declared with its endpoint) */
+export type OnlineOrder = PaymentOrder;
 
 interface Values {
   wallet: Wallet;
@@ -44,7 +34,7 @@ interface Values {
   amount: string;
 }
 
-const withCompany = (company?: string) => ({ params: { searchCompanyID: company } });
+const inCompany = (company?: string) => ({ searchCompanyID: company });
 
 export function OnlinePayDialog({ room, company, onPaid, onClose }: { room: CounterRoom; company?: string; onPaid(): void; onClose(): void }) {
   const [form] = Form.useForm<Values>();
@@ -58,7 +48,7 @@ export function OnlinePayDialog({ room, company, onPaid, onClose }: { room: Coun
 
   const state = useQuery({
     queryKey: ['onlineOrder', order?.outTradeNo, company],
-    queryFn: () => http.get<{ status: string; statusText: string; paidAt: string | null; receiptId?: number | null }>('/wxpay/api/wxpay/query', { outTradeNo: order!.outTradeNo, searchCompanyID: company }),
+    queryFn: () => call(E.payment.query, { query: { outTradeNo: order!.outTradeNo, ...inCompany(company) } }),
     enabled: !!order && !paidSeen && !cancelled,
     refetchInterval: 2000,
   });
@@ -78,7 +68,7 @@ export function OnlinePayDialog({ room, company, onPaid, onClose }: { room: Coun
     setBusy(true);
     setRefusal('');
     try {
-      const o = await http.post<OnlineOrder>(PAY_URL[v.channel], { roomId: room.roomId, wallet: v.wallet, amount: normalizeAmount(v.amount) }, withCompany(company));
+      const o = await call(PAY[v.channel], { body: { roomId: room.roomId, wallet: v.wallet, amount: normalizeAmount(v.amount) }, query: inCompany(company) });
       setOrder(o);
     } catch (e) {
       setRefusal(failureText(e));
@@ -90,7 +80,7 @@ export function OnlinePayDialog({ room, company, onPaid, onClose }: { room: Coun
   const simulate = async () => {
     if (!order) return;
     try {
-      await http.post(SIMULATE_URL[order.channel], { outTradeNo: order.outTradeNo }, withCompany(company));
+      await call(SIMULATE[order.channel], { body: { outTradeNo: order.outTradeNo }, query: inCompany(company) });
       void state.refetch();
     } catch {
       // the request wrapper showed why
@@ -101,7 +91,7 @@ export function OnlinePayDialog({ room, company, onPaid, onClose }: { room: Coun
     if (!order) return;
     setCancelling(true);
     try {
-      await http.post(CLOSE_URL[order.channel], { outTradeNo: order.outTradeNo }, withCompany(company));
+      await call(CLOSE[order.channel], { body: { outTradeNo: order.outTradeNo }, query: inCompany(company) });
       setCancelled(true);
       toast.success('订单已取消');
     } catch {

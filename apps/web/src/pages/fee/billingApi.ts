@@ -1,7 +1,7 @@
 // Billing and finance calls (/yewu/api, /wxpay/api, /sms, /device/api/v1) used by the fee, notes,
 // control (timed subsidy, closing accounts), report and home pages. Money on the wire is a 元 string
 // with 2 decimals ("1234.50"); requests send 元 strings exactly as typed (never a JS float).
-import type { API, CallInput, Notification, ResultOf } from '@meter/contracts';
+import type { API, CallInput, CommandListItem, Notification, OnlineOrder, ResultOf, Withdrawal } from '@meter/contracts';
 import { http, request, type Paged, type Query } from '../../api/request.ts';
 import { call, fetchFile } from '../../api/endpoint.ts';
 import { E } from '../../api/endpoints.gen.ts';
@@ -44,66 +44,14 @@ export interface ChargeCode {
 /** a row of 短信记录 (declared with its endpoint) */
 export type NotificationRow = Notification;
 
-export interface CommandRow {
-  id: number;
-  meterId: number | null;
-  meterName: string;
-  address: string;
-  kind: string;
-  kindText: string;
-  status: string;
-  statusText: string;
-  attempts: number;
-  maxAttempts: number;
-  memo: string;
-  overrideReason: string;
-  requesterName: string;
-  origin: number;
-  error: string;
-  createdAt: string;
-  sentAt: string | null;
-  finishedAt: string | null;
-}
+/** a command of 阀控记录 (declared with its endpoint) */
+export type CommandRow = CommandListItem;
 
-export interface WithdrawalRow {
-  id: number;
-  applicationId?: number;
-  applicationName?: string;
-  amount: string;
-  fee?: string;
-  bankName?: string;
-  bankAccount?: string;
-  status: number | string;
-  statusText?: string;
-  /** why a failed withdrawal failed (its amount and fee went back to the balance) */
-  reason?: string;
-  memo?: string;
-  operatorName?: string;
-  createdAt: string;
-  finishedAt?: string | null;
-}
+/** a withdrawal of 商户提现记录 (declared with its endpoint) */
+export type WithdrawalRow = Withdrawal;
 
-export interface OnlineOrderRow {
-  id: number;
-  outTradeNo: string;
-  channel: string;
-  channelText: string;
-  wallet: string;
-  walletText: string;
-  amount: string;
-  status: string;
-  statusText: string;
-  providerTradeNo: string | null;
-  subject: string;
-  roomId: number | null;
-  roomName: string | null;
-  ownerId: number;
-  ownerName: string | null;
-  journalId: number | null;
-  createdAt: string;
-  paidAt: string | null;
-  expiresAt: string;
-}
+/** an online order of 在线支付记录 (declared with its endpoint) */
+export type OnlineOrderRow = OnlineOrder;
 
 /** a report's answer (period, rows, totals, count; the bank report adds the bank's name), as declared */
 export type ReportAnswer<K extends ReportKind> = ResultOf<(typeof API.report)[K]>;
@@ -173,15 +121,15 @@ export const billingApi = {
   sharedMeters: (q: PageQuery) => call(B.sharedMeters, { query: q }),
 
   // online payments (wxpay/list pages with page and size)
-  onlineOrders: ({ index, size, ...q }: PageQuery) => http.get<Paged<OnlineOrderRow>>('/wxpay/api/wxpay/list', { ...q, page: index, size }),
+  onlineOrders: ({ index, size, ...q }: PageQuery) => call(E.payment.list, { query: { ...q, page: index, size } }),
 
   // home
   homeSummary: (q: Query) => call(B.homeSummary, { query: q }),
 
   // notes
   notifications: (q: PageQuery) => call(E.notify.list, { query: q }),
-  commands: (q: PageQuery) => http.page<CommandRow>('/device/api/v1/device/order/list', q),
-  withdrawals: (q: PageQuery) => http.page<WithdrawalRow>('/pay/api/AdaPayApplication/FindWithdrawalLog', q),
+  commands: (q: PageQuery) => call(E.control.commands, { query: q }),
+  withdrawals: (q: PageQuery) => call(E.payapp.withdrawals, { query: q }),
 
   // reports
   report: <K extends ReportKind>(which: K, q: Query) => request<ReportAnswer<K>>(E.report[which].method, E.report[which].path, { params: q }),

@@ -2,22 +2,11 @@
 import { useMemo } from 'react';
 import { Tag } from 'antd';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import type { MeterConfig } from '@meter/contracts';
 import { controlApi } from '../control/api.ts';
 import { COMMAND_STATUS_ENUM, CommandTag, KIND_ENUM, rangeColumn, timeText } from '../control/shared.tsx';
 
-interface ConfigRow extends Record<string, unknown> {
-  id: number;
-  address: string;
-  meterName: string;
-  kind: number;
-  roomName: string;
-  op: string;
-  opText: string;
-  params: Record<string, unknown>;
-  commandStatus: string;
-  operatorName: string;
-  createdAt: string;
-}
+type ConfigRow = MeterConfig & Record<string, unknown>;
 
 export const PARAM_LABELS: Record<string, string> = {
   alarm1Money: '报警金额1', alarm2Money: '报警金额2', overdraftLimit: '透支限额', hoardLimit: '囤积限额', closeAllowMoney: '合闸允许金额',

@@ -4,10 +4,11 @@
 import { useMemo } from 'react';
 import { Tag, Tooltip, Typography } from 'antd';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import type { CommandListItem } from '@meter/contracts';
 import { controlApi, type Command } from '../control/api.ts';
 import { COMMAND_STATUS_ENUM, CommandTag, rangeColumn, timeText } from '../control/shared.tsx';
 
-type Row = Command & Record<string, unknown>;
+type Row = CommandListItem & Record<string, unknown>;
 
 export const COMMAND_KIND_ENUM = {
   open: { text: '合闸/开阀' }, close: { text: '拉闸/关阀' }, limit: { text: '透支限额下发' }, read: { text: '抄表' },

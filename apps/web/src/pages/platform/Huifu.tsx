@@ -9,6 +9,7 @@ import { useMemo, useRef, useState } from 'react';
 import { Form, Input, Modal, Popconfirm, Tag, Typography } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
 import { idNoError, payAppResource } from '@meter/contracts';
+import type { PayAppAddInput } from '@meter/contracts';
 import { payAppApi, type PayAppRow } from '../../api/payapp.ts';
 import { toast } from '../../app/feedback.tsx';
 import { useCan } from '../../app/session.ts';
@@ -30,7 +31,7 @@ const ORDER = [
 ];
 
 /** Application form values → request body (the account number without spaces). */
-export function payAppBody(v: Record<string, unknown>): Record<string, unknown> {
+export function payAppBody(v: Record<string, unknown>): PayAppAddInput {
   const text = (k: string) => String(v[k] ?? '').trim();
   return {
     name: text('name'),

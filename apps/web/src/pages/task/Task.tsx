@@ -5,26 +5,13 @@ import { useEffect, useMemo, useRef, useState } from 'react';
 import { Progress, Tag } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import type { ReadTask } from '@meter/contracts';
 import { controlApi } from '../control/api.ts';
 import { rangeColumn, timeText } from '../control/shared.tsx';
 import { useSession } from '../../app/session.ts';
 import { ScheduledJobs } from './ScheduledJobs.tsx';
 
-interface TaskRow extends Record<string, unknown> {
-  id: number;
-  companyName: string;
-  origin: number;
-  originText: string;
-  total: number;
-  succeeded: number;
-  failed: number;
-  pending: number;
-  status: string;
-  statusText: string;
-  startedAt: string;
-  finishedAt: string | null;
-  requestedByName: string;
-}
+type TaskRow = ReadTask & Record<string, unknown>;
 
 export default function Task() {
   const ref = useRef<ActionType | undefined>(undefined);

@@ -1,0 +1,141 @@
+import { z } from 'zod';
+import { endpoint } from '../endpoint.ts';
+import { num } from '../input.ts';
+import { amountError, amountToFen } from '../resources/pricing.ts';
+import { CompanyQuery, wireTime } from '../query.ts';
+
+// Online payments (SPEC §7): POST /wxpay/api/wxpay/pay and /alipay/api/alipay/pay (a QR order),
+// GET /wxpay/api/wxpay/list (page, size) and …/query, and the simulated provider's "the payer paid"
+// (…/simulatePaid). 取消订单 (…/close) is declared with the finance day (endpoints/finance.ts). The
+// providers' notify callbacks stay registered by hand in the server (payment/routes.ts): with a real
+// provider configured the same path takes the raw body the signature covers, not JSON.
+
+const id = num(z.number({ error: '须为正整数' }).int('须为正整数').positive('须为正整数'), '须为正整数');
+
+/** A 元 amount (string or number, ≤ 2 decimals, > 0) → 分. */
+export const FenAmount = z
+  .union([z.string(), z.number()], { error: '请填写金额' })
+  .superRefine((v, c) => {
+    const e = amountError(v, '金额');
+    if (e) c.addIssue({ code: 'custom', message: e });
+    else if (amountToFen(v) <= 0) c.addIssue({ code: 'custom', message: '金额须大于 0' });
+  })
+  .transform((v) => amountToFen(v));
+
+export const PayWallet = z.enum(['electric', 'water'], { error: '账户类型须为 electric（电费）或 water（水费）' });
+
+export const PayBody = z.object({
+  roomId: id,
+  wallet: PayWallet,
+  amount: FenAmount,
+  subject: z.string().trim().max(64, '订单标题最多 64 个字').optional(),
+});
+export type PayInput = z.infer<typeof PayBody>;
+
+const tradeNo = z.string({ error: '请提供订单号' }).trim().regex(/^[A-Z]{2,3}\d{22}$/, '订单号格式不正确');
+
+/** A provider's notification (the simulated provider signs these fields). */
+export const NotifyBody = z.object({
+  out_trade_no: tradeNo,
+  trade_no: z.string({ error: '请提供支付流水号' }).trim().min(1, '请提供支付流水号').max(64),
+  total_fee: num(z.number({ error: '须为整数（分）' }).int('须为整数（分）').positive('须大于 0'), '须为整数（分）'),
+  sign: z.string({ error: '请提供签名' }).trim().max(128),
+});
+export const SimulateBody = z.object({ outTradeNo: tradeNo });
+export const TradeQuery = z.object({ outTradeNo: tradeNo }).extend(CompanyQuery.shape);
+
+const page = num(z.number().int().min(1, '页码须为正整数'));
+/** wxpay/list pages with page and size (SPEC §7); index is taken as page (the paging every other list declares). */
+export const PaymentListQuery = z.object({
+  page: page.default(1),
+  index: page.optional(),
+  size: num(z.number().int().min(1, '每页条数须为 1–1000').max(1000, '每页条数须为 1–1000')).default(20),
+  channel: z.enum(['wechat', 'alipay'], { error: '支付渠道须为 wechat 或 alipay' }).optional(),
+  status: z.enum(['created', 'paid', 'closed'], { error: '状态须为 created、paid 或 closed' }).optional(),
+  searchArea: num(z.number().int().positive()).optional(),
+  searchCompanyID: num(z.number().int().positive()).optional(),
+});
+
+// ---- answers ------------------------------------------------------------------------------------
+
+/** A new order: its QR code, and how the payer pays it (simulated provider / local emulator). */
+export const PaymentOrderRow = z.object({
+  id: z.number(),
+  outTradeNo: z.string(),
+  channel: z.enum(['wechat', 'alipay']),
+  channelText: z.string(),
+  /** 元 */
+  amount: z.string(),
+  subject: z.string(),
+  codeUrl: z.string(),
+  /** the code URL as a PNG data URL */
+  qrCode: z.string(),
+  /** Beijing time */
+  expiresAt: wireTime,
+  status: z.string(),
+  /** the simulated HMAC provider: confirm with POST …/simulatePaid */
+  simulated: z.boolean(),
+  /** the code URL opens the local emulator's payer page (demo) */
+  emulated: z.boolean(),
+});
+
+/** An online order as listed and queried (times as Beijing wall-clock text). */
+export const OnlineOrderRow = z.object({
+  id: z.number(),
+  outTradeNo: z.string(),
+  channel: z.string(),
+  channelText: z.string(),
+  wallet: z.string(),
+  walletText: z.string(),
+  /** 元 */
+  amount: z.string(),
+  /** created 待支付 | paid 已支付 | closed 已关闭 */
+  status: z.string(),
+  statusText: z.string(),
+  providerTradeNo: z.string().nullable(),
+  subject: z.string(),
+  roomId: z.number().nullable(),
+  roomName: z.string().nullable(),
+  ownerId: z.number().nullable(),
+  ownerName: z.string().nullable(),
+  journalId: z.number().nullable(),
+  /** the counter receipt of a paid counter order */
+  receiptId: z.number().nullable(),
+  createdAt: z.string(),
+  paidAt: z.string().nullable(),
+  expiresAt: z.string(),
+});
+
+/** The provider's notification was taken (once; a repeat answers duplicate). */
+export const CreditResult = z.object({ outTradeNo: z.string(), status: z.string(), duplicate: z.boolean(), balance: z.string().optional() });
+
+// ---- endpoints ----------------------------------------------------------------------------------
+
+const payOp = { routes: ['energy', 'compre'], op: 'finance.prepay' };
+const payRead = { routes: ['energy', 'compre', 'notesPay', 'financerecode', 'reportBank'] };
+const tags = ['在线支付'];
+const company = CompanyQuery;
+
+export const paymentEndpoints = {
+  payWechat: endpoint({
+    method: 'POST', path: '/wxpay/api/wxpay/pay', summary: '微信支付下单（返回支付二维码）', perm: payOp, query: company, body: PayBody, response: PaymentOrderRow, tags,
+  }),
+  payAlipay: endpoint({
+    method: 'POST', path: '/alipay/api/alipay/pay', summary: '支付宝下单（返回支付二维码）', perm: payOp, query: company, body: PayBody, response: PaymentOrderRow, tags,
+  }),
+  list: endpoint({
+    method: 'GET', path: '/wxpay/api/wxpay/list', summary: '在线支付订单列表（page、size）', perm: payRead, query: PaymentListQuery, response: OnlineOrderRow, paged: true, tags,
+  }),
+  query: endpoint({ method: 'GET', path: '/wxpay/api/wxpay/query', summary: '查询在线支付订单状态', perm: payRead, query: TradeQuery, response: OnlineOrderRow, tags }),
+  simulateWechat: endpoint({
+    method: 'POST', path: '/wxpay/api/wxpay/simulatePaid', summary: '模拟支付成功（离线版模拟支付平台）', perm: payOp, query: company, body: SimulateBody,
+    response: CreditResult, tags,
+  }),
+  simulateAlipay: endpoint({
+    method: 'POST', path: '/alipay/api/alipay/simulatePaid', summary: '模拟支付成功（离线版模拟支付平台）', perm: payOp, query: company, body: SimulateBody,
+    response: CreditResult, tags,
+  }),
+};
+
+export type PaymentOrder = z.output<typeof PaymentOrderRow>;
+export type OnlineOrder = z.output<typeof OnlineOrderRow>;
