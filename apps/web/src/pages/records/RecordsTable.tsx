@@ -143,7 +143,7 @@ export default function RecordsTable() {
         rowKey="id"
         columns={columns}
         modalWidth={820}
-        list={(q) => meterApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}
+        list={(q) => meterApi.list(q)}
         load={(r) => meterApi.get(r.id, company) as Promise<Row>}
         create={(v) => meterApi.create(meterBody(v), company)}
         update={(r, v) => meterApi.update(r.id, meterBody(v), company)}
@@ -220,7 +220,7 @@ function FocusTable({ company }: { company: string | undefined }) {
       rowKey="id"
       columns={columns}
       formColumns={1}
-      list={(q) => focusApi.list(q) as Promise<{ code: string; data: FocusRowT[]; count: number }>}
+      list={(q) => focusApi.list(q)}
       update={(r, v) => focusApi.update(r.id, r.meterId, String(v.memo ?? '').trim(), company)}
       remove={(r) => focusApi.remove(r.id, company)}
     />
