@@ -48,16 +48,22 @@ const session = () => signIn(['systemSend']);
 
 const show = () => renderPage('systemSend', <SystemSend />);
 
+/** signed in, the server mocked, /systemSend shown: the requests it sends */
+function open(): Call[] {
+  session();
+  const calls: Call[] = [];
+  mockSms(calls);
+  show();
+  return calls;
+}
+
 const posts = (calls: Call[]) => calls.filter((c) => c.method === 'POST' && c.path.endsWith('/sms/config'));
 
 beforeEach(() => resetInflight());
 
 describe('短信服务商 on /systemSend', { timeout: 120_000 }, () => {
   it('shows the stored 阿里云 settings without the secret and saves with an empty secret (kept)', async () => {
-    session();
-    const calls: Call[] = [];
-    mockSms(calls);
-    show();
+    const calls = open();
     const card = (await screen.findByText('AccessKey ID')).closest('.ant-card') as HTMLElement;
     expect(within(card).getByText('演示：本地模拟器')).toBeTruthy();
     expect(within(card).getByText('已保存密钥；留空则保持不变')).toBeTruthy();
@@ -70,10 +76,7 @@ describe('短信服务商 on /systemSend', { timeout: 120_000 }, () => {
   });
 
   it('腾讯云 asks for its SdkAppId and a numeric template ID before anything is sent', async () => {
-    session();
-    const calls: Call[] = [];
-    mockSms(calls);
-    show();
+    const calls = open();
     const card = (await screen.findByText('AccessKey ID')).closest('.ant-card') as HTMLElement;
     fireEvent.click(within(card).getByText('腾讯云短信'));
     expect(await within(card).findByText('SecretId')).toBeTruthy();
@@ -91,10 +94,7 @@ describe('短信服务商 on /systemSend', { timeout: 120_000 }, () => {
   });
 
   it('提醒规则: a template and channel per meter kind and event, the threshold in 元 sent in 分', async () => {
-    session();
-    const calls: Call[] = [];
-    mockSms(calls);
-    show();
+    const calls = open();
     const card = (await screen.findByText('提醒规则')).closest('.ant-card') as HTMLElement;
     await within(card).findAllByText('默认');
     const pick = async (label: string, option: string) => {
@@ -115,10 +115,7 @@ describe('短信服务商 on /systemSend', { timeout: 120_000 }, () => {
   });
 
   it('群发短信: preview shows count and cost, the confirmed send carries the count, progress runs to the end', async () => {
-    session();
-    const calls: Call[] = [];
-    mockSms(calls);
-    show();
+    const calls = open();
     const card = (await screen.findByText('群发短信')).closest('.ant-card') as HTMLElement;
     const send = () => within(card).getByRole('button', { name: '发 送' });
     expect((send() as HTMLButtonElement).disabled).toBe(true);
