@@ -43,6 +43,15 @@ function server(calls: Call[]) {
 
 const show = () => renderPage('recordsArea', <RecordsArea />);
 
+/** signed in as company staff, the server mocked, the page shown: the requests it sends */
+function open(): Call[] {
+  session();
+  const calls: Call[] = [];
+  server(calls);
+  show();
+  return calls;
+}
+
 beforeEach(() => {
   areaSelections.set({});
   resetInflight();
@@ -108,10 +117,7 @@ describe('区域档案 page', { timeout: 60_000 }, () => {
   });
 
   it('新增下级 opens the form under the row and posts the child', async () => {
-    session();
-    const calls: Call[] = [];
-    server(calls);
-    show();
+    const calls = open();
     await screen.findByText('广东省深圳市南山区');
     fireEvent.click(screen.getByText('新增下级'));
     const dialog = await screen.findByRole('dialog');
@@ -124,10 +130,7 @@ describe('区域档案 page', { timeout: 60_000 }, () => {
   });
 
   it('delete asks first, then calls DELETE Area/Detail/{id}', async () => {
-    session();
-    const calls: Call[] = [];
-    server(calls);
-    show();
+    const calls = open();
     await screen.findByText('广东省深圳市南山区');
     fireEvent.click(screen.getByText('删除'));
     expect(await screen.findByText('确定删除该区域吗？')).toBeTruthy();
