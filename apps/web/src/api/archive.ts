@@ -1,29 +1,16 @@
 // Business calls (/yewu/api) of the room and owner archives: rooms (RoomInfo), charging types
 // (ChargingType), owners (userinfo) with moving in/out, the move-in history and the owner export.
-import { http, request, type Paged, type Query } from './request.ts';
+import type { Paged, Query } from './request.ts';
 import type { ChargingTypeOption, EnumOption, OwnerListInput, OwnerMove, OwnerRow, RoomRow } from '@meter/contracts';
 import { call, fetchFile } from './endpoint.ts';
 import { E } from './endpoints.gen.ts';
 
 export type { ChargingTypeOption, EnumOption, OwnerRow, RoomRow };
 
-const P = '/yewu/api';
-
 type PageQuery = Query & { index: number; size: number };
 type Body = Record<string, unknown>;
 /** the company a platform admin works in (searchCompanyID); ignored for company staff */
 type Company = string | undefined;
-
-
-export interface ChargingTypeRow {
-  id: number;
-  name: string;
-  chargeType: number;
-  status: number;
-  memo: string;
-  createdAt: string;
-}
-
 
 /** a move in or out (declared with its endpoint) */
 export type MoveRow = OwnerMove;
@@ -42,15 +29,9 @@ export const roomApi = {
   orientations: () => call(E.room.orientations),
 };
 
+/** the charging types in use, for selects (the 收费类型 page itself is a declared CrudPage) */
 export const chargingTypeApi = {
-  list: (q: PageQuery) => http.page<ChargingTypeRow>(`${P}/ChargingType/List`, q),
-  /** the charging types in use, for selects */
   using: (company?: Company) => call(E.room.usingChargingTypes, { query: withCompany(company) }),
-  chargeTypes: () => call(E.room.chargeTypes),
-  get: (id: number, company?: Company) => http.get<ChargingTypeRow>(`${P}/ChargingType/Detail`, { id, ...withCompany(company) }),
-  create: (body: Body, company?: Company) => request<{ id: number }>('POST', `${P}/ChargingType/Detail`, { data: body, params: withCompany(company) }),
-  update: (id: number, body: Body, company?: Company) => request<null>('PUT', `${P}/ChargingType/Detail`, { data: { ...body, id }, params: withCompany(company) }),
-  remove: (ids: number[], company?: Company) => request<null>('DELETE', `${P}/ChargingType/Detail`, { data: { ids }, params: withCompany(company) }),
 };
 
 

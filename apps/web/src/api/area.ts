@@ -1,14 +1,12 @@
 // Area archive calls (/yewu/api): the child-area list, the area form, area-permission sets and the
 // binding of accounts to areas.
 import type { AddressOption, AreaListRow, AreaTreeNode, AreaPermissionUsing, BindUserInput } from '@meter/contracts';
-import { http, request, type Paged, type Query } from './request.ts';
+import type { Paged, Query } from './request.ts';
 import { call } from './endpoint.ts';
 import { E } from './endpoints.gen.ts';
 
-const P = '/yewu/api';
-
-/** an area-permission set as its (declared-resource) list and detail answer it */
-export interface AreaPermissionRow {
+/** an area-permission set as its declared resource (areaPermissionResource + areaNames) answers it */
+export type AreaPermissionRow = {
   id: number;
   name: string;
   areaIds: number[];
@@ -16,13 +14,11 @@ export interface AreaPermissionRow {
   status: number;
   memo: string;
   createdAt: string;
-}
-
+};
 
 type Body = Record<string, unknown>;
 /** the company a platform admin works in (searchCompanyID); ignored for company staff */
 type Company = string | undefined;
-const inCompany = (company: Company) => ({ params: { searchCompanyID: company } });
 
 export const areaArchiveApi = {
   list: (q: Query & { index: number; size: number }) => call(E.area.childAreas, { query: q }),
@@ -37,12 +33,11 @@ export const areaArchiveApi = {
 };
 
 export const areaPermissionApi = {
-  list: (q: Query & { index: number; size: number }) => http.page<AreaPermissionRow>(`${P}/AreaPermission/List`, q),
-  get: (id: number, company: Company) => http.get<AreaPermissionRow>(`${P}/AreaPermission/Detail`, { id, searchCompanyID: company }),
-  create: (body: Body, company: Company) => request<{ id: number }>('POST', `${P}/AreaPermission/Detail`, { data: body, ...inCompany(company) }),
-  update: (id: number, body: Body, company: Company) =>
-    request<null>('PUT', `${P}/AreaPermission/Detail`, { data: { ...body, id }, ...inCompany(company) }),
-  remove: (id: number, company: Company) => request<null>('DELETE', `${P}/AreaPermission/Detail`, { data: { ids: [id] }, ...inCompany(company) }),
+  list: (q: Query & { index: number; size: number }) => call(E.areaPermission.list, { query: q }) as Promise<Paged<AreaPermissionRow>>,
+  get: (id: number, company: Company) => call(E.areaPermission.detail, { query: { id, searchCompanyID: company } }) as Promise<AreaPermissionRow>,
+  create: (body: Body, company: Company) => call(E.areaPermission.create, { body, query: { searchCompanyID: company } }),
+  update: (id: number, body: Body, company: Company) => call(E.areaPermission.update, { body: { ...body, id }, query: { searchCompanyID: company } }),
+  remove: (id: number, company: Company) => call(E.areaPermission.remove, { body: { ids: [id] }, query: { searchCompanyID: company } }),
   using: (company: Company) => call(E.area.usingPermissions, { query: { searchCompanyID: company } }),
 };
 

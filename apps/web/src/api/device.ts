@@ -1,14 +1,12 @@
 // Device service calls (/device/api/v1): collectors (gather), meters (device), focus devices, the
 // device dictionaries and the company's allowed device plans. Declared in
-// packages/contracts/src/endpoints/device.ts (the dictionary CRUD `lookup` is still registered by hand).
+// packages/contracts/src/endpoints/device.ts (the dictionary CRUD `lookup` is the declared resource E.deviceLookup).
 import type { CollectorSecret, LookupKind, LookupRow } from '@meter/contracts';
 import { call } from './endpoint.ts';
 import { E } from './endpoints.gen.ts';
-import { http, request, type Paged, type Query } from './request.ts';
+import type { Paged, Query } from './request.ts';
 
 export type { CollectorSecret };
-
-const P = '/device/api/v1';
 
 type PageQuery = Query & { index: number; size: number };
 type Body = Record<string, unknown>;
@@ -54,11 +52,6 @@ const PLAIN_LOOKUPS = {
   protocol: D.protocolList, baud: D.baudList, gateway: D.gatewayList, port: D.portList, caliber: D.caliberList, type: D.typeList,
 };
 
-// the platform admins' dictionary CRUD (registered by hand on the server for now)
-const post = <T>(url: string, body: Body, company: Company) => request<T>('POST', url, { data: body, params: { searchCompanyID: company } });
-const put = (url: string, body: Body, company: Company) => request<null>('PUT', url, { data: body, params: { searchCompanyID: company } });
-const del = (url: string, id: number, company?: Company) => request<null>('DELETE', url, { params: { id, searchCompanyID: company } });
-
 export const lookupApi = {
   /** one dictionary as options (phase and brand lists are paged: the first 1000 rows) */
   options: async (kind: LookupKind): Promise<LookupRow[]> => {
@@ -68,10 +61,10 @@ export const lookupApi = {
     return call(PLAIN_LOOKUPS[kind]);
   },
   // platform admins maintain the dictionaries
-  list: (q: PageQuery) => http.page<LookupRow>(`${P}/lookup/list`, q),
-  create: (body: Body) => post<{ id: number }>(`${P}/lookup`, body, undefined),
-  update: (id: number, body: Body) => put(`${P}/lookup`, { ...body, id }, undefined),
-  remove: (id: number) => del(`${P}/lookup`, id),
+  list: (q: PageQuery) => call(E.deviceLookup.list, { query: q }) as Promise<Paged<LookupRow>>,
+  create: (body: Body) => call(E.deviceLookup.create, { body }),
+  update: (id: number, body: Body) => call(E.deviceLookup.update, { body: { ...body, id } }),
+  remove: (id: number) => call(E.deviceLookup.remove, { query: { id } }),
 };
 
 export type { Paged };

@@ -71,10 +71,10 @@ const payTags = ['在线支付'];
 export const financeEndpoints = {
   days: endpoint({ method: 'GET', path: `${Y}/DailyClosing/List`, summary: '营业日列表（状态、实收合计）', perm: dayRead, query: DayListQuery, response: DayRow, paged: true, tags: dayTags }),
   day: endpoint({ method: 'GET', path: `${Y}/DailyClosing/Detail`, summary: '营业日详情（按支付方式、按操作员；结账单）', perm: dayRead, query: DayQuery, tags: dayTags }),
-  closeDay: endpoint({ method: 'POST', path: `${Y}/DailyClosing/Close`, summary: '日结（锁定营业日）', perm: dayOp, body: CloseDayBody, tags: dayTags }),
-  handover: endpoint({ method: 'POST', path: `${Y}/DailyClosing/Handover`, summary: '交班（锁定操作员当日班次）', perm: dayOp, body: HandoverBody, tags: dayTags }),
+  closeDay: endpoint({ method: 'POST', path: `${Y}/DailyClosing/Close`, summary: '日结（锁定营业日）', perm: dayOp, query: CompanyQuery, body: CloseDayBody, tags: dayTags }),
+  handover: endpoint({ method: 'POST', path: `${Y}/DailyClosing/Handover`, summary: '交班（锁定操作员当日班次）', perm: dayOp, query: CompanyQuery, body: HandoverBody, tags: dayTags }),
   voidReceipt: endpoint({
-    method: 'POST', path: `${Y}/BillPrinting/Void`, summary: '作废票据（记冲正流水，余额退回）', perm: { routes: ['billprint'], op: 'finance.reverse' }, body: VoidBody, tags: printTags,
+    method: 'POST', path: `${Y}/BillPrinting/Void`, summary: '作废票据（记冲正流水，余额退回）', perm: { routes: ['billprint'], op: 'finance.reverse' }, query: CompanyQuery, body: VoidBody, tags: printTags,
   }),
   voids: endpoint({ method: 'GET', path: `${Y}/BillPrinting/Voids`, summary: '票据作废信息（ids 逗号分隔）', perm: printRead, query: VoidsQuery, tags: printTags }),
   closeWechat: endpoint({

@@ -2,11 +2,10 @@
 // control (timed subsidy, closing accounts), report and home pages. Money on the wire is a 元 string
 // with 2 decimals ("1234.50"); requests send 元 strings exactly as typed (never a JS float).
 import type { API, CallInput, CommandListItem, Notification, OnlineOrder, ResultOf, Withdrawal } from '@meter/contracts';
-import { http, request, type Paged, type Query } from '../../api/request.ts';
+import { request, type Paged, type Query } from '../../api/request.ts';
 import { call, fetchFile } from '../../api/endpoint.ts';
 import { E } from '../../api/endpoints.gen.ts';
-
-const Y = '/yewu/api';
+import { chargeCodeApi } from '../../api/scheme.ts';
 
 export type PageQuery = Query & { index: number; size: number };
 export type Wallet = 'electric' | 'water';
@@ -32,6 +31,7 @@ export type {
   OwnerBillRow, ReceiptDetail, ReceiptRow, RoomDetail, SettlementData, SettlementRow, SharedMeterRow, SubsidyPlanRow,
 } from '@meter/contracts';
 
+/** what the counter reads of a company charge code (declared resource chargeCode) */
 export interface ChargeCode {
   id: number;
   code: string;
@@ -116,8 +116,7 @@ export const billingApi = {
   reopenAccount: (b: BillingBody<'reopenAccount'>, company?: string) => call(B.reopenAccount, { body: b, query: withCompany(company) }),
 
   // charge codes and 公摊 meters (combined payment)
-  chargeCodes: (company?: string, schemeType?: number) =>
-    http.page<ChargeCode>(`${Y}/sys_companychargecode/List`, { index: 1, size: 1000, schemeType, searchCompanyID: company }),
+  chargeCodes: (company?: string, schemeType?: number): Promise<Paged<ChargeCode>> => chargeCodeApi.list({ index: 1, size: 1000, schemeType, searchCompanyID: company }),
   sharedMeters: (q: PageQuery) => call(B.sharedMeters, { query: q }),
 
   // online payments (wxpay/list pages with page and size)

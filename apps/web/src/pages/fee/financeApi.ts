@@ -1,9 +1,9 @@
 // The finance day (/yewu/api/DailyClosing/*: 日结/交班) and receipt voids (/yewu/api/BillPrinting/Void,
 // Voids: 作废/冲正). Money on the wire is a 元 string with 2 decimals.
-import { http, request, type Query } from '../../api/request.ts';
+import type { API, ResultOf } from '@meter/contracts';
+import { call } from '../../api/endpoint.ts';
+import { E } from '../../api/endpoints.gen.ts';
 import type { PageQuery } from './billingApi.ts';
-
-const Y = '/yewu/api';
 
 export interface MethodFigures {
   method: 'cash' | 'wechat' | 'alipay' | 'bank';
@@ -42,21 +42,8 @@ export interface DayDetail {
   printedByName: string;
 }
 
-export interface DayRow extends Record<string, unknown> {
-  day: string;
-  state: 'open' | 'closed';
-  stateText: string;
-  net: string;
-  count: number;
-  cash: string;
-  wechat: string;
-  alipay: string;
-  bank: string;
-  handovers: number;
-  closedByName: string;
-  closedAt: string;
-  memo: string;
-}
+/** a business day in the list (declared with its endpoint) */
+export type DayRow = ResultOf<typeof API.finance.days> & Record<string, unknown>;
 
 export interface ReceiptVoid {
   receiptId: number;
@@ -68,15 +55,20 @@ export interface ReceiptVoid {
   businessDay: string;
 }
 
-const post = <T>(url: string, data: unknown, company?: string) => request<T>('POST', url, { data, params: { searchCompanyID: company } });
+/** what a void answers: the receipt, its reversal and the room's balance after it */
+interface VoidAnswer { receiptId: number; no: string; reversalJournalId: number; amount: string; balance: string }
+
+const F = E.finance;
+const inCompany = (company?: string) => ({ searchCompanyID: company });
 
 export const financeApi = {
-  days: (q: PageQuery) => http.page<DayRow>(`${Y}/DailyClosing/List`, q),
-  day: (day: string, company?: string) => http.get<DayDetail>(`${Y}/DailyClosing/Detail`, { day, searchCompanyID: company } as Query),
-  closeDay: (day: string, memo: string, company?: string) => post<DayDetail>(`${Y}/DailyClosing/Close`, { day, memo }, company),
-  handover: (day: string, memo: string, operatorId?: number, company?: string) => post<DayDetail>(`${Y}/DailyClosing/Handover`, { day, memo, operatorId }, company),
+  days: (q: PageQuery) => call(F.days, { query: q }),
+  day: (day: string, company?: string) => call(F.day, { query: { day, ...inCompany(company) } }) as Promise<DayDetail>,
+  closeDay: (day: string, memo: string, company?: string) => call(F.closeDay, { body: { day, memo }, query: inCompany(company) }) as Promise<DayDetail>,
+  handover: (day: string, memo: string, operatorId?: number, company?: string) =>
+    call(F.handover, { body: { day, memo, operatorId }, query: inCompany(company) }) as Promise<DayDetail>,
   voidReceipt: (receiptId: number, reason: string, company?: string) =>
-    post<{ receiptId: number; no: string; reversalJournalId: number; amount: string; balance: string }>(`${Y}/BillPrinting/Void`, { receiptId, reason }, company),
+    call(F.voidReceipt, { body: { receiptId, reason }, query: inCompany(company) }) as Promise<VoidAnswer>,
   voids: (ids: number[], company?: string) =>
-    ids.length ? http.get<ReceiptVoid[]>(`${Y}/BillPrinting/Voids`, { ids: ids.join(','), searchCompanyID: company } as Query) : Promise.resolve([] as ReceiptVoid[]),
+    ids.length ? (call(F.voids, { query: { ids: ids.join(','), ...inCompany(company) } }) as Promise<ReceiptVoid[]>) : Promise.resolve([] as ReceiptVoid[]),
 };

@@ -1,12 +1,9 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
-import { QueryClient } from '@tanstack/react-query';
-import type { LoginResult } from '@meter/contracts';
-import { Providers } from '../../app/Root.tsx';
-import { PageContext, setCompanyPick } from '../../app/page.tsx';
-import { saveSession } from '../../app/session.ts';
-import { configureRequest, resetInflight } from '../../api/request.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { setCompanyPick } from '../../app/page.tsx';
+import { resetInflight } from '../../api/request.ts';
+import { E } from '../../api/endpoints.gen.ts';
+import { answer, mockServer, ok, renderPage, serve, signIn, type Call } from '../../test/harness.tsx';
 import Belongs, { companyBody, companyForm } from './Belongs.tsx';
 import { groupState, normalisePlans, toggleGroup } from './devicePermiss.ts';
 
@@ -19,50 +16,25 @@ const COMPANY = {
   status: 1, createdAt: '2025-01-01T00:00:00Z',
 };
 
-type Call = { method: string; url: string; body: unknown };
 
-function mockServer(calls: Call[]) {
-  const ok = (data: unknown, count?: number) =>
-    new Response(JSON.stringify({ code: 'SUCCESS', message: '', data, ...(count !== undefined ? { count } : {}) }), { status: 200 });
-  configureRequest({
-    toast: { success: () => {}, error: () => {}, warning: () => {} },
-    fetch: vi.fn(async (input: string, init: RequestInit) => {
-      const p = new URL(input, 'http://x').pathname;
-      calls.push({ method: init.method ?? 'GET', url: input, body: init.body ? JSON.parse(String(init.body)) : undefined });
-      if (p.endsWith('/Company/list')) return ok([COMPANY], 1);
-      if (p.endsWith('/GetCompanyClassifyList')) return ok([{ id: 1, name: '物业公司' }]);
-      if (p.endsWith('/CompanyDevicePermiss/detail') && (init.method ?? 'GET') === 'GET') {
-        return ok({ companyId: 3, companyName: COMPANY.name, deviceCheck: true, collectorPlans: [0, 1], electricPlans: [3], waterPlans: [100] });
-      }
-      if (init.method && init.method !== 'GET') return ok(null);
-      return ok([], 0);
-    }) as unknown as (input: string, init: RequestInit) => Promise<Response>,
-  });
-}
-
-function session() {
-  const login: LoginResult = {
-    token: 'k'.repeat(43),
-    user: { id: 1, username: 'admin', realName: '', companyId: null, roleId: null, userType: 0 },
-    access: 0,
-    routes: ['belongs'],
-    operations: [],
-    company: null,
-  };
-  saveSession(login);
-}
-
-function renderPage() {
-  return render(
-    <Providers client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <MemoryRouter>
-        <PageContext.Provider value={{ routeKey: 'belongs', active: true }}>
-          <Belongs />
-        </PageContext.Provider>
-      </MemoryRouter>
-    </Providers>,
+function mockBelongs(calls: Call[]) {
+  mockServer(
+    serve(
+      [
+        answer(E.company.list, [COMPANY], 1),
+        answer(E.company.classifyOptions, [{ id: 1, name: '物业公司' }]),
+        answer(E.company.devicePermiss, { companyId: 3, companyName: COMPANY.name, deviceCheck: true, collectorPlans: [0, 1], electricPlans: [3], waterPlans: [100] }),
+      ],
+      (c) => (c.method !== 'GET' ? ok(null) : ok([], 0)),
+    ),
+    [],
+    calls,
   );
 }
+
+const session = () => signIn(['belongs'], [], { access: 0 });
+
+const show = () => renderPage('belongs', <Belongs />);
 
 beforeEach(() => {
   resetInflight();
@@ -93,8 +65,8 @@ describe('单位管理 page', { timeout: 90_000 }, () => {
     session();
     setCompanyPick('3');
     const calls: Call[] = [];
-    mockServer(calls);
-    renderPage();
+    mockBelongs(calls);
+    show();
     expect(await screen.findByText('中国农业银行')).toBeTruthy();
     expect(screen.getByText('15')).toBeTruthy();
     expect(screen.getByText('已设置')).toBeTruthy();
@@ -107,8 +79,8 @@ describe('单位管理 page', { timeout: 90_000 }, () => {
   it('设备权限: loads the plans, a group can be ticked at once, save posts the lists', async () => {
     session();
     const calls: Call[] = [];
-    mockServer(calls);
-    renderPage();
+    mockBelongs(calls);
+    show();
     await screen.findByText('中国农业银行');
     fireEvent.click(screen.getByText('设备权限'));
     const dialog = await screen.findByRole('dialog');

@@ -89,7 +89,7 @@ export default function AreaPermissionDrawer({ open, company, onClose }: { open:
         rowKey="id"
         columns={columns}
         areaFilter={false}
-        list={(q) => areaPermissionApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}
+        list={(q) => areaPermissionApi.list(q)}
         create={(v) => areaPermissionApi.create(body(v), company)}
         update={(r, v) => areaPermissionApi.update(r.id, body(v), company)}
         remove={(r) => areaPermissionApi.remove(r.id, company)}

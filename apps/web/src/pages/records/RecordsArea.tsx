@@ -122,7 +122,7 @@ export default function RecordsArea() {
         rowKey="id"
         actionRef={actionRef}
         columns={columns}
-        list={(q) => areaArchiveApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}
+        list={(q) => areaArchiveApi.list(q)}
         create={async (v) => {
           await areaArchiveApi.create(areaBody(v), company);
           refreshTrees();

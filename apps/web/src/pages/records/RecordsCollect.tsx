@@ -71,7 +71,7 @@ export default function RecordsCollect() {
         headerTitle="采集器列表"
         rowKey="id"
         columns={columns}
-        list={(q) => gatherApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}
+        list={(q) => gatherApi.list(q)}
         load={(r) => gatherApi.get(r.id, company) as Promise<Row>}
         create={(v) => gatherApi.create(collectorBody(v), company)}
         update={(r, v) => gatherApi.update(r.id, collectorBody(v), company)}

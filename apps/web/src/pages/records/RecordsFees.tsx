@@ -114,7 +114,7 @@ function ChargingSchemes() {
       rowKey="id"
       columns={columns}
       modalWidth={980}
-      list={(q) => chargingSchemeApi.list(q) as Promise<{ code: string; data: SchemeRow[]; count: number }>}
+      list={(q) => chargingSchemeApi.list(q)}
       load={(r) => chargingSchemeApi.detail(r.id, company) as Promise<SchemeRow & ChargingScheme>}
       create={(v) => chargingSchemeApi.create(schemeBody(v), company)}
       update={(r, v) => chargingSchemeApi.update(r.id, schemeBody(v), company)}
@@ -163,7 +163,7 @@ function ChargeCodes() {
       headerTitle="收费码"
       rowKey="id"
       columns={columns}
-      list={(q) => chargeCodeApi.list(q) as Promise<{ code: string; data: CodeRow[]; count: number }>}
+      list={(q) => chargeCodeApi.list(q)}
       create={(v) => chargeCodeApi.create(chargeCodeBody(v), company)}
       update={(r, v) => chargeCodeApi.update(r.id, chargeCodeBody(v), company)}
       remove={(r) => chargeCodeApi.remove([r.id], company)}

@@ -177,7 +177,7 @@ export default function RecordsOwner() {
         columns={columns}
         list={(q) => {
           lastQuery.current = q;
-          return ownerApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>;
+          return ownerApi.list(q);
         }}
         load={(r) => ownerApi.get(r.id, company) as Promise<Row>}
         create={(v) => ownerApi.create(ownerBody(v, true), company)}

@@ -105,8 +105,8 @@ export default function RecordsPolice() {
       rowKey="id"
       columns={columns}
       modalWidth={760}
-      list={(q) => alarmSchemeApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}
-      load={(r) => alarmSchemeApi.detail(r.id, company) as Promise<Row>}
+      list={(q) => alarmSchemeApi.list(q)}
+      load={(r) => alarmSchemeApi.detail(r.id, company)}
       create={(v) => alarmSchemeApi.create(alarmBody(v), company)}
       update={(r, v) => alarmSchemeApi.update(r.id, alarmBody(v), company)}
       remove={(r) => alarmSchemeApi.remove([r.id], company)}

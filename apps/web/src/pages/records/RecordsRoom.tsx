@@ -71,7 +71,7 @@ export default function RecordsRoom() {
       headerTitle={`${unit}列表`}
       rowKey="Id"
       columns={columns}
-      list={(q) => roomApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}
+      list={(q) => roomApi.list(q)}
       load={(r) => roomApi.get(r.Id, company) as Promise<Row>}
       create={(v) => roomApi.create(roomBody(v), company)}
       update={(r, v) => roomApi.update(r.Id, roomBody(v), company)}

@@ -13,7 +13,7 @@ import { ResourceTable, type ResourceColumn } from '../../components/ResourceTab
 import { ImportButton } from '../../components/ImportDialog.tsx';
 import { columnsFromResource } from '../../components/resourceColumns.tsx';
 import { focusApi, lookupApi, meterApi } from '../../api/device.ts';
-import { http } from '../../api/request.ts';
+import { alarmSchemeApi, chargingSchemeApi } from '../../api/scheme.ts';
 import { toast } from '../../app/feedback.tsx';
 import { useSession } from '../../app/session.ts';
 import {
@@ -65,11 +65,9 @@ export function meterBody(v: Record<string, unknown>): Record<string, unknown> {
 }
 
 /** Charging / alarm scheme options of the current company, for the meter's kind when known. */
-async function schemeOptions(url: string, company: string | undefined) {
-  const res = await http.get<unknown>(url, { index: 1, size: 1000, searchCompanyID: company });
-  const rows = (Array.isArray(res) ? res : ((res as { data?: unknown[] })?.data ?? [])) as { id: number; name: string; kind?: number }[];
-  return rows.map((r) => ({ label: r.kind ? `${r.name}（${METER_KINDS[r.kind] ?? ''}）` : r.name, value: r.id }));
-}
+/** the schemes a meter may use, as options (charging schemes name their meter kind) */
+const schemeOptions = (rows: { id: number; name: string; kind?: number }[]) =>
+  rows.map((r) => ({ label: r.kind ? `${r.name}（${METER_KINDS[r.kind] ?? ''}）` : r.name, value: r.id }));
 
 export default function RecordsTable() {
   const company = useCompany();
@@ -111,8 +109,8 @@ export default function RecordsTable() {
       valveState: { render: (_d, r) => <ValveCell kind={r.kind} state={r.valveState} /> },
       phaseId: { render: (_d, r) => r.phaseName ?? '-' },
       brandId: { render: (_d, r) => r.brandName ?? '-' },
-      chargingSchemeId: { request: () => schemeOptions('/yewu/api/chargingscheme/GetAllUsingList', company), params: { company } },
-      alarmSchemeId: { request: () => schemeOptions('/yewu/api/alarmscheme/list', company), params: { company } },
+      chargingSchemeId: { request: async () => schemeOptions(await chargingSchemeApi.using(company)), params: { company } },
+      alarmSchemeId: { request: async () => schemeOptions((await alarmSchemeApi.list({ index: 1, size: 1000, searchCompanyID: company })).data), params: { company } },
       // a filter, not preset: the list shows every status until one is picked
       status: { hideInForm: true, valueEnum: STATUS_VIEW, initialValue: undefined },
       lastSeenAt: { width: 160 },
@@ -145,7 +143,7 @@ export default function RecordsTable() {
         rowKey="id"
         columns={columns}
         modalWidth={820}
-        list={(q) => meterApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}
+        list={(q) => meterApi.list(q)}
         load={(r) => meterApi.get(r.id, company) as Promise<Row>}
         create={(v) => meterApi.create(meterBody(v), company)}
         update={(r, v) => meterApi.update(r.id, meterBody(v), company)}
@@ -222,7 +220,7 @@ function FocusTable({ company }: { company: string | undefined }) {
       rowKey="id"
       columns={columns}
       formColumns={1}
-      list={(q) => focusApi.list(q) as Promise<{ code: string; data: FocusRowT[]; count: number }>}
+      list={(q) => focusApi.list(q)}
       update={(r, v) => focusApi.update(r.id, r.meterId, String(v.memo ?? '').trim(), company)}
       remove={(r) => focusApi.remove(r.id, company)}
     />
@@ -247,7 +245,7 @@ function LookupTable() {
       rowKey="id"
       columns={columns}
       areaFilter={false}
-      list={(q) => lookupApi.list(q) as Promise<{ code: string; data: LookupRowT[]; count: number }>}
+      list={(q) => lookupApi.list(q)}
       create={(v) => lookupApi.create(body(v))}
       update={(r, v) => lookupApi.update(r.id, body(v))}
       remove={(r) => lookupApi.remove(r.id)}

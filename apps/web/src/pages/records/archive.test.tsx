@@ -1,12 +1,9 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
-import { QueryClient } from '@tanstack/react-query';
-import type { LoginResult } from '@meter/contracts';
-import { Providers } from '../../app/Root.tsx';
-import { PageContext, areaSelections } from '../../app/page.tsx';
-import { saveSession } from '../../app/session.ts';
-import { configureRequest, resetInflight, setSaveBlob } from '../../api/request.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { areaSelections } from '../../app/page.tsx';
+import { resetInflight, setSaveBlob } from '../../api/request.ts';
+import { E } from '../../api/endpoints.gen.ts';
+import { answer, mockServer, ok, renderPage, serve, signIn, type Call } from '../../test/harness.tsx';
 import RecordsRoom, { roomBody } from './RecordsRoom.tsx';
 import RecordsOwner, { exportFilters, ownerBody } from './RecordsOwner.tsx';
 import InRoomRecord, { timeRange } from '../notes/InRoomRecord.tsx';
@@ -16,17 +13,7 @@ import SystemFees, { chargingTypeBody } from '../system/SystemFees.tsx';
 
 configure({ asyncUtilTimeout: 8000 });
 
-function session(operations: string[], edition = 0) {
-  const login: LoginResult = {
-    token: 'k'.repeat(43),
-    user: { id: 1, username: 'u', realName: '', companyId: 1, roleId: 1, userType: 1 },
-    access: 1,
-    routes: ['recordsRoom', 'recordsOwner', 'inRoomRecord', 'systemFees'],
-    operations,
-    company: { id: 1, name: '演示物业', bankType: 0, edition },
-  };
-  saveSession(login);
-}
+const session = (operations: string[], edition = 0) => signIn(['recordsRoom', 'recordsOwner', 'inRoomRecord', 'systemFees'], operations, { edition });
 
 const ROOM = {
   Id: 11, companyId: 1, name: '1-101', areaId: 3, areaName: '阳光园区/1号楼/1层', decoration: 2, orientation: 4, chargingTypeId: 5,
@@ -40,54 +27,43 @@ const OWNER = {
 };
 const NEW_OWNER = { ...OWNER, id: 22, name: '李娜', phone: '13900002222', roomId: null, roomName: null, areaId: null, areaName: null, status: 0, movedInAt: null };
 
-type Call = { method: string; url: string; body: unknown };
 
-function mockServer(calls: Call[]) {
-  const ok = (data: unknown, count?: number) =>
-    new Response(JSON.stringify({ code: 'SUCCESS', message: '', data, ...(count !== undefined ? { count } : {}) }), { status: 200 });
-  configureRequest({
-    toast: { success: () => {}, error: () => {}, warning: () => {} },
-    fetch: vi.fn(async (input: string, init: RequestInit) => {
-      const url = new URL(input, 'http://x');
-      const method = init.method ?? 'GET';
-      calls.push({ method, url: input, body: init.body ? JSON.parse(String(init.body)) : undefined });
-      const p = url.pathname;
-      if (p.endsWith('/RoomInfo/GetAllChildRoom')) return ok([ROOM, EMPTY_ROOM], 2);
-      if (p.endsWith('/getNoUserRoom')) return ok([EMPTY_ROOM], 1);
-      if (p.endsWith('/ChargingType/GetAllUsingList_All')) return ok([{ id: 5, name: '住宅用电', chargeType: 1 }]);
-      if (p.endsWith('/ChargingType/List')) return ok([{ id: 5, name: '住宅用电', chargeType: 1, status: 1, memo: '', createdAt: '2025-01-01T00:00:00.000Z' }], 1);
-      if (p.endsWith('/userinfo/list')) return ok([OWNER, NEW_OWNER], 2);
-      if (p.endsWith('/userinfo/roomHistory')) {
-        return ok([{ id: 1, ownerId: 21, ownerName: '王伟', ownerPhone: '13800001111', roomId: 11, roomName: '阳光园区/1号楼/1层/1-101', areaId: 3, action: 1, at: '2025-01-01T00:00:00.000Z', operatorName: '演示管理员', memo: '办理入住' }], 1);
-      }
-      if (p.endsWith('/userinfo/resetPwd')) return ok({ id: 21, password: 'Abc234xyzQ' });
-      if (p.endsWith('/userinfo/export')) {
-        return new Response(new Uint8Array([80, 75, 3, 4]), {
-          status: 200,
-          headers: {
-            'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
-            'content-disposition': `attachment; filename="export.xlsx"; filename*=UTF-8''${encodeURIComponent('业主档案.xlsx')}`,
-          },
-        });
-      }
-      if (p.endsWith('/GetAreaTreeNoRoom') || p.endsWith('/GetAreaTree')) {
-        return ok([{ id: 1, Parent: null, name: '阳光园区', deep: 0, areaType: 0, kind: 'area', children: [{ id: 3, Parent: 1, name: '1层', deep: 1, areaType: 0, kind: 'area', children: [] }] }]);
-      }
-      if (method !== 'GET') return ok({ id: 99, Id: 99 });
-      return ok([], 0);
-    }) as unknown as (input: string, init: RequestInit) => Promise<Response>,
+const TREE = [{ id: 1, Parent: null, name: '阳光园区', deep: 0, areaType: 0, kind: 'area', children: [{ id: 3, Parent: 1, name: '1层', deep: 1, areaType: 0, kind: 'area', children: [] }] }];
+const XLSX = () =>
+  new Response(new Uint8Array([80, 75, 3, 4]), {
+    status: 200,
+    headers: {
+      'content-type': 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      'content-disposition': `attachment; filename="export.xlsx"; filename*=UTF-8''${encodeURIComponent('业主档案.xlsx')}`,
+    },
   });
-}
+const HISTORY = {
+  id: 1, ownerId: 21, ownerName: '王伟', ownerPhone: '13800001111', roomId: 11, roomName: '阳光园区/1号楼/1层/1-101', areaId: 3, action: 1,
+  at: '2025-01-01T00:00:00.000Z', operatorName: '演示管理员', memo: '办理入住',
+};
 
-function renderPage(routeKey: string, page: React.ReactNode) {
-  return render(
-    <Providers client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <MemoryRouter>
-        <PageContext.Provider value={{ routeKey, active: true }}>{page}</PageContext.Provider>
-      </MemoryRouter>
-    </Providers>,
+function mockArchive(calls: Call[]) {
+  mockServer(
+    serve(
+      [
+        answer(E.room.list, [ROOM, EMPTY_ROOM], 2),
+        answer(E.room.vacant, [EMPTY_ROOM], 1),
+        answer(E.room.usingChargingTypes, [{ id: 5, name: '住宅用电', chargeType: 1 }]),
+        answer(E.chargingType.list, [{ id: 5, name: '住宅用电', chargeType: 1, status: 1, memo: '', createdAt: '2025-01-01T00:00:00.000Z' }], 1),
+        answer(E.owner.list, [OWNER, NEW_OWNER], 2),
+        answer(E.owner.history, [HISTORY], 1),
+        answer(E.owner.resetPwd, { id: 21, password: 'Abc234xyzQ' }),
+        answer(E.owner.export, XLSX),
+        answer(E.area.tree, TREE),
+        answer(E.area.treeNoRoom, TREE),
+      ],
+      (c) => (c.method !== 'GET' ? ok({ id: 99, Id: 99 }) : ok([], 0)),
+    ),
+    [],
+    calls,
   );
 }
+
 
 beforeEach(() => {
   areaSelections.set({});
@@ -115,7 +91,7 @@ describe('房间档案 page', { timeout: 60_000 }, () => {
   it('lists rooms with their owner or 空置; no write buttons without room.basic', async () => {
     session([]);
     const calls: Call[] = [];
-    mockServer(calls);
+    mockArchive(calls);
     renderPage('recordsRoom', <RecordsRoom />);
     expect(await screen.findByText('1-101')).toBeTruthy();
     expect(screen.getByText('王伟')).toBeTruthy();
@@ -129,7 +105,7 @@ describe('房间档案 page', { timeout: 60_000 }, () => {
   it('on the market edition the unit reads 出租屋; create posts the room', async () => {
     session(['room.basic'], 1);
     const calls: Call[] = [];
-    mockServer(calls);
+    mockArchive(calls);
     renderPage('recordsRoom', <RecordsRoom />);
     await screen.findByText('1-101');
     expect(screen.getByText('出租屋列表')).toBeTruthy();
@@ -154,7 +130,7 @@ describe('业主档案 page', { timeout: 60_000 }, () => {
   it('move in / change room / move out / reset password follow owner.basic; move out sends the memo', async () => {
     session(['owner.basic']);
     const calls: Call[] = [];
-    mockServer(calls);
+    mockArchive(calls);
     renderPage('recordsOwner', <RecordsOwner />);
     expect(await screen.findByText('李娜')).toBeTruthy();
     expect(screen.getByText('入住')).toBeTruthy(); // 李娜 has no room
@@ -175,7 +151,7 @@ describe('业主档案 page', { timeout: 60_000 }, () => {
 
   it('reset password shows the new one once', async () => {
     session(['owner.basic']);
-    mockServer([]);
+    mockArchive([]);
     renderPage('recordsOwner', <RecordsOwner />);
     await screen.findByText('李娜');
     fireEvent.click(screen.getAllByText('重置密码')[0]);
@@ -187,7 +163,7 @@ describe('业主档案 page', { timeout: 60_000 }, () => {
   it('export downloads 业主档案.xlsx with the filters on screen', async () => {
     session(['owner.export']);
     const calls: Call[] = [];
-    mockServer(calls);
+    mockArchive(calls);
     const saved: string[] = [];
     setSaveBlob((_b, name) => saved.push(name));
     areaSelections.set({ recordsOwner: { searchArea: '3', searchClassify: '', areaName: '1层' } });
@@ -206,7 +182,7 @@ describe('业主档案 page', { timeout: 60_000 }, () => {
 describe('入住记录 and 收费类型 pages', { timeout: 60_000 }, () => {
   it('lists the moves', async () => {
     session([]);
-    mockServer([]);
+    mockArchive([]);
     renderPage('inRoomRecord', <InRoomRecord />);
     expect(await screen.findByText('阳光园区/1号楼/1层/1-101')).toBeTruthy();
     expect(screen.getByText('办理入住')).toBeTruthy();
@@ -215,7 +191,7 @@ describe('入住记录 and 收费类型 pages', { timeout: 60_000 }, () => {
 
   it('lists charging types with their category', async () => {
     session([]);
-    mockServer([]);
+    mockArchive([]);
     renderPage('systemFees', <SystemFees />);
     expect(await screen.findByText('住宅用电')).toBeTruthy();
     expect(screen.getAllByText('电费').length).toBeGreaterThan(0);

@@ -1,29 +1,16 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
-import { QueryClient } from '@tanstack/react-query';
-import type { LoginResult } from '@meter/contracts';
-import { Providers } from '../../app/Root.tsx';
-import { PageContext, areaSelections, setAreaSelection } from '../../app/page.tsx';
-import { saveSession } from '../../app/session.ts';
-import { configureRequest, resetInflight } from '../../api/request.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { areaSelections, setAreaSelection } from '../../app/page.tsx';
+import { resetInflight } from '../../api/request.ts';
+import { E } from '../../api/endpoints.gen.ts';
+import { answer, mockServer, ok, renderPage, serve, signIn, type Call } from '../../test/harness.tsx';
 import RecordsArea, { areaBody, areaForm } from './RecordsArea.tsx';
 import { addressFields, addressGap, addressOf, setLevel, suggestions } from './areaAddress.ts';
 import { parentOptions } from './areaFields.tsx';
 
 configure({ asyncUtilTimeout: 8000 });
 
-function session(access = 1) {
-  const login: LoginResult = {
-    token: 'k'.repeat(43),
-    user: { id: 1, username: 'u', realName: '', companyId: access ? 1 : null, roleId: 1, userType: 1 },
-    access,
-    routes: ['recordsArea'],
-    operations: [],
-    company: access ? { id: 1, name: '演示物业', bankType: 0, edition: 0 } : null,
-  };
-  saveSession(login);
-}
+const session = (access: 0 | 1 = 1) => signIn(['recordsArea'], [], { access });
 
 const AREA = {
   id: 2, name: '1号楼', title: '1号楼', parentId: 1, parentName: '阳光园区', deep: 1, areaType: 0, areaTypeName: '普通区域',
@@ -36,35 +23,33 @@ const TREE = [{ id: 1, Parent: null, name: '阳光园区', deep: 0, areaType: 0,
   { id: 3, Parent: 1, name: '2号楼', deep: 1, areaType: 0, kind: 'area', children: [] },
 ] }];
 
-type Call = { method: string; url: string; body: unknown };
 
-function mockServer(calls: Call[]) {
-  const ok = (data: unknown, count?: number) =>
-    new Response(JSON.stringify({ code: 'SUCCESS', message: '', data, ...(count !== undefined ? { count } : {}) }), { status: 200 });
-  configureRequest({
-    toast: { success: () => {}, error: () => {}, warning: () => {} },
-    fetch: vi.fn(async (input: string, init: RequestInit) => {
-      const p = new URL(input, 'http://x').pathname;
-      calls.push({ method: init.method ?? 'GET', url: input, body: init.body ? JSON.parse(String(init.body)) : undefined });
-      if (p.endsWith('/Area/GetAllChildArea')) return ok([AREA], 1);
-      if (p.endsWith('/Area/GetAddressOptions')) return ok([{ province: '广东省', city: '深圳市', district: '南山区', town: '粤海街道' }]);
-      if (p.includes('/GetAreaTree')) return ok(TREE);
-      if (init.method && init.method !== 'GET') return ok({ id: 9, deep: 2 });
-      return ok([], 0);
-    }) as unknown as (input: string, init: RequestInit) => Promise<Response>,
-  });
+function server(calls: Call[]) {
+  mockServer(
+    serve(
+      [
+        answer(E.area.childAreas, [AREA], 1),
+        answer(E.area.addressOptions, [{ province: '广东省', city: '深圳市', district: '南山区', town: '粤海街道' }]),
+        answer(E.area.tree, TREE),
+        answer(E.area.treeNoRoom, TREE),
+        answer(E.area.treeNoRoomV2, TREE),
+      ],
+      (c) => (c.method !== 'GET' ? ok({ id: 9, deep: 2 }) : ok([], 0)),
+    ),
+    [],
+    calls,
+  );
 }
 
-function renderPage() {
-  return render(
-    <Providers client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <MemoryRouter>
-        <PageContext.Provider value={{ routeKey: 'recordsArea', active: true }}>
-          <RecordsArea />
-        </PageContext.Provider>
-      </MemoryRouter>
-    </Providers>,
-  );
+const show = () => renderPage('recordsArea', <RecordsArea />);
+
+/** signed in as company staff, the server mocked, the page shown: the requests it sends */
+function open(): Call[] {
+  session();
+  const calls: Call[] = [];
+  server(calls);
+  show();
+  return calls;
 }
 
 beforeEach(() => {
@@ -117,8 +102,8 @@ describe('区域档案 page', { timeout: 60_000 }, () => {
     session();
     setAreaSelection('recordsArea', { searchArea: '1', searchClassify: '', areaName: '阳光园区' });
     const calls: Call[] = [];
-    mockServer(calls);
-    renderPage();
+    server(calls);
+    show();
     expect(await screen.findByText('广东省深圳市南山区')).toBeTruthy();
     expect(screen.getByText('第 2 级')).toBeTruthy();
     expect(screen.getByText('阳光园区')).toBeTruthy();
@@ -132,10 +117,7 @@ describe('区域档案 page', { timeout: 60_000 }, () => {
   });
 
   it('新增下级 opens the form under the row and posts the child', async () => {
-    session();
-    const calls: Call[] = [];
-    mockServer(calls);
-    renderPage();
+    const calls = open();
     await screen.findByText('广东省深圳市南山区');
     fireEvent.click(screen.getByText('新增下级'));
     const dialog = await screen.findByRole('dialog');
@@ -148,10 +130,7 @@ describe('区域档案 page', { timeout: 60_000 }, () => {
   });
 
   it('delete asks first, then calls DELETE Area/Detail/{id}', async () => {
-    session();
-    const calls: Call[] = [];
-    mockServer(calls);
-    renderPage();
+    const calls = open();
     await screen.findByText('广东省深圳市南山区');
     fireEvent.click(screen.getByText('删除'));
     expect(await screen.findByText('确定删除该区域吗？')).toBeTruthy();
@@ -161,8 +140,8 @@ describe('区域档案 page', { timeout: 60_000 }, () => {
 
   it('a platform admin without a picked company is told to pick one', async () => {
     session(0);
-    mockServer([]);
-    renderPage();
+    server([]);
+    show();
     expect(await screen.findByText(/请先在页面顶部选择单位/)).toBeTruthy();
     expect(await screen.findByText('演示物业')).toBeTruthy();
   });

@@ -5,7 +5,8 @@ import { useEffect, useMemo } from 'react';
 import { Badge, Form, Select, Tag, TreeSelect, type FormInstance } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { METER_KIND, VALVE_STATE_LABELS, type AllowedPlans, type PlanOption } from '@meter/contracts';
-import { http } from '../../api/request.ts';
+import { call } from '../../api/endpoint.ts';
+import { E } from '../../api/endpoints.gen.ts';
 import { gatherApi, meterApi } from '../../api/device.ts';
 import type { AreaNode } from '../../api/yewu.ts';
 import { companyPick } from '../../app/page.tsx';
@@ -45,10 +46,10 @@ interface PickerProps {
 /** 区域 (collectors) or 房间 (meters) picked from the area tree of the current company. */
 export function AreaPicker({ value, onChange, rooms }: PickerProps & { rooms: boolean }) {
   const company = useCompany();
-  const url = rooms ? '/yewu/api/GetAreaTree' : '/yewu/api/GetAreaTreeNoRoom';
+  const tree = rooms ? E.area.tree : E.area.treeNoRoom;
   const { data, isFetching } = useQuery({
-    queryKey: ['deviceAreaPicker', url, company],
-    queryFn: () => http.get<TreeNode[]>(url, { searchCompanyID: company }),
+    queryKey: ['deviceAreaPicker', tree.path, company],
+    queryFn: (): Promise<TreeNode[]> => call(tree, { query: { searchCompanyID: company } }),
   });
   const options = useMemo(() => treeOptions(data ?? [], rooms), [data, rooms]);
   // like the side tree: levels above 2 open (SPEC §3), so a room is two clicks away

@@ -1,29 +1,17 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
-import { QueryClient } from '@tanstack/react-query';
-import { ELECTRIC_PLAN_OPTIONS, WATER_PLAN_OPTIONS, type LoginResult } from '@meter/contracts';
-import { Providers } from '../../app/Root.tsx';
-import { PageContext, areaSelections } from '../../app/page.tsx';
-import { saveSession } from '../../app/session.ts';
-import { configureRequest, resetInflight } from '../../api/request.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { ELECTRIC_PLAN_OPTIONS, WATER_PLAN_OPTIONS } from '@meter/contracts';
+import { areaSelections } from '../../app/page.tsx';
+import { resetInflight } from '../../api/request.ts';
+import { E } from '../../api/endpoints.gen.ts';
+import { answer, mockServer, ok, renderPage, serve, signIn, type Call } from '../../test/harness.tsx';
 import RecordsTable, { meterBody } from './RecordsTable.tsx';
 import RecordsCollect, { collectorBody } from './RecordsCollect.tsx';
 import { planSearchEnum, treeOptions } from './deviceFields.tsx';
 
 configure({ asyncUtilTimeout: 8000 });
 
-function session(operations: string[], access = 1) {
-  const login: LoginResult = {
-    token: 'k'.repeat(43),
-    user: { id: 1, username: 'u', realName: '', companyId: access ? 1 : null, roleId: 1, userType: 1 },
-    access,
-    routes: ['recordsTable', 'recordsCollect'],
-    operations,
-    company: access ? { id: 1, name: '演示物业', bankType: 0, edition: 0 } : null,
-  };
-  saveSession(login);
-}
+const session = (operations: string[], access: 0 | 1 = 1) => signIn(['recordsTable', 'recordsCollect'], operations, { access });
 
 const METER = {
   id: 7, companyId: 1, roomId: 3, roomName: '1-101', areaId: 2, areaName: '1层', ownerName: '王伟', collectorId: 4,
@@ -37,46 +25,34 @@ const METER = {
 
 const PLANS = { deviceCheck: true, collector: [{ value: 0, label: '4G' }], electric: ELECTRIC_PLAN_OPTIONS.slice(0, 2), water: WATER_PLAN_OPTIONS.slice(0, 1) };
 
-type Call = { method: string; url: string; body: unknown };
 
-function mockServer(calls: Call[]) {
-  const ok = (data: unknown, count?: number) =>
-    new Response(JSON.stringify({ code: 'SUCCESS', message: '', data, ...(count !== undefined ? { count } : {}) }), { status: 200 });
-  configureRequest({
-    toast: { success: () => {}, error: () => {}, warning: () => {} },
-    fetch: vi.fn(async (input: string, init: RequestInit) => {
-      const url = new URL(input, 'http://x');
-      calls.push({ method: init.method ?? 'GET', url: input, body: init.body ? JSON.parse(String(init.body)) : undefined });
-      const p = url.pathname;
-      if (p.endsWith('/device/list')) return ok([METER], 1);
-      if (p.endsWith('/device/plans')) return ok(PLANS);
-      if (p.endsWith('/gather/list')) {
-        return ok([{ id: 4, name: '4G采集器01', imei: '868800001000001', plan: 0, areaId: 2, areaName: '1层', meterCount: 12, online: false, lastSeenAt: null }], 1);
-      }
-      if (p.endsWith('/GetAreaTree') || p.endsWith('/GetAreaTreeNoRoom')) {
-        return ok([{ id: 1, Parent: null, name: '阳光园区', deep: 0, areaType: 0, kind: 'area', children: [
-          { id: 2, Parent: 1, name: '1层', deep: 1, areaType: 0, kind: 'area', children: [{ id: 3, Parent: 2, name: '1-101', deep: 2, areaType: 0, kind: 'room', children: [] }] },
-        ] }]);
-      }
-      if (/\/(phase|brand)\/list$/.test(p)) return ok([], 0);
-      if (/\/(protocol|baud|gateway|port|caliber|type)\/list$/.test(p)) return ok([]);
-      if (p.endsWith('/gather/secret')) return ok({ id: 4, imei: '868800001000001', secret: 'a'.repeat(32) });
-      if (p.endsWith('/gather/secret/reset')) return ok({ id: 4, imei: '868800001000001', secret: 'b'.repeat(32) });
-      if (init.method === 'POST' || init.method === 'PUT' || init.method === 'DELETE') return ok({ id: 99 });
-      return ok([], 0);
-    }) as unknown as (input: string, init: RequestInit) => Promise<Response>,
-  });
-}
+const TREE = [{ id: 1, Parent: null, name: '阳光园区', deep: 0, areaType: 0, kind: 'area', children: [
+  { id: 2, Parent: 1, name: '1层', deep: 1, areaType: 0, kind: 'area', children: [{ id: 3, Parent: 2, name: '1-101', deep: 2, areaType: 0, kind: 'room', children: [] }] },
+] }];
+const COLLECTOR = { id: 4, name: '4G采集器01', imei: '868800001000001', plan: 0, areaId: 2, areaName: '1层', meterCount: 12, online: false, lastSeenAt: null };
 
-function renderPage(routeKey: string, page: React.ReactNode) {
-  return render(
-    <Providers client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <MemoryRouter>
-        <PageContext.Provider value={{ routeKey, active: true }}>{page}</PageContext.Provider>
-      </MemoryRouter>
-    </Providers>,
+function mockDevices(calls: Call[]) {
+  mockServer(
+    serve(
+      [
+        answer(E.device.meters, [METER], 1),
+        answer(E.device.plans, PLANS),
+        answer(E.device.collectors, [COLLECTOR], 1),
+        answer(E.area.tree, TREE),
+        answer(E.area.treeNoRoom, TREE),
+        answer(E.device.collectorSecret, { id: 4, imei: '868800001000001', secret: 'a'.repeat(32) }),
+        answer(E.device.resetCollectorSecret, { id: 4, imei: '868800001000001', secret: 'b'.repeat(32) }),
+      ],
+      (c) => {
+        if (/\/(protocol|baud|gateway|port|caliber|type)\/list$/.test(c.path)) return ok([]);
+        return c.method === 'GET' ? ok([], 0) : ok({ id: 99 });
+      },
+    ),
+    [],
+    calls,
   );
 }
+
 
 beforeEach(() => {
   areaSelections.set({});
@@ -112,7 +88,7 @@ describe('表具档案 page', { timeout: 180_000 }, () => {
   it('lists meters with plan, online and valve state; buttons follow the operation keys', async () => {
     session([]);
     const calls: Call[] = [];
-    mockServer(calls);
+    mockDevices(calls);
     renderPage('recordsTable', <RecordsTable />);
     expect(await screen.findByText('200001000001')).toBeTruthy();
     expect(screen.getByText('普通（0）')).toBeTruthy();
@@ -130,7 +106,7 @@ describe('表具档案 page', { timeout: 180_000 }, () => {
   it('create: the plan picker follows the kind and the body reaches POST /device', async () => {
     session(['device.add', 'device.edit', 'device.delete']);
     const calls: Call[] = [];
-    mockServer(calls);
+    mockDevices(calls);
     renderPage('recordsTable', <RecordsTable />);
     await screen.findByText('200001000001');
     expect(screen.getByText('编辑')).toBeTruthy();
@@ -161,7 +137,7 @@ describe('表具档案 page', { timeout: 180_000 }, () => {
 
   it('a platform admin also gets the device dictionaries', async () => {
     session([], 0);
-    mockServer([]);
+    mockDevices([]);
     renderPage('recordsTable', <RecordsTable />);
     await screen.findByText('200001000001');
     expect(screen.getByRole('button', { name: /设备字典/ })).toBeTruthy();
@@ -172,7 +148,7 @@ describe('采集器档案 page', { timeout: 180_000 }, () => {
   it('lists collectors; create / edit / delete need device.collectorAdd / Edit / Delete', async () => {
     session(['device.collectorEdit']);
     const calls: Call[] = [];
-    mockServer(calls);
+    mockDevices(calls);
     renderPage('recordsCollect', <RecordsCollect />);
     expect(await screen.findByText('868800001000001')).toBeTruthy();
     expect(screen.getByText('离线')).toBeTruthy();
@@ -185,7 +161,7 @@ describe('采集器档案 page', { timeout: 180_000 }, () => {
   it('注册密钥: masked until shown, then the DTU registration line; regenerating needs a confirmation', async () => {
     session(['device.collectorEdit']);
     const calls: Call[] = [];
-    mockServer(calls);
+    mockDevices(calls);
     renderPage('recordsCollect', <RecordsCollect />);
     const row = (await screen.findByText('868800001000001')).closest('tr')!;
     fireEvent.click(within(row).getByText('注册密钥'));
@@ -210,7 +186,7 @@ describe('采集器档案 page', { timeout: 180_000 }, () => {
 
   it('without device.collectorEdit there is no 注册密钥 action', async () => {
     session(['device.collectorAdd', 'device.collectorDelete']);
-    mockServer([]);
+    mockDevices([]);
     renderPage('recordsCollect', <RecordsCollect />);
     expect(await screen.findByText('868800001000001')).toBeTruthy();
     expect(screen.queryByText('注册密钥')).toBeNull();

@@ -5,8 +5,7 @@ import { Select, TreeSelect } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { UNIT_LABELS } from '@meter/contracts';
 import { roomApi, type RoomRow } from '../../api/archive.ts';
-import { http } from '../../api/request.ts';
-import type { AreaNode } from '../../api/yewu.ts';
+import { areaArchiveApi } from '../../api/area.ts';
 import { useSession } from '../../app/session.ts';
 import { treeOptions, useCompany } from './deviceFields.tsx';
 
@@ -77,7 +76,7 @@ export function RoomAreaPicker({ value, onChange }: { value?: number; onChange?:
   const company = useCompany();
   const { data, isFetching } = useQuery({
     queryKey: ['roomAreaPicker', company],
-    queryFn: () => http.get<AreaNode[]>('/yewu/api/GetAreaTreeNoRoom', { searchCompanyID: company }),
+    queryFn: () => areaArchiveApi.treeNoRoom(company),
   });
   const options = useMemo(() => treeOptions(data ?? [], false), [data]);
   return (

@@ -1,11 +1,7 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
-import { QueryClient } from '@tanstack/react-query';
-import type { LoginResult } from '@meter/contracts';
-import { Providers } from '../../app/Root.tsx';
-import { saveSession } from '../../app/session.ts';
-import { configureRequest, resetInflight } from '../../api/request.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { resetInflight } from '../../api/request.ts';
+import { mockServer, ok, renderPage, signIn, type Call } from '../../test/harness.tsx';
 import SystemSend from './SystemSend.tsx';
 
 // 短信配置 (/systemSend): the company picks 阿里云 or 腾讯云; the fields follow the provider, the secret is
@@ -13,7 +9,6 @@ import SystemSend from './SystemSend.tsx';
 
 configure({ asyncUtilTimeout: 8000 });
 
-type Call = { method: string; url: string; body: any };
 
 const stored = {
   companyId: 1, provider: 'aliyun', accessKeyId: 'LTAI-demo', secretSet: true, signName: '演示物业', templateCode: 'SMS_100000001',
@@ -28,60 +23,47 @@ const templates = [
   { id: 12, name: '余额不足提醒', event: 1, content: '{owner}余额¥{balance}', status: 1, memo: '', createdAt: '2026-11-26 10:00:00' },
 ];
 
-function mockServer(calls: Call[]) {
-  const json = (b: unknown) => new Response(JSON.stringify(b), { status: 200 });
-  configureRequest({
-    toast: { success: () => {}, error: () => {}, warning: () => {} },
-    fetch: vi.fn<(input: string, init: RequestInit) => Promise<Response>>(async (input, init) => {
-      const p = new URL(input, 'http://x').pathname;
-      const body = init.body ? JSON.parse(String(init.body)) : undefined;
-      calls.push({ method: init.method ?? 'GET', url: p, body });
-      if (p.endsWith('/sms/config') && init.method === 'POST') return json({ code: 'SUCCESS', data: { ...stored, ...body, secret: undefined, secretSet: true } });
-      if (p.endsWith('/sms/config')) return json({ code: 'SUCCESS', data: stored });
+function mockSms(calls: Call[]) {
+  mockServer(
+    (c) => {
+      const p = c.path;
+      if (p.endsWith('/sms/config') && c.method === 'POST') return ok({ ...stored, ...c.body, secret: undefined, secretSet: true });
+      if (p.endsWith('/sms/config')) return ok(stored);
       if (p.endsWith('/sms/bulk/preview')) {
-        return json({ code: 'SUCCESS', data: { owners: 3, count: 2, priceFen: 6, costFen: 12, sample: [{ ownerName: '业主1', phone: '13800000000', roomName: '101', content: '业主1您好' }] } });
+        return ok({ owners: 3, count: 2, priceFen: 6, costFen: 12, sample: [{ ownerName: '业主1', phone: '13800000000', roomName: '101', content: '业主1您好' }] });
       }
-      if (p.endsWith('/sms/bulk/send')) return json({ code: 'SUCCESS', data: { batch: 'b'.repeat(36), total: 2, queued: 2, sending: 0, sent: 0, failed: 0, costFen: 0, done: false } });
-      if (p.endsWith('/sms/bulk/progress')) return json({ code: 'SUCCESS', data: { batch: 'b'.repeat(36), total: 2, queued: 0, sending: 0, sent: 2, failed: 0, costFen: 12, done: true } });
-      if (p.endsWith('/alermSmsConfig/ConfigList')) return json({ code: 'SUCCESS', data: rules });
-      if (p.endsWith('/alermSmsConfig')) return json({ code: 'SUCCESS', data: rules });
-      if (p.endsWith('/alermSmsConfigTemplate/List')) return json({ code: 'SUCCESS', data: templates, count: templates.length });
-      return json({ code: 'SUCCESS', data: null });
-    }),
-  });
-}
-
-function session() {
-  const login: LoginResult = {
-    token: 'k'.repeat(43),
-    user: { id: 1, username: 'u', realName: '', companyId: 1, roleId: 1, userType: 1 },
-    access: 1,
-    routes: ['systemSend'],
-    operations: [],
-    company: { id: 1, name: '演示物业', bankType: 0, edition: 0 },
-  };
-  saveSession(login);
-}
-
-const renderPage = () =>
-  render(
-    <Providers client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <MemoryRouter>
-        <SystemSend />
-      </MemoryRouter>
-    </Providers>,
+      if (p.endsWith('/sms/bulk/send')) return ok({ batch: 'b'.repeat(36), total: 2, queued: 2, sending: 0, sent: 0, failed: 0, costFen: 0, done: false });
+      if (p.endsWith('/sms/bulk/progress')) return ok({ batch: 'b'.repeat(36), total: 2, queued: 0, sending: 0, sent: 2, failed: 0, costFen: 12, done: true });
+      if (p.endsWith('/alermSmsConfig/ConfigList')) return ok(rules);
+      if (p.endsWith('/alermSmsConfig')) return ok(rules);
+      if (p.endsWith('/alermSmsConfigTemplate/List')) return ok(templates, templates.length);
+      return undefined;
+    },
+    [],
+    calls,
   );
+}
 
-const posts = (calls: Call[]) => calls.filter((c) => c.method === 'POST' && c.url.endsWith('/sms/config'));
+const session = () => signIn(['systemSend']);
+
+const show = () => renderPage('systemSend', <SystemSend />);
+
+/** signed in, the server mocked, /systemSend shown: the requests it sends */
+function open(): Call[] {
+  session();
+  const calls: Call[] = [];
+  mockSms(calls);
+  show();
+  return calls;
+}
+
+const posts = (calls: Call[]) => calls.filter((c) => c.method === 'POST' && c.path.endsWith('/sms/config'));
 
 beforeEach(() => resetInflight());
 
 describe('短信服务商 on /systemSend', { timeout: 120_000 }, () => {
   it('shows the stored 阿里云 settings without the secret and saves with an empty secret (kept)', async () => {
-    session();
-    const calls: Call[] = [];
-    mockServer(calls);
-    renderPage();
+    const calls = open();
     const card = (await screen.findByText('AccessKey ID')).closest('.ant-card') as HTMLElement;
     expect(within(card).getByText('演示：本地模拟器')).toBeTruthy();
     expect(within(card).getByText('已保存密钥；留空则保持不变')).toBeTruthy();
@@ -94,10 +76,7 @@ describe('短信服务商 on /systemSend', { timeout: 120_000 }, () => {
   });
 
   it('腾讯云 asks for its SdkAppId and a numeric template ID before anything is sent', async () => {
-    session();
-    const calls: Call[] = [];
-    mockServer(calls);
-    renderPage();
+    const calls = open();
     const card = (await screen.findByText('AccessKey ID')).closest('.ant-card') as HTMLElement;
     fireEvent.click(within(card).getByText('腾讯云短信'));
     expect(await within(card).findByText('SecretId')).toBeTruthy();
@@ -115,10 +94,7 @@ describe('短信服务商 on /systemSend', { timeout: 120_000 }, () => {
   });
 
   it('提醒规则: a template and channel per meter kind and event, the threshold in 元 sent in 分', async () => {
-    session();
-    const calls: Call[] = [];
-    mockServer(calls);
-    renderPage();
+    const calls = open();
     const card = (await screen.findByText('提醒规则')).closest('.ant-card') as HTMLElement;
     await within(card).findAllByText('默认');
     const pick = async (label: string, option: string) => {
@@ -130,7 +106,7 @@ describe('短信服务商 on /systemSend', { timeout: 120_000 }, () => {
     await pick('电表缴费到账发送方式', '短信和电话');
     fireEvent.change(within(card).getByLabelText('电表余额不足阈值'), { target: { value: '15.5' } });
     fireEvent.click(within(card).getByRole('button', { name: '保存规则' }));
-    const saves = () => calls.filter((c) => c.method === 'POST' && c.url.endsWith('/alermSmsConfig'));
+    const saves = () => calls.filter((c) => c.method === 'POST' && c.path.endsWith('/alermSmsConfig'));
     await waitFor(() => expect(saves()).toHaveLength(1));
     const sent = saves()[0].body.rules as { meterKind: number; event: number }[];
     expect(sent).toHaveLength(8);
@@ -139,10 +115,7 @@ describe('短信服务商 on /systemSend', { timeout: 120_000 }, () => {
   });
 
   it('群发短信: preview shows count and cost, the confirmed send carries the count, progress runs to the end', async () => {
-    session();
-    const calls: Call[] = [];
-    mockServer(calls);
-    renderPage();
+    const calls = open();
     const card = (await screen.findByText('群发短信')).closest('.ant-card') as HTMLElement;
     const send = () => within(card).getByRole('button', { name: '发 送' });
     expect((send() as HTMLButtonElement).disabled).toBe(true);
@@ -151,12 +124,12 @@ describe('短信服务商 on /systemSend', { timeout: 120_000 }, () => {
     fireEvent.click(within(card).getByRole('button', { name: '预 览' }));
     expect(await within(card).findByText('2 人')).toBeTruthy();
     expect(within(card).getByText('¥0.12')).toBeTruthy();
-    const preview = calls.find((c) => c.url.endsWith('/sms/bulk/preview'));
+    const preview = calls.find((c) => c.path.endsWith('/sms/bulk/preview'));
     expect(preview?.body).toMatchObject({ content: '{owner}您好', arrearsOnly: true });
     fireEvent.click(send());
     fireEvent.click(await screen.findByRole('button', { name: '确定发送' }));
-    await waitFor(() => expect(calls.filter((c) => c.url.endsWith('/sms/bulk/send'))).toHaveLength(1));
-    expect(calls.find((c) => c.url.endsWith('/sms/bulk/send'))?.body).toMatchObject({ content: '{owner}您好', arrearsOnly: true, expectCount: 2 });
+    await waitFor(() => expect(calls.filter((c) => c.path.endsWith('/sms/bulk/send'))).toHaveLength(1));
+    expect(calls.find((c) => c.path.endsWith('/sms/bulk/send'))?.body).toMatchObject({ content: '{owner}您好', arrearsOnly: true, expectCount: 2 });
     expect(await within(card).findByText(/发送完成：共 2 条，已发送 2 条/)).toBeTruthy();
   });
 });

@@ -1,28 +1,14 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { configure, render, screen, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
-import { QueryClient } from '@tanstack/react-query';
-import type { LoginResult } from '@meter/contracts';
-import { Providers } from '../../app/Root.tsx';
-import { PageContext } from '../../app/page.tsx';
-import { saveSession } from '../../app/session.ts';
-import { configureRequest, resetInflight } from '../../api/request.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { configure, screen, within } from '@testing-library/react';
+import { resetInflight } from '../../api/request.ts';
+import { E } from '../../api/endpoints.gen.ts';
+import { answer, mockServer, ok, renderPage, serve, signIn } from '../../test/harness.tsx';
 import Task from './Task.tsx';
 import { periodText } from './ScheduledJobs.tsx';
 
 configure({ asyncUtilTimeout: 8000 });
 
-function session(access: 0 | 1) {
-  const login: LoginResult = {
-    token: 'k'.repeat(43),
-    user: { id: 1, username: 'u', realName: '', companyId: access === 0 ? null : 1, roleId: 1, userType: access === 0 ? 0 : 1 },
-    access,
-    routes: ['task'],
-    operations: [],
-    company: access === 0 ? null : { id: 1, name: '演示物业', bankType: 0, edition: 0 },
-  };
-  saveSession(login);
-}
+const session = (access: 0 | 1) => signIn(['task'], [], { access });
 
 const job = (over: Record<string, unknown>) => ({
   name: 'billing.settlement', label: '抄表结算', role: 'worker', roleText: '指令执行进程', everyMs: 5000,
@@ -31,42 +17,23 @@ const job = (over: Record<string, unknown>) => ({
   state: 'ok', stateText: '正常', ...over,
 });
 
-function mockServer(urls: string[]) {
-  const ok = (data: unknown, count?: number) =>
-    new Response(JSON.stringify({ code: 'SUCCESS', message: '', data, ...(count !== undefined ? { count } : {}) }), { status: 200 });
-  configureRequest({
-    toast: { success: () => {}, error: () => {}, warning: () => {} },
-    fetch: vi.fn(async (input: string) => {
-      urls.push(input);
-      if (new URL(input, 'http://x').pathname === '/yonghu/api/system/jobs') {
-        return ok([
-          job({}),
-          job({ name: 'notify.outbox', label: '短信/电话提醒发送', lastOk: false, lastError: '短信平台无应答', lastErrorAt: '2026-11-25T01:59:00Z', state: 'failed', stateText: '上次失败', failures: 3 }),
-          job({ name: 'worker.partitions', label: '读数分区维护', everyMs: 86_400_000, state: 'overdue', stateText: '未按时运行' }),
-        ]);
-      }
-      return ok([], 0);
-    }),
-  });
-}
+const JOBS = [
+  job({}),
+  job({ name: 'notify.outbox', label: '短信/电话提醒发送', lastOk: false, lastError: '短信平台无应答', lastErrorAt: '2026-11-25T01:59:00Z', state: 'failed', stateText: '上次失败', failures: 3 }),
+  job({ name: 'worker.partitions', label: '读数分区维护', everyMs: 86_400_000, state: 'overdue', stateText: '未按时运行' }),
+];
 
-function renderTask() {
-  return render(
-    <Providers client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <MemoryRouter>
-        <PageContext.Provider value={{ routeKey: 'task', active: true }}><Task /></PageContext.Provider>
-      </MemoryRouter>
-    </Providers>,
-  );
-}
+/** the platform's timed jobs; anything else an empty list */
+const mockJobs = () => mockServer(serve([answer(E.system.jobs, JOBS)], () => ok([], 0)));
+
+const renderTask = () => renderPage('task', <Task />);
 
 beforeEach(() => resetInflight());
 
 describe('/task 定时任务', { timeout: 60_000 }, () => {
   it('a platform administrator sees every timed job with its state, last and next run, counts and last error', async () => {
     session(0);
-    const urls: string[] = [];
-    mockServer(urls);
+    mockJobs();
     renderTask();
     const row = (await screen.findByText('短信/电话提醒发送')).closest('tr')!;
     expect(within(row).getByText('上次失败')).toBeTruthy();
@@ -84,12 +51,11 @@ describe('/task 定时任务', { timeout: 60_000 }, () => {
 
   it('a company user sees the reading tasks only and never asks for the jobs', async () => {
     session(1);
-    const urls: string[] = [];
-    mockServer(urls);
+    const calls = mockJobs();
     renderTask();
     expect(await screen.findByText('抄表任务')).toBeTruthy();
     expect(screen.queryByText('定时任务')).toBeNull();
-    expect(urls.some((u) => u.includes('/system/jobs'))).toBe(false);
+    expect(calls.some((c) => c.url.includes('/system/jobs'))).toBe(false);
   });
 
   it('periods read as people say them', () => {

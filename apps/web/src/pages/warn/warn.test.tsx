@@ -1,28 +1,14 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
-import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
-import { MemoryRouter } from 'react-router';
-import { QueryClient } from '@tanstack/react-query';
-import type { LoginResult } from '@meter/contracts';
-import { Providers } from '../../app/Root.tsx';
-import { PageContext, areaSelections } from '../../app/page.tsx';
-import { saveSession } from '../../app/session.ts';
-import { configureRequest, resetInflight } from '../../api/request.ts';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { areaSelections } from '../../app/page.tsx';
+import { resetInflight } from '../../api/request.ts';
+import { mockServer, ok, renderPage, signIn, type Call } from '../../test/harness.tsx';
 import { WarnElectricError, WarnWaterValveError } from './Warnings.tsx';
 import { KeepElectric } from '../control/Keep.tsx';
 
 configure({ asyncUtilTimeout: 8000 });
 
-function session(operations: string[], routes: string[]) {
-  const login: LoginResult = {
-    token: 'k'.repeat(43),
-    user: { id: 1, username: 'u', realName: '', companyId: 1, roleId: 1, userType: 1 },
-    access: 1, routes, operations,
-    company: { id: 1, name: '演示物业', bankType: 0, edition: 0 },
-  };
-  saveSession(login);
-}
-
-type Call = { method: string; url: string; body: any };
+const session = (operations: string[], routes: string[]) => signIn(routes, operations);
 
 const WARNING = {
   id: 41, meterId: 9, collectorId: null, kind: 'valve_mismatch', kindText: '阀门/继电器状态与指令不符', detail: { expected: 0, actual: 1 },
@@ -42,32 +28,22 @@ const HELD = {
   detail: { reason: '用量超过表具额定最大值（15/小时）在该时段内可能的用量', total: '5101.00', readAt: '2025-06-01T03:00:00Z', lastTotal: '101.00', lastReadAt: '2025-06-01T02:00:00Z', used: '5000.00', limit: 22.5 },
 };
 
-function mockServer(calls: Call[], warnings: unknown[] = [WARNING]) {
-  const ok = (data: unknown, count?: number) => new Response(JSON.stringify({ code: 'SUCCESS', message: '', data, ...(count !== undefined ? { count } : {}) }), { status: 200 });
-  configureRequest({
-    toast: { success: () => {}, error: () => {}, warning: () => {} },
-    fetch: vi.fn(async (input: string, init: RequestInit) => {
-      const p = new URL(input, 'http://x').pathname;
-      calls.push({ method: init.method ?? 'GET', url: input, body: init.body ? JSON.parse(String(init.body)) : undefined });
+function mockWarnings(calls: Call[], warnings: unknown[] = [WARNING]) {
+  mockServer(
+    (c) => {
+      const p = c.path;
       if (p.endsWith('/device/unusual/list')) return ok(warnings, warnings.length);
       if (p.includes('/device/unusual/reading/')) return ok({ accepted: 1, rejected: 0, memo: '' });
       if (p.endsWith('/device/unusual/deal')) return ok({ handled: 1, skipped: 0 });
       if (p.endsWith('/control/meter/list')) return ok([METER], 1);
       if (p.endsWith('/protect/start')) return ok({ message: '已对 1 块电表开启保电，已向 1 块电表下发保电指令' });
       return ok([], 0);
-    }) as unknown as (input: string, init: RequestInit) => Promise<Response>,
-  });
-}
-
-function renderPage(routeKey: string, page: React.ReactNode) {
-  return render(
-    <Providers client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-      <MemoryRouter>
-        <PageContext.Provider value={{ routeKey, active: true }}>{page}</PageContext.Provider>
-      </MemoryRouter>
-    </Providers>,
+    },
+    [],
+    calls,
   );
 }
+
 
 beforeEach(() => {
   areaSelections.set({});
@@ -78,7 +54,7 @@ describe('warning pages', { timeout: 120_000 }, () => {
   it('list the page\'s kinds for its meter kind, explain the detail, and handle one with a note', async () => {
     session(['device.edit'], ['warnWaterValveError']);
     const calls: Call[] = [];
-    mockServer(calls);
+    mockWarnings(calls);
     renderPage('warnWaterValveError', <WarnWaterValveError />);
     expect(await screen.findByText('30000001000009')).toBeTruthy();
     expect(screen.getByText('应为关阀，实际开阀')).toBeTruthy();
@@ -96,7 +72,7 @@ describe('warning pages', { timeout: 120_000 }, () => {
 
   it('without device.edit there is no 处理 (the server refuses it too)', async () => {
     session([], ['warnWaterValveError']);
-    mockServer([]);
+    mockWarnings([]);
     renderPage('warnWaterValveError', <WarnWaterValveError />);
     expect(await screen.findByText('30000001000009')).toBeTruthy();
     expect(screen.queryByText('处理')).toBeNull();
@@ -108,7 +84,7 @@ describe('a reading held as implausible', { timeout: 120_000 }, () => {
   it('is accepted or rejected with a note, not 处理\'d, and only with 人工抄表', async () => {
     session(['device.manualRead'], ['warnElectricError']);
     const calls: Call[] = [];
-    mockServer(calls, [HELD]);
+    mockWarnings(calls, [HELD]);
     renderPage('warnElectricError', <WarnElectricError />);
     const row = (await screen.findByText('200001000010')).closest('tr')!;
     expect(within(row).getByText(/本次 5101.00.*上次 101.00.*用量 5000.00/)).toBeTruthy();
@@ -126,7 +102,7 @@ describe('a reading held as implausible', { timeout: 120_000 }, () => {
 
   it('without 人工抄表 there is no button', async () => {
     session([], ['warnElectricError']);
-    mockServer([], [HELD]);
+    mockWarnings([], [HELD]);
     renderPage('warnElectricError', <WarnElectricError />);
     const row = (await screen.findByText('200001000010')).closest('tr')!;
     expect(within(row).queryByText('接受读数')).toBeNull();
@@ -138,7 +114,7 @@ describe('保电管理 page', { timeout: 120_000 }, () => {
   it('starts 保电 for a meter with a required reason; without device.protect there is no button', async () => {
     session(['device.protect'], ['keepElectric']);
     const calls: Call[] = [];
-    mockServer(calls);
+    mockWarnings(calls);
     renderPage('keepElectric', <KeepElectric />);
     const row = (await screen.findByText('200001000007')).closest('tr')!;
     expect(calls.find((c) => c.url.includes('/control/meter/list'))!.url).toContain('kind=1');
@@ -155,7 +131,7 @@ describe('保电管理 page', { timeout: 120_000 }, () => {
 
   it('without the operation key the page only lists', async () => {
     session([], ['keepElectric']);
-    mockServer([]);
+    mockWarnings([]);
     renderPage('keepElectric', <KeepElectric />);
     const row = (await screen.findByText('200001000007')).closest('tr')!;
     expect(within(row).queryByText('保电')).toBeNull();
