@@ -106,4 +106,7 @@ export const E = {
     systemComplete: { method: 'POST', path: '/yewu/api/SystemAppeal/Complete', paged: false } as RouteRef<typeof API.appeal.systemComplete>,
     systemReject: { method: 'POST', path: '/yewu/api/SystemAppeal/Reject', paged: false } as RouteRef<typeof API.appeal.systemReject>,
   },
+  screen: {
+    summary: { method: 'GET', path: '/yewu/api/Screen/Summary', paged: false } as RouteRef<typeof API.screen.summary>,
+  },
 };

@@ -9,6 +9,7 @@ import { schemeEndpoints } from './scheme.ts';
 import { systemEndpoints } from './system.ts';
 import { financeEndpoints } from './finance.ts';
 import { appealEndpoints } from './appeal.ts';
+import { screenEndpoints } from './screen.ts';
 
 // Every declared endpoint, by domain. The server registers each (http/routes.ts `r.endpoint`), the web
 // calls them (api/endpoint.ts), and endpoints.int.test.ts checks declarations ↔ registered routes.
@@ -23,6 +24,7 @@ export * from './scheme.ts';
 export * from './system.ts';
 export * from './finance.ts';
 export * from './appeal.ts';
+export * from './screen.ts';
 
 export const API = {
   auth: authEndpoints,
@@ -35,6 +37,7 @@ export const API = {
   owner: ownerEndpoints,
   report: reportEndpoints,
   appeal: appealEndpoints,
+  screen: screenEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */
