@@ -45,7 +45,7 @@ export const ScreenSummary = z.object({
   scopeName: z.string(),
   /** today, 24 values each (index = Beijing hour) */
   hourly: Pair,
-  /** this month and last month by day (index = day − 1; as many values as the month has days) */
+  /** this month up to today and last month whole, by day (index = day − 1) */
   thisMonth: Pair,
   lastMonth: Pair,
   /** this month's largest consumers, 10 each */

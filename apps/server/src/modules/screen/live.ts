@@ -10,7 +10,7 @@ import * as repo from './repo.ts';
 // company's websockets, so a screen refreshes its figures within seconds of a payment. Nobody
 // watching: no timer, no query.
 
-export const EVERY_MS = 2_000;
+export const EVERY_MS = 1_000;
 export const IDLE_MS = 120_000;
 const BATCH = 1_000;
 

@@ -125,6 +125,7 @@ describe('大屏数据', () => {
     const { rows: [sum] } = await q(`SELECT sum(quantity)::float AS q FROM settlements WHERE company_id = $1 AND meter_kind = 1 AND read_at >= $2`, [A.companyId, today]);
     expect(sum.q).toBe(5);
     const day = Number(businessDate(now).slice(8));
+    expect(d.thisMonth.electric).toHaveLength(day); // up to today
     expect(d.thisMonth.electric[day - 1]).toBe(5);
     if (day > 1) expect(d.thisMonth.electric[day - 2]).toBe(7);
     else expect(d.lastMonth.electric.at(-1)).toBe(7);

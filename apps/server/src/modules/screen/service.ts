@@ -91,6 +91,7 @@ export async function summary(ctx: Ctx, watch?: CreditWatch) {
     const arrears = await repo.arrears(r, f);
 
     const thisKey = businessDate(month).slice(0, 7);
+    const dayOfMonth = Number(businessDate(at).slice(8));
     const lastKey = businessDate(lastMonth).slice(0, 7);
     const days = [...past.days, ...hours];
     const dayOf = (prefix: string) => (x: repo.Consumption) => (x.day.startsWith(prefix) ? Number(x.day.slice(8)) - 1 : null);
@@ -107,8 +108,8 @@ export async function summary(ctx: Ctx, watch?: CreditWatch) {
         water: series(hours, WATER, 24, (x) => x.hour),
       },
       thisMonth: {
-        electric: series(days, ELECTRIC, daysIn(month), dayOf(thisKey)),
-        water: series(days, WATER, daysIn(month), dayOf(thisKey)),
+        electric: series(days, ELECTRIC, dayOfMonth, dayOf(thisKey)),
+        water: series(days, WATER, dayOfMonth, dayOf(thisKey)),
       },
       lastMonth: {
         electric: series(days, ELECTRIC, daysIn(lastMonth), dayOf(lastKey)),

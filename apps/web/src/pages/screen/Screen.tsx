@@ -43,7 +43,8 @@ function useFit(viewport: React.RefObject<HTMLDivElement | null>) {
       const height = full ? window.innerHeight : Math.max(320, window.innerHeight - Math.max(0, rect.top) - 16);
       const width = full ? window.innerWidth : rect.width || STAGE.width;
       const scale = Math.min(width / STAGE.width, height / STAGE.height);
-      setFit({ scale, left: Math.max(0, (width - STAGE.width * scale) / 2), top: full ? Math.max(0, (height - STAGE.height * scale) / 2) : 0, height });
+      // in the shell the viewport ends with the stage (no dark band below a width-bound stage)
+      setFit({ scale, left: Math.max(0, (width - STAGE.width * scale) / 2), top: full ? Math.max(0, (height - STAGE.height * scale) / 2) : 0, height: full ? height : STAGE.height * scale });
     };
     measure();
     const observer = typeof ResizeObserver === 'undefined' ? null : new ResizeObserver(measure);

@@ -13,14 +13,14 @@ const axis = (extra: Record<string, unknown> = {}) => ({
   splitLine: { lineStyle: { color: LINE } },
   ...extra,
 });
-const legend = (data: string[]) => ({ data, top: 0, right: 8, textStyle: { color: TEXT, fontSize: 14 }, itemWidth: 14, itemHeight: 8 });
+const legend = (data: string[], at: Record<string, string | number> = { right: 8 }) => ({ data, top: 0, ...at, textStyle: { color: TEXT, fontSize: 14 }, itemWidth: 14, itemHeight: 8 });
 const tooltip = (trigger: 'axis' | 'item') => ({ trigger, backgroundColor: 'rgba(8, 20, 48, 0.92)', borderColor: '#2a4d8f', textStyle: { color: '#e6f0ff' } });
 
 /** 今日分时用电 / 用水: bars of kWh, a line of m³ on its own axis. */
 export function hourlyOption(d: Pick<ScreenSummaryData, 'hourly'>) {
   return {
     tooltip: tooltip('axis'),
-    legend: legend(['用电 (kWh)', '用水 (m³)']),
+    legend: legend(['用电 (kWh)', '用水 (m³)'], { left: 'center' }),
     grid: { left: 56, right: 56, top: 40, bottom: 28 },
     xAxis: { type: 'category', data: d.hourly.electric.map((_, h) => `${h}时`), ...axis({ splitLine: { show: false } }) },
     yAxis: [{ type: 'value', name: 'kWh', nameTextStyle: axisText, ...axis() }, { type: 'value', name: 'm³', nameTextStyle: axisText, ...axis({ splitLine: { show: false } }) }],
@@ -83,11 +83,11 @@ export function onlineOption(d: Pick<ScreenSummaryData, 'devices'>) {
     series: items.map((it, i) => {
       const rate = it.total ? Math.round((it.online / it.total) * 1000) / 10 : 0;
       return {
-        type: 'gauge', center: [`${17 + i * 33}%`, '52%'], radius: '78%', startAngle: 90, endAngle: -270, min: 0, max: 100,
+        type: 'gauge', center: [`${17 + i * 33}%`, '44%'], radius: '64%', startAngle: 90, endAngle: -270, min: 0, max: 100,
         pointer: { show: false }, axisLine: { lineStyle: { width: 12, color: [[1, 'rgba(120, 160, 220, 0.15)']] } },
         progress: { show: true, roundCap: true, width: 12, itemStyle: { color: rate >= 90 ? COLORS.good : rate >= 60 ? COLORS.warn : COLORS.bad } },
         splitLine: { show: false }, axisTick: { show: false }, axisLabel: { show: false },
-        title: { offsetCenter: [0, '118%'], color: TEXT, fontSize: 16 },
+        title: { offsetCenter: [0, '132%'], color: TEXT, fontSize: 16 },
         detail: { offsetCenter: [0, 0], fontSize: 24, color: '#e6f0ff', formatter: `${rate}%` },
         data: [{ value: rate, name: `${it.name} ${it.online}/${it.total}` }],
       };
@@ -95,14 +95,21 @@ export function onlineOption(d: Pick<ScreenSummaryData, 'devices'>) {
   };
 }
 
-/** 今日缴费渠道: a ring of the four channels. */
+/** 今日缴费渠道: a ring of the four channels, each with its sum and count beside it. */
 export function paymentOption(d: Pick<ScreenSummaryData, 'payments'>) {
   const colors: Record<string, string> = { cash: '#ffb020', wechat: '#3ddc84', alipay: '#37a2ff', bank: '#b37feb' };
+  const byLabel = new Map(d.payments.byChannel.map((c) => [c.label, c]));
   return {
-    tooltip: { ...tooltip('item'), valueFormatter: (v: unknown) => `${yuan(Number(v) * 100)} 元` },
-    legend: { orient: 'vertical', right: 8, top: 'middle', textStyle: { color: TEXT, fontSize: 15 } },
+    tooltip: { ...tooltip('item'), valueFormatter: (v: unknown) => `${yuan(Math.round(Number(v) * 100))} 元` },
+    legend: {
+      orient: 'vertical', left: '62%', top: 'middle', itemGap: 18, textStyle: { color: TEXT, fontSize: 16 },
+      formatter: (name: string) => {
+        const c = byLabel.get(name);
+        return c ? `${name}  ${yuan(c.amountFen)} 元 / ${c.count} 笔` : name;
+      },
+    },
     series: [{
-      type: 'pie', radius: ['48%', '72%'], center: ['34%', '50%'], label: { show: false },
+      type: 'pie', radius: ['48%', '72%'], center: ['30%', '50%'], label: { show: false },
       data: d.payments.byChannel.map((c) => ({ name: c.label, value: c.amountFen / 100, itemStyle: { color: colors[c.channel] } })),
     }],
   };

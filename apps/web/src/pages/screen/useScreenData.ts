@@ -8,7 +8,7 @@ import { call } from '../../api/endpoint.ts';
 import { E } from '../../api/endpoints.gen.ts';
 import { onDeviceEvent, type DeviceEvent } from '../control/live.ts';
 
-export const THROTTLE_MS = 5_000;
+export const THROTTLE_MS = 4_000;
 export const REFRESH_MS = 30_000;
 
 /** Events that change a figure of the screen. */
