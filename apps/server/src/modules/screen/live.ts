@@ -57,7 +57,8 @@ export class CreditWatch {
         if (!rows.length) return;
         this.bus.emitAll(rows.map((x) => ({
           companyId: x.companyId, kind: 'payment' as const,
-          body: { journalId: x.id, areaId: x.areaId, amountFen: x.amountFen, payMethod: x.payMethod, kind: x.kind },
+          // a hint to refresh, no amount: every signed-in user of the company gets the socket's events
+          body: { journalId: x.id, areaId: x.areaId, kind: x.kind },
         })));
       });
     } catch (e) {

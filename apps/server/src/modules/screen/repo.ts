@@ -217,13 +217,12 @@ export async function newestJournalId(db: Reader): Promise<number> {
 }
 
 export async function creditsBetween(db: Reader, after: number, upTo: number, limit: number) {
-  const { rows } = await db.execute<{ id: string; company_id: string; area_id: string | null; amount_fen: string; pay_method: string; kind: string }>(sql`
-    SELECT j.id, j.company_id, r.area_id, j.amount_fen, j.pay_method, j.kind
+  const { rows } = await db.execute<{ id: string; company_id: string; area_id: string | null; kind: string }>(sql`
+    SELECT j.id, j.company_id, r.area_id, j.kind
       FROM journal j LEFT JOIN rooms r ON r.id = j.room_id
      WHERE j.id > ${after} AND j.id <= ${upTo} AND j.kind IN ('prepay', 'refund', 'reversal')
      ORDER BY j.id LIMIT ${limit}`);
   return rows.map((r) => ({
-    id: Number(r.id), companyId: Number(r.company_id), areaId: r.area_id == null ? null : Number(r.area_id),
-    amountFen: Number(r.amount_fen), payMethod: r.pay_method, kind: r.kind,
+    id: Number(r.id), companyId: Number(r.company_id), areaId: r.area_id == null ? null : Number(r.area_id), kind: r.kind,
   }));
 }

@@ -196,7 +196,8 @@ describe('大屏数据', () => {
       });
       expect(r.body.code).toBe('SUCCESS');
       await expect.poll(() => seen.length, { timeout: 8_000 }).toBeGreaterThan(0);
-      expect(seen[0]).toMatchObject({ companyId: A.companyId, kind: 'payment', body: { amountFen: 123, payMethod: 'alipay', areaId: A.areas[0] } });
+      expect(seen[0]).toMatchObject({ companyId: A.companyId, kind: 'payment', body: { kind: 'prepay', areaId: A.areas[0] } });
+      expect(seen[0].body).not.toHaveProperty('amountFen');
       expect((await get(A.token)).payments.totalFen).toBe(3123);
     } finally {
       off();
