@@ -46,6 +46,7 @@ import { reportRoutes } from './modules/report/index.ts';
 import { notifyRoutes, type SmsSetup } from './modules/notify/index.ts';
 import { payAppRoutes, type PayAppProvider } from './modules/payapp/index.ts';
 import { contentRoutes } from './modules/content/index.ts';
+import { screenRoutes } from './modules/screen/index.ts';
 import { addBillingJobs } from './jobs/billing.ts';
 
 z.config(z.locales.zhCN());
@@ -301,6 +302,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   notifyRoutes(app, opts.sms ?? PROCESS_SMS);
   payAppRoutes(app);
   contentRoutes(app);
+  screenRoutes(app, { db: opts.db, bus });
   schedulerRoutes(app);
   if (opts.jobs) {
     // the worker role's timed jobs, on the process's scheduler (main.ts) or one of their own

@@ -361,4 +361,7 @@ export const E = {
     recover: { method: 'POST', path: '/yewu/api/Reconcile/Recover', paged: false, op: 'finance.reconcile' } as RouteRef<typeof API.reconcile.recover>,
     export: { method: 'GET', path: '/yewu/api/Reconcile/Export', paged: false, file: '支付平台对账', op: 'finance.reconcile' } as RouteRef<typeof API.reconcile.export>,
   },
+  screen: {
+    summary: { method: 'GET', path: '/yewu/api/Screen/Summary', paged: false } as RouteRef<typeof API.screen.summary>,
+  },
 };

@@ -30,6 +30,7 @@ const PAGES: Record<string, Page> = {
   huifu: lazyPage(() => import('./platform/Huifu.tsx')),
   addedAppeal: lazyPage(() => import('./added/AddedAppeal.tsx')),
   systemAppeal: lazyPage(() => import('./added/SystemAppeal.tsx')),
+  screen: lazyPage(() => import('./screen/Screen.tsx')),
   ...CONTROL_PAGES,
   ...BILLING_PAGES,
 };

@@ -21,6 +21,7 @@ import { companyEndpoints } from './company.ts';
 import { roomEndpoints } from './room.ts';
 import { deviceEndpoints } from './device.ts';
 import { reconcileEndpoints } from './reconcile.ts';
+import { screenEndpoints } from './screen.ts';
 
 // Every declared endpoint, by domain. The server registers each (http/routes.ts `r.endpoint`), the web
 // calls them (api/endpoint.ts), and endpoints.int.test.ts checks declarations ↔ registered routes.
@@ -47,6 +48,7 @@ export * from './company.ts';
 export * from './room.ts';
 export * from './device.ts';
 export * from './reconcile.ts';
+export * from './screen.ts';
 
 export const API = {
   auth: authEndpoints,
@@ -73,6 +75,7 @@ export const API = {
   room: roomEndpoints,
   device: deviceEndpoints,
   reconcile: reconcileEndpoints,
+  screen: screenEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */

@@ -9,7 +9,8 @@ import type { Sealer } from '../../gateway/security.ts';
 // process forwards to its websockets what a gateway process saw. Over MQTT every message is signed
 // (gateway/security.ts Sealer): unsigned, forged, expired or replayed messages are dropped.
 
-export type EventKind = 'reading' | 'command' | 'online' | 'warning';
+/** device events, and `payment`: a top-up, refund or reversal written to the journal (modules/screen) */
+export type EventKind = 'reading' | 'command' | 'online' | 'warning' | 'payment';
 
 export interface DeviceEvent {
   companyId: number;
@@ -20,7 +21,7 @@ export interface DeviceEvent {
 /** Events of one company and kind per MQTT message at most (see {@link EventBus.emitAll}). */
 const MQTT_BATCH = 500;
 
-const EVENT_TOPIC = /^events\/(\d+)\/(reading|command|online|warning)$/;
+const EVENT_TOPIC = /^events\/(\d+)\/(reading|command|online|warning|payment)$/;
 
 export class EventBus {
   readonly node = randomUUID();

@@ -1,6 +1,7 @@
 // The live device channel (SPEC §3/§4/§7): one websocket to /ws per tab, shared by the pages that
 // watch devices. The first message is {auth: <session token>}; the server then sends the company's
-// device events {type: 'reading'|'command'|'online'|'warning', data}. After an error or a close the
+// device events {type: 'reading'|'command'|'online'|'warning', data}, and to an open /screen
+// {type: 'payment', data} for each top-up. After an error or a close the
 // socket reconnects after a delay while some page still listens. A browser without WebSocket gets
 // the alert 您的浏览器不支持 WebSocket! once, and the pages fall back to polling.
 import { getToken } from '../../app/session.ts';
@@ -9,7 +10,7 @@ export const MSG_NO_WEBSOCKET = '您的浏览器不支持 WebSocket!';
 export const RETRY_DELAY_MS = 3000;
 
 export interface DeviceEvent {
-  type: 'reading' | 'command' | 'online' | 'warning';
+  type: 'reading' | 'command' | 'online' | 'warning' | 'payment';
   data: Record<string, unknown>;
 }
 
@@ -47,7 +48,7 @@ function connect() {
       return;
     }
     if (msg.type === 'ready') ready = true;
-    if (msg.type === 'reading' || msg.type === 'command' || msg.type === 'online' || msg.type === 'warning') {
+    if (msg.type === 'reading' || msg.type === 'command' || msg.type === 'online' || msg.type === 'warning' || msg.type === 'payment') {
       const e = { type: msg.type, data: msg.data ?? {} } as DeviceEvent;
       for (const l of [...listeners]) l(e);
     }

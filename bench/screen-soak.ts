@@ -1,0 +1,110 @@
+// Soak of the large screen (issue 15 item 10: "stays usable on a TV all day, no memory growth over an
+// hour with the demo fleet running"). Run after `npm run build -w @meter/web`:
+//   npx tsx bench/screen-soak.ts            (SCREEN_SOAK_MINUTES, default 60; SCREEN_SOAK_PORT, default 18600..18603)
+//
+// Starts its own server (built web app, embedded PostgreSQL, demo seed, SIMULATOR=1: the demo fleet reports
+// over real TCP/MQTT) with a throw-away data directory, signs in as demo in Debian's Chromium, opens /screen at
+// 1920×1080 and leaves it. Every minute a counter top-up is made through the API (a `payment` event), and the
+// page's JS heap is read after a forced garbage collection (CDP), with its DOM nodes and event listeners.
+// Printed: one line per minute, then the heap's growth from the 2nd minute to the last and the DOM/listener
+// counts first and last. A bench, not a test: it exits 0 unless the run itself fails.
+import { spawn } from 'node:child_process';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { chromium } from '@playwright/test';
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
+const PORT = Number(process.env.SCREEN_SOAK_PORT ?? 18600);
+const MINUTES = Number(process.env.SCREEN_SOAK_MINUTES ?? 60);
+const BASE = `http://127.0.0.1:${PORT}`;
+
+async function startServer() {
+  if (await fetch(`${BASE}/healthz`).then(() => true, () => false)) throw new Error(`port ${PORT} is in use: set SCREEN_SOAK_PORT`);
+  const dataDir = mkdtempSync(join(tmpdir(), 'meter-screen-soak-'));
+  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
+    cwd: root,
+    stdio: ['ignore', 'ignore', 'pipe'],
+    env: {
+      ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir,
+      EMBEDDED_PG_PORT: String(PORT + 1), MQTT_PORT: String(PORT + 2), GATEWAY_PORT: String(PORT + 3),
+      SEED_DEMO: '1', SIMULATOR: '1', LOG_LEVEL: 'warn', LOGIN_RATE_PER_IP: '1000', LOGIN_RATE_PER_ACCOUNT: '1000',
+    },
+  });
+  let stderr = '';
+  child.stderr!.on('data', (d) => (stderr = (stderr + String(d)).slice(-4000)));
+  const exited = new Promise<void>((r) => child.once('exit', () => r()));
+  const stop = async () => {
+    if (child.exitCode === null) child.kill('SIGTERM');
+    await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
+    if (child.exitCode === null) child.kill('SIGKILL');
+    rmSync(dataDir, { recursive: true, force: true });
+  };
+  const deadline = Date.now() + 240_000;
+  for (;;) {
+    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${stderr}`);
+    if (await fetch(`${BASE}/healthz`).then((r) => r.ok, () => false)) break;
+    if (Date.now() > deadline) {
+      await stop();
+      throw new Error(`server not up in 240 s:\n${stderr}`);
+    }
+    await new Promise((r) => setTimeout(r, 500));
+  }
+  return stop;
+}
+
+async function post(path: string, body: unknown, token?: string) {
+  const r = await fetch(`${BASE}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) }, body: JSON.stringify(body) });
+  return r.json() as Promise<{ code: string; message: string; data: never }>;
+}
+
+const stop = await startServer();
+const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
+try {
+  const login = await post('/yonghu/api/admin/login', { username: 'demo', password: 'demo123' });
+  const token = (login.data as { token: string }).token;
+  const rooms = await (await fetch(`${BASE}/yewu/api/RoomInfo/GetEnergyRoom?index=1&size=50`, { headers: { authorization: token } })).json() as { data: { roomId: number; ownerId: number | null }[] };
+  const room = rooms.data.find((r) => r.ownerId != null)!;
+
+  const context = await browser.newContext({ viewport: { width: 1920, height: 1080 }, locale: 'zh-CN', timezoneId: 'Asia/Shanghai' });
+  const page = await context.newPage();
+  let asks = 0;
+  let events = 0;
+  page.on('request', (r) => {
+    if (r.url().includes('/Screen/Summary')) asks++;
+  });
+  page.on('websocket', (ws) => ws.on('framereceived', () => events++));
+  await page.goto(`${BASE}/login`);
+  await page.getByPlaceholder('用户名').fill('demo');
+  await page.getByPlaceholder('密码').fill('demo123');
+  await page.getByRole('button', { name: /登\s*录/ }).click();
+  await page.waitForURL(/\/home$/);
+  await page.goto(`${BASE}/screen`);
+  await page.getByTestId('panel-online').waitFor();
+  const cdp = await context.newCDPSession(page);
+  await cdp.send('Performance.enable');
+  const sample = async () => {
+    await cdp.send('HeapProfiler.collectGarbage');
+    const { metrics } = await cdp.send('Performance.getMetrics');
+    const m = Object.fromEntries(metrics.map((x) => [x.name, x.value]));
+    return { heapMB: m.JSHeapUsedSize / 2 ** 20, nodes: m.Nodes, listeners: m.JSEventListeners };
+  };
+  const samples: { heapMB: number; nodes: number; listeners: number }[] = [];
+  for (let minute = 1; minute <= MINUTES; minute++) {
+    await new Promise((r) => setTimeout(r, 60_000));
+    const paid = await post('/yewu/api/Energy/Prepay', { roomId: room.roomId, wallet: 'electric', amount: '1.00', payMethod: 'cash', memo: '大屏压测', requestId: `soak-${Date.now()}` }, token);
+    if (paid.code !== 'SUCCESS') console.warn(`top-up refused: ${paid.message}`);
+    const s = await sample();
+    samples.push(s);
+    const paidText = await page.getByTestId('kpi-paid').textContent();
+    console.log(`${String(minute).padStart(3)} min  heap ${s.heapMB.toFixed(2)} MB  DOM nodes ${s.nodes}  listeners ${s.listeners}  summary asks ${asks}  ws frames ${events}  ${paidText}`);
+  }
+  const from = samples[Math.min(1, samples.length - 1)];
+  const to = samples[samples.length - 1];
+  console.log(`heap after GC: ${from.heapMB.toFixed(2)} MB (minute ${Math.min(2, samples.length)}) → ${to.heapMB.toFixed(2)} MB (minute ${samples.length}), ` +
+    `${(to.heapMB - from.heapMB).toFixed(2)} MB; DOM nodes ${samples[0].nodes} → ${to.nodes}; listeners ${samples[0].listeners} → ${to.listeners}`);
+} finally {
+  await browser.close();
+  await stop();
+}
