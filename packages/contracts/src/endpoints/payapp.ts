@@ -4,7 +4,7 @@ import { num } from '../input.ts';
 import { CompanyQuery, PageQuery, optText } from '../query.ts';
 import { formSchema, typed } from '../resource.ts';
 import { idNoError, payAppResource } from '../resources/payapp.ts';
-import { FenAmount } from './payment.ts';
+import { Money } from './billing-input.ts';
 
 // Pay-application accounts (SPEC §7 AdaPayApplication, pages /huifu and /noteswithdraw):
 // GET GetAdaPayApplicationAllList, GetBalance, FindWithdrawalLog; POST AddAdaPayApplication, Del,
@@ -52,7 +52,7 @@ export const PayAppStatusBody = z.object({ id, enabled: z.boolean({ error: '请�
 
 export const WithdrawBody = z.object({
   id,
-  amount: FenAmount,
+  amount: Money,
   /** the client's id of this request (the dialog makes one when it opens): the same id twice is one withdrawal */
   requestId: z.string({ error: '请提供请求编号' }).trim().regex(/^[A-Za-z0-9_-]{8,64}$/, '须为 8–64 位字母、数字、下划线或连字符'),
   memo: z.string().trim().max(200, '备注最多 200 个字').optional().default(''),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { amountError, amountToFen } from '../resources/pricing.ts';
+import { EnergyWallet, Money } from './billing-input.ts';
 import { CompanyQuery, wireTime } from '../query.ts';
 
 // Online payments (SPEC §7): POST /wxpay/api/wxpay/pay and /alipay/api/alipay/pay (a QR order),
@@ -12,22 +12,11 @@ import { CompanyQuery, wireTime } from '../query.ts';
 
 const id = num(z.number({ error: '须为正整数' }).int('须为正整数').positive('须为正整数'), '须为正整数');
 
-/** A 元 amount (string or number, ≤ 2 decimals, > 0) → 分. */
-export const FenAmount = z
-  .union([z.string(), z.number()], { error: '请填写金额' })
-  .superRefine((v, c) => {
-    const e = amountError(v, '金额');
-    if (e) c.addIssue({ code: 'custom', message: e });
-    else if (amountToFen(v) <= 0) c.addIssue({ code: 'custom', message: '金额须大于 0' });
-  })
-  .transform((v) => amountToFen(v));
-
-export const PayWallet = z.enum(['electric', 'water'], { error: '账户类型须为 electric（电费）或 water（水费）' });
 
 export const PayBody = z.object({
   roomId: id,
-  wallet: PayWallet,
-  amount: FenAmount,
+  wallet: EnergyWallet,
+  amount: Money,
   subject: z.string().trim().max(64, '订单标题最多 64 个字').optional(),
 });
 export type PayInput = z.infer<typeof PayBody>;
