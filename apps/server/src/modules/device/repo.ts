@@ -1,5 +1,6 @@
 import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'drizzle-orm';
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
+import type { MeterListInput } from '@meter/contracts';
 import type { Tx } from '../../db/client.ts';
 import { areaAndBelow } from '../../db/crud-repo.ts';
 import {
@@ -226,18 +227,8 @@ export async function imeiHolder(tx: Tx, imei: string, except: { collectorId?: n
 
 // ---- meters (device) ----------------------------------------------------------------------------
 
-export interface MeterFilter {
-  name?: string;
-  kind?: number;
-  plan?: number;
-  address?: string;
-  roomId?: number;
-  roomName?: string;
-  collectorId?: number;
-  online?: boolean;
-  status?: number;
-  searchArea?: number;
-  searchClassify?: number;
+/** device/list's search fields (MeterListInput without its paging) */
+export interface MeterFilter extends Omit<MeterListInput, 'index' | 'size'> {
   /** only meters in this company's focus list */
   focusedOnly?: boolean;
 }
