@@ -3,24 +3,19 @@ import type { Reader, Tx } from '../../db/client.ts';
 import { areaAndBelow } from '../../db/crud-repo.ts';
 import { areas, chargingTypes, meters, owners, rooms } from '../../db/schema/index.ts';
 import { nearerEnd, slicesOf, type AreaCount } from './slices.ts';
-import type { RoomRow } from '@meter/contracts';
+import type { RoomListInput, RoomRow } from '@meter/contracts';
 export type { RoomRow };
 
 // Rooms: the only SQL of the room module. Row-level security limits every statement to the
 // caller's company and bound areas; the explicit company filter lets the planner use the
 // (company_id, id) index.
 
-export interface RoomFilter {
+/** the declared list input's search fields (RoomListInput without paging), and whose rooms to look in */
+export interface RoomFilter extends Omit<RoomListInput, 'index' | 'size'> {
   /** the tenant, or null for a platform admin looking across companies */
   companyId: number | null;
   /** the user's visible areas (bound areas and below), or null for every area of the company */
   visibleAreas?: number[] | null;
-  searchArea?: number;
-  name?: string;
-  ownerName?: string;
-  ownerPhone?: string;
-  chargingTypeId?: number;
-  status?: number;
   /** getNoUserRoom: only rooms nobody lives in */
   vacant?: boolean;
 }
