@@ -42,5 +42,7 @@ declare global {
   interface Window {
     /** how many times the page printed (specs replace window.print to count) */
     __printed: number;
+    /** screen.spec: set before a live update, still there after it (no reload happened) */
+    __sameDocument?: boolean;
   }
 }

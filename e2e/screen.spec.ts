@@ -71,11 +71,11 @@ test('the large screen shows the demo and follows a top-up live', async ({ page,
   const before = Number(((await page.getByTestId('kpi-paid').textContent()) ?? '').replace(/[^\d.]/g, ''));
   const after = (before + 23.45).toLocaleString('zh-CN', { minimumFractionDigits: 2, maximumFractionDigits: 2 });
   await page.evaluate(() => {
-    (window as unknown as { __sameDocument: boolean }).__sameDocument = true;
+    window.__sameDocument = true;
   });
   await prepay('23.45');
   await expect(page.getByTestId('kpi-paid')).toHaveText(`今日缴费${after}元`, { timeout: 5_000 });
-  expect(await page.evaluate(() => (window as unknown as { __sameDocument?: boolean }).__sameDocument)).toBe(true);
+  expect(await page.evaluate(() => window.__sameDocument)).toBe(true);
 
   await page.setViewportSize({ width: 1440, height: 900 });
   await expect.poll(() => overlaps(page)).toEqual([]);

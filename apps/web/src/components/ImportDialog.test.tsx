@@ -22,7 +22,7 @@ function mockServer(calls: Call[], preview: unknown) {
   const ok = (data: unknown) => new Response(JSON.stringify({ code: 'SUCCESS', message: '', data }), { status: 200 });
   configureRequest({
     toast: { success: () => {}, error: () => {}, warning: () => {} },
-    fetch: vi.fn(async (input: string, init: RequestInit) => {
+    fetch: vi.fn<(input: string, init: RequestInit) => Promise<Response>>(async (input, init) => {
       const p = new URL(input, 'http://x').pathname;
       calls.push({ method: init.method ?? 'GET', url: input, body: init.body ? JSON.parse(String(init.body)) : undefined });
       if (p.endsWith('/import/log')) {
@@ -32,7 +32,7 @@ function mockServer(calls: Call[], preview: unknown) {
       if (p.endsWith('/owner/preview')) return ok(preview);
       if (p.endsWith('/owner/commit')) return ok({ batchId: 1, imported: 2, duplicate: false, message: '已导入业主 2 行' });
       return ok(null);
-    }) as unknown as (input: string, init: RequestInit) => Promise<Response>,
+    }),
   });
 }
 

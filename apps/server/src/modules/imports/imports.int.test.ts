@@ -4,6 +4,9 @@ import { OPERATION_KEYS } from '@meter/contracts';
 import { testApp, type TestApp } from '../../../test/helpers.ts';
 import { makeArea, makeCompany, makeRole, makeRoom, makeUser, uniq } from '../../../test/factories.ts';
 
+/** an answer's bytes as the ArrayBuffer exceljs reads (a copy: Buffer's pool is not one) */
+const bytes = (b: Buffer): ArrayBuffer => new Uint8Array(b).buffer;
+
 // Excel import on the real database, per kind: a good file imports every row; one bad row imports
 // nothing and the preview names its row and column; the same file twice imports once; rows land in
 // the caller's company; an opening balance is a journal row of kind opening and equals the balance.
@@ -31,7 +34,7 @@ async function filled(kind: string, rows: Record<string, string>[], token = co.t
   expect(res.statusCode).toBe(200);
   expect(res.headers['content-type']).toContain('spreadsheetml');
   const wb = new ExcelJS.Workbook();
-  await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+  await wb.xlsx.load(bytes(res.rawPayload));
   const ws = wb.getWorksheet('导入数据')!;
   const headers = (ws.getRow(1).values as unknown[]).slice(1).map((h) => String(h).replace(/\*$/, ''));
   rows.forEach((r, i) => {
@@ -78,19 +81,19 @@ describe('templates', () => {
       expect(res.statusCode).toBe(200);
       expect(decodeURIComponent(String(res.headers['content-disposition']))).toContain('导入模板.xlsx');
       const wb = new ExcelJS.Workbook();
-      await wb.xlsx.load(res.rawPayload as unknown as ArrayBuffer);
+      await wb.xlsx.load(bytes(res.rawPayload));
       const ws = wb.getWorksheet('导入数据')!;
       expect(String(ws.getCell(1, 1).value)).toMatch(/[\u4e00-\u9fa5]/);
       expect(ws.getRow(2).cellCount).toBeGreaterThan(0);
       expect(wb.getWorksheet('填写说明')).toBeTruthy();
     }
     const wb = new ExcelJS.Workbook();
-    await wb.xlsx.load((await t.app.inject({ method: 'GET', url: `${I}/owner/template`, headers: { authorization: co.token } })).rawPayload as unknown as ArrayBuffer);
+    await wb.xlsx.load(bytes((await t.app.inject({ method: 'GET', url: `${I}/owner/template`, headers: { authorization: co.token } })).rawPayload));
     // 性别 (column D) offers its labels
     expect(wb.getWorksheet('导入数据')!.getCell('D3').dataValidation).toMatchObject({ type: 'list' });
     // 表具方案 (column C) suggests the plans by name but admits a typed code
     const meter = new ExcelJS.Workbook();
-    await meter.xlsx.load((await t.app.inject({ method: 'GET', url: `${I}/meter/template`, headers: { authorization: co.token } })).rawPayload as unknown as ArrayBuffer);
+    await meter.xlsx.load(bytes((await t.app.inject({ method: 'GET', url: `${I}/meter/template`, headers: { authorization: co.token } })).rawPayload));
     expect(meter.getWorksheet('导入数据')!.getCell('C3').dataValidation).toMatchObject({ type: 'list' });
     expect(meter.getWorksheet('导入数据')!.getCell('C3').dataValidation.showErrorMessage).toBeFalsy();
     expect(meter.getWorksheet('导入数据')!.getCell('B3').dataValidation).toMatchObject({ type: 'list', showErrorMessage: true });

@@ -64,10 +64,10 @@ beforeEach(() => {
   resetInflight();
   configureRequest({
     toast: { success: () => {}, error: () => {}, warning: () => {} },
-    fetch: vi.fn(async (input: string) => {
+    fetch: vi.fn<(input: string, init: RequestInit) => Promise<Response>>(async (input) => {
       asked.push(input);
       return new Response(JSON.stringify({ code: 'SUCCESS', message: '', data: summary(paid) }), { status: 200 });
-    }) as unknown as (input: string, init: RequestInit) => Promise<Response>,
+    }),
   });
 });
 afterEach(() => {
