@@ -76,6 +76,9 @@ const now = new Date();
 const today = startOfBeijingDay(now);
 const hour = beijingFields(now).hour;
 const lastMonth = startOfBeijingMonth(now, -1);
+// a minute ago, but never before this hour began (Beijing hours start on UTC hours): the figures of
+// "this hour" and "today" hold whatever minute the run starts in
+const justNow = new Date(Math.max(now.getTime() - 60_000, now.getTime() - (now.getTime() % 3_600_000)));
 
 beforeAll(async () => {
   t = await testApp(undefined, { bus });
@@ -84,13 +87,13 @@ beforeAll(async () => {
   B = await company();
   clearScreenHistory();
   // A: today 3 + 2 kWh in this hour (rooms 0 and 1), 4 m³ of water; yesterday 7 kWh; last month's 5th 11 kWh
-  await settle(A, A.meters[0].e, A.rooms[0], 1, new Date(now.getTime() - 60_000), 3);
-  await settle(A, A.meters[1].e, A.rooms[1], 1, new Date(now.getTime() - 60_000), 2);
-  await settle(A, A.meters[0].w, A.rooms[0], 2, new Date(now.getTime() - 60_000), 4);
+  await settle(A, A.meters[0].e, A.rooms[0], 1, justNow, 3);
+  await settle(A, A.meters[1].e, A.rooms[1], 1, justNow, 2);
+  await settle(A, A.meters[0].w, A.rooms[0], 2, justNow, 4);
   await settle(A, A.meters[1].e, A.rooms[1], 1, addDays(today, -1), 7);
   await settle(A, A.meters[0].e, A.rooms[0], 1, addDays(lastMonth, 4), 11);
   // B: 100 kWh today
-  await settle(B, B.meters[0].e, B.rooms[0], 1, new Date(now.getTime() - 60_000), 100);
+  await settle(B, B.meters[0].e, B.rooms[0], 1, justNow, 100);
   // A: a cut and a restore today, one failed close (not counted)
   await q(`INSERT INTO commands (company_id, meter_id, kind, status, expires_at, finished_at) VALUES
     ($1, $2, 'close', 'succeeded', now() + interval '1 hour', now()), ($1, $3, 'open', 'succeeded', now() + interval '1 hour', now()),
