@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
 import { AreaFilter, CompanyQuery, PageQuery, optText, wireTime, wireTimeOrNull } from '../query.ts';
-import { boolish, when } from './control.ts';
+import { boolish, MeterListRow, when } from './control.ts';
 
 // Metering (SPEC §2 control, records and archive pages, /device/api/v1): the meter list of the control
 // pages, 人工抄表, 保电/保水, 定时阀控 and the meter-parameter log. Reading, command, task, report and
@@ -144,33 +144,15 @@ export const ConfigListQuery = PageQuery.extend(AreaFilter.shape).extend({
 
 // ---- answers ------------------------------------------------------------------------------------
 
-/** A meter of the control pages: reading, 通断, 保电 and what is pending for it. */
-export const ControlMeterRow = z.object({
-  id: z.number(),
-  companyId: z.number(),
-  name: z.string(),
-  address: z.string(),
-  kind: z.number(),
+/** A meter of the control pages: a meter of the lists (its `online`: the meter or its collector) with reading, 通断, 保电 and what is pending for it. */
+export const ControlMeterRow = MeterListRow.extend({
   kindText: z.string(),
   unit: z.string(),
-  plan: z.number(),
   phaseId: z.number().nullable(),
   phaseName: z.string(),
   status: z.number(),
-  /** the meter or its collector is online */
-  online: z.boolean(),
+  /** the meter itself is online */
   meterOnline: z.boolean(),
-  valveState: z.number().nullable(),
-  lastSeenAt: wireTimeOrNull,
-  roomId: z.number().nullable(),
-  roomName: z.string(),
-  areaId: z.number().nullable(),
-  areaName: z.string(),
-  collectorId: z.number().nullable(),
-  collectorName: z.string(),
-  collectorOnline: z.boolean().nullable(),
-  lastReadAt: wireTimeOrNull,
-  lastTotal: z.string().nullable(),
   lastSource: z.number().nullable(),
   initialReading: z.string(),
   protection: z.object({ id: z.number(), reason: z.string(), startAt: wireTime, endAt: wireTimeOrNull }).nullable(),
