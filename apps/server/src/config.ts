@@ -30,6 +30,8 @@ const Env = z.object({
   /** auto: apply pending migrations at start; off: only check none is pending; only: migrate, then exit */
   MIGRATE: z.enum(['auto', 'off', 'only']).default('auto'),
   SEED_DEMO: bool.default(true),
+  /** after the first demo seed, a few months of the demo company's work through the API (demo/history.ts) */
+  DEMO_HISTORY: bool.default(true),
   /** the platform administrator made at first start when the database has none (SEED_DEMO=0) */
   ADMIN_USERNAME: z.string().trim().min(3).max(32).default('admin'),
   /** its password; without it a random one is made and printed once */

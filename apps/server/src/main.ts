@@ -3,6 +3,7 @@ import { loadConfig } from './config.ts';
 import { setClockAt } from './clock.ts';
 import { startDatabase } from './db/index.ts';
 import { DEMO_LOGINS, seedDemoIfEmpty } from './demo/seed.ts';
+import { seedDemoHistory } from './demo/history.ts';
 import { buildApp } from './app.ts';
 import { authSettings } from './modules/auth/index.ts';
 import { ensurePlatformAdmin } from './modules/admin/index.ts';
@@ -27,7 +28,7 @@ async function main() {
     await database.stop();
     return;
   }
-  if (config.SEED_DEMO) await seedDemoIfEmpty(db, log);
+  const seeded = config.SEED_DEMO && (await seedDemoIfEmpty(db, log));
   // without demo data someone must still be able to sign in: the first platform administrator
   const firstAdmin = await ensurePlatformAdmin(db, { username: config.ADMIN_USERNAME, password: config.INITIAL_ADMIN_PASSWORD });
 
@@ -37,23 +38,6 @@ async function main() {
   // gateway (TCP + MQTT devices), worker (commands, scheduled reading) and the event bus, per ROLES
   const devices = await startDeviceSide(config, db, plog, scheduler);
   if (devices.gateway) log(`设备网关已启动：TCP 端口 ${devices.gateway.port}${devices.mqttUrl ? `，MQTT ${devices.mqttUrl}` : ''}`);
-  // demo mode: simulated collectors and meters of the demo companies connect to the gateway
-  const fleet =
-    config.SIMULATOR && devices.gateway
-      ? await startDemoFleet({
-          db,
-          log: devices.log.child({ role: 'simulator' }),
-          gatewayPort: devices.gateway.port,
-          mqttUrl: devices.mqttUrl,
-          topicPrefix: config.MQTT_TOPIC_PREFIX,
-          demoUsernames: DEMO_LOGINS.map((l) => l.username),
-          secrets: devices.secrets,
-        }).catch((e) => {
-          log(`演示模拟设备启动失败：${(e as Error).message}`);
-          return undefined;
-        })
-      : undefined;
-
   // online payments: WeChat Pay v3 / Alipay (PAY_MODE); in emulator mode the local emulators run in the API process
   const pay = await paymentsFromConfig(config, { emulator: config.roles.has('api') });
   if (pay.emulator) log(`本地支付模拟器（演示用，非真实支付平台）已启动：${pay.emulator.url}`);
@@ -78,6 +62,27 @@ async function main() {
     payments: pay.payments,
     sms: sms.sms,
   });
+  // the demo's history goes through the API, before the simulated meters start from its last readings
+  if (seeded && config.DEMO_HISTORY) {
+    await seedDemoHistory(app, DEMO_LOGINS[1], log).catch((e: Error) => log(`演示历史数据未能全部写入：${e.message}`));
+  }
+  // demo mode: simulated collectors and meters of the demo companies connect to the gateway
+  const fleet =
+    config.SIMULATOR && devices.gateway
+      ? await startDemoFleet({
+          db,
+          log: devices.log.child({ role: 'simulator' }),
+          gatewayPort: devices.gateway.port,
+          mqttUrl: devices.mqttUrl,
+          topicPrefix: config.MQTT_TOPIC_PREFIX,
+          demoUsernames: DEMO_LOGINS.map((l) => l.username),
+          secrets: devices.secrets,
+        }).catch((e) => {
+          log(`演示模拟设备启动失败：${(e as Error).message}`);
+          return undefined;
+        })
+      : undefined;
+
   if (config.roles.has('api')) await app.listen({ port: config.PORT, host: config.HOST });
   // a process without the API (gateway, worker) answers /healthz and /metrics on OPS_PORT
   const ops = config.roles.has('api')

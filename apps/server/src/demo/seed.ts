@@ -42,10 +42,11 @@ export function demoPhone(i: number) {
 
 export const companyRoutes = () => ROUTES.filter((r) => r.access === undefined).map((r) => r.key);
 
-export async function seedDemoIfEmpty(db: Db, log: (m: string) => void = () => {}) {
-  await db.tx(SYSTEM_SCOPE, async (tx) => {
+/** Seeds the demo when the database has no company; true when it did. */
+export async function seedDemoIfEmpty(db: Db, log: (m: string) => void = () => {}): Promise<boolean> {
+  return db.tx(SYSTEM_SCOPE, async (tx) => {
     const [c] = await tx.select({ n: count() }).from(companies);
-    if (c.n > 0) return;
+    if (c.n > 0) return false;
     log('首次启动：写入演示数据');
     const classes = await tx
       .insert(companyClassifies)
@@ -92,5 +93,6 @@ export async function seedDemoIfEmpty(db: Db, log: (m: string) => void = () => {
     }
     // ---- 增值服务 (modules/content/seed.ts): notice/appeal/work-order types, appeals in every state ----
     await seedContent(tx, demo.id);
+    return true;
   });
 }
