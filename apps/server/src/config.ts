@@ -82,6 +82,8 @@ const Env = z.object({
   PAY_ORDER_TTL_MINUTES: z.coerce.number().int().min(1).max(1440).default(120),
   /** how the providers reach this server's notify endpoints (default http://127.0.0.1:PORT) */
   PAY_NOTIFY_BASE_URL: z.string().url().optional(),
+  /** seals the companies' stored merchant keys (any text ≥ 16 characters); default DATA_DIR/pay-config-key, made at first start */
+  PAY_CONFIG_KEY: z.string().min(16, 'PAY_CONFIG_KEY 至少 16 个字符').optional(),
   PAY_EMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(8091),
   /** how browsers reach the emulator's payer page (default http://127.0.0.1:PAY_EMULATOR_PORT) */
   PAY_EMULATOR_PUBLIC_URL: z.string().url().optional(),

@@ -39,7 +39,7 @@ async function main() {
   const devices = await startDeviceSide(config, db, plog, scheduler);
   if (devices.gateway) log(`设备网关已启动：TCP 端口 ${devices.gateway.port}${devices.mqttUrl ? `，MQTT ${devices.mqttUrl}` : ''}`);
   // online payments: WeChat Pay v3 / Alipay (PAY_MODE); in emulator mode the local emulators run in the API process
-  const pay = await paymentsFromConfig(config, { emulator: config.roles.has('api') });
+  const pay = await paymentsFromConfig(config, { emulator: config.roles.has('api'), db });
   if (pay.emulator) log(`本地支付模拟器（演示用，非真实支付平台）已启动：${pay.emulator.url}`);
   // SMS: each company's provider (/sms/config); in emulator mode the local 阿里云/腾讯云 emulators run in the API process
   const sms = await smsFromConfig(config, db, { emulator: config.roles.has('api') });

@@ -3,7 +3,7 @@ import { CONTROL_CHARS } from '@meter/contracts';
 import { SYSTEM_SCOPE, type Db } from '../db/client.ts';
 import { auditLog } from '../db/schema/index.ts';
 
-const SECRET_KEYS = /pass|pwd|token|secret/i;
+const SECRET_KEYS = /pass|pwd|token|secret|privatekey|apiv3key/i;
 const CONTROL = new RegExp(CONTROL_CHARS.source, 'g');
 
 /** Text as it can be stored: control characters (PostgreSQL refuses U+0000) shown as U+FFFD, cut to max. */

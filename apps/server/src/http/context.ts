@@ -38,6 +38,12 @@ export interface PublicCtx {
 
 export const isPlatform = (u: { access: number }) => u.access === 0;
 
+/** A platform admin's transaction over every company (whatever company the header picked); anyone else's in their own scope. */
+export function platformTx<T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>) {
+  if (isPlatform(ctx.user)) return ctx.db.tx({ ...ctx.scope, companyId: null, allCompanies: true, areaIds: null }, fn);
+  return ctx.tx(fn);
+}
+
 /** The company a write lands in: the user's, or the one a platform admin picked (searchCompanyID). */
 export function companyOf(ctx: Ctx): number {
   const id = ctx.scope.companyId ?? ctx.user.companyId;

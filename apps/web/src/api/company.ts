@@ -1,12 +1,12 @@
 // Company calls (/yewu/api): the platform's company list (/belongs), the caller's company, the
 // receipt account, the valve-control password and the company's device-plan permissions.
 // Declared in packages/contracts/src/endpoints/company.ts; rows typed by the declared answers.
-import type { CompanyDevicePermiss, CompanyRow, DevicePermissInput, ReceiptAccount, SmsPrice } from '@meter/contracts';
+import type { CompanyDevicePermiss, CompanyRow, DevicePermissInput, Merchant, MerchantInput, PayGear, ReceiptAccount, SmsPrice } from '@meter/contracts';
 import { call } from './endpoint.ts';
 import { E } from './endpoints.gen.ts';
 import type { Paged, Query } from './request.ts';
 
-export type { CompanyRow, ReceiptAccount, SmsPrice };
+export type { CompanyRow, Merchant, MerchantInput, PayGear, ReceiptAccount, SmsPrice };
 /** a company's device-plan permissions as the dialog edits them */
 export type DevicePermiss = CompanyDevicePermiss;
 
@@ -24,6 +24,12 @@ export const companyAdminApi = {
   remove: (ids: number[]) => call(E.company.remove, { body: { ids } }),
   devicePermiss: (companyId: number) => call(E.company.devicePermiss, { query: { companyId } }),
   saveDevicePermiss: (body: DevicePermissInput) => call(E.company.saveDevicePermiss, { body }),
+  /** 支付商户: secrets never come back (set / fingerprint only); a blank secret keeps the stored one */
+  merchant: (companyId: number) => call(E.merchant.get, { query: { companyId } }),
+  saveMerchant: (body: MerchantInput) => call(E.merchant.save, { body }),
+  /** 充值档位 */
+  payGear: (companyId: number) => call(E.merchant.payGear, { query: { companyId } }),
+  savePayGear: (companyId: number, gears: string[]) => call(E.merchant.savePayGear, { body: { companyId, gears } }),
 };
 
 export const companySelfApi = {

@@ -364,4 +364,10 @@ export const E = {
   screen: {
     summary: { method: 'GET', path: '/yewu/api/Screen/Summary', paged: false } as RouteRef<typeof API.screen.summary>,
   },
+  merchant: {
+    get: { method: 'GET', path: '/pay/api/Merchant/detail', paged: false, access: 0 } as RouteRef<typeof API.merchant.get>,
+    save: { method: 'PUT', path: '/pay/api/Merchant/detail', paged: false, access: 0 } as RouteRef<typeof API.merchant.save>,
+    payGear: { method: 'GET', path: '/yewu/api/Company/GetPayGear', paged: false } as RouteRef<typeof API.merchant.payGear>,
+    savePayGear: { method: 'POST', path: '/yewu/api/Company/SavePayGear', paged: false, access: 0 } as RouteRef<typeof API.merchant.savePayGear>,
+  },
 };

@@ -33,6 +33,8 @@ export const companies = pgTable('companies', {
   collectorPlans: integer('collector_plans').array().notNull().default([]),
   electricPlans: integer('electric_plans').array().notNull().default([]),
   waterPlans: integer('water_plans').array().notNull().default([]),
+  /** 充值档位 (Company/GetPayGear): the amounts offered to owners, 分, ascending */
+  payGears: integer('pay_gears').array().notNull().default([]),
   status: integer('status').notNull().default(1),
   createdAt: createdAt(),
   updatedAt: updatedAt(),

@@ -164,6 +164,8 @@ export const payments = pgTable('payments', {
   codeUrl: text('code_url').notNull().default(''),
   expiresAt: ts('expires_at'),
   createdBy: ref('created_by'),
+  /** whose merchant took the order: the company's own (company_merchants), null = the platform's */
+  merchantCompanyId: ref('merchant_company_id'),
   amountFen: bigint('amount_fen', { mode: 'number' }).notNull(),
   /** created, paid, closed */
   status: varchar('status', { length: 8 }).notNull().default('created'),
@@ -251,3 +253,32 @@ export const notifications = pgTable('notifications', {
   /** what the message cost the company (its price per notify type once the provider accepted it) */
   costFen: integer('cost_fen').notNull().default(0),
 }, (t) => [uniqueIndex('notifications_idempotency').on(t.companyId, t.idempotencyKey)]);
+
+/**
+ * A company's own WeChat Pay / Alipay merchant (支付商户, issue 14 item 6): used for its owners' online
+ * payments instead of the platform's. The private keys and the APIv3 key are stored sealed
+ * (AES-256-GCM, PAY_CONFIG_KEY or DATA_DIR/pay-config-key) and never answered back; the providers'
+ * public keys are public and stored plain.
+ */
+export const companyMerchants = pgTable('company_merchants', {
+  companyId: companyId().primaryKey(),
+  wxEnabled: boolean('wx_enabled').notNull().default(false),
+  wxMchid: varchar('wx_mchid', { length: 32 }).notNull().default(''),
+  wxAppid: varchar('wx_appid', { length: 64 }).notNull().default(''),
+  /** serial of the merchant API certificate */
+  wxSerialNo: varchar('wx_serial_no', { length: 64 }).notNull().default(''),
+  wxPrivateKeyEnc: text('wx_private_key_enc').notNull().default(''),
+  /** platform certificate serial or public key ID (PUB_KEY_ID_…) */
+  wxPlatformSerial: varchar('wx_platform_serial', { length: 128 }).notNull().default(''),
+  /** the platform public key (PEM, public) */
+  wxPlatformKey: text('wx_platform_key').notNull().default(''),
+  wxApiV3KeyEnc: text('wx_apiv3_key_enc').notNull().default(''),
+  aliEnabled: boolean('ali_enabled').notNull().default(false),
+  aliAppId: varchar('ali_app_id', { length: 32 }).notNull().default(''),
+  aliSellerId: varchar('ali_seller_id', { length: 32 }).notNull().default(''),
+  aliPrivateKeyEnc: text('ali_private_key_enc').notNull().default(''),
+  /** 支付宝公钥 (PEM, public) */
+  aliPublicKey: text('ali_public_key').notNull().default(''),
+  updatedBy: ref('updated_by'),
+  updatedAt: updatedAt(),
+});

@@ -88,6 +88,12 @@ export async function nameTaken(tx: Tx, name: string, exceptId?: number) {
   return !!r;
 }
 
+/** The company's pay gears (分, ascending); undefined when no such company is visible. */
+export async function payGears(tx: Tx, id: number): Promise<number[] | undefined> {
+  const [r] = await tx.select({ g: companies.payGears }).from(companies).where(eq(companies.id, id));
+  return r?.g;
+}
+
 export type CompanyValues = Partial<typeof companies.$inferInsert>;
 
 export async function insertCompany(tx: Tx, v: CompanyValues & { name: string }) {

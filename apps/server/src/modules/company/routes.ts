@@ -5,6 +5,7 @@ import { registerCrud } from '../../http/crud.ts';
 import { companyClassifies } from '../../db/schema/index.ts';
 import * as repo from './repo.ts';
 import * as company from './service.ts';
+import * as payGear from './pay-gear.ts';
 import * as valvePwd from './valve-password.ts';
 
 export default function companyRoutes(app: FastifyInstance) {
@@ -26,6 +27,8 @@ export default function companyRoutes(app: FastifyInstance) {
 
   r.endpoint(C.devicePermiss, ({ query }, ctx) => company.devicePermiss(ctx, query));
   r.endpoint(C.saveDevicePermiss, ({ body }, ctx) => company.saveDevicePermiss(ctx, body));
+  r.endpoint(API.merchant.payGear, ({ query }, ctx) => payGear.getPayGear(ctx, query));
+  r.endpoint(API.merchant.savePayGear, ({ body }, ctx) => payGear.savePayGear(ctx, body));
 
   registerCrud(app, {
     def: companyClassifyResource,

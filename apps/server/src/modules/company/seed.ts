@@ -20,6 +20,8 @@ export async function seedCompanyArchive(tx: Tx, companyId: number) {
       bankType: 0,
       smsPriceFen: 8,
       phonePriceFen: 15,
+      // 充值档位: 50, 100, 200, 500 元
+      payGears: [5000, 10000, 20000, 50000],
       valveControlPwd: await hashPassword('123456'),
       deviceCheck: true,
       collectorPlans: [...ALL_COLLECTOR_PLANS],

@@ -4,7 +4,7 @@ import {
   type CompanyBody, type CompanyListQuery, type CompanyUpdateBody, type DevicePermissBody, type DevicePermissQuery,
 } from '@meter/contracts';
 import type { Tx } from '../../db/client.ts';
-import { companyOf, isPlatform, type Ctx } from '../../http/context.ts';
+import { companyOf, platformTx, type Ctx } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
 import { badRequest, conflict, notFound, refuse } from '../../http/errors.ts';
 import * as repo from './repo.ts';
@@ -16,10 +16,7 @@ import * as valvePwd from './valve-password.ts';
  * Company management is platform-wide: the company a platform admin picked in the header
  * (searchCompanyID) narrows business pages, not the list of companies itself. Staff stay in their scope.
  */
-function companyTx<T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>) {
-  if (isPlatform(ctx.user)) return ctx.db.tx({ ...ctx.scope, companyId: null, allCompanies: true, areaIds: null }, fn);
-  return ctx.tx(fn);
-}
+const companyTx = platformTx;
 
 /** The companies a user may pick in the header: one for company staff, all for a platform admin. */
 export const userCompanies = (ctx: Ctx) => ctx.tx(repo.visibleCompanies);

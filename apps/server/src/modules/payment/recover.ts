@@ -2,7 +2,7 @@ import { SYSTEM_SCOPE, type Db } from '../../db/client.ts';
 import * as repo from './repo.ts';
 import { refuse } from '../../http/errors.ts';
 import type { Channel, QueryResult } from './providers/gateway.ts';
-import { CHANNEL_TEXT, credit, type Payments } from './service.ts';
+import { CHANNEL_TEXT, credit, gatewayOf, type Payments } from './service.ts';
 
 // Lost notifications (run by the worker's billing job scheduler, jobs/billing.ts): each unpaid order
 // of a configured provider, once it is a little old, is queried at the provider. Paid there → credited
@@ -19,14 +19,15 @@ export interface RecoverResult {
 
 export async function recoverPayments(db: Db, pay: Payments, o: { minAgeMs?: number; limit?: number; log?: (msg: string, err: unknown) => void } = {}): Promise<RecoverResult> {
   const channels = Object.keys(pay.gateways);
-  const open = await db.tx(SYSTEM_SCOPE, (tx) => repo.openPayments(tx, channels, o.minAgeMs ?? 60_000, o.limit ?? 100));
+  const open = await db.tx(SYSTEM_SCOPE, (tx) => repo.openPayments(tx, channels, o.minAgeMs ?? 60_000, o.limit ?? 100, !!pay.merchants));
   const r: RecoverResult = { checked: open.length, credited: 0, closed: 0, failed: 0 };
   for (const p of open) {
-    const gateway = pay.gateways[p.channel as 'wechat' | 'alipay']!;
     try {
+      // the merchant that took the order (the company's own, or the platform's)
+      const gateway = (await gatewayOf(db, pay, p.channel as Channel, p.merchantCompanyId))!;
       const q = await gateway.query(p.outTradeNo);
       if (q.state === 'paid' && q.paid) {
-        const c = await credit(db, gateway.channel, q.paid);
+        const c = await credit(db, gateway.channel, q.paid, p.merchantCompanyId);
         if (!c.duplicate) r.credited++;
       } else if (q.state === 'closed' || p.expired) {
         if (q.state === 'open') await gateway.close(p.outTradeNo);
@@ -47,7 +48,8 @@ export async function recoverPayments(db: Db, pay: Payments, o: { minAgeMs?: num
  * Answers the provider's state and whether this call credited it.
  */
 export async function recoverOrder(db: Db, pay: Payments, channel: Channel, outTradeNo: string): Promise<{ state: QueryResult['state']; credited: boolean }> {
-  const gateway = pay.gateways[channel];
+  const merchantCompanyId = (await db.tx(SYSTEM_SCOPE, (tx) => repo.merchantOfOrder(tx, outTradeNo))) ?? null;
+  const gateway = await gatewayOf(db, pay, channel, merchantCompanyId);
   if (!gateway) throw refuse('PAY_CHANNEL_OFF', `${CHANNEL_TEXT[channel]}未接入支付平台，不能补单`);
   let q: QueryResult;
   try {
@@ -56,6 +58,6 @@ export async function recoverOrder(db: Db, pay: Payments, channel: Channel, outT
     throw refuse('PAY_PROVIDER_ERROR', `查询${CHANNEL_TEXT[channel]}订单失败，请稍后重试（${(e as Error).message}）`);
   }
   if (q.state !== 'paid' || !q.paid) return { state: q.state, credited: false };
-  const c = await credit(db, channel, q.paid);
+  const c = await credit(db, channel, q.paid, merchantCompanyId);
   return { state: 'paid', credited: !c.duplicate };
 }

@@ -1,7 +1,8 @@
 import type { FastifyInstance } from 'fastify';
 import { API } from '@meter/contracts';
 import { routes } from '../../http/routes.ts';
-import type { PayGateway } from './providers/gateway.ts';
+import type { Channel } from './providers/gateway.ts';
+import * as merchant from './merchant.ts';
 import * as S from './schema.ts';
 import * as payment from './service.ts';
 import { NOTIFY_PATHS } from './setup.ts';
@@ -23,8 +24,7 @@ export default function paymentRoutes(app: FastifyInstance, pay: payment.Payment
   // path takes the raw body (the signature covers those bytes, a JSON schema would parse them away); the
   // simulated provider's is JSON on the same path. Neither has a session, a page or an audit action.
   for (const channel of ['wechat', 'alipay'] as const) {
-    const gateway = pay.gateways[channel];
-    if (gateway) rawNotify(app, NOTIFY_PATHS[channel], gateway);
+    if (pay.gateways[channel] || pay.merchants) rawNotify(app, NOTIFY_PATHS[channel], channel, pay);
     else {
       r.post(NOTIFY_PATHS[channel], { summary: `${payment.CHANNEL_TEXT[channel]}结果通知（模拟支付平台回调，验签）`, perm: false, body: S.NotifyBody, tags: ['在线支付'] }, ({ body }, _ctx, req) =>
         payment.handleNotify(req.publicCtx!.db, channel, body));
@@ -35,14 +35,27 @@ export default function paymentRoutes(app: FastifyInstance, pay: payment.Payment
   r.endpoint(API.finance.closeAlipay, ({ body }, ctx) => payment.cancelPayment(ctx, pay, 'alipay', body.outTradeNo));
   r.endpoint(P.simulateWechat, ({ body }, ctx) => payment.simulatePaid(ctx, pay, 'wechat', body.outTradeNo));
   r.endpoint(P.simulateAlipay, ({ body }, ctx) => payment.simulatePaid(ctx, pay, 'alipay', body.outTradeNo));
+  // 支付商户 per company, 充值档位
+  const M = API.merchant;
+  r.endpoint(M.get, ({ query }, ctx) => merchant.getMerchant(ctx, pay.merchants, query.companyId));
+  r.endpoint(M.save, ({ body }, ctx) => merchant.saveMerchant(ctx, pay.merchants, body));
 }
 
-/** A provider's notify endpoint: the body is kept exactly as received (the signature covers those bytes), for this route only. */
-function rawNotify(app: FastifyInstance, url: string, gateway: PayGateway) {
+/**
+ * A provider's notify endpoint: the body is kept exactly as received (the signature covers those bytes), for
+ * this route only. `?merchant=<companyId>`: a company's own merchant sent it, verified with that merchant's keys.
+ */
+function rawNotify(app: FastifyInstance, url: string, channel: Channel, pay: payment.Payments) {
   void app.register(async (sub) => {
     sub.removeAllContentTypeParsers();
     sub.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-    routes(sub).post(url, { summary: `${payment.CHANNEL_TEXT[gateway.channel]}支付结果通知（支付平台回调，原文验签）`, perm: false, tags: ['在线支付'] }, (_i, _ctx, req, reply) =>
-      payment.handleProviderNotify(req.publicCtx!.db, gateway, { headers: req.headers, raw: String(req.body ?? '') }).then((a) => reply.status(a.status).type(a.type).send(a.body)));
+    routes(sub).post(url, { summary: `${payment.CHANNEL_TEXT[channel]}支付结果通知（支付平台回调，原文验签）`, perm: false, tags: ['在线支付'] }, async (_i, _ctx, req, reply) => {
+      const db = req.publicCtx!.db;
+      const m = /^\d{1,12}$/.exec(String((req.query as Record<string, unknown>)?.merchant ?? ''))?.[0];
+      const gateway = m ? await pay.merchants?.load(db, Number(m), channel).catch(() => undefined) : pay.gateways[channel];
+      if (!gateway) return reply.status(404).type('application/json').send(JSON.stringify({ code: 'FAIL', message: '商户不存在或已停用' }));
+      const a = await payment.handleProviderNotify(db, gateway, { headers: req.headers, raw: String(req.body ?? '') }, m ? Number(m) : null);
+      return reply.status(a.status).type(a.type).send(a.body);
+    });
   });
 }

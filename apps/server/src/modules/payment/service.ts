@@ -7,6 +7,7 @@ import { AppError, notFound, refuse } from '../../http/errors.ts';
 import { afterBalanceChange, lockAccounts, occupiedRoom, WALLET_LABELS, moveOf, post, qrDataUrl, receiptOf, type Posting, type Wallet } from '../billing/index.ts';
 import * as provider from './provider.ts';
 import { NotifyRefused, type NotifyRequest, type PaidTransaction, type PayGateway, type PayGateways } from './providers/gateway.ts';
+import type { Merchants } from './merchant.ts';
 import * as repo from './repo.ts';
 import type { PayInput } from './schema.ts';
 import { formatBeijing } from '../../time.ts';
@@ -23,6 +24,16 @@ export interface Payments {
   ttlMs: number;
   /** live: a channel without a configured provider is off (never simulated) */
   live?: boolean;
+  /** the companies' own merchants (merchant.ts); absent with the simulated provider */
+  merchants?: Merchants;
+}
+
+/** The gateway of an order's merchant: the company's own (merchantCompanyId) or the platform's. */
+export async function gatewayOf(db: Db, pay: Payments, channel: provider.Channel, merchantCompanyId: number | null): Promise<PayGateway | undefined> {
+  if (merchantCompanyId == null) return pay.gateways[channel];
+  const own = await pay.merchants?.load(db, merchantCompanyId, channel);
+  if (!own) throw refuse('PAY_MERCHANT_OFF', `该订单所属单位的${CHANNEL_TEXT[channel]}商户已停用或未配置`);
+  return own;
 }
 export const SIMULATED: Payments = { gateways: {}, ttlMs: 2 * 3600_000 };
 export const CHANNEL_TEXT: Record<string, string> = { wechat: '微信支付', alipay: '支付宝' };
@@ -35,19 +46,23 @@ function tradeNo(channel: provider.Channel) {
 
 export async function createPayment(ctx: Ctx, pay: Payments, channel: provider.Channel, b: PayInput) {
   const outTradeNo = tradeNo(channel);
-  const gateway = pay.gateways[channel];
-  if (!gateway && pay.live) throw refuse('PAY_CHANNEL_OFF', `${CHANNEL_TEXT[channel]}未配置商户参数，暂不能使用`);
   const expiresAt = new Date(Date.now() + pay.ttlMs);
-  let codeUrl = gateway ? '' : provider.codeUrl(channel, outTradeNo);
+  let gateway: PayGateway | undefined;
+  let codeUrl = '';
   const created = await ctx.tx(async (tx) => {
     const ro = await occupiedRoom(tx, b.roomId);
+    // the company's own merchant when it has one, else the platform's
+    const own = await pay.merchants?.forCompany(tx, ro.companyId, channel);
+    gateway = own ?? pay.gateways[channel];
+    if (!gateway && pay.live) throw refuse('PAY_CHANNEL_OFF', `${CHANNEL_TEXT[channel]}未配置商户参数，暂不能使用`);
+    if (!gateway) codeUrl = provider.codeUrl(channel, outTradeNo);
     const subject = b.subject || `${ro.roomName} ${WALLET_LABELS[b.wallet]}充值`;
     ctx.audit.target = `${ro.path} ${ro.ownerName} ${CHANNEL_TEXT[channel]} ¥${fenToYuan(b.amount)} ${outTradeNo}`;
     const [account] = await lockAccounts(tx, [{ companyId: ro.companyId, ownerId: ro.ownerId, roomId: ro.roomId, wallet: b.wallet }]);
     if (account.status !== 1) throw refuse('ACCOUNT_CLOSED', '该账户已销户，不能充值');
     const p = await repo.insertPayment(tx, {
       companyId: ro.companyId, ownerId: ro.ownerId, accountId: account.id, roomId: ro.roomId, channel, outTradeNo, amountFen: b.amount,
-      subject, codeUrl, expiresAt, createdBy: ctx.user.id,
+      subject, codeUrl, expiresAt, createdBy: ctx.user.id, merchantCompanyId: own ? ro.companyId : null,
     });
     return { id: p.id, expiresAt: p.expiresAt, subject };
   });
@@ -93,10 +108,10 @@ export async function handleNotify(db: Db, channel: provider.Channel, n: provide
  * the order, credited; the provider's success answer only once the credit committed, otherwise its
  * failure answer (it retries). A refused notification changes nothing.
  */
-export async function handleProviderNotify(db: Db, gateway: PayGateway, n: NotifyRequest) {
+export async function handleProviderNotify(db: Db, gateway: PayGateway, n: NotifyRequest, merchantCompanyId: number | null = null) {
   try {
     const paid = gateway.verifyNotify(n);
-    if (paid) await credit(db, gateway.channel, paid);
+    if (paid) await credit(db, gateway.channel, paid, merchantCompanyId);
     return gateway.ack();
   } catch (e) {
     if (e instanceof NotifyRefused) return gateway.nack(e);
@@ -105,12 +120,15 @@ export async function handleProviderNotify(db: Db, gateway: PayGateway, n: Notif
   }
 }
 
-/** A verified paid transaction credits its order once (notify, query job, simulated payer). */
-export async function credit(db: Db, channel: provider.Channel, n: PaidTransaction) {
+/**
+ * A verified paid transaction credits its order once (notify, query job, simulated payer). `merchantCompanyId`:
+ * whose merchant verified it (null = the platform's) — it must be the merchant that took the order.
+ */
+export async function credit(db: Db, channel: provider.Channel, n: PaidTransaction, merchantCompanyId: number | null = null) {
   return db.tx(SYSTEM_SCOPE, async (tx) => {
     const p = await repo.lockPayment(tx, n.outTradeNo);
     if (!p || p.channel !== channel) throw notFound('支付订单');
-    if (!n.merchantOk) throw refuse('MERCHANT_MISMATCH', '支付通知的商户号或应用号与本商户不符');
+    if (!n.merchantOk || p.merchantCompanyId !== merchantCompanyId) throw refuse('MERCHANT_MISMATCH', '支付通知的商户号或应用号与本商户不符');
     if (p.status === 'paid') return { outTradeNo: p.outTradeNo, status: 'paid', duplicate: true };
     if (n.amountFen !== p.amountFen) {
       const paid = Number.isFinite(n.amountFen) ? `¥${fenToYuan(n.amountFen)}` : '无效';
@@ -152,7 +170,7 @@ export async function simulatePaid(ctx: Ctx, pay: Payments, channel: provider.Ch
 }
 
 function present(x: Record<string, unknown>) {
-  const { amountFen, ...rest } = x;
+  const { amountFen, merchantCompanyId: _m, ...rest } = x;
   return {
     ...rest,
     amount: fenToYuan(Number(amountFen)),
@@ -187,7 +205,8 @@ export async function cancelPayment(ctx: Ctx, pay: Payments, channel: provider.C
   if (!row) throw notFound('支付订单');
   ctx.audit.target = `取消${CHANNEL_TEXT[channel]}订单 ${outTradeNo}`;
   if (row.status === 'paid') throw refuse('ALREADY_PAID', '订单已支付并入账，不能取消；如需退款请作废票据或办理退费');
-  const gateway = pay.gateways[channel];
+  const merchantCompanyId = row.merchantCompanyId == null ? null : Number(row.merchantCompanyId);
+  const gateway = await gatewayOf(ctx.db, pay, channel, merchantCompanyId);
   if (gateway) {
     let q;
     try {
@@ -196,13 +215,15 @@ export async function cancelPayment(ctx: Ctx, pay: Payments, channel: provider.C
       throw refuse('PAY_PROVIDER_ERROR', `查询${CHANNEL_TEXT[channel]}订单失败，请稍后重试（${(e as Error).message}）`);
     }
     if (q.state === 'paid' && q.paid) {
-      await credit(ctx.db, channel, q.paid);
+      await credit(ctx.db, channel, q.paid, merchantCompanyId);
       throw refuse('ALREADY_PAID', '业主已完成支付，已入账，不能取消');
     }
-    // open, or not known yet (an Alipay QR nobody scanned): closed at the provider all the same
+    // open, or not known yet (an Alipay QR nobody scanned): cancelled (Alipay 撤销) or closed at the provider all the same;
+    // a payment that lands between the query and the cancel is refunded by Alipay, so the order closes here too
     if (q.state !== 'closed') {
       try {
-        await gateway.close(outTradeNo);
+        if (gateway.cancel) await gateway.cancel(outTradeNo);
+        else await gateway.close(outTradeNo);
       } catch (e) {
         throw refuse('PAY_PROVIDER_ERROR', `${CHANNEL_TEXT[channel]}关闭订单失败，请稍后重试（${(e as Error).message}）`);
       }

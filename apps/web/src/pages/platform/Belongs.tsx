@@ -1,6 +1,6 @@
 // 单位管理 (/belongs, platform admins): companies with search by name and classify; create / edit /
 // delete (refused by the server while a company still has accounts, areas, rooms or meters, naming
-// them); the device-permission dialog per company.
+// them); the device-permission and payment-settings (支付商户, 充值档位) dialogs per company.
 import { useCallback, useMemo, useRef, useState } from 'react';
 import { Tag } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
@@ -9,6 +9,7 @@ import { ResourceTable, type ResourceColumn } from '../../components/ResourceTab
 import { columnsFromResource } from '../../components/resourceColumns.tsx';
 import { companyAdminApi, type CompanyRow } from '../../api/company.ts';
 import DevicePermissModal from './DevicePermissModal.tsx';
+import MerchantModal from './MerchantModal.tsx';
 
 type Row = CompanyRow & Record<string, unknown>;
 
@@ -44,6 +45,8 @@ export function companyForm(r: CompanyRow): Record<string, unknown> {
 export default function Belongs() {
   const actionRef = useRef<ActionType | undefined>(undefined);
   const [permiss, setPermiss] = useState<{ id: number; name: string } | null>(null);
+  const [pay, setPay] = useState<{ id: number; name: string } | null>(null);
+  const closePay = useCallback(() => setPay(null), []);
 
   const columns = useMemo<ResourceColumn<Row>[]>(() => {
     const cols = columnsFromResource<Row>(
@@ -103,9 +106,13 @@ export default function Belongs() {
           <a key="permiss" onClick={() => setPermiss({ id: r.id, name: r.name })}>
             设备权限
           </a>,
+          <a key="pay" onClick={() => setPay({ id: r.id, name: r.name })}>
+            支付设置
+          </a>,
         ]}
       />
       <DevicePermissModal company={permiss} onClose={closePermiss} />
+      <MerchantModal company={pay} onClose={closePay} />
     </>
   );
 }

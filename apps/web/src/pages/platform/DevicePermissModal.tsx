@@ -1,11 +1,12 @@
 // 设备权限 (CompanyDevicePermiss): which collector, electric and water meter types a company may use.
 // The lists apply only while 设备类型校验 is on (SPEC §5); off, every type is allowed.
 import { useEffect, useState } from 'react';
-import { Alert, Checkbox, Divider, Modal, Space, Spin, Switch, Typography } from 'antd';
+import { Alert, Checkbox, Divider, Space, Switch, Typography } from 'antd';
 import { ALL_COLLECTOR_PLANS, ALL_ELECTRIC_PLANS, ALL_WATER_PLANS, DEVICE_PLAN_OPTIONS, type PlanGroup } from '@meter/contracts';
 import { companyAdminApi, type DevicePermiss } from '../../api/company.ts';
 import { toast } from '../../app/feedback.tsx';
 import { groupState, normalisePlans, toggleGroup } from './devicePermiss.ts';
+import SettingsModal from './SettingsModal.tsx';
 
 interface Props {
   company: { id: number; name: string } | null;
@@ -87,24 +88,8 @@ export default function DevicePermissModal({ company, onClose }: Props) {
 
   const off = !data?.deviceCheck;
   return (
-    <Modal
-      title={company ? `设备权限 — ${company.name}` : '设备权限'}
-      open={!!company}
-      width={760}
-      okText="保存"
-      cancelText="取消"
-      confirmLoading={saving}
-      okButtonProps={{ disabled: !data }}
-      onOk={() => void save()}
-      onCancel={() => onClose(false)}
-      destroyOnHidden
-      maskClosable={false}
-    >
-      {!data ? (
-        <div style={{ textAlign: 'center', padding: 32 }}>
-          <Spin />
-        </div>
-      ) : (
+    <SettingsModal title={company ? `设备权限 — ${company.name}` : '设备权限'} open={!!company} ready={!!data} saving={saving} onOk={() => void save()} onCancel={() => onClose(false)}>
+      {data && (
         <>
           <Space style={{ marginBottom: 12 }}>
             <span>设备类型校验</span>
@@ -135,6 +120,6 @@ export default function DevicePermissModal({ company, onClose }: Props) {
           <GroupChecklist groups={DEVICE_PLAN_OPTIONS.water} value={data.waterPlans} onChange={(v) => set({ waterPlans: v })} />
         </>
       )}
-    </Modal>
+    </SettingsModal>
   );
 }

@@ -5,6 +5,7 @@ import { resetInflight } from '../../api/request.ts';
 import { E } from '../../api/endpoints.gen.ts';
 import { answer, mockServer, ok, renderPage, serve, signIn, type Call } from '../../test/harness.tsx';
 import Belongs, { companyBody, companyForm } from './Belongs.tsx';
+import { merchantBody, merchantForm } from './MerchantModal.tsx';
 import { groupState, normalisePlans, toggleGroup } from './devicePermiss.ts';
 
 configure({ asyncUtilTimeout: 8000 });
@@ -16,6 +17,13 @@ const COMPANY = {
   status: 1, createdAt: '2025-01-01T00:00:00Z',
 };
 
+const MERCHANT = {
+  companyId: 3, companyName: COMPANY.name, wxEnabled: true, wxMchid: '1230000109', wxAppid: 'wx8888888888888888', wxSerialNo: 'ABCDEF0123',
+  wxPrivateKeySet: true, wxPrivateKeyFingerprint: 'AB:CD:EF', wxPlatformSerial: 'PUB_KEY_ID_01', wxPlatformKey: '-----BEGIN PUBLIC KEY-----\nAAA\n-----END PUBLIC KEY-----',
+  wxApiV3KeySet: true, aliEnabled: false, aliAppId: '', aliSellerId: '', aliPrivateKeySet: false, aliPrivateKeyFingerprint: '', aliPublicKey: '',
+  updatedAt: '2026-11-26 10:00:00', mode: 'emulator',
+  emulator: { wxPlatformSerial: 'PUB_KEY_ID_EMU', wxPlatformKey: '-----BEGIN PUBLIC KEY-----\nEMU\n-----END PUBLIC KEY-----', aliPublicKey: '-----BEGIN PUBLIC KEY-----\nALI\n-----END PUBLIC KEY-----' },
+};
 
 function mockBelongs(calls: Call[]) {
   mockServer(
@@ -24,6 +32,8 @@ function mockBelongs(calls: Call[]) {
         answer(E.company.list, [COMPANY], 1),
         answer(E.company.classifyOptions, [{ id: 1, name: '物业公司' }]),
         answer(E.company.devicePermiss, { companyId: 3, companyName: COMPANY.name, deviceCheck: true, collectorPlans: [0, 1], electricPlans: [3], waterPlans: [100] }),
+        answer(E.merchant.get, MERCHANT),
+        answer(E.merchant.payGear, { companyId: 3, gearsFen: [5000, 10000], gears: ['50.00', '100.00'] }),
       ],
       (c) => (c.method !== 'GET' ? ok(null) : ok([], 0)),
     ),
@@ -92,5 +102,36 @@ describe('单位管理 page', { timeout: 90_000 }, () => {
     await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.url.includes('/CompanyDevicePermiss/detail'))).toBe(true));
     const post = calls.find((c) => c.method === 'POST')!;
     expect(post.body).toEqual({ companyId: 3, deviceCheck: true, collectorPlans: [0, 1], electricPlans: [3, 150], waterPlans: [100] });
+  });
+
+  // a long dialog (three tabs of fields): slow on a loaded machine
+  it('支付设置: shows whether secrets are stored (never the secret), blank secrets keep them, gears are saved', { timeout: 240_000 }, async () => {
+    session();
+    const calls: Call[] = [];
+    mockBelongs(calls);
+    show();
+    await screen.findByText('中国农业银行');
+    fireEvent.click(screen.getByText('支付设置'));
+    const dialog = await screen.findByRole('dialog');
+    expect(await within(dialog).findByText(/公钥指纹 AB:CD:EF/)).toBeTruthy();
+    expect((within(dialog).getByLabelText('商户号（mchid）') as HTMLInputElement).value).toBe('1230000109');
+    expect((within(dialog).getByLabelText(/商户 API 私钥/) as HTMLTextAreaElement).value).toBe('');
+    fireEvent.click(within(dialog).getByRole('button', { name: '填入模拟器平台公钥' }));
+    expect((within(dialog).getByLabelText('平台证书序列号或平台公钥 ID') as HTMLInputElement).value).toBe('PUB_KEY_ID_EMU');
+    fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
+    await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.url.includes('/Company/SavePayGear'))).toBe(true));
+    const put = calls.find((c) => c.method === 'PUT' && c.url.includes('/pay/api/Merchant/detail'))!;
+    expect(put.body).toMatchObject({ companyId: 3, wxEnabled: true, wxMchid: '1230000109', wxPrivateKey: '', wxApiV3Key: '', wxPlatformSerial: 'PUB_KEY_ID_EMU', aliEnabled: false });
+    expect(calls.find((c) => c.url.includes('/Company/SavePayGear'))!.body).toEqual({ companyId: 3, gears: ['50.00', '100.00'] });
+  });
+});
+
+describe('payment settings helpers', () => {
+  it('form never pre-fills secrets; body trims and keeps blank secrets blank', () => {
+    const f = merchantForm(MERCHANT, ['50.00']);
+    expect(f).toMatchObject({ wxPrivateKey: '', wxApiV3Key: '', aliPrivateKey: '', wxMchid: '1230000109', gears: ['50.00'] });
+    expect(merchantBody(3, { ...f, wxMchid: ' 1230000109 ', aliAppId: ' 2021009900000077' })).toMatchObject({
+      companyId: 3, wxMchid: '1230000109', aliAppId: '2021009900000077', wxPrivateKey: '', wxApiV3Key: '', aliPrivateKey: '',
+    });
   });
 });

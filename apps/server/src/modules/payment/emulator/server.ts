@@ -1,5 +1,5 @@
 import Fastify, { type FastifyInstance, type FastifyReply } from 'fastify';
-import { createCipheriv, createHash, createVerify, randomBytes, randomUUID } from 'node:crypto';
+import { createCipheriv, createHash, createVerify, randomBytes, randomUUID, type KeyObject } from 'node:crypto';
 import { alipayTime, fenOf, rsa2Sign, rsa2Verify, signContent, yuan } from '../providers/alipay.ts';
 import { parseAuthorization, rfc3339, signMessage } from '../providers/wechat.ts';
 import { publicOf, type EmulatorKeys } from './keys.ts';
@@ -32,12 +32,22 @@ export interface EmulatorOptions {
   port?: number;
   /** how browsers reach the payer page (default: the listening address) */
   publicUrl?: string;
+  /** merchants other than the emulator's own (the companies' own merchants): by WeChat mchid / Alipay app_id */
+  merchants?: MerchantLookup;
   /** delivers a notification (default: HTTP POST to its URL); answers the merchant's status and body */
   deliver?: (url: string, headers: Record<string, string>, raw: string) => Promise<{ status: number; body: string }>;
 }
 
+/** A WeChat Pay merchant the emulator serves: the public half of its API key, its APIv3 key. */
+export interface WxMerchant { mchid: string; appid: string; serialNo: string; merchantPublicKey: KeyObject; apiV3Key: string }
+/** An Alipay app the emulator serves: the public half of its app key. */
+export interface AliMerchant { appId: string; sellerId: string; appPublicKey: KeyObject }
+export type MerchantLookup = (channel: 'wechat' | 'alipay', id: string) => Promise<{ wechat?: WxMerchant; alipay?: AliMerchant } | undefined>;
+
 interface Order {
   channel: 'wechat' | 'alipay';
+  wx?: WxMerchant;
+  ali?: AliMerchant;
   outTradeNo: string;
   subject: string;
   amountFen: number;
@@ -56,6 +66,8 @@ export interface Emulator {
   app: FastifyInstance;
   /** every notification sent, with the merchant's answer */
   delivered: Delivered[];
+  /** the Alipay methods called, in order */
+  alipayCalls: string[];
   /** pays an order as the payer page does (notification sent unless notify is false) */
   pay(outTradeNo: string, o?: { notify?: boolean }): Promise<Delivered | null>;
   /** a trade paid at the provider that the merchant never heard of (no notification): it shows in the statement only */
@@ -110,8 +122,13 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
   const orders = new Map<string, Order>();
   const byToken = new Map<string, Order>();
   const delivered: Delivered[] = [];
-  const wxMerchantPub = publicOf(keys.wechat.merchantKey);
-  const aliAppPub = publicOf(keys.alipay.appKey);
+  const alipayCalls: string[] = [];
+  const ownWx: WxMerchant = { ...keys.wechat, merchantPublicKey: publicOf(keys.wechat.merchantKey) };
+  const ownAli: AliMerchant = { ...keys.alipay, appPublicKey: publicOf(keys.alipay.appKey) };
+  const wxMerchant = async (mchid: string) => (mchid === ownWx.mchid ? ownWx : (await opts.merchants?.('wechat', mchid))?.wechat);
+  const aliMerchant = async (appId: string) => (appId === ownAli.appId ? ownAli : (await opts.merchants?.('alipay', appId))?.alipay);
+  /** the merchant whose signature a /v3/ request carries */
+  const caller = new WeakMap<object, WxMerchant>();
   const app = Fastify({ logger: false, bodyLimit: 64 * 1024 });
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
@@ -126,21 +143,27 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     return reply.send(raw);
   };
   /** the merchant's Authorization: scheme, mchid, serial, time window, RSA-SHA256 with its public key */
-  const wxAuthorized = (method: string, url: string, auth: string | undefined, body: string) => {
+  const wxAuthorized = async (method: string, url: string, auth: string | undefined, body: string) => {
     const a = parseAuthorization(auth ?? '');
-    if (!a || a.mchid !== keys.wechat.mchid || a.serial_no !== keys.wechat.serialNo) return false;
-    if (Math.abs(Date.now() / 1000 - Number(a.timestamp)) > 300) return false;
-    return createVerify('RSA-SHA256').update(`${method}\n${url}\n${a.timestamp}\n${a.nonce_str}\n${body}\n`).verify(wxMerchantPub, a.signature ?? '', 'base64');
+    const m = a && (await wxMerchant(a.mchid ?? ''));
+    if (!a || !m || a.serial_no !== m.serialNo) return undefined;
+    if (Math.abs(Date.now() / 1000 - Number(a.timestamp)) > 300) return undefined;
+    return createVerify('RSA-SHA256').update(`${method}\n${url}\n${a.timestamp}\n${a.nonce_str}\n${body}\n`).verify(m.merchantPublicKey, a.signature ?? '', 'base64') ? m : undefined;
   };
   app.addHook('preHandler', async (req, reply) => {
     if (!req.url.startsWith('/v3/')) return;
     const body = typeof req.body === 'string' ? req.body : '';
-    if (!wxAuthorized(req.method, req.url, req.headers.authorization, body)) {
-      return wxReply(reply, 401, { code: 'SIGN_ERROR', message: '签名错误' });
-    }
+    const m = await wxAuthorized(req.method, req.url, req.headers.authorization, body);
+    if (!m) return wxReply(reply, 401, { code: 'SIGN_ERROR', message: '签名错误' });
+    caller.set(req, m);
   });
+  /** the caller's order (another merchant's order does not exist for it) */
+  const wxOrder = (req: object, no: string) => {
+    const o = orders.get(`wechat:${no}`);
+    return o && o.wx?.mchid === caller.get(req)?.mchid ? o : undefined;
+  };
   const wxTransaction = (o: Order) => ({
-    appid: keys.wechat.appid, mchid: keys.wechat.mchid, out_trade_no: o.outTradeNo, transaction_id: o.tradeNo || undefined,
+    appid: (o.wx ?? ownWx).appid, mchid: (o.wx ?? ownWx).mchid, out_trade_no: o.outTradeNo, transaction_id: o.tradeNo || undefined,
     trade_type: 'NATIVE', trade_state: { open: 'NOTPAY', paid: 'SUCCESS', closed: 'CLOSED' }[stateOf(o)], trade_state_desc: { open: '订单未支付', paid: '支付成功', closed: '订单已关闭' }[stateOf(o)],
     success_time: o.paidAt ? rfc3339(o.paidAt) : undefined, amount: { total: o.amountFen, payer_total: o.state === 'paid' ? o.amountFen : undefined, currency: 'CNY' },
   });
@@ -153,18 +176,20 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
   };
   app.post('/v3/pay/transactions/native', async (req, reply) => {
     const b = JSON.parse(String(req.body || '{}')) as { appid?: string; mchid?: string; description?: string; out_trade_no?: string; notify_url?: string; time_expire?: string; amount?: { total?: number } };
-    if (b.appid !== keys.wechat.appid || b.mchid !== keys.wechat.mchid) return wxReply(reply, 400, { code: 'INVALID_REQUEST', message: 'appid和mch_id不匹配' });
+    const m = caller.get(req)!;
+    if (b.appid !== m.appid || b.mchid !== m.mchid) return wxReply(reply, 400, { code: 'INVALID_REQUEST', message: 'appid和mch_id不匹配' });
     if (!b.out_trade_no || !Number.isInteger(b.amount?.total) || !b.notify_url) return wxReply(reply, 400, { code: 'PARAM_ERROR', message: '参数错误' });
     if (orders.has(`wechat:${b.out_trade_no}`)) return wxReply(reply, 400, { code: 'INVALID_REQUEST', message: '订单号重复' });
     const o = newOrder('wechat', b.out_trade_no, b.description ?? '', b.amount!.total!, b.notify_url, b.time_expire ? new Date(b.time_expire) : new Date(Date.now() + 7200_000));
+    o.wx = m;
     return wxReply(reply, 200, { code_url: `${base}/scan/wechat/${o.token}` });
   });
   app.get<{ Params: { no: string } }>('/v3/pay/transactions/out-trade-no/:no', async (req, reply) => {
-    const o = orders.get(`wechat:${req.params.no}`);
+    const o = wxOrder(req, req.params.no);
     return o ? wxReply(reply, 200, wxTransaction(o)) : wxReply(reply, 404, { code: 'ORDER_NOT_EXIST', message: '订单不存在' });
   });
   app.post<{ Params: { no: string } }>('/v3/pay/transactions/out-trade-no/:no/close', async (req, reply) => {
-    const o = orders.get(`wechat:${req.params.no}`);
+    const o = wxOrder(req, req.params.no);
     if (!o) return wxReply(reply, 404, { code: 'ORDER_NOT_EXIST', message: '订单不存在' });
     if (o.state === 'paid') return wxReply(reply, 400, { code: 'ORDERPAID', message: '订单已支付' });
     o.state = 'closed';
@@ -172,7 +197,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
   });
   app.post('/v3/refund/domestic/refunds', async (req, reply) => {
     const b = JSON.parse(String(req.body || '{}')) as { out_trade_no?: string; out_refund_no?: string; amount?: { refund?: number; total?: number } };
-    const o = orders.get(`wechat:${b.out_trade_no}`);
+    const o = wxOrder(req, String(b.out_trade_no));
     if (!o || o.state !== 'paid') return wxReply(reply, 404, { code: 'RESOURCE_NOT_EXISTS', message: '订单不存在或未支付' });
     const fen = b.amount?.refund ?? 0;
     if (b.amount?.total !== o.amountFen || fen <= 0 || o.refundedFen + fen > o.amountFen) return wxReply(reply, 400, { code: 'INVALID_REQUEST', message: '退款金额无效' });
@@ -183,9 +208,9 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
   // ---- statements (对账单): the paid orders of a Beijing day; a download URL answers for 30 s ----
   const files = new Map<string, { body: Buffer; expires: number }>();
   const today = () => formatBeijing(new Date(), 'YYYY-MM-DD');
-  const tradesOf = (channel: Order['channel'], day: string): BillTrade[] =>
+  const tradesOf = (channel: Order['channel'], day: string, merchant: string): BillTrade[] =>
     [...orders.values()]
-      .filter((o) => o.channel === channel && o.state === 'paid' && o.paidAt && formatBeijing(o.paidAt, 'YYYY-MM-DD') === day)
+      .filter((o) => o.channel === channel && (channel === 'wechat' ? o.wx?.mchid : o.ali?.appId) === merchant && o.state === 'paid' && o.paidAt && formatBeijing(o.paidAt, 'YYYY-MM-DD') === day)
       .sort((x, y) => x.paidAt!.getTime() - y.paidAt!.getTime())
       .map((o) => ({ tradeNo: o.tradeNo, outTradeNo: o.outTradeNo, subject: o.subject, amountFen: o.amountFen, createdAt: formatBeijing(o.createdAt), paidAt: formatBeijing(o.paidAt!) }));
   const keep = (body: Buffer) => {
@@ -201,9 +226,10 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     const day = req.query.bill_date ?? '';
     if (!/^\d{4}-\d{2}-\d{2}$/.test(day) || !['ALL', 'SUCCESS', 'REFUND'].includes(req.query.bill_type ?? 'ALL')) return wxReply(reply, 400, { code: 'PARAM_ERROR', message: '参数错误' });
     if (day > today()) return wxReply(reply, 400, { code: 'INVALID_REQUEST', message: '账单日期不能晚于今天' });
-    const trades = tradesOf('wechat', day);
+    const m = caller.get(req)!;
+    const trades = tradesOf('wechat', day, m.mchid);
     if (!trades.length) return wxReply(reply, 400, { code: 'NO_STATEMENT_EXIST', message: '要查询的账单不存在' });
-    const body = Buffer.from(wechatTradeBill(keys.wechat, trades), 'utf8');
+    const body = Buffer.from(wechatTradeBill(m, trades), 'utf8');
     const token = keep(body);
     return wxReply(reply, 200, { hash_type: 'SHA1', hash_value: createHash('sha1').update(body).digest('hex'), download_url: `http://${req.headers.host}/v3/billdownload/file?token=${token}` });
   });
@@ -226,18 +252,23 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
       const raw = JSON.stringify(r);
       return reply.type('application/json; charset=utf-8').send(`{"${member}":${raw},"sign":"${rsa2Sign(keys.alipay.alipayKey, raw)}"}`);
     };
-    if (p.app_id !== keys.alipay.appId || p.sign_type !== 'RSA2' || !rsa2Verify(aliAppPub, signContent(p), p.sign ?? '')) {
+    const m = await aliMerchant(p.app_id ?? '');
+    if (!m || p.sign_type !== 'RSA2' || !rsa2Verify(m.appPublicKey, signContent(p), p.sign ?? '')) {
       return answer({ code: '40002', msg: 'Invalid Arguments', sub_code: 'isv.invalid-signature', sub_msg: '验签出错' });
     }
     const biz = JSON.parse(p.biz_content ?? '{}') as Record<string, string>;
-    const o = orders.get(`alipay:${biz.out_trade_no}`);
+    alipayCalls.push(String(p.method));
+    const found = orders.get(`alipay:${biz.out_trade_no}`);
+    // another app's order does not exist for this one
+    const o = found && found.ali?.appId === m.appId ? found : undefined;
     const notExist = () => answer({ code: '40004', msg: 'Business Failed', sub_code: 'ACQ.TRADE_NOT_EXIST', sub_msg: '交易不存在' });
     switch (p.method) {
       case 'alipay.trade.precreate': {
         const fen = fenOf(biz.total_amount);
         if (!biz.out_trade_no || !(fen > 0) || !p.notify_url) return answer({ code: '40004', msg: 'Business Failed', sub_code: 'ACQ.INVALID_PARAMETER', sub_msg: '参数无效' });
-        if (o) return answer({ code: '40004', msg: 'Business Failed', sub_code: 'ACQ.CONTEXT_INCONSISTENT', sub_msg: '交易信息被篡改' });
+        if (found) return answer({ code: '40004', msg: 'Business Failed', sub_code: 'ACQ.CONTEXT_INCONSISTENT', sub_msg: '交易信息被篡改' });
         const n = newOrder('alipay', biz.out_trade_no, biz.subject ?? '', fen, p.notify_url, biz.time_expire ? new Date(parseBeijing(biz.time_expire)) : new Date(Date.now() + 7200_000));
+        n.ali = m;
         return answer({ code: '10000', msg: 'Success', out_trade_no: n.outTradeNo, qr_code: `${base}/scan/alipay/${n.token}` });
       }
       case 'alipay.trade.query':
@@ -252,6 +283,14 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
         if (o.state === 'paid') return answer({ code: '40004', msg: 'Business Failed', sub_code: 'ACQ.TRADE_STATUS_ERROR', sub_msg: '交易状态不合法' });
         o.state = 'closed';
         return answer({ code: '10000', msg: 'Success', out_trade_no: o.outTradeNo, trade_no: o.tradeNo });
+      case 'alipay.trade.cancel': {
+        // 撤销: an unpaid (or never scanned) trade is closed; a paid one is refunded in full
+        if (!o) return answer({ code: '10000', msg: 'Success', out_trade_no: biz.out_trade_no, retry_flag: 'N', action: 'close' });
+        const paid = o.state === 'paid';
+        if (paid) o.refundedFen = o.amountFen;
+        o.state = 'closed';
+        return answer({ code: '10000', msg: 'Success', out_trade_no: o.outTradeNo, trade_no: o.tradeNo, retry_flag: 'N', action: paid ? 'refund' : 'close' });
+      }
       case 'alipay.trade.refund': {
         const fen = fenOf(biz.refund_amount);
         if (!o || o.state !== 'paid') return notExist();
@@ -263,11 +302,11 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
         const day = biz.bill_date ?? '';
         if (biz.bill_type !== 'trade' || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return answer({ code: '40004', msg: 'Business Failed', sub_code: 'isv.invalid-parameter', sub_msg: '参数无效' });
         if (day > today()) return answer({ code: '40004', msg: 'Business Failed', sub_code: 'isp.bill_not_exist', sub_msg: '账单不存在' });
-        const zip = await alipayBillZip({ pid: keys.alipay.sellerId, day, exportedAt: formatBeijing(new Date()) }, tradesOf('alipay', day));
+        const zip = await alipayBillZip({ pid: m.sellerId, day, exportedAt: formatBeijing(new Date()) }, tradesOf('alipay', day, m.appId));
         const d = day.replace(/-/g, '');
         return answer({
           code: '10000', msg: 'Success',
-          bill_download_url: `http://${req.headers.host}/downloadBillFile.resource?bizType=trade&userId=${keys.alipay.sellerId}&fileType=csv.zip&bizDates=${d}&downloadFileName=${keys.alipay.sellerId}0156_${d}.csv.zip&fileId=${keep(zip)}`,
+          bill_download_url: `http://${req.headers.host}/downloadBillFile.resource?bizType=trade&userId=${m.sellerId}&fileType=csv.zip&bizDates=${d}&downloadFileName=${m.sellerId}0156_${d}.csv.zip&fileId=${keep(zip)}`,
         });
       }
       default:
@@ -278,9 +317,9 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
   // ---- the payer ----
   const notificationOf = (o: Order) =>
     o.channel === 'wechat'
-      ? wechatNotification(keys.wechat, { ...wxTransaction(o), payer: { openid: 'oUpF8uMuAJO_M2pxb1Q9zNjWeS6o' }, bank_type: 'OTHERS' })
+      ? wechatNotification({ ...keys.wechat, apiV3Key: (o.wx ?? ownWx).apiV3Key }, { ...wxTransaction(o), payer: { openid: 'oUpF8uMuAJO_M2pxb1Q9zNjWeS6o' }, bank_type: 'OTHERS' })
       : alipayNotification(keys.alipay, {
-          app_id: keys.alipay.appId, seller_id: keys.alipay.sellerId, out_trade_no: o.outTradeNo, trade_no: o.tradeNo, trade_status: 'TRADE_SUCCESS',
+          app_id: (o.ali ?? ownAli).appId, seller_id: (o.ali ?? ownAli).sellerId, out_trade_no: o.outTradeNo, trade_no: o.tradeNo, trade_status: 'TRADE_SUCCESS',
           total_amount: yuan(o.amountFen), receipt_amount: yuan(o.amountFen), subject: o.subject, gmt_payment: alipayTime(o.paidAt!), buyer_id: '2088102177846880',
         });
   async function pay(o: Order, notify = true): Promise<Delivered | null> {
@@ -342,6 +381,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     url: '',
     app,
     delivered,
+    alipayCalls,
     async pay(outTradeNo, o = {}) {
       const order = orders.get(`wechat:${outTradeNo}`) ?? orders.get(`alipay:${outTradeNo}`);
       if (!order) throw new Error(`no order ${outTradeNo}`);
@@ -350,6 +390,8 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     addTrade(channel, t) {
       if (orders.has(`${channel}:${t.outTradeNo}`)) throw new Error(`订单号 ${t.outTradeNo} 已存在`);
       const o = newOrder(channel, t.outTradeNo, t.subject ?? '充值', t.amountFen, '', new Date(Date.now() + 7200_000));
+      if (channel === 'wechat') o.wx = ownWx;
+      else o.ali = ownAli;
       o.state = 'paid';
       o.paidAt = t.paidAt ?? new Date();
       o.tradeNo = `${channel === 'wechat' ? '4200' : '2026'}${Date.now()}${randomBytes(3).toString('hex')}`;

@@ -123,6 +123,11 @@ export function alipay(c: AlipayConfig): PayGateway {
       // an order nobody scanned does not exist at Alipay yet: closed all the same
       if (r.code !== '10000' && r.sub_code !== 'ACQ.TRADE_NOT_EXIST') throw fail(r, '关单');
     },
+    async cancel(no) {
+      const r = await call('alipay.trade.cancel', { out_trade_no: no });
+      if (r.code !== '10000') throw fail(r, '撤销');
+      return r.action === 'refund' ? 'refund' : 'close';
+    },
     async refund(o) {
       const r = await call('alipay.trade.refund', { out_trade_no: o.outTradeNo, out_request_no: o.outRefundNo, refund_amount: yuan(o.refundFen), refund_reason: o.reason });
       if (r.code !== '10000') throw fail(r, '退款');

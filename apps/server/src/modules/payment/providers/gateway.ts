@@ -46,6 +46,11 @@ export interface PayGateway {
   create(o: { outTradeNo: string; subject: string; amountFen: number; expiresAt: Date }): Promise<string>;
   query(outTradeNo: string): Promise<QueryResult>;
   close(outTradeNo: string): Promise<void>;
+  /**
+   * 撤销 (Alipay alipay.trade.cancel), for a counter order the payer gave up on: unpaid → closed; paid
+   * meanwhile → the provider refunds it. Answers what it did. Providers without it are closed instead.
+   */
+  cancel?(outTradeNo: string): Promise<'close' | 'refund'>;
   refund(o: { outTradeNo: string; outRefundNo: string; refundFen: number; totalFen: number; reason: string }): Promise<{ refundId: string; status: string }>;
   /** the paid trades of the provider's daily statement (对账单) of a Beijing day YYYY-MM-DD; [] when the provider has none for that day */
   statement(day: string): Promise<StatementRow[]>;
