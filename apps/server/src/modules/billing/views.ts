@@ -257,17 +257,9 @@ export function deductionSum(ctx: Ctx, q: JournalQueryInput) {
 
 // ---- settlements --------------------------------------------------------------------------------------
 
-export interface SettlementQueryInput {
-  searchArea?: number;
+export interface SettlementQueryInput extends repo.SettlementMatch {
   startTime?: string;
   endTime?: string;
-  roomName?: string;
-  ownerName?: string;
-  meterName?: string;
-  address?: string;
-  meterKind?: number;
-  meterId?: number;
-  roomId?: number;
 }
 
 export function settlementFilter(ctx: Ctx, q: SettlementQueryInput): repo.SettlementFilter {
