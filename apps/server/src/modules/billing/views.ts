@@ -24,15 +24,9 @@ export const NOTE_TEXT: Record<string, string> = { '': '已扣费', vacant: '空
 
 // ---- rooms ------------------------------------------------------------------------------------------
 
-export interface EnergyRoomQueryInput {
+export interface EnergyRoomQueryInput extends Omit<repo.EnergyRoomFilter, 'companyId'> {
   index: number;
   size: number;
-  searchArea?: number;
-  roomName?: string;
-  ownerName?: string;
-  ownerPhone?: string;
-  arrears?: number;
-  alarm?: number;
 }
 
 const roomFilter = (ctx: Ctx, q: Omit<EnergyRoomQueryInput, 'index' | 'size'>): repo.EnergyRoomFilter => ({
