@@ -24,7 +24,7 @@
  */
 import { bcdToByte, checksum, copyBytes, decodeAddress, decodeBcdDecimal, encodeAddress, encodeBcdDecimal, hex2 } from './bcd.ts';
 import { ProtocolError } from './errors.ts';
-import { checkFrameEnd, expectBytes, frameStart } from './frame.ts';
+import { checkFrameEnd, expectBytes, frameStart, type FrameMeta } from './frame.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Constants
@@ -367,17 +367,8 @@ export type Cjt188Message =
   | Cjt188ValveControlResponse
   | Cjt188RawFrame;
 
-export interface Cjt188FrameMeta {
+export interface Cjt188FrameMeta extends FrameMeta {
   meterType: number;
-  address: string;
-  control: number;
-  func: number;
-  direction: 'request' | 'response';
-  abnormal: boolean;
-  hasFollowing: boolean;
-  /** The whole DATA field. */
-  data: Uint8Array;
-  preamble: number;
 }
 
 /** Fields `decode` always fills for frames that carry a data identifier. */

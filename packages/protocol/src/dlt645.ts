@@ -28,7 +28,7 @@ import {
   type MeterDateTime,
 } from './bcd.ts';
 import { ProtocolError } from './errors.ts';
-import { checkFrameEnd, expectBytes, frameStart } from './frame.ts';
+import { checkFrameEnd, expectBytes, frameStart, type FrameMeta } from './frame.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Constants
@@ -559,22 +559,8 @@ export type Dlt645Message =
   | Dlt645ErrorResponse
   | Dlt645RawFrame;
 
-/** Header facts present on every decoded frame. */
-export interface Dlt645FrameMeta {
-  /** 12 characters, human order (highest digit first); wildcard bytes appear as "AA". */
-  address: string;
-  /** Control byte C. */
-  control: number;
-  /** Function code (C & 0x1F). */
-  func: number;
-  direction: 'request' | 'response';
-  abnormal: boolean;
-  hasFollowing: boolean;
-  /** DATA with the 0x33 offset removed. */
-  data: Uint8Array;
-  /** Number of 0xFE bytes before the frame. */
-  preamble: number;
-}
+/** Header facts present on every decoded frame (address: 12 characters). */
+export type Dlt645FrameMeta = FrameMeta;
 
 type WithMeta<T> = T extends Dlt645ReadResponse
   ? T & Dlt645FrameMeta & { dataIdHex: string; payload: Uint8Array }

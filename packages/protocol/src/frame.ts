@@ -40,3 +40,20 @@ export function checkFrameEnd(bytes: Uint8Array, p: number, overhead: number, le
     throw new ProtocolError('CHECKSUM', `checksum is 0x${hex2(bytes[total - 2])}, computed 0x${hex2(cs)}`, total - 2);
   }
 }
+
+/** Header facts present on every decoded frame of either format. */
+export interface FrameMeta {
+  /** the meter address, human order (highest digit first); wildcard bytes appear as "AA" */
+  address: string;
+  /** control byte C */
+  control: number;
+  /** function code (C & 0x1F) */
+  func: number;
+  direction: 'request' | 'response';
+  abnormal: boolean;
+  hasFollowing: boolean;
+  /** the DATA field (DL/T 645: with the 0x33 offset removed) */
+  data: Uint8Array;
+  /** number of 0xFE bytes before the frame */
+  preamble: number;
+}
