@@ -13,7 +13,7 @@ import { loadDefinition, spawnLoadGenerator } from '@meter/simulator';
 import { buildApp } from '../apps/server/src/app.ts';
 import { Worker } from '../apps/server/src/jobs/worker.ts';
 import { hashPassword } from '../apps/server/src/modules/auth/crypto.ts';
-import { fmt, freshDatabase, hardLimit, seedFleet, startGateway } from './device-common.ts';
+import { fmt, freshDatabase, hardLimit, runBench, seedFleet, startGateway } from './device-common.ts';
 import pino from 'pino';
 
 hardLimit(5 * 60_000);
@@ -136,10 +136,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error('压测失败:', e);
-    process.exit(1);
-  },
-);
+runBench(main);

@@ -5,30 +5,20 @@
 import pg from 'pg';
 import pino from 'pino';
 import type { FleetDefinition } from '@meter/simulator';
-import { appUrlFrom, migrateDatabase, openDb, type Db } from '../apps/server/src/db/client.ts';
+import { appUrlFrom, openDb, type Db } from '../apps/server/src/db/client.ts';
 import { Gateway } from '../apps/server/src/gateway/gateway.ts';
 import { connectMqtt, startBroker } from '../apps/server/src/gateway/mqtt.ts';
 import { DeviceSecrets, Sealer } from '../apps/server/src/gateway/security.ts';
 import { EventBus } from '../apps/server/src/modules/realtime/bus.ts';
+import { APP_PASSWORD, migratedDatabase, ownerUrl } from './db-common.ts';
 
-export const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
-export const APP_PASSWORD = 'meter_app_bench';
+export { ownerUrl };
+
 /** the benchmark deployment's device secret: collectors register with their archive's secret, 4G meters with a derived one */
 export const BENCH_SECRETS = new DeviceSecrets('benchmark-device-secret-0123456789abcdef');
 
-export function ownerUrl(db: string) {
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${db}`;
-  return u.toString();
-}
-
 export async function freshDatabase(name: string) {
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(name)} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(name)}`);
-  await admin.end();
-  await migrateDatabase(ownerUrl(name), APP_PASSWORD);
+  await migratedDatabase(name);
   return { owner: new pg.Pool({ connectionString: ownerUrl(name), max: 4 }), db: openDb(appUrlFrom(ownerUrl(name), APP_PASSWORD), 20) };
 }
 
@@ -94,4 +84,15 @@ export function hardLimit(ms: number) {
     console.error(`# 超过 ${ms / 1000} s 的时限，强制结束`);
     process.exit(3);
   }, ms).unref();
+}
+
+/** Runs a benchmark: exit 0 when it is done, 1 (with the error) when the run itself failed. */
+export function runBench(main: () => Promise<void>) {
+  main().then(
+    () => process.exit(0),
+    (e) => {
+      console.error('压测失败:', e);
+      process.exit(1);
+    },
+  );
 }

@@ -10,40 +10,29 @@ import http from 'node:http';
 import { PassThrough, Writable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { appUrlFrom, migrateDatabase, openDb } from '../apps/server/src/db/client.ts';
+import { appUrlFrom, openDb } from '../apps/server/src/db/client.ts';
+import { APP_PASSWORD, ownerUrl, migratedDatabase } from './db-common.ts';
 import { buildApp } from '../apps/server/src/app.ts';
 import { hashPassword } from '../apps/server/src/modules/auth/crypto.ts';
 import { SETTLEMENT_COLUMNS, settlementRow } from '../apps/server/src/modules/billing/export.ts';
 import { writeXlsx } from '../apps/server/src/modules/report/xlsx.ts';
 import { OPERATION_KEYS } from '@meter/contracts';
 
-const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = process.env.BENCH_EXPORT_DB ?? 'meter_bench_export';
 const ROWS = Number(process.env.BENCH_ROWS ?? 1_000_000);
 const METERS = 10_000;
-const APP_PASSWORD = 'meter_app_bench';
 
 setTimeout(() => {
   console.error('bench/export: 30 分钟仍未结束，已停止');
   process.exit(2);
 }, 30 * 60_000).unref();
 
-const ownerUrl = () => {
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${DB}`;
-  return u.toString();
-};
 const secs = (ms: number) => (ms / 1000).toFixed(2);
 const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`;
 
 async function prepare() {
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(DB)} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(DB)}`);
-  await admin.end();
-  await migrateDatabase(ownerUrl(), APP_PASSWORD);
-  const o = new pg.Client({ connectionString: ownerUrl() });
+  await migratedDatabase(DB);
+  const o = new pg.Client({ connectionString: ownerUrl(DB) });
   await o.connect();
   const t0 = performance.now();
   const one = async (text: string, p: unknown[] = []) => (await o.query(text, p)).rows[0];
@@ -92,7 +81,7 @@ async function measured<T>(fn: () => Promise<T>): Promise<{ value: T; ms: number
 
 async function main() {
   const company = await prepare();
-  const db = openDb(appUrlFrom(ownerUrl(), APP_PASSWORD), 8);
+  const db = openDb(appUrlFrom(ownerUrl(DB), APP_PASSWORD), 8);
   const app = await buildApp({ db, auth: { idleMinutes: 30, maxHours: 12 }, logLevel: 'warn' });
   await app.listen({ port: 0, host: '127.0.0.1' });
   const port = (app.server.address() as { port: number }).port;

@@ -43,7 +43,7 @@ import { performance } from 'node:perf_hooks';
 import { loadDefinition, spawnLoadGenerator } from '@meter/simulator';
 import { SYSTEM_SCOPE } from '../apps/server/src/db/client.ts';
 import { ingestReadings, type IngestItem } from '../apps/server/src/modules/control/ingest.ts';
-import { fmt, freshDatabase, hardLimit, ownerUrl, seedFleet, startGateway } from './device-common.ts';
+import { fmt, freshDatabase, hardLimit, runBench, ownerUrl, seedFleet, startGateway } from './device-common.ts';
 
 hardLimit(5 * 60_000);
 const DB = process.env.BENCH_DB ?? 'meter_bench_ingest';
@@ -231,10 +231,4 @@ async function main() {
   }
 }
 
-main().then(
-  () => process.exit(0),
-  (e) => {
-    console.error('压测失败:', e);
-    process.exit(1);
-  },
-);
+runBench(main);

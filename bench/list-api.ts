@@ -25,53 +25,44 @@ import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { PgDialect } from 'drizzle-orm/pg-core';
 import { appUrlFrom, migrateDatabase, openDb } from '../apps/server/src/db/client.ts';
+import { ADMIN_URL, APP_PASSWORD, ownerUrl, recreateDatabase } from './db-common.ts';
 import { loadConfig } from '../apps/server/src/config.ts';
 import { authSettings } from '../apps/server/src/modules/auth/service.ts';
 import { buildApp } from '../apps/server/src/app.ts';
 import { hashPassword } from '../apps/server/src/modules/auth/crypto.ts';
 import { roomPageSql, roomTotalsSql, totalsOf, type RoomFilter } from '../apps/server/src/modules/room/repo.ts';
 
-const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = process.env.BENCH_DB ?? 'meter_bench';
 const ROOMS = Number(process.env.BENCH_ROOMS ?? 1_000_000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 16);
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 8);
-const APP_PASSWORD = 'meter_app_bench';
 const USER = { username: 'bench', password: 'bench123' };
 const PAGE = 20;
 const FLOORS = 1000; // 50 buildings × 20 floors
 const PER_FLOOR = Math.ceil(ROOMS / FLOORS);
 const OTHER_ROOMS = 10_000; // a second company, so the tenant filter has something to filter
 
-const ownerUrl = () => {
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${DB}`;
-  return u.toString();
-};
 
 // ---- data -----------------------------------------------------------------------------------
 
 async function prepare(fresh: boolean): Promise<{ companyId: number }> {
   const admin = new pg.Client({ connectionString: ADMIN_URL });
   await admin.connect();
-  const recreate = async () => {
-    await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(DB)} WITH (FORCE)`);
-    await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(DB)}`);
-  };
+  const recreate = () => recreateDatabase(admin, DB);
   const exists = (await admin.query(`SELECT 1 FROM pg_database WHERE datname = $1`, [DB])).rowCount! > 0;
   if (!exists || fresh) await recreate();
   try {
-    await migrateDatabase(ownerUrl(), APP_PASSWORD);
+    await migrateDatabase(ownerUrl(DB), APP_PASSWORD);
   } catch (e) {
     if (!exists || fresh) throw e;
     // the migrations changed under the kept database: start over
     console.log(`# ${DB} 与当前迁移不一致（${(e as Error).message.split('\n')[0]}），重新生成`);
     await recreate();
-    await migrateDatabase(ownerUrl(), APP_PASSWORD);
+    await migrateDatabase(ownerUrl(DB), APP_PASSWORD);
   }
   await admin.end();
 
-  const o = new pg.Client({ connectionString: ownerUrl() });
+  const o = new pg.Client({ connectionString: ownerUrl(DB) });
   await o.connect();
   try {
     const have = await o.query(`SELECT c.id, (SELECT sum(n) FROM room_area_counts x WHERE x.company_id = c.id)::bigint AS n
@@ -214,7 +205,7 @@ async function main() {
     // the raw path: the same two statements the list runs (the per-area totals, then the page), built
     // once, through pg as the app role with the same tenant setting, on the same number of connections
     const raw = new pg.Pool({
-      connectionString: appUrlFrom(ownerUrl(), APP_PASSWORD),
+      connectionString: appUrlFrom(ownerUrl(DB), APP_PASSWORD),
       max: CONCURRENCY,
       // the tenant for the whole session (row-level security reads it), as the app sets it per transaction
       options: `-c app.company_id=${companyId} -c app.all_companies=off`,
@@ -280,7 +271,7 @@ async function main() {
 // ---- the app, in a child process ------------------------------------------------------------
 
 if (process.env.BENCH_ROLE === 'server') {
-  const db = openDb(appUrlFrom(ownerUrl(), APP_PASSWORD), 20);
+  const db = openDb(appUrlFrom(ownerUrl(DB), APP_PASSWORD), 20);
   // the production auth settings (session idle/absolute limits, the session memo), from the environment's defaults
   const app = await buildApp({ db, auth: authSettings(loadConfig(process.env)), logLevel: 'warn' });
   await app.listen({ port: 0, host: '127.0.0.1' });

@@ -8,58 +8,23 @@
 // page's JS heap is read after a forced garbage collection (CDP), with its DOM nodes and event listeners.
 // Printed: one line per minute, then the heap's growth from the 2nd minute to the last and the DOM/listener
 // counts first and last. A bench, not a test: it exits 0 unless the run itself fails.
-import { spawn } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { chromium } from '@playwright/test';
+import { startServer } from './server-common.ts';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PORT = Number(process.env.SCREEN_SOAK_PORT ?? 18600);
 const MINUTES = Number(process.env.SCREEN_SOAK_MINUTES ?? 60);
 const BASE = `http://127.0.0.1:${PORT}`;
 
-async function startServer() {
-  if (await fetch(`${BASE}/healthz`).then(() => true, () => false)) throw new Error(`port ${PORT} is in use: set SCREEN_SOAK_PORT`);
-  const dataDir = mkdtempSync(join(tmpdir(), 'meter-screen-soak-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: {
-      ...process.env, PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir,
-      EMBEDDED_PG_PORT: String(PORT + 1), MQTT_PORT: String(PORT + 2), GATEWAY_PORT: String(PORT + 3),
-      SEED_DEMO: '1', SIMULATOR: '1', LOG_LEVEL: 'warn', LOGIN_RATE_PER_IP: '1000', LOGIN_RATE_PER_ACCOUNT: '1000',
-    },
-  });
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr = (stderr + String(d)).slice(-4000)));
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  const stop = async () => {
-    if (child.exitCode === null) child.kill('SIGTERM');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
-    if (child.exitCode === null) child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 240_000;
-  for (;;) {
-    if (child.exitCode !== null) throw new Error(`server exited (${child.exitCode}):\n${stderr}`);
-    if (await fetch(`${BASE}/healthz`).then((r) => r.ok, () => false)) break;
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`server not up in 240 s:\n${stderr}`);
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  return stop;
-}
 
 async function post(path: string, body: unknown, token?: string) {
   const r = await fetch(`${BASE}${path}`, { method: 'POST', headers: { 'content-type': 'application/json', ...(token ? { authorization: token } : {}) }, body: JSON.stringify(body) });
   return r.json() as Promise<{ code: string; message: string; data: never }>;
 }
 
-const stop = await startServer();
+const stop = await startServer({
+  port: PORT, portEnv: 'SCREEN_SOAK_PORT', tag: 'screen-soak',
+  env: { SIMULATOR: '1', LOGIN_RATE_PER_IP: '1000', LOGIN_RATE_PER_ACCOUNT: '1000' },
+});
 const browser = await chromium.launch({ executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium', args: ['--no-sandbox', '--disable-gpu'] });
 try {
   const login = await post('/yonghu/api/admin/login', { username: 'demo', password: 'demo123' });

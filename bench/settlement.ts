@@ -32,16 +32,15 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { appUrlFrom, migrateDatabase, openDb } from '../apps/server/src/db/client.ts';
+import { appUrlFrom, openDb } from '../apps/server/src/db/client.ts';
+import { APP_PASSWORD, ownerUrl, migratedDatabase } from './db-common.ts';
 import { sweep } from '../apps/server/src/modules/billing/settlement.ts';
 import { copyIn } from '../apps/server/src/db/copy.ts';
 
-const ADMIN_URL = process.env.BENCH_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 const DB = process.env.BENCH_SETTLE_DB ?? 'meter_bench_settle';
 const METERS = Number(process.env.BENCH_METERS ?? 1_000_000);
 const BATCH = Number(process.env.BENCH_BATCH ?? 1000);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 2);
-const APP_PASSWORD = 'meter_app_bench';
 const ROOMS = Math.ceil(METERS / 2); // one electric and one water meter per room
 
 setTimeout(() => {
@@ -49,11 +48,6 @@ setTimeout(() => {
   process.exit(2);
 }, 30 * 60_000).unref();
 
-const ownerUrl = () => {
-  const u = new URL(ADMIN_URL);
-  u.pathname = `/${DB}`;
-  return u.toString();
-};
 const secs = (ms: number) => (ms / 1000).toFixed(2);
 
 /** CPU seconds used so far by every postgres process of this machine (backends, WAL writer, checkpointer). */
@@ -93,13 +87,8 @@ async function meter(o: pg.Client) {
 }
 
 async function prepare() {
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(DB)} WITH (FORCE)`);
-  await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(DB)}`);
-  await admin.end();
-  await migrateDatabase(ownerUrl(), APP_PASSWORD);
-  const o = new pg.Client({ connectionString: ownerUrl() });
+  await migratedDatabase(DB);
+  const o = new pg.Client({ connectionString: ownerUrl(DB) });
   await o.connect();
   const t0 = performance.now();
   const one = async (text: string, p: unknown[] = []) => (await o.query(text, p)).rows[0];
@@ -224,7 +213,7 @@ async function main() {
   console.log(`settlement floor (COPY amounts + UPDATE … FROM + COPY journal): ${f.rows} readings in ${secs(f.ms)} s (${Math.round(f.rows / (f.ms / 1000))} readings/s)`);
   console.log(`settlement floor cost: ${f.spent}`);
 
-  const db = openDb(appUrlFrom(ownerUrl(), APP_PASSWORD), CONCURRENCY + 2);
+  const db = openDb(appUrlFrom(ownerUrl(DB), APP_PASSWORD), CONCURRENCY + 2);
   await o.query('CHECKPOINT');
   const cost = await meter(o);
   const t0 = performance.now();

@@ -14,14 +14,11 @@
 // JS bytes on the wire up to the first list page (encoded, vs the same files uncompressed; goal ≤ 450 KB),
 // and API GETs per navigation (a prefetch that misses shows as extra requests). A bench, not a test:
 // it exits 0 unless the run itself fails.
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
+import { root, startServer } from './server-common.ts';
 
-const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 const PORT = Number(process.env.WEB_NAV_PORT ?? 18560);
 const ROUNDS = Number(process.env.WEB_NAV_ROUNDS ?? 3);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
@@ -51,50 +48,6 @@ interface Session {
 if (!existsSync(join(root, 'apps/web/dist/index.html'))) {
   console.error('no web build: run `npm run build -w @meter/web` first');
   process.exit(2);
-}
-
-// ---- server ---------------------------------------------------------------------------------------
-
-async function startServer(): Promise<{ child: ChildProcess; stop(): Promise<void> }> {
-  // a server left on the port (another run) would be measured instead of this build: refuse
-  const busy = await fetch(`${BASE_URL}/healthz`).then(() => true, () => false);
-  if (busy) throw new Error(`port ${PORT} is in use: stop what runs there or set WEB_NAV_PORT`);
-  const dataDir = mkdtempSync(join(tmpdir(), 'meter-web-nav-'));
-  const child = spawn(process.execPath, ['--import', 'tsx', 'apps/server/src/main.ts'], {
-    cwd: root,
-    stdio: ['ignore', 'ignore', 'pipe'],
-    env: {
-      ...process.env,
-      PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir,
-      EMBEDDED_PG_PORT: String(PORT + 1), MQTT_PORT: String(PORT + 2), GATEWAY_PORT: String(PORT + 3),
-      SEED_DEMO: '1', SIMULATOR: '0', LOG_LEVEL: 'warn',
-    },
-  });
-  let stderr = '';
-  child.stderr!.on('data', (d) => (stderr = (stderr + String(d)).slice(-4000)));
-  const exited = new Promise<void>((r) => child.once('exit', () => r()));
-  const stop = async () => {
-    if (child.exitCode === null) child.kill('SIGTERM');
-    await Promise.race([exited, new Promise((r) => setTimeout(r, 20_000))]);
-    if (child.exitCode === null) child.kill('SIGKILL');
-    rmSync(dataDir, { recursive: true, force: true });
-  };
-  const deadline = Date.now() + 240_000;
-  for (;;) {
-    if (child.exitCode !== null) {
-      await stop();
-      throw new Error(`server exited (${child.exitCode}):\n${stderr}`);
-    }
-    try {
-      if ((await fetch(`${BASE_URL}/healthz`)).ok) break;
-    } catch { /* not up yet */ }
-    if (Date.now() > deadline) {
-      await stop();
-      throw new Error(`server not up in 240 s:\n${stderr}`);
-    }
-    await new Promise((r) => setTimeout(r, 500));
-  }
-  return { child, stop };
 }
 
 // ---- one browser session --------------------------------------------------------------------------
@@ -277,9 +230,9 @@ function report(sessions: Session[]) {
 }
 
 async function main() {
-  const server = await startServer();
+  const stopServer = await startServer({ port: PORT, portEnv: 'WEB_NAV_PORT', tag: 'web-nav', env: { SIMULATOR: '0' } });
   for (const signal of ['SIGINT', 'SIGTERM'] as const) {
-    process.on(signal, () => void server.stop().finally(() => process.exit(130)));
+    process.on(signal, () => void stopServer().finally(() => process.exit(130)));
   }
   const browser = await chromium.launch({
     executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
@@ -298,7 +251,7 @@ async function main() {
     report(sessions);
   } finally {
     await browser.close();
-    await server.stop();
+    await stopServer();
   }
 }
 

@@ -16,6 +16,7 @@ import { decodeFrame, type AnyMeter } from './meter.ts';
 import type { Rng } from './random.ts';
 import {
   IMEI_PATTERN,
+  slowRepliesMs,
   type CollectorFaultInput,
   type CollectorFaults,
   type FleetLogger,
@@ -222,12 +223,9 @@ export class SimCollector {
         else this.resume();
         return;
       }
-      case 'slowReplies': {
-        const ms = Number(value);
-        if (!(Number.isFinite(ms) && ms >= 0)) throw new RangeError(`slowReplies must be ≥ 0 ms, got ${String(value)}`);
-        this.faultState.slowReplies = ms;
+      case 'slowReplies':
+        this.faultState.slowReplies = slowRepliesMs(value);
         return;
-      }
       case 'garbage': {
         const n = value === true ? DEFAULT_GARBAGE_BYTES : value === false ? 0 : Number(value);
         if (!(Number.isInteger(n) && n >= 0 && n <= 1024)) throw new RangeError(`garbage must be 0..1024 bytes, got ${String(value)}`);

@@ -171,24 +171,14 @@ export class ElectricMeter extends SimMeter {
     this.relayCommand = on ? 'connect' : 'disconnect';
   }
 
-  override snapshot(): MeterSnapshot {
-    this.advance();
+  protected override kindSnapshot(): Partial<MeterSnapshot> {
     const money = this.money;
     return {
-      address: this.address,
-      kind: this.kind,
-      protocol: this.protocol,
-      total: this.totalValue,
-      supplyOn: this.supply,
-      actuations: this.actuations,
-      meterTime: new Date(this.meterTime()),
-      faults: this.faults,
       tou: { ...this.tou },
       remainingMoney: money.remaining,
       overdraftMoney: money.overdraft,
       powerHold: this.powerHold,
       params: this.parameters,
-      writes: this.writes,
     };
   }
 

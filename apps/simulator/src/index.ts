@@ -92,16 +92,4 @@ export {
   type TouTable,
 } from './profiles.ts';
 export { Rng, hashString, mix, unitNoise } from './random.ts';
-export type {
-  CollectorDefinition,
-  CollectorFaultInput,
-  CollectorFaults,
-  FleetDefinition,
-  FleetLogger,
-  GatewayAddress,
-  MeterDefinition,
-  MeterFaultInput,
-  MeterFaults,
-  MeterKind,
-  MeterProtocol,
-} from './types.ts';
+export type * from './types.ts';

@@ -3,7 +3,7 @@ import { cjt188, dlt645, fromMeterDateTime, isProtocolError, type Cjt188Frame, t
 import { HOUR_MS, chinaHourIndex, chinaHourStart, chinaMonthKey, type SimClock } from './clock.ts';
 import { resolveProfile, type ResolvedProfile, type TouPeriod, type TouTable } from './profiles.ts';
 import { hashString, unitNoise } from './random.ts';
-import type { MeterDefinition, MeterFaultInput, MeterFaults, MeterKind, MeterProtocol } from './types.ts';
+import { slowRepliesMs, type MeterDefinition, type MeterFaultInput, type MeterFaults, type MeterKind, type MeterProtocol } from './types.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Shared types
@@ -223,12 +223,9 @@ export abstract class SimMeter {
         this.faultState.reversed = amount;
         return;
       }
-      case 'slowReplies': {
-        const ms = Number(value);
-        if (!(Number.isFinite(ms) && ms >= 0)) throw new RangeError(`slowReplies must be ≥ 0 ms, got ${String(value)}`);
-        this.faultState.slowReplies = ms;
+      case 'slowReplies':
+        this.faultState.slowReplies = slowRepliesMs(value);
         return;
-      }
       case 'powerLoss':
       case 'offline':
       case 'stuckValve':
@@ -406,5 +403,23 @@ export abstract class SimMeter {
   /** An unsolicited report frame with the current reading (no preamble). */
   abstract reportFrame(): Uint8Array;
 
-  abstract snapshot(): MeterSnapshot;
+  /** A point-in-time view: the fields every meter has, then its kind's own ({@link kindSnapshot}). */
+  snapshot(): MeterSnapshot {
+    this.advance();
+    return {
+      address: this.address,
+      kind: this.kind,
+      protocol: this.protocol,
+      total: this.totalValue,
+      supplyOn: this.supply,
+      actuations: this.actuations,
+      meterTime: new Date(this.meterTime()),
+      faults: this.faults,
+      writes: this.writes,
+      ...this.kindSnapshot(),
+    };
+  }
+
+  /** The snapshot fields only this kind of meter has (called after `advance`). */
+  protected abstract kindSnapshot(): Partial<MeterSnapshot>;
 }

@@ -123,3 +123,10 @@ export interface GatewayAddress {
 }
 
 export const IMEI_PATTERN = /^\d{15}$/;
+
+/** The `slowReplies` fault of a meter or a collector: a delay in ms, ≥ 0 (RangeError otherwise). */
+export function slowRepliesMs(value: unknown): number {
+  const ms = Number(value);
+  if (!(Number.isFinite(ms) && ms >= 0)) throw new RangeError(`slowReplies must be ≥ 0 ms, got ${String(value)}`);
+  return ms;
+}

@@ -75,21 +75,8 @@ export class WaterMeter extends SimMeter {
     return cjt188.profiles[this.statusProfile].encode({ valve: this.valve, batteryLow: this.faultState.lowBattery });
   }
 
-  override snapshot(): MeterSnapshot {
-    this.advance();
-    return {
-      address: this.address,
-      kind: this.kind,
-      protocol: this.protocol,
-      total: this.totalValue,
-      supplyOn: this.supply,
-      actuations: this.actuations,
-      meterTime: new Date(this.meterTime()),
-      faults: this.faults,
-      writes: this.writes,
-      settleDay: this.settleDay,
-      settlementTotal: this.settlement,
-    };
+  protected override kindSnapshot(): Partial<MeterSnapshot> {
+    return { settleDay: this.settleDay, settlementTotal: this.settlement };
   }
 
   private encode(message: Cjt188Message, preamble = this.preamble): Uint8Array {

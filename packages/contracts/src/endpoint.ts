@@ -74,29 +74,39 @@ export interface RouteRef<E extends Endpoint> {
   readonly endpoint?: E;
 }
 
-/** The web's route table (apps/web/src/api/endpoints.gen.ts) as source text; a test keeps the file equal to it. */
-export function clientSource(api: Record<string, Record<string, Endpoint>>): string {
-  const lines = [
+/** The web's route table typed by the declarations: `E.group.name` is a RouteRef to `API.group.name`. */
+export type RouteTable<A> = {
+  [G in keyof A]: { [N in keyof A[G]]: A[G][N] extends Endpoint ? RouteRef<A[G][N]> : never };
+};
+
+/**
+ * The web's route table: the run-time part (method, path, paging, file, op, access of each declaration)
+ * is data, apps/web/src/api/endpoints.gen.json, one endpoint a line; apps/web/src/api/endpoints.gen.ts
+ * types it as RouteTable<typeof API>. A test keeps both files equal to these texts.
+ */
+export function clientSource(api: Record<string, Record<string, Endpoint>>): { json: string; ts: string } {
+  const groups = Object.entries(api).map(([group, eps]) => {
+    const rows = Object.entries(eps).map(([name, e]) => {
+      const ref: Omit<RouteRef<Endpoint>, 'endpoint'> = { method: e.method, path: e.path, paged: e.paged === true };
+      if (e.file) ref.file = e.file;
+      if (e.perm && e.perm.op) ref.op = e.perm.op;
+      if (e.perm && e.perm.access !== undefined) ref.access = e.perm.access;
+      return `    ${JSON.stringify(name)}: ${JSON.stringify(ref)}`;
+    });
+    return `  ${JSON.stringify(group)}: {\n${rows.join(',\n')}\n  }`;
+  });
+  const json = `{\n${groups.join(',\n')}\n}\n`;
+  const ts = [
     '// Generated from packages/contracts/src/endpoints by `npm run gen:client` — do not edit.',
-    '// The browser gets each declared endpoint\'s method, path and paging, typed by its declaration',
-    '// (a type-only import: no schema in the bundle). api/endpoint.ts `call` sends them.',
-    "import type { API } from '@meter/contracts';",
-    "import type { RouteRef } from '@meter/contracts';",
+    "// The browser gets each declared endpoint's method, path and paging (endpoints.gen.json, data), typed by",
+    '// its declaration (a type-only import: no schema in the bundle). api/endpoint.ts `call` sends them.',
+    "import type { API, RouteTable } from '@meter/contracts';",
+    "import routes from './endpoints.gen.json';",
     '',
-    'export const E = {',
-  ];
-  for (const [group, eps] of Object.entries(api)) {
-    lines.push(`  ${group}: {`);
-    for (const [name, e] of Object.entries(eps)) {
-      const file = e.file ? `, file: '${e.file}'` : '';
-      const op = e.perm && e.perm.op ? `, op: '${e.perm.op}'` : '';
-      const access = e.perm && e.perm.access !== undefined ? `, access: ${e.perm.access}` : '';
-      lines.push(`    ${name}: { method: '${e.method}', path: '${e.path}', paged: ${e.paged === true}${file}${op}${access} } as RouteRef<typeof API.${group}.${name}>,`);
-    }
-    lines.push('  },');
-  }
-  lines.push('};', '');
-  return lines.join('\n');
+    'export const E = routes as RouteTable<typeof API>;',
+    '',
+  ].join('\n');
+  return { json, ts };
 }
 
 type In<T> = T extends ZodType ? z.input<T> : undefined;

@@ -37,6 +37,16 @@ export const BeijingTime = z
 export const optBeijingTime = () =>
   z.union([z.literal('').transform(() => undefined), BeijingTime]).optional();
 
+/** A filter time kept as the text sent (YYYY-MM-DD or YYYY-MM-DD HH:mm[:ss]; '' = none): the service reads it. */
+export const optTimeText = z
+  .string()
+  .trim()
+  .regex(/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/, '格式应为 YYYY-MM-DD 或 YYYY-MM-DD HH:mm:ss')
+  .optional()
+  .or(z.literal('').transform(() => undefined));
+/** startTime/endTime as optTimeText. */
+export const TimeTextRange = z.object({ startTime: optTimeText, endTime: optTimeText });
+
 /**
  * A timestamp in an answer: the server hands a Date, the wire carries its ISO text, the web reads a
  * string. Declared this way the same schema checks the server's answer and types the web's.

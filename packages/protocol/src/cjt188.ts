@@ -24,6 +24,7 @@
  */
 import { bcdToByte, checksum, copyBytes, decodeAddress, decodeBcdDecimal, encodeAddress, encodeBcdDecimal, hex2 } from './bcd.ts';
 import { ProtocolError } from './errors.ts';
+import { checkFrameEnd, expectBytes, frameStart, type FrameMeta } from './frame.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Constants
@@ -366,17 +367,8 @@ export type Cjt188Message =
   | Cjt188ValveControlResponse
   | Cjt188RawFrame;
 
-export interface Cjt188FrameMeta {
+export interface Cjt188FrameMeta extends FrameMeta {
   meterType: number;
-  address: string;
-  control: number;
-  func: number;
-  direction: 'request' | 'response';
-  abnormal: boolean;
-  hasFollowing: boolean;
-  /** The whole DATA field. */
-  data: Uint8Array;
-  preamble: number;
 }
 
 /** Fields `decode` always fills for frames that carry a data identifier. */
@@ -695,33 +687,12 @@ function detectDi(data: Uint8Array): { dataId: number; diOrder: Cjt188DiOrder } 
  * `BCD`/`LENGTH`/`UNKNOWN_DI`.
  */
 export function decode(bytes: Uint8Array, options: Cjt188DecodeOptions = {}): Cjt188Frame {
-  if (!(bytes instanceof Uint8Array)) {
-    throw new ProtocolError('INVALID_ARGUMENT', 'decode expects a Uint8Array (or Buffer)');
-  }
+  expectBytes(bytes);
   const profile = resolveProfile(options.profile);
-  let p = 0;
-  while (p < bytes.length && bytes[p] === 0xfe) p++;
+  const p = frameStart(bytes, FRAME_OVERHEAD);
   const preamble = p;
-  if (p >= bytes.length) throw new ProtocolError('LENGTH', 'no frame after the preamble', p);
-  if (bytes[p] !== 0x68) throw new ProtocolError('START', `expected 0x68 at offset ${p}, got 0x${hex2(bytes[p])}`, p);
-  if (bytes.length - p < FRAME_OVERHEAD) {
-    throw new ProtocolError('LENGTH', `frame needs at least ${FRAME_OVERHEAD} bytes, got ${bytes.length - p}`, p);
-  }
   const length = bytes[p + 10];
-  const total = p + FRAME_OVERHEAD + length;
-  if (bytes.length < total) {
-    throw new ProtocolError('LENGTH', `L=${length} needs ${total} bytes, got ${bytes.length} (truncated)`, bytes.length);
-  }
-  if (bytes.length > total) {
-    throw new ProtocolError('LENGTH', `L=${length} means ${total} bytes, got ${bytes.length} (trailing bytes)`, total);
-  }
-  if (bytes[total - 1] !== 0x16) {
-    throw new ProtocolError('TERMINATOR', `expected 0x16 at offset ${total - 1}, got 0x${hex2(bytes[total - 1])}`, total - 1);
-  }
-  const cs = checksum(bytes, p, total - 2);
-  if (cs !== bytes[total - 2]) {
-    throw new ProtocolError('CHECKSUM', `checksum is 0x${hex2(bytes[total - 2])}, computed 0x${hex2(cs)}`, total - 2);
-  }
+  checkFrameEnd(bytes, p, FRAME_OVERHEAD, length);
 
   const meterType = bytes[p + 1];
   const address = decodeAddress(bytes, p + 2, 7);

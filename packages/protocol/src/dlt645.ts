@@ -28,6 +28,7 @@ import {
   type MeterDateTime,
 } from './bcd.ts';
 import { ProtocolError } from './errors.ts';
+import { checkFrameEnd, expectBytes, frameStart, type FrameMeta } from './frame.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Constants
@@ -558,22 +559,8 @@ export type Dlt645Message =
   | Dlt645ErrorResponse
   | Dlt645RawFrame;
 
-/** Header facts present on every decoded frame. */
-export interface Dlt645FrameMeta {
-  /** 12 characters, human order (highest digit first); wildcard bytes appear as "AA". */
-  address: string;
-  /** Control byte C. */
-  control: number;
-  /** Function code (C & 0x1F). */
-  func: number;
-  direction: 'request' | 'response';
-  abnormal: boolean;
-  hasFollowing: boolean;
-  /** DATA with the 0x33 offset removed. */
-  data: Uint8Array;
-  /** Number of 0xFE bytes before the frame. */
-  preamble: number;
-}
+/** Header facts present on every decoded frame (address: 12 characters). */
+export type Dlt645FrameMeta = FrameMeta;
 
 type WithMeta<T> = T extends Dlt645ReadResponse
   ? T & Dlt645FrameMeta & { dataIdHex: string; payload: Uint8Array }
@@ -862,35 +849,14 @@ export function encode(message: Dlt645Message, options: Dlt645EncodeOptions = {}
  * then `BCD`/`LENGTH`/`UNKNOWN_DI` for content problems.
  */
 export function decode(bytes: Uint8Array, options: Dlt645DecodeOptions = {}): Dlt645Frame {
-  if (!(bytes instanceof Uint8Array)) {
-    throw new ProtocolError('INVALID_ARGUMENT', 'decode expects a Uint8Array (or Buffer)');
-  }
-  let p = 0;
-  while (p < bytes.length && bytes[p] === 0xfe) p++;
+  expectBytes(bytes);
+  const p = frameStart(bytes, FRAME_OVERHEAD);
   const preamble = p;
-  if (p >= bytes.length) throw new ProtocolError('LENGTH', 'no frame after the preamble', p);
-  if (bytes[p] !== 0x68) throw new ProtocolError('START', `expected 0x68 at offset ${p}, got 0x${hex2(bytes[p])}`, p);
-  if (bytes.length - p < FRAME_OVERHEAD) {
-    throw new ProtocolError('LENGTH', `frame needs at least ${FRAME_OVERHEAD} bytes, got ${bytes.length - p}`, p);
-  }
   if (bytes[p + 7] !== 0x68) {
     throw new ProtocolError('START', `expected second 0x68 at offset ${p + 7}, got 0x${hex2(bytes[p + 7])}`, p + 7);
   }
   const length = bytes[p + 9];
-  const total = p + FRAME_OVERHEAD + length;
-  if (bytes.length < total) {
-    throw new ProtocolError('LENGTH', `L=${length} needs ${total} bytes, got ${bytes.length} (truncated)`, bytes.length);
-  }
-  if (bytes.length > total) {
-    throw new ProtocolError('LENGTH', `L=${length} means ${total} bytes, got ${bytes.length} (trailing bytes)`, total);
-  }
-  if (bytes[total - 1] !== 0x16) {
-    throw new ProtocolError('TERMINATOR', `expected 0x16 at offset ${total - 1}, got 0x${hex2(bytes[total - 1])}`, total - 1);
-  }
-  const cs = checksum(bytes, p, total - 2);
-  if (cs !== bytes[total - 2]) {
-    throw new ProtocolError('CHECKSUM', `checksum is 0x${hex2(bytes[total - 2])}, computed 0x${hex2(cs)}`, total - 2);
-  }
+  checkFrameEnd(bytes, p, FRAME_OVERHEAD, length);
 
   const address = decodeAddress(bytes, p + 1, 6);
   const control = bytes[p + 8];

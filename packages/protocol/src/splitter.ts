@@ -310,6 +310,12 @@ export class FrameSplitter {
     if (input[i + 7] !== 0x68) return INVALID;
     if (avail <= 9) return INCOMPLETE;
     const total = 12 + input[i + 9];
+    return this.checkTail(input, i, total, 'dlt645');
+  }
+
+  /** The frame at i is `total` bytes long: complete, ending in 0x16 with a matching checksum? */
+  private checkTail(input: Uint8Array, i: number, total: number, protocol: SplitterProtocol): Candidate {
+    const avail = input.length - i;
     if (avail < total) return INCOMPLETE;
     if (input[i + total - 1] !== 0x16) return INVALID;
     if (checksum(input, i, i + total - 2) !== input[i + total - 2]) {
@@ -317,7 +323,7 @@ export class FrameSplitter {
       return INVALID;
     }
     this.lastLength = total;
-    this.lastProtocol = 'dlt645';
+    this.lastProtocol = protocol;
     return VALID;
   }
 
@@ -331,14 +337,6 @@ export class FrameSplitter {
     }
     if (avail <= 10) return INCOMPLETE;
     const total = 13 + input[i + 10];
-    if (avail < total) return INCOMPLETE;
-    if (input[i + total - 1] !== 0x16) return INVALID;
-    if (checksum(input, i, i + total - 2) !== input[i + total - 2]) {
-      this.lastChecksumErrorEnd = i + total;
-      return INVALID;
-    }
-    this.lastLength = total;
-    this.lastProtocol = 'cjt188';
-    return VALID;
+    return this.checkTail(input, i, total, 'cjt188');
   }
 }

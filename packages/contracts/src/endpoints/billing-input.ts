@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { amountError, amountToFen } from '../resources/pricing.ts';
 import { num } from '../input.ts';
-import { AreaFilter, PageQuery, optText } from '../query.ts';
+import { AreaFilter, PageQuery, TimeTextRange, optText } from '../query.ts';
 
 // Input shapes of the billing endpoints (endpoints/billing.ts; zod, Chinese messages; a 400 names the
 // field). Money, EnergyWallet, BillingTimeRange and BillingId are shared with payment and payapp.
@@ -34,15 +34,9 @@ const requestId = z
   .optional();
 
 const month = z.string().trim().regex(/^\d{4}-(0[1-9]|1[0-2])$/, '格式应为 YYYY-MM');
-const when = z
-  .string()
-  .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/, '格式应为 YYYY-MM-DD 或 YYYY-MM-DD HH:mm:ss')
-  .optional()
-  .or(z.literal('').transform(() => undefined));
 const flag = num(z.number().int().min(0).max(1)).optional();
 
-export const BillingTimeRange = z.object({ startTime: when, endTime: when });
+export const BillingTimeRange = TimeTextRange;
 
 // ---- counter operations --------------------------------------------------------------------------
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { CompanyQuery, wireTime } from '../query.ts';
+import { CompanyQuery, optTimeText, wireTime } from '../query.ts';
 import { formSchema, listQuerySchema, typed } from '../resource.ts';
 import { ownerResource, ownerRoomHistoryResource } from '../resources/owner.ts';
 
@@ -64,18 +64,12 @@ export const MoveOutBody = z.object({ id, memo });
 /** userinfo/list and userinfo/export: name, phone, room (name or id), status, area subtree (OwnerListInput). */
 export const OwnerListQuery = listQuerySchema(ownerResource).extend({ roomId: id.optional() });
 
-const when = z
-  .string()
-  .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/, '格式应为 YYYY-MM-DD 或 YYYY-MM-DD HH:mm:ss')
-  .optional()
-  .or(z.literal('').transform(() => undefined));
 /** userinfo/roomHistory (HistoryListInput) */
 export const HistoryListQuery = listQuerySchema(ownerRoomHistoryResource).extend({
   ownerId: id.optional(),
   roomId: id.optional(),
-  startTime: when,
-  endTime: when,
+  startTime: optTimeText,
+  endTime: optTimeText,
 });
 
 /** userinfo/list and userinfo/detail/{id} */

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { CompanyQuery, PageQuery, optText } from '../query.ts';
+import { CompanyQuery, PageQuery, TimeTextRange, optText } from '../query.ts';
 import { formSchema, typed } from '../resource.ts';
 import { idNoError, payAppResource } from '../resources/payapp.ts';
 import { Money } from './billing-input.ts';
@@ -15,13 +15,6 @@ const id = num(z.number({ error: '须为正整数' }).int('须为正整数').pos
 const company = CompanyQuery;
 /** '' or nothing: no filter */
 const blankless = <T extends z.ZodType>(inner: T) => z.preprocess((v) => (v === '' || v == null ? undefined : v), inner);
-const when = z
-  .string()
-  .trim()
-  .regex(/^\d{4}-\d{2}-\d{2}( \d{2}:\d{2}(:\d{2})?)?$/, '格式应为 YYYY-MM-DD 或 YYYY-MM-DD HH:mm:ss')
-  .optional()
-  .or(z.literal('').transform(() => undefined));
-const TimeRange = z.object({ startTime: when, endTime: when });
 
 /** A bank account number: digits, spaces ignored, 8–32 long. */
 const accountNo = z
@@ -66,13 +59,13 @@ export type PayAppListInput = z.infer<typeof PayAppListQuery>;
 const wdStatus = blankless(
   num(z.number({ error: '状态须为 0（处理中）、1（提现成功）或 2（提现失败）' }).int().min(0, '状态须为 0、1 或 2').max(2, '状态须为 0、1 或 2'), '状态须为 0（处理中）、1（提现成功）或 2（提现失败）').optional(),
 );
-export const WithdrawalLogQuery = PageQuery.extend(company.shape).extend(TimeRange.shape).extend({
+export const WithdrawalLogQuery = PageQuery.extend(company.shape).extend(TimeTextRange.shape).extend({
   status: wdStatus,
   applicationId: blankless(id.optional()),
 });
 export type WithdrawalLogInput = z.infer<typeof WithdrawalLogQuery>;
 
-export const PayAppJournalQuery = PageQuery.extend(company.shape).extend(TimeRange.shape).extend({
+export const PayAppJournalQuery = PageQuery.extend(company.shape).extend(TimeTextRange.shape).extend({
   id,
   kind: blankless(z.enum(['collect', 'withdrawal', 'fee', 'reversal'], { error: '类型须为 collect、withdrawal、fee 或 reversal' }).optional()),
 });

@@ -58,6 +58,35 @@ export interface Posted {
   alarmLevel?: number;
 }
 
+/** A refund or withdrawal may not take the balance below 0 (INSUFFICIENT_BALANCE). */
+function checkBalance(p: Posting, balanceFen: number, after: number) {
+  if ((p.kind === 'refund' || p.kind === 'withdrawal') && after < 0) {
+    throw refuse('INSUFFICIENT_BALANCE', `${KIND_LABELS[p.kind]}金额不能超过账户余额（当前余额 ¥${fenToYuan(balanceFen)}）`);
+  }
+}
+
+/** The journal row of posting `p` on account `accountId`: `signed` takes its balance to `after`. */
+function journalDraft(p: Posting, accountId: number, signed: number, after: number): JournalDraft {
+  return {
+    companyId: p.companyId,
+    accountId,
+    ownerId: p.ownerId,
+    roomId: p.roomId,
+    wallet: p.wallet,
+    kind: p.kind,
+    amountFen: signed,
+    balanceAfterFen: after,
+    idempotencyKey: p.idempotencyKey,
+    payMethod: p.payMethod ?? 'system',
+    refType: p.refType ?? '',
+    refId: p.refId ?? null,
+    reversesId: p.reversesId ?? null,
+    operatorId: p.operatorId ?? null,
+    operatorName: p.operatorName ?? '',
+    memo: p.memo ?? '',
+  };
+}
+
 export async function post(tx: Tx, p: Posting): Promise<Posted> {
   if (!Number.isSafeInteger(p.amountFen)) throw refuse('AMOUNT_INVALID', '金额无效');
   const sign = SIGN[p.kind];
@@ -74,27 +103,8 @@ export async function post(tx: Tx, p: Posting): Promise<Posted> {
     throw refuse('ACCOUNT_CLOSED', '该账户已销户，不能办理此业务');
   }
   const after = account.balanceFen + signed;
-  if ((p.kind === 'refund' || p.kind === 'withdrawal') && after < 0) {
-    throw refuse('INSUFFICIENT_BALANCE', `${KIND_LABELS[p.kind]}金额不能超过账户余额（当前余额 ¥${fenToYuan(account.balanceFen)}）`);
-  }
-  const row = await repo.insertJournal(tx, {
-    companyId: p.companyId,
-    accountId: account.id,
-    ownerId: p.ownerId,
-    roomId: p.roomId,
-    wallet: p.wallet,
-    kind: p.kind,
-    amountFen: signed,
-    balanceAfterFen: after,
-    idempotencyKey: p.idempotencyKey,
-    payMethod: p.payMethod ?? 'system',
-    refType: p.refType ?? '',
-    refId: p.refId ?? null,
-    reversesId: p.reversesId ?? null,
-    operatorId: p.operatorId ?? null,
-    operatorName: p.operatorName ?? '',
-    memo: p.memo ?? '',
-  });
+  checkBalance(p, account.balanceFen, after);
+  const row = await repo.insertJournal(tx, journalDraft(p, account.id, signed, after));
   await repo.setBalance(tx, account.id, after);
   return { journalId: row.id, accountId: account.id, balanceAfterFen: after, amountFen: signed, duplicate: false, alarmLevel: account.alarmLevel };
 }
@@ -196,28 +206,9 @@ export async function preparePostings(
     }
     const signed = SIGN[p.kind] === 0 ? p.amountFen : SIGN[p.kind] * p.amountFen;
     const after = a.balanceFen + signed;
-    if ((p.kind === 'refund' || p.kind === 'withdrawal') && after < 0) {
-      throw refuse('INSUFFICIENT_BALANCE', `${KIND_LABELS[p.kind]}金额不能超过账户余额（当前余额 ¥${fenToYuan(a.balanceFen)}）`);
-    }
+    checkBalance(p, a.balanceFen, after);
     const row = rows.length;
-    rows.push({
-      companyId: p.companyId,
-      accountId: a.id,
-      ownerId: p.ownerId,
-      roomId: p.roomId,
-      wallet: p.wallet,
-      kind: p.kind,
-      amountFen: signed,
-      balanceAfterFen: after,
-      idempotencyKey: p.idempotencyKey,
-      payMethod: p.payMethod ?? 'system',
-      refType: p.refType ?? '',
-      refId: p.refId ?? null,
-      reversesId: p.reversesId ?? null,
-      operatorId: p.operatorId ?? null,
-      operatorName: p.operatorName ?? '',
-      memo: p.memo ?? '',
-    });
+    rows.push(journalDraft(p, a.id, signed, after));
     rowOf[i] = row;
     const m = moves.get(a.id) ?? {
       accountId: a.id, companyId: a.companyId, ownerId: a.ownerId, roomId: a.roomId, wallet: a.wallet as Wallet,

@@ -24,15 +24,9 @@ export const NOTE_TEXT: Record<string, string> = { '': '已扣费', vacant: '空
 
 // ---- rooms ------------------------------------------------------------------------------------------
 
-export interface EnergyRoomQueryInput {
+export interface EnergyRoomQueryInput extends Omit<repo.EnergyRoomFilter, 'companyId'> {
   index: number;
   size: number;
-  searchArea?: number;
-  roomName?: string;
-  ownerName?: string;
-  ownerPhone?: string;
-  arrears?: number;
-  alarm?: number;
 }
 
 const roomFilter = (ctx: Ctx, q: Omit<EnergyRoomQueryInput, 'index' | 'size'>): repo.EnergyRoomFilter => ({
@@ -257,17 +251,9 @@ export function deductionSum(ctx: Ctx, q: JournalQueryInput) {
 
 // ---- settlements --------------------------------------------------------------------------------------
 
-export interface SettlementQueryInput {
-  searchArea?: number;
+export interface SettlementQueryInput extends repo.SettlementMatch {
   startTime?: string;
   endTime?: string;
-  roomName?: string;
-  ownerName?: string;
-  meterName?: string;
-  address?: string;
-  meterKind?: number;
-  meterId?: number;
-  roomId?: number;
 }
 
 export function settlementFilter(ctx: Ctx, q: SettlementQueryInput): repo.SettlementFilter {

@@ -44,6 +44,19 @@ async function withAreaPaths<T extends { areaId: number | null }>(tx: Tx, rows: 
   return rows.map((r) => ({ ...r, areaPath: r.areaId != null ? (paths.get(r.areaId) ?? null) : null }));
 }
 
+/** A page of `list` (collectors, meters, focus rows) with each row's area path. */
+async function pageWithAreaPaths<T extends { areaId: number | null }>(
+  ctx: Ctx,
+  q: { index: number; size: number },
+  list: (tx: Tx, limit: number, offset: number) => Promise<{ rows: T[]; count: number }>,
+) {
+  const r = await ctx.tx(async (tx) => {
+    const page = await list(tx, q.size, offsetOf(q));
+    return { rows: await withAreaPaths(tx, page.rows), count: page.count };
+  });
+  return new Page(r.rows, r.count);
+}
+
 // ---- device-plan permissions --------------------------------------------------------------------
 
 async function plansOf(tx: Tx, companyId: number) {
@@ -92,13 +105,8 @@ async function assertImeiFree(ctx: Ctx, imei: string, except: { collectorId?: nu
 
 // ---- collectors ---------------------------------------------------------------------------------
 
-export async function listCollectors(ctx: Ctx, q: CollectorListInput) {
-  const f = q;
-  const r = await ctx.tx(async (tx) => {
-    const page = await repo.listCollectors(tx, f, f.size, offsetOf(f));
-    return { rows: await withAreaPaths(tx, page.rows), count: page.count };
-  });
-  return new Page(r.rows, r.count);
+export function listCollectors(ctx: Ctx, q: CollectorListInput) {
+  return pageWithAreaPaths(ctx, q, (tx, limit, offset) => repo.listCollectors(tx, q, limit, offset));
 }
 
 async function collectorOr404(tx: Tx, id: number) {
@@ -182,13 +190,11 @@ const LOOKUP_ENTRIES = Object.entries(LOOKUP_FIELDS) as [LookupKind, keyof Meter
 type MeterRowOut = Awaited<ReturnType<typeof repo.getMeter>>;
 const present = (m: NonNullable<MeterRowOut>) => ({ ...m, planName: meterPlanLabel(m.kind, m.plan) });
 
-export async function listMeters(ctx: Ctx, q: MeterListInput) {
-  const f = q;
-  const r = await ctx.tx(async (tx) => {
-    const page = await repo.listMeters(tx, f, f.size, offsetOf(f));
-    return { rows: await withAreaPaths(tx, page.rows.map(present)), count: page.count };
+export function listMeters(ctx: Ctx, q: MeterListInput) {
+  return pageWithAreaPaths(ctx, q, async (tx, limit, offset) => {
+    const page = await repo.listMeters(tx, q, limit, offset);
+    return { rows: page.rows.map(present), count: page.count };
   });
-  return new Page(r.rows, r.count);
 }
 
 async function meterOr404(tx: Tx, id: number) {
@@ -332,13 +338,8 @@ export function groupSuspended(): never {
 
 // ---- focus devices ------------------------------------------------------------------------------
 
-export async function listFocus(ctx: Ctx, q: FocusListInput) {
-  const f = q;
-  const r = await ctx.tx(async (tx) => {
-    const page = await repo.listFocus(tx, f, f.size, offsetOf(f));
-    return { rows: await withAreaPaths(tx, page.rows), count: page.count };
-  });
-  return new Page(r.rows, r.count);
+export function listFocus(ctx: Ctx, q: FocusListInput) {
+  return pageWithAreaPaths(ctx, q, (tx, limit, offset) => repo.listFocus(tx, q, limit, offset));
 }
 
 async function focusOr404(tx: Tx, id: number) {

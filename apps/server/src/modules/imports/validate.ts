@@ -149,8 +149,33 @@ class Uniq {
   }
 }
 
-function finish<T>(checks: RowCheck[], rows: (T & { row: number })[]): Checked<T> {
-  return { issues: checks.flatMap((c) => c.issues), rows };
+/** Checks each row with `check` (its plan, or undefined when it has none); a row's plan counts when the row has no issue. */
+function checkEach<T>(kind: ImportKind, rows: SheetRow[], check: (rc: RowCheck) => T | undefined): Checked<T> {
+  const checks: RowCheck[] = [];
+  const out: (T & { row: number })[] = [];
+  for (const r of rows) {
+    const rc = new RowCheck(kind, r);
+    checks.push(rc);
+    const plan = check(rc);
+    if (plan && rc.ok) out.push({ ...plan, row: r.row });
+  }
+  return { issues: checks.flatMap((c) => c.issues), rows: out };
+}
+
+/** The usable area a row names in `column` (a failure when it names one that is not): its path, and the id to send. */
+function areaCell(rc: RowCheck, refs: Refs, paths: Map<string, AreaRef>, column: string) {
+  const areaPath = normPath(rc.cell(column));
+  const area = usableArea(refs, paths, areaPath);
+  if (areaPath && !area) rc.fail(column, `区域「${areaPath}」不存在或无权使用`);
+  return { areaPath, areaId: area?.id ?? (areaPath ? UNRESOLVED : '') };
+}
+
+/** The visible room a row names in `column` (a failure when it names one that is not). */
+function roomCell<R>(rc: RowCheck, rooms: Map<string, R>, column: string) {
+  const roomPath = normPath(rc.cell(column));
+  const room = roomPath ? rooms.get(roomPath) : undefined;
+  if (roomPath && !room) rc.fail(column, `房间「${roomPath}」不存在或无权使用`);
+  return { roomPath, room };
 }
 
 // ---- areas ----------------------------------------------------------------------------------------
@@ -167,17 +192,13 @@ export function checkAreas(rows: SheetRow[], refs: Refs): Checked<AreaPlan> {
     if (name) filePaths.add(parent ? `${parent}/${name}` : name);
   }
   const uniq = new Uniq();
-  const checks: RowCheck[] = [];
-  const out: (AreaPlan & { row: number })[] = [];
-  for (const r of rows) {
-    const rc = new RowCheck('area', r);
-    checks.push(rc);
+  const checked = checkEach<AreaPlan>('area', rows, (rc) => {
     const parentPath = normPath(rc.cell('上级区域'));
     const form = rc.parse<AreaForm & { parentId: unknown }>(areaResource);
-    if (!form) continue;
+    if (!form) return undefined;
     if (form.name.includes('/')) {
       rc.fail('区域名称', '区域名称不能含有「/」（路径分隔符）');
-      continue;
+      return undefined;
     }
     const levels = [form.province, form.city, form.district, form.town];
     const gap = levels.findIndex((v, i) => !v && levels.slice(i + 1).some(Boolean));
@@ -190,11 +211,11 @@ export function checkAreas(rows: SheetRow[], refs: Refs): Checked<AreaPlan> {
     if ((parent ? parent.deep + 1 : depth) > AREA_MAX_DEEP) rc.fail('上级区域', `区域最多 ${AREA_MAX_DEEP + 1} 级`);
     if (paths.has(path)) rc.fail('区域名称', `区域「${path}」已存在`);
     uniq.check(rc, path, '区域名称', `区域「${path}」`);
-    if (rc.ok) out.push({ ...form, parentPath, path, depth, row: r.row });
-  }
+    return { ...form, parentPath, path, depth };
+  });
   // parents first
-  out.sort((a, b) => a.depth - b.depth || a.row - b.row);
-  return finish(checks, out);
+  checked.rows.sort((a, b) => a.depth - b.depth || a.row - b.row);
+  return checked;
 }
 
 // ---- rooms ----------------------------------------------------------------------------------------
@@ -208,26 +229,19 @@ export function checkRooms(rows: SheetRow[], refs: Refs): Checked<RoomPlan> {
   const existing = roomPaths(refs);
   const types = new Map(refs.chargingTypes.map((t) => [t.name, t]));
   const uniq = new Uniq();
-  const checks: RowCheck[] = [];
-  const out: (RoomPlan & { row: number })[] = [];
-  for (const r of rows) {
-    const rc = new RowCheck('room', r);
-    checks.push(rc);
-    const areaPath = normPath(rc.cell('所属区域'));
-    const area = usableArea(refs, paths, areaPath);
-    if (areaPath && !area) rc.fail('所属区域', `区域「${areaPath}」不存在或无权使用`);
+  return checkEach<RoomPlan>('room', rows, (rc) => {
+    const { areaPath, areaId } = areaCell(rc, refs, paths, '所属区域');
     const typeName = rc.cell('收费类型');
     const type = typeName ? types.get(typeName) : undefined;
     if (typeName && !type) rc.fail('收费类型', `收费类型「${typeName}」不存在`);
     else if (type && type.status !== 1) rc.fail('收费类型', `收费类型「${typeName}」已停用`);
-    const form = rc.parse<RoomPlan>(roomResource, { areaId: area?.id ?? (areaPath ? UNRESOLVED : ''), chargingTypeId: type?.id });
-    if (!form) continue;
+    const form = rc.parse<RoomPlan>(roomResource, { areaId, chargingTypeId: type?.id });
+    if (!form) return undefined;
     const full = `${areaPath}/${form.name}`;
     if (existing.has(full)) rc.fail('房间名称', `区域「${areaPath}」下已有房间「${form.name}」`);
     uniq.check(rc, full, '房间名称', `房间「${full}」`);
-    if (rc.ok) out.push({ ...form, sizeM2: form.sizeM2 ?? '', chargingTypeId: form.chargingTypeId ?? null, row: r.row });
-  }
-  return finish(checks, out);
+    return { ...form, sizeM2: form.sizeM2 ?? '', chargingTypeId: form.chargingTypeId ?? null };
+  });
 }
 
 // ---- owners ---------------------------------------------------------------------------------------
@@ -242,25 +256,18 @@ export function checkOwners(rows: SheetRow[], refs: Refs): Checked<OwnerPlan> {
   const phones = new Map(refs.owners.map((o) => [o.phone, o]));
   const byPhone = new Uniq();
   const byRoom = new Uniq();
-  const checks: RowCheck[] = [];
-  const out: (OwnerPlan & { row: number })[] = [];
-  for (const r of rows) {
-    const rc = new RowCheck('owner', r);
-    checks.push(rc);
-    const roomPath = normPath(rc.cell('入住房间'));
-    const room = roomPath ? rooms.get(roomPath) : undefined;
-    if (roomPath && !room) rc.fail('入住房间', `房间「${roomPath}」不存在或无权使用`);
-    else if (room && room.status !== 1) rc.fail('入住房间', `房间「${roomPath}」已停用，不能办理入住`);
+  return checkEach<OwnerPlan>('owner', rows, (rc) => {
+    const { roomPath, room } = roomCell(rc, rooms, '入住房间');
+    if (room && room.status !== 1) rc.fail('入住房间', `房间「${roomPath}」已停用，不能办理入住`);
     else if (room?.ownerId != null) rc.fail('入住房间', `房间「${roomPath}」已有在住业主「${room.ownerName}」，一个房间只能有一位在住业主`);
     if (room) byRoom.check(rc, roomPath, '入住房间', `房间「${roomPath}」只能有一位在住业主`);
     const form = rc.parse<Omit<OwnerPlan, 'room'>>(ownerResource, { roomId: room?.id });
-    if (!form) continue;
+    if (!form) return undefined;
     const known = phones.get(form.phone);
     if (known) rc.fail('手机号码', `手机号码 ${form.phone} 已登记为业主「${known.name}」`);
     byPhone.check(rc, form.phone, '手机号码', `手机号码 ${form.phone}`);
-    if (rc.ok) out.push({ ...form, room: room ? { id: room.id, areaId: room.areaId, path: room.path } : null, row: r.row });
-  }
-  return finish(checks, out);
+    return { ...form, room: room ? { id: room.id, areaId: room.areaId, path: room.path } : null };
+  });
 }
 
 // ---- collectors -----------------------------------------------------------------------------------
@@ -272,25 +279,18 @@ const imeiTaken = (holder: 'collector' | 'meter' | undefined, imei: string) => h
 export function checkCollectors(rows: SheetRow[], refs: Refs): Checked<CollectorPlan> {
   const { paths } = areaPaths(refs.areas);
   const uniq = new Uniq();
-  const checks: RowCheck[] = [];
-  const out: (CollectorPlan & { row: number })[] = [];
-  for (const r of rows) {
-    const rc = new RowCheck('collector', r);
-    checks.push(rc);
-    const areaPath = normPath(rc.cell('安装区域'));
-    const area = usableArea(refs, paths, areaPath);
-    if (areaPath && !area) rc.fail('安装区域', `区域「${areaPath}」不存在或无权使用`);
-    const form = rc.parse<CollectorPlan>(collectorResource, { areaId: area?.id ?? (areaPath ? UNRESOLVED : '') });
-    if (!form) continue;
+  return checkEach<CollectorPlan>('collector', rows, (rc) => {
+    const { areaId } = areaCell(rc, refs, paths, '安装区域');
+    const form = rc.parse<CollectorPlan>(collectorResource, { areaId });
+    if (!form) return undefined;
     if (refs.plans?.deviceCheck && !refs.plans.collectorPlans.includes(form.plan)) {
       rc.fail('采集器方案', `本单位未开通「${COLLECTOR_PLANS[form.plan] ?? form.plan}」采集器方案，请联系平台管理员开通设备权限`);
     }
     const taken = imeiTaken(refs.takenImeis.get(form.imei), form.imei);
     if (taken) rc.fail('IMEI', taken);
     uniq.check(rc, form.imei, 'IMEI', `IMEI「${form.imei}」`);
-    if (rc.ok) out.push({ ...form, row: r.row });
-  }
-  return finish(checks, out);
+    return { ...form };
+  });
 }
 
 // ---- meters ---------------------------------------------------------------------------------------
@@ -310,15 +310,9 @@ export function checkMeters(rows: SheetRow[], refs: Refs): Checked<MeterPlan> {
   const lookups = new Map(refs.lookups.map((l) => [`${l.kind}\u0001${l.name}`, l]));
   const byAddress = new Uniq();
   const byImei = new Uniq();
-  const checks: RowCheck[] = [];
-  const out: (MeterPlan & { row: number })[] = [];
-  for (const r of rows) {
-    const rc = new RowCheck('meter', r);
-    checks.push(rc);
+  return checkEach<MeterPlan>('meter', rows, (rc) => {
     const extra: Record<string, unknown> = {};
-    const roomPath = normPath(rc.cell('房间'));
-    const room = roomPath ? rooms.get(roomPath) : undefined;
-    if (roomPath && !room) rc.fail('房间', `房间「${roomPath}」不存在或无权使用`);
+    const { roomPath, room } = roomCell(rc, rooms, '房间');
     extra.roomId = room?.id ?? (roomPath ? UNRESOLVED : '');
     const cImei = rc.cell('采集器 IMEI');
     const collector = cImei ? collectors.get(cImei) : undefined;
@@ -338,7 +332,7 @@ export function checkMeters(rows: SheetRow[], refs: Refs): Checked<MeterPlan> {
     const bracket = /[（(](\d+)[）)]\s*$/.exec(planText);
     if (bracket) extra.plan = bracket[1];
     const form = rc.parse<MeterPlan>(meterResource, extra);
-    if (!form) continue;
+    if (!form) return undefined;
     const kindName = METER_KINDS[form.kind];
     const plans = form.kind === METER_KIND.water ? WATER_PLANS : ELECTRIC_PLANS;
     if (!plans.includes(form.plan)) rc.fail('表具方案', `「${form.plan}」不是有效的${kindName}方案`);
@@ -362,9 +356,8 @@ export function checkMeters(rows: SheetRow[], refs: Refs): Checked<MeterPlan> {
       else if (s.kind !== form.kind) rc.fail(col, `${col}「${name}」不是${kindName}方案`);
       else form[key] = s.id;
     }
-    if (rc.ok) out.push({ ...form, installDate: form.installDate ?? '', row: r.row });
-  }
-  return finish(checks, out);
+    return { ...form, installDate: form.installDate ?? '' };
+  });
 }
 
 // ---- opening balances -----------------------------------------------------------------------------
@@ -378,11 +371,7 @@ export function checkOpenings(rows: SheetRow[], refs: Refs): Checked<OpeningPlan
   const rooms = roomPaths(refs);
   const phones = new Map(refs.owners.map((o) => [o.phone, o]));
   const uniq = new Uniq();
-  const checks: RowCheck[] = [];
-  const out: (OpeningPlan & { row: number })[] = [];
-  for (const r of rows) {
-    const rc = new RowCheck('opening', r);
-    checks.push(rc);
+  return checkEach<OpeningPlan>('opening', rows, (rc) => {
     const phone = rc.cell('业主手机号码');
     const owner = phone ? phones.get(phone) : undefined;
     if (!phone) rc.fail('业主手机号码', '请填写业主手机号码');
@@ -390,10 +379,8 @@ export function checkOpenings(rows: SheetRow[], refs: Refs): Checked<OpeningPlan
     const name = rc.cell('业主姓名');
     if (owner && name && name !== owner.name) rc.fail('业主姓名', `手机号码 ${phone} 的业主是「${owner.name}」，与「${name}」不符`);
     if (owner && owner.status === 2) rc.fail('业主手机号码', `业主「${owner.name}」已销户`);
-    const roomPath = normPath(rc.cell('房间'));
-    const room = roomPath ? rooms.get(roomPath) : undefined;
-    if (roomPath && !room) rc.fail('房间', `房间「${roomPath}」不存在或无权使用`);
-    else if (room && owner && (owner.status !== 1 || owner.roomId !== room.id)) rc.fail('房间', `业主「${owner.name}」当前没有入住房间「${roomPath}」`);
+    const { roomPath, room } = roomCell(rc, rooms, '房间');
+    if (room && owner && (owner.status !== 1 || owner.roomId !== room.id)) rc.fail('房间', `业主「${owner.name}」当前没有入住房间「${roomPath}」`);
     const wallet = rc.input.wallet as string | undefined;
     if (!wallet && !rc.issues.some((i) => i.column === '钱包')) rc.fail('钱包', `请填写钱包：${Object.values(WALLET_OPTIONS).join('、')}`);
     const amountText = rc.cell('期初余额（元）');
@@ -411,10 +398,8 @@ export function checkOpenings(rows: SheetRow[], refs: Refs): Checked<OpeningPlan
       else if (j?.openings.includes(wallet)) rc.fail('钱包', `业主「${owner.name}」的${label}钱包已有期初余额`);
       uniq.check(rc, `${owner.id}\u0001${wallet}`, '钱包', `业主「${owner.name}」的${label}钱包`);
     }
-    if (rc.ok && owner && wallet) {
-      const roomId = owner.status === 1 ? owner.roomId : null;
-      out.push({ ownerId: owner.id, ownerName: owner.name, roomId, wallet, amountFen, memo: (memo.data as string) || '期初余额导入', row: r.row });
-    }
-  }
-  return finish(checks, out);
+    if (!owner || !wallet) return undefined;
+    const roomId = owner.status === 1 ? owner.roomId : null;
+    return { ownerId: owner.id, ownerName: owner.name, roomId, wallet, amountFen, memo: (memo.data as string) || '期初余额导入' };
+  });
 }

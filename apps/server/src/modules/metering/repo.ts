@@ -26,6 +26,25 @@ function paged<T>(rows: Record<string, unknown>[], map: (r: Record<string, unkno
   return { rows: rows.map(map), count: rows.length ? Number(rows[0].total_count) : 0 };
 }
 
+/** What the meter lists search by: a keyword and an area (with the areas below it). */
+export interface MeterSearch {
+  keyword?: string;
+  searchArea?: number;
+}
+
+/** The meter lists' search: keyword over meter name/address, room name and `also` (ILIKE), and the area subtree. */
+function meterSearch(w: SQL[], f: MeterSearch, ...also: SQL[]) {
+  if (f.keyword) {
+    const k = like(f.keyword);
+    w.push(sql`(${sql.join([sql`m.name`, sql`m.address`, sql`r.name`, ...also].map((c) => sql`${c} ILIKE ${k}`), sql` OR `)})`);
+  }
+  if (f.searchArea) w.push(sql`m.area_id IN ${areaAndBelow(f.searchArea)}`);
+}
+
+/** The meter's room and area (aliases r and a) for the lists that join `meters m`. */
+const meterPlace = sql`LEFT JOIN rooms r ON r.id = m.room_id
+    LEFT JOIN areas a ON a.id = m.area_id`;
+
 /** A protection in force now (active, started, not past its end). */
 const inForce = (p: string) => sql.raw(`${p}.active AND ${p}.start_at <= now() AND (${p}.end_at IS NULL OR ${p}.end_at > now())`);
 
@@ -33,15 +52,13 @@ const inForce = (p: string) => sql.raw(`${p}.active AND ${p}.start_at <= now() A
 // Meters as the control pages list them
 // ---------------------------------------------------------------------------------------------
 
-export interface ControlMeterFilter {
-  keyword?: string;
+export interface ControlMeterFilter extends MeterSearch {
   kind?: number;
   roomId?: number;
   online?: boolean;
   valveState?: number;
   protected?: boolean;
   withDisabled?: boolean;
-  searchArea?: number;
 }
 
 export async function listControlMeters(tx: Tx, f: ControlMeterFilter, limit: number, offset: number) {
@@ -51,10 +68,7 @@ export async function listControlMeters(tx: Tx, f: ControlMeterFilter, limit: nu
   if (f.online !== undefined) w.push(f.online ? sql`(m.online OR coalesce(c.online, false))` : sql`NOT (m.online OR coalesce(c.online, false))`);
   if (f.valveState !== undefined) w.push(sql`m.valve_state = ${f.valveState}`);
   if (f.protected !== undefined) w.push(f.protected ? sql`p.id IS NOT NULL` : sql`p.id IS NULL`);
-  if (f.keyword) {
-    w.push(sql`(m.name ILIKE ${like(f.keyword)} OR m.address ILIKE ${like(f.keyword)} OR r.name ILIKE ${like(f.keyword)} OR a.name ILIKE ${like(f.keyword)})`);
-  }
-  if (f.searchArea) w.push(sql`m.area_id IN ${areaAndBelow(f.searchArea)}`);
+  meterSearch(w, f, sql`a.name`);
   const r = await tx.execute(sql`
     SELECT m.id, m.company_id, m.name, m.address, m.kind, m.plan, m.phase_id, ph.name AS phase_name, m.status, m.online, m.initial_reading,
       m.valve_state, m.last_seen_at, m.room_id, r.name AS room_name, m.area_id, a.name AS area_name, m.collector_id,
@@ -64,8 +78,7 @@ export async function listControlMeters(tx: Tx, f: ControlMeterFilter, limit: nu
       (SELECT count(*) FROM timed_controls t WHERE t.meter_id = m.id AND t.enabled) AS timed_count,
       count(*) OVER () AS total_count
     FROM meters m
-    LEFT JOIN rooms r ON r.id = m.room_id
-    LEFT JOIN areas a ON a.id = m.area_id
+    ${meterPlace}
     LEFT JOIN collectors c ON c.id = m.collector_id
     LEFT JOIN meter_latest l ON l.meter_id = m.id
     LEFT JOIN device_lookups ph ON ph.id = m.phase_id
@@ -241,12 +254,10 @@ export async function endProtections(tx: Tx, meterIds: number[], userId: number)
   return r.rows.map((x) => Number(x.meter_id));
 }
 
-export interface ProtectionFilter {
+export interface ProtectionFilter extends MeterSearch {
   kind?: number;
   active?: boolean;
-  keyword?: string;
   meterId?: number;
-  searchArea?: number;
   start?: Date;
   end?: Date;
 }
@@ -256,10 +267,7 @@ export async function listProtections(tx: Tx, f: ProtectionFilter, limit: number
   if (f.kind) w.push(sql`p.kind = ${f.kind}`);
   if (f.active !== undefined) w.push(f.active ? sql`${inForce('p')}` : sql`NOT (${inForce('p')})`);
   if (f.meterId) w.push(sql`p.meter_id = ${f.meterId}`);
-  if (f.keyword) {
-    w.push(sql`(m.name ILIKE ${like(f.keyword)} OR m.address ILIKE ${like(f.keyword)} OR r.name ILIKE ${like(f.keyword)} OR p.reason ILIKE ${like(f.keyword)})`);
-  }
-  if (f.searchArea) w.push(sql`m.area_id IN ${areaAndBelow(f.searchArea)}`);
+  meterSearch(w, f, sql`p.reason`);
   if (f.start) w.push(sql`p.start_at >= ${iso(f.start)}`);
   if (f.end) w.push(sql`p.start_at < ${iso(f.end)}`);
   const r = await tx.execute(sql`
@@ -270,8 +278,7 @@ export async function listProtections(tx: Tx, f: ProtectionFilter, limit: number
       count(*) OVER () AS total_count
     FROM protections p
     JOIN meters m ON m.id = p.meter_id
-    LEFT JOIN rooms r ON r.id = m.room_id
-    LEFT JOIN areas a ON a.id = m.area_id
+    ${meterPlace}
     LEFT JOIN admin_users cu ON cu.id = p.created_by
     LEFT JOIN admin_users eu ON eu.id = p.ended_by
     WHERE ${and(w)}
@@ -398,13 +405,11 @@ export async function deleteTimed(tx: Tx, ids: number[]) {
   return r.rows.length;
 }
 
-export interface TimedFilter {
-  keyword?: string;
+export interface TimedFilter extends MeterSearch {
   action?: string;
   repeat?: string;
   enabled?: boolean;
   meterId?: number;
-  searchArea?: number;
 }
 
 export async function listTimed(tx: Tx, f: TimedFilter, limit: number, offset: number) {
@@ -413,10 +418,7 @@ export async function listTimed(tx: Tx, f: TimedFilter, limit: number, offset: n
   if (f.repeat) w.push(sql`t.repeat = ${f.repeat}`);
   if (f.enabled !== undefined) w.push(sql`t.enabled = ${f.enabled}`);
   if (f.meterId) w.push(sql`t.meter_id = ${f.meterId}`);
-  if (f.keyword) {
-    w.push(sql`(m.name ILIKE ${like(f.keyword)} OR m.address ILIKE ${like(f.keyword)} OR r.name ILIKE ${like(f.keyword)} OR t.memo ILIKE ${like(f.keyword)})`);
-  }
-  if (f.searchArea) w.push(sql`m.area_id IN ${areaAndBelow(f.searchArea)}`);
+  meterSearch(w, f, sql`t.memo`);
   const r = await tx.execute(sql`
     SELECT t.*, m.name AS meter_name, m.address, m.kind, m.phase_id, m.valve_state, m.status AS meter_status,
       r.name AS room_name, a.name AS area_name, u.real_name AS created_by_name, u.username AS created_by_username,
@@ -424,8 +426,7 @@ export async function listTimed(tx: Tx, f: TimedFilter, limit: number, offset: n
       count(*) OVER () AS total_count
     FROM timed_controls t
     JOIN meters m ON m.id = t.meter_id
-    LEFT JOIN rooms r ON r.id = m.room_id
-    LEFT JOIN areas a ON a.id = m.area_id
+    ${meterPlace}
     LEFT JOIN admin_users u ON u.id = t.created_by
     LEFT JOIN LATERAL (
       SELECT c.id, c.status, c.error, c.created_at FROM commands c
@@ -475,12 +476,10 @@ export async function markTimedRun(tx: Tx, id: number, at: Date, disable: boolea
 // Meter parameter log (meter_configs)
 // ---------------------------------------------------------------------------------------------
 
-export interface ConfigFilter {
+export interface ConfigFilter extends MeterSearch {
   meterId?: number;
-  keyword?: string;
   kind?: number;
   op?: string;
-  searchArea?: number;
   start?: Date;
   end?: Date;
 }
@@ -490,8 +489,7 @@ export async function listConfigs(tx: Tx, f: ConfigFilter, limit: number, offset
   if (f.meterId) w.push(sql`g.meter_id = ${f.meterId}`);
   if (f.kind) w.push(sql`m.kind = ${f.kind}`);
   if (f.op) w.push(sql`g.op = ${f.op}`);
-  if (f.keyword) w.push(sql`(m.name ILIKE ${like(f.keyword)} OR m.address ILIKE ${like(f.keyword)} OR r.name ILIKE ${like(f.keyword)})`);
-  if (f.searchArea) w.push(sql`m.area_id IN ${areaAndBelow(f.searchArea)}`);
+  meterSearch(w, f);
   if (f.start) w.push(sql`g.created_at >= ${iso(f.start)}`);
   if (f.end) w.push(sql`g.created_at < ${iso(f.end)}`);
   const r = await tx.execute(sql`
@@ -500,8 +498,7 @@ export async function listConfigs(tx: Tx, f: ConfigFilter, limit: number, offset
       u.real_name AS created_by_name, u.username AS created_by_username, count(*) OVER () AS total_count
     FROM meter_configs g
     JOIN meters m ON m.id = g.meter_id
-    LEFT JOIN rooms r ON r.id = m.room_id
-    LEFT JOIN areas a ON a.id = m.area_id
+    ${meterPlace}
     LEFT JOIN commands c ON c.id = g.command_id
     LEFT JOIN admin_users u ON u.id = g.created_by
     WHERE ${and(w)}

@@ -210,8 +210,8 @@ export async function recentJournal(tx: Tx, ownerId: number, limit: number) {
 
 // ---- views: settlements (/copyread) ---------------------------------------------------------------------
 
-export interface SettlementFilter {
-  companyId: number | null;
+/** What the settlement views match on besides the company and the time range. */
+export interface SettlementMatch {
   searchArea?: number;
   roomName?: string;
   ownerName?: string;
@@ -220,6 +220,10 @@ export interface SettlementFilter {
   meterKind?: number;
   meterId?: number;
   roomId?: number;
+}
+
+export interface SettlementFilter extends SettlementMatch {
+  companyId: number | null;
   from?: Date;
   to?: Date;
 }

@@ -33,15 +33,7 @@ export async function openWarnings(tx: Tx, all: WarningRow[]) {
     RETURNING id, company_id, meter_id, collector_id, area_id, kind, detail, (xmax = 0) AS inserted`);
   return r.rows
     .filter((x) => x.inserted === true)
-    .map((x) => ({
-      id: Number(x.id),
-      companyId: Number(x.company_id),
-      meterId: num(x.meter_id),
-      collectorId: num(x.collector_id),
-      areaId: num(x.area_id),
-      kind: String(x.kind),
-      detail: x.detail as Record<string, unknown>,
-    }));
+    .map(warningHead);
 }
 
 /** Closes open warnings the system itself saw resolved (device back online, clock synced). */
@@ -93,7 +85,8 @@ function warningWhere(f: WarningFilter): SQL {
   return and(w);
 }
 
-function toWarning(x: Record<string, unknown>) {
+/** A warning's identity: what it is about and what it says. */
+function warningHead(x: Record<string, unknown>) {
   return {
     id: Number(x.id),
     companyId: Number(x.company_id),
@@ -102,6 +95,12 @@ function toWarning(x: Record<string, unknown>) {
     areaId: num(x.area_id),
     kind: String(x.kind),
     detail: x.detail as Record<string, unknown>,
+  };
+}
+
+function toWarning(x: Record<string, unknown>) {
+  return {
+    ...warningHead(x),
     status: Number(x.status),
     handledBy: num(x.handled_by),
     handledByName: (x.handled_by_name as string | null) ?? '',

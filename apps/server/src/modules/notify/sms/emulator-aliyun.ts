@@ -1,5 +1,6 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { EmulatorState, listenOn, rawBodyServer, type EmulatorHandles } from './emulator-common.ts';
 
 // LOCAL EMULATOR of 阿里云短信 (Dysmsapi 2017-05-25, RPC style) — not a provider. An HTTP server on
 // 127.0.0.1 that checks each call's ACS3-HMAC-SHA256 signature exactly as the service does (canonical
@@ -28,20 +29,10 @@ export interface AliyunMessage {
   sentAt: Date;
 }
 
-export interface AliyunEmulator {
+export interface AliyunEmulator extends EmulatorHandles<AliyunMessage> {
   url: string;
   /** host:port, what the SDK takes as its endpoint */
   endpoint: string;
-  app: FastifyInstance;
-  /** every message delivered (one per OutId) */
-  messages: AliyunMessage[];
-  /** SendSms calls answered, repeats of an OutId and refusals included */
-  calls: number;
-  /** phones whose messages are accepted and then not delivered (may be added to while running) */
-  undeliverable: Set<string>;
-  /** the next n SendSms calls are refused with this code (e.g. isp.SYSTEM_ERROR) */
-  failNext(n: number, code?: string): void;
-  close(): Promise<void>;
 }
 
 const encode = (s: string) => encodeURIComponent(s).replace(/!/g, '%21').replace(/'/g, '%27').replace(/\(/g, '%28').replace(/\)/g, '%29').replace(/\*/g, '%2A');
@@ -79,16 +70,11 @@ async function checkSignature(req: FastifyRequest, raw: Buffer, keys: AliyunEmul
 }
 
 export async function startAliyunEmulator(o: AliyunEmulatorOptions): Promise<AliyunEmulator> {
-  const app = Fastify({ logger: false });
-  const messages: AliyunMessage[] = [];
+  const app = rawBodyServer();
+  const state = new EmulatorState<AliyunMessage>(o.undeliverable ?? new Set<string>(), 'isp.SYSTEM_ERROR');
+  const { messages, undeliverable } = state;
   const byOutId = new Map<string, AliyunMessage>();
   const nonces = new Set<string>();
-  let failing = 0;
-  let failCode = 'isp.SYSTEM_ERROR';
-  let calls = 0;
-  const undeliverable = o.undeliverable ?? new Set<string>();
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
   const answer = (reply: FastifyReply, status: number, body: Record<string, unknown>) =>
     reply.code(status).header('content-type', 'application/json;charset=utf-8').send({ RequestId: randomUUID().toUpperCase(), ...body });
@@ -101,11 +87,8 @@ export async function startAliyunEmulator(o: AliyunEmulatorOptions): Promise<Ali
     const action = String(req.headers['x-acs-action'] ?? q.get('Action') ?? '');
     if (req.headers['x-acs-version'] !== '2017-05-25') return answer(reply, 400, { Code: 'InvalidVersion', Message: 'Specified parameter Version is not valid.' });
     if (action === 'SendSms') {
-      calls++;
-      if (failing > 0) {
-        failing--;
-        return answer(reply, 200, { Code: failCode, Message: failCode === 'isp.SYSTEM_ERROR' ? 'System error' : '触发流控' });
-      }
+      const refusal = state.sendRefusal();
+      if (refusal) return answer(reply, 200, { Code: refusal, Message: refusal === 'isp.SYSTEM_ERROR' ? 'System error' : '触发流控' });
       const phone = q.get('PhoneNumbers') ?? '';
       const signName = q.get('SignName') ?? '';
       const templateCode = q.get('TemplateCode') ?? '';
@@ -152,23 +135,7 @@ export async function startAliyunEmulator(o: AliyunEmulatorOptions): Promise<Ali
     return answer(reply, 404, { Code: 'InvalidAction.NotFound', Message: `Specified api is not found, please check your url and method.` });
   });
 
-  await app.listen({ host: o.host ?? '127.0.0.1', port: o.port ?? 0 });
-  const addr = app.server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
-  const endpoint = `${o.host ?? '127.0.0.1'}:${port}`;
-  return {
-    url: `http://${endpoint}`,
-    endpoint,
-    app,
-    messages,
-    undeliverable,
-    get calls() {
-      return calls;
-    },
-    failNext(n, code = 'isp.SYSTEM_ERROR') {
-      failing = n;
-      failCode = code;
-    },
-    close: () => app.close(),
-  };
+  const host = o.host ?? '127.0.0.1';
+  const endpoint = `${host}:${await listenOn(app, host, o.port ?? 0)}`;
+  return Object.assign(state, { url: `http://${endpoint}`, endpoint, app, close: () => app.close() });
 }

@@ -1,6 +1,7 @@
-import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Agent } from 'node:http';
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
+import { EmulatorState, listenOn, rawBodyServer, type EmulatorHandles } from './emulator-common.ts';
 
 // LOCAL EMULATOR of 腾讯云短信 (SMS API 2021-01-11) — not a provider. An HTTP server on 127.0.0.1 that
 // checks each call's TC3-HMAC-SHA256 signature exactly as the service does (canonical request, the
@@ -31,19 +32,10 @@ export interface TencentMessage {
   sentAt: Date;
 }
 
-export interface TencentEmulator {
+export interface TencentEmulator extends EmulatorHandles<TencentMessage> {
   /** what the SDK takes as its endpoint (host:port) and the agent that reaches it */
   endpoint: string;
   agent: Agent;
-  app: FastifyInstance;
-  messages: TencentMessage[];
-  /** SendSms calls answered, repeats and refusals included */
-  calls: number;
-  /** phones whose messages are accepted and then not delivered (may be added to while running) */
-  undeliverable: Set<string>;
-  /** the next n SendSms calls are refused with this error code */
-  failNext(n: number, code?: string): void;
-  close(): Promise<void>;
 }
 
 const sha256 = (b: Buffer | string) => createHash('sha256').update(b).digest('hex');
@@ -83,15 +75,10 @@ async function checkSignature(req: FastifyRequest, raw: Buffer, keys: TencentEmu
 const mainland = (p: string) => /^(?:\+86|0086|86)?(1\d{10})$/.exec(p)?.[1] ?? '';
 
 export async function startTencentEmulator(o: TencentEmulatorOptions): Promise<TencentEmulator> {
-  const app = Fastify({ logger: false });
-  const messages: TencentMessage[] = [];
+  const app = rawBodyServer();
+  const state = new EmulatorState<TencentMessage>(o.undeliverable ?? new Set<string>(), 'InternalError.SendAndRecvFail');
+  const { messages, undeliverable } = state;
   const bySession = new Map<string, TencentMessage>();
-  let failing = 0;
-  let failCode = 'InternalError.SendAndRecvFail';
-  let calls = 0;
-  const undeliverable = o.undeliverable ?? new Set<string>();
-  app.removeAllContentTypeParsers();
-  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
 
   const respond = (reply: FastifyReply, body: Record<string, unknown>) => reply.code(200).send({ Response: { ...body, RequestId: randomUUID() } });
   const error = (reply: FastifyReply, code: string, message: string) => respond(reply, { Error: { Code: code, Message: message } });
@@ -109,11 +96,8 @@ export async function startTencentEmulator(o: TencentEmulatorOptions): Promise<T
     }
     const action = String(req.headers['x-tc-action'] ?? '');
     if (action === 'SendSms') {
-      calls++;
-      if (failing > 0) {
-        failing--;
-        return error(reply, failCode, '接口超时或短信收发包超时');
-      }
+      const refusal = state.sendRefusal();
+      if (refusal) return error(reply, refusal, '接口超时或短信收发包超时');
       const phones = Array.isArray(p.PhoneNumberSet) ? p.PhoneNumberSet.map(String) : [];
       const appId = String(p.SmsSdkAppId ?? '');
       if (!phones.length || !/^\d{10}$/.test(appId)) return error(reply, 'MissingParameter', 'PhoneNumberSet 与 SmsSdkAppId 必填');
@@ -155,26 +139,11 @@ export async function startTencentEmulator(o: TencentEmulatorOptions): Promise<T
     return error(reply, 'InvalidAction', `接口 ${action} 不存在`);
   });
 
-  await app.listen({ host: '127.0.0.1', port: o.port ?? 0 });
-  const addr = app.server.address();
-  const port = typeof addr === 'object' && addr ? addr.port : 0;
+  const port = await listenOn(app, '127.0.0.1', o.port ?? 0);
   const agent = emulatorAgent();
-  return {
-    endpoint: `${TENCENT_EMULATOR_HOST}:${port}`,
-    agent,
-    app,
-    messages,
-    undeliverable,
-    get calls() {
-      return calls;
-    },
-    failNext(n, code = 'InternalError.SendAndRecvFail') {
-      failing = n;
-      failCode = code;
-    },
-    close: async () => {
-      agent.destroy();
-      await app.close();
-    },
+  const close = async () => {
+    agent.destroy();
+    await app.close();
   };
+  return Object.assign(state, { endpoint: `${TENCENT_EMULATOR_HOST}:${port}`, agent, app, close });
 }
