@@ -364,4 +364,32 @@ export const E = {
   screen: {
     summary: { method: 'GET', path: '/yewu/api/Screen/Summary', paged: false } as RouteRef<typeof API.screen.summary>,
   },
+  bank: {
+    list: { method: 'GET', path: '/yewu/api/Bank/List', paged: true } as RouteRef<typeof API.bank.list>,
+    detail: { method: 'GET', path: '/yewu/api/Bank/Detail', paged: false } as RouteRef<typeof API.bank.detail>,
+    create: { method: 'POST', path: '/yewu/api/Bank/Detail', paged: false, access: 0 } as RouteRef<typeof API.bank.create>,
+    update: { method: 'PUT', path: '/yewu/api/Bank/Detail', paged: false, access: 0 } as RouteRef<typeof API.bank.update>,
+    remove: { method: 'DELETE', path: '/yewu/api/Bank/Detail', paged: false, access: 0 } as RouteRef<typeof API.bank.remove>,
+  },
+  propertyInfo: {
+    list: { method: 'GET', path: '/yewu/api/Property_Info/GetList', paged: true } as RouteRef<typeof API.propertyInfo.list>,
+    detail: { method: 'GET', path: '/yewu/api/Property_Info/GetModel/:id', paged: false } as RouteRef<typeof API.propertyInfo.detail>,
+    create: { method: 'POST', path: '/yewu/api/Property_Info/AddInfo', paged: false } as RouteRef<typeof API.propertyInfo.create>,
+    update: { method: 'PUT', path: '/yewu/api/Property_Info/EditInfo', paged: false } as RouteRef<typeof API.propertyInfo.update>,
+    remove: { method: 'DELETE', path: '/yewu/api/Property_Info/Delete', paged: false } as RouteRef<typeof API.propertyInfo.remove>,
+  },
+  agricultureBank: {
+    register: { method: 'POST', path: '/pay/api/AgricultureBank/RegSubMerInfo', paged: false } as RouteRef<typeof API.agricultureBank.register>,
+    sendCode: { method: 'GET', path: '/pay/api/AgricultureBank/SendMobileMessageForSubMer', paged: false } as RouteRef<typeof API.agricultureBank.sendCode>,
+    verify: { method: 'POST', path: '/pay/api/AgricultureBank/VerifyMessageCodeAndRandomAmount', paged: false } as RouteRef<typeof API.agricultureBank.verify>,
+    setStatus: { method: 'POST', path: '/pay/api/AgricultureBank/UpdateSubMerchantStatusRequest', paged: false } as RouteRef<typeof API.agricultureBank.setStatus>,
+    balance: { method: 'GET', path: '/pay/api/AgricultureBank/SubAccQuery', paged: false } as RouteRef<typeof API.agricultureBank.balance>,
+    withdraw: { method: 'POST', path: '/pay/api/AgricultureBank/Withdrawal', paged: false, op: 'finance.withdraw' } as RouteRef<typeof API.agricultureBank.withdraw>,
+    withdrawals: { method: 'GET', path: '/pay/api/AgricultureBank/WithdrawalList', paged: true } as RouteRef<typeof API.agricultureBank.withdrawals>,
+    logs: { method: 'GET', path: '/pay/api/AgricultureBank/LogList', paged: true } as RouteRef<typeof API.agricultureBank.logs>,
+  },
+  companyBocInfo: {
+    get: { method: 'GET', path: '/yewu/api/companyBocInfo/detail', paged: false } as RouteRef<typeof API.companyBocInfo.get>,
+    save: { method: 'PUT', path: '/yewu/api/companyBocInfo/detail', paged: false, access: 0 } as RouteRef<typeof API.companyBocInfo.save>,
+  },
 };
