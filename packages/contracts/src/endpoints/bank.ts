@@ -80,6 +80,8 @@ export const SubMerStateRow = z.object({
   attemptsLeft: z.number().nullable(),
   /** sending the code: the phone it went to, masked */
   phone: z.string().nullable(),
+  /** the local bank emulator's page with the SMS and the paid amount (demo only; null with a real bank) */
+  demoInboxUrl: z.string().nullable(),
 });
 
 export const SubAccRow = z.object({

@@ -9,11 +9,14 @@ export type BankResult<T> = BankAnswer<T> & { lost?: boolean };
 
 export interface BankClient {
   merId: string;
+  /** the local emulator's page of sent SMS and paid amounts (demo only) */
+  demoInboxUrl?: string;
   call<K extends keyof BankPaths>(path: K, req: BankPaths[K]['req']): Promise<BankResult<BankPaths[K]['res']>>;
 }
 
 export interface BankSettings {
   url: string;
+  demoInboxUrl?: string;
   merId: string;
   key: Buffer;
   timeoutMs?: number;
@@ -22,6 +25,7 @@ export interface BankSettings {
 export function bankClient(s: BankSettings): BankClient {
   return {
     merId: s.merId,
+    demoInboxUrl: s.demoInboxUrl,
     async call(path, req) {
       const body = JSON.stringify(req);
       try {

@@ -71,6 +71,7 @@ async function exchange<K extends keyof BankPaths>(
   return {
     id: r.p.id, subMerId: r.o.subMerId ?? r.p.subMerId, status: r.o.status, statusText: SUB_MER_STATUS[r.o.status] ?? r.o.status,
     bankName: bankNameOf(r.p.bankType), message: r.o.message, attemptsLeft: null as number | null, phone: null as string | null,
+    demoInboxUrl: bank.demoInboxUrl ?? null,
   };
 }
 

@@ -22,5 +22,6 @@ export async function bankFromConfig(c: BankSettings, o: { emulator: boolean }):
   }
   const key = randomBytes(32);
   const emulator = o.emulator ? await startBankEmulator({ key, merId: EMULATOR_MER_ID, port: c.BANK_EMULATOR_PORT }) : undefined;
-  return { client: bankClient({ url: emulator?.url ?? `http://127.0.0.1:${c.BANK_EMULATOR_PORT}`, merId: EMULATOR_MER_ID, key }), emulator };
+  const url = emulator?.url ?? `http://127.0.0.1:${c.BANK_EMULATOR_PORT}`;
+  return { client: bankClient({ url, merId: EMULATOR_MER_ID, key, demoInboxUrl: `${url}/inbox` }), emulator };
 }

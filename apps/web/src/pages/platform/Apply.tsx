@@ -52,13 +52,16 @@ export default function Apply() {
   const [verify, setVerify] = useState<SubMerTarget | null>(null);
   const [account, setAccount] = useState<SubMerTarget | null>(null);
   const [boc, setBoc] = useState(false);
+  /** the local bank emulator's page (demo): where the SMS code and the paid amount can be read */
+  const [inbox, setInbox] = useState<string | null>(null);
   const reload = () => void actionRef.current?.reload();
 
   const step = async (r: PropertyRow, s: Step) => {
     try {
-      if (s === 'register') await bankApi.register(r.id, company);
-      else if (s === 'sendCode') await bankApi.sendCode(r.subMerId, company);
-      else await bankApi.setStatus(r.subMerId, s === 'disable' ? 'disabled' : 'active', company);
+      const a = s === 'register' ? await bankApi.register(r.id, company)
+        : s === 'sendCode' ? await bankApi.sendCode(r.subMerId, company)
+        : await bankApi.setStatus(r.subMerId, s === 'disable' ? 'disabled' : 'active', company);
+      setInbox(a.demoInboxUrl);
       toast.success(DONE[s]);
     } catch {
       /* the request wrapper showed the bank's reason */
@@ -127,7 +130,7 @@ export default function Apply() {
           r.status === 'active' || r.status === 'disabled' ? <a key="acc" data-testid={`account-${r.id}`} onClick={() => setAccount(target(r))}>子账户</a> : null,
         ].filter(Boolean) as React.ReactNode[]}
       />
-      {verify && <VerifyDialog target={verify} company={company} onClose={(changed) => { setVerify(null); if (changed) reload(); }} />}
+      {verify && <VerifyDialog target={verify} company={company} demoInboxUrl={inbox} onClose={(changed) => { setVerify(null); if (changed) reload(); }} />}
       {account && <SubAccountDialog target={account} company={company} onClose={() => setAccount(null)} />}
       {boc && <BocInfoDialog company={company} onClose={() => setBoc(false)} />}
     </>

@@ -40,7 +40,7 @@ function Refusal({ text, testId }: { text: string; testId: string }) {
   return text ? <Alert type="error" showIcon style={{ marginTop: 12 }} message={<span data-testid={testId}>{text}</span>} /> : null;
 }
 
-export function VerifyDialog({ target, company, onClose }: { target: SubMerTarget; company?: string; onClose(changed: boolean): void }) {
+export function VerifyDialog({ target, company, demoInboxUrl, onClose }: { target: SubMerTarget; company?: string; demoInboxUrl?: string | null; onClose(changed: boolean): void }) {
   const [form] = Form.useForm<{ code: string; amount: string }>();
   const [busy, setBusy] = useState(false);
   const [refusal, setRefusal] = useState('');
@@ -66,6 +66,9 @@ export function VerifyDialog({ target, company, onClose }: { target: SubMerTarge
       <Typography.Paragraph type="secondary">
         银行已向 {target.phone.replace(/^(\d{3})\d{4}(\d{4})$/, '$1****$2')} 发送 6 位验证码，并向结算账户 {maskAccount(target.accountNo)} 打入一笔 1 元以下的随机金额。请填写二者；连续 3 次错误银行将驳回申请。
       </Typography.Paragraph>
+      {demoInboxUrl ? (
+        <Alert type="info" showIcon style={{ marginBottom: 12 }} message={<span>演示环境：验证码与随机金额可在 <a href={demoInboxUrl} target="_blank" rel="noreferrer" data-testid="bank-inbox">本地银行模拟器</a> 中查看</span>} />
+      ) : null}
       <Form form={form} layout="vertical" name="verify" onValuesChange={() => refusal && setRefusal('')}>
         <Form.Item name="code" label="短信验证码" rules={[{ required: true, message: '请输入短信验证码' }, { pattern: /^\d{6}$/, message: '短信验证码为 6 位数字' }]}>
           <Input inputMode="numeric" maxLength={6} autoComplete="one-time-code" placeholder="6 位数字" />

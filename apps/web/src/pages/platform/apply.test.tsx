@@ -53,12 +53,12 @@ describe('Apply page', () => {
     let verifyCalls = 0;
     const calls = mockServer(serve([
       answer(E.propertyInfo.list, rows),
-      answer(E.agricultureBank.register, { id: 1, subMerId: 'ABC0000000001', status: 'applied', statusText: '已提交', bankName: '中国农业银行', message: '', attemptsLeft: null, phone: null }),
+      answer(E.agricultureBank.register, { id: 1, subMerId: 'ABC0000000001', status: 'applied', statusText: '已提交', bankName: '中国农业银行', message: '', attemptsLeft: null, phone: null, demoInboxUrl: null }),
       answer(E.agricultureBank.verify, () => {
         verifyCalls++;
         return verifyCalls === 1
           ? new Response(JSON.stringify({ code: 'CODE_WRONG', message: '短信验证码不正确，还可尝试 2 次' }), { status: 200, headers: { 'content-type': 'application/json' } })
-          : { id: 2, subMerId: 'ABC0000000002', status: 'verified', statusText: '已验证', bankName: '中国农业银行', message: '', attemptsLeft: 2, phone: null };
+          : { id: 2, subMerId: 'ABC0000000002', status: 'verified', statusText: '已验证', bankName: '中国农业银行', message: '', attemptsLeft: 2, phone: null, demoInboxUrl: null };
       }),
     ]), toasts);
     renderPage('apply', <Apply />);
