@@ -143,7 +143,7 @@ export function SubAccountDialog({ target, company, onClose }: { target: SubMerT
     <Modal open width={860} title={`子账户：${target.name}`} onCancel={onClose} footer={[<Button key="close" onClick={onClose}>关闭</Button>]} destroyOnHidden>
       <Spin spinning={acc.isLoading}>
         {acc.isError ? <Alert type="error" showIcon message={failureText(acc.error)} style={{ marginBottom: 12 }} /> : null}
-        <Descriptions size="small" column={3} bordered style={{ marginBottom: 16 }}>
+        <Descriptions size="small" column={2} bordered style={{ marginBottom: 16 }} styles={{ label: { whiteSpace: "nowrap" } }}>
           <Descriptions.Item label="子商户号">{target.subMerId}</Descriptions.Item>
           <Descriptions.Item label="结算银行">{acc.data?.bankName ?? '-'}</Descriptions.Item>
           <Descriptions.Item label="结算账户">{acc.data ? `${acc.data.accountName} ${maskAccount(acc.data.accountNo)}` : '-'}</Descriptions.Item>
