@@ -72,6 +72,8 @@ export default defineConfig({
           PAY_EMULATOR_PORT: '0',
           SMS_ALIYUN_PORT: '0',
           SMS_TENCENT_PORT: '0',
+          // the local bank emulator (sub-merchants: its /inbox page shows the SMS code and the paid amount)
+          BANK_EMULATOR_PORT: '0',
           LOG_LEVEL: 'warn',
           // every test signs in from 127.0.0.1, most as demo: 35 sign-ins can fall in one minute on a quiet
           // machine, over the per-address (30) and per-account (10) login limits. The limits themselves are

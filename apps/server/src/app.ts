@@ -47,6 +47,7 @@ import { notifyRoutes, type SmsSetup } from './modules/notify/index.ts';
 import { payAppRoutes, type PayAppProvider } from './modules/payapp/index.ts';
 import { contentRoutes } from './modules/content/index.ts';
 import { screenRoutes } from './modules/screen/index.ts';
+import { bankClient, bankRoutes, type BankClient } from './modules/bank/index.ts';
 import { addBillingJobs } from './jobs/billing.ts';
 
 z.config(z.locales.zhCN());
@@ -108,6 +109,8 @@ export interface AppOptions {
   payments?: Payments;
   /** the SMS setup (/sms/config, the sender); default: a key of this process only, messages to the log */
   sms?: SmsSetup;
+  /** the settlement bank's sub-merchant interface (main.ts: bankFromConfig); default: none reachable */
+  bank?: BankClient;
 }
 
 /** Without a configured SMS setup: secrets sealed with a key of this process, no provider reachable. */
@@ -301,6 +304,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   reportRoutes(app);
   notifyRoutes(app, opts.sms ?? PROCESS_SMS);
   payAppRoutes(app);
+  bankRoutes(app, opts.bank ?? bankClient({ url: 'http://127.0.0.1:9', merId: 'none', key: randomBytes(32), timeoutMs: 1000 }));
   contentRoutes(app);
   screenRoutes(app, { db: opts.db, bus });
   schedulerRoutes(app);

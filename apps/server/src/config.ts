@@ -101,6 +101,15 @@ const Env = z.object({
   ALIPAY_APP_KEY_PATH: z.string().optional(),
   ALIPAY_PUBLIC_KEY_PATH: z.string().optional(),
   ALIPAY_GATEWAY: z.string().url().default('https://openapi.alipay.com/gateway.do'),
+  // bank sub-merchants (docs/OPERATIONS.md "Bank sub-merchants"): the settlement bank's interface
+  /** emulator: the local bank emulator (default, started by the API process); live: the bank at BANK_URL */
+  BANK_MODE: z.enum(['emulator', 'live']).default('emulator'),
+  BANK_EMULATOR_PORT: z.coerce.number().int().min(0).max(65535).default(8095),
+  BANK_URL: z.string().url().optional(),
+  /** the platform's merchant number at the bank */
+  BANK_MER_ID: z.string().regex(/^[A-Za-z0-9]{1,32}$/).optional(),
+  /** the signing key agreed with the bank */
+  BANK_SIGN_KEY: z.string().min(16, 'BANK_SIGN_KEY 至少 16 个字符').optional(),
   // SMS (docs/OPERATIONS.md "SMS providers"): each company picks its provider in /sms/config
   /** emulator: 阿里云/腾讯云 settings are used against the local emulators (default); live: against the real services */
   SMS_MODE: z.enum(['emulator', 'live']).default('emulator'),

@@ -11,6 +11,7 @@ import { controlApiSettings, startDeviceSide } from './gateway/start.ts';
 import { simulatedProvider } from './modules/payapp/index.ts';
 import { paymentsFromConfig } from './modules/payment/index.ts';
 import { smsFromConfig } from './modules/notify/index.ts';
+import { bankFromConfig } from './modules/bank/index.ts';
 import { startDemoFleet } from './gateway/demo.ts';
 import { StartupError } from './ops/startup.ts';
 import { healthOf, startOpsServer } from './ops/health.ts';
@@ -45,6 +46,10 @@ async function main() {
   const sms = await smsFromConfig(config, db, { emulator: config.roles.has('api') });
   if (sms.emulators) log(`本地短信模拟器（演示用，不发出真实短信）已启动：阿里云 ${sms.emulators.aliyun.url}，腾讯云 ${sms.emulators.tencent.endpoint}`);
 
+  // the settlement bank (BANK_MODE); in emulator mode the local bank emulator runs in the API process
+  const bank = await bankFromConfig(config, { emulator: config.roles.has('api') });
+  if (bank.emulator) log(`本地银行模拟器（演示用，非真实银行）已启动：${bank.emulator.url}（验证短信与打款金额见 ${bank.emulator.url}/inbox）`);
+
   const app = await buildApp({
     db,
     auth: authSettings(config),
@@ -61,6 +66,7 @@ async function main() {
     metricsToken: config.METRICS_TOKEN,
     payments: pay.payments,
     sms: sms.sms,
+    bank: bank.client,
   });
   // the demo's history goes through the API, before the simulated meters start from its last readings
   if (seeded && config.DEMO_HISTORY) {
@@ -112,6 +118,7 @@ async function main() {
     await app.close().catch(() => {});
     await pay.emulator?.close().catch(() => {});
     await sms.emulators?.close().catch(() => {});
+    await bank.emulator?.close().catch(() => {});
     await fleet?.stop().catch(() => {});
     await devices.stop().catch(() => {});
     await database.stop().catch(() => {});

@@ -9,6 +9,7 @@ import { seedBilling } from '../modules/billing/index.ts';
 import { seedCompanyArchive } from '../modules/company/index.ts';
 import { DEMO_PARK, seedOtherCompanies, seedPark } from '../modules/room/index.ts';
 import { seedContent } from '../modules/content/index.ts';
+import { seedBankDemo } from '../modules/bank/index.ts';
 
 // Demo data for a fresh start (DESIGN §2). Runs once: only when there is no company yet.
 
@@ -93,6 +94,8 @@ export async function seedDemoIfEmpty(db: Db, log: (m: string) => void = () => {
     }
     // ---- 增值服务 (modules/content/seed.ts): notice/appeal/work-order types, appeals in every state ----
     await seedContent(tx, demo.id);
+    // ---- bank sub-merchants (modules/bank/seed.ts): an opened sub-merchant, an application, the bank log ----
+    await seedBankDemo(tx, demo.id);
     return true;
   });
 }

@@ -23,6 +23,7 @@ import { deviceEndpoints } from './device.ts';
 import { reconcileEndpoints } from './reconcile.ts';
 import { screenEndpoints } from './screen.ts';
 import { merchantEndpoints } from './merchant.ts';
+import { agricultureBankEndpoints, bankEndpoints, companyBocInfoEndpoints, propertyInfoEndpoints } from './bank.ts';
 
 // Every declared endpoint, by domain. The server registers each (http/routes.ts `r.endpoint`), the web
 // calls them (api/endpoint.ts), and endpoints.int.test.ts checks declarations ↔ registered routes.
@@ -51,6 +52,7 @@ export * from './device.ts';
 export * from './reconcile.ts';
 export * from './screen.ts';
 export * from './merchant.ts';
+export * from './bank.ts';
 
 export const API = {
   auth: authEndpoints,
@@ -79,6 +81,10 @@ export const API = {
   reconcile: reconcileEndpoints,
   screen: screenEndpoints,
   merchant: merchantEndpoints,
+  bank: bankEndpoints,
+  propertyInfo: propertyInfoEndpoints,
+  agricultureBank: agricultureBankEndpoints,
+  companyBocInfo: companyBocInfoEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */
