@@ -13,6 +13,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
+import multipart from '@fastify/multipart';
 import type { Db } from './db/client.ts';
 import { AppError } from './http/errors.ts';
 import { answerSerializer, checkPerm, type Perm } from './http/routes.ts';
@@ -47,6 +48,8 @@ import { notifyRoutes, type SmsSetup } from './modules/notify/index.ts';
 import { payAppRoutes, type PayAppProvider } from './modules/payapp/index.ts';
 import { contentRoutes } from './modules/content/index.ts';
 import { screenRoutes } from './modules/screen/index.ts';
+import { fileRoutes, localFiles, type FileSetup } from './modules/files/index.ts';
+import { helpRoutes } from './modules/help/index.ts';
 import { addBillingJobs } from './jobs/billing.ts';
 
 z.config(z.locales.zhCN());
@@ -108,6 +111,8 @@ export interface AppOptions {
   payments?: Payments;
   /** the SMS setup (/sms/config, the sender); default: a key of this process only, messages to the log */
   sms?: SmsSetup;
+  /** where uploads go and the upload tokens' key; default: a temporary directory and a key of this process only */
+  files?: FileSetup;
 }
 
 /** Without a configured SMS setup: secrets sealed with a key of this process, no provider reachable. */
@@ -200,6 +205,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     referrerPolicy: { policy: 'no-referrer' },
     crossOriginEmbedderPolicy: false,
   });
+
+  // uploads: multipart bodies are read as streams by the upload route only (its limits there)
+  await app.register(multipart, { limits: { files: 1, parts: 10 } });
 
   // Who is asking, and may they? Runs before validation, so an anonymous or forbidden request
   // learns nothing about the input it sent.
@@ -303,6 +311,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   payAppRoutes(app);
   contentRoutes(app);
   screenRoutes(app, { db: opts.db, bus });
+  fileRoutes(app, opts.files ?? localFiles());
+  helpRoutes(app);
   schedulerRoutes(app);
   if (opts.jobs) {
     // the worker role's timed jobs, on the process's scheduler (main.ts) or one of their own

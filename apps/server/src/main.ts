@@ -10,6 +10,7 @@ import { controlApiSettings, startDeviceSide } from './gateway/start.ts';
 import { simulatedProvider } from './modules/payapp/index.ts';
 import { paymentsFromConfig } from './modules/payment/index.ts';
 import { smsFromConfig } from './modules/notify/index.ts';
+import { filesFromConfig } from './modules/files/index.ts';
 import { startDemoFleet } from './gateway/demo.ts';
 import { StartupError } from './ops/startup.ts';
 import { healthOf, startOpsServer } from './ops/health.ts';
@@ -77,6 +78,7 @@ async function main() {
     metricsToken: config.METRICS_TOKEN,
     payments: pay.payments,
     sms: sms.sms,
+    files: await filesFromConfig(config),
   });
   if (config.roles.has('api')) await app.listen({ port: config.PORT, host: config.HOST });
   // a process without the API (gateway, worker) answers /healthz and /metrics on OPS_PORT

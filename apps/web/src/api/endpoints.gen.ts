@@ -276,6 +276,13 @@ export const E = {
     update: { method: 'PUT', path: '/yewu/api/alarmscheme/detail', paged: false } as RouteRef<typeof API.alarmScheme.update>,
     remove: { method: 'DELETE', path: '/yewu/api/alarmscheme/detail', paged: false } as RouteRef<typeof API.alarmScheme.remove>,
   },
+  teachingVideo: {
+    list: { method: 'GET', path: '/yewu/api/Sys_TeachingVideo/List', paged: true } as RouteRef<typeof API.teachingVideo.list>,
+    detail: { method: 'GET', path: '/yewu/api/Sys_TeachingVideo/Detail', paged: false } as RouteRef<typeof API.teachingVideo.detail>,
+    create: { method: 'POST', path: '/yewu/api/Sys_TeachingVideo/Detail', paged: false, access: 0 } as RouteRef<typeof API.teachingVideo.create>,
+    update: { method: 'PUT', path: '/yewu/api/Sys_TeachingVideo/Detail', paged: false, access: 0 } as RouteRef<typeof API.teachingVideo.update>,
+    remove: { method: 'DELETE', path: '/yewu/api/Sys_TeachingVideo/Detail', paged: false, access: 0 } as RouteRef<typeof API.teachingVideo.remove>,
+  },
   imports: {
     template: { method: 'GET', path: '/yewu/api/import/:kind/template', paged: false, file: '导入模板' } as RouteRef<typeof API.imports.template>,
     preview: { method: 'POST', path: '/yewu/api/import/:kind/preview', paged: false } as RouteRef<typeof API.imports.preview>,
@@ -363,5 +370,11 @@ export const E = {
   },
   screen: {
     summary: { method: 'GET', path: '/yewu/api/Screen/Summary', paged: false } as RouteRef<typeof API.screen.summary>,
+  },
+  files: {
+    token: { method: 'GET', path: '/yewu/api/Upload/Token', paged: false } as RouteRef<typeof API.files.token>,
+    upload: { method: 'POST', path: '/yewu/api/Upload/File', paged: false, multipart: true } as RouteRef<typeof API.files.upload>,
+    publicFile: { method: 'GET', path: '/yewu/api/Upload/Public/:key', paged: false, inline: true } as RouteRef<typeof API.files.publicFile>,
+    privateFile: { method: 'GET', path: '/yewu/api/Upload/Private/:key', paged: false, inline: true } as RouteRef<typeof API.files.privateFile>,
   },
 };

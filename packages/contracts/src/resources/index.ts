@@ -8,3 +8,4 @@ export * from './owner.ts';
 export * from './payapp.ts';
 export * from './content.ts';
 export * from './sms.ts';
+export * from './help.ts';

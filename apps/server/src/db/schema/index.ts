@@ -12,3 +12,4 @@ export * from './finance.ts';
 export * from './content.ts';
 export * from './imports.ts';
 export * from './reconcile.ts';
+export * from './files.ts';

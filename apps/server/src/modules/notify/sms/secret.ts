@@ -1,6 +1,5 @@
-import { createCipheriv, createDecipheriv, createHash, randomBytes } from 'node:crypto';
-import fs from 'node:fs';
-import path from 'node:path';
+import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { secretKey } from '../../../key-file.ts';
 
 // The SMS providers' secrets (阿里云 AccessKey Secret, 腾讯云 SecretKey) are stored sealed with
 // AES-256-GCM: "v1:" + base64(iv 12 | tag 16 | ciphertext). The key is SMS_CONFIG_KEY (any text,
@@ -29,15 +28,5 @@ export function openSecret(key: Buffer, sealed: string): string {
 
 /** The sealing key: from the configured text, else from DATA_DIR/sms-config-key (made once, mode 0600). */
 export function smsConfigKey(dataDir: string, configured?: string): Buffer {
-  if (configured) return createHash('sha256').update(configured, 'utf8').digest();
-  const file = path.join(dataDir, 'sms-config-key');
-  if (!fs.existsSync(file)) {
-    fs.mkdirSync(dataDir, { recursive: true });
-    try {
-      fs.writeFileSync(file, randomBytes(32).toString('base64'), { mode: 0o600, flag: 'wx' });
-    } catch (e) {
-      if ((e as NodeJS.ErrnoException).code !== 'EEXIST') throw e;
-    }
-  }
-  return createHash('sha256').update(fs.readFileSync(file, 'utf8').trim(), 'utf8').digest();
+  return secretKey(dataDir, 'sms-config-key', configured);
 }
