@@ -28,6 +28,7 @@ const PAGES: Record<string, Page> = {
   belongs: lazyPage(() => import('./platform/Belongs.tsx')),
   alermSmsConfigTemplate: lazyPage(() => import('./platform/AlermSmsConfigTemplate.tsx')),
   huifu: lazyPage(() => import('./platform/Huifu.tsx')),
+  teachingVideo: lazyPage(() => import('./platform/TeachingVideo.tsx')),
   addedAppeal: lazyPage(() => import('./added/AddedAppeal.tsx')),
   systemAppeal: lazyPage(() => import('./added/SystemAppeal.tsx')),
   screen: lazyPage(() => import('./screen/Screen.tsx')),
