@@ -3,6 +3,7 @@ import { loadConfig } from './config.ts';
 import { setClockAt } from './clock.ts';
 import { startDatabase } from './db/index.ts';
 import { DEMO_LOGINS, seedDemoIfEmpty } from './demo/seed.ts';
+import { seedHelpDemo } from './demo/help.ts';
 import { buildApp } from './app.ts';
 import { authSettings } from './modules/auth/index.ts';
 import { ensurePlatformAdmin } from './modules/admin/index.ts';
@@ -62,6 +63,10 @@ async function main() {
   const sms = await smsFromConfig(config, db, { emulator: config.roles.has('api') });
   if (sms.emulators) log(`本地短信模拟器（演示用，不发出真实短信）已启动：阿里云 ${sms.emulators.aliyun.url}，腾讯云 ${sms.emulators.tencent.endpoint}`);
 
+  // uploads: local disk or an S3-compatible store (UPLOAD_STORE); the demo's tutorials are stored through it
+  const files = await filesFromConfig(config);
+  if (config.SEED_DEMO) await seedHelpDemo(db, files, log);
+
   const app = await buildApp({
     db,
     auth: authSettings(config),
@@ -78,7 +83,7 @@ async function main() {
     metricsToken: config.METRICS_TOKEN,
     payments: pay.payments,
     sms: sms.sms,
-    files: await filesFromConfig(config),
+    files,
   });
   if (config.roles.has('api')) await app.listen({ port: config.PORT, host: config.HOST });
   // a process without the API (gateway, worker) answers /healthz and /metrics on OPS_PORT

@@ -27,8 +27,6 @@ export function token(ctx: Ctx, setup: FileSetup, kind: UploadKind): UploadToken
   return issueToken(setup.tokenKey, { kind, companyId: ownerCompany(ctx), userId: ctx.user.id, issuedAt: Date.now() });
 }
 
-const scopeOf = (c: TokenClaims): Scope => ({ companyId: c.companyId, allCompanies: c.companyId === null, areaIds: null, userId: c.userId });
-
 /** A file name fit to keep and show: no path, no control characters, at most 200 characters. */
 export function cleanName(name: string): string {
   // eslint-disable-next-line no-control-regex
@@ -77,24 +75,34 @@ export async function upload(req: FastifyRequest, pub: PublicCtx, setup: FileSet
   try {
     await pipeline(part.file, fs.createWriteStream(tmp));
     if (part.file.truncated) throw tooLarge(accept);
-    const { size } = await fsp.stat(tmp);
-    const found = checkUpload(await detect(await readHead(tmp)), size, accept);
-    const key = `${randomBytes(16).toString('hex')}.${found.ext}`;
-    const where = `${claims.kind.toLowerCase()}/${key}`;
-    await setup.store.put(where, tmp, size, found.mime);
-    try {
-      await pub.db.tx(scopeOf(claims), (tx) => repo.insertFile(tx, {
-        key, kind: claims.kind, companyId: claims.companyId, category: found.category, name, mime: found.mime, size,
-        store: setup.store.name, uploadedBy: claims.userId,
-      }));
-    } catch (e) {
-      await setup.store.remove(where).catch(() => {});
-      throw e;
-    }
-    return { key, kind: claims.kind, category: found.category, name, mime: found.mime, size };
+    return await storeSpooled(pub.db, setup, tmp, { ...claims, name, accept });
   } finally {
     await fsp.rm(tmp, { force: true });
   }
+}
+
+/**
+ * Checks a file spooled to disk by its first bytes and size, moves it to the store and records it
+ * (the upload above; the demo seed's tutorials). The spooled file is gone or left for the caller to remove.
+ */
+export async function storeSpooled(
+  db: Db, setup: FileSetup, tmp: string,
+  o: { kind: UploadKind; companyId: number | null; userId: number | null; name: string; accept?: UploadCategory },
+): Promise<UploadedFile> {
+  const { size } = await fsp.stat(tmp);
+  const found = checkUpload(await detect(await readHead(tmp)), size, o.accept);
+  const key = `${randomBytes(16).toString('hex')}.${found.ext}`;
+  const where = `${o.kind.toLowerCase()}/${key}`;
+  await setup.store.put(where, tmp, size, found.mime);
+  const row = { key, kind: o.kind, companyId: o.companyId, category: found.category, name: o.name, mime: found.mime, size };
+  try {
+    const scope: Scope = { companyId: o.companyId, allCompanies: o.companyId === null, areaIds: null, userId: o.userId };
+    await db.tx(scope, (tx) => repo.insertFile(tx, { ...row, store: setup.store.name, uploadedBy: o.userId }));
+  } catch (e) {
+    await setup.store.remove(where).catch(() => {});
+    throw e;
+  }
+  return { key, kind: o.kind, category: found.category, name: o.name, mime: found.mime, size };
 }
 
 /** The viewer a signed-in back-office user is. */
