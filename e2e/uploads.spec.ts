@@ -30,7 +30,7 @@ test('the platform uploads pictures for a tutorial and views them; the help page
   await page.getByRole('button', { name: /新增教学视频/ }).click();
   const add = page.locator('.ant-modal').filter({ has: page.locator('.ant-modal-title', { hasText: '新增教学视频' }) });
   await add.getByLabel('标题').fill(title);
-  await add.locator('.ant-select').filter({ hasText: '视频教程' }).click();
+  await add.getByLabel('类别').click();
   await page.locator('.ant-select-dropdown:visible').getByText('文字教程', { exact: true }).click();
   await add.getByLabel('文字内容').fill('e2e：上传两张图片并在查看器中浏览。');
   // the second upload field is 图片 (the first is 视频)
@@ -61,8 +61,11 @@ test('the platform uploads pictures for a tutorial and views them; the help page
   // the help page: the header shortcut 文字教程
   await page.getByRole('button', { name: '文字教程' }).click();
   await expect(page).toHaveURL(/\/headQuestion\?mode=text/);
-  await page.getByRole('button', { name: title }).click();
-  const pictures = page.locator('.ant-collapse-item-active img');
+  // the first text tutorial is open at once (the new one: sort 0); any other opens with a click
+  const panel = page.locator('.ant-collapse-item').filter({ hasText: title });
+  await expect(panel).toBeVisible();
+  if (!(await panel.evaluate((e) => e.classList.contains('ant-collapse-item-active')))) await panel.getByRole('button', { name: title }).click();
+  const pictures = panel.locator('img');
   await expect(pictures).toHaveCount(2);
   await pictures.nth(1).click();
   await viewerLoaded(page);

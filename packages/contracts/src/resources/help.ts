@@ -11,7 +11,8 @@ export const teachingVideoResource = defineResource({
   title: '教学视频',
   fields: [
     { key: 'title', label: '标题', type: 'text', required: true, max: 100, search: 'like', unique: true, width: 220 },
-    { key: 'mode', label: '类别', type: 'enum', options: TEACHING_MODES, colors: { 1: 'blue', 2: 'purple' }, default: 1, search: 'eq', width: 110 },
+    // no default: a default would also preselect the list's filter and hide the other kind
+    { key: 'mode', label: '类别', type: 'enum', options: TEACHING_MODES, colors: { 1: 'blue', 2: 'purple' }, required: true, search: 'eq', width: 110 },
     {
       key: 'video', label: '视频', type: 'file', file: { accept: 'video', kind: 'Public', max: 1 }, default: [], width: 120,
       tooltip: '视频教程上传一个视频（MP4、WebM 等，最大 200 MB）',
