@@ -13,6 +13,7 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
+import multipart from '@fastify/multipart';
 import type { Db } from './db/client.ts';
 import { AppError } from './http/errors.ts';
 import { answerSerializer, checkPerm, type Perm } from './http/routes.ts';
@@ -48,6 +49,8 @@ import { payAppRoutes, type PayAppProvider } from './modules/payapp/index.ts';
 import { contentRoutes } from './modules/content/index.ts';
 import { screenRoutes } from './modules/screen/index.ts';
 import { bankClient, bankRoutes, type BankClient } from './modules/bank/index.ts';
+import { fileRoutes, localFiles, type FileSetup } from './modules/files/index.ts';
+import { helpRoutes } from './modules/help/index.ts';
 import { addBillingJobs } from './jobs/billing.ts';
 
 z.config(z.locales.zhCN());
@@ -111,6 +114,8 @@ export interface AppOptions {
   sms?: SmsSetup;
   /** the settlement bank's sub-merchant interface (main.ts: bankFromConfig); default: none reachable */
   bank?: BankClient;
+  /** where uploads go and the upload tokens' key; default: a temporary directory and a key of this process only */
+  files?: FileSetup;
 }
 
 /** Without a configured SMS setup: secrets sealed with a key of this process, no provider reachable. */
@@ -203,6 +208,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     referrerPolicy: { policy: 'no-referrer' },
     crossOriginEmbedderPolicy: false,
   });
+
+  // uploads: multipart bodies are read as streams by the upload route only (its limits there)
+  await app.register(multipart, { limits: { files: 1, parts: 10 } });
 
   // Who is asking, and may they? Runs before validation, so an anonymous or forbidden request
   // learns nothing about the input it sent.
@@ -307,6 +315,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   bankRoutes(app, opts.bank ?? bankClient({ url: 'http://127.0.0.1:9', merId: 'none', key: randomBytes(32), timeoutMs: 1000 }));
   contentRoutes(app);
   screenRoutes(app, { db: opts.db, bus });
+  fileRoutes(app, opts.files ?? localFiles());
+  helpRoutes(app);
   schedulerRoutes(app);
   if (opts.jobs) {
     // the worker role's timed jobs, on the process's scheduler (main.ts) or one of their own

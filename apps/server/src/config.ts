@@ -119,6 +119,21 @@ const Env = z.object({
   SMS_TENCENT_PORT: z.coerce.number().int().min(0).max(65535).default(8094),
   SMS_ALIYUN_ENDPOINT: z.string().default('dysmsapi.aliyuncs.com'),
   SMS_TENCENT_ENDPOINT: z.string().default('sms.tencentcloudapi.com'),
+  // uploads (docs/OPERATIONS.md "Uploads"): local disk by default, any S3-compatible store with UPLOAD_STORE=s3
+  UPLOAD_STORE: z.enum(['local', 's3']).default('local'),
+  /** the local store's directory (default DATA_DIR/uploads); uploads are spooled under it while checked */
+  UPLOAD_DIR: z.string().optional(),
+  /** signs the upload tokens (any text); default DATA_DIR/upload-token-key, made at first start */
+  UPLOAD_TOKEN_KEY: z.string().min(16, 'UPLOAD_TOKEN_KEY 至少 16 个字符').optional(),
+  /** the S3 endpoint, e.g. http://127.0.0.1:9000 (MinIO); unset = AWS S3 of S3_REGION */
+  S3_ENDPOINT: z.string().url().optional(),
+  S3_REGION: z.string().default('us-east-1'),
+  S3_BUCKET: z.string().optional(),
+  S3_ACCESS_KEY_ID: z.string().optional(),
+  S3_SECRET_ACCESS_KEY: z.string().optional(),
+  S3_FORCE_PATH_STYLE: bool.default(true),
+  /** prepended to every object key, so deployments can share a bucket */
+  S3_PREFIX: z.string().regex(/^[A-Za-z0-9_\-/]*$/).default(''),
   /** DL/T 645 control/write password: PA + P2P1P0 (8 hex digits) and operator code (8 hex digits) */
   DLT645_PASSWORD: z.string().regex(/^[0-9A-Fa-f]{8}$/).default('02000000'),
   DLT645_OPERATOR: z.string().regex(/^[0-9A-Fa-f]{8}$/).default('00000000'),

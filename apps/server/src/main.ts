@@ -4,6 +4,7 @@ import { setClockAt } from './clock.ts';
 import { startDatabase } from './db/index.ts';
 import { DEMO_LOGINS, seedDemoIfEmpty } from './demo/seed.ts';
 import { seedDemoHistory } from './demo/history.ts';
+import { seedHelpDemo } from './demo/help.ts';
 import { buildApp } from './app.ts';
 import { authSettings } from './modules/auth/index.ts';
 import { ensurePlatformAdmin } from './modules/admin/index.ts';
@@ -12,6 +13,7 @@ import { simulatedProvider } from './modules/payapp/index.ts';
 import { paymentsFromConfig } from './modules/payment/index.ts';
 import { smsFromConfig } from './modules/notify/index.ts';
 import { bankFromConfig } from './modules/bank/index.ts';
+import { filesFromConfig } from './modules/files/index.ts';
 import { startDemoFleet } from './gateway/demo.ts';
 import { StartupError } from './ops/startup.ts';
 import { healthOf, startOpsServer } from './ops/health.ts';
@@ -49,6 +51,9 @@ async function main() {
   // the settlement bank (BANK_MODE); in emulator mode the local bank emulator runs in the API process
   const bank = await bankFromConfig(config, { emulator: config.roles.has('api') });
   if (bank.emulator) log(`本地银行模拟器（演示用，非真实银行）已启动：${bank.emulator.url}（验证短信与打款金额见 ${bank.emulator.url}/inbox）`);
+  // uploads: local disk or an S3-compatible store (UPLOAD_STORE); the demo's tutorials are stored through it
+  const files = await filesFromConfig(config);
+  if (config.SEED_DEMO) await seedHelpDemo(db, files, log);
 
   const app = await buildApp({
     db,
@@ -67,6 +72,7 @@ async function main() {
     payments: pay.payments,
     sms: sms.sms,
     bank: bank.client,
+    files,
   });
   // the demo's history goes through the API, before the simulated meters start from its last readings
   if (seeded && config.DEMO_HISTORY) {

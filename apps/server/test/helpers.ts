@@ -7,6 +7,7 @@ import type { EventBus } from '../src/modules/realtime/bus.ts';
 import type { Payments } from '../src/modules/payment/service.ts';
 import type { SmsSetup } from '../src/modules/notify/index.ts';
 import type { BankClient } from '../src/modules/bank/index.ts';
+import type { FileSetup } from '../src/modules/files/index.ts';
 import { testOwnerUrl } from './global-setup.ts';
 
 // Builds the real app against the test database; tests talk HTTP to it through inject().
@@ -25,11 +26,11 @@ export const OWNER_URL = () => process.env.TEST_OWNER_URL ?? testOwnerUrl();
 
 export async function testApp(
   auth: AuthSettings = { idleMinutes: 30, maxHours: 12 },
-  o: { bus?: EventBus; payments?: Payments; webDist?: string; sms?: SmsSetup; bank?: BankClient } = {},
+  o: { bus?: EventBus; payments?: Payments; webDist?: string; sms?: SmsSetup; bank?: BankClient; files?: FileSetup } = {},
 ): Promise<TestApp> {
   const db = openDb(appUrlFrom(OWNER_URL(), 'meter_app_test'), 10);
   const owner = new pg.Pool({ connectionString: OWNER_URL(), max: 3 });
-  const app = await buildApp({ db, auth, logLevel: 'silent', bus: o.bus, payments: o.payments, webDist: o.webDist, sms: o.sms, bank: o.bank });
+  const app = await buildApp({ db, auth, logLevel: 'silent', bus: o.bus, payments: o.payments, webDist: o.webDist, sms: o.sms, bank: o.bank, files: o.files });
   await app.ready();
   const call: TestApp['call'] = async (token, opts) => {
     const res = await app.inject({ ...opts, headers: { ...(opts.headers ?? {}), ...(token ? { authorization: token } : {}) } });

@@ -65,6 +65,9 @@ export function fieldAnswer(f: FieldDef): z.ZodType {
     case 'tags':
       t = z.array(z.union([z.string(), z.number()]));
       break;
+    case 'file':
+      t = z.array(z.string());
+      break;
     case 'password':
       // write-only: never part of an answer's contract
       return z.unknown();

@@ -44,6 +44,13 @@ export interface Endpoint<
    * the web saves it under this name (SPEC §7/§8: on failure the envelope comes back instead).
    */
   file?: string;
+  /**
+   * The body is multipart/form-data (an upload), not JSON: no body schema; the handler reads the parts
+   * (the web sends a FormData).
+   */
+  multipart?: boolean;
+  /** The answer is the bytes of a stored file shown in the page (an image, a video), not an envelope. */
+  inline?: boolean;
 }
 
 export function endpoint<
@@ -67,6 +74,10 @@ export interface RouteRef<E extends Endpoint> {
   paged: boolean;
   /** the file name a download is saved under (declarations with `file`) */
   file?: string;
+  /** the body is a FormData (declarations with `multipart`) */
+  multipart?: boolean;
+  /** the answer is a file shown in the page (declarations with `inline`): its URL is used as a src */
+  inline?: boolean;
   /** the declared operation key and access level: the web shows an action only to whoever may call it */
   op?: string;
   access?: AccessLevel;
@@ -89,6 +100,8 @@ export function clientSource(api: Record<string, Record<string, Endpoint>>): { j
     const rows = Object.entries(eps).map(([name, e]) => {
       const ref: Omit<RouteRef<Endpoint>, 'endpoint'> = { method: e.method, path: e.path, paged: e.paged === true };
       if (e.file) ref.file = e.file;
+      if (e.multipart) ref.multipart = true;
+      if (e.inline) ref.inline = true;
       if (e.perm && e.perm.op) ref.op = e.perm.op;
       if (e.perm && e.perm.access !== undefined) ref.access = e.perm.access;
       return `    ${JSON.stringify(name)}: ${JSON.stringify(ref)}`;

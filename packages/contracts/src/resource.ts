@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { num, phoneSchema } from './input.ts';
+import { FILE_KEY_RE, type UploadCategory, type UploadKind } from './endpoints/files.ts';
 
 // A CRUD resource declared once (DESIGN §3): its fields with Chinese labels, types, rules, enums and
 // search behaviour. The server derives validation, filters and routes from it; the web derives the
@@ -7,7 +8,7 @@ import { num, phoneSchema } from './input.ts';
 
 export type FieldType =
   | 'text' | 'textarea' | 'int' | 'decimal' | 'money' | 'enum' | 'bool'
-  | 'date' | 'datetime' | 'phone' | 'idcard' | 'ref' | 'password' | 'tags';
+  | 'date' | 'datetime' | 'phone' | 'idcard' | 'ref' | 'password' | 'tags' | 'file';
 
 export interface FieldDef {
   key: string;
@@ -40,6 +41,8 @@ export interface FieldDef {
   unit?: string;
   /** enum: value → tag colour (antd Tag); with it every value shows as a tag */
   colors?: Record<string, string>;
+  /** for 'file': what may be uploaded, with which token, how many (the value is the files' keys) */
+  file?: { accept: UploadCategory; kind: UploadKind; max: number };
 }
 
 export interface ResourceDef {
@@ -106,6 +109,13 @@ export function fieldSchema(f: FieldDef): z.ZodType {
     case 'tags':
       t = z.array(z.union([z.string(), z.number()])).max(500);
       break;
+    case 'file': {
+      const max = f.file?.max ?? 1;
+      let a = z.array(z.string().regex(FILE_KEY_RE, msg('中的文件标识无效'))).max(max, msg(`最多 ${max} 个`));
+      if (f.required) a = a.min(1, `请上传${f.label}`);
+      t = a;
+      break;
+    }
     default: {
       let s = z.string().trim();
       if (f.required) s = s.min(1, `请输入${f.label}`);

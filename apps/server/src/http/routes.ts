@@ -156,7 +156,8 @@ export function routes(app: FastifyInstance) {
       handler: async (req, reply) => {
         const input = { query: req.query, body: req.body, params: req.params } as HandlerInput<E>;
         const result = await handler(input, req.ctx as Ctx, req, reply);
-        if (reply.sent || e.file) return reply;
+        // a file answer (an export, a stored file shown in the page) was written to the reply by the handler
+        if (reply.sent || e.file || e.inline) return reply;
         return envelope(result);
       },
     });

@@ -68,6 +68,11 @@ export function configureRequest(patch: Partial<RequestConfig>): void {
   config = { ...config, ...patch };
 }
 
+/** The session token requests are sent with (null: not signed in). */
+export function sessionToken(): string | null {
+  return config.getToken();
+}
+
 const inflight = new Set<string>();
 
 /** For tests: forget in-flight marks. */
@@ -202,7 +207,9 @@ export function resetPrefetch(): void {
 export async function request<T = unknown>(method: Method, url: string, options: RequestOptions = {}): Promise<T> {
   const { params, data, silent } = options;
   const fullUrl = withQuery(url, params);
-  const body = data === undefined ? undefined : JSON.stringify(data);
+  // a FormData (an upload) goes as multipart, with the boundary the browser sets; anything else as JSON
+  const form = typeof FormData !== 'undefined' && data instanceof FormData ? data : undefined;
+  const body = form ?? (data === undefined ? undefined : JSON.stringify(data));
   if (capturing) {
     if (method !== 'GET') return new Promise<T>(() => undefined); // prefetch never writes
     startPrefetch(fullUrl);
@@ -212,8 +219,9 @@ export async function request<T = unknown>(method: Method, url: string, options:
   }
 
   let mark: string | null = null;
-  if (method !== 'GET') {
-    mark = `${method} ${fullUrl} ${body ?? ''}`;
+  // uploads are not deduplicated: two files sent at once are two requests (their bodies differ)
+  if (method !== 'GET' && !form) {
+    mark = `${method} ${fullUrl} ${typeof body === 'string' ? body : ''}`;
     if (inflight.has(mark)) {
       config.toast.warning(MSG_DUPLICATE);
       throw new ApiError(MSG_DUPLICATE, 'DUPLICATE');
@@ -230,7 +238,7 @@ export async function request<T = unknown>(method: Method, url: string, options:
   let res: Response;
   try {
     const held = method === 'GET' ? takePrefetched(fullUrl) : undefined;
-    res = await (held ?? config.fetch(fullUrl, { method, headers: headers(body !== undefined), body }));
+    res = await (held ?? config.fetch(fullUrl, { method, headers: headers(typeof body === 'string'), body }));
   } catch {
     release();
     if (!silent) config.toast.error('网络连接失败，请检查网络');
@@ -329,4 +337,24 @@ export async function download(url: string, params?: Query, fallbackName = '导�
   saveBlob(blob, name);
   config.toast.success(MSG_DOWNLOAD_OK);
   return name;
+}
+
+/**
+ * A stored file's bytes (a private upload shown in the page): GET with the token. Failures reject to
+ * the caller without a toast (SPEC §8: upload and download failures reject to the caller); 401 still
+ * goes to login.
+ */
+export async function fetchBlob(url: string): Promise<Blob> {
+  let res: Response;
+  try {
+    res = await config.fetch(url, { method: 'GET', headers: headers(false) });
+  } catch {
+    throw new ApiError(MSG_FAILED, 'NETWORK');
+  }
+  if (res.status === 401) throw unauthorized(true);
+  if (!res.ok) {
+    const text = serverMessage(await readBody(res)) || `${MSG_FAILED}（${res.status}）`;
+    throw new ApiError(text, `HTTP_${res.status}`, res.status, text);
+  }
+  return res.blob();
 }

@@ -6,7 +6,8 @@ import { RouterProvider } from 'react-router';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { configureRequest } from '../api/request.ts';
-import { clearSession, getToken } from './session.ts';
+import { forgetUploadTokens } from '../api/upload.ts';
+import { clearSession, getToken, onSessionCleared } from './session.ts';
 import { FeedbackBridge, toast } from './feedback.tsx';
 import { LockOverlay } from './LockOverlay.tsx';
 import { router } from './router.tsx';
@@ -21,6 +22,9 @@ configureRequest({
     if (window.location.pathname !== '/login') void router.navigate('/login', { replace: true });
   },
 });
+
+// an upload token names the company its files belong to: none outlives the session (SPEC §4 cache)
+onSessionCleared(forgetUploadTokens);
 
 const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000 } },

@@ -7,6 +7,7 @@ import { isValidIdCard, type FieldDef, type ResourceDef } from '@meter/contracts
 import { phoneRule } from './rules.ts';
 import { http } from '../api/request.ts';
 import type { ResourceColumn } from './ResourceTable.tsx';
+import { FileThumbs, FileUpload } from './FileUpload.tsx';
 
 type Option = { label: string; value: string | number };
 
@@ -105,6 +106,15 @@ export function columnOf<T>(f: FieldDef): ResourceColumn<T> {
       return { ...base, valueType: 'password', hideInTable: true, hideInEdit: true, search: false };
     case 'tags':
       return { ...base, valueType: 'select', fieldProps: { mode: 'tags' }, hideInTable: true };
+    case 'file': {
+      const file = f.file ?? { accept: 'image' as const, kind: 'Public' as const, max: 1 };
+      return {
+        ...base,
+        search: false,
+        render: (_d, r) => <FileThumbs keys={(r as Record<string, unknown>)[f.key] as string[] | null} accept={file.accept} kind={file.kind} />,
+        renderFormItem: () => <FileUpload accept={file.accept} kind={file.kind} max={file.max} />,
+      };
+    }
     default:
       return { ...base, valueType: 'text', ellipsis: true };
   }

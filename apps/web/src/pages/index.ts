@@ -31,6 +31,7 @@ const PAGES: Record<string, Page> = {
   apply: lazyPage(() => import('./platform/Apply.tsx')),
   bankManagement: lazyPage(() => import('./platform/BankManagement.tsx')),
   noteBocLog: lazyPage(() => import('./notes/NoteBocLog.tsx')),
+  teachingVideo: lazyPage(() => import('./platform/TeachingVideo.tsx')),
   addedAppeal: lazyPage(() => import('./added/AddedAppeal.tsx')),
   systemAppeal: lazyPage(() => import('./added/SystemAppeal.tsx')),
   screen: lazyPage(() => import('./screen/Screen.tsx')),

@@ -38,7 +38,7 @@ export interface Call {
   url: string;
   path: string;
   query: URLSearchParams;
-  /** parsed JSON (tests read what they sent) */
+  /** parsed JSON (tests read what they sent); an upload's FormData as it is */
   body: any;
 }
 
@@ -61,7 +61,7 @@ export function mockServer(handler: Handler, toasts: string[] = [], calls: Call[
     fetch: vi.fn(async (input: string, init: RequestInit = {}) => {
       const url = new URL(input, 'http://x');
       const call: Call = {
-        method: init.method ?? 'GET', url: input, path: url.pathname, query: url.searchParams, body: init.body ? JSON.parse(String(init.body)) : undefined,
+        method: init.method ?? 'GET', url: input, path: url.pathname, query: url.searchParams, body: init.body instanceof FormData ? init.body : init.body ? JSON.parse(String(init.body)) : undefined,
       };
       calls.push(call);
       const a = handler(call) ?? ok(null);

@@ -6,6 +6,7 @@ import { areaPermissionResource } from '../resources/area.ts';
 import { chargingTypeResource } from '../resources/room.ts';
 import { companyClassifyResource } from '../resources/company.ts';
 import { deviceLookupResource } from '../resources/device.ts';
+import { teachingVideoResource } from '../resources/help.ts';
 
 // The declared CRUD resources' endpoints, one registry entry each: paths (SPEC §7), who may read and write.
 // Each gives five declarations (list, detail, create, update, remove; packages/contracts/src/crud.ts);
@@ -46,5 +47,9 @@ export const crudApi = {
       update: '/yewu/api/alarmscheme/detail', remove: '/yewu/api/alarmscheme/detail',
     },
     tags: schemeTags, read: { routes: ['recordsPolice', 'recordsTable'] }, write: { routes: ['recordsPolice'] },
+  }),
+  // read by everyone signed in (the help page of every account), written on the platform's /teachingVideo
+  teachingVideo: crudEndpoints(teachingVideoResource, {
+    paths: '/yewu/api/Sys_TeachingVideo', tags: ['帮助'], read: {}, write: { access: 0, routes: ['teachingVideo'] },
   }),
 };

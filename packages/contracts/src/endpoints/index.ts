@@ -24,6 +24,7 @@ import { reconcileEndpoints } from './reconcile.ts';
 import { screenEndpoints } from './screen.ts';
 import { merchantEndpoints } from './merchant.ts';
 import { agricultureBankEndpoints, bankEndpoints, companyBocInfoEndpoints, propertyInfoEndpoints } from './bank.ts';
+import { fileEndpoints } from './files.ts';
 
 // Every declared endpoint, by domain. The server registers each (http/routes.ts `r.endpoint`), the web
 // calls them (api/endpoint.ts), and endpoints.int.test.ts checks declarations ↔ registered routes.
@@ -53,6 +54,7 @@ export * from './reconcile.ts';
 export * from './screen.ts';
 export * from './merchant.ts';
 export * from './bank.ts';
+export * from './files.ts';
 
 export const API = {
   auth: authEndpoints,
@@ -85,6 +87,7 @@ export const API = {
   propertyInfo: propertyInfoEndpoints,
   agricultureBank: agricultureBankEndpoints,
   companyBocInfo: companyBocInfoEndpoints,
+  files: fileEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */

@@ -9,3 +9,4 @@ export * from './payapp.ts';
 export * from './content.ts';
 export * from './sms.ts';
 export * from './bank.ts';
+export * from './help.ts';

@@ -13,3 +13,4 @@ export * from './content.ts';
 export * from './imports.ts';
 export * from './reconcile.ts';
 export * from './bank.ts';
+export * from './files.ts';
