@@ -12,6 +12,9 @@ export const E = {
     role: { method: 'GET', path: '/yonghu/api/admin/user/role', paged: false } as RouteRef<typeof API.auth.role>,
     loginCode: { method: 'GET', path: '/yonghu/api/admin/user/LoginCode', paged: false } as RouteRef<typeof API.auth.loginCode>,
     unlock: { method: 'POST', path: '/yonghu/api/admin/user/unlock', paged: false } as RouteRef<typeof API.auth.unlock>,
+    profile: { method: 'GET', path: '/yonghu/api/admin/user/profile', paged: false } as RouteRef<typeof API.auth.profile>,
+    saveProfile: { method: 'PUT', path: '/yonghu/api/admin/user/profile', paged: false } as RouteRef<typeof API.auth.saveProfile>,
+    loginLog: { method: 'GET', path: '/yonghu/api/admin/user/loginLog', paged: true } as RouteRef<typeof API.auth.loginLog>,
     changePassword: { method: 'PUT', path: '/yonghu/api/admin/user/changePassword', paged: false } as RouteRef<typeof API.auth.changePassword>,
   },
   system: {
@@ -363,5 +366,12 @@ export const E = {
   },
   screen: {
     summary: { method: 'GET', path: '/yewu/api/Screen/Summary', paged: false } as RouteRef<typeof API.screen.summary>,
+    gether: { method: 'GET', path: '/yewu/api/Area/Gether', paged: false } as RouteRef<typeof API.screen.gether>,
+  },
+  settings: {
+    configList: { method: 'GET', path: '/yewu/api/sys_config/list', paged: false } as RouteRef<typeof API.settings.configList>,
+    configSave: { method: 'PUT', path: '/yewu/api/sys_config/detail', paged: false } as RouteRef<typeof API.settings.configSave>,
+    exportConfig: { method: 'GET', path: '/export/api/save/config', paged: false } as RouteRef<typeof API.settings.exportConfig>,
+    saveExportConfig: { method: 'PUT', path: '/export/api/save/config', paged: false } as RouteRef<typeof API.settings.saveExportConfig>,
   },
 };

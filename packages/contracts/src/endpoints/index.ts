@@ -22,6 +22,7 @@ import { roomEndpoints } from './room.ts';
 import { deviceEndpoints } from './device.ts';
 import { reconcileEndpoints } from './reconcile.ts';
 import { screenEndpoints } from './screen.ts';
+import { settingsEndpoints } from './settings.ts';
 
 // Every declared endpoint, by domain. The server registers each (http/routes.ts `r.endpoint`), the web
 // calls them (api/endpoint.ts), and endpoints.int.test.ts checks declarations ↔ registered routes.
@@ -49,6 +50,7 @@ export * from './room.ts';
 export * from './device.ts';
 export * from './reconcile.ts';
 export * from './screen.ts';
+export * from './settings.ts';
 
 export const API = {
   auth: authEndpoints,
@@ -76,6 +78,7 @@ export const API = {
   device: deviceEndpoints,
   reconcile: reconcileEndpoints,
   screen: screenEndpoints,
+  settings: settingsEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */
