@@ -3,6 +3,7 @@ import { SYSTEM_SCOPE, type Db, type Scope } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
 import { refuse, unauthorized } from '../../http/errors.ts';
 import { Page } from '../../http/envelope.ts';
+import { formatBeijing } from '../../time.ts';
 import { offsetOf } from '../../http/paging.ts';
 import type { AuthUser, Ctx, PublicCtx } from '../../http/context.ts';
 import { dummyVerify, hashPassword, hashToken, newToken, verifyPassword } from './crypto.ts';
@@ -213,6 +214,9 @@ export async function changePassword(ctx: Ctx, input: { oldPassword: string; new
 
 // ---- 个人中心 (/headUser) ----------------------------------------------------------------------------
 
+/** Beijing wall-clock text, null kept */
+const wallClock = (d: Date | null) => (d ? formatBeijing(d) : null);
+
 const LOGIN_FAILURES: Record<string, string> = {
   password: '密码错误', disabled: '账号已停用', locked: '账号已锁定', rate: '失败次数过多', no_user: '账号不存在',
 };
@@ -220,7 +224,7 @@ const LOGIN_FAILURES: Record<string, string> = {
 export async function profile(ctx: Ctx) {
   const r = await ctx.db.tx(SYSTEM_SCOPE, (tx) => repo.getProfile(tx, ctx.user.id));
   if (!r) throw unauthorized();
-  return r;
+  return { ...r, lastLoginAt: wallClock(r.lastLoginAt), passwordChangedAt: wallClock(r.passwordChangedAt), createdAt: formatBeijing(r.createdAt) };
 }
 
 export async function saveProfile(ctx: Ctx, input: { realName: string; phone: string }) {
@@ -236,7 +240,7 @@ export async function loginLog(ctx: Ctx, q: { index: number; size: number; succe
   return new Page(
     r.rows.map((x) => ({
       id: x.id, success: x.success, reasonText: x.success ? '' : (LOGIN_FAILURES[x.reason] ?? '登录失败'), ip: x.ip, userAgent: x.userAgent,
-      createdAt: x.createdAt, current: x.success && x.open,
+      createdAt: formatBeijing(x.createdAt), current: x.success && x.open,
     })),
     r.count,
   );

@@ -1,7 +1,7 @@
 import { PAY_METHODS, yuanToFen } from '@meter/contracts';
 import type { Ctx } from '../../http/context.ts';
 import { notFound } from '../../http/errors.ts';
-import { beijingNow, businessMonth, startOfBeijingMonth } from '../../time.ts';
+import { beijingNow, businessMonth, formatBeijing, startOfBeijingMonth } from '../../time.ts';
 import { configOf } from '../company/index.ts';
 import { WARNING_KINDS } from '../control/index.ts';
 import * as repo from './gether-repo.ts';
@@ -35,8 +35,8 @@ export async function gether(ctx: Ctx, areaId: number) {
         month: businessMonth(now), electric: thisUsage.electric, water: thisUsage.water, amountFen: thisUsage.amountFen,
         lastElectric: lastUsage.electric, lastWater: lastUsage.water, lastAmountFen: lastUsage.amountFen,
       },
-      payments: { ...payments, latest: payments.latest.map((p) => ({ ...p, payMethodText: methods[p.payMethod] ?? p.payMethod })) },
-      alarms: { open: alarms.open, latest: alarms.latest.map((a) => ({ ...a, kindText: WARNING_KINDS[a.kind] ?? a.kind })) },
+      payments: { ...payments, latest: payments.latest.map((p) => ({ ...p, createdAt: formatBeijing(p.createdAt), payMethodText: methods[p.payMethod] ?? p.payMethod })) },
+      alarms: { open: alarms.open, latest: alarms.latest.map((a) => ({ ...a, createdAt: formatBeijing(a.createdAt), kindText: WARNING_KINDS[a.kind] ?? a.kind })) },
       children: await repo.children(tx, areaId, lineFen),
     };
   });
