@@ -20,17 +20,17 @@ function change(now: number, last: number) {
 }
 
 const PAYMENT_COLUMNS: ColumnsType<GetherPayment> = [
-  { title: '时间', dataIndex: 'createdAt', width: 170 },
-  { title: '房间', dataIndex: 'roomName', width: 120 },
-  { title: '业主', dataIndex: 'ownerName', width: 100 },
-  { title: '支付方式', dataIndex: 'payMethodText', width: 100 },
+  { title: '时间', dataIndex: 'createdAt', width: 150 },
+  { title: '房间', dataIndex: 'roomName', width: 90 },
+  { title: '业主', dataIndex: 'ownerName', width: 80 },
+  { title: '支付方式', dataIndex: 'payMethodText', width: 80 },
   { title: '金额', dataIndex: 'amountFen', align: 'right', render: (v: number) => formatMoney(v) },
 ];
 
 const ALARM_COLUMNS: ColumnsType<ScreenAlarm> = [
-  { title: '时间', dataIndex: 'createdAt', width: 170 },
-  { title: '类型', dataIndex: 'kindText', width: 120, render: (v: string) => <Tag color="red">{v}</Tag> },
-  { title: '设备', dataIndex: 'device', width: 160 },
+  { title: '时间', dataIndex: 'createdAt', width: 150 },
+  { title: '类型', dataIndex: 'kindText', width: 100, render: (v: string) => <Tag color="red">{v}</Tag> },
+  { title: '设备', dataIndex: 'device', width: 140 },
   { title: '区域', dataIndex: 'areaName' },
 ];
 
