@@ -12,3 +12,4 @@ export * from './time.ts';
 export * from './endpoint.ts';
 export * from './endpoints/index.ts';
 export * from './crud.ts';
+export * from './exports.ts';

@@ -129,7 +129,7 @@ export const ROUTES: RouteDef[] = [
   { key: 'energyTotal', title: '综合费用', group: 'home', hidden: true, areaTree: true },
   { key: 'compreProperty', title: '综合缴费明细', group: 'home', hidden: true, areaTree: true },
   { key: 'comprePublic', title: '公摊电费缴费', group: 'home', hidden: true, areaTree: true },
-  { key: 'gether', title: '区域信息', group: 'home', hidden: true },
+  { key: 'gether', title: '区域信息', group: 'home', hidden: true, areaTree: true },
   { key: 'headQuestion', title: '帮助', group: 'home', hidden: true },
   { key: 'headSet', title: '设置', group: 'home', hidden: true },
   { key: 'headUser', title: '个人中心', group: 'home', hidden: true },

@@ -12,3 +12,13 @@ export function phoneRule(label = '手机号码'): Rule {
     },
   };
 }
+
+/** A confirmation field: required, and equal to `field` (e.g. 确认新密码 against newPassword). */
+export function confirmRules(field: string, required: string, mismatch: string): Rule[] {
+  return [
+    { required: true, message: required },
+    ({ getFieldValue }) => ({
+      validator: (_r, value) => (!value || value === getFieldValue(field) ? Promise.resolve() : Promise.reject(new Error(mismatch))),
+    }),
+  ];
+}

@@ -311,7 +311,11 @@ export const ReceiptAnswer = z.object({
 /** BillPrinting/Detail: the receipt as printed. */
 export const ReceiptDetailAnswer = ReceiptAnswer.extend({
   areaName: optText,
-  company: z.object({ id: z.number(), name: text, address: optText, phone: optText, bankName: text }),
+  company: z.object({
+    id: z.number(), name: text, address: optText, phone: optText, bankName: text,
+    /** the company's 收据抬头 and 收据备注 (sys_config; the title is the company name when none is set) */
+    receiptTitle: text, receiptFooter: text,
+  }),
   room: z.object({ id: optNum, name: optText, areaName: optText }),
   owner: z.object({ id: z.number(), name: optText, phone: optText }),
   amountChinese: text,

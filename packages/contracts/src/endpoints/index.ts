@@ -25,6 +25,7 @@ import { screenEndpoints } from './screen.ts';
 import { merchantEndpoints } from './merchant.ts';
 import { agricultureBankEndpoints, bankEndpoints, companyBocInfoEndpoints, propertyInfoEndpoints } from './bank.ts';
 import { fileEndpoints } from './files.ts';
+import { settingsEndpoints } from './settings.ts';
 
 // Every declared endpoint, by domain. The server registers each (http/routes.ts `r.endpoint`), the web
 // calls them (api/endpoint.ts), and endpoints.int.test.ts checks declarations ↔ registered routes.
@@ -55,6 +56,7 @@ export * from './screen.ts';
 export * from './merchant.ts';
 export * from './bank.ts';
 export * from './files.ts';
+export * from './settings.ts';
 
 export const API = {
   auth: authEndpoints,
@@ -88,6 +90,7 @@ export const API = {
   agricultureBank: agricultureBankEndpoints,
   companyBocInfo: companyBocInfoEndpoints,
   files: fileEndpoints,
+  settings: settingsEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */

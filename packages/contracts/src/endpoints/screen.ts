@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
+import { num } from '../input.ts';
 import { CompanyQuery, wireTime } from '../query.ts';
 
 // 大屏可视化 (/screen): one answer with every figure of the dashboard, for the signed-in company (its
@@ -71,6 +72,62 @@ export const ScreenSummary = z.object({
   arrears: z.object({ owners: z.number(), owedFen: z.number(), lowOwners: z.number() }),
 });
 
+// 区域概况 (/gether): one area and everything below it — rooms, devices and how many are online,
+// balances and arrears (below the company's 欠费线, sys_config), this month's usage against last
+// month's, the latest payments and open device alarms, and the child areas with their own counts.
+// The area must be visible to the user (area-bound users see their areas only).
+
+export const GetherQuery = z.object({
+  areaId: num(z.number({ error: '请选择区域' }).int().positive('请选择区域'), '请选择区域'),
+});
+
+export const GetherPaymentRow = z.object({
+  id: z.number(),
+  roomName: z.string(),
+  ownerName: z.string(),
+  amountFen: z.number(),
+  payMethod: z.string(),
+  payMethodText: z.string(),
+  createdAt: wireTime,
+});
+
+export const GetherChildRow = z.object({
+  id: z.number(),
+  name: z.string(),
+  rooms: z.number(),
+  meters: z.number(),
+  online: z.number(),
+  arrearsRooms: z.number(),
+});
+
+export const GetherSummary = z.object({
+  area: z.object({ id: z.number(), name: z.string(), path: z.string(), companyName: z.string() }),
+  rooms: z.object({ total: z.number(), occupied: z.number(), vacant: z.number() }),
+  devices: z.object({ collectors: Online, electric: Online, water: Online, offNow: z.number() }),
+  balance: z.object({
+    electricFen: z.number(),
+    waterFen: z.number(),
+    /** the company's 欠费线 (sys_config arrearsLine) in 分 */
+    arrearsLineFen: z.number(),
+    arrearsRooms: z.number(),
+    /** how far the rooms in arrears are below the line, summed (分) */
+    arrearsFen: z.number(),
+  }),
+  /** settled consumption (kWh, m³) and amounts (分), this month and last */
+  usage: z.object({
+    month: z.string(),
+    electric: z.number(),
+    water: z.number(),
+    amountFen: z.number(),
+    lastElectric: z.number(),
+    lastWater: z.number(),
+    lastAmountFen: z.number(),
+  }),
+  payments: z.object({ monthFen: z.number(), monthCount: z.number(), latest: z.array(GetherPaymentRow) }),
+  alarms: z.object({ open: z.number(), latest: z.array(ScreenAlarmRow) }),
+  children: z.array(GetherChildRow),
+});
+
 const tags = ['大屏可视化'];
 
 export const screenEndpoints = {
@@ -78,9 +135,15 @@ export const screenEndpoints = {
     method: 'GET', path: '/yewu/api/Screen/Summary', summary: '大屏数据', perm: { routes: ['screen'] },
     query: CompanyQuery, response: ScreenSummary, tags,
   }),
+  gether: endpoint({
+    method: 'GET', path: '/yewu/api/Area/Gether', summary: '区域概况', perm: {}, query: GetherQuery, response: GetherSummary, tags: ['区域'],
+  }),
 };
 
 export type ScreenSummaryData = z.output<typeof ScreenSummary>;
 export type ScreenRoom = z.output<typeof ScreenRoomRow>;
 export type ScreenWorkOrder = z.output<typeof ScreenWorkOrderRow>;
 export type ScreenAlarm = z.output<typeof ScreenAlarmRow>;
+export type GetherData = z.output<typeof GetherSummary>;
+export type GetherPayment = z.output<typeof GetherPaymentRow>;
+export type GetherChild = z.output<typeof GetherChildRow>;

@@ -86,3 +86,21 @@ export const smsRules = pgTable('sms_rules', {
   channel: varchar('channel', { length: 8 }).notNull().default('sms'),
   updatedAt: updatedAt(),
 }, (t) => [primaryKey({ columns: [t.companyId, t.meterKind, t.event] })]);
+
+/** 系统配置 (sys_config): one value per company and catalogue item (sysConfigResource); unset = the default. */
+export const companyConfigs = pgTable('company_configs', {
+  companyId: companyId(),
+  key: varchar('key', { length: 64 }).notNull(),
+  value: text('value').notNull(),
+  updatedBy: ref('updated_by'),
+  updatedAt: updatedAt(),
+}, (t) => [primaryKey({ columns: [t.companyId, t.key] })]);
+
+/** 导出配置 (/export/api/save/config): the columns a company's export leaves out (by header; none = all). */
+export const exportConfigs = pgTable('export_configs', {
+  companyId: companyId(),
+  exportKey: varchar('export_key', { length: 32 }).notNull(),
+  hidden: text('hidden').array().notNull().default([]),
+  updatedBy: ref('updated_by'),
+  updatedAt: updatedAt(),
+}, (t) => [primaryKey({ columns: [t.companyId, t.exportKey] })]);

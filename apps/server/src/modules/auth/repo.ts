@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, sql, count } from 'drizzle-orm';
+import { and, desc, eq, gt, isNull, sql, count, type SQL } from 'drizzle-orm';
 import type { Pool } from 'pg';
 import type { Tx } from '../../db/client.ts';
 import { adminUsers, companies, loginAttempts, roles, sessions } from '../../db/schema/index.ts';
@@ -116,4 +116,45 @@ export async function lookupSession(pool: Pool, tokenHash: string, idleMinutes: 
   const row = r.rows[0];
   if (row?.area_ids) row.area_ids = row.area_ids.map(Number);
   return row;
+}
+
+// ---- 个人中心 ---------------------------------------------------------------------------------------
+
+export async function getProfile(tx: Tx, userId: number) {
+  const [r] = await tx
+    .select({
+      username: adminUsers.username, realName: adminUsers.realName, phone: adminUsers.phone, lastLoginAt: adminUsers.lastLoginAt,
+      passwordChangedAt: adminUsers.passwordChangedAt, createdAt: adminUsers.createdAt,
+    })
+    .from(adminUsers)
+    .where(eq(adminUsers.id, userId));
+  return r;
+}
+
+export async function setProfile(tx: Tx, userId: number, v: { realName: string; phone: string }) {
+  await tx.update(adminUsers).set({ ...v, updatedAt: sql`now()` }).where(eq(adminUsers.id, userId));
+}
+
+/**
+ * The user's own login attempts, newest first, each success with the session it opened (written in
+ * the same transaction, so with the same created_at) for its browser and whether it is still open.
+ */
+export async function loginLog(tx: Tx, userId: number, success: boolean | undefined, limit: number, offset: number) {
+  const where: SQL[] = [eq(loginAttempts.userId, userId)];
+  if (success !== undefined) where.push(eq(loginAttempts.success, success));
+  const cond = and(...where);
+  const rows = await tx
+    .select({
+      id: loginAttempts.id, success: loginAttempts.success, reason: loginAttempts.reason, ip: loginAttempts.ip, createdAt: loginAttempts.createdAt,
+      userAgent: sql<string>`coalesce(${sessions.userAgent}, '')`,
+      open: sql<boolean>`coalesce(${sessions.revokedAt} IS NULL AND ${sessions.expiresAt} > now(), false)`,
+    })
+    .from(loginAttempts)
+    .leftJoin(sessions, and(eq(sessions.userId, loginAttempts.userId), eq(sessions.createdAt, loginAttempts.createdAt), eq(loginAttempts.success, true)))
+    .where(cond)
+    .orderBy(desc(loginAttempts.id))
+    .limit(limit)
+    .offset(offset);
+  const [c] = await tx.select({ n: count() }).from(loginAttempts).where(cond);
+  return { rows, count: c.n };
 }

@@ -15,4 +15,7 @@ export default function authRoutes(app: FastifyInstance, settings: auth.AuthSett
   r.endpoint(A.loginCode, ({ query }) => auth.loginCode(query.username));
   r.endpoint(A.unlock, ({ body }, ctx) => auth.unlock(ctx, body.password));
   r.endpoint(A.changePassword, ({ body }, ctx) => auth.changePassword(ctx, body));
+  r.endpoint(A.profile, (_i, ctx) => auth.profile(ctx));
+  r.endpoint(A.saveProfile, ({ body }, ctx) => auth.saveProfile(ctx, body));
+  r.endpoint(A.loginLog, ({ query }, ctx) => auth.loginLog(ctx, query));
 }

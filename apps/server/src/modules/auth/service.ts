@@ -2,6 +2,9 @@ import { OPERATION_KEYS, ROUTES, type LoginResult } from '@meter/contracts';
 import { SYSTEM_SCOPE, type Db, type Scope } from '../../db/client.ts';
 import type { Config } from '../../config.ts';
 import { refuse, unauthorized } from '../../http/errors.ts';
+import { Page } from '../../http/envelope.ts';
+import { formatBeijing } from '../../time.ts';
+import { offsetOf } from '../../http/paging.ts';
 import type { AuthUser, Ctx, PublicCtx } from '../../http/context.ts';
 import { dummyVerify, hashPassword, hashToken, newToken, verifyPassword } from './crypto.ts';
 import * as repo from './repo.ts';
@@ -207,4 +210,38 @@ export async function changePassword(ctx: Ctx, input: { oldPassword: string; new
     await repo.revokeUserSessions(tx, ctx.user.id, 'password');
   });
   return null;
+}
+
+// ---- 个人中心 (/headUser) ----------------------------------------------------------------------------
+
+/** Beijing wall-clock text, null kept */
+const wallClock = (d: Date | null) => (d ? formatBeijing(d) : null);
+
+const LOGIN_FAILURES: Record<string, string> = {
+  password: '密码错误', disabled: '账号已停用', locked: '账号已锁定', rate: '失败次数过多', no_user: '账号不存在',
+};
+
+export async function profile(ctx: Ctx) {
+  const r = await ctx.db.tx(SYSTEM_SCOPE, (tx) => repo.getProfile(tx, ctx.user.id));
+  if (!r) throw unauthorized();
+  return { ...r, lastLoginAt: wallClock(r.lastLoginAt), passwordChangedAt: wallClock(r.passwordChangedAt), createdAt: formatBeijing(r.createdAt) };
+}
+
+export async function saveProfile(ctx: Ctx, input: { realName: string; phone: string }) {
+  ctx.audit.target = `账号 ${ctx.user.username}`;
+  await ctx.db.tx(SYSTEM_SCOPE, (tx) => repo.setProfile(tx, ctx.user.id, input));
+  return profile(ctx);
+}
+
+/** 登录记录: the signed-in user's own attempts (login_attempts), the browser of each session opened. */
+export async function loginLog(ctx: Ctx, q: { index: number; size: number; success?: number }) {
+  const success = q.success === undefined ? undefined : q.success === 1;
+  const r = await ctx.db.tx(SYSTEM_SCOPE, (tx) => repo.loginLog(tx, ctx.user.id, success, q.size, offsetOf(q)));
+  return new Page(
+    r.rows.map((x) => ({
+      id: x.id, success: x.success, reasonText: x.success ? '' : (LOGIN_FAILURES[x.reason] ?? '登录失败'), ip: x.ip, userAgent: x.userAgent,
+      createdAt: formatBeijing(x.createdAt), current: x.success && x.open,
+    })),
+    r.count,
+  );
 }

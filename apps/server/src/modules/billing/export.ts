@@ -1,7 +1,7 @@
 import type { FastifyReply } from 'fastify';
-import { fenToYuan } from '@meter/contracts';
+import { EXPORT_LAYOUTS, fenToYuan } from '@meter/contracts';
 import type { Ctx } from '../../http/context.ts';
-import { keyset, streamXlsx } from '../report/index.ts';
+import { keyset, shownColumns, streamXlsx } from '../report/index.ts';
 import * as repo from './repo/index.ts';
 import { NOTE_TEXT, settlementFilter, type SettlementQueryInput } from './views.ts';
 
@@ -10,12 +10,7 @@ import { NOTE_TEXT, settlementFilter, type SettlementQueryInput } from './views.
 
 const BATCH = 5000;
 
-export const SETTLEMENT_COLUMNS = [
-  { header: '表具名称', width: 18 }, { header: '表具地址', width: 16 }, { header: '类型', width: 6 }, { header: '房间', width: 12 },
-  { header: '业主', width: 10 }, { header: '上次抄表时间', width: 20 }, { header: '本次抄表时间', width: 20 }, { header: '上次读数', width: 12 },
-  { header: '本次读数', width: 12 }, { header: '倍率', width: 8 }, { header: '用量', width: 12 }, { header: '单位', width: 6 },
-  { header: '金额（元）', width: 12 }, { header: '结算周期', width: 10 }, { header: '状态', width: 12 }, { header: '结算时间', width: 20 },
-];
+export const SETTLEMENT_COLUMNS = EXPORT_LAYOUTS.settlement.columns;
 
 export function settlementRow(x: Record<string, unknown>): unknown[] {
   const water = Number(x.meterKind) === 2;
@@ -26,13 +21,14 @@ export function settlementRow(x: Record<string, unknown>): unknown[] {
   ];
 }
 
-export function exportSettlements(ctx: Ctx, q: SettlementQueryInput, reply: FastifyReply) {
+export async function exportSettlements(ctx: Ctx, q: SettlementQueryInput, reply: FastifyReply) {
   const f = settlementFilter(ctx, q);
   ctx.audit.target = '抄表结算导出';
   return streamXlsx(reply, {
     filename: '抄表结算.xlsx',
     sheet: '抄表结算',
     columns: SETTLEMENT_COLUMNS,
+    keep: await shownColumns(ctx, 'settlement'),
     batches: keyset(
       (after: { at: string; id: number } | null) => ctx.tx((tx) => repo.settlementsBefore(tx, f, after, BATCH)),
       (row) => ({ at: String(row.readAtIso), id: Number(row.id) }),

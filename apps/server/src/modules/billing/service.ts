@@ -1,6 +1,7 @@
 import QRCode from 'qrcode';
 import { BANK_NAMES, amountToChinese, fenToYuan } from '@meter/contracts';
 import type { Ctx } from '../../http/context.ts';
+import { configOf } from '../company/index.ts';
 import { Page } from '../../http/envelope.ts';
 import { badRequest, notFound, refuse } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
@@ -51,13 +52,18 @@ export async function qrDataUrl(text: string): Promise<string> {
 }
 
 export async function receiptDetail(ctx: Ctx, id: number) {
-  const x = await ctx.tx((tx) => repo.getReceipt(tx, id, restricted(ctx)));
-  if (!x) throw notFound('票据');
+  const [x, config] = await ctx.tx(async (tx) => {
+    const r = await repo.getReceipt(tx, id, restricted(ctx));
+    return [r, r ? await configOf(tx, Number(r.companyId)) : null] as const;
+  });
+  if (!x || !config) throw notFound('票据');
   const amount = yuan(x.amountFen);
   const qrText = `票据号:${String(x.no)};单位:${String(x.companyName)};房间:${String(x.roomName ?? '')};金额:${amount};时间:${String(x.createdAt)}`;
   return {
     ...presentReceipt(x),
-    company: { id: x.companyId, name: x.companyName, address: x.companyAddress, phone: x.companyPhone, bankName: BANK_NAMES[Number(x.bankType)] ?? '' },
+    company: { id: x.companyId, name: x.companyName, address: x.companyAddress, phone: x.companyPhone, bankName: BANK_NAMES[Number(x.bankType)] ?? '',
+      receiptTitle: config.receiptTitle || String(x.companyName), receiptFooter: config.receiptFooter,
+    },
     room: { id: x.roomId, name: x.roomName, areaName: x.areaName },
     owner: { id: x.ownerId, name: x.ownerName, phone: x.ownerPhone },
     amountChinese: amountToChinese(amount),

@@ -2,3 +2,4 @@
 export { default as companyRoutes } from './routes.ts';
 export { seedCompanyArchive } from './seed.ts';
 export * as valvePassword from './valve-password.ts';
+export { configOf } from './config.ts';

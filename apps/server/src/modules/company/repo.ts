@@ -1,6 +1,9 @@
 import { and, asc, count, desc, eq, ilike, inArray, isNotNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import { adminUsers, areaPermissions, areas, auditLog, collectors, companies, companyClassifies, meters, owners, roles, rooms, sessions, userAreas } from '../../db/schema/index.ts';
+import {
+  adminUsers, areaPermissions, areas, auditLog, collectors, companies, companyClassifies, companyConfigs, exportConfigs, meters, owners, roles, rooms,
+  sessions, userAreas,
+} from '../../db/schema/index.ts';
 import { conflict } from '../../http/errors.ts';
 
 // The only SQL of the company domain. Row-level security shows company staff only their own company
@@ -164,6 +167,8 @@ export async function deleteCompany(tx: Tx, id: number) {
   await tx.delete(sessions).where(eq(sessions.companyId, id));
   await tx.delete(areaPermissions).where(eq(areaPermissions.companyId, id));
   await tx.delete(roles).where(eq(roles.companyId, id));
+  await tx.delete(companyConfigs).where(eq(companyConfigs.companyId, id));
+  await tx.delete(exportConfigs).where(eq(exportConfigs.companyId, id));
   await tx.delete(companies).where(eq(companies.id, id));
 }
 
@@ -188,4 +193,31 @@ export async function plansInUse(tx: Tx, id: number) {
     .where(and(eq(meters.companyId, id), isNotNull(meters.plan), ne(meters.status, 2)))
     .groupBy(meters.kind, meters.plan);
   return { collectors: c, meters: m };
+}
+
+// ---- 系统配置 (sys_config) -------------------------------------------------------------------------
+
+/** The company's set values, with who set them last. */
+export async function configValues(tx: Tx, companyId: number) {
+  return tx
+    .select({ key: companyConfigs.key, value: companyConfigs.value, updatedAt: companyConfigs.updatedAt, updatedBy: adminUsers.username })
+    .from(companyConfigs)
+    .leftJoin(adminUsers, eq(adminUsers.id, companyConfigs.updatedBy))
+    .where(eq(companyConfigs.companyId, companyId));
+}
+
+export async function saveConfigValues(tx: Tx, companyId: number, userId: number, values: { key: string; value: string }[]) {
+  if (!values.length) return;
+  await tx
+    .insert(companyConfigs)
+    .values(values.map((v) => ({ companyId, key: v.key, value: v.value, updatedBy: userId })))
+    .onConflictDoUpdate({
+      target: [companyConfigs.companyId, companyConfigs.key],
+      set: { value: sql`excluded.value`, updatedBy: sql`excluded.updated_by`, updatedAt: sql`now()` },
+    });
+}
+
+export async function companyExists(tx: Tx, id: number) {
+  const [r] = await tx.select({ id: companies.id }).from(companies).where(eq(companies.id, id));
+  return !!r;
 }

@@ -7,6 +7,7 @@ import * as repo from './repo.ts';
 import * as company from './service.ts';
 import * as payGear from './pay-gear.ts';
 import * as valvePwd from './valve-password.ts';
+import * as config from './config.ts';
 
 export default function companyRoutes(app: FastifyInstance) {
   const r = routes(app);
@@ -24,6 +25,9 @@ export default function companyRoutes(app: FastifyInstance) {
   r.endpoint(C.create, ({ body }, ctx) => company.create(ctx, body));
   r.endpoint(C.update, ({ body }, ctx) => company.update(ctx, body));
   r.endpoint(C.remove, ({ body }, ctx) => company.remove(ctx, body.ids));
+
+  r.endpoint(API.settings.configList, ({ query }, ctx) => config.list(ctx, query));
+  r.endpoint(API.settings.configSave, ({ query, body }, ctx) => config.save(ctx, query, body));
 
   r.endpoint(C.devicePermiss, ({ query }, ctx) => company.devicePermiss(ctx, query));
   r.endpoint(C.saveDevicePermiss, ({ body }, ctx) => company.saveDevicePermiss(ctx, body));

@@ -137,7 +137,7 @@ const TABLE_LABELS: Record<string, string> = {
 };
 
 /** Deleted together with the company: its own configuration, and the audit log (kept for history). */
-const DELETED_WITH_COMPANY = ['roles', 'area_permissions', 'sessions', 'user_areas', 'audit_log', 'companies'];
+const DELETED_WITH_COMPANY = ['roles', 'area_permissions', 'sessions', 'user_areas', 'audit_log', 'company_configs', 'export_configs', 'companies'];
 
 export async function remove(ctx: Ctx, ids: number[]) {
   return companyTx(ctx, async (tx) => {

@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { GENDERS, OWNER_STATUS } from '@meter/contracts';
+import { GENDERS, OWNER_STATUS, keyedColumns } from '@meter/contracts';
 import type { Tx } from '../../db/client.ts';
 import { companyOf, type Ctx } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
@@ -7,6 +7,7 @@ import { conflict, notFound, refuse } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
 import { hashPassword, randomPassword } from '../auth/index.ts';
 import { lockRoom } from '../room/index.ts';
+import { pickColumns, shownColumns } from '../report/index.ts';
 import * as repo from './repo.ts';
 import type { HistoryListInput, OwnerInput, OwnerListInput } from '@meter/contracts';
 import { streamXlsx, type XlsxColumn } from './xlsx.ts';
@@ -181,20 +182,9 @@ export async function listHistory(ctx: Ctx, q: HistoryListInput) {
 export const EXPORT_FILENAME = '业主档案.xlsx';
 const EXPORT_BATCH = 1000;
 
-export const EXPORT_COLUMNS: XlsxColumn[] = [
-  { header: '业主编号', key: 'id', width: 10 },
-  { header: '业主姓名', key: 'name', width: 12 },
-  { header: '手机号码', key: 'phone', width: 14 },
-  { header: '身份证号', key: 'idNumber', width: 21 },
-  { header: '性别', key: 'gender', width: 6 },
-  { header: '房间', key: 'roomName', width: 14 },
-  { header: '区域位置', key: 'areaName', width: 28 },
-  { header: '状态', key: 'status', width: 8 },
-  { header: '入住时间', key: 'movedInAt', width: 20 },
-  { header: '邮箱', key: 'email', width: 22 },
-  { header: '备注', key: 'memo', width: 24 },
-  { header: '创建时间', key: 'createdAt', width: 20 },
-];
+export const EXPORT_COLUMNS: XlsxColumn[] = keyedColumns('owner', [
+  'id', 'name', 'phone', 'idNumber', 'gender', 'roomName', 'areaName', 'status', 'movedInAt', 'email', 'memo', 'createdAt',
+]);
 
 /** YYYY-MM-DD HH:mm:ss in Asia/Shanghai */
 export const formatTime = (d: Date | string | null) => (d ? formatBeijing(new Date(d)) : '');
@@ -228,6 +218,6 @@ async function* exportBatches(ctx: Ctx, q: Partial<OwnerListInput>) {
 }
 
 export async function exportOwners(ctx: Ctx, q: Partial<OwnerListInput>, reply: FastifyReply) {
-  await streamXlsx(reply, { filename: EXPORT_FILENAME, sheet: '业主档案', columns: EXPORT_COLUMNS, batches: exportBatches(ctx, q) });
+  await streamXlsx(reply, { filename: EXPORT_FILENAME, sheet: '业主档案', columns: pickColumns(EXPORT_COLUMNS, await shownColumns(ctx, 'owner')).columns, batches: exportBatches(ctx, q) });
   return reply;
 }

@@ -1,11 +1,11 @@
 import type { FastifyReply } from 'fastify';
-import { fenToYuan, RECONCILE_OUTCOMES } from '@meter/contracts';
+import { fenToYuan, keyedColumns, RECONCILE_OUTCOMES } from '@meter/contracts';
 import { SYSTEM_SCOPE, type Db } from '../../db/client.ts';
 import type { Ctx } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
 import { notFound, refuse } from '../../http/errors.ts';
 import { CHANNEL_TEXT, recoverOrder, type Payments, type StatementRow } from '../payment/index.ts';
-import { streamXlsx } from '../report/index.ts';
+import { shownColumns, streamXlsx } from '../report/index.ts';
 import { addDays, beijingFields, businessDate } from '../../time.ts';
 import { now } from '../../clock.ts';
 import { classify, type Outcome } from './classify.ts';
@@ -109,29 +109,18 @@ export async function recover(ctx: Ctx, pay: Payments, id: number) {
   });
 }
 
-const EXPORT_COLUMNS: { header: string; key: string; width: number; money?: boolean }[] = [
-  { header: '对账日期', key: 'day', width: 12 },
-  { header: '支付平台', key: 'channelText', width: 10 },
-  { header: '单位', key: 'companyName', width: 18 },
-  { header: '商户订单号', key: 'outTradeNo', width: 28 },
-  { header: '支付平台交易号', key: 'tradeNo', width: 32 },
-  { header: '支付时间', key: 'tradeTime', width: 20 },
-  { header: '房间', key: 'roomName', width: 16 },
-  { header: '业主', key: 'ownerName', width: 12 },
-  { header: '平台金额（元）', key: 'providerAmount', width: 14, money: true },
-  { header: '本地金额（元）', key: 'ourAmount', width: 14, money: true },
-  { header: '本地状态', key: 'ourStatusText', width: 10 },
-  { header: '对账结果', key: 'outcomeText', width: 10 },
-  { header: '补单时间', key: 'recoveredAt', width: 20 },
-  { header: '补单人', key: 'recoveredBy', width: 12 },
-];
+const MONEY_KEYS = new Set(['providerAmount', 'ourAmount']);
+const EXPORT_COLUMNS = keyedColumns('reconcile', [
+  'day', 'channelText', 'companyName', 'outTradeNo', 'tradeNo', 'tradeTime', 'roomName', 'ownerName', 'providerAmount', 'ourAmount',
+  'ourStatusText', 'outcomeText', 'recoveredAt', 'recoveredBy',
+]);
 
 async function* exportBatches(ctx: Ctx, q: { channel: Channel; day: string; outcome?: string }) {
   for (let offset = 0; ; offset += 1000) {
     const r = await ctx.tx((tx) => repo.listRows(tx, filterOf(ctx, q), 1000, offset));
     yield r.rows.map((x) => {
       const row: Record<string, unknown> = { ...present(x), channelText: CHANNEL_TEXT[q.channel] };
-      return EXPORT_COLUMNS.map((c) => (c.money ? (row[c.key] == null ? null : Number(row[c.key])) : row[c.key]));
+      return EXPORT_COLUMNS.map((c) => (MONEY_KEYS.has(c.key) ? (row[c.key] == null ? null : Number(row[c.key])) : row[c.key]));
     });
     if (r.rows.length < 1000) return;
   }
@@ -139,7 +128,7 @@ async function* exportBatches(ctx: Ctx, q: { channel: Channel; day: string; outc
 
 export async function exportRows(ctx: Ctx, q: { channel: Channel; day: string; outcome?: string }, reply: FastifyReply) {
   ctx.audit.target = `${CHANNEL_TEXT[q.channel]} ${q.day}`;
-  await streamXlsx(reply, { filename: `支付平台对账_${CHANNEL_TEXT[q.channel]}_${q.day}.xlsx`, sheet: '支付平台对账', columns: EXPORT_COLUMNS, batches: exportBatches(ctx, q) });
+  await streamXlsx(reply, { filename: `支付平台对账_${CHANNEL_TEXT[q.channel]}_${q.day}.xlsx`, sheet: '支付平台对账', columns: EXPORT_COLUMNS, keep: await shownColumns(ctx, 'reconcile'), batches: exportBatches(ctx, q) });
   return reply;
 }
 

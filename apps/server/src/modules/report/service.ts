@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { BANK_NAMES, fenToYuan } from '@meter/contracts';
+import { BANK_NAMES, EXPORT_LAYOUTS, fenToYuan } from '@meter/contracts';
 import { Decimal } from 'decimal.js';
 import type { Ctx } from '../../http/context.ts';
 import { badRequest } from '../../http/errors.ts';
@@ -7,7 +7,8 @@ import { offsetOf } from '../../http/paging.ts';
 import { businessDate, businessMonth, fromBeijing, monthRange } from '../../time.ts';
 import * as repo from './repo.ts';
 import type { ReportInput } from '@meter/contracts';
-import { streamXlsx, type Column } from './xlsx.ts';
+import { streamXlsx } from './xlsx.ts';
+import { shownColumns } from './export-config.ts';
 
 // Finance reports (SPEC §2 /reportCheck, /reportFees, /reportDeduct, /reportBank): a period of China
 // days, rows and totals, each also as a streamed .xlsx. Amounts are 元 strings (2 decimals).
@@ -69,14 +70,7 @@ export async function check(ctx: Ctx, q: ReportInput) {
   return { period: label, rows: rows.map(checkRow), totals: checkRow(totals), count: rows.length };
 }
 
-const CHECK_COLUMNS: Column[] = [
-  { header: '日期', width: 12 }, { header: '现金笔数', width: 10 }, { header: '现金（元）', width: 12 }, { header: '微信笔数', width: 10 },
-  { header: '微信（元）', width: 12 }, { header: '支付宝笔数', width: 10 }, { header: '支付宝（元）', width: 12 }, { header: '银行笔数', width: 10 },
-  { header: '银行（元）', width: 12 }, { header: '收款合计（元）', width: 14 }, { header: '退费笔数', width: 10 }, { header: '退费（元）', width: 12 },
-  { header: '冲正笔数', width: 10 }, { header: '冲正（元）', width: 12 }, { header: '净收款（元）', width: 14 }, { header: '补贴笔数', width: 10 }, { header: '补贴（元）', width: 12 }, { header: '系统入账笔数', width: 12 },
-  { header: '系统入账（元）', width: 14 }, { header: '期初余额笔数', width: 12 }, { header: '期初余额（元）', width: 14 }, { header: '扣费（元）', width: 12 },
-  { header: '费用（元）', width: 12 },
-];
+const CHECK_COLUMNS = EXPORT_LAYOUTS.reportCheck.columns;
 
 // ---- 银行报表 ------------------------------------------------------------------------------------------
 
@@ -100,9 +94,7 @@ export async function bank(ctx: Ctx, q: ReportInput) {
   };
 }
 
-const BANK_COLUMNS: Column[] = [
-  { header: '日期', width: 12 }, { header: '渠道', width: 22 }, { header: '笔数', width: 8 }, { header: '金额（元）', width: 14 }, { header: '已审核笔数', width: 12 },
-];
+const BANK_COLUMNS = EXPORT_LAYOUTS.reportBank.columns;
 
 // ---- 扣费报表 ------------------------------------------------------------------------------------------
 
@@ -126,10 +118,7 @@ export async function deduct(ctx: Ctx, q: ReportInput) {
   return { period: label, rows: present, totals: { electric: kind(1), water: kind(2), amount: yuan(sumOf(rows, 'amount')) }, count: present.length };
 }
 
-const DEDUCT_COLUMNS: Column[] = [
-  { header: '日期', width: 12 }, { header: '表具类型', width: 10 }, { header: '结算笔数', width: 10 }, { header: '表具数', width: 8 }, { header: '用量', width: 12 },
-  { header: '单位', width: 6 }, { header: '金额（元）', width: 12 }, { header: '已扣费（元）', width: 12 }, { header: '空置未扣（元）', width: 14 },
-];
+const DEDUCT_COLUMNS = EXPORT_LAYOUTS.reportDeduct.columns;
 
 // ---- 费用报表 ------------------------------------------------------------------------------------------
 
@@ -162,12 +151,7 @@ function feesTotals(t: Record<string, unknown> | undefined) {
   };
 }
 
-const FEES_COLUMNS: Column[] = [
-  { header: '房间', width: 14 }, { header: '业主', width: 10 }, { header: '用电量（kWh）', width: 14 }, { header: '电费（元）', width: 12 },
-  { header: '用水量（m³）', width: 14 }, { header: '水费（元）', width: 12 }, { header: '其他费用（元）', width: 14 }, { header: '补贴（元）', width: 12 },
-  { header: '费用合计（元）', width: 14 }, { header: '充值实收（元）', width: 14 }, { header: '退费（元）', width: 12 }, { header: '系统入账（元）', width: 14 },
-  { header: '期初余额（元）', width: 14 },
-];
+const FEES_COLUMNS = EXPORT_LAYOUTS.reportFees.columns;
 
 // ---- exports -------------------------------------------------------------------------------------------
 
@@ -184,13 +168,13 @@ export async function exportReport(ctx: Ctx, which: 'check' | 'bank' | 'deduct' 
   if (which === 'check') {
     const r = await check(ctx, q);
     const row = (x: ReturnType<typeof checkRow>) => [x.day, x.cashCount, n(x.cash), x.wechatCount, n(x.wechat), x.alipayCount, n(x.alipay), x.bankCount, n(x.bank), n(x.income), x.refundCount, n(x.refund), x.reversalCount, n(x.reversal), n(x.net), x.subsidyCount, n(x.subsidy), x.systemCount, n(x.system), x.openingCount, n(x.opening), n(x.deduction), n(x.fee)];
-    return streamXlsx(reply, { filename: `对账报表${suffix}.xlsx`, sheet: '对账报表', columns: CHECK_COLUMNS, batches: once([...r.rows.map(row), row(r.totals)]) });
+    return streamXlsx(reply, { filename: `对账报表${suffix}.xlsx`, sheet: '对账报表', columns: CHECK_COLUMNS, keep: await shownColumns(ctx, 'reportCheck'), batches: once([...r.rows.map(row), row(r.totals)]) });
   }
   if (which === 'bank') {
     const r = await bank(ctx, q);
     const rows = r.rows.map((x) => [x.day, x.channelText, x.count, n(x.amount), x.auditedCount]);
     rows.push(['合计', '', r.totals.count, n(r.totals.amount), '']);
-    return streamXlsx(reply, { filename: `银行报表${suffix}.xlsx`, sheet: '银行报表', columns: BANK_COLUMNS, batches: once(rows) });
+    return streamXlsx(reply, { filename: `银行报表${suffix}.xlsx`, sheet: '银行报表', columns: BANK_COLUMNS, keep: await shownColumns(ctx, 'reportBank'), batches: once(rows) });
   }
   if (which === 'deduct') {
     const r = await deduct(ctx, q);
@@ -201,7 +185,7 @@ export async function exportReport(ctx: Ctx, which: 'check' | 'bank' | 'deduct' 
       rows.push(kind('电表合计', r.totals.electric, 'kWh'), kind('水表合计', r.totals.water, 'm³'));
       rows.push(['合计', '', r.totals.electric.readings + r.totals.water.readings, '', '', '', n(r.totals.amount), n(r.totals.electric.charged) + n(r.totals.water.charged), n(r.totals.electric.vacant) + n(r.totals.water.vacant)]);
     }
-    return streamXlsx(reply, { filename: `扣费报表${suffix}.xlsx`, sheet: '扣费报表', columns: DEDUCT_COLUMNS, batches: once(rows) });
+    return streamXlsx(reply, { filename: `扣费报表${suffix}.xlsx`, sheet: '扣费报表', columns: DEDUCT_COLUMNS, keep: await shownColumns(ctx, 'reportDeduct'), batches: once(rows) });
   }
   const { f } = filterOf(ctx, q);
   const BATCH = 5000;
@@ -226,5 +210,5 @@ export async function exportReport(ctx: Ctx, which: 'check' | 'bank' | 'deduct' 
     const t = feesTotals(await ctx.tx((tx) => repo.feesTotals(tx, f)));
     yield [['合计', '', electric.toNumber(), n(t.electricAmount), water.toNumber(), n(t.waterAmount), n(t.fees), n(t.subsidy), n(t.total), n(t.prepay), n(t.refund), n(t.system), n(t.opening)]];
   }
-  return streamXlsx(reply, { filename: `费用报表${suffix}.xlsx`, sheet: '费用报表', columns: FEES_COLUMNS, batches: pages() });
+  return streamXlsx(reply, { filename: `费用报表${suffix}.xlsx`, sheet: '费用报表', columns: FEES_COLUMNS, keep: await shownColumns(ctx, 'reportFees'), batches: pages() });
 }

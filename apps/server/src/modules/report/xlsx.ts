@@ -15,6 +15,12 @@ export interface Column {
   width: number;
 }
 
+/** Only the columns at `keep` (the export configuration's), and each row's cells at the same places. */
+export function pickColumns<C>(columns: readonly C[], keep: readonly number[] | undefined) {
+  if (!keep) return { columns: [...columns], row: (r: unknown[]) => r };
+  return { columns: keep.map((i) => columns[i]), row: (r: unknown[]) => keep.map((i) => r[i]) };
+}
+
 /** attachment; filename="export.xlsx"; filename*=UTF-8''<the Chinese name> (RFC 6266 / 5987). */
 export function contentDisposition(filename: string) {
   return `attachment; filename="export.xlsx"; filename*=UTF-8''${encodeURIComponent(filename)}`;
@@ -26,11 +32,12 @@ export function contentDisposition(filename: string) {
  */
 export async function writeXlsx(
   out: Writable,
-  o: { sheet: string; columns: Column[]; batches: AsyncIterator<unknown[][]>; gone?: () => boolean },
+  o: { sheet: string; columns: readonly Column[]; batches: AsyncIterator<unknown[][]>; gone?: () => boolean; keep?: readonly number[] },
 ): Promise<number> {
+  const pick = pickColumns(o.columns, o.keep);
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
   const ws = wb.addWorksheet(o.sheet, { views: [{ state: 'frozen', ySplit: 1 }] });
-  ws.columns = o.columns.map((c, i) => ({ header: c.header, key: String(i), width: c.width }));
+  ws.columns = pick.columns.map((c, i) => ({ header: c.header, key: String(i), width: c.width }));
   ws.getRow(1).font = { bold: true };
   ws.getRow(1).commit();
   let rows = 0;
@@ -39,7 +46,7 @@ export async function writeXlsx(
     const batch = await pending;
     if (batch.done) break;
     pending = o.batches.next(); // the database works on the next batch while this one is written
-    for (const row of batch.value) ws.addRow(row).commit();
+    for (const row of batch.value) ws.addRow(pick.row(row)).commit();
     rows += batch.value.length;
     if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), once(out, 'close')]);
     if (o.gone?.()) {
@@ -59,7 +66,7 @@ export async function writeXlsx(
  */
 export async function streamXlsx(
   reply: FastifyReply,
-  o: { filename: string; sheet: string; columns: Column[]; batches: AsyncIterator<unknown[][]> },
+  o: { filename: string; sheet: string; columns: readonly Column[]; batches: AsyncIterator<unknown[][]>; keep?: readonly number[] },
 ) {
   const first = await o.batches.next();
   const replay: AsyncIterator<unknown[][]> = {
@@ -84,7 +91,7 @@ export async function streamXlsx(
   reply.header('Content-Type', XLSX_TYPE).header('Content-Disposition', contentDisposition(o.filename)).header('Cache-Control', 'no-store');
   reply.send(out);
   try {
-    await writeXlsx(out, { sheet: o.sheet, columns: o.columns, batches: replay, gone: () => gone });
+    await writeXlsx(out, { sheet: o.sheet, columns: o.columns, batches: replay, gone: () => gone, keep: o.keep });
   } catch (err) {
     if (!gone) reply.log.error({ err }, 'xlsx export failed midway');
     out.destroy(err as Error);

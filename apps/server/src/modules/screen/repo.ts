@@ -178,6 +178,15 @@ export async function openWarnings(db: Reader, f: ScreenFilter, limit: number) {
   const where = sql`${company(sql`w.company_id`, f)} AND w.status = 0${inAreas(sql`w.area_id`, f)}`;
   const kinds = await db.execute<{ kind: string; n: number }>(sql`
     SELECT w.kind, count(*)::int AS n FROM device_warnings w WHERE ${where} GROUP BY 1 ORDER BY 2 DESC, 1`);
+  const latest = await latestWarnings(db, where, limit);
+  return {
+    byKind: kinds.rows.map((r) => ({ kind: r.kind, count: Number(r.n) })),
+    latest,
+  };
+}
+
+/** The newest `limit` device warnings matching `where` (alias w), with the device and area names. */
+export async function latestWarnings(db: Reader, where: SQL, limit: number): Promise<OpenWarning[]> {
   const { rows } = await db.execute<{ id: string; kind: string; meter: string | null; collector: string | null; area: string | null; created_at: Date }>(sql`
     SELECT w.id, w.kind,
            CASE WHEN m.id IS NOT NULL THEN coalesce(nullif(m.name, ''), m.address) END AS meter,
@@ -187,12 +196,9 @@ export async function openWarnings(db: Reader, f: ScreenFilter, limit: number) {
       LEFT JOIN collectors c ON c.id = w.collector_id
       LEFT JOIN areas a ON a.id = w.area_id
      WHERE ${where} ORDER BY w.created_at DESC, w.id DESC LIMIT ${limit}`);
-  return {
-    byKind: kinds.rows.map((r) => ({ kind: r.kind, count: Number(r.n) })),
-    latest: rows.map((r): OpenWarning => ({
-      id: Number(r.id), kind: r.kind, device: r.meter ?? r.collector ?? '', areaName: r.area ?? '', createdAt: new Date(r.created_at),
-    })),
-  };
+  return rows.map((r) => ({
+    id: Number(r.id), kind: r.kind, device: r.meter ?? r.collector ?? '', areaName: r.area ?? '', createdAt: new Date(r.created_at),
+  }));
 }
 
 /** Owners with an electricity or water wallet below zero (and the sum below zero), or at an alarm level but not below zero. */

@@ -5,6 +5,7 @@ import { routes } from '../../http/routes.ts';
 import type { EventBus } from '../realtime/index.ts';
 import { CreditWatch } from './live.ts';
 import * as screen from './service.ts';
+import { gether } from './gether.ts';
 
 // 大屏可视化 (/screen): the dashboard's figures; top-ups reach the open screens as `payment` events.
 
@@ -13,4 +14,5 @@ export default function screenRoutes(app: FastifyInstance, opts: { db: Db; bus: 
   app.addHook('onClose', async () => watch.stop());
   const r = routes(app);
   r.endpoint(API.screen.summary, (_input, ctx) => screen.summary(ctx, watch));
+  r.endpoint(API.screen.gether, ({ query }, ctx) => gether(ctx, query.areaId));
 }

@@ -49,7 +49,7 @@ export function Receipt({ detail, voided }: { detail: ReceiptView; voided?: Rece
   return (
     <div className={`receipt-paper${voided ? ' receipt-voided' : ''}`} data-testid="receipt">
       {voided ? <div className="receipt-void-stamp" data-testid="receipt-void-stamp">作废</div> : null}
-      <h2>{detail.company?.name ?? ''}</h2>
+      <h2>{detail.company?.receiptTitle || detail.company?.name || ''}</h2>
       <div className="receipt-sub">
         <b>{refund ? '退款凭证' : '收款收据'}</b>（{detail.kindText}）{voided ? <b className="receipt-void-text">【已作废】</b> : null}
       </div>
@@ -103,6 +103,7 @@ export function Receipt({ detail, voided }: { detail: ReceiptView; voided?: Rece
               {detail.company.address ? `地址：${detail.company.address}` : ''} {detail.company.phone ? `电话：${detail.company.phone}` : ''}
             </div>
           ) : null}
+          {detail.company?.receiptFooter ? <div data-testid="receipt-footer">{detail.company.receiptFooter}</div> : null}
           <div>打印次数：<span data-testid="receipt-print-count">{detail.printCount}</span></div>
         </div>
         <div className="receipt-qr">{qr ? <img src={qr} alt="票据二维码" data-testid="receipt-qr" /> : null}</div>

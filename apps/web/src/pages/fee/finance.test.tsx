@@ -140,7 +140,7 @@ const RECEIPT: ReceiptDetail = {
   id: 5, no: 'SJ2025030100000009', kind: 'prepay', kindText: '充值', payMethod: 'cash', payMethodText: '现金', amount: '40.00',
   items: [{ item: '电费充值', amount: '40.00' }], printCount: 0, lastPrintedAt: null, createdAt: '2025-03-01 09:30:00', operatorName: '演示管理员',
   memo: '', journalId: 9, roomId: 11, roomName: '1-101', ownerId: 21, ownerName: '王伟', ownerPhone: '13800001111', companyId: 1, areaName: '阳光园区',
-  company: { id: 1, name: '阳光物业服务有限公司', address: null, phone: null, bankName: '' },
+  company: { id: 1, name: '阳光物业服务有限公司', address: null, phone: null, bankName: '', receiptTitle: '阳光物业服务有限公司', receiptFooter: '' },
   room: { id: 11, name: '1-101', areaName: '阳光园区' }, owner: { id: 21, name: '王伟', phone: null }, amountChinese: '肆拾元整', qrCode: 'data:image/png;base64,AAAA',
 };
 const VOID = { receiptId: 5, reversalJournalId: 30, reason: '金额录错', voidedByName: '财务张', voidedAt: '2025-03-01 10:00:00', amount: '-40.00', businessDay: '2025-03-01' };

@@ -25,7 +25,7 @@ const DETAIL: ReceiptView = {
   id: 5, no: 'SJ2025030100000009', kind: 'prepay', kindText: '充值', payMethod: 'cash', payMethodText: '现金', amount: '1001.01',
   items: [{ item: '电费充值', amount: '1001.01' }], printCount: 0, lastPrintedAt: null, createdAt: '2025-03-01 09:30:00', operatorName: '演示管理员',
   memo: '', journalId: 9, roomId: 11, roomName: '1-101', ownerId: 21, ownerName: '王伟', ownerPhone: '13800001111', companyId: 1, areaName: '阳光园区/1号楼/1层',
-  company: { id: 1, name: '阳光物业服务有限公司', address: '杭州市西湖区', phone: '0571-88888888', bankName: '中国农业银行' },
+  company: { id: 1, name: '阳光物业服务有限公司', address: '杭州市西湖区', phone: '0571-88888888', bankName: '中国农业银行', receiptTitle: '阳光物业收款处', receiptFooter: '客服电话 400-800-8888' },
   room: { id: 11, name: '1-101', areaName: '阳光园区/1号楼/1层' },
   owner: { id: 21, name: '王伟', phone: '13800001111' },
   amountChinese: '壹仟零壹元零壹分',
@@ -54,7 +54,9 @@ describe('Chinese capitals and QR options', () => {
 describe('the receipt', { timeout: 60_000 }, () => {
   it('shows company, room, owner, items, figures and capitals, and draws a QR code when the server sent none', async () => {
     render(<Receipt detail={DETAIL} />);
-    expect(screen.getByText('阳光物业服务有限公司')).toBeTruthy();
+    // the company's 收据抬头 and 收据备注 (sys_config) head and close it
+    expect(screen.getByRole('heading', { name: '阳光物业收款处' })).toBeTruthy();
+    expect(screen.getByTestId('receipt-footer').textContent).toBe('客服电话 400-800-8888');
     expect(screen.getByText('收款收据')).toBeTruthy();
     expect(screen.getByTestId('receipt-no').textContent).toBe('SJ2025030100000009');
     expect(screen.getByText('房间：阳光园区/1号楼/1层/1-101')).toBeTruthy();
@@ -69,7 +71,10 @@ describe('the receipt', { timeout: 60_000 }, () => {
   });
 
   it('uses the server QR code and reads 退款凭证 for a refund', () => {
-    render(<Receipt detail={{ ...DETAIL, kind: 'refund', kindText: '退费', qrCode: 'data:image/png;base64,AAAA', amount: '100.00', amountChinese: '壹佰元整' }} />);
+    const company = { ...DETAIL.company, receiptTitle: '', receiptFooter: '' };
+    render(<Receipt detail={{ ...DETAIL, company, kind: 'refund', kindText: '退费', qrCode: 'data:image/png;base64,AAAA', amount: '100.00', amountChinese: '壹佰元整' }} />);
+    expect(screen.getByRole('heading', { name: '阳光物业服务有限公司' })).toBeTruthy();
+    expect(screen.queryByTestId('receipt-footer')).toBeNull();
     expect(screen.getByText('退款凭证')).toBeTruthy();
     expect(screen.getByText(/收款人：王伟/)).toBeTruthy();
     expect(screen.getByTestId('receipt-capitals').textContent).toBe('壹佰元整');

@@ -6,7 +6,7 @@ import dayjs from 'dayjs';
 import { BANK_NAMES, COMPANY_LABELS, EDITION_TITLES, PRODUCT_VERSION, ACCESS } from '@meter/contracts';
 import { useSession } from '../../app/session.ts';
 import { buildMenu } from '../../app/menu.ts';
-import { useAreaFilter } from '../../app/page.tsx';
+import { setAreaSelection, useAreaFilter } from '../../app/page.tsx';
 
 // the billing figures and their chart load on their own (echarts stays out of the first load)
 const HomeBilling = lazy(() => import('../fee/HomeBilling.tsx'));
@@ -47,6 +47,18 @@ export default function Home() {
             <Tag color="purple">平台管理员</Tag>
           )}
           {area.areaName && <Tag color="blue">当前区域：{area.areaName}</Tag>}
+          {area.searchArea && (
+            <Button
+              size="small"
+              onClick={() => {
+                // the area picked here opens on 区域信息 (/gether), which keeps its own pick afterwards
+                setAreaSelection('gether', { searchArea: area.searchArea, searchClassify: area.searchClassify, areaName: area.areaName });
+                navigate('/gether');
+              }}
+            >
+              查看区域概况
+            </Button>
+          )}
           <Typography.Text type="secondary">版本 {PRODUCT_VERSION}</Typography.Text>
         </Space>
       </Card>

@@ -7,6 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { companySelfApi } from '../../api/company.ts';
 import { toast } from '../../app/feedback.tsx';
 import { FORM_INVALID } from '../../components/validate.ts';
+import { confirmRules } from '../../components/rules.ts';
 import type { Session } from '../../app/session.ts';
 
 interface Values {
@@ -67,12 +68,7 @@ export function ValvePasswordCard() {
           name="confirm"
           label="确认新阀控密码"
           dependencies={['password']}
-          rules={[
-            { required: true, message: '请再次输入新阀控密码' },
-            ({ getFieldValue }) => ({
-              validator: (_, value) => (!value || value === getFieldValue('password') ? Promise.resolve() : Promise.reject(new Error('两次输入的阀控密码不一致'))),
-            }),
-          ]}
+          rules={confirmRules('password', '请再次输入新阀控密码', '两次输入的阀控密码不一致')}
         >
           <Input.Password autoComplete="new-password" />
         </Form.Item>
