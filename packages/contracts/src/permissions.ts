@@ -76,6 +76,7 @@ export const PERMISSION_TREE: PermissionNode[] = [
       { key: 'appeal.create', title: '登记诉求' },
       { key: 'appeal.handle', title: '诉求受理与处理' },
       { key: 'content.types', title: '公告/诉求/工单类型设置' },
+      { key: 'notice.publish', title: '物业公告编辑与发布' },
     ],
   },
 ];
