@@ -30,6 +30,8 @@ const PAGES: Record<string, Page> = {
   huifu: lazyPage(() => import('./platform/Huifu.tsx')),
   addedAppeal: lazyPage(() => import('./added/AddedAppeal.tsx')),
   systemAppeal: lazyPage(() => import('./added/SystemAppeal.tsx')),
+  addedNotice: lazyPage(() => import('./added/AddedNotice.tsx')),
+  systemNotice: lazyPage(() => import('./system/SystemNotice.tsx')),
   screen: lazyPage(() => import('./screen/Screen.tsx')),
   ...CONTROL_PAGES,
   ...BILLING_PAGES,

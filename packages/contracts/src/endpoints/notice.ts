@@ -128,6 +128,8 @@ const S = '/yewu/api/SystemNotice';
 const N = '/yewu/api/Notice';
 const platform = { routes: ['systemNotice'], access: 0 as const };
 const read = { routes: ['addedNotice'] };
+/** company users holding the 系统公告 page read them there (and see the header's unread badge) */
+const inbox = { routes: ['systemNotice'] };
 const write = { routes: ['addedNotice'], op: 'notice.publish' };
 // Until the owner app has its own sign-in (issue 15 item 8), staff of /addedNotice call the owner
 // side on an owner's behalf; the owner app re-points these two at the owner's session.
@@ -141,8 +143,8 @@ export const noticeEndpoints = {
   systemPublish: endpoint({ method: 'POST', path: `${S}/Publish`, summary: '发布系统公告', perm: platform, body: IdBody, tags }),
   systemWithdraw: endpoint({ method: 'POST', path: `${S}/Withdraw`, summary: '撤回系统公告', perm: platform, body: IdBody, tags }),
   systemRemove: endpoint({ method: 'POST', path: `${S}/Remove`, summary: '删除系统公告草稿', perm: platform, body: IdBody, tags }),
-  inbox: endpoint({ method: 'GET', path: `${S}/Inbox`, summary: '本单位收到的系统公告与未读数', perm: {}, response: InboxAnswer, tags }),
-  inboxRead: endpoint({ method: 'POST', path: `${S}/Read`, summary: '阅读系统公告（记为已读）', perm: {}, body: IdBody, response: NoticeView, tags }),
+  inbox: endpoint({ method: 'GET', path: `${S}/Inbox`, summary: '本单位收到的系统公告与未读数', perm: inbox, response: InboxAnswer, tags }),
+  inboxRead: endpoint({ method: 'POST', path: `${S}/Read`, summary: '阅读系统公告（记为已读）', perm: inbox, body: IdBody, response: NoticeView, tags }),
 
   list: endpoint({ method: 'GET', path: `${N}/List`, summary: '物业公告列表', perm: read, query: NoticeListQuery, response: NoticeRow, paged: true, tags }),
   detail: endpoint({ method: 'GET', path: `${N}/Detail`, summary: '物业公告详情', perm: read, query: IdQuery, response: NoticeRow, tags }),

@@ -7,7 +7,7 @@ import sanitizeHtml from 'sanitize-html';
 // Images: `imageSourceAllowed` decides which sources an <img> may keep. Today an http(s) URL or an
 // inline data:image/* (png, jpeg, gif, webp). The uploads module (branch `uploads`) plugs in here:
 // replace the check with its own (a URL it issued for this company, or a public upload), and the web
-// editor's image button (apps/web/src/components/RichTextEditor.tsx, `pickImage`) with its picker.
+// editor's image button (apps/web/src/pages/added/RichTextEditor.tsx, `pickImage`) with its picker.
 
 const DATA_IMAGE = /^data:image\/(png|jpe?g|gif|webp);base64,[a-z0-9+/=\s]+$/i;
 
