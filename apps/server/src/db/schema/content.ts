@@ -90,6 +90,16 @@ export const appealEvents = pgTable('appeal_events', {
   createdAt: createdAt(),
 }, (t) => [index('appeal_events_appeal').on(t.appealId)]);
 
+/** What both kinds of notice carry after their own columns: when published/withdrawn, by whom, when written. */
+const noticeLifecycle = () => ({
+  publishedAt: ts('published_at'),
+  withdrawnAt: ts('withdrawn_at'),
+  createdById: ref('created_by_id'),
+  createdByName: varchar('created_by_name', { length: 64 }).notNull().default(''),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
 /**
  * 系统公告 (/systemNotice): the platform's notices to every company. Platform-wide like the SMS
  * templates (no tenant column): only the platform's endpoints write it, companies read the published.
@@ -102,12 +112,7 @@ export const systemNotices = pgTable('system_notices', {
   content: text('content').notNull().default(''),
   status: smallint('status').notNull().default(0),
   pinned: boolean('pinned').notNull().default(false),
-  publishedAt: ts('published_at'),
-  withdrawnAt: ts('withdrawn_at'),
-  createdById: ref('created_by_id'),
-  createdByName: varchar('created_by_name', { length: 64 }).notNull().default(''),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  ...noticeLifecycle(),
 }, (t) => [index('system_notices_status').on(t.status, t.publishedAt)]);
 
 /** A company user who opened a system notice (the platform counts the companies, the badge the user). */
@@ -136,12 +141,7 @@ export const notices = pgTable('notices', {
   pinned: boolean('pinned').notNull().default(false),
   sendSms: boolean('send_sms').notNull().default(false),
   smsCount: integer('sms_count').notNull().default(0),
-  publishedAt: ts('published_at'),
-  withdrawnAt: ts('withdrawn_at'),
-  createdById: ref('created_by_id'),
-  createdByName: varchar('created_by_name', { length: 64 }).notNull().default(''),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  ...noticeLifecycle(),
 }, (t) => [index('notices_company_status').on(t.companyId, t.status, t.publishedAt)]);
 
 /** An owner who opened a company notice (owner app). */

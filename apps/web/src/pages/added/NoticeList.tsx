@@ -12,7 +12,7 @@ import { noticeApi, noticeTypesInUse, type Notice, type NoticeForm, type NoticeK
 import { areaArchiveApi } from '../../api/area.ts';
 import { useCan } from '../../app/session.ts';
 import { getModal, toast } from '../../app/feedback.tsx';
-import { FORM_INVALID } from '../../components/validate.ts';
+import { formValues } from '../../components/validate.ts';
 import { treeOptions, useCompany } from '../records/deviceFields.tsx';
 import { fmt } from './AppealDrawer.tsx';
 import { NoticeBody, RichTextEditor } from './RichTextEditor.tsx';
@@ -45,12 +45,8 @@ function EditModal({ kind, editing, onClose, onDone }: { kind: NoticeKind; editi
     ? { title: row.title, content: row.content, pinned: row.pinned, category: row.category, typeId: row.typeId ?? undefined, areaIds: row.areaIds, sendSms: row.sendSms }
     : { pinned: false, sendSms: false, category: 1, areaIds: [], content: '' };
   const submit = async () => {
-    let v: NoticeForm;
-    try {
-      v = await form.validateFields();
-    } catch {
-      return toast.warning(FORM_INVALID);
-    }
+    const v = await formValues(form);
+    if (!v) return;
     setBusy(true);
     try {
       if (row) await api.update(row.id, v, company);
