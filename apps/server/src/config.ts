@@ -69,6 +69,8 @@ const Env = z.object({
   COMMAND_ORPHAN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(10),
   WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(5000).default(200),
   OFFLINE_WARN_MINUTES: z.coerce.number().positive().default(60),
+  /** a meter in use without a reading for this many days gets a no_read warning (and a work order) */
+  NO_READ_DAYS: z.coerce.number().positive().default(3),
   /** NB meters' own report interval (a meter's 上报周期 overrides it): offline after 3 missed reports */
   NB_REPORT_INTERVAL_MINUTES: z.coerce.number().int().min(1).max(10080).default(5),
   CLOCK_DRIFT_SECONDS: z.coerce.number().positive().default(300),

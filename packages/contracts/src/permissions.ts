@@ -79,6 +79,7 @@ export const PERMISSION_TREE: PermissionNode[] = [
       'appeal.create': '登记诉求',
       'appeal.handle': '诉求受理与处理',
       'content.types': '公告/诉求/工单类型设置',
+      'notice.publish': '物业公告编辑与发布',
     }),
   },
 ];

@@ -75,7 +75,7 @@ export const ROUTES: RouteDef[] = [
   { key: 'systemRole', title: '角色管理', group: 'system' },
   { key: 'systemRecords', title: '账号管理', group: 'system' },
   { key: 'systemFees', title: '收费类型', group: 'system' },
-  { key: 'systemNotice', title: '公告类型', group: 'system' },
+  { key: 'systemNotice', title: '系统公告', group: 'system' },
   { key: 'systemAppeal', title: '诉求类型', group: 'system', areaTree: true },
   { key: 'systemSend', title: '短信配置', group: 'system', areaTree: true },
 

@@ -1,14 +1,15 @@
-import { count } from 'drizzle-orm';
+import { count, eq } from 'drizzle-orm';
 import { OPERATION_KEYS, ROUTES } from '@meter/contracts';
 import { SYSTEM_SCOPE, type Db } from '../db/client.ts';
-import { adminUsers, companies, companyClassifies, roles } from '../db/schema/index.ts';
+import { adminUsers, collectors, companies, companyClassifies, meters, roles } from '../db/schema/index.ts';
 import { hashPassword } from '../modules/auth/index.ts';
 import { seedSchemes } from '../modules/scheme/index.ts';
 import { FLEETS, seedDevices } from '../modules/device/index.ts';
 import { seedBilling } from '../modules/billing/index.ts';
 import { seedCompanyArchive } from '../modules/company/index.ts';
 import { DEMO_PARK, seedOtherCompanies, seedPark } from '../modules/room/index.ts';
-import { seedContent } from '../modules/content/index.ts';
+import { seedContent, seedNotices } from '../modules/content/index.ts';
+import { raiseWarnings } from '../modules/control/index.ts';
 import { seedBankDemo } from '../modules/bank/index.ts';
 
 // Demo data for a fresh start (DESIGN §2). Runs once: only when there is no company yet.
@@ -94,6 +95,17 @@ export async function seedDemoIfEmpty(db: Db, log: (m: string) => void = () => {
     }
     // ---- 增值服务 (modules/content/seed.ts): notice/appeal/work-order types, appeals in every state ----
     await seedContent(tx, demo.id);
+    await seedNotices(tx, demo.id);
+    // ---- device faults: warnings that open 设备工单 (control → content); the demo fleet's reconnecting collector closes its own ----
+    const [collector] = await tx.select({ id: collectors.id, areaId: collectors.areaId }).from(collectors).where(eq(collectors.companyId, demo.id)).orderBy(collectors.id).limit(1);
+    const faulty = await tx.select({ id: meters.id, areaId: meters.areaId }).from(meters).where(eq(meters.companyId, demo.id)).orderBy(meters.id).limit(2);
+    await raiseWarnings(tx, [
+      ...(collector ? [{ companyId: demo.id, meterId: null, collectorId: collector.id, areaId: collector.areaId, kind: 'offline', detail: { lastSeenAt: null } }] : []),
+      ...faulty.map((m, i) => ({
+        companyId: demo.id, meterId: m.id, collectorId: null, areaId: m.areaId, kind: i === 0 ? 'backwards' : 'valve_mismatch',
+        detail: i === 0 ? { reason: '读数小于上次读数', total: '1180.20', lastTotal: '1186.75' } : { expected: 1, actual: 0 },
+      })),
+    ]);
     // ---- bank sub-merchants (modules/bank/seed.ts): an opened sub-merchant, an application, the bank log ----
     await seedBankDemo(tx, demo.id);
     return true;

@@ -1,6 +1,6 @@
 import { SYSTEM_SCOPE } from '../db/client.ts';
 import type { DeviceEvent } from '../modules/realtime/index.ts';
-import { controlRepo, raiseWarnings } from '../modules/control/index.ts';
+import { clearOfflineWarnings, raiseWarnings } from '../modules/control/index.ts';
 import type { GatewayParts } from './context.ts';
 import type { DeviceRequest } from './frames.ts';
 import type { Connection } from './listener.ts';
@@ -55,7 +55,7 @@ export class DeviceHealth {
         for (const m of await repo.setMetersOnline(tx, meters.map((c) => c.device!.id), true)) {
           events.push({ companyId: m.companyId, kind: 'online', body: { meterId: m.id, address: m.address, areaId: m.areaId, online: true } });
         }
-        await controlRepo.resolveOfflineWarnings(tx, collectors.map((c) => c.device!.id), meters.map((c) => c.device!.id), '设备已恢复在线（自动）');
+        await clearOfflineWarnings(tx, collectors.map((c) => c.device!.id), meters.map((c) => c.device!.id), '设备已恢复在线（自动）');
       });
     } catch (e) {
       this.log.error({ err: e }, '写入在线状态失败');

@@ -42,6 +42,7 @@ export function workerSettings(c: Config): WorkerSettings {
     pollMs: 1000,
     readIntervalMinutes: c.READ_INTERVAL_MINUTES,
     offlineWarnMinutes: c.OFFLINE_WARN_MINUTES,
+    noReadDays: c.NO_READ_DAYS,
     nbReportIntervalMinutes: c.NB_REPORT_INTERVAL_MINUTES,
     heartbeatSeconds: c.HEARTBEAT_SECONDS,
     replyTimeoutMs: c.GATEWAY_REPLY_TIMEOUT_MS,

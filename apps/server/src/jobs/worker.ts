@@ -2,7 +2,7 @@ import type { Logger } from 'pino';
 import { SYSTEM_SCOPE, type Db, type Tx } from '../db/client.ts';
 import type { GatewayClient } from '../gateway/gateway.ts';
 import type { DeviceEvent, EventBus } from '../modules/realtime/index.ts';
-import { controlRepo as repo, execute, raiseWarnings, SOURCE, afterFailure, COMMAND_KINDS, COMMAND_STATUS, ORIGIN, type ControlSettings, type Outcome, type CommandStatus } from '../modules/control/index.ts';
+import { controlRepo as repo, clearWarnings, execute, raiseWarnings, SOURCE, afterFailure, COMMAND_KINDS, COMMAND_STATUS, ORIGIN, type ControlSettings, type Outcome, type CommandStatus } from '../modules/control/index.ts';
 import { commandAreas, tryJobLock } from './repo.ts';
 import { LEASE, SessionLease } from '../db/lease.ts';
 import { Scheduler } from '../modules/scheduler/index.ts';
@@ -20,6 +20,8 @@ export interface WorkerSettings extends ControlSettings {
   readIntervalMinutes: number;
   /** a device offline longer than this gets a warning */
   offlineWarnMinutes: number;
+  /** a meter in use without a reading for this many days gets a no_read warning (default 3) */
+  noReadDays?: number;
   /**
    * minutes between an NB meter's own reports (default 5) unless the meter has its own interval: it
    * is offline after 3 missed reports, and its scheduled reads wait for its next report window
@@ -276,6 +278,12 @@ export class Worker {
       for (const m of stale.meters) out.push({ companyId: m.companyId, kind: 'online', body: { meterId: m.id, areaId: m.areaId, online: false } });
       const long = await repo.offlineTooLong(tx, new Date(Date.now() - s.offlineWarnMinutes * 60_000));
       out.push(...(await raiseWarnings(tx, long)));
+      // no reading for N days: warned (and a work order opened); a reading since closes both
+      const noReadSince = new Date(Date.now() - (s.noReadDays ?? 3) * 86400_000);
+      out.push(...(await raiseWarnings(tx, await repo.noReadTooLong(tx, noReadSince))));
+      for (const meterId of await repo.readAgain(tx, noReadSince)) {
+        await clearWarnings(tx, { meterId, kinds: ['no_read'], memo: '已重新收到读数（自动）' });
+      }
       return out;
     });
     if (events) this.deps.bus.emitAll(events);

@@ -12,7 +12,8 @@ type PageQuery = Query & { index: number; size: number };
 type Company = string | undefined;
 const inCompany = (company: Company) => (company ? { searchCompanyID: company } : {});
 
-export type AppealKind = 'owner' | 'system';
+/** 业主诉求, 平台诉求, or 设备工单 (opened and closed by device exceptions, handled like an owner's appeal) */
+export type AppealKind = 'owner' | 'system' | 'device';
 
 export interface AppealForm {
   roomId?: number;
@@ -24,8 +25,25 @@ export interface AppealForm {
   contactPhone?: string;
 }
 
-/** One kind of appeal: 业主诉求 (/addedAppeal) or 平台诉求 (/systemAppeal). */
+/** One kind of appeal: 业主诉求 and 设备工单 (/addedAppeal) or 平台诉求 (/systemAppeal). */
 export function appealApi(kind: AppealKind) {
+  const A = E.appeal;
+  if (kind === 'device') {
+    return {
+      ...flowApi('owner'),
+      list: (q: PageQuery) => call(A.workOrderList, { query: q as never }),
+      detail: (id: number, company?: Company) => call(A.workOrderDetail, { query: { id, ...inCompany(company) } as never }),
+      accept: (id: number, assigneeId?: number, content = '') => call(A.workOrderAccept, { body: { id, assigneeId, content } }),
+      assign: (id: number, assigneeId: number) => call(A.workOrderAssign, { body: { id, assigneeId } }),
+      reply: (id: number, content: string) => call(A.workOrderReply, { body: { id, content } }),
+      complete: (id: number, content: string) => call(A.workOrderComplete, { body: { id, content } }),
+      reject: (id: number, content: string) => call(A.workOrderReject, { body: { id, content } }),
+    };
+  }
+  return flowApi(kind);
+}
+
+function flowApi(kind: 'owner' | 'system') {
   const A = E.appeal;
   const owner = kind === 'owner';
   return {

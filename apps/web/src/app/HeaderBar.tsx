@@ -14,6 +14,8 @@ import { getModal } from './feedback.tsx';
 
 // only platform admins see the company picker: load its Select on demand
 const CompanyPicker = lazy(() => import('./CompanyPicker.tsx'));
+// company users with the 系统公告 page see its unread count
+const NoticeBell = lazy(() => import('./NoticeBell.tsx'));
 
 export function editionTitle(session: Session | null): string {
   return EDITION_TITLES[session?.company?.edition ?? 0] ?? EDITION_TITLES[0];
@@ -74,6 +76,11 @@ export function HeaderBar(props: { session: Session; collapsed: boolean; onToggl
       </Space>
       <Space size={4} className="shell-header-right" wrap={false}>
         <Clock className="shell-clock" />
+        {session.access !== ACCESS.platform && session.routes.includes('systemNotice') && (
+          <Suspense fallback={null}>
+            <NoticeBell />
+          </Suspense>
+        )}
         <Button type="text" size="small" aria-label="视频教程" title="视频教程" icon={<PlaySquareOutlined />} onClick={() => navigate('/headQuestion?mode=video')}><span className="shell-shortcut-text">视频教程</span></Button>
         <Button type="text" size="small" aria-label="文字教程" title="文字教程" icon={<ReadOutlined />} onClick={() => navigate('/headQuestion?mode=text')}><span className="shell-shortcut-text">文字教程</span></Button>
         <Button type="text" size="small" aria-label="设置" title="设置" icon={<SettingOutlined />} onClick={() => navigate('/headSet')}><span className="shell-shortcut-text">设置</span></Button>

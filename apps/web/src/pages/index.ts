@@ -36,6 +36,8 @@ const PAGES: Record<string, Page> = {
   teachingVideo: lazyPage(() => import('./platform/TeachingVideo.tsx')),
   addedAppeal: lazyPage(() => import('./added/AddedAppeal.tsx')),
   systemAppeal: lazyPage(() => import('./added/SystemAppeal.tsx')),
+  addedNotice: lazyPage(() => import('./added/AddedNotice.tsx')),
+  systemNotice: lazyPage(() => import('./system/SystemNotice.tsx')),
   screen: lazyPage(() => import('./screen/Screen.tsx')),
   ...CONTROL_PAGES,
   ...BILLING_PAGES,

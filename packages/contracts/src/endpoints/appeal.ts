@@ -7,8 +7,22 @@ import { num } from '../input.ts';
 // owner app exists) and 平台诉求 (/systemAppeal: the company asks the platform). One work-order flow:
 // 待受理 → 处理中 → 已完成 | 已驳回, due `limitHours` of its 诉求类型 after registration.
 
-export const APPEAL_KIND = { owner: 1, system: 2 } as const;
-export const APPEAL_KINDS: Record<number, string> = { 1: '业主诉求', 2: '平台诉求' };
+export const APPEAL_KIND = { owner: 1, system: 2, device: 3 } as const;
+export const APPEAL_KINDS: Record<number, string> = { 1: '业主诉求', 2: '平台诉求', 3: '设备工单' };
+
+/**
+ * 设备工单 (kind 3): the device exceptions (device_warnings.kind) that open a work order by themselves —
+ * one per device and exception, assigned by area, closed with a note when the exception clears — and
+ * the 工单类型 names whose time limit they take when the company has one in use.
+ */
+export const DEVICE_ORDER_EXCEPTIONS: Record<string, { label: string; types: string[] }> = {
+  offline: { label: '设备离线', types: ['设备离线', '采集器离线'] },
+  backwards: { label: '读数倒走', types: ['读数异常'] },
+  no_read: { label: '长时间无读数', types: ['抄表异常', '读数异常'] },
+  rate_error: { label: '倍率异常', types: ['倍率异常', '读数异常'] },
+  valve_mismatch: { label: '阀门状态与指令不符', types: ['阀门异常'] },
+  valve_fault: { label: '阀门故障', types: ['阀门异常'] },
+};
 export const APPEAL_STATUS = { pending: 0, processing: 1, done: 2, rejected: 3 } as const;
 export const APPEAL_STATUSES: Record<number, string> = { 0: '待受理', 1: '处理中', 2: '已完成', 3: '已驳回' };
 export const APPEAL_ACTIONS: Record<string, string> = {
@@ -65,6 +79,11 @@ export const AppealRow = z.object({
   overdue: z.boolean(),
   finishedAt: wireTimeOrNull,
   createdByName: z.string(),
+  /** 设备工单: the device and the exception that opened it */
+  meterId: z.number().nullable(),
+  collectorId: z.number().nullable(),
+  exceptionKind: z.string().nullable(),
+  exceptionText: z.string(),
   createdAt: wireTime,
 });
 
@@ -120,6 +139,7 @@ const sysRead = { routes: ['systemAppeal'] };
 const platform = { routes: ['systemAppeal'], access: 0 as const };
 const A = '/yewu/api/Appeal';
 const S = '/yewu/api/SystemAppeal';
+const W = '/yewu/api/WorkOrder';
 
 export const appealEndpoints = {
   list: endpoint({ method: 'GET', path: `${A}/List`, summary: '业主诉求列表', perm: ownerRead, query: AppealListQuery, response: AppealRow, paged: true, tags }),
@@ -134,6 +154,14 @@ export const appealEndpoints = {
   complete: endpoint({ method: 'POST', path: `${A}/Complete`, summary: '办结业主诉求', perm: ownerHandle, body: AppealFinishBody, tags }),
   reject: endpoint({ method: 'POST', path: `${A}/Reject`, summary: '驳回业主诉求', perm: ownerHandle, body: AppealRejectBody, tags }),
   assignees: endpoint({ method: 'GET', path: `${A}/Assignees`, summary: '可指派的处理人', perm: ownerRead, response: z.array(AssigneeRow), tags }),
+
+  workOrderList: endpoint({ method: 'GET', path: `${W}/List`, summary: '设备工单列表（设备异常自动生成）', perm: ownerRead, query: AppealListQuery, response: AppealRow, paged: true, tags }),
+  workOrderDetail: endpoint({ method: 'GET', path: `${W}/Detail`, summary: '设备工单详情与处理记录', perm: ownerRead, query: IdQuery, response: AppealDetail, tags }),
+  workOrderAccept: endpoint({ method: 'POST', path: `${W}/Accept`, summary: '受理设备工单', perm: ownerHandle, body: AppealAcceptBody, tags }),
+  workOrderAssign: endpoint({ method: 'POST', path: `${W}/Assign`, summary: '指派设备工单处理人', perm: ownerHandle, body: AppealAssignBody, tags }),
+  workOrderReply: endpoint({ method: 'POST', path: `${W}/Reply`, summary: '回复设备工单', perm: ownerHandle, body: AppealReplyBody, tags }),
+  workOrderComplete: endpoint({ method: 'POST', path: `${W}/Complete`, summary: '办结设备工单', perm: ownerHandle, body: AppealFinishBody, tags }),
+  workOrderReject: endpoint({ method: 'POST', path: `${W}/Reject`, summary: '关闭设备工单（误报）', perm: ownerHandle, body: AppealRejectBody, tags }),
 
   systemList: endpoint({ method: 'GET', path: `${S}/List`, summary: '平台诉求列表', perm: sysRead, query: AppealListQuery, response: AppealRow, paged: true, tags }),
   systemDetail: endpoint({ method: 'GET', path: `${S}/Detail`, summary: '平台诉求详情与处理记录', perm: sysRead, query: IdQuery, response: AppealDetail, tags }),

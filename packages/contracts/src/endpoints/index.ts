@@ -9,6 +9,7 @@ import { schemeEndpoints } from './scheme.ts';
 import { systemEndpoints } from './system.ts';
 import { financeEndpoints } from './finance.ts';
 import { appealEndpoints } from './appeal.ts';
+import { noticeEndpoints } from './notice.ts';
 import { controlEndpoints } from './control.ts';
 import { meteringEndpoints } from './metering.ts';
 import { paymentEndpoints } from './payment.ts';
@@ -40,6 +41,7 @@ export * from './scheme.ts';
 export * from './system.ts';
 export * from './finance.ts';
 export * from './appeal.ts';
+export * from './notice.ts';
 export * from './control.ts';
 export * from './metering.ts';
 export * from './payment.ts';
@@ -69,6 +71,7 @@ export const API = {
   owner: ownerEndpoints,
   report: reportEndpoints,
   appeal: appealEndpoints,
+  notice: noticeEndpoints,
   control: controlEndpoints,
   metering: meteringEndpoints,
   payment: paymentEndpoints,

@@ -27,14 +27,14 @@ export interface SmsTemplateInput {
 
 const form = formSchema(smsTemplateResource);
 const known = (v: { content?: unknown }) => !unknownVariables(String(v.content ?? '')).length;
-const unknownMessage = { message: '模板内容含未知变量（可用：{company} {owner} {room} {kind} {balance} {threshold} {amount}）', path: ['content'] };
+const unknownMessage = { message: '模板内容含未知变量（可用：{company} {owner} {room} {kind} {balance} {threshold} {amount} {title}）', path: ['content'] };
 
 export const SmsTemplateBody = typed<SmsTemplateInput>(form.refine(known, unknownMessage));
 export const SmsTemplateUpdateBody = typed<SmsTemplateInput & { id: number }>(form.extend({ id }).refine(known, unknownMessage));
 const blankOr = <T extends z.ZodType>(t: T) => t.optional().or(z.literal('').transform(() => undefined));
 export const SmsTemplateListQuery = PageQuery.extend({
   name: optText(),
-  event: blankOr(num(z.number().int().min(1, '事件须为 1–4').max(4, '事件须为 1–4'))),
+  event: blankOr(num(z.number().int().min(1, '事件须为 1–5').max(5, '事件须为 1–5'))),
   status: blankOr(num(z.number().int().min(0, '状态须为 0 或 1').max(1, '状态须为 0 或 1'))),
 });
 

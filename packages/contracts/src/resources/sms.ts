@@ -5,7 +5,7 @@ import { defineResource } from '../resource.ts';
 // alermSmsConfig (/systemSend 提醒规则).
 
 /** The events a template is for. */
-export const SMS_EVENTS: Record<string, string> = { 1: '余额不足', 2: '欠费停止供应', 3: '恢复供应', 4: '缴费到账' };
+export const SMS_EVENTS: Record<string, string> = { 1: '余额不足', 2: '欠费停止供应', 3: '恢复供应', 4: '缴费到账', 5: '公告通知' };
 export const SMS_TEMPLATE_STATUS: Record<string, string> = { 1: '在用', 0: '停用' };
 
 /** The variables a template may use, written {name}. */
@@ -17,6 +17,7 @@ export const SMS_VARIABLES: Record<string, string> = {
   balance: '当前余额（元）',
   threshold: '报警金额（元）',
   amount: '缴费金额（元）',
+  title: '公告标题',
 };
 
 export const smsTemplateResource = defineResource({

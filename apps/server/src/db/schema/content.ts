@@ -1,4 +1,5 @@
-import { index, integer, pgTable, smallint, text, varchar } from 'drizzle-orm/pg-core';
+import { sql } from 'drizzle-orm';
+import { bigint, boolean, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { companyId, createdAt, id, ref, ts, updatedAt } from './common.ts';
 
 // 增值服务: the company's notice/appeal/work-order type dictionaries and the appeals themselves
@@ -32,7 +33,8 @@ export const workOrderTypes = pgTable('work_order_types', {
 }, (t) => [index('work_order_types_company').on(t.companyId)]);
 
 /**
- * 诉求: kind 1 业主诉求 (an owner asks the company), 2 平台诉求 (the company asks the platform).
+ * 诉求: kind 1 业主诉求 (an owner asks the company), 2 平台诉求 (the company asks the platform),
+ * 3 设备工单 (opened and closed by the system on a device exception, modules/content/device-orders.ts).
  * status 0 待受理 → 1 处理中 → 2 已完成 | 3 已驳回. Names are copied at write time: the platform's
  * admins and the company's staff cannot read each other's account rows.
  */
@@ -56,11 +58,19 @@ export const appeals = pgTable('appeals', {
   finishedAt: ts('finished_at'),
   createdById: ref('created_by_id'),
   createdByName: varchar('created_by_name', { length: 64 }).notNull().default(''),
+  /** kind 3 设备工单: the device and the exception (device_warnings.kind) that opened it */
+  meterId: ref('meter_id'),
+  collectorId: ref('collector_id'),
+  exceptionKind: varchar('exception_kind', { length: 24 }),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 }, (t) => [
   index('appeals_company_kind_status').on(t.companyId, t.kind, t.status),
   index('appeals_area').on(t.areaId),
+  // one open device work order per device and exception, however often (and concurrently) it is reported
+  uniqueIndex('appeals_one_open_device_order')
+    .on(sql`coalesce(${t.meterId}, 0)`, sql`coalesce(${t.collectorId}, 0)`, t.exceptionKind)
+    .where(sql`kind = 3 AND status IN (0, 1)`),
 ]);
 
 /** 诉求记录: a state change (from → to) or a reply; append-only. */
@@ -79,3 +89,65 @@ export const appealEvents = pgTable('appeal_events', {
   byAccess: smallint('by_access').notNull().default(1),
   createdAt: createdAt(),
 }, (t) => [index('appeal_events_appeal').on(t.appealId)]);
+
+/** What both kinds of notice carry after their own columns: when published/withdrawn, by whom, when written. */
+const noticeLifecycle = () => ({
+  publishedAt: ts('published_at'),
+  withdrawnAt: ts('withdrawn_at'),
+  createdById: ref('created_by_id'),
+  createdByName: varchar('created_by_name', { length: 64 }).notNull().default(''),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+/**
+ * 系统公告 (/systemNotice): the platform's notices to every company. Platform-wide like the SMS
+ * templates (no tenant column): only the platform's endpoints write it, companies read the published.
+ * status 0 草稿 → 1 已发布 → 2 已撤回 (a withdrawn one may be published again). content: sanitized HTML.
+ */
+export const systemNotices = pgTable('system_notices', {
+  id: id(),
+  category: smallint('category').notNull().default(1),
+  title: varchar('title', { length: 100 }).notNull(),
+  content: text('content').notNull().default(''),
+  status: smallint('status').notNull().default(0),
+  pinned: boolean('pinned').notNull().default(false),
+  ...noticeLifecycle(),
+}, (t) => [index('system_notices_status').on(t.status, t.publishedAt)]);
+
+/** A company user who opened a system notice (the platform counts the companies, the badge the user). */
+export const systemNoticeReads = pgTable('system_notice_reads', {
+  noticeId: ref('notice_id').notNull().references(() => systemNotices.id, { onDelete: 'cascade' }),
+  userId: ref('user_id').notNull(),
+  companyId: companyId(),
+  readAt: createdAt(),
+}, (t) => [primaryKey({ columns: [t.noticeId, t.userId] }), index('system_notice_reads_company').on(t.companyId, t.noticeId)]);
+
+/**
+ * 物业公告 (/addedNotice): a company's notice to its owners, all of them or those living in the areas
+ * named (and below). Same states as the system notices; send_sms: publishing queues one SMS per owner
+ * addressed (notify outbox, key notice:<id>:<owner>).
+ */
+export const notices = pgTable('notices', {
+  id: id(),
+  companyId: companyId(),
+  typeId: ref('type_id'),
+  typeName: varchar('type_name', { length: 64 }).notNull().default(''),
+  title: varchar('title', { length: 100 }).notNull(),
+  content: text('content').notNull().default(''),
+  /** empty = every owner of the company */
+  areaIds: bigint('area_ids', { mode: 'number' }).array().notNull().default(sql`'{}'::bigint[]`),
+  status: smallint('status').notNull().default(0),
+  pinned: boolean('pinned').notNull().default(false),
+  sendSms: boolean('send_sms').notNull().default(false),
+  smsCount: integer('sms_count').notNull().default(0),
+  ...noticeLifecycle(),
+}, (t) => [index('notices_company_status').on(t.companyId, t.status, t.publishedAt)]);
+
+/** An owner who opened a company notice (owner app). */
+export const noticeReads = pgTable('notice_reads', {
+  noticeId: ref('notice_id').notNull().references(() => notices.id, { onDelete: 'cascade' }),
+  ownerId: ref('owner_id').notNull(),
+  companyId: companyId(),
+  readAt: createdAt(),
+}, (t) => [primaryKey({ columns: [t.noticeId, t.ownerId] })]);

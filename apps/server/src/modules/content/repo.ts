@@ -29,6 +29,9 @@ export interface AppealRecord {
   deadlineAt: Date;
   finishedAt: Date | null;
   createdByName: string;
+  meterId: number | null;
+  collectorId: number | null;
+  exceptionKind: string | null;
   createdAt: Date;
 }
 
@@ -38,6 +41,7 @@ const record = (x: Record<string, unknown>): AppealRecord => ({
   areaId: n(x.area_id), areaName: String(x.area_name ?? ''), roomId: n(x.room_id), roomName: String(x.room_name ?? ''),
   ownerId: n(x.owner_id), contactName: String(x.contact_name), contactPhone: String(x.contact_phone), assigneeId: n(x.assignee_id),
   assigneeName: String(x.assignee_name), deadlineAt: d(x.deadline_at)!, finishedAt: d(x.finished_at), createdByName: String(x.created_by_name),
+  meterId: n(x.meter_id), collectorId: n(x.collector_id), exceptionKind: x.exception_kind == null ? null : String(x.exception_kind),
   createdAt: d(x.created_at)!,
 });
 

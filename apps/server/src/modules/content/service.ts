@@ -1,4 +1,4 @@
-import { APPEAL_ACTIONS, APPEAL_FROM, APPEAL_KIND, APPEAL_STATUS, APPEAL_STATUSES, type Appeal } from '@meter/contracts';
+import { APPEAL_ACTIONS, APPEAL_FROM, APPEAL_KIND, APPEAL_KINDS, APPEAL_STATUS, APPEAL_STATUSES, DEVICE_ORDER_EXCEPTIONS, type Appeal } from '@meter/contracts';
 import { companyOf, type Ctx } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
 import { notFound, refuse } from '../../http/errors.ts';
@@ -19,6 +19,7 @@ const isOverdue = (a: { status: number; deadlineAt: Date }, at: Date) =>
 const present = (a: repo.AppealRecord, at: Date): Appeal => ({
   ...a,
   statusText: APPEAL_STATUSES[a.status] ?? String(a.status),
+  exceptionText: a.exceptionKind ? (DEVICE_ORDER_EXCEPTIONS[a.exceptionKind]?.label ?? a.exceptionKind) : '',
   overdue: isOverdue(a, at),
   deadlineAt: a.deadlineAt.toISOString(),
   finishedAt: a.finishedAt ? a.finishedAt.toISOString() : null,
@@ -39,17 +40,17 @@ export interface ListQuery {
 
 export async function list(ctx: Ctx, kind: Kind, q: ListQuery) {
   const at = now();
-  const areaIds = kind === APPEAL_KIND.owner ? ctx.scope.areaIds : null;
+  const areaIds = kind !== APPEAL_KIND.system ? ctx.scope.areaIds : null;
   return ctx.tx(async (tx) => {
-    const res = await repo.list(tx, { ...q, keyword: q.q, kind, areaIds, now: at, searchArea: kind === APPEAL_KIND.owner ? q.searchArea : undefined }, q.size, (q.index - 1) * q.size);
+    const res = await repo.list(tx, { ...q, keyword: q.q, kind, areaIds, now: at, searchArea: kind !== APPEAL_KIND.system ? q.searchArea : undefined }, q.size, (q.index - 1) * q.size);
     return new Page(res.rows.map((r) => present(r, at)), res.count);
   });
 }
 
 async function load(tx: Tx, ctx: Ctx, kind: Kind, id: number, lock = false) {
   const a = await repo.get(tx, id, lock);
-  if (!a || a.kind !== kind) throw notFound(kind === APPEAL_KIND.owner ? '业主诉求' : '平台诉求');
-  if (kind === APPEAL_KIND.owner && ctx.scope.areaIds && (a.areaId === null || !ctx.scope.areaIds.includes(a.areaId))) throw notFound('业主诉求');
+  if (!a || a.kind !== kind) throw notFound(APPEAL_KINDS[kind]!);
+  if (kind !== APPEAL_KIND.system && ctx.scope.areaIds && (a.areaId === null || !ctx.scope.areaIds.includes(a.areaId))) throw notFound(APPEAL_KINDS[kind]!);
   return a;
 }
 
@@ -126,7 +127,7 @@ function refuseTransition(action: Action, status: number): never {
 export async function act(ctx: Ctx, kind: Kind, action: Action, b: { id: number; content?: string; assigneeId?: number }) {
   return ctx.tx(async (tx) => {
     const a = await load(tx, ctx, kind, b.id, true);
-    ctx.audit.target = `${kind === APPEAL_KIND.owner ? '业主诉求' : '平台诉求'}「${a.title}」`;
+    ctx.audit.target = `${APPEAL_KINDS[kind]}「${a.title}」`;
     if (!APPEAL_FROM[action].includes(a.status)) refuseTransition(action, a.status);
     const to = TO[action];
     const patch: Parameters<typeof repo.update>[2] = {};

@@ -21,6 +21,7 @@ import {
 import type { GatewayClient } from '../../gateway/gateway.ts';
 import type { DeviceEvent } from '../realtime/index.ts';
 import { ingestReadings, raiseWarnings, SOURCE } from './ingest.ts';
+import { clearWarnings } from './work-orders.ts';
 import * as repo from './repo/index.ts';
 import { noCloseReason, routeOf, type Route } from './rules.ts';
 import { now as clock } from '../../clock.ts';
@@ -382,6 +383,6 @@ async function timeSync(d: ExecDeps, cmd: repo.CommandRow, meter: repo.ControlMe
   if (Math.abs(drift) > Math.max(10, Math.min(60, d.settings.clockDriftSeconds))) {
     return { ok: false, transient: true, error: `校时后表计时钟仍偏差 ${drift} 秒`, reply: { driftSeconds: drift }, events };
   }
-  await d.db.tx(SYSTEM_SCOPE, (tx) => repo.resolveWarnings(tx, { meterId: meter.id, kinds: ['clock_drift'], memo: `已自动校时，剩余偏差 ${drift} 秒` }));
+  await d.db.tx(SYSTEM_SCOPE, (tx) => clearWarnings(tx, { meterId: meter.id, kinds: ['clock_drift'], memo: `已自动校时，剩余偏差 ${drift} 秒` }));
   return { ok: true, reply: { driftSeconds: drift, meterTime: meterTime.toISOString() }, events };
 }

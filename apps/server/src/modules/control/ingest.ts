@@ -5,6 +5,7 @@ import { implausible, needsUsualUse, ratedPerHour, type Implausible } from './pl
 import * as repo from './repo/index.ts';
 import { usualUse } from './review-repo.ts';
 import { CONSUMPTION_EPSILON } from './rules.ts';
+import { warningsOpened } from './work-orders.ts';
 
 // Readings into the database (DESIGN §5): every reading is stored, idempotently per (meter, read_at);
 // one lower or older than the meter's last good reading is stored with `exception` set, never moves
@@ -30,6 +31,7 @@ export const WARNING_KINDS: Record<string, string> = {
   read_fail: '连续抄表失败',
   rate_error: '倍率异常',
   power_off: '停电',
+  no_read: '长时间无读数',
 };
 
 export interface MeterIdent {
@@ -307,6 +309,7 @@ export async function ingestReadings(
     }
   }
   const opened = await repo.openWarnings(tx, warnings);
+  await warningsOpened(tx, opened);
   for (const w of opened) events.push(warningEvent(w));
 
   for (const r of newest.values()) {
@@ -358,8 +361,9 @@ export function warningEvent(w: { id: number; companyId: number; meterId: number
   };
 }
 
-/** Opens warnings (one open per device and kind) and returns their events. */
+/** Opens warnings (one open per device and kind) and their work orders, and returns their events. */
 export async function raiseWarnings(tx: Tx, rows: repo.WarningRow[]): Promise<DeviceEvent[]> {
   const opened = await repo.openWarnings(tx, rows);
+  await warningsOpened(tx, opened);
   return opened.map(warningEvent);
 }

@@ -17,6 +17,7 @@ import { ELECTRIC_PARAM_KEYS, WATER_PARAM_KEYS } from './schema.ts';
 import type { z } from 'zod';
 import { now as clock } from '../../clock.ts';
 import { startOfBeijingDay } from '../../time.ts';
+import { warningsHandled } from './work-orders.ts';
 
 // Device control for people (SPEC §7 device/order/*, device/read/*, device/unusual/*): every
 // command is a row with a lifecycle; a duplicate while one is pending joins it; cutting supply to a
@@ -458,7 +459,9 @@ export async function deal(ctx: Ctx, api: ControlApi, b: Input<typeof S.DealBody
     if ((await openOfKind(tx, ids, 'implausible')).length) {
       throw refuse('REVIEW_REQUIRED', '读数异常跳变预警须逐条选择「接受读数」或「驳回读数」，不能直接标记为已处理');
     }
-    return repo.dealWarnings(tx, ids, ctx.user.id, b.memo);
+    const handled = await repo.dealWarnings(tx, ids, ctx.user.id, b.memo);
+    await warningsHandled(tx, handled, ctx.user.realName || ctx.user.username, b.memo);
+    return handled;
   });
   ctx.audit.target = `设备异常 ${ids.join(',')}`.slice(0, 200);
   for (const w of done) api.bus.emit({ companyId: w.companyId, kind: 'warning', body: { id: w.id, meterId: w.meterId, kind: w.kind, status: 1 } });

@@ -7,6 +7,10 @@ import { refuse } from '../../http/errors.ts';
 import * as bulkRepo from './bulk-repo.ts';
 import * as configRepo from './config-repo.ts';
 import * as repo from './repo.ts';
+import * as rulesRepo from './rules-repo.ts';
+
+/** SMS_EVENTS 5 公告通知 */
+const NOTICE_SMS_EVENT = 5;
 
 // 群发短信 (/systemSend): the owners chosen (area, arrears, meter kind) get one message each, with
 // {company} {owner} {room} filled in, priced at the company's SMS price. The preview answers the count
@@ -54,4 +58,25 @@ export async function progress(ctx: Ctx, batch: string) {
   const companyId = companyOf(ctx);
   const p = await ctx.tx((tx) => bulkRepo.batchProgress(tx, companyId, batch));
   return { batch, ...p, done: p.total > 0 && p.queued + p.sending === 0 };
+}
+
+/** The built-in 公告通知 text, when no template of that event is in use. */
+const NOTICE_TEXT = '【{company}】尊敬的{owner}，物业发布了公告「{title}」，请在业主端查看详情。';
+
+/**
+ * 物业公告's SMS (content module, on publishing): one message per owner addressed with a mobile number,
+ * the platform's first 公告通知 template in use (or the built-in text), in the caller's transaction.
+ * Keys notice:<notice>:<owner>: publishing the same notice again texts nobody twice. Answers how many were queued.
+ */
+export async function queueNoticeSms(tx: Tx, companyId: number, notice: { id: number; title: string }, to: bulkRepo.Recipient[]): Promise<number> {
+  const mobile = to.filter((r) => MOBILE.test(r.phone));
+  if (!mobile.length) return 0;
+  const template = (await rulesRepo.listTemplates(tx, { event: NOTICE_SMS_EVENT, status: 1 }, 1, 0)).rows[0]?.content ?? NOTICE_TEXT;
+  const company = await bulkRepo.companyName(tx, companyId);
+  const { smsPriceFen } = await configRepo.smsPrices(tx, companyId);
+  return repo.insertNotifications(tx, mobile.map((r) => ({
+    companyId, ownerId: r.ownerId, accountId: null, meterId: null, level: 7, channel: 'sms' as const, phone: r.phone,
+    content: renderTemplate(template, { company, owner: r.ownerName, room: r.roomName, title: notice.title }),
+    priceFen: smsPriceFen, idempotencyKey: `notice:${notice.id}:${r.ownerId}`,
+  })));
 }

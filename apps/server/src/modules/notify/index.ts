@@ -4,3 +4,4 @@ export { queue as queueNotification, sendQueued, collectReceipts, type NewNotifi
 export { logProvider, type NotifyProvider } from './provider.ts';
 export { smsFromConfig, providersFrom, startSmsEmulators, emulatorSetup, type SmsSetup, type SmsEmulators } from './sms/setup.ts';
 export { noticeRules, ruleFor, channelsOf, ruleText, NOTICE_EVENT, type NoticeRules } from './rules-service.ts';
+export { queueNoticeSms } from './bulk-service.ts';

@@ -9,6 +9,7 @@ import { appealApi, type AppealDetailData, type AppealKind } from '../../api/app
 import { useCan, useSession } from '../../app/session.ts';
 import { toast } from '../../app/feedback.tsx';
 
+export const KIND_TITLES: Record<AppealKind, string> = { owner: '业主诉求', system: '平台诉求', device: '设备工单' };
 export const STATUS_COLORS: Record<number, string> = { 0: 'orange', 1: 'processing', 2: 'success', 3: 'default' };
 export const fmt = (t: string | null | undefined) => (t ? dayjs(t).format('YYYY-MM-DD HH:mm') : '—');
 
@@ -30,7 +31,7 @@ export function stepsFor(kind: AppealKind, status: number, o: { platform: boolea
   const all: Step[] = ['accept', 'assign', 'reply', 'complete', 'reject'];
   return all.filter((s) => {
     if (!APPEAL_FROM[s].includes(status)) return false;
-    if (kind === 'owner') return o.canHandle;
+    if (kind !== 'system') return o.canHandle;
     if (s === 'assign') return false;
     return s === 'reply' || o.platform;
   });
@@ -50,7 +51,7 @@ export function AppealDrawer({ kind, id, onClose, onChanged }: { kind: AppealKin
   const { data: staff } = useQuery({
     queryKey: ['appealAssignees'],
     queryFn: () => api.assignees(),
-    enabled: id !== undefined && kind === 'owner' && canHandle && !platform,
+    enabled: id !== undefined && kind !== 'system' && canHandle && !platform,
   });
   const [step, setStep] = useState<Step>();
   const [text, setText] = useState('');
@@ -88,7 +89,7 @@ export function AppealDrawer({ kind, id, onClose, onChanged }: { kind: AppealKin
 
   const steps = a ? stepsFor(kind, a.status, { platform, canHandle }) : [];
   return (
-    <Drawer title={kind === 'owner' ? '业主诉求详情' : '平台诉求详情'} width={720} open={id !== undefined} onClose={onClose} destroyOnHidden
+    <Drawer title={`${KIND_TITLES[kind]}详情`} width={720} open={id !== undefined} onClose={onClose} destroyOnHidden
       extra={<Space>{steps.map((s) => (
         <Button key={s} type={s === 'accept' || s === 'complete' ? 'primary' : 'default'} danger={s === 'reject'} onClick={() => open(s)}>{STEP_TITLES[s]}</Button>
       ))}</Space>}>
@@ -97,8 +98,9 @@ export function AppealDrawer({ kind, id, onClose, onChanged }: { kind: AppealKin
           <Descriptions column={2} size="small" bordered>
             <Descriptions.Item label="标题" span={2}>{a.title}</Descriptions.Item>
             <Descriptions.Item label="状态"><StatusTag status={a.status} text={a.statusText} overdue={a.overdue} /></Descriptions.Item>
-            <Descriptions.Item label="诉求类型">{a.typeName}</Descriptions.Item>
-            {kind === 'owner' ? (
+            <Descriptions.Item label={kind === 'device' ? '工单类型' : '诉求类型'}>{a.typeName}</Descriptions.Item>
+            {kind === 'device' && <Descriptions.Item label="设备异常" span={2}><Tag color="red">{a.exceptionText}</Tag></Descriptions.Item>}
+            {kind !== 'system' ? (
               <>
                 <Descriptions.Item label="区域">{a.areaName || '—'}</Descriptions.Item>
                 <Descriptions.Item label="房间">{a.roomName || '—'}</Descriptions.Item>
@@ -136,7 +138,7 @@ export function AppealDrawer({ kind, id, onClose, onChanged }: { kind: AppealKin
       )}
       <Modal title={step ? STEP_TITLES[step] : ''} open={!!step} onCancel={() => setStep(undefined)} onOk={submit} confirmLoading={busy}
         okText="确定" cancelText="取消" destroyOnHidden>
-        {(step === 'assign' || (step === 'accept' && kind === 'owner')) && (
+        {(step === 'assign' || (step === 'accept' && kind !== 'system')) && (
           <Select aria-label="处理人" style={{ width: '100%', marginBottom: 12 }} placeholder={step === 'accept' ? '处理人（不选则为本人）' : '请选择处理人'}
             value={assignee} onChange={setAssignee} allowClear options={(staff ?? []).map((s) => ({ value: s.id, label: s.name }))} />
         )}

@@ -2,7 +2,7 @@
 // type, overdue, time (and area for owner appeals), overdue orders marked, a detail drawer with the flow,
 // and registration (staff register an owner's appeal on the owner's behalf until the owner app exists).
 import { useMemo, useRef, useState } from 'react';
-import { Button, Form, Input, Modal, Select, Typography } from 'antd';
+import { Button, Form, Input, Modal, Select, Tag, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { ActionType } from '@ant-design/pro-components';
 import { useQuery } from '@tanstack/react-query';
@@ -15,7 +15,7 @@ import { toast } from '../../app/feedback.tsx';
 import { FORM_INVALID } from '../../components/validate.ts';
 import { useCompany } from '../records/deviceFields.tsx';
 import { RoomAreaPicker, roomLabel } from '../records/roomFields.tsx';
-import { AppealDrawer, fmt, StatusTag } from './AppealDrawer.tsx';
+import { AppealDrawer, fmt, KIND_TITLES, StatusTag } from './AppealDrawer.tsx';
 
 type Row = Appeal & Record<string, unknown>;
 
@@ -98,28 +98,34 @@ export function AppealList({ kind }: { kind: AppealKind }) {
   const api = appealApi(kind);
   const session = useSession();
   const platform = session?.access === 0;
-  const canCreate = useCan('appeal.create') && (kind === 'owner' || !platform);
+  const canCreate = useCan('appeal.create') && (kind === 'owner' || (kind === 'system' && !platform));
   const types = useTypeOptions();
   const ref = useRef<ActionType | undefined>(undefined);
   const [viewing, setViewing] = useState<number>();
   const [creating, setCreating] = useState(false);
   const owner = kind === 'owner';
+  const device = kind === 'device';
+  const companySide = kind !== 'system';
 
   const columns = useMemo<ResourceColumn<Row>[]>(
     () => [
       { title: '标题', dataIndex: 'title', ellipsis: true, width: 200, render: (_d, r) => <Typography.Link onClick={() => setViewing(r.id)}>{r.title}</Typography.Link> },
-      { title: '关键字', dataIndex: 'q', hideInTable: true, search: true, fieldProps: { placeholder: owner ? '标题、内容、联系人、房间' : '标题、内容、联系人' } },
+      { title: '关键字', dataIndex: 'q', hideInTable: true, search: true, fieldProps: { placeholder: companySide ? '标题、内容、联系人、房间' : '标题、内容、联系人' } },
       ...(platform ? [{ title: '单位', dataIndex: 'companyName', width: 160, ellipsis: true } as ResourceColumn<Row>] : []),
-      { title: '诉求类型', dataIndex: 'typeId', width: 110, search: true, valueType: 'select', fieldProps: { options: types }, render: (_d, r) => r.typeName },
-      ...(owner
+      ...(device
+        ? [{ title: '设备异常', dataIndex: 'exceptionText', width: 140, render: (_d, r) => <Tag color="red">{r.exceptionText}</Tag> } as ResourceColumn<Row>]
+        : [{ title: '诉求类型', dataIndex: 'typeId', width: 110, search: true, valueType: 'select', fieldProps: { options: types }, render: (_d, r) => r.typeName } as ResourceColumn<Row>]),
+      ...(companySide
         ? [
             { title: '区域', dataIndex: 'searchArea', hideInTable: true, search: true, renderFormItem: () => <RoomAreaPicker /> } as ResourceColumn<Row>,
             { title: '区域', dataIndex: 'areaName', width: 140, ellipsis: true } as ResourceColumn<Row>,
             { title: '房间', dataIndex: 'roomName', width: 100 } as ResourceColumn<Row>,
           ]
         : []),
-      { title: '联系人', dataIndex: 'contactName', width: 90 },
-      { title: '联系电话', dataIndex: 'contactPhone', width: 120 },
+      ...(device ? [] : [
+        { title: '联系人', dataIndex: 'contactName', width: 90 } as ResourceColumn<Row>,
+        { title: '联系电话', dataIndex: 'contactPhone', width: 120 } as ResourceColumn<Row>,
+      ]),
       {
         title: '状态', dataIndex: 'status', width: 150, search: true, valueType: 'select', valueEnum: statusEnum,
         render: (_d, r) => <StatusTag status={r.status} text={r.statusText} overdue={r.overdue} />,
@@ -133,14 +139,14 @@ export function AppealList({ kind }: { kind: AppealKind }) {
       },
       { title: '操作', valueType: 'option', width: 90, fixed: 'right', render: (_d, r) => [<a key="v" onClick={() => setViewing(r.id)}>查看处理</a>] },
     ],
-    [owner, platform, types],
+    [companySide, device, platform, types],
   );
 
   return (
     <>
       <ResourceTable<Row>
-        entityName={owner ? '业主诉求' : '平台诉求'}
-        headerTitle={owner ? '业主诉求' : '平台诉求'}
+        entityName={KIND_TITLES[kind]}
+        headerTitle={device ? '设备工单（设备异常自动生成，异常消除后自动办结）' : KIND_TITLES[kind]}
         rowKey="id"
         columns={columns}
         actionRef={ref}

@@ -10,7 +10,7 @@ import { columnsFromResource } from '../../components/resourceColumns.tsx';
 
 type Row = SmsTemplate & Record<string, unknown>;
 
-const EVENT_COLORS: Record<number, string> = { 1: 'gold', 2: 'red', 3: 'green', 4: 'blue' };
+const EVENT_COLORS: Record<number, string> = { 1: 'gold', 2: 'red', 3: 'green', 4: 'blue', 5: 'purple' };
 
 export function templateBody(v: Record<string, unknown>): SmsTemplateBody {
   return { name: String(v.name ?? '').trim(), event: Number(v.event ?? 1), content: String(v.content ?? '').trim(), status: Number(v.status ?? 1), memo: String(v.memo ?? '').trim() };

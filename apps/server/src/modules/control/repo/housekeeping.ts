@@ -61,6 +61,29 @@ export async function offlineTooLong(tx: Tx, cutoff: Date): Promise<WarningRow[]
   }));
 }
 
+/** Meters in use (an owner's room or not) with no reading since the cutoff, nor ever when older than it. */
+export async function noReadTooLong(tx: Tx, cutoff: Date): Promise<WarningRow[]> {
+  const r = await tx.execute(sql`
+    SELECT m.id, m.company_id, m.area_id, l.read_at FROM meters m LEFT JOIN meter_latest l ON l.meter_id = m.id
+    WHERE m.status = 1 AND coalesce(l.read_at, m.created_at) < ${cutoff.toISOString()}`);
+  return r.rows.map((x) => ({
+    companyId: Number(x.company_id),
+    meterId: Number(x.id),
+    collectorId: null,
+    areaId: num(x.area_id),
+    kind: 'no_read',
+    detail: { lastReadAt: x.read_at ?? null },
+  }));
+}
+
+/** Meters with an open no_read warning that have a reading newer than the cutoff again. */
+export async function readAgain(tx: Tx, cutoff: Date): Promise<number[]> {
+  const r = await tx.execute(sql`
+    SELECT w.meter_id FROM device_warnings w JOIN meter_latest l ON l.meter_id = w.meter_id
+    WHERE w.status = 0 AND w.kind = 'no_read' AND l.read_at >= ${cutoff.toISOString()}`);
+  return r.rows.map((x) => Number(x.meter_id));
+}
+
 export async function ensurePartitions(tx: Tx, monthsAhead: number) {
   const r = await tx.execute(sql`SELECT ensure_reading_partitions(date_trunc('month', now())::date, ${monthsAhead}) AS made`);
   return Number(r.rows[0].made);

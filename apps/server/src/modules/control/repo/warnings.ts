@@ -139,8 +139,8 @@ export async function listWarnings(tx: Tx, f: WarningFilter, limit: number, offs
 export async function dealWarnings(tx: Tx, ids: number[], userId: number, memo: string) {
   const r = await tx.execute(sql`
     UPDATE device_warnings SET status = 1, handled_by = ${userId}, handled_at = now(), handle_memo = ${memo}
-    WHERE id = ANY(${arr(ids)}::bigint[]) AND status = 0 RETURNING id, company_id, meter_id, kind`);
-  return r.rows.map((x) => ({ id: Number(x.id), companyId: Number(x.company_id), meterId: num(x.meter_id), kind: String(x.kind) }));
+    WHERE id = ANY(${arr(ids)}::bigint[]) AND status = 0 RETURNING id, company_id, meter_id, collector_id, kind`);
+  return r.rows.map((x) => ({ id: Number(x.id), companyId: Number(x.company_id), meterId: num(x.meter_id), collectorId: num(x.collector_id), kind: String(x.kind) }));
 }
 
 export async function warningIdsVisible(tx: Tx, ids: number[]) {
