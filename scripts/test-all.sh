@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# `npm test`: every test — lint (module boundaries), type checks, unit, web components (jsdom), integration against a real
+# `npm test`: every test — lint (module boundaries), type checks, unit, web components, integration against a real
 # PostgreSQL (plus a smoke run on the embedded database), and end-to-end in Chromium.
 # Needs: PostgreSQL on 127.0.0.1:5432 (TEST_PG_ADMIN_URL to change), Mosquitto on 127.0.0.1:1883,
 # Chromium at /usr/bin/chromium (CHROMIUM_PATH to change). .ci/run starts/installs them.
@@ -10,22 +10,41 @@ export TZ=${TZ:-Asia/Shanghai}
 
 step() { printf '\n\033[1m== %s ==\033[0m\n' "$*"; }
 
-step "代码检查 (lint: typescript-eslint + module boundaries)"
-npm run lint --silent
+# Runs the given commands side by side (each one a single node process: two cores do two at once), prints
+# each one's output whole once all have ended, in the order given, and fails if any of them failed.
+together() {
+  local dir; dir=$(mktemp -d)
+  local pids=() i=0 failed=0
+  for cmd in "$@"; do
+    bash -c "$cmd" >"$dir/$i" 2>&1 &
+    pids+=($!)
+    i=$((i + 1))
+  done
+  i=0
+  for cmd in "$@"; do
+    local rc=0
+    wait "${pids[$i]}" || rc=$?
+    printf '\033[2m$ %s\033[0m\n' "$cmd"
+    cat "$dir/$i"
+    if [ "$rc" -ne 0 ]; then echo "failed ($rc): $cmd"; failed=1; fi
+    i=$((i + 1))
+  done
+  rm -rf "$dir"
+  return "$failed"
+}
 
-step "类型检查 (typecheck)"
-npx tsc --noEmit -p tsconfig.json
-npx tsc --noEmit -p apps/web/tsconfig.json
+step "代码检查与类型检查 (lint: typescript-eslint + module boundaries; typecheck)"
+together "npm run lint --silent" "npx tsc --noEmit -p tsconfig.json"
+together "npx tsc --noEmit -p apps/web/tsconfig.json" "npm run build -w @meter/server --silent"
 
-step "构建 (web build; server, simulator and packages to JavaScript)"
+step "构建 (web build; server, simulator and packages to JavaScript above)"
 npm run build -w @meter/web --silent
-npm run build -w @meter/server --silent
-
-step "单元、组件与集成测试 (vitest: unit, web, integration on PostgreSQL + embedded)"
-npx vitest run
 
 step "前端首屏体积 (first-load JS budget)"
 npx tsx bench/web-bundle.ts
 
-step "端到端测试 (Playwright in Chromium)"
-npx playwright test -c e2e/playwright.config.ts
+step "单元、组件与集成测试 (vitest: unit, web, integration on PostgreSQL + embedded)"
+npx vitest run
+
+step "端到端测试 (Playwright in Chromium, against the compiled server)"
+E2E_SERVER=compiled npx playwright test -c e2e/playwright.config.ts

@@ -2,27 +2,51 @@ import pg from 'pg';
 import { migrateDatabase, appUrlFrom, openDb } from '../src/db/client.ts';
 import { seedDemoIfEmpty } from '../src/demo/seed.ts';
 
-// Integration tests run against a real PostgreSQL: a fresh database per run, migrated and seeded.
+// Integration tests run against a real PostgreSQL. Once per run, TEST_DB_NAME is made afresh, migrated
+// and seeded: the template. Each vitest worker then works in a copy of its own, `<TEST_DB_NAME>_w<pool id>`
+// (CREATE DATABASE … TEMPLATE, made on the worker's first file: worker-db.ts), so test files running side
+// by side never share a database; the files one worker runs follow each other, as the whole run once did.
 export const TEST_DB_NAME = process.env.TEST_DB_NAME ?? 'meter_test';
-const ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
+export const ADMIN_URL = process.env.TEST_PG_ADMIN_URL ?? 'postgres://postgres@127.0.0.1:5432/postgres';
 
-export function testOwnerUrl() {
+/** The owner URL of a database of the test server (default: the template). */
+export function testOwnerUrl(name = TEST_DB_NAME) {
   const u = new URL(ADMIN_URL);
-  u.pathname = `/${TEST_DB_NAME}`;
+  u.pathname = `/${name}`;
   return u.toString();
 }
 
+/** One statement on the server's maintenance database. */
+export const adminQuery = <T extends pg.QueryResultRow>(q: string, args: unknown[] = []) => queryOn<T>(ADMIN_URL, q, args);
+
+/** One statement on its own connection to `url`. */
+export async function queryOn<T extends pg.QueryResultRow>(url: string, q: string, args: unknown[] = []): Promise<T[]> {
+  const c = new pg.Client({ connectionString: url });
+  await c.connect();
+  try {
+    return (await c.query<T>(q, args)).rows;
+  } finally {
+    await c.end();
+  }
+}
+
+/** The previous run's per-worker copies of the template (`<TEST_DB_NAME>_w1`, …). */
+async function dropWorkerCopies() {
+  const all = await adminQuery<{ datname: string }>(`SELECT datname FROM pg_database`);
+  for (const { datname } of all) {
+    if (datname.startsWith(`${TEST_DB_NAME}_w`) && /^\d+$/.test(datname.slice(TEST_DB_NAME.length + 2))) {
+      await adminQuery(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(datname)} WITH (FORCE)`);
+    }
+  }
+}
+
 export default async function setup() {
-  const admin = new pg.Client({ connectionString: ADMIN_URL });
-  await admin.connect();
-  await admin.query(`SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()`, [TEST_DB_NAME]);
-  await admin.query(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(TEST_DB_NAME)}`);
-  await admin.query(`CREATE DATABASE ${pg.escapeIdentifier(TEST_DB_NAME)}`);
-  await admin.end();
+  await dropWorkerCopies();
+  await adminQuery(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(TEST_DB_NAME)} WITH (FORCE)`);
+  await adminQuery(`CREATE DATABASE ${pg.escapeIdentifier(TEST_DB_NAME)}`);
   const owner = testOwnerUrl();
   await migrateDatabase(owner, 'meter_app_test');
   const db = openDb(appUrlFrom(owner, 'meter_app_test'), 2);
   await seedDemoIfEmpty(db);
   await db.close();
-  process.env.TEST_OWNER_URL = owner;
 }

@@ -1,3 +1,4 @@
+import { afterAll } from 'vitest';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { appUrlFrom, openDb, type Db } from '../src/db/client.ts';
@@ -8,7 +9,8 @@ import type { Payments } from '../src/modules/payment/service.ts';
 import type { SmsSetup } from '../src/modules/notify/index.ts';
 import type { BankClient } from '../src/modules/bank/index.ts';
 import type { FileSetup } from '../src/modules/files/index.ts';
-import { testOwnerUrl } from './global-setup.ts';
+import { DEMO_LOGINS } from '../src/demo/seed.ts';
+import { TEST_DB_NAME, testOwnerUrl } from './global-setup.ts';
 
 // Builds the real app against the test database; tests talk HTTP to it through inject().
 
@@ -18,11 +20,44 @@ export interface TestApp {
   /** an owner connection (bypasses RLS): for arranging fixtures and checking what was written */
   owner: pg.Pool;
   login(username: string, password: string): Promise<string>;
+  /** tokens of demo accounts of the seed, signed in with their demo passwords, in the order asked */
+  signIn(...usernames: DemoUser[]): Promise<string[]>;
   call(token: string | null, opts: InjectOptions): Promise<{ status: number; body: any }>;
   close(): Promise<void>;
 }
 
-export const OWNER_URL = () => process.env.TEST_OWNER_URL ?? testOwnerUrl();
+/** This worker's database: a copy of the migrated, seeded template (worker-db.ts, global-setup.ts). */
+export const WORKER_DB_NAME = `${TEST_DB_NAME}_w${process.env.VITEST_POOL_ID ?? '1'}`;
+export const OWNER_URL = () => testOwnerUrl(WORKER_DB_NAME);
+
+export type DemoUser = 'admin' | 'demo' | 'reader' | 'market' | 'industry';
+
+/** `app.inject` answered as {status, body}, with the token as the authorization header. */
+export function injector(app: FastifyInstance): TestApp['call'] {
+  return async (token, opts) => {
+    const res = await app.inject({ ...opts, headers: { ...(opts.headers ?? {}), ...(token ? { authorization: token } : {}) } });
+    let body: unknown = res.body;
+    try {
+      body = res.json();
+    } catch { /* not JSON */ }
+    return { status: res.statusCode, body };
+  };
+}
+
+/** Signs in through the login endpoint; a refusal throws. */
+export function signer(call: TestApp['call']) {
+  const login = async (username: string, password: string) => {
+    const r = await call(null, { method: 'POST', url: '/yonghu/api/admin/login', payload: { username, password } });
+    if (r.body?.code !== 'SUCCESS') throw new Error(`login ${username} failed: ${JSON.stringify(r.body)}`);
+    return r.body.data.token as string;
+  };
+  const signIn = async (...usernames: DemoUser[]) => {
+    const tokens: string[] = [];
+    for (const u of usernames) tokens.push(await login(u, DEMO_LOGINS.find((d) => d.username === u)!.password));
+    return tokens;
+  };
+  return { login, signIn };
+}
 
 export async function testApp(
   auth: AuthSettings = { idleMinutes: 30, maxHours: 12 },
@@ -32,28 +67,32 @@ export async function testApp(
   const owner = new pg.Pool({ connectionString: OWNER_URL(), max: 3 });
   const app = await buildApp({ db, auth, logLevel: 'silent', bus: o.bus, payments: o.payments, webDist: o.webDist, sms: o.sms, bank: o.bank, files: o.files });
   await app.ready();
-  const call: TestApp['call'] = async (token, opts) => {
-    const res = await app.inject({ ...opts, headers: { ...(opts.headers ?? {}), ...(token ? { authorization: token } : {}) } });
-    let body: unknown = res.body;
-    try {
-      body = res.json();
-    } catch { /* not JSON */ }
-    return { status: res.statusCode, body };
-  };
+  const call = injector(app);
   return {
     app,
     db,
     owner,
     call,
-    async login(username, password) {
-      const r = await call(null, { method: 'POST', url: '/yonghu/api/admin/login', payload: { username, password } });
-      if (r.body?.code !== 'SUCCESS') throw new Error(`login ${username} failed: ${JSON.stringify(r.body)}`);
-      return r.body.data.token as string;
-    },
+    ...signer(call),
     async close() {
       await app.close();
       await db.close();
       await owner.end();
     },
   };
+}
+
+/**
+ * A test file's app, built while the file is collected (`const t = await fileApp();` at its top) and
+ * closed after its last test.
+ */
+export async function fileApp(...args: Parameters<typeof testApp>): Promise<TestApp> {
+  const t = await testApp(...args);
+  afterAll(() => t.close());
+  return t;
+}
+
+/** The demo company's id (the company of the seed's `demo` account). */
+export async function demoCompanyId(owner: pg.Pool): Promise<number> {
+  return Number((await owner.query(`SELECT company_id FROM admin_users WHERE username = 'demo'`)).rows[0].company_id);
 }

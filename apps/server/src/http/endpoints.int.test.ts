@@ -1,8 +1,8 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ENDPOINTS, pathOf, wireTime } from '@meter/contracts';
 import { answerSerializer } from './routes.ts';
-import { testApp, type TestApp } from '../../test/helpers.ts';
+import { fileApp } from '../../test/helpers.ts';
 
 // Issue 13 §1: every endpoint is declared once in packages/contracts and the server registers its
 // routes from the declarations. This test fails when a declaration is not registered, is registered
@@ -22,11 +22,7 @@ import { testApp, type TestApp } from '../../test/helpers.ts';
 // 55 moved onto declarations
 const NOT_YET_DECLARED = 3;
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await testApp();
-});
-afterAll(() => t.close());
+const t = await fileApp();
 
 const key = (method: string, path: string) => `${method} ${path}`;
 

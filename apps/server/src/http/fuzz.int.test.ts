@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
-import { testApp, type TestApp } from '../../test/helpers.ts';
+import { fileApp } from '../../test/helpers.ts';
 import type { ApiRoute } from '../app.ts';
 
 // Every registered endpoint, every field of its body, query and path: control characters, booleans,
@@ -10,15 +10,8 @@ import type { ApiRoute } from '../app.ts';
 type Where = 'body' | 'querystring' | 'params';
 type Kind = 'bool' | 'array' | 'number' | 'string' | 'other';
 
-let t: TestApp;
-let platform: string;
-let demo: string;
-beforeAll(async () => {
-  t = await testApp();
-  platform = await t.login('admin', 'admin123');
-  demo = await t.login('demo', 'demo123');
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const [platform, demo] = await t.signIn('admin', 'demo');
 
 interface Def { type: string; shape?: Record<string, z.ZodType>; innerType?: z.ZodType; in?: z.ZodType; out?: z.ZodType; options?: z.ZodType[]; left?: z.ZodType; right?: z.ZodType }
 const defOf = (s: unknown) => (s as { _zod?: { def: Def } })?._zod?.def;

@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { buildApp } from '../app.ts';
-import { testApp, type TestApp } from '../../test/helpers.ts';
+import { fileApp } from '../../test/helpers.ts';
 import { makeCompany, makeRole, makeUser, uniq } from '../../test/factories.ts';
 
 // Security headers on every answer; /docs off when asked (production); a session (HTTP token and open
 // websocket) ends when its user's password is reset or changed by someone else (issue 12 §8, §10).
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await testApp();
-});
-afterAll(() => t.close());
+const t = await fileApp();
 
 describe('security headers', () => {
   it('CSP with frame-ancestors, nosniff, HSTS, Referrer-Policy on API answers', async () => {

@@ -1,11 +1,7 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp } from '../../test/helpers.ts';
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await testApp();
-});
-afterAll(() => t.close());
+const t = await fileApp();
 
 describe('OpenAPI at /docs', () => {
   it('documents every API route, generated from the route schemas', async () => {

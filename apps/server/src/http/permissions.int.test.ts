@@ -1,17 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { ALWAYS_ALLOWED_ROUTES } from '@meter/contracts';
-import { testApp, type TestApp } from '../../test/helpers.ts';
+import { fileApp } from '../../test/helpers.ts';
 import { makeCompany, makeRole, makeUser } from '../../test/factories.ts';
 
 // Every write is allowed by its own permission, never through a page every user may open (issue 12 §9).
 
-let t: TestApp;
-let companyId: number;
-beforeAll(async () => {
-  t = await testApp();
-  companyId = await makeCompany(t.owner);
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const companyId: number = await makeCompany(t.owner);
 
 const login = async (routes: string[], operations: string[] = []) => {
   const u = await makeUser(t.owner, { companyId, roleId: await makeRole(t.owner, companyId, routes, operations) });

@@ -1,18 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp } from '../../../test/helpers.ts';
 import { uniq } from '../../../test/factories.ts';
 
-let t: TestApp;
-let demo: string;
-let reader: string;
-let platform: string;
-beforeAll(async () => {
-  t = await testApp();
-  demo = await t.login('demo', 'demo123');
-  reader = await t.login('reader', 'reader123');
-  platform = await t.login('admin', 'admin123');
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const [demo, reader, platform] = await t.signIn('demo', 'reader', 'admin');
 
 describe('permissions on the server', () => {
   it('a user without the page permission gets 403 with a Chinese message', async () => {

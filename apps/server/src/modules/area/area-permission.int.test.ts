@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp } from '../../../test/helpers.ts';
 import { makeArea, makeCompany, makeRole, makeUser, uniq } from '../../../test/factories.ts';
 
 // AreaPermission (named area sets), binding admin users to areas, and the two user trees.
-let t: TestApp;
-let reader: string;
-let admin: string;
-beforeAll(async () => {
-  t = await testApp();
-  reader = await t.login('reader', 'reader123');
-  admin = await t.login('admin', 'admin123');
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const [reader, admin] = await t.signIn('reader', 'admin');
 
 const P = '/yewu/api/AreaPermission';
 const Y = '/yewu/api';

@@ -1,19 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp, demoCompanyId } from '../../../test/helpers.ts';
 import { makeArea, makeCompany, makeRole, makeRoom, makeUser, uniq } from '../../../test/factories.ts';
 
 // The area archive (/recordsArea): the paged child list, create/edit/delete, and the V2 tree.
-let t: TestApp;
-let reader: string;
-let admin: string;
-let demoCompany: number;
-beforeAll(async () => {
-  t = await testApp();
-  reader = await t.login('reader', 'reader123');
-  admin = await t.login('admin', 'admin123');
-  demoCompany = Number((await t.owner.query(`SELECT company_id FROM admin_users WHERE username = 'demo'`)).rows[0].company_id);
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const [reader, admin] = await t.signIn('reader', 'admin');
+const demoCompany: number = await demoCompanyId(t.owner);
 
 const A = '/yewu/api/Area';
 const n = async (sql: string, p: unknown[] = []) => Number((await t.owner.query(sql, p)).rows[0].n);

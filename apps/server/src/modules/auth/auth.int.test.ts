@@ -1,17 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp } from '../../../test/helpers.ts';
 import { makeCompany, makeRole, makeUser } from '../../../test/factories.ts';
 import { LOCK_AFTER_FAILURES, LOGIN_FAILED_MESSAGE } from './service.ts';
 
-let t: TestApp;
-let companyId: number;
-let roleId: number;
-beforeAll(async () => {
-  t = await testApp();
-  companyId = await makeCompany(t.owner);
-  roleId = await makeRole(t.owner, companyId, ['systemRecords'], []);
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const companyId: number = await makeCompany(t.owner);
+const roleId: number = await makeRole(t.owner, companyId, ['systemRecords'], []);
 
 const login = (username: string, password: string) =>
   t.call(null, { method: 'POST', url: '/yonghu/api/admin/login', payload: { username, password } });

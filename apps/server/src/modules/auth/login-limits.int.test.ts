@@ -1,16 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp } from '../../../test/helpers.ts';
 import { makeCompany, makeRole, makeUser } from '../../../test/factories.ts';
 import { LOGIN_FAILED_MESSAGE } from './service.ts';
 
 // Login attempts are limited per IP address and per username (issue 12 §7); every failure takes one
 // argon2 verification, known username or not.
 
-let t: TestApp;
-beforeAll(async () => {
-  t = await testApp({ idleMinutes: 30, maxHours: 12, loginPerIp: 6, loginPerAccount: 3 });
-});
-afterAll(() => t.close());
+const t = await fileApp({ idleMinutes: 30, maxHours: 12, loginPerIp: 6, loginPerAccount: 3 });
 
 const login = (username: string, password: string, ip: string) =>
   t.app.inject({ method: 'POST', url: '/yonghu/api/admin/login', payload: { username, password }, remoteAddress: ip });

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp } from '../../../test/helpers.ts';
 import { SYSTEM_SCOPE } from '../../db/client.ts';
 import { addReadings, billingCompany, insertAlarmScheme, makeMeter, type BillingCompany } from './fixtures.ts';
 import { retryCloses } from './periodic.ts';
@@ -10,14 +10,8 @@ import { nextAlarm } from './alarms.ts';
 // meters are closed once through the command pipeline, a top-up opens them once; a protected room
 // is not closed until its protection ends.
 
-let t: TestApp;
-let c: BillingCompany;
-
-beforeAll(async () => {
-  t = await testApp();
-  c = await billingCompany(t, { rooms: 4 });
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const c: BillingCompany = await billingCompany(t, { rooms: 4 });
 
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000);
 const settle = (ids: number[]) => t.db.tx(SYSTEM_SCOPE, (tx) => settleMeters(tx, ids, { skipLocked: false }));

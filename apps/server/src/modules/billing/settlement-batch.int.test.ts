@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp } from '../../../test/helpers.ts';
 import { SYSTEM_SCOPE, type Scope } from '../../db/client.ts';
 import { addReadings, billingCompany, insertScheme, makeMeter, type BillingCompany } from './fixtures.ts';
 import { post } from './ledger.ts';
@@ -10,16 +10,9 @@ import { settleMeters, sweep } from './settlement.ts';
 // order of its balance, settlement and journal rows naming each other, balance == Σ journal after
 // every batch, and a re-run changing nothing.
 
-let t: TestApp;
-let c: BillingCompany;
-let scope: Scope;
-
-beforeAll(async () => {
-  t = await testApp();
-  c = await billingCompany(t, { rooms: 3 });
-  scope = { companyId: c.companyId, allCompanies: false, areaIds: null, userId: null };
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const c: BillingCompany = await billingCompany(t, { rooms: 3 });
+const scope: Scope = { companyId: c.companyId, allCompanies: false, areaIds: null, userId: null };
 
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000);
 const rows = async (q: string, p: unknown[] = []) => (await t.owner.query(q, p)).rows;

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp } from '../../../test/helpers.ts';
 import { SYSTEM_SCOPE, type Scope } from '../../db/client.ts';
 import { addReadings, balances, billingCompany, insertScheme, makeMeter, makeOwner, type BillingCompany } from './fixtures.ts';
 import { post } from './ledger.ts';
@@ -8,16 +8,9 @@ import { monthRange, monthKey, previousMonth } from './period.ts';
 
 // Settlement against a real PostgreSQL: each good reading priced and deducted exactly once.
 
-let t: TestApp;
-let c: BillingCompany;
-let scope: Scope;
-
-beforeAll(async () => {
-  t = await testApp();
-  c = await billingCompany(t, { rooms: 6 });
-  scope = { companyId: c.companyId, allCompanies: false, areaIds: null, userId: null };
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const c: BillingCompany = await billingCompany(t, { rooms: 6 });
+const scope: Scope = { companyId: c.companyId, allCompanies: false, areaIds: null, userId: null };
 
 const prepay = (ownerId: number, roomId: number, fen: number, wallet: 'electric' | 'water' = 'electric') =>
   t.db.tx(scope, (tx) => post(tx, { companyId: c.companyId, ownerId, roomId, wallet, kind: 'prepay', amountFen: fen, idempotencyKey: `test:${Math.random()}` }));

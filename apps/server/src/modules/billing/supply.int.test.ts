@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp } from '../../../test/helpers.ts';
 import { addReadings, billingCompany, insertAlarmScheme, makeMeter, type BillingCompany } from './fixtures.ts';
 import { sweep } from './settlement.ts';
 import { now as clock } from '../../clock.ts';
@@ -9,8 +9,6 @@ import { now as clock } from '../../clock.ts';
 // 断电 while its meter still reads back 通; 已断电 only once the read-back says so. The window is
 // set around the server's clock (CLOCK_AT may shift it), so the test means the same at any hour.
 
-let t: TestApp;
-let c: BillingCompany;
 const Y = '/yewu/api';
 const hhmm = (ms: number) => new Date(ms + 8 * 3600_000).toISOString().slice(11, 16);
 const get = async (url: string) => {
@@ -19,11 +17,8 @@ const get = async (url: string) => {
   return r.body.data;
 };
 
-beforeAll(async () => {
-  t = await testApp();
-  c = await billingCompany(t, { rooms: 1 });
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const c: BillingCompany = await billingCompany(t, { rooms: 1 });
 
 describe('supply state of an account in arrears', () => {
   it('待断电 (with its time) while deferred and 通; 已断电 only after the read-back', async () => {

@@ -1,22 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { verifyPassword } from '../auth/crypto.ts';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { fileApp, demoCompanyId } from '../../../test/helpers.ts';
 import { makeArea, makeCompany, makeRole, makeRoom, makeUser, uniq } from '../../../test/factories.ts';
 
 // Companies (/belongs), CompanyInfo, GetReceiptAccount, getValveControlPwd, CompanyDevicePermiss.
-let t: TestApp;
-let admin: string;
-let demo: string;
-let reader: string;
-let demoCompany: number;
-beforeAll(async () => {
-  t = await testApp();
-  admin = await t.login('admin', 'admin123');
-  demo = await t.login('demo', 'demo123');
-  reader = await t.login('reader', 'reader123');
-  demoCompany = Number((await t.owner.query(`SELECT company_id FROM admin_users WHERE username = 'demo'`)).rows[0].company_id);
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const [admin, demo, reader] = await t.signIn('admin', 'demo', 'reader');
+const demoCompany: number = await demoCompanyId(t.owner);
 
 const C = '/yewu/api/Company';
 const count = async (sql: string, p: unknown[] = []) => (await t.owner.query(sql, p)).rows[0].n as number;

@@ -1,17 +1,10 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp } from '../../../test/helpers.ts';
 import { uniq } from '../../../test/factories.ts';
 
 // CompanyClassify is the first declared resource: these tests cover the generic CRUD mechanism too.
-let t: TestApp;
-let admin: string;
-let demo: string;
-beforeAll(async () => {
-  t = await testApp();
-  admin = await t.login('admin', 'admin123');
-  demo = await t.login('demo', 'demo123');
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const [admin, demo] = await t.signIn('admin', 'demo');
 
 const U = '/yewu/api/CompanyClassify';
 

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp, demoCompanyId } from '../../../test/helpers.ts';
 import { makeCompany, makeRole, makeUser } from '../../../test/factories.ts';
 import { verifyPassword } from '../auth/crypto.ts';
 import { MAX_FAILURES } from './valve-password.ts';
@@ -9,19 +9,10 @@ import { MAX_FAILURES } from './valve-password.ts';
 
 const C = '/yewu/api/Company';
 const OPEN = '/device/api/v1/device/order/open';
-let t: TestApp;
-let demo: string;
-let reader: string;
-let demoCompany: number;
-let phase1: number;
-beforeAll(async () => {
-  t = await testApp();
-  demo = await t.login('demo', 'demo123');
-  reader = await t.login('reader', 'reader123');
-  demoCompany = Number((await t.owner.query(`SELECT company_id FROM admin_users WHERE username = 'demo'`)).rows[0].company_id);
-  phase1 = Number((await t.owner.query(`SELECT id FROM meters WHERE company_id = $1 AND phase_id = 1 ORDER BY id LIMIT 1`, [demoCompany])).rows[0].id);
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const [demo, reader] = await t.signIn('demo', 'reader');
+const demoCompany: number = await demoCompanyId(t.owner);
+const phase1: number = Number((await t.owner.query(`SELECT id FROM meters WHERE company_id = $1 AND phase_id = 1 ORDER BY id LIMIT 1`, [demoCompany])).rows[0].id);
 
 const closes = async (meterId: number) =>
   Number((await t.owner.query(`SELECT count(*)::int AS n FROM commands WHERE meter_id = $1 AND kind = 'close'`, [meterId])).rows[0].n);

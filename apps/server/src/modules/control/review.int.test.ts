@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp } from '../../../test/helpers.ts';
 import { SYSTEM_SCOPE } from '../../db/client.ts';
 import { balances, billingCompany, FINANCE_ROUTES, makeMeter, type BillingCompany } from '../billing/fixtures.ts';
 import { post } from '../billing/ledger.ts';
@@ -12,14 +12,9 @@ import { ingestReadings, SOURCE } from './ingest.ts';
 // rejects it (never billed). The books hold throughout: balance == Σ journal, each reading settled once.
 
 const V1 = '/device/api/v1';
-let t: TestApp;
-let c: BillingCompany;
 
-beforeAll(async () => {
-  t = await testApp();
-  c = await billingCompany(t, { rooms: 2, routes: [...FINANCE_ROUTES, 'warnElectricError', 'warnCopyReadError'] });
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const c: BillingCompany = await billingCompany(t, { rooms: 2, routes: [...FINANCE_ROUTES, 'warnElectricError', 'warnCopyReadError'] });
 
 const H = 3600_000;
 const T0 = Date.now();

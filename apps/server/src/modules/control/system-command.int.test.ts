@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp } from '../../../test/helpers.ts';
 import { SYSTEM_SCOPE } from '../../db/client.ts';
 import { billingCompany, insertAlarmScheme, makeMeter, type BillingCompany } from '../billing/fixtures.ts';
 import { ORIGIN } from './rules.ts';
@@ -9,14 +9,8 @@ import { requestSystemCommand, type SystemCommandRequest } from './service.ts';
 // rules of a person's command — one pending command per meter and kind, an opposite queued command
 // superseded, no close of a protected meter or inside no-disconnect hours — without the override.
 
-let t: TestApp;
-let c: BillingCompany;
-
-beforeAll(async () => {
-  t = await testApp();
-  c = await billingCompany(t, { rooms: 1 });
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const c: BillingCompany = await billingCompany(t, { rooms: 1 });
 
 const ask = (r: Omit<SystemCommandRequest, 'origin' | 'memo'> & Partial<SystemCommandRequest>) =>
   t.db.tx(SYSTEM_SCOPE, (tx) => requestSystemCommand(tx, { origin: ORIGIN.automatic, memo: '测试', ...r }));

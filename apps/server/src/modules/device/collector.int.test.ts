@@ -1,23 +1,16 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp } from '../../../test/helpers.ts';
 import { makeRole, makeUser, uniq } from '../../../test/factories.ts';
 import { countRows, deviceCompany, electricBody, imei15, setPlans, type DeviceCompany } from './fixtures.ts';
 
 // 采集器 (gather): /device/api/v1/gather[/list]
 
 const G = '/device/api/v1/gather';
-let t: TestApp;
-let a: DeviceCompany;
-let b: DeviceCompany;
-let reader: string;
 
-beforeAll(async () => {
-  t = await testApp();
-  a = await deviceCompany(t);
-  b = await deviceCompany(t);
-  reader = await t.login('reader', 'reader123');
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const a: DeviceCompany = await deviceCompany(t);
+const b: DeviceCompany = await deviceCompany(t);
+const [reader] = await t.signIn('reader');
 
 const body = (c: DeviceCompany, extra: Record<string, unknown> = {}) => ({
   name: uniq('采集器'), imei: imei15(), plan: 0, areaId: c.floorA, simNo: '89860000000000000001', installAddress: '1层弱电井', ...extra,

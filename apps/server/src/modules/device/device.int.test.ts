@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp } from '../../../test/helpers.ts';
 import { makeArea, makeRole, makeUser, uniq } from '../../../test/factories.ts';
 import {
   addr12, addr14, countRows, deviceCompany, electricBody, imei15, setPlans, waterBody, type DeviceCompany,
@@ -8,18 +8,11 @@ import {
 // 表具 (device): /device/api/v1/device[/list], POST device/list, device/plans, device/list/group[2]
 
 const D = '/device/api/v1/device';
-let t: TestApp;
-let a: DeviceCompany;
-let b: DeviceCompany;
-let reader: string;
 
-beforeAll(async () => {
-  t = await testApp();
-  a = await deviceCompany(t);
-  b = await deviceCompany(t);
-  reader = await t.login('reader', 'reader123');
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const a: DeviceCompany = await deviceCompany(t);
+const b: DeviceCompany = await deviceCompany(t);
+const [reader] = await t.signIn('reader');
 
 async function create(c: DeviceCompany, payload: Record<string, unknown>) {
   const r = await t.call(c.token, { method: 'POST', url: D, payload });

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp } from '../../../test/helpers.ts';
 import { uniq } from '../../../test/factories.ts';
 import { countRows, deviceCompany, electricBody, waterBody, type DeviceCompany } from './fixtures.ts';
 
@@ -9,20 +9,11 @@ import { countRows, deviceCompany, electricBody, waterBody, type DeviceCompany }
 const V1 = '/device/api/v1';
 const F = `${V1}/focus`;
 const L = `${V1}/lookup`;
-let t: TestApp;
-let a: DeviceCompany;
-let b: DeviceCompany;
-let reader: string;
-let admin: string;
 
-beforeAll(async () => {
-  t = await testApp();
-  a = await deviceCompany(t);
-  b = await deviceCompany(t);
-  reader = await t.login('reader', 'reader123');
-  admin = await t.login('admin', 'admin123');
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const a: DeviceCompany = await deviceCompany(t);
+const b: DeviceCompany = await deviceCompany(t);
+const [reader, admin] = await t.signIn('reader', 'admin');
 
 async function meter(c: DeviceCompany, payload: { address: string } & Record<string, unknown> = electricBody(c.roomA)) {
   const r = await t.call(c.token, { method: 'POST', url: `${V1}/device`, payload });

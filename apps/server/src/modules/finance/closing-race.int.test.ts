@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp } from '../../../test/helpers.ts';
 import { balances, billingCompany, FINANCE_ROUTES, type BillingCompany } from '../billing/fixtures.ts';
 import { dayKey } from '../billing/index.ts';
 
@@ -7,16 +7,11 @@ import { dayKey } from '../billing/index.ts';
 // it is in the closing's figures — or on the next day; the closed figures equal the journal of the
 // closed day afterwards, whatever the interleaving (the day lock of migration 0036).
 
-let t: TestApp;
-let a: BillingCompany;
 const today = dayKey(new Date());
 const Y = '/yewu/api';
 
-beforeAll(async () => {
-  t = await testApp();
-  a = await billingCompany(t, { routes: [...FINANCE_ROUTES, 'dailyClose'], rooms: 3 });
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const a: BillingCompany = await billingCompany(t, { routes: [...FINANCE_ROUTES, 'dailyClose'], rooms: 3 });
 
 describe('closing under concurrent top-ups', () => {
   it('the closed figures equal the closed day\'s journal; nothing is lost or counted twice', async () => {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OPERATION_KEYS } from '@meter/contracts';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { fileApp } from '../../../test/helpers.ts';
 import { makeArea, makeCompany, makeRole, makeRoom, makeUser, uniq } from '../../../test/factories.ts';
 import { EventBus } from '../realtime/bus.ts';
 import { runTimedControls, type TimedJobDeps } from './timed.ts';
@@ -15,8 +15,6 @@ const PAGES = [
   'notesKeepElectric', 'notesKeepWater', 'notesConfig', 'rgNotesCopy', 'notesControl',
 ];
 
-let t: TestApp;
-let reader: string;
 /** the companies' valve-control password (stored plain here; hashed on its first use) */
 const VALVE_PWD = '246810';
 
@@ -68,11 +66,8 @@ const call = (token: string, method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: str
   t.call(token, { method, url: `${V1}/${url}`, ...(payload !== undefined ? { payload: payload as object } : {}) });
 const rows = async (sql: string, args: unknown[] = []) => (await t.owner.query(sql, args)).rows;
 
-beforeAll(async () => {
-  t = await testApp();
-  reader = await t.login('reader', 'reader123');
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const [reader] = await t.signIn('reader');
 
 // ---------------------------------------------------------------------------------------------
 

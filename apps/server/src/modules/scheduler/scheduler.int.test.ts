@@ -1,25 +1,18 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp } from '../../../test/helpers.ts';
 import type { Db } from '../../db/client.ts';
 import { Scheduler } from './scheduler.ts';
 
 // The one scheduler: timing, one run at a time, outcomes recorded for /task, a database outage
 // does not stop the jobs, and GET /yonghu/api/system/jobs shows them to platform administrators.
 
-let t: TestApp;
-let platform: string;
-let demo: string;
 const errors: unknown[] = [];
 const log = { error: (o: unknown) => errors.push(o), warn: () => {} };
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const name = (s: string) => `test.${s}.${Date.now()}.${Math.random().toString(36).slice(2, 6)}`;
 
-beforeAll(async () => {
-  t = await testApp();
-  platform = await t.login('admin', 'admin123');
-  demo = await t.login('demo', 'demo123');
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const [platform, demo] = await t.signIn('admin', 'demo');
 
 async function jobRow(n: string) {
   const r = await t.owner.query('SELECT * FROM scheduled_jobs WHERE name = $1', [n]);

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp } from '../../../test/helpers.ts';
 import { makeArea, makeRoom, uniq } from '../../../test/factories.ts';
 import { countRows, loginWith, makeMeter, makeTenant, type Tenant } from './fixtures.ts';
 
@@ -7,16 +7,10 @@ import { countRows, loginWith, makeMeter, makeTenant, type Tenant } from './fixt
 // the no-disconnect window, permissions, tenancy and the in-use refusal.
 
 const A = '/yewu/api/alarmscheme';
-let t: TestApp;
-let a: Tenant;
-let b: Tenant;
 
-beforeAll(async () => {
-  t = await testApp();
-  a = await makeTenant(t);
-  b = await makeTenant(t);
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const a: Tenant = await makeTenant(t);
+const b: Tenant = await makeTenant(t);
 
 const body = (over: Record<string, unknown> = {}) => ({
   name: uniq('报警'), kind: 1, alarmAmount1: '20', alarmAmount2: '10', closeAmount: '0', overdraftAmount: '5.5',

@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp } from '../../../test/helpers.ts';
 import { uniq } from '../../../test/factories.ts';
 import { countRows, loginWith, makeTenant, type Tenant } from './fixtures.ts';
 
 // Company charge codes (sys_companychargecode): amounts in 元 on the wire, 分 in the database.
 
 const K = '/yewu/api/sys_companychargecode';
-let t: TestApp;
-let a: Tenant;
-let b: Tenant;
 
-beforeAll(async () => {
-  t = await testApp();
-  a = await makeTenant(t);
-  b = await makeTenant(t);
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const a: Tenant = await makeTenant(t);
+const b: Tenant = await makeTenant(t);
 
 const code = () => uniq('C').replace(/[^A-Za-z0-9]/g, '').slice(0, 30).toUpperCase();
 

@@ -1,5 +1,5 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp } from '../../../test/helpers.ts';
 import { makeArea, makeRoom, uniq } from '../../../test/factories.ts';
 import { countRows, loginWith, makeMeter, makeTenant, type Tenant } from './fixtures.ts';
 
@@ -7,18 +7,11 @@ import { countRows, loginWith, makeMeter, makeTenant, type Tenant } from './fixt
 // permissions, tenancy and the in-use refusal.
 
 const C = '/yewu/api/chargingscheme';
-let t: TestApp;
-let a: Tenant;
-let b: Tenant;
-let demo: string;
 
-beforeAll(async () => {
-  t = await testApp();
-  a = await makeTenant(t);
-  b = await makeTenant(t);
-  demo = await t.login('demo', 'demo123');
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const a: Tenant = await makeTenant(t);
+const b: Tenant = await makeTenant(t);
+const [demo] = await t.signIn('demo');
 
 const NEXT = `${new Date().getFullYear() + 1}-01-01 00:00:00`;
 
