@@ -141,7 +141,6 @@ export function AppealList({ kind }: { kind: AppealKind }) {
       <ResourceTable<Row>
         entityName={owner ? '业主诉求' : '平台诉求'}
         headerTitle={owner ? '业主诉求' : '平台诉求'}
-        rowKey="id"
         columns={columns}
         actionRef={ref}
         areaFilter={false}

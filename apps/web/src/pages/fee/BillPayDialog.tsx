@@ -5,10 +5,9 @@ import { Alert, Button, Form, Input, Modal, Radio, Result, Space, Typography } f
 import { PrinterOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { toast } from '../../app/feedback.tsx';
-import { formValues } from '../../components/validate.ts';
 import { COUNTER_PAY_METHODS, PAY_METHOD_TEXT, WALLET_TEXT, billingApi, type CounterResult, type PayMethod, type Wallet } from './billingApi.ts';
-import { failureText } from './CounterDialog.tsx';
 import { amountInputError, money, newRequestId, normalizeAmount, signOf } from './money.ts';
+import { RefusalAlert, useRefusal } from '../../components/submit.tsx';
 
 export interface BillRoom {
   roomId: number;
@@ -37,16 +36,11 @@ export function BillPayDialog({ room, company, onDone, onClose }: { room: BillRo
   const owing = (['electric', 'water'] as Wallet[]).filter((w) => arrearsOf(w === 'electric' ? room.electricBalance : room.waterBalance));
   const first = owing[0] ?? 'electric';
   const arrears = (w: Wallet) => arrearsOf(w === 'electric' ? room.electricBalance : room.waterBalance) ?? '0.00';
-  const [busy, setBusy] = useState(false);
-  const [refusal, setRefusal] = useState('');
+  const { busy, refusal, clear, runForm } = useRefusal();
   const [done, setDone] = useState<CounterResult | null>(null);
 
-  const submit = async () => {
-    const v = await formValues(form);
-    if (!v) return;
-    setBusy(true);
-    setRefusal('');
-    try {
+  const submit = () =>
+    runForm(form, async (v) => {
       const r = await billingApi.billPay(
         { roomId: room.roomId, wallet: v.wallet, amount: normalizeAmount(v.amount), payMethod: v.payMethod, memo: (v.memo ?? '').trim(), requestId },
         company,
@@ -54,12 +48,7 @@ export function BillPayDialog({ room, company, onDone, onClose }: { room: BillRo
       toast.success('缴费成功');
       setDone(r);
       onDone(r);
-    } catch (e) {
-      setRefusal(failureText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   const title = `账单缴费：${room.roomName}${room.ownerName ? `（${room.ownerName}）` : ''}`;
   if (done) {
@@ -91,7 +80,7 @@ export function BillPayDialog({ room, company, onDone, onClose }: { room: BillRo
           initialValues={{ wallet: first, payMethod: 'cash', amount: arrears(first), memo: '' }}
           onValuesChange={(changed) => {
             if (changed.wallet) form.setFieldValue('amount', arrears(changed.wallet as Wallet));
-            if (refusal) setRefusal('');
+            clear();
           }}
         >
           <Form.Item name="wallet" label="欠费账户" rules={[{ required: true, message: '请选择账户' }]}>
@@ -112,7 +101,7 @@ export function BillPayDialog({ room, company, onDone, onClose }: { room: BillRo
           </Form.Item>
         </Form>
       )}
-      {refusal && <Alert type="error" showIcon message="缴费未成功" description={refusal} />}
+      <RefusalAlert title="缴费未成功" refusal={refusal} />
     </Modal>
   );
 }

@@ -125,7 +125,6 @@ export default function DailyClose() {
   return (
     <>
       <ResourceTable<DayRow>
-        entityName="营业日"
         headerTitle="日结交班"
         rowKey="day"
         columns={columns}

@@ -65,9 +65,7 @@ export default function NotesPay() {
             label: '缴费记录',
             children: (
               <ResourceTable<JournalTableRow>
-                entityName="缴费记录"
                 headerTitle="充值、退费与补贴"
-                rowKey="id"
                 columns={payCols}
                 areaFilter={false}
                 list={(q) => billingApi.payments(q) as Promise<Paged<JournalTableRow>>}
@@ -79,9 +77,7 @@ export default function NotesPay() {
             label: '柜台业务',
             children: (
               <ResourceTable<ReceiptTableRow>
-                entityName="柜台业务"
                 headerTitle="柜台业务与票据"
-                rowKey="id"
                 columns={counterCols}
                 areaFilter={false}
                 list={(q) => billingApi.counterReceipts(q) as Promise<Paged<ReceiptTableRow>>}
@@ -94,9 +90,7 @@ export default function NotesPay() {
             label: '在线支付',
             children: (
               <ResourceTable<OrderRow>
-                entityName="支付订单"
                 headerTitle="微信、支付宝订单"
-                rowKey="id"
                 columns={orderCols}
                 areaFilter={false}
                 list={(q) => billingApi.onlineOrders(q) as Promise<Paged<OrderRow>>}

@@ -74,9 +74,7 @@ export default function NotesWithdraw() {
           label: '商户提现',
           children: (
             <ResourceTable<Row>
-              entityName="提现记录"
               headerTitle="商户提现记录"
-              rowKey="id"
               columns={columns}
               areaFilter={false}
               actionRef={actionRef}
@@ -90,9 +88,7 @@ export default function NotesWithdraw() {
           label: '账户提现流水',
           children: (
             <ResourceTable<JournalTableRow>
-              entityName="提现流水"
               headerTitle="业主账户提现流水"
-              rowKey="id"
               columns={ledger}
               areaFilter={false}
               params={{ transactionType: 7 }}

@@ -12,9 +12,9 @@ import { payAppApi, type PayAppRow, type WithdrawResult } from '../../api/payapp
 import { useCan } from '../../app/session.ts';
 import { toast } from '../../app/feedback.tsx';
 import { formValues } from '../../components/validate.ts';
-import { failureText } from '../fee/CounterDialog.tsx';
 import { amountInputError, money, newRequestId, normalizeAmount } from '../fee/money.ts';
 import { maskAccount } from '../notes/NotesWithdraw.tsx';
+import { RefusalAlert, useRefusal } from '../../components/submit.tsx';
 
 export interface WithdrawTarget {
   id: number;
@@ -43,8 +43,7 @@ export function WithdrawDialog({ app, company, onDone, onClose }: { app: Withdra
   const requestId = useMemo(() => newRequestId(), []);
   const [step, setStep] = useState<'input' | 'confirm'>('input');
   const [values, setValues] = useState<Values | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [refusal, setRefusal] = useState('');
+  const { busy, refusal, clear, run } = useRefusal();
   const [done, setDone] = useState<WithdrawResult | null>(null);
   const bal = useQuery({ queryKey: ['payAppBalance', app.id, company], queryFn: () => payAppApi.balance(app.id, company) });
   const balanceFen = bal.data?.balanceFen ?? 0;
@@ -66,19 +65,17 @@ export function WithdrawDialog({ app, company, onDone, onClose }: { app: Withdra
 
   const submit = async () => {
     if (!values) return;
-    setBusy(true);
-    setRefusal('');
-    try {
-      const r = await payAppApi.withdraw({ id: app.id, amount: normalizeAmount(values.amount), requestId, memo: (values.memo ?? '').trim() }, company);
-      setDone(r);
-      toast.success('提现申请已提交');
-      onDone(r);
-    } catch (e) {
-      setRefusal(failureText(e));
-      setStep('input');
-    } finally {
-      setBusy(false);
-    }
+    await run(async () => {
+      try {
+        const r = await payAppApi.withdraw({ id: app.id, amount: normalizeAmount(values.amount), requestId, memo: (values.memo ?? '').trim() }, company);
+        setDone(r);
+        toast.success('提现申请已提交');
+        onDone(r);
+      } catch (e) {
+        setStep('input'); // back to the form, the refusal under it
+        throw e;
+      }
+    });
   };
 
   if (done) {
@@ -138,7 +135,7 @@ export function WithdrawDialog({ app, company, onDone, onClose }: { app: Withdra
           <Descriptions.Item label="到账银行卡">{app.bankName} {maskAccount(app.bankAccountNo)}</Descriptions.Item>
         </Descriptions>
         {bal.data ? <Alert type="info" showIcon message={bal.data.fee.text} style={{ marginBottom: 12 }} /> : null}
-        <Form<Values> form={form} layout="vertical" name="withdraw" initialValues={{ amount: values?.amount ?? '', memo: values?.memo ?? '' }} onValuesChange={() => refusal && setRefusal('')}>
+        <Form<Values> form={form} layout="vertical" name="withdraw" initialValues={{ amount: values?.amount ?? '', memo: values?.memo ?? '' }} onValuesChange={clear}>
           <Form.Item
             name="amount"
             label="提现金额（元）"
@@ -152,7 +149,7 @@ export function WithdrawDialog({ app, company, onDone, onClose }: { app: Withdra
             <Input.TextArea rows={2} placeholder="选填" />
           </Form.Item>
         </Form>
-        {refusal && <Alert type="error" showIcon message="提现未成功" description={<span data-testid="withdraw-refusal">{refusal}</span>} />}
+        <RefusalAlert title="提现未成功" refusal={refusal} testId="withdraw-refusal" />
       </Spin>
     </Modal>
   );

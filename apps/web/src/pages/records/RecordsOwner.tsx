@@ -173,7 +173,6 @@ export default function RecordsOwner() {
       <ResourceTable<Row>
         entityName="业主"
         headerTitle="业主列表"
-        rowKey="id"
         columns={columns}
         list={(q) => {
           lastQuery.current = q;
