@@ -15,6 +15,7 @@ import { WALLET_TEXT, billingApi, type BillingBody, type Paged, type SubsidyPlan
 import { moneyColumn, timeColumn, useCompanyPick } from '../fee/common.tsx';
 import { amountInputError, normalizeAmount } from '../fee/money.ts';
 import { OccupiedRoomSelect } from '../fee/RoomSelect.tsx';
+import { MemoItem } from '../../components/formItems.tsx';
 
 type Row = SubsidyPlanRow & Record<string, unknown>;
 
@@ -93,9 +94,7 @@ function AddModal({ company, onClose, onDone }: { company?: string; onClose(): v
         >
           <DatePicker picker="month" format="YYYY-MM" style={{ width: 200 }} allowClear />
         </Form.Item>
-        <Form.Item name="memo" label="备注" rules={[{ max: 200, message: '备注最多 200 个字' }]}>
-          <Input.TextArea rows={2} placeholder="选填，如：低保户用电补贴" />
-        </Form.Item>
+        <MemoItem placeholder="选填，如：低保户用电补贴" />
       </Form>
       <RefusalAlert title="新增未成功" refusal={refusal} />
     </Modal>

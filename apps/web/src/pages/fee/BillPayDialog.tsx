@@ -1,13 +1,13 @@
 // 账单缴费 (usersettlementbill/settleAccountsPay, finance.billPay): pays a room's arrears — a wallet
 // whose balance is below zero — all of it by default, or the amount typed (元 text, never a float).
 import { useMemo, useState } from 'react';
-import { Alert, Button, Form, Input, Modal, Radio, Result, Space, Typography } from 'antd';
-import { PrinterOutlined } from '@ant-design/icons';
-import { useNavigate } from 'react-router';
+import { Alert, Form, Input, Modal, Radio } from 'antd';
 import { toast } from '../../app/feedback.tsx';
 import { COUNTER_PAY_METHODS, PAY_METHOD_TEXT, WALLET_TEXT, billingApi, type CounterResult, type PayMethod, type Wallet } from './billingApi.ts';
 import { amountInputError, money, newRequestId, normalizeAmount, signOf } from './money.ts';
+import { PaidModal } from './PaidModal.tsx';
 import { RefusalAlert, useRefusal } from '../../components/submit.tsx';
+import { MemoItem } from '../../components/formItems.tsx';
 
 export interface BillRoom {
   roomId: number;
@@ -30,7 +30,6 @@ interface Values {
 }
 
 export function BillPayDialog({ room, company, onDone, onClose }: { room: BillRoom; company?: string; onDone(r: CounterResult): void; onClose(): void }) {
-  const navigate = useNavigate();
   const [form] = Form.useForm<Values>();
   const requestId = useMemo(() => newRequestId(), []);
   const owing = (['electric', 'water'] as Wallet[]).filter((w) => arrearsOf(w === 'electric' ? room.electricBalance : room.waterBalance));
@@ -52,21 +51,7 @@ export function BillPayDialog({ room, company, onDone, onClose }: { room: BillRo
 
   const title = `账单缴费：${room.roomName}${room.ownerName ? `（${room.ownerName}）` : ''}`;
   if (done) {
-    return (
-      <Modal open title={title} onCancel={onClose} footer={[<Button key="ok" type="primary" onClick={onClose}>完成</Button>]}>
-        <Result
-          status="success"
-          title="缴费成功"
-          subTitle={`缴纳 ${money(done.amount)}，当前余额 ${money(done.balance)}`}
-          extra={
-            <Space direction="vertical">
-              <Typography.Text type="secondary">票据号：{done.receiptNo}</Typography.Text>
-              <Button icon={<PrinterOutlined />} onClick={() => { onClose(); navigate(`/billprint?id=${done.receiptId}`); }}>打印票据</Button>
-            </Space>
-          }
-        />
-      </Modal>
-    );
+    return <PaidModal title={title} subTitle={`缴纳 ${money(done.amount)}，当前余额 ${money(done.balance)}`} receipt={done} onClose={onClose} />;
   }
   return (
     <Modal open title={title} okText="确定缴费" cancelText="取消" confirmLoading={busy} okButtonProps={{ disabled: owing.length === 0 }} onOk={() => void submit()} onCancel={onClose} maskClosable={false} destroyOnHidden>
@@ -96,9 +81,7 @@ export function BillPayDialog({ room, company, onDone, onClose }: { room: BillRo
           >
             <Input prefix="¥" suffix="元" inputMode="decimal" autoComplete="off" maxLength={16} />
           </Form.Item>
-          <Form.Item name="memo" label="备注" rules={[{ max: 200, message: '备注最多 200 个字' }]}>
-            <Input.TextArea rows={2} placeholder="选填" />
-          </Form.Item>
+          <MemoItem />
         </Form>
       )}
       <RefusalAlert title="缴费未成功" refusal={refusal} />

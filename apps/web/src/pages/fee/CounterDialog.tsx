@@ -5,13 +5,14 @@
 // balance) keeps the dialog open with the server's message; a success shows the new balance and a
 // link to print the receipt.
 import { useMemo, useState } from 'react';
-import { Button, Descriptions, Form, Input, Modal, Radio, Result, Space, Typography } from 'antd';
+import { Button, Descriptions, Form, Modal, Radio, Result, Space, Typography } from 'antd';
 import { PrinterOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { toast } from '../../app/feedback.tsx';
 import { COUNTER_PAY_METHODS, PAY_METHOD_TEXT, WALLET_TEXT, billingApi, type BillingBody, type CounterResult, type PayMethod, type Wallet } from './billingApi.ts';
 import { amountInputError, money, newRequestId, normalizeAmount } from './money.ts';
 import { RefusalAlert, useRefusal } from '../../components/submit.tsx';
+import { MemoItem, YuanInput } from '../../components/formItems.tsx';
 
 export type CounterOp = 'prepay' | 'refund' | 'subsidy';
 
@@ -157,11 +158,9 @@ export function CounterDialog({ op, room, wallet = 'electric', company, onDone, 
             },
           ]}
         >
-          <Input prefix="¥" suffix="元" inputMode="decimal" autoComplete="off" placeholder="如 100 或 100.50" maxLength={16} />
+          <YuanInput />
         </Form.Item>
-        <Form.Item name="memo" label="备注" rules={[{ max: 200, message: '备注最多 200 个字' }]}>
-          <Input.TextArea rows={2} placeholder="选填" />
-        </Form.Item>
+        <MemoItem />
       </Form>
       <RefusalAlert title={`${OP_TEXT[op]}未成功`} refusal={refusal} testId="counter-refusal" />
     </Modal>

@@ -7,7 +7,7 @@
 // While unpaid, 取消订单 closes the order (at the provider first: the owner can no longer pay it);
 // once paid, 打印票据 opens the order's receipt (/billprint) for printing.
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Form, Input, Modal, Popconfirm, Radio, Result, Space, Typography } from 'antd';
+import { Alert, Button, Form, Modal, Popconfirm, Radio, Result, Space, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import type { PaymentOrder } from '@meter/contracts';
 import { call } from '../../api/endpoint.ts';
@@ -18,6 +18,7 @@ import type { CounterRoom } from './CounterDialog.tsx';
 import { amountInputError, fmtTime, money, normalizeAmount } from './money.ts';
 import { ReceiptModal } from './Receipt.tsx';
 import { RefusalAlert, useRefusal } from '../../components/submit.tsx';
+import { YuanInput } from '../../components/formItems.tsx';
 
 export type Channel = 'wechat' | 'alipay';
 const CHANNEL_TEXT: Record<Channel, string> = { wechat: '微信支付', alipay: '支付宝' };
@@ -165,7 +166,7 @@ export function OnlinePayDialog({ room, company, onPaid, onClose }: { room: Coun
           label="充值金额（元）"
           rules={[{ validator: (_r, value) => { const e = amountInputError(value, '充值金额'); return e ? Promise.reject(new Error(e)) : Promise.resolve(); } }]}
         >
-          <Input prefix="¥" suffix="元" inputMode="decimal" autoComplete="off" maxLength={16} placeholder="如 100 或 100.50" />
+          <YuanInput />
         </Form.Item>
       </Form>
       <RefusalAlert title="下单未成功" refusal={refusal} />

@@ -5,7 +5,7 @@
 // the amount, fee, total taken and the card; each opening has its own requestId, so a repeated click
 // is one withdrawal. A refusal keeps the dialog open with the server's message.
 import { useMemo, useState } from 'react';
-import { Alert, Button, Descriptions, Empty, Form, Input, Modal, Result, Select, Spin, Typography } from 'antd';
+import { Alert, Button, Descriptions, Empty, Form, Modal, Result, Select, Spin, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { fenToYuan, withdrawalFeeFen, yuanToFen } from '@meter/contracts';
 import { payAppApi, type PayAppRow, type WithdrawResult } from '../../api/payapp.ts';
@@ -15,6 +15,7 @@ import { formValues } from '../../components/validate.ts';
 import { amountInputError, money, newRequestId, normalizeAmount } from '../fee/money.ts';
 import { maskAccount } from '../notes/NotesWithdraw.tsx';
 import { RefusalAlert, useRefusal } from '../../components/submit.tsx';
+import { MemoItem, YuanInput } from '../../components/formItems.tsx';
 
 export interface WithdrawTarget {
   id: number;
@@ -143,11 +144,9 @@ export function WithdrawDialog({ app, company, onDone, onClose }: { app: Withdra
             extra={preview ? <span data-testid="withdraw-fee">手续费 {money(preview.fee)}，合计扣除 {money(preview.total)}</span> : null}
             rules={[{ validator: (_r, v) => { const e = withdrawAmountError(v, balanceFen); return e ? Promise.reject(new Error(e)) : Promise.resolve(); } }]}
           >
-            <Input prefix="¥" suffix="元" inputMode="decimal" autoComplete="off" placeholder="如 100 或 100.50" maxLength={16} />
+            <YuanInput />
           </Form.Item>
-          <Form.Item name="memo" label="备注" rules={[{ max: 200, message: '备注最多 200 个字' }]}>
-            <Input.TextArea rows={2} placeholder="选填" />
-          </Form.Item>
+          <MemoItem />
         </Form>
         <RefusalAlert title="提现未成功" refusal={refusal} testId="withdraw-refusal" />
       </Spin>

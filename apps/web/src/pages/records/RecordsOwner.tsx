@@ -3,7 +3,7 @@
 // out and reset the owner-portal password (shown once) with owner.basic; export to 业主档案.xlsx with
 // owner.export, using the filters of the list on screen.
 import { useMemo, useRef, useState } from 'react';
-import { Alert, Button, Form, Input, Modal, Popconfirm, Tag, Typography } from 'antd';
+import { Alert, Button, Form, Modal, Popconfirm, Tag, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { GENDERS, ownerResource, type OwnerListInput } from '@meter/contracts';
 import { ResourceTable, type ListQuery, type ResourceColumn } from '../../components/ResourceTable.tsx';
@@ -15,6 +15,7 @@ import { getModal, toast } from '../../app/feedback.tsx';
 import { formValues } from '../../components/validate.ts';
 import { useCompany } from './deviceFields.tsx';
 import { VacantRoomSelect, useUnitLabel } from './roomFields.tsx';
+import { MemoItem } from '../../components/formItems.tsx';
 
 type Row = OwnerRow & Record<string, unknown>;
 
@@ -94,9 +95,7 @@ function MoveModal({ moving, onClose, onDone }: { moving: Moving; onClose(): voi
             <VacantRoomSelect />
           </Form.Item>
         )}
-        <Form.Item name="memo" label="备注" rules={[{ max: 200, message: '备注最多 200 个字' }]}>
-          <Input.TextArea rows={2} placeholder={mode === 'out' ? '如：合同到期退房' : '选填'} />
-        </Form.Item>
+        <MemoItem placeholder={mode === 'out' ? '如：合同到期退房' : '选填'} />
       </Form>
     </Modal>
   );
