@@ -60,20 +60,25 @@ export function RefusalAlert({ title, refusal, testId, style }: { title: ReactNo
   return <Alert style={style} type="error" showIcon message={title} description={testId ? <span data-testid={testId}>{refusal}</span> : refusal} />;
 }
 
-/** A form's save whose refusal the request wrapper shows: validate, then run the action while `saving`. */
+/**
+ * A save whose refusal the request wrapper shows (a toast): `run` the action while `saving`; `save`
+ * validates the form first. The dialog stays open when the action throws.
+ */
 export function useFormSave() {
   const [saving, setSaving] = useState(false);
-  const save = async <T,>(form: FormInstance<T>, action: (values: T) => Promise<void>) => {
-    const v = await formValues(form);
-    if (v === undefined) return;
+  const run = async (action: () => Promise<void>) => {
     setSaving(true);
     try {
-      await action(v);
+      await action();
     } catch {
       // the request wrapper showed the server's reason; the form stays open
     } finally {
       setSaving(false);
     }
   };
-  return { saving, save };
+  const save = async <T,>(form: FormInstance<T>, action: (values: T) => Promise<void>) => {
+    const v = await formValues(form);
+    if (v !== undefined) await run(() => action(v));
+  };
+  return { saving, save, run };
 }
