@@ -33,11 +33,6 @@ export const areaArchiveApi = {
 };
 
 export const areaPermissionApi = {
-  list: (q: Query & { index: number; size: number }) => call(E.areaPermission.list, { query: q }) as Promise<Paged<AreaPermissionRow>>,
-  get: (id: number, company: Company) => call(E.areaPermission.detail, { query: { id, searchCompanyID: company } }) as Promise<AreaPermissionRow>,
-  create: (body: Body, company: Company) => call(E.areaPermission.create, { body, query: { searchCompanyID: company } }),
-  update: (id: number, body: Body, company: Company) => call(E.areaPermission.update, { body: { ...body, id }, query: { searchCompanyID: company } }),
-  remove: (id: number, company: Company) => call(E.areaPermission.remove, { body: { ids: [id] }, query: { searchCompanyID: company } }),
   using: (company: Company) => call(E.area.usingPermissions, { query: { searchCompanyID: company } }),
 };
 

@@ -60,11 +60,6 @@ export const lookupApi = {
     }
     return call(PLAIN_LOOKUPS[kind]);
   },
-  // platform admins maintain the dictionaries
-  list: (q: PageQuery) => call(E.deviceLookup.list, { query: q }) as Promise<Paged<LookupRow>>,
-  create: (body: Body) => call(E.deviceLookup.create, { body }),
-  update: (id: number, body: Body) => call(E.deviceLookup.update, { body: { ...body, id } }),
-  remove: (id: number) => call(E.deviceLookup.remove, { query: { id } }),
 };
 
 export type { Paged };

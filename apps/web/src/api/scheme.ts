@@ -29,17 +29,9 @@ export const chargingSchemeApi = {
 
 export const chargeCodeApi = {
   list: (q: PageQuery) => call(E.chargeCode.list, { query: q }) as Promise<Paged<ChargeCodeRow>>,
-  detail: (id: number, company?: Company) => call(E.chargeCode.detail, { query: { id, ...inCompany(company) } }) as Promise<ChargeCodeRow>,
-  schemeEnum: () => call(E.scheme.schemeEnum),
-  create: (body: Body, company?: Company) => call(E.chargeCode.create, { body, query: inCompany(company) }),
-  update: (id: number, body: Body, company?: Company) => call(E.chargeCode.update, { body: { ...body, id }, query: inCompany(company) }),
-  remove: (ids: number[], company?: Company) => call(E.chargeCode.remove, { body: { ids }, query: inCompany(company) }),
 };
 
 export const alarmSchemeApi = {
   list: (q: PageQuery) => call(E.alarmScheme.list, { query: q }) as Promise<Paged<AlarmSchemeRow>>,
   detail: (id: number, company?: Company) => call(E.alarmScheme.detail, { params: { id }, query: inCompany(company) }) as Promise<AlarmSchemeRow>,
-  create: (body: Body, company?: Company) => call(E.alarmScheme.create, { body, query: inCompany(company) }),
-  update: (id: number, body: Body, company?: Company) => call(E.alarmScheme.update, { body: { ...body, id }, query: inCompany(company) }),
-  remove: (ids: number[], company?: Company) => call(E.alarmScheme.remove, { body: { ids }, query: inCompany(company) }),
 };

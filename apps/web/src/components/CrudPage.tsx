@@ -3,31 +3,59 @@
 // five calls go through the resource's declarations (`E.<resource>`, packages/contracts crudEndpoints);
 // 新增 / 编辑 / 删除 show only to whoever holds the operation key and access level the declarations name.
 //   <CrudPage resource={noticeTypeResource} api={E.noticeType} />
+// Custom behaviour is an explicit hook, never a copy of the page: `overrides` (a column's render or a
+// custom form item such as a tree picker), `extraColumns` + `order` (derived columns), `createDefaults`,
+// `load` (open the full record), `fromForm` (the body), `rowActions` / `toolBar`, and `drawer` (the
+// page inside a drawer opened from another page, titled by the drawer).
 import { useMemo, type ReactNode } from 'react';
+import { Drawer } from 'antd';
 import type { CrudEndpoints, CrudRow, ResourceDef, RouteRef } from '@meter/contracts';
+import type { Paged } from '../api/request.ts';
 import { call } from '../api/endpoint.ts';
 import { companyPick } from '../app/page.tsx';
 import { useSession } from '../app/session.ts';
 import { useStore } from '../app/store.ts';
-import { ResourceTable, type ResourceColumn } from './ResourceTable.tsx';
+import { ResourceTable, type ResourceColumn, type ResourceTableProps } from './ResourceTable.tsx';
 import { columnsFromResource } from './resourceColumns.tsx';
 
 /** The web's references to a resource's five declarations (`E.noticeType`, …). */
 export type CrudRefs = { [K in keyof CrudEndpoints]: RouteRef<CrudEndpoints[K]> };
 
-export interface CrudPageProps {
+export interface CrudDrawer {
+  title: ReactNode;
+  width?: number;
+  open: boolean;
+  onClose(): void;
+}
+
+export interface CrudPageProps<T extends CrudRow = CrudRow> {
   resource: ResourceDef;
   api: CrudRefs;
+  /** used in 新增X / 编辑X / 确定删除该X吗？ (default: the resource's title) */
+  entityName?: string;
+  /** default: the resource's title on a page, none in a drawer (the drawer's title says it) */
   headerTitle?: ReactNode;
   /** per-field tweaks of the derived columns (a custom render, a picker) */
-  overrides?: Partial<Record<string, Partial<ResourceColumn<CrudRow>>>>;
+  overrides?: Partial<Record<string, Partial<ResourceColumn<T>>>>;
+  /** columns that are not declared fields (a derived text, tags of joined names) */
+  extraColumns?: ResourceColumn<T>[];
+  /** column keys in the order shown (default: the declared fields, then `extraColumns`) */
+  order?: string[];
   /** add the page's area filter to the list query (default: no, a dictionary is company-wide) */
   areaFilter?: boolean;
   /** form grid: one column by default (a dictionary's short form) */
   formColumns?: 1 | 2;
   modalWidth?: number;
+  /** values of the create form beyond the declared defaults */
+  createDefaults?: Record<string, unknown>;
+  /** fetch the full record before the edit modal opens (default: the row itself) */
+  load?(row: T, company: string | undefined): Promise<T>;
   /** form values → request body (default: the form as it is; the server applies the declaration's rules) */
   fromForm?(values: Record<string, unknown>): Record<string, unknown>;
+  rowActions?: ResourceTableProps<T>['rowActions'];
+  toolBar?: ResourceTableProps<T>['toolBar'];
+  /** show the page in a drawer (opened from another page's toolbar) */
+  drawer?: CrudDrawer;
 }
 
 /** A row as its form's initial values: enums as the strings antd's selects key their options by. */
@@ -37,32 +65,55 @@ export function rowToForm(def: ResourceDef, row: CrudRow): Record<string, unknow
   return out;
 }
 
-export function CrudPage({ resource, api, headerTitle, overrides, areaFilter = false, formColumns = 1, modalWidth, fromForm }: CrudPageProps) {
+/** The derived columns with the page's overrides and extra columns, in `order` when given. */
+function pageColumns<T extends CrudRow>(
+  { resource, overrides, extraColumns, order }: Pick<CrudPageProps<T>, 'resource' | 'overrides' | 'extraColumns' | 'order'>,
+): ResourceColumn<T>[] {
+  const cols = columnsFromResource<T>(resource, overrides, extraColumns);
+  if (!order) return cols;
+  const byKey = new Map(cols.map((c) => [c.key as string, c]));
+  return order.map((k) => byKey.get(k)).filter((c): c is ResourceColumn<T> => !!c);
+}
+
+export function CrudPage<T extends CrudRow = CrudRow>(props: CrudPageProps<T>) {
+  const {
+    resource, api, headerTitle, overrides, extraColumns, order, areaFilter = false, formColumns = 1, modalWidth,
+    createDefaults, load, fromForm, rowActions, toolBar, drawer,
+  } = props;
   const session = useSession();
   const company = useStore(companyPick) || undefined;
-  const columns = useMemo(() => columnsFromResource<CrudRow>(resource, overrides), [resource, overrides]);
+  const columns = useMemo(() => pageColumns<T>({ resource, overrides, extraColumns, order }), [resource, overrides, extraColumns, order]);
   // the platform admin's picked company travels with every write, as with the list
   const query = company ? { searchCompanyID: company } : {};
   /** an action the user's access level may call (the declared operation key is checked by ResourceTable) */
   const may = (ref: { access?: number }) => ref.access === undefined || session?.access === ref.access;
 
-  return (
-    <ResourceTable<CrudRow>
-      entityName={resource.title}
-      headerTitle={headerTitle ?? resource.title}
-      rowKey="id"
+  const table = (
+    <ResourceTable<T>
+      entityName={props.entityName ?? resource.title}
+      headerTitle={drawer ? headerTitle : (headerTitle ?? resource.title)}
       columns={columns}
       areaFilter={areaFilter}
       permissions={{ create: api.create.op, update: api.update.op, remove: api.remove.op }}
-      list={(q) => call(api.list, { query: q })}
+      list={(q) => call(api.list, { query: q }) as Promise<Paged<T>>}
+      load={load && ((r) => load(r, company))}
       create={may(api.create) ? (v) => call(api.create, { body: v, query }) : undefined}
       update={may(api.update) ? (r, v) => call(api.update, { body: { ...v, id: r.id }, query }) : undefined}
       // a declaration removes by {ids} in the body or by ?id=: both are sent, the declared one is read
       remove={may(api.remove) ? (r) => call(api.remove, { body: { ids: [r.id] }, query: { ...query, id: r.id } }) : undefined}
       toForm={(r) => rowToForm(resource, r)}
       fromForm={fromForm && ((v) => fromForm(v))}
+      createDefaults={createDefaults}
+      rowActions={rowActions}
+      toolBar={toolBar}
       formColumns={formColumns}
       modalWidth={modalWidth ?? (formColumns === 1 ? 480 : 640)}
     />
+  );
+  if (!drawer) return table;
+  return (
+    <Drawer title={drawer.title} width={drawer.width ?? 900} open={drawer.open} onClose={drawer.onClose} destroyOnHidden>
+      {table}
+    </Drawer>
   );
 }

@@ -44,10 +44,11 @@ export interface RowHelpers<T> {
 }
 
 export interface ResourceTableProps<T extends Record<string, unknown>> {
-  /** used in 新增X / 编辑X / 确定删除该X吗？ */
-  entityName: string;
+  /** used in 新增X / 编辑X / 确定删除该X吗？ (a list without these needs none) */
+  entityName?: string;
   headerTitle?: ReactNode;
-  rowKey: Extract<keyof T, string>;
+  /** the row's key field (default: id) */
+  rowKey?: Extract<keyof T, string>;
   columns: ResourceColumn<T>[];
   list(query: ListQuery): Promise<Paged<T>>;
   create?(values: Record<string, unknown>): Promise<unknown>;
@@ -152,7 +153,7 @@ interface Editing<T> {
 
 export function ResourceTable<T extends Record<string, unknown>>(props: ResourceTableProps<T>) {
   const {
-    entityName, headerTitle, rowKey, columns, list, create, update, remove, load, permissions = {}, params,
+    entityName = '', headerTitle, rowKey = 'id', columns, list, create, update, remove, load, permissions = {}, params,
     toForm, fromForm, createDefaults, rowActions, toolBar, modalWidth = 640, formColumns: gridCols = 2,
     pageSize = DEFAULT_PAGE_SIZE, tableProps, rowCan,
   } = props;

@@ -3,7 +3,7 @@
 import type { ReactNode } from 'react';
 import { Tag } from 'antd';
 import type { Rule } from 'antd/es/form';
-import { isValidIdCard, type FieldDef, type ResourceDef } from '@meter/contracts';
+import { formatMoney, isNumeric, isValidIdCard, yuanToFen, type FieldDef, type ResourceDef } from '@meter/contracts';
 import { phoneRule } from './rules.ts';
 import { http } from '../api/request.ts';
 import type { ResourceColumn } from './ResourceTable.tsx';
@@ -130,4 +130,23 @@ export function columnsFromResource<T>(
   extra: ResourceColumn<T>[] = [],
 ): ResourceColumn<T>[] {
   return [...def.fields.map((f) => ({ ...columnOf<T>(f), ...(overrides[f.key] ?? {}) }) as ResourceColumn<T>), ...extra];
+}
+
+/** ¥1,234.50 from a 元 string ('-' when not a number). */
+export const yuanText = (v: unknown) => {
+  if (!isNumeric(v)) return '-';
+  try {
+    return formatMoney(yuanToFen(String(v)));
+  } catch {
+    return String(v);
+  }
+};
+
+/** A money field (元 string) shown as ¥ and typed with two decimals; `dependencies` revalidate it with others. */
+export function yuanColumn<T>(key: string, dependencies: string[] = []): Partial<ResourceColumn<T>> {
+  return {
+    render: (_d, r) => yuanText((r as Record<string, unknown>)[key]),
+    formFieldProps: { stringMode: true, precision: 2, min: 0 },
+    dependencies,
+  };
 }

@@ -147,7 +147,6 @@ export function AppealList({ kind }: { kind: AppealKind }) {
       <ResourceTable<Row>
         entityName={KIND_TITLES[kind]}
         headerTitle={device ? '设备工单（设备异常自动生成，异常消除后自动办结）' : KIND_TITLES[kind]}
-        rowKey="id"
         columns={columns}
         actionRef={ref}
         areaFilter={false}

@@ -39,9 +39,7 @@ export default function DeviceReportLog() {
   );
   return (
     <ResourceTable<ReportRow>
-      entityName="报文"
       headerTitle="设备上报日志"
-      rowKey="id"
       columns={columns}
       pageSize={20}
       list={(q) => controlApi.reports(q) as Promise<{ code: string; data: ReportRow[]; count: number }>}

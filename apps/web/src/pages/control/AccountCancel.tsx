@@ -14,9 +14,9 @@ import { toast } from '../../app/feedback.tsx';
 import { COUNTER_PAY_METHODS, PAY_METHOD_TEXT, billingApi, type CancelResult, type EnergyRoomRow, type Paged, type PayMethod, type RoomDetail } from '../fee/billingApi.ts';
 import { Money, useCompanyPick } from '../fee/common.tsx';
 import { energyColumns } from '../fee/Energy.tsx';
-import { failureText } from '../fee/CounterDialog.tsx';
 import { fmtTime, money } from '../fee/money.ts';
 import { ValveCancelled, needsPassword, useValvePassword } from './valvePassword.tsx';
+import { RefusalAlert, useRefusal } from '../../components/submit.tsx';
 
 type Row = EnergyRoomRow & Record<string, unknown>;
 
@@ -58,8 +58,7 @@ function CancelDialog({ room, company, onClose, onDone }: { room: EnergyRoomRow;
   const [readings, setReadings] = useState<Record<number, string>>({});
   const [payMethod, setPayMethod] = useState<PayMethod>('cash');
   const [memo, setMemo] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [refusal, setRefusal] = useState('');
+  const { busy, refusal, run } = useRefusal();
   const [result, setResult] = useState<CancelResult | null>(null);
   const meters = (data?.meters ?? []).filter((m) => m.status !== 2);
   const errors = Object.fromEntries(meters.map((m) => [m.id, readingError(readings[m.id] ?? '', m.lastTotal)]));
@@ -79,9 +78,7 @@ function CancelDialog({ room, company, onClose, onDone }: { room: EnergyRoomRow;
         throw e;
       }
     }
-    setBusy(true);
-    setRefusal('');
-    try {
+    await run(async () => {
       const body = {
         roomId: room.roomId,
         readings: meters.filter((m) => (readings[m.id] ?? '').trim() !== '').map((m) => ({ meterId: m.id, total: readings[m.id].trim() })),
@@ -94,11 +91,7 @@ function CancelDialog({ room, company, onClose, onDone }: { room: EnergyRoomRow;
       setStep(2);
       toast.success('销户成功');
       onDone();
-    } catch (e) {
-      setRefusal(failureText(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const footer =
@@ -194,7 +187,7 @@ function CancelDialog({ room, company, onClose, onDone }: { room: EnergyRoomRow;
               <Radio.Group optionType="button" value={payMethod} onChange={(e) => setPayMethod(e.target.value as PayMethod)} options={COUNTER_PAY_METHODS.map((m) => ({ value: m, label: PAY_METHOD_TEXT[m] }))} />
             </Space>
             <Input.TextArea rows={2} maxLength={200} value={memo} onChange={(e) => setMemo(e.target.value)} placeholder="备注（选填），如：合同到期退房" />
-            {refusal && <Alert type="error" showIcon message="销户未成功" description={<span data-testid="cancel-refusal">{refusal}</span>} />}
+            <RefusalAlert title="销户未成功" refusal={refusal} testId="cancel-refusal" />
           </Space>
         )}
         {step === 2 && result && (
@@ -232,7 +225,6 @@ export default function AccountCancel() {
   return (
     <>
       <ResourceTable<Row>
-        entityName="房间"
         headerTitle="销户销表"
         rowKey="roomId"
         columns={columns}

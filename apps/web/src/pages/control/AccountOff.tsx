@@ -3,15 +3,15 @@
 // moves back into the room they left (or another vacant room) and the accounts open again with a
 // zero balance; the meters stay off until a top-up.
 import { useMemo, useRef, useState } from 'react';
-import { Alert, Form, Input, Modal, Typography } from 'antd';
+import { Form, Input, Modal, Typography } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { useCan, useSession } from '../../app/session.ts';
 import { toast } from '../../app/feedback.tsx';
 import { billingApi, type ClosedRow, type Paged } from '../fee/billingApi.ts';
 import { moneyColumn, timeColumn, useCompanyPick } from '../fee/common.tsx';
-import { failureText } from '../fee/CounterDialog.tsx';
 import { VacantRoomSelect } from '../records/roomFields.tsx';
+import { RefusalAlert, useRefusal } from '../../components/submit.tsx';
 
 type Row = ClosedRow & Record<string, unknown>;
 
@@ -21,20 +21,13 @@ function ReopenModal({ row, company, onClose, onDone }: { row: Row; company?: st
   const canPickRoom = !!session?.routes.some((r) => r === 'recordsRoom' || r === 'recordsOwner');
   const [roomId, setRoomId] = useState<number | undefined>(undefined);
   const [memo, setMemo] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [refusal, setRefusal] = useState('');
+  const { busy, refusal, run } = useRefusal();
   const submit = async () => {
-    setBusy(true);
-    setRefusal('');
-    try {
+    await run(async () => {
       await billingApi.reopenAccount({ ownerId: row.ownerId, ...(roomId ? { roomId } : {}), memo: memo.trim() }, company);
       toast.success('账户已恢复');
       onDone();
-    } catch (e) {
-      setRefusal(failureText(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
   return (
     <Modal open title={`恢复账户：${row.ownerName}`} okText="确定恢复" cancelText="取消" confirmLoading={busy} onOk={() => void submit()} onCancel={onClose} destroyOnHidden>
@@ -49,7 +42,7 @@ function ReopenModal({ row, company, onClose, onDone }: { row: Row; company?: st
           <Input.TextArea rows={2} maxLength={200} value={memo} onChange={(e) => setMemo(e.target.value)} placeholder="选填" />
         </Form.Item>
       </Form>
-      {refusal && <Alert type="error" showIcon message="恢复未成功" description={refusal} />}
+      <RefusalAlert title="恢复未成功" refusal={refusal} />
     </Modal>
   );
 }
@@ -71,7 +64,6 @@ export default function AccountOff() {
   return (
     <>
       <ResourceTable<Row>
-        entityName="已销户"
         headerTitle="已销户账户"
         rowKey="ownerId"
         columns={columns}

@@ -13,6 +13,7 @@ import { useCan } from '../../app/session.ts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { protectApi, type Protection } from './api.ts';
 import { ControlMeterTable, timeText, useCompany, type MeterRow } from './shared.tsx';
+import { useFormSave } from '../../components/submit.tsx';
 
 type ProtRow = Protection & Record<string, unknown>;
 
@@ -50,7 +51,7 @@ export default function Keep({ kind }: { kind: 1 | 2 }) {
   const [keys, setKeys] = useState<number[]>([]);
   const [rows, setRows] = useState<MeterRow[]>([]);
   const [target, setTarget] = useState<Target | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { saving, save } = useFormSave();
   const [form] = Form.useForm<{ reason: string; endAt?: Dayjs }>();
 
   const reload = () => {
@@ -58,17 +59,9 @@ export default function Keep({ kind }: { kind: 1 | 2 }) {
     activeRef.current?.reload();
   };
 
-  const start = async () => {
-    if (!target) return;
-    let v: { reason: string; endAt?: Dayjs };
-    try {
-      v = await form.validateFields();
-    } catch {
-      toast.warning('表单验证失败!');
-      return;
-    }
-    setSaving(true);
-    try {
+  const start = () =>
+    save(form, async (v) => {
+      if (!target) return;
       const body = { kind, reason: v.reason.trim(), endAt: v.endAt ? v.endAt.format('YYYY-MM-DD HH:mm:ss') : undefined, ...('meterIds' in target ? { meterIds: target.meterIds } : { areaId: target.areaId }) };
       const r = await protectApi.start(body, company);
       toast.success(r.message);
@@ -76,12 +69,7 @@ export default function Keep({ kind }: { kind: 1 | 2 }) {
       setKeys([]);
       setRows([]);
       reload();
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setSaving(false);
-    }
-  };
+    });
 
   const end = async (meterIds: number[]) => {
     try {
@@ -152,7 +140,6 @@ export default function Keep({ kind }: { kind: 1 | 2 }) {
               <ResourceTable<ProtRow>
                 entityName={word}
                 headerTitle={`${word}中的${meterWord}`}
-                rowKey="id"
                 columns={activeCols}
                 actionRef={activeRef}
                 params={activeParams}

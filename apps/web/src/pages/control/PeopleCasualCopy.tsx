@@ -9,6 +9,7 @@ import { toast } from '../../app/feedback.tsx';
 import { useCan } from '../../app/session.ts';
 import { controlApi } from './api.ts';
 import { ControlMeterTable, timeText, useCompany, type MeterRow } from './shared.tsx';
+import { useFormSave } from '../../components/submit.tsx';
 
 interface FormValues {
   total: number;
@@ -35,7 +36,7 @@ export default function PeopleCasualCopy() {
   const canEnter = useCan('device.manualRead');
   const tableRef = useRef<ActionType | undefined>(undefined);
   const [meter, setMeter] = useState<MeterRow | null>(null);
-  const [saving, setSaving] = useState(false);
+  const { saving, save: saveForm } = useFormSave();
   const [form] = Form.useForm<FormValues>();
   const adjust = Form.useWatch('adjust', form);
 
@@ -45,27 +46,14 @@ export default function PeopleCasualCopy() {
     setMeter(m);
   };
 
-  const save = async () => {
-    if (!meter) return;
-    let v: FormValues;
-    try {
-      v = await form.validateFields();
-    } catch {
-      toast.warning('表单验证失败!');
-      return;
-    }
-    setSaving(true);
-    try {
+  const save = () =>
+    saveForm(form, async (v) => {
+      if (!meter) return;
       const r = await controlApi.manualReading(manualBody(meter.id, v), company);
       toast.success(r.message);
       setMeter(null);
       tableRef.current?.reload();
-    } catch {
-      // the request wrapper showed the server's reason (e.g. 读数小于上次读数)
-    } finally {
-      setSaving(false);
-    }
-  };
+    });
 
   return (
     <>

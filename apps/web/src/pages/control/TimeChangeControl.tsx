@@ -17,6 +17,7 @@ import { ResourceTable, type ResourceColumn } from '../../components/ResourceTab
 import { controlApi, timedApi, type ControlMeter, type TimedControl } from './api.ts';
 import { CommandTag, timeText, useCompany } from './shared.tsx';
 import { ValveCancelled, ValvePasswordField, needsPassword, useValvePassword, verifyValvePassword } from './valvePassword.tsx';
+import { useFormSave } from '../../components/submit.tsx';
 
 type Row = TimedControl & Record<string, unknown>;
 
@@ -88,7 +89,7 @@ export default function TimeChangeControl() {
   const ref = useRef<ActionType | undefined>(undefined);
   const [editing, setEditing] = useState<{ row?: Row } | null>(null);
   const [picked, setPicked] = useState<{ phaseId: number | null }[]>([]);
-  const [saving, setSaving] = useState(false);
+  const { saving, save: saveForm } = useFormSave();
   const [form] = Form.useForm<FormValues>();
   const repeat = Form.useWatch('repeat', form);
   const action = Form.useWatch('action', form);
@@ -112,16 +113,8 @@ export default function TimeChangeControl() {
     setEditing({ row: r });
   };
 
-  const save = async () => {
-    let v: FormValues;
-    try {
-      v = await form.validateFields();
-    } catch {
-      toast.warning('表单验证失败!');
-      return;
-    }
-    setSaving(true);
-    try {
+  const save = () =>
+    saveForm(form, async (v) => {
       // a timed close switches meters off like /longRange does: the password typed is checked as
       // the dialog checks it (密码输入不正确 stops here) and sent with the request
       const password = asksPassword ? await verifyValvePassword(v.password ?? '', company) : undefined;
@@ -135,12 +128,7 @@ export default function TimeChangeControl() {
       }
       setEditing(null);
       ref.current?.reload();
-    } catch {
-      // shown by the request wrapper
-    } finally {
-      setSaving(false);
-    }
-  };
+    });
 
   const toggle = async (r: Row, enabled: boolean) => {
     try {
@@ -197,9 +185,7 @@ export default function TimeChangeControl() {
   return (
     <>
       <ResourceTable<Row>
-        entityName="定时任务"
         headerTitle="定时阀控"
-        rowKey="id"
         columns={columns}
         actionRef={ref}
         list={(q) => timedApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}

@@ -3,19 +3,19 @@
 // credited the amount (RoomInfo/RoomSubsidyList); 新增定时补贴 (AddRoomSubsidy) and 启用/停用
 // (RoomSubsidyStatus), both with finance.roomTimedSubsidy.
 import { useMemo, useRef, useState } from 'react';
-import { Alert, Button, DatePicker, Form, Input, InputNumber, Modal, Radio, Switch, Tag } from 'antd';
+import { Button, DatePicker, Form, Input, InputNumber, Modal, Radio, Switch, Tag } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { ActionType } from '@ant-design/pro-components';
 import dayjs, { type Dayjs } from 'dayjs';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { useCan } from '../../app/session.ts';
 import { toast } from '../../app/feedback.tsx';
-import { formValues } from '../../components/validate.ts';
+import { RefusalAlert, useRefusal } from '../../components/submit.tsx';
 import { WALLET_TEXT, billingApi, type BillingBody, type Paged, type SubsidyPlanRow, type Wallet } from '../fee/billingApi.ts';
 import { moneyColumn, timeColumn, useCompanyPick } from '../fee/common.tsx';
-import { failureText } from '../fee/CounterDialog.tsx';
 import { amountInputError, normalizeAmount } from '../fee/money.ts';
 import { OccupiedRoomSelect } from '../fee/RoomSelect.tsx';
+import { MemoItem } from '../../components/formItems.tsx';
 
 type Row = SubsidyPlanRow & Record<string, unknown>;
 
@@ -44,23 +44,13 @@ export function subsidyBody(v: Values): BillingBody<'addRoomSubsidy'> {
 
 function AddModal({ company, onClose, onDone }: { company?: string; onClose(): void; onDone(): void }) {
   const [form] = Form.useForm<Values>();
-  const [busy, setBusy] = useState(false);
-  const [refusal, setRefusal] = useState('');
-  const submit = async () => {
-    const v = await formValues(form);
-    if (!v) return;
-    setBusy(true);
-    setRefusal('');
-    try {
+  const { busy, refusal, runForm } = useRefusal();
+  const submit = () =>
+    runForm(form, async (v) => {
       await billingApi.addRoomSubsidy(subsidyBody(v), company);
       toast.success('新增成功');
       onDone();
-    } catch (e) {
-      setRefusal(failureText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <Modal open title="新增定时补贴" okText="保存" cancelText="取消" confirmLoading={busy} onOk={() => void submit()} onCancel={onClose} maskClosable={false} destroyOnHidden width={560}>
       <Form<Values>
@@ -104,11 +94,9 @@ function AddModal({ company, onClose, onDone }: { company?: string; onClose(): v
         >
           <DatePicker picker="month" format="YYYY-MM" style={{ width: 200 }} allowClear />
         </Form.Item>
-        <Form.Item name="memo" label="备注" rules={[{ max: 200, message: '备注最多 200 个字' }]}>
-          <Input.TextArea rows={2} placeholder="选填，如：低保户用电补贴" />
-        </Form.Item>
+        <MemoItem placeholder="选填，如：低保户用电补贴" />
       </Form>
-      {refusal && <Alert type="error" showIcon message="新增未成功" description={refusal} />}
+      <RefusalAlert title="新增未成功" refusal={refusal} />
     </Modal>
   );
 }
@@ -158,9 +146,7 @@ export default function TimeSubsidy() {
   return (
     <>
       <ResourceTable<Row>
-        entityName="定时补贴"
         headerTitle="房间定时补贴"
-        rowKey="id"
         columns={columns}
         actionRef={actionRef}
         list={(q) => billingApi.subsidyPlans(q) as Promise<Paged<Row>>}

@@ -115,9 +115,7 @@ export function ControlMeterTable(p: MeterTableProps) {
   useLiveReload(shown, actionRef);
   return (
     <ResourceTable<MeterRow>
-      entityName="表具"
       headerTitle={p.headerTitle}
-      rowKey="id"
       columns={columns}
       actionRef={actionRef}
       params={params}

@@ -1,14 +1,13 @@
 // 账单缴费 (usersettlementbill/settleAccountsPay, finance.billPay): pays a room's arrears — a wallet
 // whose balance is below zero — all of it by default, or the amount typed (元 text, never a float).
 import { useMemo, useState } from 'react';
-import { Alert, Button, Form, Input, Modal, Radio, Result, Space, Typography } from 'antd';
-import { PrinterOutlined } from '@ant-design/icons';
-import { useNavigate } from 'react-router';
+import { Alert, Form, Input, Modal, Radio } from 'antd';
 import { toast } from '../../app/feedback.tsx';
-import { formValues } from '../../components/validate.ts';
 import { COUNTER_PAY_METHODS, PAY_METHOD_TEXT, WALLET_TEXT, billingApi, type CounterResult, type PayMethod, type Wallet } from './billingApi.ts';
-import { failureText } from './CounterDialog.tsx';
 import { amountInputError, money, newRequestId, normalizeAmount, signOf } from './money.ts';
+import { PaidModal } from './PaidModal.tsx';
+import { RefusalAlert, useRefusal } from '../../components/submit.tsx';
+import { MemoItem } from '../../components/formItems.tsx';
 
 export interface BillRoom {
   roomId: number;
@@ -31,22 +30,16 @@ interface Values {
 }
 
 export function BillPayDialog({ room, company, onDone, onClose }: { room: BillRoom; company?: string; onDone(r: CounterResult): void; onClose(): void }) {
-  const navigate = useNavigate();
   const [form] = Form.useForm<Values>();
   const requestId = useMemo(() => newRequestId(), []);
   const owing = (['electric', 'water'] as Wallet[]).filter((w) => arrearsOf(w === 'electric' ? room.electricBalance : room.waterBalance));
   const first = owing[0] ?? 'electric';
   const arrears = (w: Wallet) => arrearsOf(w === 'electric' ? room.electricBalance : room.waterBalance) ?? '0.00';
-  const [busy, setBusy] = useState(false);
-  const [refusal, setRefusal] = useState('');
+  const { busy, refusal, clear, runForm } = useRefusal();
   const [done, setDone] = useState<CounterResult | null>(null);
 
-  const submit = async () => {
-    const v = await formValues(form);
-    if (!v) return;
-    setBusy(true);
-    setRefusal('');
-    try {
+  const submit = () =>
+    runForm(form, async (v) => {
       const r = await billingApi.billPay(
         { roomId: room.roomId, wallet: v.wallet, amount: normalizeAmount(v.amount), payMethod: v.payMethod, memo: (v.memo ?? '').trim(), requestId },
         company,
@@ -54,30 +47,11 @@ export function BillPayDialog({ room, company, onDone, onClose }: { room: BillRo
       toast.success('缴费成功');
       setDone(r);
       onDone(r);
-    } catch (e) {
-      setRefusal(failureText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   const title = `账单缴费：${room.roomName}${room.ownerName ? `（${room.ownerName}）` : ''}`;
   if (done) {
-    return (
-      <Modal open title={title} onCancel={onClose} footer={[<Button key="ok" type="primary" onClick={onClose}>完成</Button>]}>
-        <Result
-          status="success"
-          title="缴费成功"
-          subTitle={`缴纳 ${money(done.amount)}，当前余额 ${money(done.balance)}`}
-          extra={
-            <Space direction="vertical">
-              <Typography.Text type="secondary">票据号：{done.receiptNo}</Typography.Text>
-              <Button icon={<PrinterOutlined />} onClick={() => { onClose(); navigate(`/billprint?id=${done.receiptId}`); }}>打印票据</Button>
-            </Space>
-          }
-        />
-      </Modal>
-    );
+    return <PaidModal title={title} subTitle={`缴纳 ${money(done.amount)}，当前余额 ${money(done.balance)}`} receipt={done} onClose={onClose} />;
   }
   return (
     <Modal open title={title} okText="确定缴费" cancelText="取消" confirmLoading={busy} okButtonProps={{ disabled: owing.length === 0 }} onOk={() => void submit()} onCancel={onClose} maskClosable={false} destroyOnHidden>
@@ -91,7 +65,7 @@ export function BillPayDialog({ room, company, onDone, onClose }: { room: BillRo
           initialValues={{ wallet: first, payMethod: 'cash', amount: arrears(first), memo: '' }}
           onValuesChange={(changed) => {
             if (changed.wallet) form.setFieldValue('amount', arrears(changed.wallet as Wallet));
-            if (refusal) setRefusal('');
+            clear();
           }}
         >
           <Form.Item name="wallet" label="欠费账户" rules={[{ required: true, message: '请选择账户' }]}>
@@ -107,12 +81,10 @@ export function BillPayDialog({ room, company, onDone, onClose }: { room: BillRo
           >
             <Input prefix="¥" suffix="元" inputMode="decimal" autoComplete="off" maxLength={16} />
           </Form.Item>
-          <Form.Item name="memo" label="备注" rules={[{ max: 200, message: '备注最多 200 个字' }]}>
-            <Input.TextArea rows={2} placeholder="选填" />
-          </Form.Item>
+          <MemoItem />
         </Form>
       )}
-      {refusal && <Alert type="error" showIcon message="缴费未成功" description={refusal} />}
+      <RefusalAlert title="缴费未成功" refusal={refusal} />
     </Modal>
   );
 }

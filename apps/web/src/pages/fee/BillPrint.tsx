@@ -74,9 +74,7 @@ export default function BillPrint() {
   return (
     <>
       <ResourceTable<Row>
-        entityName="票据"
         headerTitle="票据列表"
-        rowKey="id"
         columns={columns}
         params={{ reloadKey }}
         list={(q) => {

@@ -3,15 +3,14 @@
 // charged at once. Each line's amount is the code's standard amount × quantity (exact decimals),
 // editable as 元 text; the total is summed in 分.
 import { useMemo, useState } from 'react';
-import { Alert, Button, Empty, Form, Input, InputNumber, Modal, Radio, Result, Space, Table, Typography } from 'antd';
-import { PrinterOutlined } from '@ant-design/icons';
+import { Empty, Form, Input, InputNumber, Modal, Radio, Table, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
-import { useNavigate } from 'react-router';
 import { formatMoney, mulDecimal } from '@meter/contracts';
 import { toast } from '../../app/feedback.tsx';
 import { COUNTER_PAY_METHODS, PAY_METHOD_TEXT, billingApi, type ChargeCode, type CounterResult, type PayMethod } from './billingApi.ts';
-import { failureText } from './CounterDialog.tsx';
 import { amountInputError, money, newRequestId, normalizeAmount, parseAmountFen } from './money.ts';
+import { PaidModal } from './PaidModal.tsx';
+import { RefusalAlert, useRefusal } from '../../components/submit.tsx';
 
 export const SCHEME_TYPE_TEXT: Record<number, string> = { 1: '电费', 2: '水费', 3: '物业费', 4: '公摊费', 5: '其他' };
 
@@ -56,14 +55,12 @@ export interface BusinessRoom {
 export function BusinessPayDialog({ room, company, schemeType, title = '综合缴费', onDone, onClose }: {
   room: BusinessRoom; company?: string; schemeType?: number; title?: string; onDone(r: CounterResult): void; onClose(): void;
 }) {
-  const navigate = useNavigate();
   const requestId = useMemo(() => newRequestId(), []);
   const codes = useQuery({ queryKey: ['chargeCodes', company, schemeType], queryFn: () => billingApi.chargeCodes(company, schemeType) });
   const [lines, setLines] = useState<Record<number, Line>>({});
   const [payMethod, setPayMethod] = useState<PayMethod>('cash');
   const [memo, setMemo] = useState('');
-  const [busy, setBusy] = useState(false);
-  const [refusal, setRefusal] = useState('');
+  const { busy, refusal, run } = useRefusal();
   const [done, setDone] = useState<CounterResult | null>(null);
   const picked = Object.values(lines);
   const check = businessItems(picked);
@@ -82,37 +79,17 @@ export function BusinessPayDialog({ room, company, schemeType, title = '综合�
       toast.warning(check.error);
       return;
     }
-    setBusy(true);
-    setRefusal('');
-    try {
+    await run(async () => {
       const r = await billingApi.businessPay({ roomId: room.roomId, items: check.items, payMethod, memo: memo.trim(), requestId }, company);
       toast.success('缴费成功');
       setDone(r);
       onDone(r);
-    } catch (e) {
-      setRefusal(failureText(e));
-    } finally {
-      setBusy(false);
-    }
+    });
   };
 
   const heading = `${title}：${room.roomName}${room.ownerName ? `（${room.ownerName}）` : ''}`;
   if (done) {
-    return (
-      <Modal open title={heading} onCancel={onClose} footer={[<Button key="ok" type="primary" onClick={onClose}>完成</Button>]}>
-        <Result
-          status="success"
-          title="缴费成功"
-          subTitle={`共缴纳 ${money(done.amount)}`}
-          extra={
-            <Space direction="vertical">
-              <Typography.Text type="secondary">票据号：{done.receiptNo}</Typography.Text>
-              <Button icon={<PrinterOutlined />} onClick={() => { onClose(); navigate(`/billprint?id=${done.receiptId}`); }}>打印票据</Button>
-            </Space>
-          }
-        />
-      </Modal>
-    );
+    return <PaidModal title={heading} subTitle={`共缴纳 ${money(done.amount)}`} receipt={done} onClose={onClose} />;
   }
   return (
     <Modal open width={820} title={heading} okText="确定缴费" cancelText="取消" confirmLoading={busy} onOk={() => void submit()} onCancel={onClose} maskClosable={false} destroyOnHidden>
@@ -178,7 +155,7 @@ export function BusinessPayDialog({ room, company, schemeType, title = '综合�
         合计：<span data-testid="business-total">{'error' in check ? '-' : formatMoney(check.totalFen)}</span>
         {'error' in check && picked.length > 0 && <Typography.Text type="danger" style={{ fontSize: 13, marginLeft: 8 }}>{check.error}</Typography.Text>}
       </Typography.Title>
-      {refusal && <Alert style={{ marginTop: 12 }} type="error" showIcon message="缴费未成功" description={refusal} />}
+      <RefusalAlert style={{ marginTop: 12 }} title="缴费未成功" refusal={refusal} />
     </Modal>
   );
 }

@@ -71,7 +71,6 @@ export function ComprePage({ publicFee = false }: { publicFee?: boolean }) {
     <>
       {publicFee && <SharedMeters />}
       <ResourceTable<Row>
-        entityName="房间"
         headerTitle={publicFee ? '公摊电费缴费' : '综合缴费'}
         rowKey="roomId"
         columns={columns}

@@ -17,9 +17,7 @@ export default function CompreProperty() {
   return (
     <>
       <ResourceTable<Row>
-        entityName="综合缴费"
         headerTitle="综合缴费明细"
-        rowKey="id"
         columns={columns}
         params={{ kind: 'business' }}
         list={(q) => billingApi.counterReceipts(q) as Promise<Paged<Row>>}

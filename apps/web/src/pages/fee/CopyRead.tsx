@@ -112,9 +112,7 @@ function SettlementTab() {
     <>
       <SettlementFigures data={data.data} loading={!data.isError} />
       <ResourceTable<Row>
-        entityName="结算记录"
         headerTitle="抄表结算明细"
-        rowKey="id"
         columns={columns}
         list={list}
         actionRef={actionRef}
@@ -177,7 +175,6 @@ export function OwnerBills() {
   return (
     <>
       <ResourceTable<BillRow>
-        entityName="账单"
         headerTitle="用户月度账单"
         rowKey="ownerId"
         columns={columns}
@@ -224,7 +221,6 @@ function MeterBillTab() {
   const columns = useMemo(() => meterBillColumns(), []);
   return (
     <ResourceTable<MeterRow>
-      entityName="能耗账单"
       headerTitle="表具能耗账单"
       rowKey="meterId"
       columns={columns}

@@ -5,14 +5,14 @@
 // balance) keeps the dialog open with the server's message; a success shows the new balance and a
 // link to print the receipt.
 import { useMemo, useState } from 'react';
-import { Alert, Button, Descriptions, Form, Input, Modal, Radio, Result, Space, Typography } from 'antd';
+import { Button, Descriptions, Form, Modal, Radio, Result, Space, Typography } from 'antd';
 import { PrinterOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
-import { ApiError } from '../../api/request.ts';
 import { toast } from '../../app/feedback.tsx';
-import { formValues } from '../../components/validate.ts';
 import { COUNTER_PAY_METHODS, PAY_METHOD_TEXT, WALLET_TEXT, billingApi, type BillingBody, type CounterResult, type PayMethod, type Wallet } from './billingApi.ts';
 import { amountInputError, money, newRequestId, normalizeAmount } from './money.ts';
+import { RefusalAlert, useRefusal } from '../../components/submit.tsx';
+import { MemoItem, YuanInput } from '../../components/formItems.tsx';
 
 export type CounterOp = 'prepay' | 'refund' | 'subsidy';
 
@@ -47,12 +47,6 @@ export function counterBody(op: CounterOp, roomId: number, v: Values, requestId:
   };
 }
 
-/** The message to show for a failed call: the server's own words when it gave any. */
-export function failureText(e: unknown): string {
-  if (e instanceof ApiError) return e.serverMessage || e.message;
-  return e instanceof Error ? e.message : '操作失败';
-}
-
 const CALL: Record<CounterOp, (b: BillingBody<'prepay'>, company?: string) => Promise<CounterResult>> = {
   prepay: (b, c) => billingApi.prepay(b, c),
   refund: (b, c) => billingApi.refund(b, c),
@@ -74,29 +68,19 @@ export function CounterDialog({ op, room, wallet = 'electric', company, onDone, 
   const [form] = Form.useForm<Values>();
   const navigate = useNavigate();
   const requestId = useMemo(() => newRequestId(), []);
-  const [busy, setBusy] = useState(false);
-  const [refusal, setRefusal] = useState('');
+  const { busy, refusal, clear, runForm } = useRefusal();
   const [done, setDone] = useState<{ result: CounterResult; wallet: Wallet } | null>(null);
   const picked = Form.useWatch('wallet', form) ?? wallet;
   const title = `${OP_TEXT[op]}：${room.roomName}${room.ownerName ? `（${room.ownerName}）` : ''}`;
   const balanceOf = (w: Wallet) => (w === 'electric' ? room.electricBalance : room.waterBalance);
 
-  const submit = async () => {
-    const v = await formValues(form);
-    if (!v) return;
-    setBusy(true);
-    setRefusal('');
-    try {
+  const submit = () =>
+    runForm(form, async (v) => {
       const result = await CALL[op](counterBody(op, room.roomId, v, requestId), company);
       setDone({ result, wallet: v.wallet });
       toast.success(`${OP_TEXT[op]}成功`);
       onDone(result, v.wallet);
-    } catch (e) {
-      setRefusal(failureText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   if (done) {
     const { result } = done;
@@ -148,7 +132,7 @@ export function CounterDialog({ op, room, wallet = 'electric', company, onDone, 
         layout="vertical"
         name={`counter-${op}`}
         initialValues={{ wallet, payMethod: 'cash', amount: '', memo: '' }}
-        onValuesChange={() => refusal && setRefusal('')}
+        onValuesChange={clear}
       >
         <Form.Item name="wallet" label="账户" rules={[{ required: true, message: '请选择账户' }]}>
           <Radio.Group
@@ -174,13 +158,11 @@ export function CounterDialog({ op, room, wallet = 'electric', company, onDone, 
             },
           ]}
         >
-          <Input prefix="¥" suffix="元" inputMode="decimal" autoComplete="off" placeholder="如 100 或 100.50" maxLength={16} />
+          <YuanInput />
         </Form.Item>
-        <Form.Item name="memo" label="备注" rules={[{ max: 200, message: '备注最多 200 个字' }]}>
-          <Input.TextArea rows={2} placeholder="选填" />
-        </Form.Item>
+        <MemoItem />
       </Form>
-      {refusal && <Alert type="error" showIcon message={`${OP_TEXT[op]}未成功`} description={<span data-testid="counter-refusal">{refusal}</span>} />}
+      <RefusalAlert title={`${OP_TEXT[op]}未成功`} refusal={refusal} testId="counter-refusal" />
     </Modal>
   );
 }

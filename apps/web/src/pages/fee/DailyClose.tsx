@@ -15,6 +15,7 @@ import { ClosingSlipModal } from './ClosingSlip.tsx';
 import { financeApi, type DayRow } from './financeApi.ts';
 import { moneyColumn, rangeColumn, timeColumn, useCompanyPick } from './common.tsx';
 import { money } from './money.ts';
+import { useFormSave } from '../../components/submit.tsx';
 
 export interface CloseTarget {
   kind: 'day' | 'shift';
@@ -49,27 +50,21 @@ export function dayColumns(): ResourceColumn<DayRow>[] {
 export function CloseConfirm({ target, company, onDone, onCancel }: { target: CloseTarget | null; company?: string; onDone(day: string): void; onCancel(): void }) {
   const session = useSession();
   const [memo, setMemo] = useState('');
-  const [busy, setBusy] = useState(false);
+  const { saving: busy, run } = useFormSave();
   const { data, isFetching } = useQuery({ queryKey: ['closingDay', target?.day, company], queryFn: () => financeApi.day(target!.day, company), enabled: target != null });
   if (!target) return null;
   const isDay = target.kind === 'day';
   const name = target.operatorName ?? session?.user.realName ?? session?.user.username ?? '';
   const who = data?.operators.find((o) => o.operatorId === (target.operatorId ?? session?.user.id));
   const figures = isDay ? data?.totals : who;
-  const confirm = async () => {
-    setBusy(true);
-    try {
+  const confirm = () =>
+    run(async () => {
       if (isDay) await financeApi.closeDay(target.day, memo, company);
       else await financeApi.handover(target.day, memo, target.operatorId, company);
       toast.success(isDay ? `${target.day} 日结成功` : `${name} 交班成功`);
       setMemo('');
       onDone(target.day);
-    } catch {
-      // the request wrapper showed why
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <Modal
       open
@@ -125,7 +120,6 @@ export default function DailyClose() {
   return (
     <>
       <ResourceTable<DayRow>
-        entityName="营业日"
         headerTitle="日结交班"
         rowKey="day"
         columns={columns}

@@ -145,7 +145,6 @@ export default function Energy() {
     <>
       <EnergySummary sum={sum.data} loading={!sum.isError} />
       <ResourceTable<Row>
-        entityName="房间"
         headerTitle="房间余额"
         rowKey="roomId"
         columns={columns}

@@ -110,9 +110,7 @@ function AuditTab() {
     <>
       <AuditFigures sum={sum.data} loading={!sum.isError} />
       <ResourceTable<JournalTableRow>
-        entityName="流水"
         headerTitle="对账流水"
-        rowKey="id"
         columns={columns}
         list={list}
         actionRef={actionRef}
@@ -166,9 +164,7 @@ function DeductionTab() {
         ]}
       />
       <ResourceTable<JournalTableRow>
-        entityName="扣费"
         headerTitle="扣费明细"
-        rowKey="id"
         columns={columns}
         list={(q) => {
           setFilters(filtersOf(q));

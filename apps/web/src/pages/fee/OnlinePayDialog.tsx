@@ -7,17 +7,18 @@
 // While unpaid, 取消订单 closes the order (at the provider first: the owner can no longer pay it);
 // once paid, 打印票据 opens the order's receipt (/billprint) for printing.
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Button, Form, Input, Modal, Popconfirm, Radio, Result, Space, Typography } from 'antd';
+import { Alert, Button, Form, Modal, Popconfirm, Radio, Result, Space, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import type { PaymentOrder } from '@meter/contracts';
 import { call } from '../../api/endpoint.ts';
 import { E } from '../../api/endpoints.gen.ts';
 import { toast } from '../../app/feedback.tsx';
-import { formValues } from '../../components/validate.ts';
 import { WALLET_TEXT, type Wallet } from './billingApi.ts';
-import { failureText, type CounterRoom } from './CounterDialog.tsx';
+import type { CounterRoom } from './CounterDialog.tsx';
 import { amountInputError, fmtTime, money, normalizeAmount } from './money.ts';
 import { ReceiptModal } from './Receipt.tsx';
+import { RefusalAlert, useRefusal } from '../../components/submit.tsx';
+import { YuanInput } from '../../components/formItems.tsx';
 
 export type Channel = 'wechat' | 'alipay';
 const CHANNEL_TEXT: Record<Channel, string> = { wechat: '微信支付', alipay: '支付宝' };
@@ -39,8 +40,7 @@ const inCompany = (company?: string) => ({ searchCompanyID: company });
 export function OnlinePayDialog({ room, company, onPaid, onClose }: { room: CounterRoom; company?: string; onPaid(): void; onClose(): void }) {
   const [form] = Form.useForm<Values>();
   const [order, setOrder] = useState<OnlineOrder | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [refusal, setRefusal] = useState('');
+  const { busy, refusal, clear, runForm } = useRefusal();
   const [paidSeen, setPaidSeen] = useState(false);
   const [cancelled, setCancelled] = useState(false);
   const [cancelling, setCancelling] = useState(false);
@@ -62,20 +62,11 @@ export function OnlinePayDialog({ room, company, onPaid, onClose }: { room: Coun
     // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [status, paidSeen]);
 
-  const create = async () => {
-    const v = await formValues(form);
-    if (!v) return;
-    setBusy(true);
-    setRefusal('');
-    try {
+  const create = () =>
+    runForm(form, async (v) => {
       const o = await call(PAY[v.channel], { body: { roomId: room.roomId, wallet: v.wallet, amount: normalizeAmount(v.amount) }, query: inCompany(company) });
       setOrder(o);
-    } catch (e) {
-      setRefusal(failureText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
 
   const simulate = async () => {
     if (!order) return;
@@ -160,7 +151,7 @@ export function OnlinePayDialog({ room, company, onPaid, onClose }: { room: Coun
   }
   return (
     <Modal open title={title} okText="生成收款码" cancelText="取消" confirmLoading={busy} onOk={() => void create()} onCancel={onClose} maskClosable={false} destroyOnHidden>
-      <Form<Values> form={form} layout="vertical" name="online-pay" initialValues={initial} onValuesChange={() => refusal && setRefusal('')}>
+      <Form<Values> form={form} layout="vertical" name="online-pay" initialValues={initial} onValuesChange={clear}>
         <Form.Item name="wallet" label="账户" rules={[{ required: true, message: '请选择账户' }]}>
           <Radio.Group
             optionType="button"
@@ -175,10 +166,10 @@ export function OnlinePayDialog({ room, company, onPaid, onClose }: { room: Coun
           label="充值金额（元）"
           rules={[{ validator: (_r, value) => { const e = amountInputError(value, '充值金额'); return e ? Promise.reject(new Error(e)) : Promise.resolve(); } }]}
         >
-          <Input prefix="¥" suffix="元" inputMode="decimal" autoComplete="off" maxLength={16} placeholder="如 100 或 100.50" />
+          <YuanInput />
         </Form.Item>
       </Form>
-      {refusal && <Alert type="error" showIcon message="下单未成功" description={refusal} />}
+      <RefusalAlert title="下单未成功" refusal={refusal} />
     </Modal>
   );
 }

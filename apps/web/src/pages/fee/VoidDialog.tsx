@@ -1,12 +1,10 @@
 // 作废票据 (/billprint, finance.reverse): the reason is required; the server books a reversal (冲正)
 // in the journal — the original receipt and its row stay — and the balance goes back. A receipt of a
 // closed day (日结/交班), one voided before, or a top-up already spent is refused with the reason.
-import { useState } from 'react';
 import { Alert, Descriptions, Form, Input, Modal } from 'antd';
 import { toast } from '../../app/feedback.tsx';
-import { formValues } from '../../components/validate.ts';
+import { RefusalAlert, useRefusal } from '../../components/submit.tsx';
 import type { ReceiptRow } from './billingApi.ts';
-import { failureText } from './CounterDialog.tsx';
 import { financeApi } from './financeApi.ts';
 import { money } from './money.ts';
 
@@ -15,24 +13,14 @@ export const VOIDABLE_KINDS = new Set(['prepay', 'refund', 'subsidy', 'billPay']
 
 export function VoidDialog({ receipt, company, onDone, onCancel }: { receipt: ReceiptRow | null; company?: string; onDone(): void; onCancel(): void }) {
   const [form] = Form.useForm<{ reason: string }>();
-  const [busy, setBusy] = useState(false);
-  const [refusal, setRefusal] = useState('');
+  const { busy, refusal, clear, runForm } = useRefusal();
   if (!receipt) return null;
-  const submit = async () => {
-    const v = await formValues(form);
-    if (!v) return;
-    setBusy(true);
-    setRefusal('');
-    try {
+  const submit = () =>
+    runForm(form, async (v) => {
       const r = await financeApi.voidReceipt(receipt.id, v.reason.trim(), company);
       toast.success(`票据 ${r.no} 已作废，冲正 ${money(r.amount)}，余额 ${money(r.balance)}`);
       onDone();
-    } catch (e) {
-      setRefusal(failureText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <Modal open title="作废票据" okText="确认作废" okButtonProps={{ danger: true }} cancelText="取消" confirmLoading={busy} onOk={() => void submit()} onCancel={onCancel} destroyOnHidden maskClosable={false}>
       <Descriptions size="small" column={2} bordered style={{ marginBottom: 12 }}>
@@ -42,7 +30,7 @@ export function VoidDialog({ receipt, company, onDone, onCancel }: { receipt: Re
         <Descriptions.Item label="金额">{money(receipt.amount)}</Descriptions.Item>
       </Descriptions>
       <Alert type="warning" showIcon style={{ marginBottom: 12 }} message="作废将记一笔冲正流水（原票据和原流水保留），账户余额随之退回；作废后不能撤销。" />
-      <Form form={form} layout="vertical" name="void-receipt" onValuesChange={() => refusal && setRefusal('')}>
+      <Form form={form} layout="vertical" name="void-receipt" onValuesChange={clear}>
         <Form.Item
           name="reason"
           label="作废原因"
@@ -51,7 +39,7 @@ export function VoidDialog({ receipt, company, onDone, onCancel }: { receipt: Re
           <Input.TextArea rows={3} maxLength={200} placeholder="如：金额录入错误、重复收款" />
         </Form.Item>
       </Form>
-      {refusal && <Alert type="error" showIcon message="作废未成功" description={refusal} />}
+      <RefusalAlert title="作废未成功" refusal={refusal} />
     </Modal>
   );
 }

@@ -33,9 +33,7 @@ export default function InRoomRecord() {
   );
   return (
     <ResourceTable<Row>
-      entityName="入住记录"
       headerTitle="入住记录"
-      rowKey="id"
       columns={columns}
       areaFilter={false}
       list={(q) => ownerApi.history(q) as Promise<{ code: string; data: Row[]; count: number }>}

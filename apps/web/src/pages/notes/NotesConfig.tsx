@@ -36,9 +36,7 @@ export default function NotesConfig() {
   );
   return (
     <ResourceTable<ConfigRow>
-      entityName="记录"
       headerTitle="表具参数记录"
-      rowKey="id"
       columns={columns}
       pageSize={20}
       list={(q) => controlApi.configs(q) as Promise<{ code: string; data: ConfigRow[]; count: number }>}

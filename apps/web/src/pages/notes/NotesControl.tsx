@@ -58,9 +58,7 @@ export default function NotesControl() {
   );
   return (
     <ResourceTable<Row>
-      entityName="指令"
       headerTitle="阀控记录"
-      rowKey="id"
       columns={columns}
       pageSize={20}
       list={(q) => controlApi.commands(q) as Promise<{ code: string; data: Row[]; count: number }>}

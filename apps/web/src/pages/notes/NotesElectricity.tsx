@@ -76,9 +76,7 @@ export default function NotesElectricity() {
   const columns = useMemo(() => electricityColumns(), []);
   return (
     <ResourceTable<Row>
-      entityName="通断记录"
       headerTitle="通断记录"
-      rowKey="id"
       columns={columns}
       areaFilter={false}
       list={(q) => billingApi.commands({ type: 'open,close', ...q }) as Promise<Paged<Row>>}

@@ -12,9 +12,7 @@ export default function NotesKeep({ kind }: { kind: 1 | 2 }) {
   const params = useMemo(() => ({ kind }), [kind]);
   return (
     <ResourceTable<Row>
-      entityName="记录"
       headerTitle={kind === 2 ? '保水记录' : '保电记录'}
-      rowKey="id"
       columns={columns}
       pageSize={20}
       params={params}

@@ -77,9 +77,7 @@ export default function NotesMessage() {
   const columns = useMemo(() => messageColumns(), []);
   return (
     <ResourceTable<Row>
-      entityName="短信记录"
       headerTitle="短信提醒记录"
-      rowKey="id"
       columns={columns}
       areaFilter={false}
       list={(q) => billingApi.notifications(q) as Promise<Paged<Row>>}

@@ -30,9 +30,7 @@ export default function NotesOperate() {
   );
   return (
     <ResourceTable<Row>
-      entityName="日志"
       headerTitle="操作日志"
-      rowKey="id"
       columns={columns}
       pageSize={20}
       list={(q) => logApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}

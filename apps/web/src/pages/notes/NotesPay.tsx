@@ -3,7 +3,8 @@
 // a printable receipt) and the online payment orders (wxpay/list).
 import { useMemo, useState } from 'react';
 import { Tabs, Tag } from 'antd';
-import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import type { ResourceColumn } from '../../components/ResourceTable.tsx';
+import { listTab } from '../../components/listTab.tsx';
 import { billingApi, type OnlineOrderRow, type Paged, type ReceiptRow } from '../fee/billingApi.ts';
 import { journalColumns, type JournalTableRow } from '../fee/journalColumns.tsx';
 import { receiptColumns } from '../fee/BillPrint.tsx';
@@ -60,49 +61,16 @@ export default function NotesPay() {
     <>
       <Tabs
         items={[
-          {
-            key: 'pay',
-            label: '缴费记录',
-            children: (
-              <ResourceTable<JournalTableRow>
-                entityName="缴费记录"
-                headerTitle="充值、退费与补贴"
-                rowKey="id"
-                columns={payCols}
-                areaFilter={false}
-                list={(q) => billingApi.payments(q) as Promise<Paged<JournalTableRow>>}
-              />
-            ),
-          },
-          {
-            key: 'counter',
-            label: '柜台业务',
-            children: (
-              <ResourceTable<ReceiptTableRow>
-                entityName="柜台业务"
-                headerTitle="柜台业务与票据"
-                rowKey="id"
-                columns={counterCols}
-                areaFilter={false}
-                list={(q) => billingApi.counterReceipts(q) as Promise<Paged<ReceiptTableRow>>}
-                rowActions={canView ? (r) => [<a key="view" onClick={() => setViewing(r.id)}>查看票据</a>] : undefined}
-              />
-            ),
-          },
-          {
-            key: 'online',
-            label: '在线支付',
-            children: (
-              <ResourceTable<OrderRow>
-                entityName="支付订单"
-                headerTitle="微信、支付宝订单"
-                rowKey="id"
-                columns={orderCols}
-                areaFilter={false}
-                list={(q) => billingApi.onlineOrders(q) as Promise<Paged<OrderRow>>}
-              />
-            ),
-          },
+          listTab('pay', '缴费记录', {
+            headerTitle: '充值、退费与补贴', columns: payCols, list: (q) => billingApi.payments(q) as Promise<Paged<JournalTableRow>>,
+          }),
+          listTab('counter', '柜台业务', {
+            headerTitle: '柜台业务与票据', columns: counterCols, list: (q) => billingApi.counterReceipts(q) as Promise<Paged<ReceiptTableRow>>,
+            rowActions: canView ? (r) => [<a key="view" onClick={() => setViewing(r.id)}>查看票据</a>] : undefined,
+          }),
+          listTab('online', '在线支付', {
+            headerTitle: '微信、支付宝订单', columns: orderCols, list: (q) => billingApi.onlineOrders(q) as Promise<Paged<OrderRow>>,
+          }),
         ]}
       />
       <ReceiptModal id={viewing} company={company} onClose={() => setViewing(null)} />

@@ -31,7 +31,6 @@ export default function NotesPower() {
   );
   return (
     <ResourceTable<PowerRow>
-      entityName="记录"
       headerTitle="功率记录"
       rowKey="__key"
       columns={columns}

@@ -6,7 +6,8 @@
 import { useMemo, useRef } from 'react';
 import type { ActionType } from '@ant-design/pro-components';
 import { Tabs, Tag } from 'antd';
-import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import type { ResourceColumn } from '../../components/ResourceTable.tsx';
+import { listTab } from '../../components/listTab.tsx';
 import { payAppApi } from '../../api/payapp.ts';
 import { billingApi, type Paged, type WithdrawalRow } from '../fee/billingApi.ts';
 import { moneyColumn, rangeColumn, timeColumn, useCompanyPick } from '../fee/common.tsx';
@@ -69,37 +70,13 @@ export default function NotesWithdraw() {
   return (
     <Tabs
       items={[
-        {
-          key: 'merchant',
-          label: '商户提现',
-          children: (
-            <ResourceTable<Row>
-              entityName="提现记录"
-              headerTitle="商户提现记录"
-              rowKey="id"
-              columns={columns}
-              areaFilter={false}
-              actionRef={actionRef}
-              toolBar={() => [<WithdrawLauncher key="withdraw" company={company} onDone={() => void actionRef.current?.reload()} />]}
-              list={(q) => billingApi.withdrawals(q) as Promise<Paged<Row>>}
-            />
-          ),
-        },
-        {
-          key: 'ledger',
-          label: '账户提现流水',
-          children: (
-            <ResourceTable<JournalTableRow>
-              entityName="提现流水"
-              headerTitle="业主账户提现流水"
-              rowKey="id"
-              columns={ledger}
-              areaFilter={false}
-              params={{ transactionType: 7 }}
-              list={(q) => billingApi.statistics(q) as Promise<Paged<JournalTableRow>>}
-            />
-          ),
-        },
+        listTab('merchant', '商户提现', {
+          headerTitle: '商户提现记录', columns, actionRef, list: (q) => billingApi.withdrawals(q) as Promise<Paged<Row>>,
+          toolBar: () => [<WithdrawLauncher key="withdraw" company={company} onDone={() => void actionRef.current?.reload()} />],
+        }),
+        listTab('ledger', '账户提现流水', {
+          headerTitle: '业主账户提现流水', columns: ledger, params: { transactionType: 7 }, list: (q) => billingApi.statistics(q) as Promise<Paged<JournalTableRow>>,
+        }),
       ]}
     />
   );

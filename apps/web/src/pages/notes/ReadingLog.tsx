@@ -48,9 +48,7 @@ export default function ReadingLog({ title, manual = false }: { title: string; m
   const params = useMemo(() => (manual ? { source: 3 } : {}), [manual]);
   return (
     <ResourceTable<Row>
-      entityName="读数"
       headerTitle={title}
-      rowKey="id"
       columns={columns}
       pageSize={20}
       params={params}

@@ -42,7 +42,6 @@ export default function Administrator() {
     <ResourceTable<Row>
       entityName="管理员"
       headerTitle="单位管理员"
-      rowKey="id"
       columns={columns}
       list={(q) => userApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}
       create={(v) =>

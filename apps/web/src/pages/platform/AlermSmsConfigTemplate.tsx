@@ -31,7 +31,6 @@ export default function AlermSmsConfigTemplate() {
     <ResourceTable<Row>
       entityName="短信模板"
       headerTitle={<span>短信模板 <Typography.Text type="secondary" style={{ fontSize: 12 }}>可用变量：{Object.entries(SMS_VARIABLES).map(([k, v]) => `{${k}} ${v}`).join('，')}</Typography.Text></span>}
-      rowKey="id"
       columns={columns}
       areaFilter={false}
       list={(q) => smsTemplateApi.list(q as { index: number; size: number }) as Promise<{ code: string; data: Row[]; count: number }>}

@@ -90,7 +90,6 @@ export default function Belongs() {
       <ResourceTable<Row>
         entityName="单位"
         headerTitle="单位列表"
-        rowKey="id"
         actionRef={actionRef}
         columns={columns}
         areaFilter={false}

@@ -147,7 +147,6 @@ export default function Huifu() {
       <ResourceTable<Row>
         entityName="汇付账户"
         headerTitle="汇付用户申请"
-        rowKey="id"
         actionRef={actionRef}
         columns={columns}
         areaFilter={false}

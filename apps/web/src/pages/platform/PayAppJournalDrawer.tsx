@@ -33,9 +33,7 @@ export function PayAppJournalDrawer({ app, company, onClose }: { app: { id: numb
   return (
     <Drawer open width={960} title={`账户流水：${app.name}`} onClose={onClose} destroyOnHidden>
       <ResourceTable<Row>
-        entityName="流水"
         headerTitle="账户流水"
-        rowKey="id"
         columns={columns}
         areaFilter={false}
         params={{ id: app.id, ...(company ? { searchCompanyID: company } : {}) }}

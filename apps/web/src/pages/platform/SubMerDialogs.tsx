@@ -9,7 +9,7 @@ import { bankApi, type BankWithdrawal, type BocInfo } from '../../api/bank.ts';
 import { toast } from '../../app/feedback.tsx';
 import { useCan } from '../../app/session.ts';
 import { formValues } from '../../components/validate.ts';
-import { failureText } from '../fee/CounterDialog.tsx';
+import { failureText } from '../../components/submit.tsx';
 import { amountInputError, money, newRequestId, normalizeAmount } from '../fee/money.ts';
 import { maskAccount } from '../notes/NotesWithdraw.tsx';
 

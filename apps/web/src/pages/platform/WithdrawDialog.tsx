@@ -5,16 +5,17 @@
 // the amount, fee, total taken and the card; each opening has its own requestId, so a repeated click
 // is one withdrawal. A refusal keeps the dialog open with the server's message.
 import { useMemo, useState } from 'react';
-import { Alert, Button, Descriptions, Empty, Form, Input, Modal, Result, Select, Spin, Typography } from 'antd';
+import { Alert, Button, Descriptions, Empty, Form, Modal, Result, Select, Spin, Typography } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { fenToYuan, withdrawalFeeFen, yuanToFen } from '@meter/contracts';
 import { payAppApi, type PayAppRow, type WithdrawResult } from '../../api/payapp.ts';
 import { useCan } from '../../app/session.ts';
 import { toast } from '../../app/feedback.tsx';
 import { formValues } from '../../components/validate.ts';
-import { failureText } from '../fee/CounterDialog.tsx';
 import { amountInputError, money, newRequestId, normalizeAmount } from '../fee/money.ts';
 import { maskAccount } from '../notes/NotesWithdraw.tsx';
+import { RefusalAlert, useRefusal } from '../../components/submit.tsx';
+import { MemoItem, YuanInput } from '../../components/formItems.tsx';
 
 export interface WithdrawTarget {
   id: number;
@@ -43,8 +44,7 @@ export function WithdrawDialog({ app, company, onDone, onClose }: { app: Withdra
   const requestId = useMemo(() => newRequestId(), []);
   const [step, setStep] = useState<'input' | 'confirm'>('input');
   const [values, setValues] = useState<Values | null>(null);
-  const [busy, setBusy] = useState(false);
-  const [refusal, setRefusal] = useState('');
+  const { busy, refusal, clear, run } = useRefusal();
   const [done, setDone] = useState<WithdrawResult | null>(null);
   const bal = useQuery({ queryKey: ['payAppBalance', app.id, company], queryFn: () => payAppApi.balance(app.id, company) });
   const balanceFen = bal.data?.balanceFen ?? 0;
@@ -66,19 +66,17 @@ export function WithdrawDialog({ app, company, onDone, onClose }: { app: Withdra
 
   const submit = async () => {
     if (!values) return;
-    setBusy(true);
-    setRefusal('');
-    try {
-      const r = await payAppApi.withdraw({ id: app.id, amount: normalizeAmount(values.amount), requestId, memo: (values.memo ?? '').trim() }, company);
-      setDone(r);
-      toast.success('提现申请已提交');
-      onDone(r);
-    } catch (e) {
-      setRefusal(failureText(e));
-      setStep('input');
-    } finally {
-      setBusy(false);
-    }
+    await run(async () => {
+      try {
+        const r = await payAppApi.withdraw({ id: app.id, amount: normalizeAmount(values.amount), requestId, memo: (values.memo ?? '').trim() }, company);
+        setDone(r);
+        toast.success('提现申请已提交');
+        onDone(r);
+      } catch (e) {
+        setStep('input'); // back to the form, the refusal under it
+        throw e;
+      }
+    });
   };
 
   if (done) {
@@ -138,7 +136,7 @@ export function WithdrawDialog({ app, company, onDone, onClose }: { app: Withdra
           <Descriptions.Item label="到账银行卡">{app.bankName} {maskAccount(app.bankAccountNo)}</Descriptions.Item>
         </Descriptions>
         {bal.data ? <Alert type="info" showIcon message={bal.data.fee.text} style={{ marginBottom: 12 }} /> : null}
-        <Form<Values> form={form} layout="vertical" name="withdraw" initialValues={{ amount: values?.amount ?? '', memo: values?.memo ?? '' }} onValuesChange={() => refusal && setRefusal('')}>
+        <Form<Values> form={form} layout="vertical" name="withdraw" initialValues={{ amount: values?.amount ?? '', memo: values?.memo ?? '' }} onValuesChange={clear}>
           <Form.Item
             name="amount"
             label="提现金额（元）"
@@ -146,13 +144,11 @@ export function WithdrawDialog({ app, company, onDone, onClose }: { app: Withdra
             extra={preview ? <span data-testid="withdraw-fee">手续费 {money(preview.fee)}，合计扣除 {money(preview.total)}</span> : null}
             rules={[{ validator: (_r, v) => { const e = withdrawAmountError(v, balanceFen); return e ? Promise.reject(new Error(e)) : Promise.resolve(); } }]}
           >
-            <Input prefix="¥" suffix="元" inputMode="decimal" autoComplete="off" placeholder="如 100 或 100.50" maxLength={16} />
+            <YuanInput />
           </Form.Item>
-          <Form.Item name="memo" label="备注" rules={[{ max: 200, message: '备注最多 200 个字' }]}>
-            <Input.TextArea rows={2} placeholder="选填" />
-          </Form.Item>
+          <MemoItem />
         </Form>
-        {refusal && <Alert type="error" showIcon message="提现未成功" description={<span data-testid="withdraw-refusal">{refusal}</span>} />}
+        <RefusalAlert title="提现未成功" refusal={refusal} testId="withdraw-refusal" />
       </Spin>
     </Modal>
   );

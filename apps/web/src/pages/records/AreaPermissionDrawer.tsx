@@ -1,12 +1,13 @@
 // 区域权限 (AreaPermission): named sets of areas, bound to accounts in one step from the account
 // pages. Opened from the area archive's toolbar.
 import { useMemo } from 'react';
-import { Drawer, Space, Tag, TreeSelect } from 'antd';
+import { Space, Tag, TreeSelect } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { areaPermissionResource } from '@meter/contracts';
-import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
-import { columnsFromResource } from '../../components/resourceColumns.tsx';
-import { areaArchiveApi, areaPermissionApi, type AreaPermissionRow, type TreeNodeV2 } from '../../api/area.ts';
+import type { ResourceColumn } from '../../components/ResourceTable.tsx';
+import { CrudPage, type CrudPageProps } from '../../components/CrudPage.tsx';
+import { areaArchiveApi, type AreaPermissionRow, type TreeNodeV2 } from '../../api/area.ts';
+import { E } from '../../api/endpoints.gen.ts';
 
 type Row = AreaPermissionRow & Record<string, unknown>;
 
@@ -43,60 +44,56 @@ export function AreaMultiPicker({ value, onChange, company }: { value?: number[]
   );
 }
 
-export default function AreaPermissionDrawer({ open, company, onClose }: { open: boolean; company?: string; onClose(): void }) {
-  const columns = useMemo<ResourceColumn<Row>[]>(() => {
-    const cols = columnsFromResource<Row>(areaPermissionResource, {
-      areaIds: {
-        hideInTable: true,
-        valueType: undefined,
-        fieldProps: undefined,
-        colProps: { span: 24 },
-        renderFormItem: () => <AreaMultiPicker company={company} />,
-      },
-      // no default in the search form (it would hide the stopped sets); the create form gets 在用
-      status: { initialValue: undefined, render: (_d, r) => (r.status === 1 ? <Tag color="green">在用</Tag> : <Tag>停用</Tag>) },
-      memo: { colProps: { span: 24 } },
-    }, [
-      {
-        title: '包含区域',
-        dataIndex: 'areaNames',
-        key: 'areaNames',
-        hideInForm: true,
-        render: (_d, r) => (
-          <Space size={[0, 4]} wrap>
-            {r.areaNames.map((n) => (
-              <Tag key={n}>{n}</Tag>
-            ))}
-          </Space>
-        ),
-      },
-    ]);
-    const byKey = new Map(cols.map((c) => [c.key as string, c]));
-    return ['name', 'areaNames', 'areaIds', 'status', 'memo', 'createdAt'].map((k) => byKey.get(k)!).filter(Boolean);
-  }, [company]);
+const EXTRA: ResourceColumn<Row>[] = [
+  {
+    title: '包含区域',
+    dataIndex: 'areaNames',
+    key: 'areaNames',
+    hideInForm: true,
+    render: (_d, r) => (
+      <Space size={[0, 4]} wrap>
+        {r.areaNames.map((n) => (
+          <Tag key={n}>{n}</Tag>
+        ))}
+      </Space>
+    ),
+  },
+];
+const ORDER = ['name', 'areaNames', 'areaIds', 'status', 'memo', 'createdAt'];
 
-  const body = (v: Record<string, unknown>) => ({
-    name: String(v.name ?? '').trim(),
-    areaIds: (v.areaIds as number[] | undefined) ?? [],
-    status: v.status == null ? 1 : Number(v.status),
-    memo: String(v.memo ?? '').trim(),
-  });
+/** The form → the body: the picked areas, 在用 unless chosen otherwise. */
+const body = (v: Record<string, unknown>) => ({
+  name: String(v.name ?? '').trim(),
+  areaIds: (v.areaIds as number[] | undefined) ?? [],
+  status: v.status == null ? 1 : Number(v.status),
+  memo: String(v.memo ?? '').trim(),
+});
+
+export default function AreaPermissionDrawer({ open, company, onClose }: { open: boolean; company?: string; onClose(): void }) {
+  const overrides = useMemo<CrudPageProps<Row>['overrides']>(() => ({
+    areaIds: {
+      hideInTable: true,
+      valueType: undefined,
+      fieldProps: undefined,
+      colProps: { span: 24 },
+      renderFormItem: () => <AreaMultiPicker company={company} />,
+    },
+    // no default in the search form (it would hide the stopped sets); the create form gets 在用
+    status: { initialValue: undefined, render: (_d, r) => (r.status === 1 ? <Tag color="green">在用</Tag> : <Tag>停用</Tag>) },
+    memo: { colProps: { span: 24 } },
+  }), [company]);
 
   return (
-    <Drawer title="区域权限" width={900} open={open} onClose={onClose} destroyOnHidden>
-      <ResourceTable<Row>
-        entityName="区域权限"
-        rowKey="id"
-        columns={columns}
-        areaFilter={false}
-        list={(q) => areaPermissionApi.list(q)}
-        create={(v) => areaPermissionApi.create(body(v), company)}
-        update={(r, v) => areaPermissionApi.update(r.id, body(v), company)}
-        remove={(r) => areaPermissionApi.remove(r.id, company)}
-        toForm={(r) => ({ ...r, status: String(r.status) })}
-        createDefaults={{ status: '1', areaIds: [] }}
-        formColumns={1}
-      />
-    </Drawer>
+    <CrudPage<Row>
+      resource={areaPermissionResource}
+      api={E.areaPermission}
+      drawer={{ title: '区域权限', width: 900, open, onClose }}
+      overrides={overrides}
+      extraColumns={EXTRA}
+      order={ORDER}
+      modalWidth={640}
+      fromForm={body}
+      createDefaults={{ status: '1', areaIds: [] }}
+    />
   );
 }

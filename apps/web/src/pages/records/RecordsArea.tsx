@@ -119,7 +119,6 @@ export default function RecordsArea() {
       <ResourceTable<Row>
         entityName="区域"
         headerTitle="区域列表"
-        rowKey="id"
         actionRef={actionRef}
         columns={columns}
         list={(q) => areaArchiveApi.list(q)}

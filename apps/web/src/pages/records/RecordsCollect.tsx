@@ -69,7 +69,6 @@ export default function RecordsCollect() {
       <ResourceTable<Row>
         entityName="采集器"
         headerTitle="采集器列表"
-        rowKey="id"
         columns={columns}
         list={(q) => gatherApi.list(q)}
         load={(r) => gatherApi.get(r.id, company) as Promise<Row>}

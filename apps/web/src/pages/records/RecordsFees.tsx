@@ -4,30 +4,21 @@ import { useMemo } from 'react';
 import { Form, Space, Tabs, Tag, Tooltip } from 'antd';
 import type { Rule, RuleObject } from 'antd/es/form';
 import {
-  CHARGING_SCHEME_OP, chargeCodeResource, chargingSchemeResource, formatMoney, isNumeric, yuanToFen,
-  type ChargeCode, type ChargingScheme, type ChargingSchemeRow,
+  CHARGING_SCHEME_OP, chargeCodeResource, chargingSchemeResource,
+  type ChargingScheme, type ChargingSchemeRow,
 } from '@meter/contracts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
-import { columnsFromResource } from '../../components/resourceColumns.tsx';
-import { chargeCodeApi, chargingSchemeApi } from '../../api/scheme.ts';
+import { columnsFromResource, yuanColumn } from '../../components/resourceColumns.tsx';
+import { CrudPage, type CrudPageProps } from '../../components/CrudPage.tsx';
+import { chargingSchemeApi, type ChargeCodeRow } from '../../api/scheme.ts';
+import { E } from '../../api/endpoints.gen.ts';
 import { useCompany } from './schemeVersions.tsx';
 import { VersionsEditor, draftOf, priceSummary, versionBody, versionsProblem, type VersionDraft } from './schemeVersions.tsx';
 
 /** A list row; the opened (loaded) record also carries its versions. */
 type SchemeRow = ChargingSchemeRow & Partial<Pick<ChargingScheme, 'versions'>> & Record<string, unknown>;
-type CodeRow = ChargeCode & Record<string, unknown>;
 
 const PERMS = { create: CHARGING_SCHEME_OP, update: CHARGING_SCHEME_OP, remove: CHARGING_SCHEME_OP };
-
-/** ¥1,234.50 from a 元 string ('-' when not a number). */
-export const yuanText = (v: unknown) => {
-  if (!isNumeric(v)) return '-';
-  try {
-    return formatMoney(yuanToFen(String(v)));
-  } catch {
-    return String(v);
-  }
-};
 
 const hasTiered = (versions: unknown) => Array.isArray(versions) && (versions as VersionDraft[]).some((v) => v.mode === 'tiered');
 
@@ -111,7 +102,6 @@ function ChargingSchemes() {
     <ResourceTable<SchemeRow>
       entityName="收费方案"
       headerTitle="收费方案"
-      rowKey="id"
       columns={columns}
       modalWidth={980}
       list={(q) => chargingSchemeApi.list(q)}
@@ -146,30 +136,21 @@ export function chargeCodeBody(v: Record<string, unknown>): Record<string, unkno
   };
 }
 
+const CODE_OVERRIDES: CrudPageProps<ChargeCodeRow>['overrides'] = {
+  code: { copyable: true },
+  amount: yuanColumn('amount'),
+  memo: { colProps: { span: 24 } },
+};
+
 function ChargeCodes() {
-  const company = useCompany();
-  const columns = useMemo<ResourceColumn<CodeRow>[]>(
-    () =>
-      columnsFromResource<CodeRow>(chargeCodeResource, {
-        code: { copyable: true },
-        amount: { render: (_d, r) => yuanText(r.amount), formFieldProps: { stringMode: true, precision: 2, min: 0 } },
-        memo: { colProps: { span: 24 } },
-      }),
-    [],
-  );
   return (
-    <ResourceTable<CodeRow>
-      entityName="收费码"
-      headerTitle="收费码"
-      rowKey="id"
-      columns={columns}
-      list={(q) => chargeCodeApi.list(q)}
-      create={(v) => chargeCodeApi.create(chargeCodeBody(v), company)}
-      update={(r, v) => chargeCodeApi.update(r.id, chargeCodeBody(v), company)}
-      remove={(r) => chargeCodeApi.remove([r.id], company)}
-      permissions={PERMS}
+    <CrudPage<ChargeCodeRow>
+      resource={chargeCodeResource}
+      api={E.chargeCode}
+      overrides={CODE_OVERRIDES}
+      formColumns={2}
+      fromForm={chargeCodeBody}
       createDefaults={{ schemeType: '3' }}
-      toForm={(r) => ({ ...r, schemeType: String(r.schemeType) })}
     />
   );
 }

@@ -3,7 +3,7 @@
 // out and reset the owner-portal password (shown once) with owner.basic; export to 业主档案.xlsx with
 // owner.export, using the filters of the list on screen.
 import { useMemo, useRef, useState } from 'react';
-import { Alert, Button, Form, Input, Modal, Popconfirm, Tag, Typography } from 'antd';
+import { Alert, Button, Form, Modal, Popconfirm, Tag, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { GENDERS, ownerResource, type OwnerListInput } from '@meter/contracts';
 import { ResourceTable, type ListQuery, type ResourceColumn } from '../../components/ResourceTable.tsx';
@@ -12,9 +12,10 @@ import { columnsFromResource } from '../../components/resourceColumns.tsx';
 import { ownerApi, type OwnerRow } from '../../api/archive.ts';
 import { useCan } from '../../app/session.ts';
 import { getModal, toast } from '../../app/feedback.tsx';
-import { formValues } from '../../components/validate.ts';
 import { useCompany } from './deviceFields.tsx';
 import { VacantRoomSelect, useUnitLabel } from './roomFields.tsx';
+import { MemoItem } from '../../components/formItems.tsx';
+import { useFormSave } from '../../components/submit.tsx';
 
 type Row = OwnerRow & Record<string, unknown>;
 
@@ -51,26 +52,19 @@ type Moving = { owner: Row; mode: 'in' | 'out' } | null;
 function MoveModal({ moving, onClose, onDone }: { moving: Moving; onClose(): void; onDone(): void }) {
   const company = useCompany();
   const [form] = Form.useForm<{ roomId?: number; memo?: string }>();
-  const [busy, setBusy] = useState(false);
+  const { saving: busy, save } = useFormSave();
   if (!moving) return null;
   const { owner, mode } = moving;
   const change = mode === 'in' && owner.status === 1;
   const title = mode === 'out' ? '办理迁出' : change ? '办理换房' : '办理入住';
-  const submit = async () => {
-    const v = await formValues(form);
-    if (!v) return;
-    setBusy(true);
-    try {
+  // a refusal (e.g. 房间已有在住业主) is the request wrapper's toast
+  const submit = () =>
+    save(form, async (v) => {
       if (mode === 'out') await ownerApi.moveOut(owner.id, text(v.memo), company);
       else await ownerApi.moveIn(owner.id, v.roomId!, text(v.memo), company);
       toast.success(`${title}成功`);
       onDone();
-    } catch {
-      // the request wrapper showed why (e.g. 房间已有在住业主)
-    } finally {
-      setBusy(false);
-    }
-  };
+    });
   return (
     <Modal
       open
@@ -94,9 +88,7 @@ function MoveModal({ moving, onClose, onDone }: { moving: Moving; onClose(): voi
             <VacantRoomSelect />
           </Form.Item>
         )}
-        <Form.Item name="memo" label="备注" rules={[{ max: 200, message: '备注最多 200 个字' }]}>
-          <Input.TextArea rows={2} placeholder={mode === 'out' ? '如：合同到期退房' : '选填'} />
-        </Form.Item>
+        <MemoItem placeholder={mode === 'out' ? '如：合同到期退房' : '选填'} />
       </Form>
     </Modal>
   );
@@ -173,7 +165,6 @@ export default function RecordsOwner() {
       <ResourceTable<Row>
         entityName="业主"
         headerTitle="业主列表"
-        rowKey="id"
         columns={columns}
         list={(q) => {
           lastQuery.current = q;

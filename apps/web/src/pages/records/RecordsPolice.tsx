@@ -1,16 +1,13 @@
 // 报警方案 (/recordsPolice): low-balance alarm thresholds (一级 ≥ 二级 ≥ 断闸, 元), overdraft allowance,
 // notify channels (短信 / 电话) and the hours in which an exhausted balance does not disconnect.
-import { useMemo } from 'react';
 import { Space, Tag } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { alarmIssues, alarmSchemeResource, amountError, amountToFen, parseHm, type AlarmScheme } from '@meter/contracts';
-import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
-import { columnsFromResource } from '../../components/resourceColumns.tsx';
-import { alarmSchemeApi } from '../../api/scheme.ts';
-import { useCompany } from './schemeVersions.tsx';
-import { yuanText } from './RecordsFees.tsx';
-
-type Row = AlarmScheme & Record<string, unknown>;
+import type { ResourceColumn } from '../../components/ResourceTable.tsx';
+import { CrudPage, type CrudPageProps } from '../../components/CrudPage.tsx';
+import { yuanColumn } from '../../components/resourceColumns.tsx';
+import { alarmSchemeApi, type AlarmSchemeRow as Row } from '../../api/scheme.ts';
+import { E } from '../../api/endpoints.gen.ts';
 
 const AMOUNTS = ['alarmAmount1', 'alarmAmount2', 'closeAmount', 'overdraftAmount'] as const;
 
@@ -57,61 +54,52 @@ const crossRule = (field: string): Rule => ({ getFieldsValue }) => ({
   },
 });
 
-export default function RecordsPolice() {
-  const company = useCompany();
-  const columns = useMemo<ResourceColumn<Row>[]>(() => {
-    const money = (dependencies: string[] = [], field?: string) => ({
-      render: (_d: unknown, r: Row) => yuanText(r[(field ?? '') as keyof Row]),
-      formFieldProps: { stringMode: true, precision: 2, min: 0 },
-      dependencies,
-    });
-    const cols = columnsFromResource<Row>(
-      alarmSchemeResource,
-      {
-        alarmAmount1: { ...money([], 'alarmAmount1') },
-        alarmAmount2: { ...money(['alarmAmount1'], 'alarmAmount2'), rules: [crossRule('alarmAmount2')] },
-        closeAmount: { ...money(['alarmAmount2'], 'closeAmount'), rules: [crossRule('closeAmount')] },
-        overdraftAmount: { ...money([], 'overdraftAmount') },
-        notifySms: { hideInTable: true },
-        notifyPhone: { hideInTable: true },
-        noCloseStart: { hideInTable: true, formFieldProps: { placeholder: '如 22:00' }, rules: [{ pattern: /^(([01]\d|2[0-3]):[0-5]\d)?$/, message: '时间格式应为 HH:mm（如 22:00）' }, crossRule('noCloseStart')], dependencies: ['noCloseEnd'] },
-        noCloseEnd: { hideInTable: true, formFieldProps: { placeholder: '如 08:00（可跨零点）' }, rules: [{ pattern: /^(([01]\d|2[0-3]):[0-5]\d)?$/, message: '时间格式应为 HH:mm（如 08:00）' }, crossRule('noCloseEnd')], dependencies: ['noCloseStart'] },
-        noCloseWeekend: { hideInTable: true },
-        status: { initialValue: '1', render: (_d, r) => <Tag color={r.status === 1 ? 'green' : 'default'}>{r.status === 1 ? '在用' : '停用'}</Tag> },
-        memo: { hideInTable: true, colProps: { span: 24 } },
-        createdAt: { hideInTable: true },
-      },
-      [
-        {
-          title: '通知方式', key: 'notify', hideInForm: true,
-          render: (_d, r) => (
-            <Space size={4}>
-              {r.notifySms && <Tag color="blue">短信</Tag>}
-              {r.notifyPhone && <Tag color="purple">电话</Tag>}
-              {!r.notifySms && !r.notifyPhone && '-'}
-            </Space>
-          ),
-        },
-        { title: '不断闸时段', key: 'noClose', hideInForm: true, render: (_d, r) => noCloseText(r) },
-      ],
-    );
-    return cols;
-  }, []);
+const HM_RULE = (example: string): Rule => ({ pattern: /^(([01]\d|2[0-3]):[0-5]\d)?$/, message: `时间格式应为 HH:mm（如 ${example}）` });
 
+/** The declared fields as the page shows them: amounts in ¥ checked against each other, the window in words. */
+const OVERRIDES: CrudPageProps<Row>['overrides'] = {
+  alarmAmount1: yuanColumn('alarmAmount1'),
+  alarmAmount2: { ...yuanColumn('alarmAmount2', ['alarmAmount1']), rules: [crossRule('alarmAmount2')] },
+  closeAmount: { ...yuanColumn('closeAmount', ['alarmAmount2']), rules: [crossRule('closeAmount')] },
+  overdraftAmount: yuanColumn('overdraftAmount'),
+  notifySms: { hideInTable: true },
+  notifyPhone: { hideInTable: true },
+  noCloseStart: { hideInTable: true, formFieldProps: { placeholder: '如 22:00' }, rules: [HM_RULE('22:00'), crossRule('noCloseStart')], dependencies: ['noCloseEnd'] },
+  noCloseEnd: { hideInTable: true, formFieldProps: { placeholder: '如 08:00（可跨零点）' }, rules: [HM_RULE('08:00'), crossRule('noCloseEnd')], dependencies: ['noCloseStart'] },
+  noCloseWeekend: { hideInTable: true },
+  status: { initialValue: '1', render: (_d, r) => <Tag color={r.status === 1 ? 'green' : 'default'}>{r.status === 1 ? '在用' : '停用'}</Tag> },
+  memo: { hideInTable: true, colProps: { span: 24 } },
+  createdAt: { hideInTable: true },
+};
+
+const EXTRA: ResourceColumn<Row>[] = [
+  {
+    title: '通知方式', key: 'notify', hideInForm: true,
+    render: (_d, r) => (
+      <Space size={4}>
+        {r.notifySms && <Tag color="blue">短信</Tag>}
+        {r.notifyPhone && <Tag color="purple">电话</Tag>}
+        {!r.notifySms && !r.notifyPhone && '-'}
+      </Space>
+    ),
+  },
+  { title: '不断闸时段', key: 'noClose', hideInForm: true, render: (_d, r) => noCloseText(r) },
+];
+
+const DEFAULTS = { kind: '1', alarmAmount1: '20', alarmAmount2: '10', closeAmount: '0' };
+
+export default function RecordsPolice() {
   return (
-    <ResourceTable<Row>
-      entityName="报警方案"
-      headerTitle="报警方案"
-      rowKey="id"
-      columns={columns}
+    <CrudPage<Row>
+      resource={alarmSchemeResource}
+      api={E.alarmScheme}
+      overrides={OVERRIDES}
+      extraColumns={EXTRA}
+      formColumns={2}
       modalWidth={760}
-      list={(q) => alarmSchemeApi.list(q)}
-      load={(r) => alarmSchemeApi.detail(r.id, company)}
-      create={(v) => alarmSchemeApi.create(alarmBody(v), company)}
-      update={(r, v) => alarmSchemeApi.update(r.id, alarmBody(v), company)}
-      remove={(r) => alarmSchemeApi.remove([r.id], company)}
-      createDefaults={{ kind: '1', alarmAmount1: '20', alarmAmount2: '10', closeAmount: '0' }}
-      toForm={(r) => ({ ...r, kind: String(r.kind), status: String(r.status) })}
+      load={(r, company) => alarmSchemeApi.detail(r.id, company)}
+      fromForm={alarmBody}
+      createDefaults={DEFAULTS}
     />
   );
 }

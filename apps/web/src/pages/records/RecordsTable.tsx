@@ -12,7 +12,9 @@ import {
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { ImportButton } from '../../components/ImportDialog.tsx';
 import { columnsFromResource } from '../../components/resourceColumns.tsx';
-import { focusApi, lookupApi, meterApi } from '../../api/device.ts';
+import { focusApi, meterApi } from '../../api/device.ts';
+import { E } from '../../api/endpoints.gen.ts';
+import { CrudPage, type CrudPageProps } from '../../components/CrudPage.tsx';
 import { alarmSchemeApi, chargingSchemeApi } from '../../api/scheme.ts';
 import { toast } from '../../app/feedback.tsx';
 import { useSession } from '../../app/session.ts';
@@ -140,7 +142,6 @@ export default function RecordsTable() {
       <ResourceTable<Row>
         entityName="表具"
         headerTitle="表具列表"
-        rowKey="id"
         columns={columns}
         modalWidth={820}
         list={(q) => meterApi.list(q)}
@@ -194,9 +195,15 @@ export default function RecordsTable() {
         <FocusTable company={company} />
       </Drawer>
       {isPlatform && (
-        <Drawer title="设备字典" width={860} open={lookupOpen} onClose={() => setLookupOpen(false)} destroyOnHidden>
-          <LookupTable />
-        </Drawer>
+        <CrudPage<LookupRowT>
+          resource={deviceLookupResource}
+          api={E.deviceLookup}
+          drawer={{ title: '设备字典', width: 860, open: lookupOpen, onClose: () => setLookupOpen(false) }}
+          entityName="字典项"
+          overrides={LOOKUP_OVERRIDES}
+          formColumns={2}
+          fromForm={lookupBody}
+        />
       )}
     </>
   );
@@ -217,7 +224,6 @@ function FocusTable({ company }: { company: string | undefined }) {
   return (
     <ResourceTable<FocusRowT>
       entityName="关注设备"
-      rowKey="id"
       columns={columns}
       formColumns={1}
       list={(q) => focusApi.list(q)}
@@ -228,28 +234,7 @@ function FocusTable({ company }: { company: string | undefined }) {
 }
 
 /** 设备字典 (platform admins): protocols, baud rates, phases, gateways, ports, brands, calibers, types. */
-function LookupTable() {
-  const columns = useMemo<ResourceColumn<LookupRowT>[]>(
-    () =>
-      columnsFromResource<LookupRowT>(deviceLookupResource, {
-        createdAt: { hideInTable: true },
-      }),
-    [],
-  );
-  const body = (v: Record<string, unknown>) => ({
-    kind: v.kind, name: String(v.name ?? '').trim(), code: String(v.code ?? '').trim(), sort: v.sort ?? 0, memo: String(v.memo ?? '').trim(),
-  });
-  return (
-    <ResourceTable<LookupRowT>
-      entityName="字典项"
-      rowKey="id"
-      columns={columns}
-      areaFilter={false}
-      list={(q) => lookupApi.list(q)}
-      create={(v) => lookupApi.create(body(v))}
-      update={(r, v) => lookupApi.update(r.id, body(v))}
-      remove={(r) => lookupApi.remove(r.id)}
-      toForm={(r) => ({ ...r })}
-    />
-  );
-}
+const LOOKUP_OVERRIDES: CrudPageProps<LookupRowT>['overrides'] = { createdAt: { hideInTable: true } };
+const lookupBody = (v: Record<string, unknown>) => ({
+  kind: v.kind, name: String(v.name ?? '').trim(), code: String(v.code ?? '').trim(), sort: v.sort ?? 0, memo: String(v.memo ?? '').trim(),
+});

@@ -2,7 +2,7 @@
 // area / room pickers over the area tree, the plan picker (by meter kind, limited to the company's
 // allowed plans), collector options, and the online / valve state cells.
 import { useEffect, useMemo } from 'react';
-import { Badge, Form, Select, Tag, TreeSelect, type FormInstance } from 'antd';
+import { Badge, Form, Select, Tag, TreeSelect, type FormInstance, type TreeSelectProps } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { METER_KIND, VALVE_STATE_LABELS, type AllowedPlans, type PlanOption } from '@meter/contracts';
 import { call } from '../../api/endpoint.ts';
@@ -26,6 +26,22 @@ export function useCompany(): string | undefined {
 }
 
 /** Area tree → TreeSelect data. Rooms pick as their id; with `rooms`, only rooms are selectable. */
+/** One area (or room) picked from a tree by its id, searched by name. */
+export function IdTreeSelect({ value, onChange, ...rest }: { value?: number; onChange?: (v: number | undefined) => void } & Omit<TreeSelectProps, 'value' | 'onChange'>) {
+  return (
+    <TreeSelect
+      value={value}
+      onChange={(v) => onChange?.(v == null ? undefined : Number(v))}
+      showSearch
+      allowClear
+      treeNodeFilterProp="title"
+      style={{ width: '100%' }}
+      popupMatchSelectWidth={false}
+      {...rest}
+    />
+  );
+}
+
 export function treeOptions(nodes: TreeNode[], rooms: boolean): TreeOption[] {
   return (nodes ?? []).map((n) => {
     const isRoom = n.kind === 'room';
@@ -66,19 +82,14 @@ export function AreaPicker({ value, onChange, rooms }: PickerProps & { rooms: bo
     return keys;
   }, [data, options]);
   return (
-    <TreeSelect
+    <IdTreeSelect
       value={value}
-      onChange={(v) => onChange?.(v == null ? undefined : Number(v))}
+      onChange={onChange}
       treeData={options}
       loading={isFetching}
-      showSearch
-      allowClear
-      treeNodeFilterProp="title"
       treeDefaultExpandedKeys={expanded}
       key={expanded.length}
       placeholder={rooms ? '请选择房间' : '请选择安装区域'}
-      style={{ width: '100%' }}
-      popupMatchSelectWidth={false}
     />
   );
 }

@@ -1,13 +1,14 @@
 // Pieces shared by the room and owner archives (/recordsRoom, /recordsOwner): the building-unit label
 // by edition (SPEC §1: 出租屋 or 物业) and a vacant-room picker searched on the server.
-import { useEffect, useMemo, useRef, useState } from 'react';
-import { Select, TreeSelect } from 'antd';
+import { useMemo } from 'react';
+import { Select } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { UNIT_LABELS } from '@meter/contracts';
+import { useRemoteSearch } from '../../components/useRemoteSearch.ts';
 import { roomApi, type RoomRow } from '../../api/archive.ts';
 import { areaArchiveApi } from '../../api/area.ts';
 import { useSession } from '../../app/session.ts';
-import { treeOptions, useCompany } from './deviceFields.tsx';
+import { IdTreeSelect, treeOptions, useCompany } from './deviceFields.tsx';
 
 /** 出租屋 / 物业: the building-unit label of the signed-in company's edition. */
 export function useUnitLabel(): string {
@@ -26,30 +27,10 @@ interface RoomSelectProps {
 /** Rooms nobody lives in, searched by name as the user types (a company may have many thousands). */
 export function VacantRoomSelect({ value, onChange, placeholder = '请选择房间（输入名称搜索）' }: RoomSelectProps) {
   const company = useCompany();
-  const [options, setOptions] = useState<{ value: number; label: string }[]>([]);
-  const [loading, setLoading] = useState(false);
-  const timer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  const seq = useRef(0);
-
-  const search = (name: string) => {
-    const mine = ++seq.current;
-    setLoading(true);
-    roomApi
-      .vacant({ index: 1, size: 50, name: name.trim(), searchCompanyID: company })
-      .then((res) => {
-        if (mine === seq.current) setOptions(res.data.map((r) => ({ value: r.Id, label: roomLabel(r) })));
-      })
-      .catch(() => {})
-      .finally(() => {
-        if (mine === seq.current) setLoading(false);
-      });
-  };
-
-  useEffect(() => {
-    search('');
-    return () => clearTimeout(timer.current);
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [company]);
+  const { items: options, loading, onSearch } = useRemoteSearch(
+    async (name) => (await roomApi.vacant({ index: 1, size: 50, name, searchCompanyID: company })).data.map((r) => ({ value: r.Id, label: roomLabel(r) })),
+    company,
+  );
 
   return (
     <Select
@@ -60,10 +41,7 @@ export function VacantRoomSelect({ value, onChange, placeholder = '请选择房�
       showSearch
       allowClear
       filterOption={false}
-      onSearch={(text) => {
-        clearTimeout(timer.current);
-        timer.current = setTimeout(() => search(text), 300);
-      }}
+      onSearch={onSearch}
       placeholder={placeholder}
       notFoundContent={loading ? '加载中…' : '没有空置的房间'}
       style={{ width: '100%' }}
@@ -80,18 +58,6 @@ export function RoomAreaPicker({ value, onChange }: { value?: number; onChange?:
   });
   const options = useMemo(() => treeOptions(data ?? [], false), [data]);
   return (
-    <TreeSelect
-      value={value}
-      onChange={(v) => onChange?.(v == null ? undefined : Number(v))}
-      treeData={options}
-      loading={isFetching}
-      showSearch
-      allowClear
-      treeDefaultExpandAll
-      treeNodeFilterProp="title"
-      placeholder="请选择所属区域（楼层）"
-      style={{ width: '100%' }}
-      popupMatchSelectWidth={false}
-    />
+    <IdTreeSelect value={value} onChange={onChange} treeData={options} loading={isFetching} treeDefaultExpandAll placeholder="请选择所属区域（楼层）" />
   );
 }

@@ -79,9 +79,7 @@ function StatisticsList() {
   ], []);
   return (
     <ResourceTable<JournalTableRow>
-      entityName="交易"
       headerTitle="交易明细"
-      rowKey="id"
       columns={columns}
       list={(q) => billingApi.statistics(q) as Promise<Paged<JournalTableRow>>}
     />

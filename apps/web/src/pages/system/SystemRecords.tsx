@@ -54,7 +54,6 @@ export default function SystemRecords() {
     <ResourceTable<Row>
       entityName="账号"
       headerTitle="账号列表"
-      rowKey="id"
       columns={columns}
       list={(q) => userApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}
       create={(v) =>

@@ -58,7 +58,6 @@ export default function SystemRole() {
     <ResourceTable<Row>
       entityName="角色"
       headerTitle="角色列表"
-      rowKey="id"
       columns={columns}
       modalWidth={900}
       list={(q) => roleApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}

@@ -53,9 +53,7 @@ export default function Task() {
     <>
       {platform && <ScheduledJobs />}
       <ResourceTable<TaskRow>
-        entityName="任务"
         headerTitle="抄表任务"
-        rowKey="id"
         columns={columns}
         actionRef={ref}
         pageSize={20}

@@ -29,9 +29,7 @@ export default function DeviceNoRead() {
   );
   return (
     <ResourceTable<Row>
-      entityName="表具"
       headerTitle="设备未抄读"
-      rowKey="id"
       columns={columns}
       pageSize={20}
       list={(q) => warningApi.unread(q) as Promise<{ code: string; data: Row[]; count: number }>}

@@ -133,9 +133,7 @@ export default function Warnings({ title, kinds, meterKind, live }: WarningsProp
 
   const warnings: ReactNode = (
     <ResourceTable<Row>
-      entityName="预警"
       headerTitle={title}
-      rowKey="id"
       columns={columns}
       actionRef={ref}
       pageSize={20}
@@ -242,9 +240,7 @@ function LiveMeters({ which, meterKind, title }: { which: 'noPower' | 'readFails
   const params = useMemo(() => (meterKind ? { kind: meterKind } : {}), [meterKind]);
   return (
     <ResourceTable<MeterRowT>
-      entityName="表具"
       headerTitle={title}
-      rowKey="id"
       columns={columns}
       pageSize={20}
       params={params}
