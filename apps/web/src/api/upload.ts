@@ -9,31 +9,9 @@ import {
 import { E } from './endpoints.gen.ts';
 import { call } from './endpoint.ts';
 import { ApiError, fetchBlob, request, sessionToken } from './request.ts';
+import { fingerprint, readCache, storageKey, type Cached } from './uploadCache.ts';
 
-interface Cached {
-  token: string;
-  /** when it was fetched (ms since the epoch) */
-  time: number;
-  /** a fingerprint of the session it was fetched under */
-  session: string;
-}
-
-const storageKey = (kind: UploadKind) => `uploadToken:${kind}`;
-/** not the session token itself: only enough to tell two sessions apart */
-const fingerprint = (t: string | null) => (t ? `${t.length}:${t.slice(-8)}` : '');
-
-function readCache(kind: UploadKind): Cached | null {
-  try {
-    const v = JSON.parse(localStorage.getItem(storageKey(kind)) ?? 'null') as Cached | null;
-    return v && typeof v.token === 'string' && typeof v.time === 'number' ? v : null;
-  } catch {
-    return null;
-  }
-}
-
-export function forgetUploadTokens(): void {
-  for (const k of ['Public', 'Private'] as const) localStorage.removeItem(storageKey(k));
-}
+export { forgetUploadTokens } from './uploadCache.ts';
 
 /** The cached token of this kind, or a new one when there is none, it is too old or of another session. */
 export async function uploadToken(kind: UploadKind, now = Date.now()): Promise<string> {

@@ -6,7 +6,7 @@ import { RouterProvider } from 'react-router';
 import dayjs from 'dayjs';
 import 'dayjs/locale/zh-cn';
 import { configureRequest } from '../api/request.ts';
-import { forgetUploadTokens } from '../api/upload.ts';
+import { forgetUploadTokens } from '../api/uploadCache.ts';
 import { clearSession, getToken, onSessionCleared } from './session.ts';
 import { FeedbackBridge, toast } from './feedback.tsx';
 import { LockOverlay } from './LockOverlay.tsx';
