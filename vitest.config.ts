@@ -1,7 +1,7 @@
 import { defineConfig } from 'vitest/config';
 
 // Three projects: `unit` (pure code, no services), `integration` (*.int.test.ts: real PostgreSQL,
-// MQTT, TCP), `web` (React components under happy-dom). `npm test` runs them all, then Playwright.
+// MQTT, TCP), `web` (React components under jsdom). `npm test` runs them all, then Playwright.
 export default defineConfig({
   test: {
     projects: [
@@ -24,6 +24,8 @@ export default defineConfig({
           // files run side by side, each worker in a database of its own (apps/server/test/global-setup.ts):
           // most of an integration test's time is spent waiting on PostgreSQL, MQTT and sockets
           maxWorkers: Number(process.env.TEST_INT_WORKERS ?? 3),
+          // a project with its own maxWorkers runs in a group of its own: after unit and web
+          sequence: { groupOrder: 1 },
           globalSetup: ['apps/server/test/global-setup.ts'],
           setupFiles: ['apps/server/test/worker-db.ts', 'apps/server/test/clock-setup.ts'],
         },
