@@ -21,9 +21,10 @@ export default defineConfig({
           environment: 'node',
           testTimeout: 60_000,
           hookTimeout: 120_000,
-          // files run side by side, each worker in a database of its own (apps/server/test/global-setup.ts):
-          // most of an integration test's time is spent waiting on PostgreSQL, MQTT and sockets
-          maxWorkers: Number(process.env.TEST_INT_WORKERS ?? 3),
+          // each worker works in a database of its own (apps/server/test/global-setup.ts, worker-db.ts), so
+          // files could run side by side; one worker by default until the full run with 3 is green (with 3,
+          // two workers met in one copy: settlement-crash, alarms, charging-scheme, gateway NB failed)
+          maxWorkers: Number(process.env.TEST_INT_WORKERS ?? 1),
           // a project with its own maxWorkers runs in a group of its own: after unit and web
           sequence: { groupOrder: 1 },
           globalSetup: ['apps/server/test/global-setup.ts'],

@@ -23,15 +23,17 @@ const content = z
   .string({ error: '请填写公告内容' })
   .max(NOTICE_CONTENT_MAX, '公告内容过长（图片请使用图片地址或上传，不要粘贴过大的图片）');
 
-export const NoticeListQuery = PageQuery.extend({
+const NoticeSearch = PageQuery.extend({
   status: num(z.number().int().min(0).max(2)).optional(),
-  typeId: id.optional(),
-  category: num(z.number().int().min(1).max(4)).optional(),
   /** title contains */
   q: optText(),
   startTime: optBeijingTime(),
   endTime: optBeijingTime(),
 });
+/** 物业公告 (company → owners) carry a notice type */
+export const NoticeListQuery = NoticeSearch.extend({ typeId: id.optional() });
+/** 系统公告 (platform → companies) carry a category, no notice type */
+export const SystemNoticeListQuery = NoticeSearch.extend({ category: num(z.number().int().min(1).max(4)).optional() });
 
 const base = {
   id: z.number(),
@@ -136,7 +138,7 @@ const write = { routes: ['addedNotice'], op: 'notice.publish' };
 const ownerSide = { routes: ['addedNotice'] };
 
 export const noticeEndpoints = {
-  systemList: endpoint({ method: 'GET', path: `${S}/List`, summary: '系统公告列表（平台）', perm: platform, query: NoticeListQuery, response: SystemNoticeRow, paged: true, tags }),
+  systemList: endpoint({ method: 'GET', path: `${S}/List`, summary: '系统公告列表（平台）', perm: platform, query: SystemNoticeListQuery, response: SystemNoticeRow, paged: true, tags }),
   systemDetail: endpoint({ method: 'GET', path: `${S}/Detail`, summary: '系统公告详情（平台）', perm: platform, query: IdQuery, response: SystemNoticeRow, tags }),
   systemCreate: endpoint({ method: 'POST', path: `${S}/Detail`, summary: '新建系统公告（草稿）', perm: platform, body: SystemNoticeBody, response: z.object({ id: z.number() }), tags }),
   systemUpdate: endpoint({ method: 'PUT', path: `${S}/Detail`, summary: '修改系统公告', perm: platform, body: SystemNoticeUpdateBody, tags }),

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import {
   NOTICE_STATUS, NOTICE_STATUSES, SYSTEM_NOTICE_CATEGORIES,
-  type NoticeBody, type NoticeListQuery, type OwnerNoticeQuery, type SystemNoticeBody,
+  type NoticeBody, type NoticeListQuery, type OwnerNoticeQuery, type SystemNoticeBody, type SystemNoticeListQuery,
 } from '@meter/contracts';
 import type { Tx } from '../../db/client.ts';
 import { companyOf, type Ctx } from '../../http/context.ts';
@@ -52,7 +52,7 @@ const presentSystem = (n: repo.SystemNoticeRecord, totalCompanies: number) => ({
   ...presentCommon(n), categoryText: SYSTEM_NOTICE_CATEGORIES[n.category] ?? '', totalCompanies,
 });
 
-export function listSystem(ctx: Ctx, q: z.output<typeof NoticeListQuery>) {
+export function listSystem(ctx: Ctx, q: z.output<typeof SystemNoticeListQuery>) {
   return platformTx(ctx, async (tx) => {
     const r = await repo.listSystem(tx, q, q.size, offsetOf(q));
     const total = await repo.companyCount(tx);
