@@ -51,9 +51,8 @@ export async function seedDemoHistory(app: FastifyInstance, login: HistoryLogin,
     let total = Number(m.lastTotal ?? m.initialReading);
     for (let back = 3; back >= 1; back--) {
       total += m.kind === 1 ? 60 + ((i * 37 + back * 11) % 90) : 3 + ((i * 7 + back) % 6);
-      const readAt = today.subtract(back, 'month').date(25).hour(9).minute(30 + i).second(0).toDate();
-      const at = formatBeijing(readAt);
-      await call(API.metering.manualReading, { body: { id: m.id, total: total.toFixed(2), readAt: at, memo: '月末人工抄表' }, query: {} });
+      const readAt = formatBeijing(today.subtract(back, 'month').date(25).hour(9).minute(30 + i).second(0).toDate());
+      await call(API.metering.manualReading, { body: { id: m.id, total: total.toFixed(2), readAt, memo: '月末人工抄表' }, query: {} });
     }
   }
   await call(API.billing.settleNow, { body: { meterIds: read.map((m) => m.id) }, query: {} });
