@@ -61,6 +61,10 @@ test('an offline collector\'s work order closes by itself when the collector com
   await login(page);
   await openFromMenu(page, '增值服务', '业主诉求');
   await page.getByRole('tab', { name: '设备工单' }).click();
+  // other device orders may fill the first page: find this one by its title
+  const search = page.locator('.ant-pro-query-filter').filter({ visible: true }).first();
+  await search.getByLabel('关键字').fill(order!.title);
+  await search.getByRole('button', { name: /查\s*询/ }).click();
   const row = page.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: order!.title });
   await expect(row.getByText('设备离线', { exact: true })).toBeVisible();
   await expect(row.getByText('待受理')).toBeVisible();

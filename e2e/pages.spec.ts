@@ -90,7 +90,8 @@ test('key columns are not hidden under fixed columns at 1440×900', async ({ pag
 test('the demo history fills the pages a new user opens first (receipts, manual readings, protections, timed controls, closed accounts)', async ({ page }) => {
   await login(page);
   // demo/history.ts: what three months of the demo company's work leave behind, written through the API at first start
-  for (const route of ['/billprint', '/rgNotesCopy', '/copyread', '/notesKeepElectric', '/notesKeepWater', '/keepElectric', '/timeChangeControl', '/accountOff', '/notesConfig']) {
+  // (/notesConfig fills once a meter answers its parameter commands: the e2e server runs no simulated meters)
+  for (const route of ['/billprint', '/rgNotesCopy', '/copyread', '/notesKeepElectric', '/notesKeepWater', '/keepElectric', '/timeChangeControl', '/accountOff']) {
     await page.goto(route);
     await expect.poll(async () => (await tables(page)).rows, { message: `${route}: rows`, timeout: 30_000 }).toBeGreaterThan(0);
   }

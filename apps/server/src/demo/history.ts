@@ -4,7 +4,7 @@ import { beijingNow } from '../time.ts';
 
 // The demo's history (issue 15, "a demo with something on every page"): right after the first
 // seed, the demo company's staff do what a few months of work leaves behind — manual readings over
-// the last three months, settled; counter payments with receipts, some printed and one voided;
+// the last three months and this morning, settled; counter payments with receipts, some printed and one voided;
 // timed valve controls; protections (保电/保水), one of them ended; a closed account; meter
 // parameter settings. It goes through the real API (the same validation, ledger and audit as a
 // user's clicks), as the demo administrator, so every figure it leaves obeys the money rules.
@@ -49,10 +49,13 @@ export async function seedDemoHistory(app: FastifyInstance, login: HistoryLogin,
   const read = [...electric.slice(0, 12), ...water.slice(0, 6)];
   for (const [i, m] of read.entries()) {
     let total = Number(m.lastTotal ?? m.initialReading);
-    for (let back = 3; back >= 1; back--) {
+    // the 25th of each of the last three months, and this morning's round (a meter read a month ago would
+    // count as 长时间无读数 and open a work order)
+    for (let back = 3; back >= 0; back--) {
       total += m.kind === 1 ? 60 + ((i * 37 + back * 11) % 90) : 3 + ((i * 7 + back) % 6);
-      const readAt = formatBeijing(today.subtract(back, 'month').date(25).hour(9).minute(30 + i).second(0).toDate());
-      await call(API.metering.manualReading, { body: { id: m.id, total: total.toFixed(2), readAt, memo: '月末人工抄表' }, query: {} });
+      const at = back > 0 ? today.subtract(back, 'month').date(25).hour(9).minute(30 + i) : today.subtract(1, 'hour').subtract(i, 'minute');
+      const memo = back > 0 ? '月末人工抄表' : '巡检人工抄表';
+      await call(API.metering.manualReading, { body: { id: m.id, total: total.toFixed(2), readAt: formatBeijing(at.second(0).toDate()), memo }, query: {} });
     }
   }
   await call(API.billing.settleNow, { body: { meterIds: read.map((m) => m.id) }, query: {} });
@@ -101,5 +104,5 @@ export async function seedDemoHistory(app: FastifyInstance, login: HistoryLogin,
   const closing = rooms.at(-1);
   if (closing) await call(API.billing.cancelAccount, { body: { roomId: closing.roomId, memo: '租户退租，结清销户', valvePassword: '123456' }, query: {} });
 
-  log(`演示历史：人工抄表 ${read.length * 3} 条、柜台缴费 ${receipts.length} 笔、保电/保水 ${protectedMeters.length} 个、定时控制与参数设置若干、销户 1 户`);
+  log(`演示历史：人工抄表 ${read.length * 4} 条、柜台缴费 ${receipts.length} 笔、保电/保水 ${protectedMeters.length} 个、定时控制与参数设置若干、销户 1 户`);
 }
