@@ -75,11 +75,12 @@ function start(name: string, env: Record<string, string>): Proc {
       COMMAND_ORPHAN_GRACE_SECONDS: '2',
       COMMAND_WAIT_SECONDS: '30',
       DEVICE_SECRET,
-      // each process its own free ops (/metrics), payment- and SMS-emulator ports
+      // each process its own free ops (/metrics), payment-, SMS- and bank-emulator ports
       OPS_PORT: '0',
       PAY_EMULATOR_PORT: '0',
       SMS_ALIYUN_PORT: '0',
       SMS_TENCENT_PORT: '0',
+      BANK_EMULATOR_PORT: '0',
       ...env,
     },
     stdio: ['ignore', 'pipe', 'pipe'],
