@@ -101,7 +101,8 @@ export async function seedDemoHistory(app: FastifyInstance, login: HistoryLogin,
   }
 
   // ---- a closed account (/accountOff) ----
-  const closing = rooms.at(-1);
+  // a room without arrears (销户 refuses one in arrears), not one of those paid above
+  const closing = rooms.slice(methods.length).filter((r) => Number(r.electricBalance) >= 0 && Number(r.waterBalance) >= 0).at(-1);
   if (closing) await call(API.billing.cancelAccount, { body: { roomId: closing.roomId, memo: '租户退租，结清销户', valvePassword: '123456' }, query: {} });
 
   log(`演示历史：人工抄表 ${read.length * 4} 条、柜台缴费 ${receipts.length} 笔、保电/保水 ${protectedMeters.length} 个、定时控制与参数设置若干、销户 1 户`);
