@@ -155,6 +155,26 @@ export function clientOf(tx: Tx): pg.PoolClient {
   return client;
 }
 
+/** statement text → its prepared-statement name (one name per text, the same on every connection) */
+const preparedNames = new Map<string, string>();
+
+/**
+ * `tx.execute(query)` as a named prepared statement of the transaction's connection: parsed once per
+ * connection, and planned once when PostgreSQL settles on a generic plan. For the large statements run
+ * again and again with other parameters (a settlement batch's locking read and write), whose planning
+ * over a partitioned table cost as much as a third of running them. The text must not embed values
+ * (parameters only), or every call is a new statement. Rows as tx.execute returns them.
+ */
+export async function executePrepared(tx: Tx, query: SQL): Promise<{ rows: Record<string, unknown>[] }> {
+  const q = txDialect.sqlToQuery(query);
+  let name = preparedNames.get(q.sql);
+  if (!name) {
+    name = `meter_p${preparedNames.size + 1}`;
+    preparedNames.set(q.sql, name);
+  }
+  return clientOf(tx).query({ name, text: q.sql, values: q.params, types: rawTypes });
+}
+
 async function runTx<T>(pool: pg.Pool, scope: Scope, fn: (tx: Tx) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   // a server error (it has a SQLSTATE) leaves the connection usable; anything else on BEGIN, COMMIT or

@@ -10,14 +10,34 @@ export function monthKey(at: Date): string {
   return businessMonth(at);
 }
 
+// Settlement asks for the period and the next boundary of every reading, and the zone conversion
+// (time.ts) is most of its pricing's CPU. China time is a whole number of hours from UTC (no DST since
+// 1991), so a month or year begins on a whole UTC hour and every instant of one UTC hour has the same
+// answers: they are kept per UTC hour (since 1970; a bounded map, cleared when full).
+const HOUR = 3_600_000;
+const memoKeys = new Map<number, string>();
+const memoNext = new Map<number, number>();
+const memoized = <T>(memo: Map<number, T>, at: Date, monthType: number | null, f: () => T): T => {
+  const ms = at.getTime();
+  if (!(ms >= 0)) return f();
+  const slot = Math.floor(ms / HOUR) * 2 + (monthType === 2 ? 1 : 0);
+  let v = memo.get(slot);
+  if (v === undefined) {
+    if (memo.size >= 100_000) memo.clear();
+    v = f();
+    memo.set(slot, v);
+  }
+  return v;
+};
+
 /** The accumulation period an instant falls in. */
 export function periodKey(at: Date, monthType: number | null): string {
-  return monthType === 2 ? String(beijingFields(at).year) : monthKey(at);
+  return memoized(memoKeys, at, monthType, () => (monthType === 2 ? String(beijingFields(at).year) : monthKey(at)));
 }
 
 /** The first instant after `at` that starts a new accumulation period. */
 export function nextBoundary(at: Date, monthType: number | null): Date {
-  return monthType === 2 ? startOfBeijingYear(at, 1) : startOfBeijingMonth(at, 1);
+  return new Date(memoized(memoNext, at, monthType, () => (monthType === 2 ? startOfBeijingYear(at, 1) : startOfBeijingMonth(at, 1)).getTime()));
 }
 
 /** Every period key an interval [from, to] touches, in order. */
