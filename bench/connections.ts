@@ -13,7 +13,7 @@ import { loadDefinition, spawnLoadGenerator } from '@meter/simulator';
 import { buildApp } from '../apps/server/src/app.ts';
 import { Worker } from '../apps/server/src/jobs/worker.ts';
 import { hashPassword } from '../apps/server/src/modules/auth/crypto.ts';
-import { fmt, freshDatabase, hardLimit, runBench, seedFleet, startGateway } from './device-common.ts';
+import { BENCH_DEVICE_SECRET, fmt, freshDatabase, hardLimit, runBench, seedFleet, startGateway } from './device-common.ts';
 import pino from 'pino';
 
 hardLimit(5 * 60_000);
@@ -82,6 +82,7 @@ async function main() {
   const afterStart = await settle();
 
   const load = await spawnLoadGenerator({
+    deviceSecret: BENCH_DEVICE_SECRET,
     connections: CONNECTIONS,
     metersPerConnection: 1,
     kind: 'electric',

@@ -15,7 +15,8 @@ import { APP_PASSWORD, migratedDatabase, ownerUrl } from './db-common.ts';
 export { ownerUrl };
 
 /** the benchmark deployment's device secret: collectors register with their archive's secret, 4G meters with a derived one */
-export const BENCH_SECRETS = new DeviceSecrets('benchmark-device-secret-0123456789abcdef');
+export const BENCH_DEVICE_SECRET = 'benchmark-device-secret-0123456789abcdef';
+export const BENCH_SECRETS = new DeviceSecrets(BENCH_DEVICE_SECRET);
 
 export async function freshDatabase(name: string) {
   await migratedDatabase(name);
@@ -28,8 +29,9 @@ export async function seedFleet(owner: pg.Pool, def: FleetDefinition): Promise<{
   const companyId = Number(rows[0].id);
   const collectors = def.collectors.filter((c) => c.meters.length > 1);
   const fourG = def.collectors.filter((c) => c.meters.length === 1);
-  // the load generator registers with these secrets (the definition is handed on to it)
-  for (const c of collectors) c.secret = BENCH_SECRETS.fourG(`collector-${c.imei}`);
+  // the load generator (given BENCH_DEVICE_SECRET) registers every connection with the platform's 4G
+  // derivation of its IMEI: collectors keep that secret in their archive, 4G meters need none stored
+  for (const c of collectors) c.secret = BENCH_SECRETS.fourG(c.imei);
   for (const c of fourG) c.secret = BENCH_SECRETS.fourG(c.imei);
   const ids = new Map<string, number>();
   if (collectors.length) {

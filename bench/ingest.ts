@@ -43,7 +43,7 @@ import { performance } from 'node:perf_hooks';
 import { loadDefinition, spawnLoadGenerator } from '@meter/simulator';
 import { SYSTEM_SCOPE } from '../apps/server/src/db/client.ts';
 import { ingestReadings, type IngestItem } from '../apps/server/src/modules/control/ingest.ts';
-import { fmt, freshDatabase, hardLimit, runBench, ownerUrl, seedFleet, startGateway } from './device-common.ts';
+import { BENCH_DEVICE_SECRET, fmt, freshDatabase, hardLimit, runBench, ownerUrl, seedFleet, startGateway } from './device-common.ts';
 
 hardLimit(5 * 60_000);
 const DB = process.env.BENCH_DB ?? 'meter_bench_ingest';
@@ -105,6 +105,7 @@ async function main() {
   await seedFleet(owner, def);
   const { gateway, stop: stopGateway } = await startGateway(db);
   const load = await spawnLoadGenerator({
+    deviceSecret: BENCH_DEVICE_SECRET,
     connections: CONNECTIONS,
     metersPerConnection: PER,
     kind: 'mixed',

@@ -12,6 +12,7 @@
  * descriptor limit, and the two do not share one event loop).
  */
 import { fork, type ChildProcess } from 'node:child_process';
+import { createHmac } from 'node:crypto';
 import { createRequire } from 'node:module';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { createFleet, type Fleet, type ReportPumpOptions, type ReportResult } from './fleet.ts';
@@ -30,6 +31,12 @@ export interface LoadDefinitionOptions {
    * `<prefix><index>` (14 digits), each padded with zeros.
    */
   prefix?: string;
+  /**
+   * The platform's device secret (DEVICE_SECRET) of a test deployment: each connection registers with
+   * the secret the platform derives for its IMEI (hex HMAC-SHA256 of `tcp-imei:<imei>`, 32 digits —
+   * a 4G meter's; seed collectors' reg_secret with the same). Without it connections send no secret.
+   */
+  deviceSecret?: string;
 }
 
 export interface LoadGeneratorOptions extends LoadDefinitionOptions {
@@ -120,7 +127,8 @@ export function loadDefinition(options: LoadDefinitionOptions): FleetDefinition 
           : { address: pad(prefix, meterIndex, 12), kind: 'electric', protocol: 'dlt645', initialTotal: 0, profile: 'constant', preamble: 0 },
       );
     }
-    collectors.push({ imei, meters, ...(perConnection === 1 ? { name: `4G-${i + 1}` } : { name: `DTU-${i + 1}` }) });
+    const secret = options.deviceSecret === undefined ? undefined : createHmac('sha256', options.deviceSecret).update(`tcp-imei:${imei}`).digest('hex').slice(0, 32);
+    collectors.push({ imei, meters, ...(perConnection === 1 ? { name: `4G-${i + 1}` } : { name: `DTU-${i + 1}` }), ...(secret && { secret }) });
   }
   return { collectors, nbMeters: [] };
 }

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { loadDefinition } from '@meter/simulator';
 import { DeviceSecrets, LogThrottle, Sealer, signDown } from './security.ts';
 
 // Signed internal messages are taken once, only on their topic, only before they expire; refusals
@@ -59,6 +60,13 @@ describe('DeviceSecrets', () => {
     expect(secrets.service('gateway').password).not.toBe(secrets.service('worker').password);
     expect(secrets.fourG('860000000000001')).not.toBe(secrets.fourG('860000000000002'));
     expect(() => new DeviceSecrets('short')).toThrow();
+  });
+
+  it("the simulator's load generator, given the deployment's secret, registers with the secret the platform expects", () => {
+    const master = 'unit-test-device-secret-0123456789abcdef';
+    const def = loadDefinition({ connections: 3, metersPerConnection: 2, deviceSecret: master });
+    expect(def.collectors.map((c) => c.secret)).toEqual(def.collectors.map((c) => new DeviceSecrets(master).fourG(c.imei)));
+    expect(loadDefinition({ connections: 1 }).collectors[0].secret).toBeUndefined();
   });
 
   it('signs a down message over topic, expiry, nonce, id and frame', () => {
