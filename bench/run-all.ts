@@ -145,11 +145,20 @@ function run(b: Bench): Promise<{ code: number | null; out: string; seconds: num
       cwd: root,
       env: { ...process.env, ...b.env },
       stdio: ['ignore', 'pipe', 'pipe'],
+      // its own process group: a bench past its time is stopped with everything it started
+      detached: true,
     });
     let out = '';
     child.stdout.on('data', (d: Buffer) => (out += d.toString()));
     child.stderr.on('data', (d: Buffer) => (out += d.toString()));
-    const timer = setTimeout(() => child.kill('SIGTERM'), b.minutes * 60_000);
+    const timer = setTimeout(() => {
+      out += `\n(stopped after ${b.minutes} min)`;
+      try {
+        process.kill(-child.pid!, 'SIGTERM');
+      } catch {
+        child.kill('SIGTERM');
+      }
+    }, b.minutes * 60_000);
     child.on('exit', (code) => {
       clearTimeout(timer);
       resolve({ code, out, seconds: (performance.now() - t0) / 1000 });
