@@ -1,34 +1,19 @@
-// Settlement benchmark (DESIGN §9): one new reading on each of a million meters (mixed schemes:
-// flat, tiered by month, time-of-use, tiered by year, water) settled by the real settlement code
-// (modules/billing/settlement.ts: sweep → settleMeters, set-based per batch of meters, SKIP LOCKED
-// workers) against a set-based floor in the same run and database: COPY of precomputed amounts into
-// a temporary table, one UPDATE … FROM of the balances, and a COPY of the journal rows.
+// Settlement benchmark (DESIGN §9, issue 16 item 4): one new reading on each of a million meters (mixed
+// schemes: flat, tiered by month, time-of-use, tiered by year, water) settled by the real settlement
+// code (modules/billing/settlement.ts: sweep → settleMeters, set-based per batch of meters, SKIP LOCKED
+// workers) against a set-based floor writing the same rows in the same database: the real path runs
+// first; what it wrote (journal and settlement rows, balances, cursors) is taken with COPY … TO, the
+// books are put back as they were, and the floor writes those rows again in one transaction — COPY
+// journal, COPY settlements, balances and cursors by COPY into temporary tables and one UPDATE … FROM
+// each. The money invariants are checked after both (exit 1 when one fails).
 //   npx tsx bench/settlement.ts
 // Env: BENCH_PG_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres), BENCH_SETTLE_DB
 // (meter_bench_settle, dropped and rebuilt each run), BENCH_METERS (1000000), BENCH_BATCH (meters per
-// transaction, 1000), BENCH_CONCURRENCY (transactions at once, 2).
+// transaction, 500: the production sweep's), BENCH_CONCURRENCY (transactions at once, 2).
 // Prints one line per figure, and for the floor and the real path what they cost besides time (WAL,
-// full-page images, checkpoints, CPU of every postgres process and of node, load average); stops by
-// itself (a hard limit of 30 minutes).
-// Measured 2026-11-22 from 11:00 UTC (1,000,000 meters, defaults, a shared 2-core machine on which the
-// floor took 36–39 s, against 70–77 s that morning: compare ratios, not seconds; load averages
-// include the benchmark's own processes — one backend for the floor, two backends and node for the
-// real path):
-//   the code of that morning (d50b719): floor 39.0 s, real path 78.3 s → 2.01× (load 1.7 at the start,
-//   1.3–3.0 during the real path);
-//   after the changes of that day (f133aed … 90fdaa5): floor 38.36 s, real path 63.95 s → 1.67×
-//   (load 2.9 at the floor's start, 1.7–2.8 during the real path); floor 38.81 s, real path 64.75 s →
-//   1.67× (2.8, 2.0–2.8); floor 38.72 s, real path 63.29 s → 1.63× (1.8, 1.6–3.2); floor 37.44 s,
-//   real path 63.81 s → 1.70× (2.1, 1.4–2.8).
-// The goal of 2× is met. What it took: the write's cursor update no longer joins the batch's ids row
-// (PostgreSQL copied that whole row, every array and JSON document of the batch, into each updated
-// cursor: 17 of 47 ms a batch), the page of pending meters runs without JIT (≈ 12 ms of compiling a
-// page), pricing in fixed point for the common case (node CPU 50 → 45 s), settlements inserted
-// without ON CONFLICT. A batch of 1,000 alone, warm: locking read ≈ 27 ms, write ≈ 34 ms; during a run
-// 41 and 64 ms on average, 12 ms of JS, 8 ms for BEGIN and COMMIT. Not kept: fillfactor 70 on
-// accounts (floor 33.8 s, real path 74.0 s → 2.19×: HOT balance updates help the floor more),
-// batches of 2,000 (1.67×, as 1,000), accounts read without FOR UPDATE (no gain beyond the noise).
-// Earlier figures and what was tried before: docs/ARCHITECTURE.md, "Money (billing)".
+// full-page images, checkpoints, CPU of every postgres process and of node, load average), and a
+// `BENCH settlement ratio=…` line for `npm run bench`; stops by itself (a hard limit of 30 minutes).
+// Figures, and the earlier ones against a floor that wrote only balances and journal: bench/README.md.
 import { readFileSync, readdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
