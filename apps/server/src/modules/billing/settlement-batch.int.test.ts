@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fileApp } from '../../../test/helpers.ts';
 import { SYSTEM_SCOPE, type Scope } from '../../db/client.ts';
-import { sql } from 'drizzle-orm';
 import { addReadings, billingCompany, insertScheme, makeMeter, type BillingCompany } from './fixtures.ts';
 import { post } from './ledger.ts';
 import { settleMeters, sweep } from './settlement.ts';
@@ -143,25 +142,5 @@ describe('settlement batch write', () => {
     expect(s.map((x) => [Number(x.meter_id), Number(x.amount_fen)])).toEqual([[m1, 600], [m1, 660], [m2, 600], [m2, 240]]);
     expect(s[1].lines.map((l: { item: string; quantity: string }) => [l.item, l.quantity])).toEqual([['尖', '1'], ['峰', '3'], ['平', '3'], ['谷', '3']]);
     expect((await books([m1, m2], [owner])).acc.every((a) => a.balance === a.sum)).toBe(true);
-  });
-
-  it('a sweep batch commits without waiting for the WAL flush; any other settlement waits for it', async () => {
-    const [room, owner] = [c.rooms[1], c.owners[1]];
-    await prepay(owner, room, 10000);
-    const m = await makeMeter(t.owner, { companyId: c.companyId, roomId: room, schemeId: c.schemes.flat, initial: '0' });
-    await addReadings(t, c.companyId, m, [{ at: hoursAgo(2), total: '5' }]);
-    const commitMode = (asyncCommit: boolean | undefined) => t.db.tx(SYSTEM_SCOPE, async (tx) => {
-      await settleMeters(tx, [m], { skipLocked: true, asyncCommit });
-      return String((await tx.execute(sql`SELECT current_setting('synchronous_commit') AS v`)).rows[0].v);
-    });
-    expect(await commitMode(undefined)).toBe('on');
-    expect(await commitMode(true)).toBe('off');
-    // only for the transaction: the connection goes back to the pool as it was
-    expect(await t.db.tx(SYSTEM_SCOPE, async (tx) => String((await tx.execute(sql`SELECT current_setting('synchronous_commit') AS v`)).rows[0].v))).toBe('on');
-    // the sweep's batches set it, and settle as before
-    await addReadings(t, c.companyId, m, [{ at: hoursAgo(1), total: '9' }]);
-    await sweep(t.db, { batchSize: 10 });
-    expect((await books([m], [owner])).s).toEqual({ n: 2, a: 5 * 68 + 4 * 68 });
-    expect((await books([m], [owner])).acc.every((a) => a.balance === a.sum)).toBe(true);
   });
 });

@@ -28,8 +28,6 @@ export interface SettleOptions {
   skipLocked: boolean;
   /** readings per meter in one batch (the rest stays pending for the next batch) */
   perMeter?: number;
-  /** commit without waiting for the WAL flush (the sweep: a batch lost in a crash is settled again) */
-  asyncCommit?: boolean;
 }
 
 export interface SettleResult {
@@ -77,7 +75,7 @@ export async function settleMeters(tx: Tx, meterIds: number[], o: SettleOptions)
   const ids = [...new Set(meterIds)].sort((a, b) => a - b);
   if (!ids.length) return EMPTY_RESULT;
   const perMeter = o.perMeter ?? 500;
-  let batch = await repo.lockAndLoad(tx, ids, o.skipLocked, perMeter, true, o.asyncCommit);
+  let batch = await repo.lockAndLoad(tx, ids, o.skipLocked, perMeter);
   if (batch.meters.length < ids.length) {
     // meters settled for the first time get a cursor at their initial reading
     const have = new Set(batch.meters.map((l) => l.cursor.meterId));
@@ -285,7 +283,7 @@ export async function sweep(db: Db, o: SweepOptions = {}): Promise<SettleResult>
   };
   const run = async (ids: number[]) => {
     try {
-      add(await db.tx(SYSTEM_SCOPE, (tx) => settleMeters(tx, ids, { skipLocked: true, perMeter: o.perMeter, asyncCommit: true })));
+      add(await db.tx(SYSTEM_SCOPE, (tx) => settleMeters(tx, ids, { skipLocked: true, perMeter: o.perMeter })));
     } catch (e) {
       if (ids.length === 1) {
         o.log?.(`表具 ${ids[0]} 结算失败`, e);

@@ -169,19 +169,11 @@ export interface LockedBatch {
   accounts: LockedAccount[] | null;
 }
 
-/**
- * asyncCommit: the transaction commits without waiting for its WAL to reach the disk
- * (synchronous_commit off, set here so it costs no round trip) — for the sweep's batches only: a crash
- * can lose the last batches committed (at most 3 × wal_writer_delay), whole, and the next sweep settles
- * their readings again from the same cursors; the books never hold half a batch.
- */
-export async function lockAndLoad(tx: Tx, meterIds: number[], skipLocked: boolean, perMeter: number, lockAccounts = true, asyncCommit = false): Promise<LockedBatch> {
+export async function lockAndLoad(tx: Tx, meterIds: number[], skipLocked: boolean, perMeter: number, lockAccounts = true): Promise<LockedBatch> {
   if (!meterIds.length) return { meters: [], versions: [], accounts: [] };
   // prepared: planning this statement (the readings' partitions, every policy) cost up to a third of running it
   const r = await executePrepared(tx, sql`
-    WITH sc AS MATERIALIZED (
-      SELECT set_config('synchronous_commit', 'off', true) AS v WHERE ${asyncCommit}::boolean
-    ), c AS MATERIALIZED (
+    WITH c AS MATERIALIZED (
       SELECT meter_id, company_id, read_at, total, registers, period_key, period_quantity, period_exact, period_charged_fen FROM settle_cursors
       WHERE meter_id = ANY(${arr(meterIds)}::bigint[])
       ORDER BY meter_id FOR UPDATE ${skipLocked ? sql`SKIP LOCKED` : sql``}
@@ -221,7 +213,7 @@ export async function lockAndLoad(tx: Tx, meterIds: number[], skipLocked: boolea
       FROM acc
     )
     -- one JSON document for the batch (one value to parse, not a row of many fields per meter)
-    SELECT (SELECT count(*) FROM sc) AS async_commit, (SELECT versions FROM vs) AS versions, (SELECT CASE WHEN fl.shared THEN NULL ELSE accj.accounts END FROM accj, fl) AS accounts,
+    SELECT (SELECT versions FROM vs) AS versions, (SELECT CASE WHEN fl.shared THEN NULL ELSE accj.accounts END FROM accj, fl) AS accounts,
       coalesce(json_agg(json_build_array(c.meter_id, CASE WHEN c.read_at = '-infinity' THEN NULL ELSE ${isoOf(sql`c.read_at`)} END, c.total::text, c.registers,
         c.company_id, c.kind, c.multiplier::text, c.status, c.room_id, c.charging_scheme_id, c.charging_month_type,
         c.owner_id, c.shared_area_id, c.shared_method, ac.ceiling, x.readings, pp.periods,
