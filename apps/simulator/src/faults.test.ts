@@ -41,6 +41,13 @@ describe('fault plan timing', () => {
     expect(t.calls).toHaveLength(5);
   });
 
+  it('without forMs a fault is set again each period (a reversed register steps back each time)', () => {
+    const t = recorder();
+    runFaultPlan(t, [{ target: E, fault: 'reversed', value: 2, afterMs: 5, everyMs: 10 }]);
+    vi.advanceTimersByTime(30);
+    expect(t.calls).toEqual([[5, E, 'reversed', 2], [15, E, 'reversed', 2], [25, E, 'reversed', 2]]);
+  });
+
   it('numeric faults clear to 0; a fault without forMs stays', () => {
     const t = recorder();
     runFaultPlan(t, [
@@ -78,11 +85,13 @@ describe('fault plan checks', () => {
       [{ target: IMEI, fault: 'stuckValve' }, /not a collector fault/],
       [{ target: E, fault: 'garbage' }, /not a meter fault/],
       [{ target: E, fault: 'reversed', afterMs: -1 }, /afterMs/],
-      [{ target: E, fault: 'reversed', everyMs: 10 }, /everyMs/],
+      [{ target: E, fault: 'reversed', everyMs: 0 }, /everyMs/],
       [{ target: E, fault: 'reversed', forMs: 10, everyMs: 10 }, /everyMs/],
     ];
     for (const [entry, message] of bad) expect(() => checkFaultPlan([entry], kindOf)).toThrow(message);
-    expect(() => checkFaultPlan([{ target: IMEI, fault: 'offline', forMs: 1, everyMs: 2 }, { target: E, fault: 'rateError', value: 50 }], kindOf)).not.toThrow();
+    expect(() => checkFaultPlan([
+      { target: IMEI, fault: 'offline', forMs: 1, everyMs: 2 }, { target: E, fault: 'rateError', value: 50 }, { target: E, fault: 'reversed', value: 2, everyMs: 10 },
+    ], kindOf)).not.toThrow();
   });
 
   it('createFleet checks the plan of its definition; faults stay off until start()', () => {

@@ -32,7 +32,7 @@ export function checkFaultPlan(plan: readonly FaultPlanEntry[], kindOf: (target:
       const v = e[k];
       if (v !== undefined && !(Number.isFinite(v) && v >= 0)) throw new RangeError(`${where}: ${k} must be ≥ 0 ms`);
     }
-    if (e.everyMs !== undefined && !(e.forMs !== undefined && e.everyMs > e.forMs)) throw new RangeError(`${where}: everyMs needs a shorter forMs`);
+    if (e.everyMs !== undefined && (e.everyMs <= 0 || (e.forMs !== undefined && e.everyMs <= e.forMs))) throw new RangeError(`${where}: everyMs must be longer than forMs`);
   });
 }
 

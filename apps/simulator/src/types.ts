@@ -90,7 +90,10 @@ export interface FaultPlanEntry {
   afterMs?: number;
   /** How long each episode lasts; default: until the fleet stops. */
   forMs?: number;
-  /** Period between episode starts; default: one episode. Must be longer than `forMs`. */
+  /**
+   * Period between episode starts; default: one episode. Must be longer than `forMs`. Without `forMs`
+   * the fault is set again each period (a `reversed` register steps back once each time).
+   */
   everyMs?: number;
 }
 
