@@ -88,7 +88,7 @@ test('key columns are not hidden under fixed columns at 1440×900', async ({ pag
 });
 
 test('the demo fills every page a new user found empty (issue 15: receipts, readings, protections, timed controls, closed accounts, withdrawals, warnings)', async ({ page }) => {
-  test.setTimeout(300_000);
+  test.setTimeout(480_000);
   await login(page);
   // demo/history.ts: what three months of the demo company's work leave behind, written through the API at first start;
   // demo/seed.ts: the device faults' warnings (the demo fleet raises its own), the 汇付 account and its withdrawals.
@@ -101,7 +101,7 @@ test('the demo fills every page a new user found empty (issue 15: receipts, read
   const empty: string[] = [];
   for (const route of routes) {
     await page.goto(route);
-    await expect.poll(async () => (await tables(page)).rows, { timeout: 20_000 }).toBeGreaterThan(0).catch(() => empty.push(route));
+    await expect.poll(async () => (await tables(page)).rows, { timeout: 30_000 }).toBeGreaterThan(0).catch(() => empty.push(route));
   }
   expect(empty, 'pages with no rows').toEqual([]);
   // the platform's 汇付用户申请
