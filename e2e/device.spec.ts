@@ -153,6 +153,18 @@ test('/casualCopy: an on-demand reading comes back from the meter and shows in i
   await expect(page.getByTestId(`reading-${readMeter.id}`)).toHaveText(`${total} kWh`);
 });
 
+test('the pages that fill from the meters\' answers: /notesPower (a full reading), /notesConfig (参数设置), /deviceReportLog (the frames)', async ({ page, request }) => {
+  const read = await api<{ commands: { status: string }[] }>(request, 'POST', `${V1}/device/order/read`, { ids: [readMeter.id], full: true });
+  expect(read.commands[0].status).toBe('succeeded');
+  const set = await api<{ status: string }>(request, 'POST', `${V1}/device/order/config/set`, { id: readMeter.id, params: { alarm1Money: '30' }, memo: 'e2e 调整预警金额' });
+  expect(set.status).toBe('succeeded');
+  await login(page);
+  for (const route of ['/notesPower', '/notesConfig', '/deviceReportLog']) {
+    await page.goto(route);
+    await expect(page.locator('.ant-table-tbody tr.ant-table-row', { hasText: readMeter.address }).first(), `${route}: the meter's row`).toBeVisible({ timeout: 20_000 });
+  }
+});
+
 const closes = async (request: APIRequestContext) =>
   (await api<{ count: number }>(request, 'GET', `${V1}/device/order/list?meterId=${closeMeter.id}&type=close`)).count;
 

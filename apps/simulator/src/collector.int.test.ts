@@ -211,6 +211,18 @@ describe('collector over TCP (DEVICE-WIRE.md)', () => {
     await f.whenOnline();
   });
 
+  it('a fault plan takes the collector off the line and brings it back by itself, every period', async () => {
+    const f = start({ faults: [{ target: IMEI, fault: 'offline', afterMs: 300, forMs: 300, everyMs: 900 }] });
+    const first = await gw.waitForRegistration(IMEI);
+    await eventually(() => first.closed, 2000, 'the planned outage');
+    expect(f.collector(IMEI)!.state).toBe('offline');
+    const back = await gw.waitForRegistration(IMEI, 1);
+    await f.whenOnline();
+    await eventually(() => back.closed, 2000, 'the next outage');
+    await gw.waitForRegistration(IMEI, 2);
+    expect(gw.registrations).toEqual([IMEI, IMEI, IMEI]);
+  });
+
   it('an offline fault set before start() holds the collector back until cleared', async () => {
     fleet = createFleet({
       collectors: [{ imei: IMEI, meters: [{ address: E1, kind: 'electric' }] }],

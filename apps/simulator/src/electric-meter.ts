@@ -323,6 +323,8 @@ export class ElectricMeter extends SimMeter {
   readItem(dataId: number): Dlt645Values | Uint8Array | null {
     const DI = DLT645_DI;
     const param = this.params.get(dataId);
+    // 倍率异常: the CT ratio register answers the fault's ratio, not what was written
+    if (param && dataId === DLT645_PARAMS.ctRatio.dataId && this.faultState.rateError > 0) return { value: this.faultState.rateError };
     if (param) return { ...param };
     if (dataId === DLT645_BLOCK_DI.COMBINED_ACTIVE_BLOCK || dataId === DLT645_BLOCK_DI.FORWARD_ACTIVE_BLOCK) {
       const out = new Uint8Array(20);

@@ -9,6 +9,7 @@ import { ManualClock, ScaledClock, chinaDateTimeText, type SimClock } from './cl
 import { ConnectGate, SimCollector, type CollectorEvent, type CollectorState } from './collector.ts';
 import { createMeter, type AnyMeter, type MeterEnvironment, type MeterEvent } from './meter.ts';
 import { SimNbMeter, type NbEvent } from './nb.ts';
+import { checkFaultPlan, runFaultPlan } from './faults.ts';
 import { DEFAULT_TOU_TABLE, validateTouTable, type TouTable } from './profiles.ts';
 import { Rng, mix } from './random.ts';
 import type {
@@ -140,6 +141,7 @@ export class Fleet extends EventEmitter<FleetEvents> {
   private readonly nbIndex = new Map<string, SimNbMeter>();
   private readonly pumps = new Set<{ stop(): ReportResult }>();
   private reportTimer: NodeJS.Timeout | null = null;
+  private stopFaultPlan: (() => void) | null = null;
   private started = false;
   private stopped = false;
 
@@ -148,7 +150,7 @@ export class Fleet extends EventEmitter<FleetEvents> {
     this.options = options;
     const collectorsDef = options.collectors ?? [];
     const nbDef = options.nbMeters ?? [];
-    this.definition = { collectors: collectorsDef, nbMeters: nbDef };
+    this.definition = { collectors: collectorsDef, nbMeters: nbDef, ...(options.faults ? { faults: options.faults } : {}) };
     if (collectorsDef.length > 0 && !options.gateway) throw new TypeError('createFleet: `gateway` is required when there are collectors');
     if (nbDef.length > 0 && !options.mqttUrl) throw new TypeError('createFleet: `mqttUrl` is required when there are NB meters');
     this.seed = (options.seed ?? 1) >>> 0;
@@ -216,6 +218,7 @@ export class Fleet extends EventEmitter<FleetEvents> {
     this.collectors = collectors;
     this.nbMeters = nbMeters;
     this.meters = [...this.meterIndex.values()];
+    checkFaultPlan(options.faults ?? [], (t) => (this.collectorIndex.has(t) ? 'collector' : this.meterIndex.has(t) ? 'meter' : undefined));
   }
 
   /** Every meter behind a TCP connection, with its collector, in report order. */
@@ -239,6 +242,9 @@ export class Fleet extends EventEmitter<FleetEvents> {
     this.started = true;
     for (const c of this.collectors) c.start();
     for (const nb of this.nbMeters) nb.start();
+    if (this.options.faults?.length) {
+      this.stopFaultPlan = runFaultPlan(this, this.options.faults, (e) => this.options.logger?.('warn', `fault plan: ${e.message}`));
+    }
     const period = this.options.reportIntervalMs ?? 0;
     if (period > 0 && this.collectors.length > 0) {
       // Spread each period's reports over the period instead of one burst.
@@ -279,6 +285,7 @@ export class Fleet extends EventEmitter<FleetEvents> {
   /** Close every connection (NB meters publish a retained `{"online":false}` first). */
   async stop(): Promise<void> {
     this.stopped = true;
+    this.stopFaultPlan?.();
     for (const p of [...this.pumps]) p.stop();
     if (this.reportTimer) clearInterval(this.reportTimer);
     this.reportTimer = null;
@@ -376,7 +383,7 @@ export class Fleet extends EventEmitter<FleetEvents> {
       if (m.kind === 'electric') electric++;
       if (!m.supplyOn) supplyOff++;
       const f = m.faults;
-      if (f.powerLoss || f.offline || f.reversed > 0 || f.stuckValve || f.slowReplies > 0 || f.clockDrift !== 0 || f.lowBattery) faulted++;
+      if (f.powerLoss || f.offline || f.reversed > 0 || f.stuckValve || f.slowReplies > 0 || f.clockDrift !== 0 || f.lowBattery || f.rateError > 0) faulted++;
       actuations += m.actuations;
       writes += m.writes;
     }

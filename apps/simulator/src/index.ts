@@ -92,4 +92,5 @@ export {
   type TouTable,
 } from './profiles.ts';
 export { Rng, hashString, mix, unitNoise } from './random.ts';
+export { checkFaultPlan, faultOffValue, runFaultPlan, type FaultTarget } from './faults.ts';
 export type * from './types.ts';

@@ -90,6 +90,7 @@ const NO_FAULTS: MeterFaults = Object.freeze({
   slowReplies: 0,
   clockDrift: 0,
   lowBattery: false,
+  rateError: 0,
 });
 
 /** Units a reversed-once fault steps back by when set to `true`. */
@@ -226,6 +227,12 @@ export abstract class SimMeter {
       case 'slowReplies':
         this.faultState.slowReplies = slowRepliesMs(value);
         return;
+      case 'rateError': {
+        const ratio = value === false ? 0 : Number(value);
+        if (!(Number.isInteger(ratio) && ratio >= 0 && ratio <= 999999)) throw new RangeError(`rateError must be a CT ratio 0..999999, got ${String(value)}`);
+        this.faultState.rateError = ratio;
+        return;
+      }
       case 'powerLoss':
       case 'offline':
       case 'stuckValve':

@@ -71,6 +71,30 @@ export interface FleetDefinition {
   collectors: CollectorDefinition[];
   /** NB-IoT meters, each its own MQTT connection on `meter/<address>/up|down`. */
   nbMeters?: MeterDefinition[];
+  /** Faults the fleet switches on (and off) by itself once started (see {@link FaultPlanEntry}); default none. */
+  faults?: FaultPlanEntry[];
+}
+
+/**
+ * A fault the fleet runs by itself: set on `target` (a meter address or a collector IMEI) `afterMs`
+ * after start, cleared again `forMs` later (the device "returns"), repeated every `everyMs`. Real ms.
+ * Example: a collector offline for 75 minutes every 6 hours —
+ * `{ target: imei, fault: 'offline', afterMs: 120_000, forMs: 75 * 60_000, everyMs: 6 * 3600_000 }`.
+ */
+export interface FaultPlanEntry {
+  target: string;
+  fault: keyof MeterFaults | keyof CollectorFaults;
+  /** The value set (default `true`); cleared to `false` (boolean faults) or 0. */
+  value?: number | boolean;
+  /** Delay after start before the fault is set. Default 0. */
+  afterMs?: number;
+  /** How long each episode lasts; default: until the fleet stops. */
+  forMs?: number;
+  /**
+   * Period between episode starts; default: one episode. Must be longer than `forMs`. Without `forMs`
+   * the fault is set again each period (a `reversed` register steps back once each time).
+   */
+  everyMs?: number;
 }
 
 /**
@@ -84,7 +108,9 @@ export interface FleetDefinition {
  * - `slowReplies`: delay every reply by this many real ms;
  * - `clockDrift`: the meter's clock is this many seconds ahead (negative: behind) of true time;
  *   a time sync resets it;
- * - `lowBattery`: the CJ/T 188 ST battery-low bit is set (water meters).
+ * - `lowBattery`: the CJ/T 188 ST battery-low bit is set (water meters);
+ * - `rateError`: 倍率异常 — the meter answers this CT ratio (电流互感器变比) whatever was written to it
+ *   (electric meters; 0 = off).
  */
 export interface MeterFaults {
   powerLoss: boolean;
@@ -94,10 +120,11 @@ export interface MeterFaults {
   slowReplies: number;
   clockDrift: number;
   lowBattery: boolean;
+  rateError: number;
 }
 
 /** Fault values accepted by `setFault` (`reversed: true` means 10 units). */
-export type MeterFaultInput = { [K in keyof MeterFaults]: K extends 'reversed' ? number | boolean : MeterFaults[K] };
+export type MeterFaultInput = { [K in keyof MeterFaults]: K extends 'reversed' | 'rateError' ? number | boolean : MeterFaults[K] };
 
 /**
  * Per-collector faults.

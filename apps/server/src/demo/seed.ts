@@ -1,4 +1,4 @@
-import { count, eq } from 'drizzle-orm';
+import { and, count, eq } from 'drizzle-orm';
 import { OPERATION_KEYS, ROUTES } from '@meter/contracts';
 import { SYSTEM_SCOPE, type Db } from '../db/client.ts';
 import { adminUsers, collectors, companies, companyClassifies, meters, roles } from '../db/schema/index.ts';
@@ -11,6 +11,7 @@ import { DEMO_PARK, seedOtherCompanies, seedPark } from '../modules/room/index.t
 import { seedContent, seedNotices } from '../modules/content/index.ts';
 import { raiseWarnings } from '../modules/control/index.ts';
 import { seedBankDemo } from '../modules/bank/index.ts';
+import { seedPayAppDemo } from '../modules/payapp/index.ts';
 
 // Demo data for a fresh start (DESIGN §2). Runs once: only when there is no company yet.
 
@@ -106,6 +107,15 @@ export async function seedDemoIfEmpty(db: Db, log: (m: string) => void = () => {
         detail: i === 0 ? { reason: '读数小于上次读数', total: '1180.20', lastTotal: '1186.75' } : { expected: 1, actual: 0 },
       })),
     ]);
+    // ---- the water pages' and 倍率异常's warnings too (the demo fleet raises its own; a demo without it, e2e, shows these) ----
+    const [water] = await tx.select({ id: meters.id, areaId: meters.areaId }).from(meters).where(and(eq(meters.companyId, demo.id), eq(meters.kind, 2))).orderBy(meters.id).limit(1);
+    const [rated] = await tx.select({ id: meters.id, areaId: meters.areaId }).from(meters).where(and(eq(meters.companyId, demo.id), eq(meters.kind, 1))).orderBy(meters.id).offset(2).limit(1);
+    await raiseWarnings(tx, [
+      ...(water ? [{ companyId: demo.id, meterId: water.id, collectorId: null, areaId: water.areaId, kind: 'valve_mismatch', detail: { expected: 0, actual: 1 } }] : []),
+      ...(rated ? [{ companyId: demo.id, meterId: rated.id, collectorId: null, areaId: rated.areaId, kind: 'rate_error', detail: { expected: 1, actual: 80 } }] : []),
+    ]);
+    // ---- 汇付 (modules/payapp/seed.ts): an opened collecting account with receipts and withdrawals, an application waiting ----
+    await seedPayAppDemo(tx, demo.id);
     // ---- bank sub-merchants (modules/bank/seed.ts): an opened sub-merchant, an application, the bank log ----
     await seedBankDemo(tx, demo.id);
     return true;

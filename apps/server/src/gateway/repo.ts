@@ -160,6 +160,7 @@ export async function insertReports(tx: Tx, rows: ReportRow[]) {
 
 export interface DemoDeviceRow {
   meterId: number;
+  companyId: number;
   address: string;
   kind: number;
   plan: number;
@@ -178,9 +179,15 @@ export interface DemoDeviceRow {
  * The devices of the demo companies (those holding the demo logins), for the demo simulator fleet.
  * A database without demo companies yields nothing, so the simulator never impersonates real devices.
  */
+/** Whether a meter was ever sent an open/close command (the demo's stuck valve gets one, once). */
+export async function hasValveCommand(tx: Tx, meterId: number): Promise<boolean> {
+  const r = await tx.execute(sql`SELECT 1 FROM commands WHERE meter_id = ${meterId} AND kind IN ('open', 'close') LIMIT 1`);
+  return r.rows.length > 0;
+}
+
 export async function demoDevices(tx: Tx, demoUsernames: string[]): Promise<DemoDeviceRow[]> {
   const r = await tx.execute(sql`
-    SELECT m.id, m.address, m.kind, m.plan, m.imei, m.protocol_id, m.collector_id, c.imei AS collector_imei, c.name AS collector_name, c.reg_secret AS collector_secret,
+    SELECT m.id, m.company_id, m.address, m.kind, m.plan, m.imei, m.protocol_id, m.collector_id, c.imei AS collector_imei, c.name AS collector_name, c.reg_secret AS collector_secret,
       coalesce(l.total, m.initial_reading) AS total, m.valve_state
     FROM meters m
     LEFT JOIN collectors c ON c.id = m.collector_id
@@ -190,6 +197,7 @@ export async function demoDevices(tx: Tx, demoUsernames: string[]): Promise<Demo
     ORDER BY m.collector_id NULLS LAST, m.id`);
   return r.rows.map((x) => ({
     meterId: Number(x.id),
+    companyId: Number(x.company_id),
     address: String(x.address),
     kind: Number(x.kind),
     plan: Number(x.plan),

@@ -109,6 +109,39 @@ describe('DL/T 645 parameters reach the simulated meter and are read back', () =
   });
 });
 
+describe('倍率异常 (rate_error): the CT ratio read back against the one the platform set', () => {
+  const warning = () => h.q1<{ n: number; detail: Record<string, number> | null }>(
+    `SELECT count(*)::int AS n, max(detail::text)::jsonb AS detail FROM device_warnings WHERE meter_id = $1 AND kind = 'rate_error' AND status = 0`, [elec.id]);
+  const order = () => h.q1<{ status: number } | undefined>(`SELECT status FROM appeals WHERE kind = 3 AND meter_id = $1 AND exception_kind = 'rate_error' ORDER BY id DESC LIMIT 1`, [elec.id]);
+
+  it('a meter answering another ratio (the simulator\'s rateError fault) opens one warning and one 设备工单; the right ratio again closes both', async () => {
+    // the platform set 200 above; the meter now answers 50
+    fleet.setFault(elec.address, 'rateError', 50);
+    expect((await post('device/read/config', { id: elec.id })).body.data.reply.params.ctRatio).toBe(50);
+    // an on-demand full reading checks it too: still one warning
+    const full = await post('device/order/read', { ids: [elec.id], full: true });
+    expect(full.body.data.commands[0]).toMatchObject({ status: 'succeeded' });
+    expect(await warning()).toEqual({ n: 1, detail: expect.objectContaining({ expected: 200, actual: 50 }) });
+    expect(await order()).toMatchObject({ status: 0 });
+    // a plain reading (no ratio read) decides nothing
+    await post('device/order/read', { ids: [elec.id] });
+    expect((await warning()).n).toBe(1);
+
+    fleet.setFault(elec.address, 'rateError', 0);
+    await post('device/order/read', { ids: [elec.id], full: true });
+    expect((await warning()).n).toBe(0);
+    expect(await order()).toMatchObject({ status: 2 });
+  });
+
+  it('a meter the platform never set a ratio on is expected to answer 1', async () => {
+    fleet.setFault(locked.address, 'rateError', 30);
+    await post('device/order/read', { ids: [locked.id], full: true });
+    const w = await h.q1<{ detail: Record<string, number> }>(`SELECT detail FROM device_warnings WHERE meter_id = $1 AND kind = 'rate_error' AND status = 0`, [locked.id]);
+    expect(w.detail).toMatchObject({ expected: 1, actual: 30 });
+    fleet.setFault(locked.address, 'rateError', 0);
+  });
+});
+
 describe('CJ/T 188 parameters reach the simulated water meter', () => {
   it('写结算日 (settleDay) and 写标准时间 (syncTime) through device/order/config/set succeed and take effect', async () => {
     const w = fleet.meter(water.address) as WaterMeter;

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { SYSTEM_SCOPE, type Db } from '../../db/client.ts';
+import { SYSTEM_SCOPE, type Db, type Tx } from '../../db/client.ts';
 import { DeviceError } from '../../gateway/channel.ts';
 import {
   DLT645_COMMANDS,
@@ -147,6 +147,9 @@ async function read(d: ExecDeps, cmd: repo.CommandRow, meter: repo.ControlMeter,
       const date = await tryAsk(d, route, dlt.read(route.address, DLT645_READS.date.dataId, DLT645_READS.date.label), cmd.id);
       const time = date && (await tryAsk(d, route, dlt.read(route.address, DLT645_READS.time.dataId, DLT645_READS.time.label), cmd.id));
       if (date?.protocol === 'dlt645' && time?.protocol === 'dlt645') facts.meterTime = dltClock(date.frame, time.frame);
+      // the CT ratio (倍率), checked against what the platform set: a wrong one bills the wrong energy
+      const ct = await tryAsk(d, route, dlt.read(route.address, DLT645_PARAMS.ctRatio.dataId, `读${DLT645_PARAMS.ctRatio.label}`), cmd.id);
+      if (ct?.protocol === 'dlt645') facts = merge(facts, { registers: dltFacts(ct.frame).registers });
     }
   } else {
     facts = await readState(d, route, cmd.id);
@@ -173,6 +176,7 @@ async function read(d: ExecDeps, cmd: repo.CommandRow, meter: repo.ControlMeter,
     if (facts.valveFault) warn.push({ ...base, kind: 'valve_fault', detail: { readAt: now.toISOString() } });
     const drifted = driftSeconds !== undefined && Math.abs(driftSeconds) > d.settings.clockDriftSeconds;
     if (drifted) warn.push({ ...base, kind: 'clock_drift', detail: { driftSeconds, meterTime: facts.meterTime!.toISOString(), readAt: now.toISOString() } });
+    await rateCheck(tx, meter, registers.ctRatio, warn);
     r.events.push(...(await raiseWarnings(tx, warn)));
     // a drifting clock is answered by a time-sync command
     if (drifted) {
@@ -360,10 +364,29 @@ async function configRead(d: ExecDeps, cmd: repo.CommandRow, meter: repo.Control
     const f = await readState(d, route, cmd.id);
     Object.assign(params, { total: f.total ?? null, valve: f.valve ?? null, batteryLow: f.batteryLow ?? null, meterTime: f.meterTime?.toISOString() ?? null });
   }
-  await d.db.tx(SYSTEM_SCOPE, (tx) =>
-    repo.insertMeterConfig(tx, { companyId: meter.companyId, meterId: meter.id, op: 'read', params, commandId: cmd.id, createdBy: cmd.requestedBy }),
-  );
+  await d.db.tx(SYSTEM_SCOPE, async (tx) => {
+    const warn: repo.WarningRow[] = [];
+    await rateCheck(tx, meter, params.ctRatio, warn);
+    events.push(...(await raiseWarnings(tx, warn)));
+    await repo.insertMeterConfig(tx, { companyId: meter.companyId, meterId: meter.id, op: 'read', params, commandId: cmd.id, createdBy: cmd.requestedBy });
+  });
   return { ok: true, reply: { params }, events };
+}
+
+/**
+ * 倍率异常: an electric meter's CT ratio read back against the one the platform last set on it (1 when
+ * it never set one). A different one adds a `rate_error` warning to `warn` (and so a 设备工单); the
+ * right one again closes an open warning and its order. No ratio read: nothing is decided.
+ */
+async function rateCheck(tx: Tx, meter: repo.ControlMeter, read: unknown, warn: repo.WarningRow[]): Promise<void> {
+  if (meter.kind !== 1 || read === undefined || read === null || read === '') return;
+  const actual = Number(read);
+  const expected = (await repo.expectedCtRatio(tx, meter.id)) ?? 1;
+  if (actual === expected) {
+    await clearWarnings(tx, { meterId: meter.id, kinds: ['rate_error'], memo: `电流互感器变比回读为 ${actual}，与设置一致` });
+    return;
+  }
+  warn.push({ companyId: meter.companyId, meterId: meter.id, collectorId: null, areaId: meter.areaId, kind: 'rate_error', detail: { expected, actual, readAt: new Date().toISOString() } });
 }
 
 async function timeSync(d: ExecDeps, cmd: repo.CommandRow, meter: repo.ControlMeter, route: Route, events: DeviceEvent[]): Promise<Outcome> {

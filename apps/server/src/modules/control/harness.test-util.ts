@@ -3,7 +3,7 @@ import pino from 'pino';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type { MqttClient } from 'mqtt';
 import { OPERATION_KEYS, ROUTES } from '@meter/contracts';
-import { createFleet, type CollectorDefinition, type Fleet, type MeterDefinition } from '@meter/simulator';
+import { createFleet, type CollectorDefinition, type FaultPlanEntry, type Fleet, type MeterDefinition } from '@meter/simulator';
 import { buildApp } from '../../app.ts';
 import { appUrlFrom, openDb, type Db } from '../../db/client.ts';
 import { Gateway, type GatewaySettings } from '../../gateway/gateway.ts';
@@ -57,7 +57,7 @@ export interface Harness {
   /** the registration line a device with this IMEI sends (`REG <imei> <secret>\n`) */
   reg(imei: string): Promise<string>;
   meter(c: TestCompany, m: { kind: 1 | 2; address?: string; collectorId?: number | null; imei?: string; plan?: number; roomId?: number }): Promise<{ id: number; address: string }>;
-  fleet(collectors: CollectorDefinition[], nbMeters?: MeterDefinition[], options?: { heartbeatMs?: number }): Promise<Fleet>;
+  fleet(collectors: CollectorDefinition[], nbMeters?: MeterDefinition[], options?: { heartbeatMs?: number; faults?: FaultPlanEntry[] }): Promise<Fleet>;
   close(): Promise<void>;
 }
 
@@ -186,6 +186,7 @@ export async function harness(o: HarnessOptions = {}): Promise<Harness> {
         reconnectMinMs: 200,
         reconnectMaxMs: 1000,
         seed: 11,
+        ...(options.faults ? { faults: options.faults } : {}),
       });
       fleets.push(f);
       f.start();

@@ -84,6 +84,26 @@ describe('设备工单 from device exceptions', () => {
     expect(detail.body.data.events.map((e: { action: string }) => e.action)).toEqual(['create', 'complete']);
   });
 
+  it('a simulated collector running the offline fault of its plan opens an order while away and closes it on its return', async () => {
+    const imei = imei15();
+    const collectorId = await h.collector(c.companyId, imei);
+    await h.owner.query(`UPDATE collectors SET area_id = $2 WHERE id = $1`, [collectorId, c.areaId]);
+    // online first, then off the line 1.5 s after start for 6 s (the demo fleet's plan, shortened)
+    const f = await h.fleet([{ imei, meters: [] }], [], { faults: [{ target: imei, fault: 'offline', afterMs: 1500, forMs: 6000 }] });
+    await until(async () => ((await h.q1<{ online: boolean }>(`SELECT online FROM collectors WHERE id = $1`, [collectorId])).online ? true : undefined), 5000, 'online');
+    await until(async () => (f.collector(imei)!.state === 'offline' && !(await h.q1<{ online: boolean }>(`SELECT online FROM collectors WHERE id = $1`, [collectorId])).online ? true : undefined), 5000, 'the planned outage');
+    // the outage has lasted past OFFLINE_WARN_MINUTES (60): its last contact moved back instead of waiting an hour
+    await h.owner.query(`UPDATE collectors SET last_seen_at = now() - interval '2 hours' WHERE id = $1`, [collectorId]);
+    await h.worker.offlineSweep();
+    expect((await orders('collector_id = $1', [collectorId])).map((o) => o.status)).toEqual([0]);
+    const done = await until(async () => {
+      const x = (await orders('collector_id = $1', [collectorId]))[0];
+      return x?.status === 2 ? x : undefined;
+    }, 15_000, 'order closed on the return');
+    expect(await lastEvent(done.id)).toMatchObject({ action: 'complete', content: '异常已消除：设备已恢复在线（自动）' });
+    expect(f.collector(imei)!.online).toBe(true);
+  });
+
   it('an area nobody is bound to leaves the order unassigned; other kinds open none', async () => {
     const areaId = await makeArea(h.owner, c.companyId, uniq('无人区'));
     const meter = await h.meter(c, { kind: 2, roomId: await makeRoom(h.owner, c.companyId, areaId, uniq('301-')) });

@@ -2,3 +2,4 @@
 export { default as payAppRoutes } from './routes.ts';
 export { runPayAppJobs } from './service.ts';
 export { simulatedProvider, type PayAppProvider } from './provider.ts';
+export { seedPayAppDemo } from './seed.ts';

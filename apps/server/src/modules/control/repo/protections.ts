@@ -36,6 +36,14 @@ export async function insertMeterConfig(tx: Tx, c: { companyId: number; meterId:
     VALUES (${c.companyId}, ${c.meterId}, ${c.op}, ${JSON.stringify(c.params)}::jsonb, ${c.commandId}, ${c.createdBy})`);
 }
 
+/** The CT ratio (倍率) the platform last set on a meter successfully; undefined when it never set one. */
+export async function expectedCtRatio(tx: Tx, meterId: number): Promise<number | undefined> {
+  const r = await tx.execute(sql`
+    SELECT params->>'ctRatio' AS ct FROM meter_configs WHERE meter_id = ${meterId} AND op = 'set' AND params ? 'ctRatio'
+    ORDER BY created_at DESC, id DESC LIMIT 1`);
+  return r.rows[0] ? Number(r.rows[0].ct) : undefined;
+}
+
 export async function latestConfigs(tx: Tx, meterIds: number[]) {
   if (!meterIds.length) return new Map<number, { params: Record<string, unknown>; at: Date }>();
   const r = await tx.execute(sql`
