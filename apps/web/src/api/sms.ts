@@ -14,6 +14,10 @@ export interface SmsConfigInput {
   templateCode?: string;
   sdkAppId?: string;
   region?: string;
+  /** 语音通知 (电话提醒): 阿里云 TtsCode / 腾讯云 VMS TemplateId, 阿里云 主叫显号, 腾讯云 VoiceSdkAppid */
+  voiceTemplateCode?: string;
+  voiceShowNumber?: string;
+  voiceSdkAppId?: string;
 }
 
 export const smsApi = {

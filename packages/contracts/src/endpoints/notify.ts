@@ -68,6 +68,12 @@ export const SmsConfigBody = z.object({
   templateCode: text(64, '模板编号'),
   sdkAppId: text(32, 'SdkAppId '),
   region: text(32, '地域'),
+  /** 语音通知 (notify type 2): 阿里云 TtsCode (TTS_…) / 腾讯云 VMS TemplateId; blank = phone notices only logged */
+  voiceTemplateCode: text(64, '语音模板编号'),
+  /** 阿里云 主叫显号 (CalledShowNumber) */
+  voiceShowNumber: text(32, '主叫显号'),
+  /** 腾讯云 VoiceSdkAppid */
+  voiceSdkAppId: text(32, 'VoiceSdkAppid '),
 });
 
 /** GET /sms/config: the settings as stored, the secret only as whether it is set; the company's prices (SPEC §3). */
@@ -80,6 +86,9 @@ export const SmsConfigRow = z.object({
   templateCode: z.string(),
   sdkAppId: z.string(),
   region: z.string(),
+  voiceTemplateCode: z.string(),
+  voiceShowNumber: z.string(),
+  voiceSdkAppId: z.string(),
   updatedAt: z.string().nullable(),
   /** 'emulator': messages go to the local emulators (演示), 'live': to the real services */
   mode: z.enum(['emulator', 'live']),
