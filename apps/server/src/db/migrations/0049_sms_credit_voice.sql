@@ -23,3 +23,11 @@ ALTER TABLE "sms_configs" ADD COLUMN "voice_template_code" varchar(64) DEFAULT '
 ALTER TABLE "sms_configs" ADD COLUMN "voice_show_number" varchar(32) DEFAULT '' NOT NULL;--> statement-breakpoint
 ALTER TABLE "sms_configs" ADD COLUMN "voice_sdk_app_id" varchar(32) DEFAULT '' NOT NULL;--> statement-breakpoint
 CALL app_enable_tenancy('sms_credit_journal');
+--> statement-breakpoint
+-- 支付平台对账 per merchant (issue 14 item 5): each company's own merchant statement is reconciled on its
+-- own (merchant_company_id = that company; 0 = the platform's merchant), so one merchant's run never
+-- removes another's rows.
+ALTER TABLE "reconcile_rows" ADD COLUMN "merchant_company_id" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "reconcile_runs" ADD COLUMN "merchant_company_id" bigint DEFAULT 0 NOT NULL;--> statement-breakpoint
+ALTER TABLE "reconcile_runs" DROP CONSTRAINT "reconcile_runs_channel_day_pk";--> statement-breakpoint
+ALTER TABLE "reconcile_runs" ADD CONSTRAINT "reconcile_runs_channel_day_merchant_company_id_pk" PRIMARY KEY("channel","day","merchant_company_id");
