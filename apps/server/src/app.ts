@@ -322,7 +322,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     // the worker role's timed jobs, on the process's scheduler (main.ts) or one of their own
     const scheduler = opts.scheduler ?? new Scheduler({ db: opts.db, log: app.log, role: 'worker' });
     addTimedControls(scheduler, { db: opts.db, bus, log: app.log });
-    const offBilling = addBillingJobs(scheduler, { db: opts.db, bus, log: app.log, payAppProvider: opts.payAppProvider, payments: opts.payments, sms: opts.sms });
+    const offBilling = addBillingJobs(scheduler, { db: opts.db, bus, log: app.log, payAppProvider: opts.payAppProvider, payments: opts.payments, sms: opts.sms, bank: opts.bank });
     scheduler.start();
     app.addHook('onClose', async () => {
       offBilling();

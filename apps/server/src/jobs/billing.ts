@@ -1,5 +1,6 @@
 import type { Db } from '../db/client.ts';
 import type { EventBus } from '../modules/realtime/index.ts';
+import { pollWithdrawals, type BankClient } from '../modules/bank/index.ts';
 import { creditSubsidies, postMinimumCharges, postMonthlyFees, retryCloses, sweep } from '../modules/billing/index.ts';
 import { collectReceipts, logProvider, providersFrom, sendQueued, type NotifyProvider, type ProviderFor, type SmsSetup } from '../modules/notify/index.ts';
 import { simulatedProvider, runPayAppJobs, type PayAppProvider } from '../modules/payapp/index.ts';
@@ -43,6 +44,9 @@ export interface BillingJobDeps {
   paymentsEveryMs?: number;
   /** how often the daily reconciliation looks for yesterday's statements */
   reconcileEveryMs?: number;
+  /** the settlement bank: withdrawals whose answer was lost are asked about (bank.withdrawals) */
+  bank?: BankClient;
+  bankEveryMs?: number;
   /** settlement transactions at the same time */
   concurrency?: number;
 }
@@ -112,6 +116,16 @@ export function addBillingJobs(scheduler: Scheduler, d: BillingJobDeps): () => v
       if (done.length) d.log.info({ job: 'reconcile', done }, '支付平台对账已完成');
     },
   });
+  if (d.bank) {
+    const bank = d.bank;
+    scheduler.add({
+      name: 'bank.withdrawals', label: '银行提现查单（应答丢失的提现）', everyMs: d.bankEveryMs ?? 60_000, firstMs: 20_000,
+      run: async () => {
+        const r = await pollWithdrawals(d.db, bank);
+        if (r.succeeded || r.failed) d.log.info({ job: 'bank', ...r }, '银行提现查单已完成');
+      },
+    });
+  }
 
   // new readings: settle soon (debounced), whichever process stored them
   let soon: NodeJS.Timeout | undefined;

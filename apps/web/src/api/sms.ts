@@ -1,9 +1,9 @@
 // 短信 (/sms): the company's SMS provider (/sms/config).
-import type { SmsConfig } from '@meter/contracts';
+import type { SmsConfig, SmsCredit, SmsCreditJournal } from '@meter/contracts';
 import { call } from './endpoint.ts';
 import { E } from './endpoints.gen.ts';
 
-export type { SmsConfig };
+export type { SmsConfig, SmsCredit, SmsCreditJournal };
 
 export interface SmsConfigInput {
   provider: 'log' | 'aliyun' | 'tencent';
@@ -14,11 +14,21 @@ export interface SmsConfigInput {
   templateCode?: string;
   sdkAppId?: string;
   region?: string;
+  /** 语音通知 (电话提醒): 阿里云 TtsCode / 腾讯云 VMS TemplateId, 阿里云 主叫显号, 腾讯云 VoiceSdkAppid */
+  voiceTemplateCode?: string;
+  voiceShowNumber?: string;
+  voiceSdkAppId?: string;
 }
 
 export const smsApi = {
   config: () => call(E.notify.config),
   saveConfig: (body: SmsConfigInput) => call(E.notify.saveConfig, { body }),
+  /** 短信余额 of the user's company (a platform admin: of the company picked at the top) */
+  credit: (company?: string) => call(E.notify.credit, { query: company ? { searchCompanyID: company } : {} }),
+  /** platform: adds to a company's SMS credit; held messages are sent again */
+  topUp: (body: { companyId: number; amount: string; memo?: string }) => call(E.notify.creditTopUp, { body }),
+  creditJournal: (q: { index: number; size: number }, company?: string) =>
+    call(E.notify.creditJournal, { query: { ...q, ...(company ? { searchCompanyID: company } : {}) } }),
 };
 
 export type { SmsTemplate, SmsRuleAnswer } from '@meter/contracts';

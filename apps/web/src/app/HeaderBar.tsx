@@ -16,6 +16,8 @@ import { getModal } from './feedback.tsx';
 const CompanyPicker = lazy(() => import('./CompanyPicker.tsx'));
 // company users with the 系统公告 page see its unread count
 const NoticeBell = lazy(() => import('./NoticeBell.tsx'));
+// company users with an SMS page are warned when the company's SMS credit is low or out
+const SmsCreditTag = lazy(() => import('./SmsCreditTag.tsx'));
 
 export function editionTitle(session: Session | null): string {
   return EDITION_TITLES[session?.company?.edition ?? 0] ?? EDITION_TITLES[0];
@@ -76,6 +78,11 @@ export function HeaderBar(props: { session: Session; collapsed: boolean; onToggl
       </Space>
       <Space size={4} className="shell-header-right" wrap={false}>
         <Clock className="shell-clock" />
+        {session.access !== ACCESS.platform && (session.routes.includes('notesMessage') || session.routes.includes('systemSend')) && (
+          <Suspense fallback={null}>
+            <SmsCreditTag />
+          </Suspense>
+        )}
         {session.access !== ACCESS.platform && session.routes.includes('systemNotice') && (
           <Suspense fallback={null}>
             <NoticeBell />

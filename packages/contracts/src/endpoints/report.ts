@@ -89,9 +89,27 @@ const FeesTotals = ReportFeesRow.omit({ roomId: true, roomName: true, ownerName:
 const result = <R extends z.ZodType, T extends z.ZodType>(row: R, totals: T) => z.object({ period: Period, rows: z.array(row), totals, count: z.number() });
 
 export const ReportCheckResult = result(ReportCheckRow, ReportCheckRow);
+/** 子账户提现 of the period (bank sub-merchants' withdrawals to their settlement accounts). */
+export const ReportWithdrawalRow = z.object({
+  id: z.number(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  propertyName: z.string(),
+  subMerId: z.string(),
+  amount: yuan,
+  /** 0 处理中, 1 已到账, 2 失败 */
+  status: z.number(),
+  statusText: z.string(),
+  bankSerial: z.string(),
+  reason: z.string(),
+  operatorName: z.string(),
+});
 export const ReportBankResult = result(ReportBankRow, CountAmount.extend({ bank: CountAmount, wechat: CountAmount, alipay: CountAmount })).extend({
   /** the company's settlement bank */
   bankName: z.string(),
+  /** the sub-accounts' withdrawals asked in the period (newest first, at most 500) */
+  withdrawals: z.array(ReportWithdrawalRow),
+  withdrawalTotals: CountAmount.extend({ succeeded: CountAmount, processing: CountAmount, failed: CountAmount }),
 });
 export const ReportDeductResult = result(ReportDeductRow, z.object({ electric: KindTotals, water: KindTotals, amount: yuan }));
 export const ReportFeesResult = result(ReportFeesRow, FeesTotals);
@@ -127,5 +145,6 @@ export const reportEndpoints = {
 
 export type CheckReportRow = z.output<typeof ReportCheckRow>;
 export type BankReportRow = z.output<typeof ReportBankRow>;
+export type BankReportWithdrawal = z.output<typeof ReportWithdrawalRow>;
 export type DeductReportRow = z.output<typeof ReportDeductRow>;
 export type FeesReportRow = z.output<typeof ReportFeesRow>;

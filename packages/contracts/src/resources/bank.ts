@@ -61,7 +61,7 @@ export const BANK_WITHDRAW_STATUS: Record<number, string> = { 0: '处理中', 1:
 /** What the bank log (/noteBocLog) records: one row per exchange with the bank. */
 export const BANK_LOG_ACTIONS: Record<string, string> = {
   RegSubMerInfo: '子商户进件', SendMobileMessageForSubMer: '发送验证短信', VerifyMessageCodeAndRandomAmount: '验证码与随机金额验证',
-  UpdateSubMerchantStatusRequest: '变更子商户状态', SubAccQuery: '子账户余额查询', Withdrawal: '提现',
+  UpdateSubMerchantStatusRequest: '变更子商户状态', SubAccQuery: '子账户余额查询', Withdrawal: '提现', WithdrawalQuery: '提现查单',
 };
 
 const bankTypes = Object.fromEntries(Object.entries(BANK_NAMES).map(([k, v]) => [k, v]));

@@ -1,4 +1,4 @@
-import { bigint, boolean, integer, pgTable, primaryKey, text, varchar } from 'drizzle-orm/pg-core';
+import { bigint, boolean, index, integer, pgTable, primaryKey, text, varchar } from 'drizzle-orm/pg-core';
 import { companyId, createdAt, id, ref, updatedAt } from './common.ts';
 
 /** 单位分类: a platform-wide dictionary (no tenant). */
@@ -25,6 +25,8 @@ export const companies = pgTable('companies', {
   /** SMS price per notify type, in 分: 1 短信, 2 电话 */
   smsPriceFen: integer('sms_price_fen').notNull().default(10),
   phonePriceFen: integer('phone_price_fen').notNull().default(20),
+  /** 短信余额 in 分, topped up by the platform and charged per priced message; null = no credit kept */
+  smsCreditFen: bigint('sms_credit_fen', { mode: 'number' }),
   /** whether device-plan permissions are checked (SPEC §5) */
   deviceCheck: boolean('device_check').notNull().default(false),
   /** argon2id hash of the valve-control password ('' = not set); a value from before 0029 may be plain until first used */
@@ -56,6 +58,12 @@ export const smsConfigs = pgTable('sms_configs', {
   /** 腾讯云 SmsSdkAppId */
   sdkAppId: varchar('sdk_app_id', { length: 32 }).notNull().default(''),
   region: varchar('region', { length: 32 }).notNull().default(''),
+  /** 语音通知: 阿里云 TtsCode / 腾讯云 VMS TemplateId (one variable: content) */
+  voiceTemplateCode: varchar('voice_template_code', { length: 64 }).notNull().default(''),
+  /** 阿里云 CalledShowNumber (主叫显号) */
+  voiceShowNumber: varchar('voice_show_number', { length: 32 }).notNull().default(''),
+  /** 腾讯云 VoiceSdkAppid */
+  voiceSdkAppId: varchar('voice_sdk_app_id', { length: 32 }).notNull().default(''),
   updatedBy: ref('updated_by'),
   updatedAt: updatedAt(),
 });
@@ -104,3 +112,19 @@ export const exportConfigs = pgTable('export_configs', {
   updatedBy: ref('updated_by'),
   updatedAt: updatedAt(),
 }, (t) => [primaryKey({ columns: [t.companyId, t.exportKey] })]);
+
+/** 短信余额流水: top-ups, charges per message and refunds of messages not delivered (issue 14 item 10). */
+export const smsCreditJournal = pgTable('sms_credit_journal', {
+  id: id(),
+  companyId: companyId(),
+  /** topup 充值, charge 扣费, refund 退回 */
+  kind: varchar('kind', { length: 8 }).notNull(),
+  /** signed: + top-up / refund, − charge */
+  amountFen: bigint('amount_fen', { mode: 'number' }).notNull(),
+  /** the balance after it */
+  balanceFen: bigint('balance_fen', { mode: 'number' }).notNull(),
+  notificationId: ref('notification_id'),
+  memo: varchar('memo', { length: 200 }).notNull().default(''),
+  operatorName: varchar('operator_name', { length: 64 }).notNull().default(''),
+  createdAt: createdAt(),
+}, (t) => [index('sms_credit_journal_company').on(t.companyId, t.id)]);

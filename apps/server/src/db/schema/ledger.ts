@@ -1,3 +1,4 @@
+import { sql } from 'drizzle-orm';
 import { bigint, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, uniqueIndex, varchar, boolean } from 'drizzle-orm/pg-core';
 import { companyId, createdAt, id, ref, ts, updatedAt } from './common.ts';
 import { owners, rooms } from './area.ts';
@@ -228,7 +229,7 @@ export const notifications = pgTable('notifications', {
   channel: varchar('channel', { length: 8 }).notNull(),
   phone: varchar('phone', { length: 20 }).notNull().default(''),
   content: text('content').notNull(),
-  /** queued, sending (claimed by a sender until lease_until), sent, failed */
+  /** queued, sending (claimed by a sender until lease_until), sent, failed, held (短信余额不足: queued again by a top-up) */
   status: varchar('status', { length: 8 }).notNull().default('queued'),
   /** a 'sending' row belongs to its sender until then; later another sender may try once more */
   leaseUntil: ts('lease_until'),
@@ -252,7 +253,9 @@ export const notifications = pgTable('notifications', {
   receiptAt: ts('receipt_at'),
   /** what the message cost the company (its price per notify type once the provider accepted it) */
   costFen: integer('cost_fen').notNull().default(0),
-}, (t) => [uniqueIndex('notifications_idempotency').on(t.companyId, t.idempotencyKey)]);
+  /** what was charged to the company's SMS credit for it (refunded when it fails or is not delivered) */
+  creditFen: integer('credit_fen').notNull().default(0),
+}, (t) => [uniqueIndex('notifications_idempotency').on(t.companyId, t.idempotencyKey), index('notifications_held').on(t.companyId).where(sql`status = 'held'`)]);
 
 /**
  * A company's own WeChat Pay / Alipay merchant (支付商户, issue 14 item 6): used for its owners' online

@@ -12,6 +12,8 @@ export const reconcileRows = pgTable('reconcile_rows', {
   id: id(),
   /** the order's company; NULL: an order this platform never had */
   companyId: bigint('company_id', { mode: 'number' }),
+  /** whose merchant's statement the row is of: a company's own merchant, 0 the platform's */
+  merchantCompanyId: bigint('merchant_company_id', { mode: 'number' }).notNull().default(0),
   /** wechat | alipay */
   channel: varchar('channel', { length: 16 }).notNull(),
   /** the statement day (Beijing) */
@@ -47,4 +49,6 @@ export const reconcileRuns = pgTable('reconcile_runs', {
   ranAt: ts('ran_at').notNull().defaultNow(),
   /** who ran it ('定时任务' for the daily job) */
   ranBy: varchar('ran_by', { length: 64 }).notNull().default(''),
-}, (t) => [primaryKey({ columns: [t.channel, t.day] })]);
+  /** whose merchant's statement: a company's own merchant, 0 the platform's */
+  merchantCompanyId: bigint('merchant_company_id', { mode: 'number' }).notNull().default(0),
+}, (t) => [primaryKey({ columns: [t.channel, t.day, t.merchantCompanyId] })]);

@@ -4,3 +4,4 @@ export { bankFromConfig, type BankSetup } from './setup.ts';
 export { bankClient, type BankClient } from './client.ts';
 export { startBankEmulator, SANDBOX_SUB_MER, type BankEmulator } from './emulator.ts';
 export { seedBankDemo } from './seed.ts';
+export { pollWithdrawals, NEVER_ARRIVES_MS } from './poll.ts';

@@ -160,6 +160,20 @@ export async function finishWithdrawal(tx: Tx, id: number, o: { status: number; 
     WHERE id = ${id} AND status = 0`);
 }
 
+/** Withdrawals still 处理中 (the bank's answer was lost) that were asked at least `minAgeMs` ago, oldest first. */
+export async function pendingWithdrawals(tx: Tx, minAgeMs: number, limit: number) {
+  const r = await tx.execute(sql`
+    SELECT w.id, w.company_id, w.property_id, w.sub_mer_id, w.amount_fen, p.status AS property_status, c.bank_type,
+      extract(epoch FROM now() - w.created_at)::float8 * 1000 AS age_ms
+    FROM bank_withdrawals w JOIN property_infos p ON p.id = w.property_id JOIN companies c ON c.id = w.company_id
+    WHERE w.status = 0 AND w.created_at < now() - make_interval(secs => ${minAgeMs / 1000})
+    ORDER BY w.id LIMIT ${limit}`);
+  return r.rows.map((x) => ({
+    id: num(x.id), companyId: num(x.company_id), propertyId: num(x.property_id), subMerId: String(x.sub_mer_id), amountFen: num(x.amount_fen),
+    propertyStatus: String(x.property_status), bankType: num(x.bank_type), ageMs: Number(x.age_ms),
+  }));
+}
+
 export async function listWithdrawals(tx: Tx, f: { companyId: number | null; subMerId?: string; id?: number }, limit: number, offset: number) {
   const w: SQL[] = [sql`true`];
   if (f.companyId != null) w.push(sql`w.company_id = ${f.companyId}`);

@@ -13,15 +13,20 @@ export interface SmsConfigRow {
   templateCode: string;
   sdkAppId: string;
   region: string;
+  voiceTemplateCode: string;
+  voiceShowNumber: string;
+  voiceSdkAppId: string;
   updatedAt: string | null;
 }
 
 const cols = sql`company_id AS "companyId", provider, access_key_id AS "accessKeyId", secret_enc AS "secretEnc", sign_name AS "signName",
-  template_code AS "templateCode", sdk_app_id AS "sdkAppId", region, ${localTime(sql`updated_at`)} AS "updatedAt"`;
+  template_code AS "templateCode", sdk_app_id AS "sdkAppId", region, voice_template_code AS "voiceTemplateCode", voice_show_number AS "voiceShowNumber",
+  voice_sdk_app_id AS "voiceSdkAppId", ${localTime(sql`updated_at`)} AS "updatedAt"`;
 
 const rowOf = (x: Record<string, unknown>): SmsConfigRow => ({
   companyId: Number(x.companyId), provider: String(x.provider), accessKeyId: String(x.accessKeyId), secretEnc: String(x.secretEnc),
   signName: String(x.signName), templateCode: String(x.templateCode), sdkAppId: String(x.sdkAppId), region: String(x.region),
+  voiceTemplateCode: String(x.voiceTemplateCode), voiceShowNumber: String(x.voiceShowNumber), voiceSdkAppId: String(x.voiceSdkAppId),
   updatedAt: x.updatedAt == null ? null : String(x.updatedAt),
 });
 
@@ -45,10 +50,13 @@ export async function secretsByKeyId(tx: Tx, provider: string, accessKeyId: stri
 
 export async function saveSmsConfig(tx: Tx, c: Omit<SmsConfigRow, 'updatedAt'>, updatedBy: number | null) {
   await tx.execute(sql`
-    INSERT INTO sms_configs (company_id, provider, access_key_id, secret_enc, sign_name, template_code, sdk_app_id, region, updated_by, updated_at)
-    VALUES (${c.companyId}, ${c.provider}, ${c.accessKeyId}, ${c.secretEnc}, ${c.signName}, ${c.templateCode}, ${c.sdkAppId}, ${c.region}, ${updatedBy}, now())
+    INSERT INTO sms_configs (company_id, provider, access_key_id, secret_enc, sign_name, template_code, sdk_app_id, region,
+      voice_template_code, voice_show_number, voice_sdk_app_id, updated_by, updated_at)
+    VALUES (${c.companyId}, ${c.provider}, ${c.accessKeyId}, ${c.secretEnc}, ${c.signName}, ${c.templateCode}, ${c.sdkAppId}, ${c.region},
+      ${c.voiceTemplateCode}, ${c.voiceShowNumber}, ${c.voiceSdkAppId}, ${updatedBy}, now())
     ON CONFLICT (company_id) DO UPDATE SET provider = EXCLUDED.provider, access_key_id = EXCLUDED.access_key_id, secret_enc = EXCLUDED.secret_enc,
       sign_name = EXCLUDED.sign_name, template_code = EXCLUDED.template_code, sdk_app_id = EXCLUDED.sdk_app_id, region = EXCLUDED.region,
+      voice_template_code = EXCLUDED.voice_template_code, voice_show_number = EXCLUDED.voice_show_number, voice_sdk_app_id = EXCLUDED.voice_sdk_app_id,
       updated_by = EXCLUDED.updated_by, updated_at = now()`);
 }
 

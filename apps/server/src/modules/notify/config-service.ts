@@ -24,6 +24,9 @@ async function answer(ctx: Ctx, setup: SmsSetup, companyId: number) {
       templateCode: c?.templateCode ?? '',
       sdkAppId: c?.sdkAppId ?? '',
       region: c?.region ?? '',
+      voiceTemplateCode: c?.voiceTemplateCode ?? '',
+      voiceShowNumber: c?.voiceShowNumber ?? '',
+      voiceSdkAppId: c?.voiceSdkAppId ?? '',
       updatedAt: c?.updatedAt ?? null,
       mode: setup.mode,
       ...prices,
@@ -45,6 +48,12 @@ function missing(b: z.output<typeof SmsConfigBody>, secretSet: boolean): string 
   if (ali && !/^SMS_\d+$/.test(b.templateCode)) return '阿里云模板编号应形如 SMS_123456789';
   if (!ali && !/^\d+$/.test(b.templateCode)) return '腾讯云模板 ID 应为数字';
   if (!ali && !/^\d{10}$/.test(b.sdkAppId)) return '腾讯云 SdkAppId 应为 10 位数字';
+  // 语音通知 is optional: blank leaves phone notices to the log
+  if (!b.voiceTemplateCode) return null;
+  if (ali && !/^TTS_\d+$/.test(b.voiceTemplateCode)) return '阿里云语音模板编号应形如 TTS_123456789';
+  if (ali && !/^\d{5,20}$/.test(b.voiceShowNumber)) return '请填写阿里云语音主叫显号（已审核的号码）';
+  if (!ali && !/^\d+$/.test(b.voiceTemplateCode)) return '腾讯云语音模板 ID 应为数字';
+  if (!ali && !/^\d{10}$/.test(b.voiceSdkAppId)) return '腾讯云 VoiceSdkAppid 应为 10 位数字';
   return null;
 }
 
@@ -61,6 +70,8 @@ export async function saveConfig(ctx: Ctx, setup: SmsSetup, b: z.output<typeof S
     await configRepo.saveSmsConfig(tx, {
       companyId, provider: b.provider, accessKeyId: b.provider === 'log' ? '' : b.accessKeyId, secretEnc: b.provider === 'log' ? '' : sealed,
       signName: b.signName, templateCode: b.templateCode, sdkAppId: b.provider === 'tencent' ? b.sdkAppId : '', region: b.provider === 'tencent' ? b.region : '',
+      voiceTemplateCode: b.provider === 'log' ? '' : b.voiceTemplateCode, voiceShowNumber: b.provider === 'aliyun' && b.voiceTemplateCode ? b.voiceShowNumber : '',
+      voiceSdkAppId: b.provider === 'tencent' && b.voiceTemplateCode ? b.voiceSdkAppId : '',
     }, ctx.user.id);
   });
   return answer(ctx, setup, companyId);

@@ -3,6 +3,7 @@ import { API } from '@meter/contracts';
 import { routes } from '../../http/routes.ts';
 import * as bulk from './bulk-service.ts';
 import * as config from './config-service.ts';
+import * as credit from './credit-service.ts';
 import * as rules from './rules-service.ts';
 import * as notify from './service.ts';
 import type { SmsSetup } from './sms/setup.ts';
@@ -14,6 +15,9 @@ export default function notifyRoutes(app: FastifyInstance, sms: SmsSetup) {
   r.endpoint(API.notify.list, ({ query }, ctx) => notify.listNotifications(ctx, query));
   r.endpoint(API.notify.config, (_req, ctx) => config.getConfig(ctx, sms));
   r.endpoint(API.notify.saveConfig, ({ body }, ctx) => config.saveConfig(ctx, sms, body));
+  r.endpoint(API.notify.credit, (_req, ctx) => credit.getCredit(ctx));
+  r.endpoint(API.notify.creditTopUp, ({ body }, ctx) => credit.topUp(ctx, body));
+  r.endpoint(API.notify.creditJournal, ({ query }, ctx) => credit.journal(ctx, query));
   const S = API.sms;
   r.endpoint(S.templateList, ({ query }, ctx) => rules.listTemplates(ctx, query));
   r.endpoint(S.templateDetail, ({ query }, ctx) => rules.getTemplate(ctx, query.id));

@@ -7,6 +7,7 @@ import { Page } from '../../http/envelope.ts';
 import { offsetOf } from '../../http/paging.ts';
 import { rangeOf } from '../../time.ts';
 import { SendError, type NotifyProvider, type OutgoingMessage } from './provider.ts';
+import * as credit from './credit-repo.ts';
 import * as repo from './repo.ts';
 
 // Notifications (短信/电话提醒): queued in the transaction that decided them (so a rolled-back balance
@@ -48,7 +49,12 @@ export const backoffMs = (attempt: number, baseMs = 60_000) => baseMs * 4 ** (at
  */
 export async function sendQueued(db: Db, providers: ProviderFor, limitOrOptions: number | SendOptions = 100, leaseMs?: number): Promise<number> {
   const o: SendOptions = typeof limitOrOptions === 'number' ? { limit: limitOrOptions, leaseMs } : limitOrOptions;
-  const batch = await db.tx(SYSTEM_SCOPE, (tx) => repo.claimForSending(tx, o.limit ?? 100, o.leaseMs ?? 5 * 60_000));
+  // claimed and charged to the company's SMS credit in one transaction; those it does not cover are held (余额不足)
+  const batch = await db.tx(SYSTEM_SCOPE, async (tx) => {
+    const claimed = await repo.claimForSending(tx, o.limit ?? 100, o.leaseMs ?? 5 * 60_000);
+    const held = await credit.chargeClaimed(tx, claimed.map((n) => n.id));
+    return claimed.filter((n) => !held.has(n.id));
+  });
   const cache = new Map<string, Promise<NotifyProvider>>();
   const providerOf = (companyId: number, channel: string) => {
     if (typeof providers !== 'function') return Promise.resolve(providers);
@@ -78,10 +84,12 @@ export async function sendQueued(db: Db, providers: ProviderFor, limitOrOptions:
       }
     }
     const name = provider?.name ?? (typeof providers === 'function' ? 'log' : providers.name);
-    await db.tx(SYSTEM_SCOPE, (tx) => {
+    await db.tx(SYSTEM_SCOPE, async (tx) => {
       if (accepted) return repo.markSent(tx, n.id, n.attempt, name, accepted.ref, accepted.answer);
       const again = retry && n.attempt < repo.MAX_RETRY_ATTEMPTS ? backoffMs(n.attempt, o.retryBaseMs) : null;
-      return repo.markFailed(tx, n.id, n.attempt, name, again == null ? error : `${error}（将于稍后重试）`, answer, again);
+      await repo.markFailed(tx, n.id, n.attempt, name, again == null ? error : `${error}（将于稍后重试）`, answer, again);
+      // failed for good: its charge goes back to the credit
+      if (again == null) await credit.refundFailed(tx, n.id);
     });
   }
   return batch.length;
@@ -102,7 +110,10 @@ export async function collectReceipts(db: Db, providers: ProviderFor, limit = 20
     if (!p?.receipts || p.name !== list[0].provider) continue;
     const got = await p.receipts(list).catch(() => []);
     for (const r of got) {
-      await db.tx(SYSTEM_SCOPE, (tx) => repo.recordReceipt(tx, r.id, r.delivered, r.text.slice(0, 200), r.at));
+      await db.tx(SYSTEM_SCOPE, async (tx) => {
+        await repo.recordReceipt(tx, r.id, r.delivered, r.text.slice(0, 200), r.at);
+        if (!r.delivered) await credit.refundFailed(tx, r.id);
+      });
       n++;
     }
   }

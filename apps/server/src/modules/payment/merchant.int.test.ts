@@ -8,6 +8,8 @@ import { companyMerchants, emulatorMerchants, fingerprint, pemOf } from './merch
 import { alipay } from './providers/alipay.ts';
 import { decryptResource, wechatPay } from './providers/wechat.ts';
 import { recoverPayments } from './recover.ts';
+import { reconcileDay } from '../reconcile/service.ts';
+import { businessDate } from '../../time.ts';
 import type { Payments } from './service.ts';
 
 // 支付商户 per company (issue 14 item 6): the company's own WeChat Pay / Alipay merchant is stored
@@ -169,6 +171,28 @@ describe('company merchant configuration', () => {
     const r = await recoverPayments(t.db, payments, { minAgeMs: 0 });
     expect(r.failed).toBe(0);
     expect(await credits(lost.outTradeNo)).toBe(1);
+  });
+
+  it('reconciliation: the company’s own merchant statement is reconciled on its own; the platform’s run keeps its rows', async () => {
+    const paid = await order('wechat', '12.00');
+    await em.pay(paid.outTradeNo);
+    const gone = await order('wechat', '4.00');
+    await em.pay(gone.outTradeNo);
+    em.revoke(gone.outTradeNo); // the provider has no success for it any more
+    const day = businessDate(new Date());
+    ok(await t.call(a.token, { method: 'POST', url: '/yewu/api/Reconcile/Run', payload: { day, channel: 'wechat' } }));
+    const rows = async (merchant: number) =>
+      (await t.owner.query(`SELECT out_trade_no, outcome, company_id::int AS company_id FROM reconcile_rows WHERE day = $1 AND channel = 'wechat' AND merchant_company_id = $2`, [day, merchant])).rows;
+    const mine = await rows(a.companyId);
+    expect(mine.find((r) => r.out_trade_no === paid.outTradeNo)).toMatchObject({ outcome: 'matched', company_id: a.companyId });
+    expect(mine.find((r) => r.out_trade_no === gone.outTradeNo)).toMatchObject({ outcome: 'missing_there', company_id: a.companyId });
+    expect(mine.every((r) => r.company_id === a.companyId)).toBe(true);
+    // the platform merchant's statement holds none of the company's trades, and its run removes none of the company's rows
+    await reconcileDay(t.db, payments, 'wechat', day, '测试');
+    expect((await rows(0)).some((r) => r.out_trade_no === paid.outTradeNo)).toBe(false);
+    expect(await rows(a.companyId)).toHaveLength(mine.length);
+    const list = ok(await t.call(a.token, { method: 'GET', url: `/yewu/api/Reconcile/Rows?day=${day}&channel=wechat&index=1&size=100` }));
+    expect(list.find((r: { outTradeNo: string }) => r.outTradeNo === paid.outTradeNo)).toMatchObject({ outcome: 'matched' });
   });
 
   it('disabled: the platform’s merchant takes the company’s orders again', async () => {

@@ -1,7 +1,7 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../../test/helpers.ts';
-import { balances, billingCompany, type BillingCompany } from '../billing/fixtures.ts';
+import { balances, billingCompany, makeMeter, type BillingCompany } from '../billing/fixtures.ts';
 import { freshKeys, publicOf } from './emulator/keys.ts';
 import { alipayNotification, startEmulator, wechatHeaders, wechatNotification, type Emulator } from './emulator/server.ts';
 import { alipay } from './providers/alipay.ts';
@@ -57,7 +57,7 @@ beforeAll(async () => {
     },
   };
   t = await testApp(undefined, { payments });
-  a = await billingCompany(t, { rooms: 4 });
+  a = await billingCompany(t, { rooms: 5 });
 });
 afterAll(async () => {
   await t?.close();
@@ -84,6 +84,24 @@ describe('WeChat Pay API v3 (emulator)', () => {
     expect(par.map((r) => r.statusCode)).toEqual(Array(10).fill(204));
     expect(await credits(o.outTradeNo)).toBe(1);
     expect((await balances(t.owner, a.owners[0])).electric).toMatchObject({ balance: 2500, sum: 2500 });
+  });
+
+  it('an owed room whose valve the arrears closed reopens once the owner pays its QR through the emulator', async () => {
+    const [room, owner] = [a.rooms[4], a.owners[4]];
+    const meter = await makeMeter(t.owner, { companyId: a.companyId, roomId: room, schemeId: a.schemes.flat, alarmSchemeId: a.alarm });
+    // in arrears and closed for it (as settlement and the close command left it); the account is made by its first posting
+    const cash = await t.call(a.token, { method: 'POST', url: '/yewu/api/Energy/Prepay', payload: { roomId: room, wallet: 'electric', amount: '1.00', payMethod: 'cash' } });
+    expect(cash.body.code).toBe('SUCCESS');
+    await t.owner.query(`UPDATE accounts SET balance_fen = -500, alarm_level = 3 WHERE owner_id = $1 AND wallet = 'electric'`, [owner]);
+    await t.owner.query(`UPDATE meters SET valve_state = 0 WHERE id = $1`, [meter]);
+    const o = await order('wechat', room, '50.00');
+    const page = await (await fetch(o.codeUrl)).text();
+    const action = /action="([^"]+)"/.exec(page)![1];
+    expect(await (await fetch(em.url + action, { method: 'POST' })).text()).toContain('商户已确认到账');
+    expect(await credits(o.outTradeNo)).toBe(1);
+    const cmds = (await t.owner.query(`SELECT kind, origin FROM commands WHERE meter_id = $1`, [meter])).rows;
+    expect(cmds).toEqual([{ kind: 'open', origin: 2 }]);
+    expect(Number((await t.owner.query(`SELECT alarm_level FROM accounts WHERE owner_id = $1 AND wallet = 'electric'`, [owner])).rows[0].alarm_level)).toBe(0);
   });
 
   it('the rejection corpus changes nothing; the genuine notify then credits', async () => {

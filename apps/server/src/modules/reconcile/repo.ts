@@ -26,11 +26,14 @@ export async function ordersByNo(tx: Tx, channel: string, nos: string[]): Promis
   return r.rows.map(orderOf);
 }
 
-/** Our orders of this channel credited on this Beijing day. */
-export async function ordersPaidOn(tx: Tx, channel: string, day: string): Promise<OrderHere[]> {
+/** The platform's merchant (0) or a company's own merchant (its id). */
+export type Merchant = number;
+
+/** Our orders of this channel and merchant credited on this Beijing day. */
+export async function ordersPaidOn(tx: Tx, channel: string, day: string, merchant: Merchant = 0): Promise<OrderHere[]> {
   const r = await tx.execute(sql`
     SELECT ${orderCols} FROM payments
-    WHERE channel = ${channel} AND status = 'paid'
+    WHERE channel = ${channel} AND status = 'paid' AND coalesce(merchant_company_id, 0) = ${merchant}
       AND paid_at >= (${day}::date)::timestamp AT TIME ZONE 'Asia/Shanghai' AND paid_at < (${day}::date + 1)::timestamp AT TIME ZONE 'Asia/Shanghai'`);
   return r.rows.map(orderOf);
 }
@@ -56,33 +59,42 @@ export interface RowIn {
 }
 
 /** One run at a time per channel and day (another waits, then redoes it on fresh data). */
-export async function lockDay(tx: Tx, channel: string, day: string) {
-  await tx.execute(sql`SELECT pg_advisory_xact_lock(724043, hashtext(${`${channel}:${day}`}))`);
+export async function lockDay(tx: Tx, channel: string, day: string, merchant: Merchant = 0) {
+  await tx.execute(sql`SELECT pg_advisory_xact_lock(724043, hashtext(${`${channel}:${day}:${merchant}`}))`);
+}
+
+/** The companies whose own merchant of this channel is enabled. */
+export async function companyMerchantsOf(tx: Tx, channel: string): Promise<number[]> {
+  const r = await tx.execute(sql`
+    SELECT company_id FROM company_merchants WHERE ${channel === 'wechat' ? sql`wx_enabled` : sql`ali_enabled`} ORDER BY company_id`);
+  return r.rows.map((x) => Number(x.company_id));
 }
 
 /**
  * The day's rows become exactly `rows`: each (channel, day, out_trade_no) updated in place (a 补单
  * already made is kept), rows no longer found removed, and the run recorded.
  */
-export async function saveDay(tx: Tx, channel: string, day: string, rows: RowIn[], statementRows: number, ranBy: string) {
+export async function saveDay(tx: Tx, channel: string, day: string, rows: RowIn[], statementRows: number, ranBy: string, merchant: Merchant = 0) {
   for (let i = 0; i < rows.length; i += 500) {
     const part = rows.slice(i, i + 500);
     await tx.execute(sql`
-      INSERT INTO reconcile_rows (company_id, channel, day, out_trade_no, trade_no, trade_time, provider_fen, payment_id, our_fen, our_status, outcome)
-      VALUES ${sql.join(part.map((r) => sql`(${r.companyId}, ${channel}, ${day}, ${r.outTradeNo}, ${r.tradeNo}, ${r.tradeTime}, ${r.providerFen}, ${r.paymentId}, ${r.ourFen}, ${r.ourStatus}, ${r.outcome})`), sql`, `)}
+      INSERT INTO reconcile_rows (company_id, merchant_company_id, channel, day, out_trade_no, trade_no, trade_time, provider_fen, payment_id, our_fen, our_status, outcome)
+      VALUES ${sql.join(part.map((r) => sql`(${r.companyId ?? (merchant || null)}, ${merchant}, ${channel}, ${day}, ${r.outTradeNo}, ${r.tradeNo}, ${r.tradeTime}, ${r.providerFen}, ${r.paymentId}, ${r.ourFen}, ${r.ourStatus}, ${r.outcome})`), sql`, `)}
       ON CONFLICT (channel, day, out_trade_no) DO UPDATE SET
-        company_id = EXCLUDED.company_id, trade_no = EXCLUDED.trade_no, trade_time = EXCLUDED.trade_time, provider_fen = EXCLUDED.provider_fen,
+        company_id = EXCLUDED.company_id, merchant_company_id = EXCLUDED.merchant_company_id, trade_no = EXCLUDED.trade_no, trade_time = EXCLUDED.trade_time, provider_fen = EXCLUDED.provider_fen,
         payment_id = EXCLUDED.payment_id, our_fen = EXCLUDED.our_fen, our_status = EXCLUDED.our_status, outcome = EXCLUDED.outcome, updated_at = now()`);
   }
   const nos = rows.map((r) => r.outTradeNo);
-  await tx.execute(sql`DELETE FROM reconcile_rows WHERE channel = ${channel} AND day = ${day} ${nos.length ? sql`AND out_trade_no NOT IN ${nos}` : sql``}`);
   await tx.execute(sql`
-    INSERT INTO reconcile_runs (channel, day, statement_rows, ran_at, ran_by) VALUES (${channel}, ${day}, ${statementRows}, now(), ${ranBy})
-    ON CONFLICT (channel, day) DO UPDATE SET statement_rows = EXCLUDED.statement_rows, ran_at = now(), ran_by = EXCLUDED.ran_by`);
+    DELETE FROM reconcile_rows WHERE channel = ${channel} AND day = ${day} AND merchant_company_id = ${merchant} ${nos.length ? sql`AND out_trade_no NOT IN ${nos}` : sql``}`);
+  await tx.execute(sql`
+    INSERT INTO reconcile_runs (channel, day, merchant_company_id, statement_rows, ran_at, ran_by) VALUES (${channel}, ${day}, ${merchant}, ${statementRows}, now(), ${ranBy})
+    ON CONFLICT (channel, day, merchant_company_id) DO UPDATE SET statement_rows = EXCLUDED.statement_rows, ran_at = now(), ran_by = EXCLUDED.ran_by`);
 }
 
-export async function runOf(tx: Tx, channel: string, day: string) {
-  const r = await tx.execute(sql`SELECT ${localTime(sql`ran_at`)} AS ran_at, ran_by FROM reconcile_runs WHERE channel = ${channel} AND day = ${day}`);
+export async function runOf(tx: Tx, channel: string, day: string, merchant: Merchant = 0) {
+  const r = await tx.execute(sql`
+    SELECT ${localTime(sql`ran_at`)} AS ran_at, ran_by FROM reconcile_runs WHERE channel = ${channel} AND day = ${day} AND merchant_company_id = ${merchant}`);
   const x = r.rows[0];
   return x ? { ranAt: String(x.ran_at), ranBy: String(x.ran_by) } : null;
 }

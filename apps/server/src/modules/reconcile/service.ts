@@ -15,17 +15,24 @@ import * as repo from './repo.ts';
 // its rows stored and classified against our orders (classify.ts) for every company at once — the
 // statement is the merchant's — and each company reads its own rows (row-level security; a trade with
 // no order here is the platform's only). 补单 of a 本地缺单 row queries the provider and credits through
-// the payment module's recovery path (once per order). The daily job reconciles yesterday.
+// the payment module's recovery path (once per order). The daily job reconciles yesterday. A company
+// with its own merchant (支付商户) has its own statement: it is reconciled on its own
+// (merchant_company_id), against that merchant's orders only, and its rows are the company's.
 
 type Channel = 'wechat' | 'alipay';
 
 export const OUTCOME_TEXT: Record<Outcome, string> = { matched: '已匹配', missing_here: '本地缺单', missing_there: '平台缺单', amount_differs: '金额不符' };
 const OUR_STATUS_TEXT: Record<string, string> = { paid: '已入账', created: '待支付', closed: '已关闭', '': '无此订单' };
 
-/** Downloads and classifies one statement; re-running the same day updates its rows in place. */
-export async function reconcileDay(db: Db, pay: Payments, channel: Channel, day: string, ranBy: string) {
-  const gateway = pay.gateways[channel];
-  if (!gateway) throw refuse('PAY_CHANNEL_OFF', `${CHANNEL_TEXT[channel]}未接入支付平台（当前为模拟支付），没有对账单可下载`);
+/**
+ * Downloads and classifies one statement — the platform merchant's, or (merchant = a company id) that
+ * company's own merchant's; re-running the same day updates its rows in place.
+ */
+export async function reconcileDay(db: Db, pay: Payments, channel: Channel, day: string, ranBy: string, merchant: repo.Merchant = 0) {
+  const gateway = merchant ? await pay.merchants?.load(db, merchant, channel) : pay.gateways[channel];
+  if (!gateway) {
+    throw refuse('PAY_CHANNEL_OFF', merchant ? `该单位未启用自己的${CHANNEL_TEXT[channel]}商户` : `${CHANNEL_TEXT[channel]}未接入支付平台（当前为模拟支付），没有对账单可下载`);
+  }
   if (day > businessDate(now())) throw refuse('DAY_IN_FUTURE', '对账日期不能晚于今天');
   let statement: StatementRow[];
   try {
@@ -34,12 +41,12 @@ export async function reconcileDay(db: Db, pay: Payments, channel: Channel, day:
     throw refuse('PAY_PROVIDER_ERROR', `下载${CHANNEL_TEXT[channel]}对账单失败，请稍后重试（${(e as Error).message}）`);
   }
   return db.tx(SYSTEM_SCOPE, async (tx) => {
-    await repo.lockDay(tx, channel, day);
+    await repo.lockDay(tx, channel, day, merchant);
     const known = await repo.ordersByNo(tx, channel, statement.map((s) => s.outTradeNo));
-    const paidHere = await repo.ordersPaidOn(tx, channel, day);
+    const paidHere = await repo.ordersPaidOn(tx, channel, day, merchant);
     const elsewhere = await repo.paidInOtherStatements(tx, channel, day, paidHere.map((o) => o.outTradeNo));
     const rows = classify(statement, known, paidHere, elsewhere);
-    await repo.saveDay(tx, channel, day, rows, statement.length, ranBy);
+    await repo.saveDay(tx, channel, day, rows, statement.length, ranBy, merchant);
     return { statementRows: statement.length, rows: rows.length };
   });
 }
@@ -62,10 +69,23 @@ export async function summary(ctx: Ctx, q: { channel: Channel; day: string }) {
   });
 }
 
-/** 对账: the statement of that day and provider, then the summary the caller sees. */
+/** The companies' own merchants of a channel to reconcile: the caller's company's, or every one for the platform. */
+async function ownMerchants(ctx: Ctx, channel: Channel): Promise<number[]> {
+  const all = await ctx.db.tx(SYSTEM_SCOPE, (tx) => repo.companyMerchantsOf(tx, channel));
+  return ctx.scope.companyId == null ? all : all.filter((c) => c === ctx.scope.companyId);
+}
+
+/**
+ * 对账: the statement of that day and provider — the platform merchant's, and the own merchant's of the
+ * caller's company (a platform admin: of every company that has one) — then the summary the caller sees.
+ */
 export async function run(ctx: Ctx, pay: Payments, b: { channel: Channel; day: string }) {
   ctx.audit.target = `${CHANNEL_TEXT[b.channel]} ${b.day}`;
-  await reconcileDay(ctx.db, pay, b.channel, b.day, ctx.user.realName || ctx.user.username);
+  const by = ctx.user.realName || ctx.user.username;
+  const own = pay.merchants ? await ownMerchants(ctx, b.channel) : [];
+  // the platform's statement unless only the company's own merchant is in use
+  if (pay.gateways[b.channel] || !own.length) await reconcileDay(ctx.db, pay, b.channel, b.day, by);
+  for (const m of own) await reconcileDay(ctx.db, pay, b.channel, b.day, by, m);
   return summary(ctx, b);
 }
 
@@ -142,14 +162,18 @@ export async function reconcileYesterday(db: Db, pay: Payments, at: Date = now()
   const done: string[] = [];
   const failed: string[] = [];
   for (const channel of Object.keys(pay.gateways) as Channel[]) {
-    const ran = await db.tx(SYSTEM_SCOPE, (tx) => repo.runOf(tx, channel, day));
-    if (ran) continue;
-    try {
-      await reconcileDay(db, pay, channel, day, '定时任务');
-      done.push(`${channel}:${day}`);
-    } catch (e) {
-      // one provider failing does not keep the other from its statement; the next check retries it
-      failed.push((e as Error).message);
+    // the platform's merchant, then every company's own
+    const own = pay.merchants ? await db.tx(SYSTEM_SCOPE, (tx) => repo.companyMerchantsOf(tx, channel)) : [];
+    for (const merchant of [0, ...own]) {
+      const ran = await db.tx(SYSTEM_SCOPE, (tx) => repo.runOf(tx, channel, day, merchant));
+      if (ran) continue;
+      try {
+        await reconcileDay(db, pay, channel, day, '定时任务', merchant);
+        done.push(`${channel}:${day}${merchant ? `:${merchant}` : ''}`);
+      } catch (e) {
+        // one statement failing does not keep the others; the next check retries it
+        failed.push((e as Error).message);
+      }
     }
   }
   if (failed.length) throw new Error(failed.join('；'));

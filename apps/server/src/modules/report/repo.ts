@@ -65,6 +65,21 @@ export async function bankByDay(tx: Tx, f: ReportFilter) {
   return r.rows;
 }
 
+/** 子账户提现: the bank sub-merchants' withdrawals asked in the period (newest first). */
+export async function withdrawalsIn(tx: Tx, f: ReportFilter, limit = 500) {
+  const w: SQL[] = [sql`w.created_at >= ${f.from.toISOString()}::timestamptz`, sql`w.created_at < ${f.to.toISOString()}::timestamptz`];
+  if (f.companyId != null) w.push(sql`w.company_id = ${f.companyId}`);
+  const where = sql.join(w, sql` AND `);
+  const rows = await tx.execute(sql`
+    SELECT w.id, to_char(w.created_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS') AS created_at,
+      to_char(w.finished_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD HH24:MI:SS') AS finished_at, p.name AS property_name, w.sub_mer_id,
+      w.amount_fen, w.status, w.bank_serial, w.reason, w.operator_name
+    FROM bank_withdrawals w JOIN property_infos p ON p.id = w.property_id WHERE ${where} ORDER BY w.id DESC LIMIT ${limit}`);
+  const totals = await tx.execute(sql`
+    SELECT w.status, count(*)::int AS n, coalesce(sum(w.amount_fen), 0)::bigint AS amount FROM bank_withdrawals w WHERE ${where} GROUP BY w.status`);
+  return { rows: rows.rows, totals: totals.rows };
+}
+
 /** 扣费: per day and meter kind, the settlements (charged or not) and their amounts. */
 export async function deductByDay(tx: Tx, f: ReportFilter) {
   const w: SQL[] = [sql`s.read_at >= ${f.from.toISOString()}::timestamptz`, sql`s.read_at < ${f.to.toISOString()}::timestamptz`];

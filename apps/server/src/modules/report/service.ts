@@ -1,5 +1,5 @@
 import type { FastifyReply } from 'fastify';
-import { BANK_NAMES, EXPORT_LAYOUTS, fenToYuan } from '@meter/contracts';
+import { BANK_NAMES, BANK_WITHDRAW_STATUS, EXPORT_LAYOUTS, fenToYuan } from '@meter/contracts';
 import { Decimal } from 'decimal.js';
 import type { Ctx } from '../../http/context.ts';
 import { badRequest } from '../../http/errors.ts';
@@ -78,7 +78,8 @@ export const CHANNEL_TEXT: Record<string, string> = { bank: '银行', wechat: '�
 
 export async function bank(ctx: Ctx, q: ReportInput) {
   const { f, label } = filterOf(ctx, q);
-  const [rows, bankType] = await ctx.tx(async (tx) => [await repo.bankByDay(tx, f), await repo.companyBankType(tx, ctx.scope.companyId)] as const);
+  const [rows, bankType, wd] = await ctx.tx(async (tx) =>
+    [await repo.bankByDay(tx, f), await repo.companyBankType(tx, ctx.scope.companyId), await repo.withdrawalsIn(tx, f)] as const);
   const bankName = bankType == null ? '' : BANK_NAMES[bankType] ?? '';
   const present = rows.map((x) => ({
     day: x.day, channel: x.channel, channelText: x.channel === 'bank' ? `银行（${bankName || '结算银行'}）` : CHANNEL_TEXT[String(x.channel)], count: x.n,
@@ -91,6 +92,18 @@ export async function bank(ctx: Ctx, q: ReportInput) {
     rows: present,
     totals: { count: sumOf(rows, 'n'), amount: yuan(sumOf(rows, 'amount')), bank: by('bank'), wechat: by('wechat'), alipay: by('alipay') },
     count: present.length,
+    withdrawals: wd.rows.map((x) => ({
+      id: Number(x.id), createdAt: String(x.created_at), finishedAt: x.finished_at == null ? null : String(x.finished_at), propertyName: String(x.property_name),
+      subMerId: String(x.sub_mer_id), amount: yuan(x.amount_fen), status: Number(x.status), statusText: BANK_WITHDRAW_STATUS[Number(x.status)] ?? String(x.status),
+      bankSerial: String(x.bank_serial), reason: String(x.reason), operatorName: String(x.operator_name),
+    })),
+    withdrawalTotals: (() => {
+      const of = (st: number) => {
+        const t = wd.totals.filter((x) => Number(x.status) === st);
+        return { count: sumOf(t, 'n'), amount: yuan(sumOf(t, 'amount')) };
+      };
+      return { count: sumOf(wd.totals, 'n'), amount: yuan(sumOf(wd.totals, 'amount')), succeeded: of(1), processing: of(0), failed: of(2) };
+    })(),
   };
 }
 
@@ -174,6 +187,9 @@ export async function exportReport(ctx: Ctx, which: 'check' | 'bank' | 'deduct' 
     const r = await bank(ctx, q);
     const rows = r.rows.map((x) => [x.day, x.channelText, x.count, n(x.amount), x.auditedCount]);
     rows.push(['合计', '', r.totals.count, n(r.totals.amount), '']);
+    // the sub-accounts' withdrawals of the period, by state (they are money out, not counted in 合计)
+    const w = r.withdrawalTotals;
+    for (const [text, t] of [['已到账', w.succeeded], ['处理中', w.processing], ['失败', w.failed]] as const) if (t.count) rows.push(['子账户提现', text, t.count, n(t.amount), '']);
     return streamXlsx(reply, { filename: `银行报表${suffix}.xlsx`, sheet: '银行报表', columns: BANK_COLUMNS, keep: await shownColumns(ctx, 'reportBank'), batches: once(rows) });
   }
   if (which === 'deduct') {

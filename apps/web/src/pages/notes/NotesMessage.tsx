@@ -7,6 +7,7 @@ import { formatMoney } from '@meter/contracts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { billingApi, type NotificationRow, type Paged } from '../fee/billingApi.ts';
 import { rangeColumn, timeColumn } from '../fee/common.tsx';
+import { SmsCreditAlert } from '../system/SmsCreditAlert.tsx';
 
 type Row = NotificationRow & Record<string, unknown>;
 
@@ -16,6 +17,7 @@ const STATUS: Record<string, { text: string; color: string }> = {
   sending: { text: '发送中', color: 'processing' },
   sent: { text: '已发送', color: 'success' },
   failed: { text: '发送失败', color: 'error' },
+  held: { text: '余额不足', color: 'warning' },
 };
 const RECEIPT: Record<string, { text: string; color: string }> = {
   delivered: { text: '已送达', color: 'success' },
@@ -76,11 +78,14 @@ export function messageColumns(): ResourceColumn<Row>[] {
 export default function NotesMessage() {
   const columns = useMemo(() => messageColumns(), []);
   return (
-    <ResourceTable<Row>
-      headerTitle="短信提醒记录"
-      columns={columns}
-      areaFilter={false}
-      list={(q) => billingApi.notifications(q) as Promise<Paged<Row>>}
-    />
+    <>
+      <SmsCreditAlert />
+      <ResourceTable<Row>
+        headerTitle="短信提醒记录"
+        columns={columns}
+        areaFilter={false}
+        list={(q) => billingApi.notifications(q) as Promise<Paged<Row>>}
+      />
+    </>
   );
 }

@@ -52,4 +52,28 @@ describe('短信记录', { timeout: 120_000 }, () => {
     expect(screen.getByText('¥0.00')).toBeTruthy();
     expect(screen.getByText('待发送')).toBeTruthy();
   });
+
+  it('a company out of SMS credit is warned, and a held message shows 余额不足', async () => {
+    const login: LoginResult = {
+      token: 'k'.repeat(43), user: { id: 1, username: 'u', realName: '', companyId: 1, roleId: 1, userType: 1 }, access: 1,
+      routes: ['notesMessage'], operations: [], company: { id: 1, name: '演示物业', bankType: 0, edition: 0 },
+    };
+    saveSession(login);
+    const warning = '短信余额不足（余额 ¥0.00，1 条消息暂停发送），请联系平台充值，充值后自动发送';
+    configureRequest({
+      toast: { success: () => {}, error: () => {}, warning: () => {} },
+      fetch: vi.fn<(input: string, init: RequestInit) => Promise<Response>>(async (input) => new Response(JSON.stringify(String(input).includes('/sms/credit')
+        ? { code: 'SUCCESS', data: { companyId: 1, kept: true, balanceFen: 0, balance: '0.00', smsPriceFen: 7, phonePriceFen: 15, heldCount: 1, state: 'out', warning } }
+        : { code: 'SUCCESS', count: 1, data: [row({ status: 'held', content: '您的电费余额偏低', costFen: 0, attempts: 0, receipt: '', error: '短信余额不足，已暂停发送；平台充值后自动发送' })] }), { status: 200 })),
+    });
+    render(
+      <Providers client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+        <MemoryRouter>
+          <NotesMessage />
+        </MemoryRouter>
+      </Providers>,
+    );
+    expect(await screen.findByText(warning)).toBeTruthy();
+    expect(await screen.findByText('余额不足')).toBeTruthy();
+  });
 });

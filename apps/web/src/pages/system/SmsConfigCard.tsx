@@ -21,6 +21,7 @@ export function SmsConfigCard() {
   const info = useQuery({ queryKey: ['smsConfig'], queryFn: () => smsApi.config() });
   const provider = Form.useWatch('provider', form) ?? info.data?.provider ?? 'log';
   const ali = provider === 'aliyun';
+  const voice = Boolean(Form.useWatch('voiceTemplateCode', form));
 
   useEffect(() => {
     if (info.data) form.setFieldsValue({ ...info.data, secret: '' });
@@ -83,6 +84,24 @@ export function SmsConfigCard() {
             {!ali && (
               <Form.Item name="region" label="地域" extra="默认 ap-guangzhou">
                 <Input placeholder="ap-guangzhou" />
+              </Form.Item>
+            )}
+            <Form.Item
+              name="voiceTemplateCode"
+              label={ali ? '语音通知模板（TtsCode）' : '语音通知模板 ID（VMS TemplateId）'}
+              extra={`电话提醒（语音通知）用，模板只含一个变量；留空则电话提醒只记录日志、不拨打`}
+              rules={[ali ? { pattern: /^TTS_\d+$/, message: '阿里云语音模板编号应形如 TTS_123456789' } : { pattern: /^\d+$/, message: '腾讯云语音模板 ID 应为数字' }]}
+            >
+              <Input />
+            </Form.Item>
+            {voice && ali && (
+              <Form.Item name="voiceShowNumber" label="主叫显号" rules={[{ required: true, pattern: /^\d{5,20}$/, message: '请填写已审核的主叫显号' }]}>
+                <Input />
+              </Form.Item>
+            )}
+            {voice && !ali && (
+              <Form.Item name="voiceSdkAppId" label="VoiceSdkAppid" rules={[{ required: true, pattern: /^\d{10}$/, message: 'VoiceSdkAppid 应为 10 位数字' }]}>
+                <Input />
               </Form.Item>
             )}
           </>

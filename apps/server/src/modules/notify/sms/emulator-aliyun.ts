@@ -7,7 +7,9 @@ import { EmulatorState, listenOn, rawBodyServer, type EmulatorHandles } from './
 // request → SHA-256 → HMAC with the AccessKey secret; x-acs-content-sha256, x-acs-date within 15
 // minutes, a nonce used once), answers SendSms and QuerySendDetails in the service's JSON, keeps one
 // message per OutId (a repeated OutId is answered with the first BizId and not delivered again) and
-// serves the delivery receipts. Used by `npm start` (SMS_MODE=emulator) and the tests.
+// serves the delivery receipts. It also answers 阿里云语音服务 (Dyvmsapi 2017-05-25, the same signing)
+// SingleCallByTts: one call per OutId, kept in `voiceCalls`. Used by `npm start` (SMS_MODE=emulator)
+// and the tests.
 
 export interface AliyunEmulatorOptions {
   /** AccessKey ID → secret the emulator accepts (a table, or a look-up) */
@@ -29,7 +31,21 @@ export interface AliyunMessage {
   sentAt: Date;
 }
 
+export interface AliyunVoiceCall {
+  callId: string;
+  outId: string;
+  phone: string;
+  showNumber: string;
+  ttsCode: string;
+  /** the text read out */
+  content: string;
+  playTimes: number;
+  at: Date;
+}
+
 export interface AliyunEmulator extends EmulatorHandles<AliyunMessage> {
+  /** every voice call placed (one per OutId) */
+  voiceCalls: AliyunVoiceCall[];
   url: string;
   /** host:port, what the SDK takes as its endpoint */
   endpoint: string;
@@ -74,6 +90,8 @@ export async function startAliyunEmulator(o: AliyunEmulatorOptions): Promise<Ali
   const state = new EmulatorState<AliyunMessage>(o.undeliverable ?? new Set<string>(), 'isp.SYSTEM_ERROR');
   const { messages, undeliverable } = state;
   const byOutId = new Map<string, AliyunMessage>();
+  const voiceCalls: AliyunVoiceCall[] = [];
+  const byVoiceOutId = new Map<string, AliyunVoiceCall>();
   const nonces = new Set<string>();
 
   const answer = (reply: FastifyReply, status: number, body: Record<string, unknown>) =>
@@ -113,6 +131,30 @@ export async function startAliyunEmulator(o: AliyunEmulatorOptions): Promise<Ali
       if (outId) byOutId.set(outId, msg);
       return answer(reply, 200, { Code: 'OK', Message: 'OK', BizId: msg.bizId });
     }
+    if (action === 'SingleCallByTts') {
+      const phone = q.get('CalledNumber') ?? '';
+      const show = q.get('CalledShowNumber') ?? '';
+      const ttsCode = q.get('TtsCode') ?? '';
+      const outId = q.get('OutId') ?? '';
+      if (!/^1\d{10}$/.test(phone)) return answer(reply, 200, { Code: 'isv.MOBILE_NUMBER_ILLEGAL', Message: '被叫号码格式不正确' });
+      if (!/^\d{5,20}$/.test(show)) return answer(reply, 200, { Code: 'isv.DISPLAY_NUMBER_ILLEGAL', Message: '主叫显号不存在或未审核' });
+      if (!/^TTS_\d+$/.test(ttsCode)) return answer(reply, 200, { Code: 'isv.TTS_TEMPLATE_ILLEGAL', Message: '语音模板不存在或未审核' });
+      let params: Record<string, unknown>;
+      try {
+        params = JSON.parse(q.get('TtsParam') || '{}') as Record<string, unknown>;
+      } catch {
+        return answer(reply, 200, { Code: 'isv.INVALID_JSON_PARAM', Message: 'TtsParam 不是合法的 JSON' });
+      }
+      const seen = outId ? byVoiceOutId.get(outId) : undefined;
+      if (seen) return answer(reply, 200, { Code: 'OK', Message: 'OK', CallId: seen.callId });
+      const call: AliyunVoiceCall = {
+        callId: `${Math.floor(Math.random() * 1e12)}^${Math.floor(Math.random() * 1e11)}`, outId, phone, showNumber: show, ttsCode,
+        content: String(params.content ?? ''), playTimes: Number(q.get('PlayTimes') ?? 1), at: new Date(),
+      };
+      voiceCalls.push(call);
+      if (outId) byVoiceOutId.set(outId, call);
+      return answer(reply, 200, { Code: 'OK', Message: 'OK', CallId: call.callId });
+    }
     if (action === 'QuerySendDetails') {
       const phone = q.get('PhoneNumber') ?? '';
       const day = q.get('SendDate') ?? '';
@@ -137,5 +179,5 @@ export async function startAliyunEmulator(o: AliyunEmulatorOptions): Promise<Ali
 
   const host = o.host ?? '127.0.0.1';
   const endpoint = `${host}:${await listenOn(app, host, o.port ?? 0)}`;
-  return Object.assign(state, { url: `http://${endpoint}`, endpoint, app, close: () => app.close() });
+  return Object.assign(state, { url: `http://${endpoint}`, endpoint, voiceCalls, app, close: () => app.close() });
 }

@@ -10,8 +10,22 @@ import { EmulatorState, listenOn, rawBodyServer, type EmulatorHandles } from './
 // one message per SessionContext (a repeat is answered with the first SerialNo and not delivered
 // again) and serves the delivery receipts. Its host name, sms.emulator.invalid, resolves only through
 // the agent it hands out (to 127.0.0.1): the signed service name stays "sms" and nothing leaves the machine.
+// Under vms.emulator.invalid (service "vms", version 2020-09-02) it answers 腾讯云语音消息 SendTtsVoice:
+// one call per SessionContext, kept in `voiceCalls`.
 
 export const TENCENT_EMULATOR_HOST = 'sms.emulator.invalid';
+export const TENCENT_VOICE_EMULATOR_HOST = 'vms.emulator.invalid';
+
+export interface TencentVoiceCall {
+  callId: string;
+  sessionContext: string;
+  phone: string;
+  voiceSdkAppId: string;
+  templateId: string;
+  params: string[];
+  playTimes: number;
+  at: Date;
+}
 
 export interface TencentEmulatorOptions {
   /** SecretId → SecretKey the emulator accepts (a table, or a look-up) */
@@ -33,6 +47,10 @@ export interface TencentMessage {
 }
 
 export interface TencentEmulator extends EmulatorHandles<TencentMessage> {
+  /** every voice call placed (one per SessionContext) */
+  voiceCalls: TencentVoiceCall[];
+  /** the endpoint of the voice service (VMS) */
+  voiceEndpoint: string;
   /** what the SDK takes as its endpoint (host:port) and the agent that reaches it */
   endpoint: string;
   agent: Agent;
@@ -57,7 +75,10 @@ async function checkSignature(req: FastifyRequest, raw: Buffer, keys: TencentEmu
   if (!secret) return { code: 'AuthFailure.SecretIdNotFound', message: 'The SecretId is not found.' };
   const ts = Number(req.headers['x-tc-timestamp']);
   if (!Number.isInteger(ts) || Math.abs(Date.now() / 1000 - ts) > 300) return { code: 'AuthFailure.SignatureExpire', message: 'Signature expired.' };
-  if (service !== 'sms' || date !== new Date(ts * 1000).toISOString().slice(0, 10)) return { code: 'AuthFailure.InvalidAuthorization', message: 'Credential scope 不正确' };
+  const host = String(req.headers.host ?? '').replace(/:\d+$/, '');
+  if (service !== host.split('.')[0] || !['sms', 'vms'].includes(service) || date !== new Date(ts * 1000).toISOString().slice(0, 10)) {
+    return { code: 'AuthFailure.InvalidAuthorization', message: 'Credential scope 不正确' };
+  }
   const signed = signedList.split(';');
   if (!signed.includes('content-type') || !signed.includes('host')) return { code: 'AuthFailure.InvalidAuthorization', message: 'content-type 与 host 须签名' };
   const header = (h: string) => (h === 'host' ? String(req.headers.host ?? '').replace(/:\d+$/, '') : String(req.headers[h] ?? '')).trim();
@@ -71,6 +92,9 @@ async function checkSignature(req: FastifyRequest, raw: Buffer, keys: TencentEmu
   return null;
 }
 
+/** The service a signed request was sent to: the first label of its host (sms | vms). */
+const serviceOf = (req: FastifyRequest) => String(req.headers.host ?? '').split('.')[0];
+
 /** +8613800000000, 008613800000000, 8613800000000 or 13800000000 → 13800000000 ('' if not a mainland mobile). */
 const mainland = (p: string) => /^(?:\+86|0086|86)?(1\d{10})$/.exec(p)?.[1] ?? '';
 
@@ -79,6 +103,8 @@ export async function startTencentEmulator(o: TencentEmulatorOptions): Promise<T
   const state = new EmulatorState<TencentMessage>(o.undeliverable ?? new Set<string>(), 'InternalError.SendAndRecvFail');
   const { messages, undeliverable } = state;
   const bySession = new Map<string, TencentMessage>();
+  const voiceCalls: TencentVoiceCall[] = [];
+  const byVoiceSession = new Map<string, TencentVoiceCall>();
 
   const respond = (reply: FastifyReply, body: Record<string, unknown>) => reply.code(200).send({ Response: { ...body, RequestId: randomUUID() } });
   const error = (reply: FastifyReply, code: string, message: string) => respond(reply, { Error: { Code: code, Message: message } });
@@ -87,7 +113,8 @@ export async function startTencentEmulator(o: TencentEmulatorOptions): Promise<T
     const raw = Buffer.isBuffer(req.body) ? req.body : Buffer.alloc(0);
     const bad = await checkSignature(req, raw, o.keys);
     if (bad) return error(reply, bad.code, bad.message);
-    if (req.headers['x-tc-version'] !== '2021-01-11') return error(reply, 'NoSuchVersion', 'The requested version does not exist.');
+    const voice = serviceOf(req) === 'vms';
+    if (req.headers['x-tc-version'] !== (voice ? '2020-09-02' : '2021-01-11')) return error(reply, 'NoSuchVersion', 'The requested version does not exist.');
     let p: Record<string, unknown>;
     try {
       p = JSON.parse(raw.toString('utf8') || '{}') as Record<string, unknown>;
@@ -95,6 +122,26 @@ export async function startTencentEmulator(o: TencentEmulatorOptions): Promise<T
       return error(reply, 'InvalidParameter', '请求体不是合法的 JSON');
     }
     const action = String(req.headers['x-tc-action'] ?? '');
+    if (voice && action === 'SendTtsVoice') {
+      const phone = mainland(String(p.CalledNumber ?? ''));
+      const appId = String(p.VoiceSdkAppid ?? '');
+      if (!phone) return error(reply, 'InvalidParameterValue.ErrorCalledNumber', '被叫号码格式错误');
+      if (!/^\d{10}$/.test(appId)) return error(reply, 'MissingParameter', 'VoiceSdkAppid 必填');
+      if (!/^\d+$/.test(String(p.TemplateId ?? ''))) return error(reply, 'FailedOperation.TemplateIncorrectOrUnapproved', '模板未审批或内容不匹配');
+      const session = String(p.SessionContext ?? '');
+      const key = `${session}|${phone}`;
+      let call = session ? byVoiceSession.get(key) : undefined;
+      if (!call) {
+        call = {
+          callId: randomUUID(), sessionContext: session, phone, voiceSdkAppId: appId, templateId: String(p.TemplateId),
+          params: Array.isArray(p.TemplateParamSet) ? p.TemplateParamSet.map(String) : [], playTimes: Number(p.PlayTimes ?? 2), at: new Date(),
+        };
+        voiceCalls.push(call);
+        if (session) byVoiceSession.set(key, call);
+      }
+      return respond(reply, { SendStatus: { CallId: call.callId, SessionContext: session } });
+    }
+    if (voice) return error(reply, 'InvalidAction', `接口 ${action} 不存在`);
     if (action === 'SendSms') {
       const refusal = state.sendRefusal();
       if (refusal) return error(reply, refusal, '接口超时或短信收发包超时');
@@ -145,5 +192,5 @@ export async function startTencentEmulator(o: TencentEmulatorOptions): Promise<T
     agent.destroy();
     await app.close();
   };
-  return Object.assign(state, { endpoint: `${TENCENT_EMULATOR_HOST}:${port}`, agent, app, close });
+  return Object.assign(state, { endpoint: `${TENCENT_EMULATOR_HOST}:${port}`, voiceEndpoint: `${TENCENT_VOICE_EMULATOR_HOST}:${port}`, voiceCalls, agent, app, close });
 }

@@ -4,22 +4,24 @@ import * as configRepo from '../config-repo.ts';
 import { logProvider, type NotifyProvider } from '../provider.ts';
 import { aliyunSms } from './aliyun.ts';
 import { startAliyunEmulator, type AliyunEmulator } from './emulator-aliyun.ts';
-import { emulatorAgent, startTencentEmulator, TENCENT_EMULATOR_HOST, type TencentEmulator } from './emulator-tencent.ts';
+import { emulatorAgent, startTencentEmulator, TENCENT_EMULATOR_HOST, TENCENT_VOICE_EMULATOR_HOST, type TencentEmulator } from './emulator-tencent.ts';
 import { openSecret, smsConfigKey } from './secret.ts';
 import { tencentSms } from './tencent.ts';
+import { aliyunVoice, tencentVoice } from './voice.ts';
 
 // The SMS providers of this process (SMS_MODE): in 'emulator' mode (default) every company's 阿里云 /
 // 腾讯云 settings are used against the local emulators — which check the signatures with the secret
 // the company stored — and in 'live' mode against the real services. A company without settings, or
-// with provider 'log', has its messages written to the log. Phone notices (channel phone) stay on the
-// log provider: no voice service is configured yet.
+// with provider 'log', has its messages written to the log. Phone notices (channel phone, notify type 2)
+// go to the same provider's voice service (sms/voice.ts: 阿里云 Dyvmsapi, 腾讯云 VMS) when the company
+// filled in its voice template, else to the log.
 
 export interface SmsSetup {
   /** seals and opens the stored secrets */
   key: Buffer;
   mode: 'emulator' | 'live';
-  aliyun: { endpoint: string; protocol: 'HTTP' | 'HTTPS' };
-  tencent: { endpoint: string; protocol: 'http://' | 'https://'; agent?: Agent };
+  aliyun: { endpoint: string; protocol: 'HTTP' | 'HTTPS'; voiceEndpoint?: string };
+  tencent: { endpoint: string; protocol: 'http://' | 'https://'; agent?: Agent; voiceEndpoint?: string };
 }
 
 export interface SmsSettings {
@@ -67,8 +69,8 @@ export async function startSmsEmulators(db: Db, key: Buffer, ports: { aliyun: nu
 export function emulatorSetup(key: Buffer, em: SmsEmulators): SmsSetup {
   return {
     key, mode: 'emulator',
-    aliyun: { endpoint: em.aliyun.endpoint, protocol: 'HTTP' },
-    tencent: { endpoint: em.tencent.endpoint, protocol: 'http://', agent: em.tencent.agent },
+    aliyun: { endpoint: em.aliyun.endpoint, protocol: 'HTTP', voiceEndpoint: em.aliyun.endpoint },
+    tencent: { endpoint: em.tencent.endpoint, protocol: 'http://', agent: em.tencent.agent, voiceEndpoint: em.tencent.voiceEndpoint },
   };
 }
 
@@ -76,7 +78,12 @@ export function emulatorSetup(key: Buffer, em: SmsEmulators): SmsSetup {
 export async function smsFromConfig(c: SmsSettings, db: Db, o: { emulator: boolean }): Promise<{ sms: SmsSetup; emulators?: SmsEmulators }> {
   const key = smsConfigKey(c.dataDir, c.SMS_CONFIG_KEY);
   if (c.SMS_MODE === 'live') {
-    return { sms: { key, mode: 'live', aliyun: { endpoint: c.SMS_ALIYUN_ENDPOINT, protocol: 'HTTPS' }, tencent: { endpoint: c.SMS_TENCENT_ENDPOINT, protocol: 'https://' } } };
+    return {
+      sms: {
+        key, mode: 'live', aliyun: { endpoint: c.SMS_ALIYUN_ENDPOINT, protocol: 'HTTPS', voiceEndpoint: 'dyvmsapi.aliyuncs.com' },
+        tencent: { endpoint: c.SMS_TENCENT_ENDPOINT, protocol: 'https://', voiceEndpoint: 'vms.tencentcloudapi.com' },
+      },
+    };
   }
   if (o.emulator) {
     const emulators = await startSmsEmulators(db, key, { aliyun: c.SMS_ALIYUN_PORT, tencent: c.SMS_TENCENT_PORT });
@@ -86,8 +93,10 @@ export async function smsFromConfig(c: SmsSettings, db: Db, o: { emulator: boole
   return {
     sms: {
       key, mode: 'emulator',
-      aliyun: { endpoint: `127.0.0.1:${c.SMS_ALIYUN_PORT}`, protocol: 'HTTP' },
-      tencent: { endpoint: `${TENCENT_EMULATOR_HOST}:${c.SMS_TENCENT_PORT}`, protocol: 'http://', agent: emulatorAgent() },
+      aliyun: { endpoint: `127.0.0.1:${c.SMS_ALIYUN_PORT}`, protocol: 'HTTP', voiceEndpoint: `127.0.0.1:${c.SMS_ALIYUN_PORT}` },
+      tencent: {
+        endpoint: `${TENCENT_EMULATOR_HOST}:${c.SMS_TENCENT_PORT}`, protocol: 'http://', agent: emulatorAgent(), voiceEndpoint: `${TENCENT_VOICE_EMULATOR_HOST}:${c.SMS_TENCENT_PORT}`,
+      },
     },
   };
 }
@@ -96,10 +105,27 @@ export async function smsFromConfig(c: SmsSettings, db: Db, o: { emulator: boole
 export function providersFrom(db: Db, setup: SmsSetup, log: (line: string) => void) {
   const fallback = logProvider(log);
   return async (companyId: number, channel: string): Promise<NotifyProvider> => {
-    if (channel !== 'sms') return fallback;
+    if (channel !== 'sms' && channel !== 'phone') return fallback;
     const c = await db.tx(SYSTEM_SCOPE, (tx) => configRepo.getSmsConfig(tx, companyId));
     if (!c || c.provider === 'log' || !c.secretEnc) return fallback;
     const secret = openSecret(setup.key, c.secretEnc);
+    if (channel === 'phone') {
+      // 语音通知 through the same provider's voice service, once its voice template is filled in
+      if (!c.voiceTemplateCode) return fallback;
+      if (c.provider === 'aliyun') {
+        return aliyunVoice({
+          accessKeyId: c.accessKeyId, accessKeySecret: secret, showNumber: c.voiceShowNumber, ttsCode: c.voiceTemplateCode,
+          endpoint: setup.aliyun.voiceEndpoint ?? 'dyvmsapi.aliyuncs.com', protocol: setup.aliyun.protocol,
+        });
+      }
+      if (c.provider === 'tencent') {
+        return tencentVoice({
+          secretId: c.accessKeyId, secretKey: secret, voiceSdkAppId: c.voiceSdkAppId, templateId: c.voiceTemplateCode, region: c.region || undefined,
+          endpoint: setup.tencent.voiceEndpoint ?? 'vms.tencentcloudapi.com', protocol: setup.tencent.protocol, agent: setup.tencent.agent,
+        });
+      }
+      return fallback;
+    }
     if (c.provider === 'aliyun') {
       return aliyunSms({ accessKeyId: c.accessKeyId, accessKeySecret: secret, signName: c.signName, templateCode: c.templateCode, ...setup.aliyun });
     }

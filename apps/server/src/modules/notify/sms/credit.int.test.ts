@@ -1,0 +1,122 @@
+import { randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { appUrlFrom, openDb, type Db } from '../../../db/client.ts';
+import { OWNER_URL, testApp, type TestApp } from '../../../../test/helpers.ts';
+import { makeCompany, makeRole, makeUser, uniq } from '../../../../test/factories.ts';
+import { sendQueued } from '../service.ts';
+import { emulatorSetup, providersFrom, startSmsEmulators, type SmsEmulators, type SmsSetup } from './setup.ts';
+
+// 短信余额: a company whose SMS credit is kept by the platform is charged per priced message when it is
+// handed to the provider; when the credit does not cover the next one it is held (余额不足, not sent)
+// and the company is warned; a top-up releases it and it is sent exactly once; a message that fails
+// for good gets its charge back. Every movement is in the credit's own journal.
+
+let t: TestApp;
+let db: Db;
+let em: SmsEmulators;
+let sms: SmsSetup;
+let admin: string;
+const key = randomBytes(32);
+
+beforeAll(async () => {
+  db = openDb(appUrlFrom(OWNER_URL(), 'meter_app_test'), 3);
+  em = await startSmsEmulators(db, key, { aliyun: 0, tencent: 0 });
+  sms = emulatorSetup(key, em);
+  t = await testApp(undefined, { sms });
+  admin = await t.login('admin', 'admin123');
+});
+afterAll(async () => {
+  await t.close();
+  await em.close();
+  await db.close();
+});
+
+const send = () => sendQueued(db, providersFrom(db, sms, () => {}), { limit: 500, retryBaseMs: 300 });
+const row = async (id: number) => (await t.owner.query(`SELECT * FROM notifications WHERE id = $1`, [id])).rows[0];
+const ok = (r: { status: number; body: { code: string; data: any } }) => {
+  expect(r.body.code, JSON.stringify(r.body)).toBe('SUCCESS');
+  return r.body.data;
+};
+
+async function company() {
+  const companyId = await makeCompany(t.owner);
+  await t.owner.query(`UPDATE companies SET sms_price_fen = 7 WHERE id = $1`, [companyId]);
+  const u = await makeUser(t.owner, { companyId, roleId: await makeRole(t.owner, companyId, ['systemSend', 'notesMessage']) });
+  const token = await t.login(u.username, u.password);
+  const cfg = await t.call(token, { method: 'POST', url: '/sms/config', payload: { provider: 'aliyun', accessKeyId: uniq('AK'), secret: 'k'.repeat(20), signName: '测试物业', templateCode: 'SMS_100000001' } });
+  expect(cfg.status).toBe(200);
+  return { companyId, token };
+}
+
+async function queue(companyId: number, phone = '13800000000') {
+  const { rows } = await t.owner.query(
+    `INSERT INTO notifications (company_id, level, channel, phone, content, price_fen, idempotency_key) VALUES ($1, 1, 'sms', $2, '余额不足，请及时充值', 7, $3) RETURNING id`,
+    [companyId, phone, uniq('credit')],
+  );
+  return Number(rows[0].id);
+}
+
+const topUp = (companyId: number, amount: string) => t.call(admin, { method: 'POST', url: '/sms/credit/topup', payload: { companyId, amount, memo: '测试充值' } });
+const delivered = (id: number) => em.aliyun.messages.filter((m) => m.outId === `notify-${id}`).length;
+
+describe('短信余额', () => {
+  it('credit runs out → the next message is held, not sent, and the company warned; a top-up sends it exactly once', async () => {
+    const { companyId, token } = await company();
+    // no credit kept yet: nothing to warn about
+    expect(ok(await t.call(token, { method: 'GET', url: '/sms/credit' }))).toMatchObject({ kept: false, state: '', warning: '' });
+    expect(ok(await topUp(companyId, '0.07'))).toMatchObject({ kept: true, balanceFen: 7, released: 0 });
+    const first = await queue(companyId);
+    const second = await queue(companyId);
+    const calls = em.aliyun.calls;
+    await send();
+    expect((await row(first)).status).toBe('sent');
+    expect((await row(first)).credit_fen).toBe(7);
+    const held = await row(second);
+    expect(held.status).toBe('held');
+    expect(held.error).toContain('余额不足');
+    expect(held.send_attempts).toBe(0);
+    expect(em.aliyun.calls).toBe(calls + 1);
+    expect(delivered(second)).toBe(0);
+    // warned: the header's call and the SMS log
+    const c = ok(await t.call(token, { method: 'GET', url: '/sms/credit' }));
+    expect(c).toMatchObject({ kept: true, balanceFen: 0, heldCount: 1, state: 'out' });
+    expect(c.warning).toContain('短信余额不足');
+    const log = ok(await t.call(token, { method: 'GET', url: '/sms/log/list?index=1&size=10&status=held' }));
+    expect(log.map((x: { id: number }) => x.id)).toEqual([second]);
+    // the sender keeps it held
+    await send();
+    expect((await row(second)).status).toBe('held');
+    expect(em.aliyun.calls).toBe(calls + 1);
+    // a company user cannot top up
+    expect((await t.call(token, { method: 'POST', url: '/sms/credit/topup', payload: { companyId, amount: '1' } })).status).toBe(403);
+    // topped up: released and sent once
+    expect(ok(await topUp(companyId, '0.07'))).toMatchObject({ balanceFen: 7, released: 1 });
+    await send();
+    await send();
+    expect((await row(second)).status).toBe('sent');
+    expect(delivered(second)).toBe(1);
+    expect(em.aliyun.calls).toBe(calls + 2);
+    expect(ok(await t.call(token, { method: 'GET', url: '/sms/credit' }))).toMatchObject({ balanceFen: 0, heldCount: 0 });
+    const journal = ok(await t.call(token, { method: 'GET', url: '/sms/credit/journal?index=1&size=20' }));
+    expect(journal.map((j: { kind: string; amount: string; balance: string }) => `${j.kind}:${j.amount}:${j.balance}`).reverse()).toEqual([
+      'topup:0.07:0.07', 'charge:-0.07:0.00', 'topup:0.07:0.07', 'charge:-0.07:0.00',
+    ]);
+  });
+
+  it('a message that fails for good gets its charge back; a company whose credit is not kept is not limited', async () => {
+    const { companyId, token } = await company();
+    ok(await topUp(companyId, '0.10'));
+    await t.owner.query(`UPDATE sms_configs SET template_code = 'BAD' WHERE company_id = $1`, [companyId]);
+    const id = await queue(companyId);
+    await send();
+    expect((await row(id))).toMatchObject({ status: 'failed', credit_fen: 0 });
+    expect(ok(await t.call(token, { method: 'GET', url: '/sms/credit' }))).toMatchObject({ balanceFen: 10, state: 'low' });
+    const kinds = ok(await t.call(token, { method: 'GET', url: '/sms/credit/journal?index=1&size=20' })).map((j: { kind: string }) => j.kind);
+    expect(kinds).toEqual(['refund', 'charge', 'topup']);
+    // another company, no credit kept: sent
+    const other = await company();
+    const free = await queue(other.companyId);
+    await send();
+    expect((await row(free)).status).toBe('sent');
+  });
+});
