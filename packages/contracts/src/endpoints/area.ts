@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { AreaFilter, CompanyQuery, IdParams, optText, PageQuery, wireTime } from '../query.ts';
+import { AreaFilter, CompanyQuery, IdParams, optText, PageQuery, wireTime, optionalRef } from '../query.ts';
 import { formSchema } from '../resource.ts';
 import { areaResource } from '../resources/area.ts';
 
@@ -70,8 +70,7 @@ export const AreaRow = z.object({
   id: z.number(),
   name: z.string(),
   title: z.string(),
-  parentId: z.number().nullable(),
-  parentName: z.string().nullable(),
+  ...optionalRef('parent'),
   deep: z.number(),
   areaType: z.number(),
   areaTypeName: z.string(),
