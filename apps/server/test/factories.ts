@@ -19,6 +19,15 @@ export async function makeRole(owner: pg.Pool, companyId: number, routes: string
   return Number(rows[0].id);
 }
 
+/** A company's built-in 管理员 role (builtin, company access), as a company's set-up creates it. */
+export async function makeBuiltinRole(owner: pg.Pool, companyId: number, routes: string[], operations: string[]) {
+  const { rows } = await owner.query(
+    `INSERT INTO roles (company_id, name, routes, operations, builtin, access) VALUES ($1, '管理员', $2, $3, true, 1) RETURNING id`,
+    [companyId, routes, operations],
+  );
+  return Number(rows[0].id);
+}
+
 let cachedHash: Promise<string> | undefined;
 export async function makeUser(
   owner: pg.Pool,

@@ -54,6 +54,22 @@ export const TimeTextRange = z.object({ startTime: optTimeText, endTime: optTime
 export const wireTime = z.union([z.date().transform((d) => d.toISOString()), z.string()]);
 export const wireTimeOrNull = wireTime.nullable();
 
+type Ref<K extends string, N extends z.ZodType, S extends z.ZodType> = { [P in `${K}Id`]: N } & { [P in `${K}Name`]: S };
+/**
+ * A record a row refers to, answered as its id and its name: `...ref('company')` is
+ * `companyId: z.number(), companyName: z.string()`; `optionalRef` when the row may have none (both null), `blankRef` when it may have none and answers '' for its name.
+ */
+export function ref<K extends string>(key: K): Ref<K, z.ZodNumber, z.ZodString> {
+  return { [`${key}Id`]: z.number(), [`${key}Name`]: z.string() } as Ref<K, z.ZodNumber, z.ZodString>;
+}
+export function optionalRef<K extends string>(key: K): Ref<K, z.ZodNullable<z.ZodNumber>, z.ZodNullable<z.ZodString>> {
+  return { [`${key}Id`]: z.number().nullable(), [`${key}Name`]: z.string().nullable() } as Ref<K, z.ZodNullable<z.ZodNumber>, z.ZodNullable<z.ZodString>>;
+}
+/** As optionalRef, but the name is '' (not null) when there is none. */
+export function blankRef<K extends string>(key: K): Ref<K, z.ZodNullable<z.ZodNumber>, z.ZodString> {
+  return { [`${key}Id`]: z.number().nullable(), [`${key}Name`]: z.string() } as Ref<K, z.ZodNullable<z.ZodNumber>, z.ZodString>;
+}
+
 /**
  * The company a platform administrator works in (?searchCompanyID=, read by the session for every
  * call); declared on the endpoints that take nothing else in the query so the web may send it.

@@ -2,18 +2,8 @@ import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { cjt188, CJT188_DI, CJT188_PROFILES, CJT188_UNIT, CJT188_VALVE, type Cjt188Frame, type Cjt188Message } from './cjt188.ts';
 import { fromHex, toHex } from './bcd.ts';
-import { ProtocolError } from './errors.ts';
 import { cjtMessage } from './arbitraries.test-util.ts';
-
-function errorOf(fn: () => unknown): ProtocolError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ProtocolError) return e;
-    throw e;
-  }
-  throw new Error('expected a ProtocolError, nothing was thrown');
-}
+import { errorOf } from './errors.test-util.ts';
 
 function vector(hex: string, options?: Parameters<typeof cjt188.decode>[1]): Cjt188Frame {
   const bytes = fromHex(hex);

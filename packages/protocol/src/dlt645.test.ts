@@ -4,16 +4,7 @@ import { dlt645, DLT645_DI, DLT645_REMOTE_COMMAND, type Dlt645Frame, type Dlt645
 import { fromHex, toHex } from './bcd.ts';
 import { ProtocolError, type ProtocolErrorCode } from './errors.ts';
 import { dltMessage } from './arbitraries.test-util.ts';
-
-function errorOf(fn: () => unknown): ProtocolError {
-  try {
-    fn();
-  } catch (e) {
-    if (e instanceof ProtocolError) return e;
-    throw e;
-  }
-  throw new Error('expected a ProtocolError, nothing was thrown');
-}
+import { errorOf } from './errors.test-util.ts';
 
 /** Decode a published frame, check it re-encodes byte-exact, return the frame. */
 function vector(hex: string): Dlt645Frame {

@@ -4,10 +4,11 @@
 // account cannot see yet; otherwise the choice replaces them (the current ones start checked), and
 // saving with nothing chosen lifts the restriction.
 import { useEffect, useMemo, useState } from 'react';
-import { Alert, Empty, Input, Modal, Select, Space, Spin, Switch, Tree, type TreeDataNode } from 'antd';
+import { Alert, Empty, Input, Select, Space, Spin, Switch, Tree, type TreeDataNode } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { areaPermissionApi, userAreaApi, type TreeNodeV2 } from '../api/area.ts';
 import { toast } from '../app/feedback.tsx';
+import { FormDialog } from './FormDialog.tsx';
 
 export interface BindTarget {
   id: number;
@@ -69,17 +70,13 @@ export default function UserAreaBindModal({ user, onClose }: { user: BindTarget 
   };
 
   return (
-    <Modal
+    <FormDialog
       title={user ? `绑定区域 — ${user.realName || user.username}` : '绑定区域'}
       open={!!user}
       width={560}
-      okText="保存"
-      cancelText="取消"
       confirmLoading={saving}
       onOk={() => void save()}
       onCancel={() => onClose(false)}
-      destroyOnHidden
-      maskClosable={false}
     >
       <Space direction="vertical" style={{ width: '100%' }}>
         <Space>
@@ -139,6 +136,6 @@ export default function UserAreaBindModal({ user, onClose }: { user: BindTarget 
           </Spin>
         </div>
       </Space>
-    </Modal>
+    </FormDialog>
   );
 }

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num, phoneSchema } from '../input.ts';
 import { OPERATION_KEYS } from '../permissions.ts';
-import { IdQuery, optText, PageQuery, wireTime, wireTimeOrNull } from '../query.ts';
+import { IdQuery, optText, PageQuery, wireTime, wireTimeOrNull, optionalRef } from '../query.ts';
 import { ROUTE_BY_KEY } from '../routes.ts';
 import { NewPassword } from './auth.ts';
 
@@ -85,10 +85,8 @@ export const AdminUserRow = z.object({
   username: z.string(),
   realName: z.string(),
   phone: z.string(),
-  companyId: z.number().nullable(),
-  companyName: z.string().nullable(),
-  roleId: z.number().nullable(),
-  roleName: z.string().nullable(),
+  ...optionalRef('company'),
+  ...optionalRef('role'),
   /** 0 platform, 1 company */
   access: z.number(),
   /** 1 启用, 0 禁用 */

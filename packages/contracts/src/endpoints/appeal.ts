@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
-import { IdQuery, optBeijingTime, optText, PageQuery, wireTime, wireTimeOrNull } from '../query.ts';
+import { IdQuery, optBeijingTime, optText, PageQuery, wireTime, wireTimeOrNull, ref, blankRef } from '../query.ts';
 import { num } from '../input.ts';
 
 // 业主诉求 (/addedAppeal: an owner asks the company; staff register it on the owner's behalf until the
@@ -57,24 +57,19 @@ export const AppealListQuery = PageQuery.extend({
 
 export const AppealRow = z.object({
   id: z.number(),
-  companyId: z.number(),
-  companyName: z.string(),
+  ...ref('company'),
   kind: z.number(),
-  typeId: z.number().nullable(),
-  typeName: z.string(),
+  ...blankRef('type'),
   title: z.string(),
   content: z.string(),
   status: z.number(),
   statusText: z.string(),
-  areaId: z.number().nullable(),
-  areaName: z.string(),
-  roomId: z.number().nullable(),
-  roomName: z.string(),
+  ...blankRef('area'),
+  ...blankRef('room'),
   ownerId: z.number().nullable(),
   contactName: z.string(),
   contactPhone: z.string(),
-  assigneeId: z.number().nullable(),
-  assigneeName: z.string(),
+  ...blankRef('assignee'),
   deadlineAt: wireTime,
   overdue: z.boolean(),
   finishedAt: wireTimeOrNull,

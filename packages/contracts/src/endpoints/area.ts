@@ -1,7 +1,7 @@
-import { z } from 'zod';
-import { endpoint } from '../endpoint.ts';
+import { z, type ZodType } from 'zod';
+import { endpoint, type EndpointPerm } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { AreaFilter, CompanyQuery, IdParams, optText, PageQuery, wireTime } from '../query.ts';
+import { AreaFilter, CompanyQuery, IdParams, optText, PageQuery, wireTime, optionalRef } from '../query.ts';
 import { formSchema } from '../resource.ts';
 import { areaResource } from '../resources/area.ts';
 
@@ -70,8 +70,7 @@ export const AreaRow = z.object({
   id: z.number(),
   name: z.string(),
   title: z.string(),
-  parentId: z.number().nullable(),
-  parentName: z.string().nullable(),
+  ...optionalRef('parent'),
   deep: z.number(),
   areaType: z.number(),
   areaTypeName: z.string(),
@@ -106,27 +105,16 @@ export const AreaPermissionUsingRow = z.object({
 
 const Y = '/yewu/api';
 
+/** An area tree: a GET of `${Y}/<name>` answering the tree's nodes. */
+const areaTree = <Q extends ZodType>(name: string, summary: string, perm: EndpointPerm, query: Q) =>
+  endpoint({ method: 'GET', path: `${Y}/${name}`, summary, perm, query, response: z.array(AreaTreeNodeRow), tags });
+
 export const areaEndpoints = {
-  tree: endpoint({
-    method: 'GET', path: `${Y}/GetAreaTree`, summary: '区域树（含房间）', perm: {}, query: TreeQuery,
-    response: z.array(AreaTreeNodeRow), tags,
-  }),
-  treeNoRoom: endpoint({
-    method: 'GET', path: `${Y}/GetAreaTreeNoRoom`, summary: '区域树（不含房间）', perm: {}, query: TreeQuery,
-    response: z.array(AreaTreeNodeRow), tags,
-  }),
-  treeNoRoomV2: endpoint({
-    method: 'GET', path: `${Y}/GetAreaTreeNoRoomV2`, summary: '区域树（不含房间，仅普通区域可选）', perm: {}, query: TreeQuery,
-    response: z.array(AreaTreeNodeRow), tags,
-  }),
-  userBindTree: endpoint({
-    method: 'GET', path: `${Y}/GetUserBindAreaTree`, summary: '账号已绑定的区域树', perm: accounts, query: UserTreeQuery,
-    response: z.array(AreaTreeNodeRow), tags,
-  }),
-  userBindableTree: endpoint({
-    method: 'GET', path: `${Y}/GetNoUserBindAreaTreeV2`, summary: '账号可绑定的区域树', perm: accounts, query: NoBindTreeQuery,
-    response: z.array(AreaTreeNodeRow), tags,
-  }),
+  tree: areaTree('GetAreaTree', '区域树（含房间）', {}, TreeQuery),
+  treeNoRoom: areaTree('GetAreaTreeNoRoom', '区域树（不含房间）', {}, TreeQuery),
+  treeNoRoomV2: areaTree('GetAreaTreeNoRoomV2', '区域树（不含房间，仅普通区域可选）', {}, TreeQuery),
+  userBindTree: areaTree('GetUserBindAreaTree', '账号已绑定的区域树', accounts, UserTreeQuery),
+  userBindableTree: areaTree('GetNoUserBindAreaTreeV2', '账号可绑定的区域树', accounts, NoBindTreeQuery),
 
   childAreas: endpoint({
     method: 'GET', path: `${Y}/Area/GetAllChildArea`, summary: '下级区域列表', perm: areaPage, query: ChildAreaQuery,

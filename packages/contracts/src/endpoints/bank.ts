@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { crudEndpoints } from '../crud.ts';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { CompanyQuery, PageQuery, optText } from '../query.ts';
+import { CompanyQuery, PageQuery, optText, optionalRef, ref } from '../query.ts';
 import { listQuerySchema } from '../resource.ts';
 import { bankResource, propertyInfoResource } from '../resources/bank.ts';
 import { Money } from './billing-input.ts';
@@ -99,8 +99,7 @@ export const SubAccRow = z.object({
 export const BankWithdrawRow = z.object({
   id: z.number(),
   companyId: z.number(),
-  propertyId: z.number(),
-  propertyName: z.string(),
+  ...ref('property'),
   subMerId: z.string(),
   requestId: z.string(),
   orderNo: z.string(),
@@ -123,8 +122,7 @@ export const BankLogRow = z.object({
   id: z.number(),
   companyId: z.number(),
   companyName: z.string().nullable(),
-  propertyId: z.number().nullable(),
-  propertyName: z.string().nullable(),
+  ...optionalRef('property'),
   subMerId: z.string(),
   bankName: z.string(),
   action: z.string(),
@@ -141,8 +139,7 @@ export const BankLogRow = z.object({
 });
 
 export const BocInfoRow = BocInfoBody.extend({
-  companyId: z.number(),
-  companyName: z.string(),
+  ...ref('company'),
   bankType: z.number(),
   bankName: z.string(),
   updatedAt: z.string().nullable(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { CompanyQuery, IdParams, IdsBody, wireTime } from '../query.ts';
+import { CompanyQuery, IdParams, IdsBody, wireTime, optionalRef, ref } from '../query.ts';
 import { formSchema, listQuerySchema } from '../resource.ts';
 import { ALL_COLLECTOR_PLANS, ALL_ELECTRIC_PLANS, ALL_WATER_PLANS, companyResource } from '../resources/company.ts';
 
@@ -60,8 +60,7 @@ export const SmsPriceRow = z.object({ notifyType: z.number(), name: z.string(), 
 export const CompanyInfoRow = z.object({
   id: z.number(),
   name: z.string(),
-  classifyId: z.number().nullable(),
-  classifyName: z.string().nullable(),
+  ...optionalRef('classify'),
   contact: z.string(),
   phone: z.string(),
   address: z.string(),
@@ -84,8 +83,7 @@ export const CompanyInfoRow = z.object({
 
 /** Who receives the money on receipts: the company and its settlement bank. */
 export const ReceiptAccountRow = z.object({
-  companyId: z.number(),
-  companyName: z.string(),
+  ...ref('company'),
   accountName: z.string(),
   bankType: z.number(),
   bankName: z.string(),
@@ -96,8 +94,7 @@ export const ReceiptAccountRow = z.object({
 
 /** The plans a company may use (the lists apply when deviceCheck is on). */
 export const DevicePermissRow = z.object({
-  companyId: z.number(),
-  companyName: z.string(),
+  ...ref('company'),
   deviceCheck: z.boolean(),
   collectorPlans: z.array(z.number()),
   electricPlans: z.array(z.number()),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { AreaFilter, CompanyQuery, IdQuery, PageQuery, optText, wireTime, wireTimeOrNull } from '../query.ts';
+import { AreaFilter, CompanyQuery, IdQuery, PageQuery, optText, wireTime, wireTimeOrNull, ref, blankRef } from '../query.ts';
 import { fromBeijingFields, parseBeijing } from '../time.ts';
 
 // Device control (SPEC §7 device service, /device/api/v1): commands (device/order/*), readings and read
@@ -204,8 +204,7 @@ const json = z.record(z.string(), z.unknown());
 /** A command as the pages show it (device/order, device/order/list, the answer of every command request). */
 export const CommandRow = z.object({
   id: z.number(),
-  meterId: z.number().nullable(),
-  meterName: z.string(),
+  ...blankRef('meter'),
   address: z.string(),
   kind: z.enum(COMMAND_KIND_LIST),
   kindText: z.string(),
@@ -244,12 +243,9 @@ export const MeterListRow = z.object({
   online: z.boolean(),
   valveState: z.number().nullable(),
   lastSeenAt: wireTimeOrNull,
-  roomId: z.number().nullable(),
-  roomName: z.string(),
-  areaId: z.number().nullable(),
-  areaName: z.string(),
-  collectorId: z.number().nullable(),
-  collectorName: z.string(),
+  ...blankRef('room'),
+  ...blankRef('area'),
+  ...blankRef('collector'),
   collectorOnline: z.boolean().nullable(),
   lastReadAt: wireTimeOrNull,
   lastTotal: z.string().nullable(),
@@ -260,8 +256,7 @@ export const LoraMeterRow = MeterListRow.extend({ config: json.nullable(), confi
 
 export const ReadTaskRow = z.object({
   id: z.number(),
-  companyId: z.number(),
-  companyName: z.string(),
+  ...ref('company'),
   /** 1 定时抄表, 2 批量抄表 */
   origin: z.number(),
   originText: z.string(),
@@ -279,8 +274,7 @@ export const ReadTaskRow = z.object({
 
 export const ReadingRow = z.object({
   id: z.number(),
-  meterId: z.number(),
-  meterName: z.string(),
+  ...ref('meter'),
   address: z.string(),
   meterKind: z.number(),
   roomName: z.string(),
@@ -294,17 +288,14 @@ export const ReadingRow = z.object({
   registers: json,
   exception: z.string(),
   commandId: z.number().nullable(),
-  operatorId: z.number().nullable(),
-  operatorName: z.string(),
+  ...blankRef('operator'),
 });
 
 export const DeviceReportRow = z.object({
   id: z.number(),
-  meterId: z.number().nullable(),
-  meterName: z.string(),
+  ...blankRef('meter'),
   address: z.string(),
-  collectorId: z.number().nullable(),
-  collectorName: z.string(),
+  ...blankRef('collector'),
   collectorImei: z.string(),
   direction: z.string(),
   channel: z.string(),
@@ -315,8 +306,7 @@ export const DeviceReportRow = z.object({
 });
 
 export const PowerRow = z.object({
-  meterId: z.number(),
-  meterName: z.string(),
+  ...ref('meter'),
   address: z.string(),
   roomName: z.string(),
   areaName: z.string(),
@@ -359,8 +349,7 @@ export const WarningRow = z.object({
 
 /** A room's (or owner's) meter with its recent readings and the usage between them. */
 export const DeviceBillRow = z.object({
-  meterId: z.number(),
-  meterName: z.string(),
+  ...ref('meter'),
   address: z.string(),
   kind: z.number(),
   unit: z.string(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { CompanyQuery, IdQuery, PageQuery, wireTime } from '../query.ts';
+import { CompanyQuery, IdQuery, PageQuery, wireTime, optionalRef } from '../query.ts';
 import { formSchema, listQuerySchema, typed } from '../resource.ts';
 import {
   LOOKUP_KINDS, collectorResource, focusResource, meterResource, type LookupKind, type PlanOption,
@@ -135,8 +135,7 @@ export const LookupInfoRow = z.object({
 export const CollectorInfoRow = z.object({
   id: z.number(),
   companyId: z.number(),
-  areaId: z.number().nullable(),
-  areaName: z.string().nullable(),
+  ...optionalRef('area'),
   /** 阳光园区/1号楼/1层 */
   areaPath: z.string().nullable(),
   name: z.string(),
@@ -157,15 +156,12 @@ export const CollectorSecretRow = z.object({ id: z.number(), imei: z.string(), s
 export const MeterInfoRow = z.object({
   id: z.number(),
   companyId: z.number(),
-  roomId: z.number().nullable(),
-  roomName: z.string().nullable(),
-  areaId: z.number().nullable(),
-  areaName: z.string().nullable(),
+  ...optionalRef('room'),
+  ...optionalRef('area'),
   /** 阳光园区/1号楼/1层 */
   areaPath: z.string().nullable(),
   ownerName: z.string().nullable(),
-  collectorId: z.number().nullable(),
-  collectorName: z.string().nullable(),
+  ...optionalRef('collector'),
   collectorImei: z.string().nullable(),
   name: z.string(),
   kind: z.number(),
@@ -216,10 +212,8 @@ const focusFields = {
   meterName: z.string(),
   kind: z.number(),
   plan: z.number(),
-  roomId: z.number().nullable(),
-  roomName: z.string().nullable(),
-  areaId: z.number().nullable(),
-  areaName: z.string().nullable(),
+  ...optionalRef('room'),
+  ...optionalRef('area'),
   online: z.boolean(),
   valveState: z.number().nullable(),
   lastSeenAt: wireTime.nullable(),

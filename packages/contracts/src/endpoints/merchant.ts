@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
 import { Money } from './billing-input.ts';
-import { CompanyQuery, wireTime } from '../query.ts';
+import { CompanyQuery, wireTime, ref } from '../query.ts';
 
 // 支付商户 and 充值档位 per company (issue 14 item 6, /belongs): a company's own WeChat Pay / Alipay
 // merchant, used for its owners' online payments instead of the platform's. Secrets (private keys,
@@ -45,8 +45,7 @@ export type MerchantInput = z.input<typeof MerchantBody>;
 export const EmulatorPublicKeys = z.object({ wxPlatformSerial: z.string(), wxPlatformKey: z.string(), aliPublicKey: z.string() });
 
 export const MerchantRow = z.object({
-  companyId: z.number(),
-  companyName: z.string(),
+  ...ref('company'),
   wxEnabled: z.boolean(),
   wxMchid: z.string(),
   wxAppid: z.string(),

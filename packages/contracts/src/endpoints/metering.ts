@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { AreaFilter, CompanyQuery, PageQuery, optText, wireTime, wireTimeOrNull } from '../query.ts';
+import { AreaFilter, CompanyQuery, PageQuery, optText, wireTime, wireTimeOrNull, ref, blankRef } from '../query.ts';
 import { boolish, MeterListRow, when } from './control.ts';
 
 // Metering (SPEC §2 control, records and archive pages, /device/api/v1): the meter list of the control
@@ -148,8 +148,7 @@ export const ConfigListQuery = PageQuery.extend(AreaFilter.shape).extend({
 export const ControlMeterRow = MeterListRow.extend({
   kindText: z.string(),
   unit: z.string(),
-  phaseId: z.number().nullable(),
-  phaseName: z.string(),
+  ...blankRef('phase'),
   status: z.number(),
   /** the meter itself is online */
   meterOnline: z.boolean(),
@@ -164,8 +163,7 @@ export const ControlMeterRow = MeterListRow.extend({
 });
 
 export const ManualReadingResult = z.object({
-  meterId: z.number(),
-  meterName: z.string(),
+  ...ref('meter'),
   address: z.string(),
   total: z.string(),
   readAt: wireTime,
@@ -202,8 +200,7 @@ export const ProtectionRow = z.object({
 export const TimedControlRow = z.object({
   id: z.number(),
   companyId: z.number(),
-  meterId: z.number(),
-  meterName: z.string(),
+  ...ref('meter'),
   address: z.string(),
   kind: z.number(),
   phaseId: z.number().nullable(),
@@ -231,8 +228,7 @@ export const TimedControlRow = z.object({
 
 export const MeterConfigRow = z.object({
   id: z.number(),
-  meterId: z.number(),
-  meterName: z.string(),
+  ...ref('meter'),
   address: z.string(),
   kind: z.number(),
   roomName: z.string(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { IdQuery, optBeijingTime, optText, PageQuery, wireTime, wireTimeOrNull } from '../query.ts';
+import { IdQuery, optBeijingTime, optText, PageQuery, wireTime, wireTimeOrNull, blankRef } from '../query.ts';
 
 // 系统公告 (/systemNotice: the platform to every company) and 物业公告 (/addedNotice: a company to its
 // owners, all of them or those of the areas named). Both: 草稿 → 已发布 → 已撤回 (re-publishable), rich
@@ -83,8 +83,7 @@ export const SystemNoticeUpdateBody = SystemNoticeBody.extend({ id });
 export const NoticeRow = z.object({
   ...base,
   companyId: z.number(),
-  typeId: z.number().nullable(),
-  typeName: z.string(),
+  ...blankRef('type'),
   areaIds: z.array(z.number()),
   /** 全部业主 or the areas' names */
   areaNames: z.array(z.string()),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
 import { Money } from './billing-input.ts';
-import { AreaFilter, CompanyQuery, optText, PageQuery } from '../query.ts';
+import { AreaFilter, CompanyQuery, optText, PageQuery, optionalRef } from '../query.ts';
 
 // 短信记录 (/sms, /notesMessage): the balance alarms sent by SMS or phone, with their state.
 
@@ -27,8 +27,7 @@ export const NotificationQuery = PageQuery.extend(AreaFilter.shape).extend({
 /** A notification as the list shows it; times are Beijing time text (YYYY-MM-DD HH:mm:ss). */
 export const NotificationRow = z.object({
   id: z.number(),
-  ownerId: z.number().nullable(),
-  ownerName: z.string().nullable(),
+  ...optionalRef('owner'),
   meterId: z.number().nullable(),
   /** 1 低于报警1, 2 低于报警2, 3 欠费（断电/关阀通知）, 4 恢复供应, 5 缴费到账, 6 群发, 7 公告通知 */
   level: z.number(),

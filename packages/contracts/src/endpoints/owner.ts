@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { CompanyQuery, optTimeText, wireTime } from '../query.ts';
+import { CompanyQuery, optTimeText, wireTime, optionalRef, blankRef } from '../query.ts';
 import { formSchema, listQuerySchema, typed } from '../resource.ts';
 import { ownerResource, ownerRoomHistoryResource } from '../resources/owner.ts';
 
@@ -82,8 +82,7 @@ export const OwnerInfoRow = z.object({
   idNumber: z.string(),
   gender: z.number(),
   email: z.string(),
-  roomId: z.number().nullable(),
-  roomName: z.string().nullable(),
+  ...optionalRef('room'),
   areaId: z.number().nullable(),
   /** the area's path from the root */
   areaName: z.string().nullable(),
@@ -99,16 +98,13 @@ export const OwnerInfoRow = z.object({
 /** A move in or out (owner_room_history), names as they were then. */
 export const OwnerMoveRow = z.object({
   id: z.number(),
-  ownerId: z.number().nullable(),
-  ownerName: z.string(),
+  ...blankRef('owner'),
   ownerPhone: z.string(),
-  roomId: z.number().nullable(),
-  roomName: z.string(),
+  ...blankRef('room'),
   areaId: z.number().nullable(),
   action: z.number(),
   at: wireTime,
-  operatorId: z.number().nullable(),
-  operatorName: z.string(),
+  ...blankRef('operator'),
   memo: z.string(),
 });
 

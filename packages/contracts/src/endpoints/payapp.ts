@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { CompanyQuery, PageQuery, TimeTextRange, optText } from '../query.ts';
+import { CompanyQuery, PageQuery, TimeTextRange, optText, ref } from '../query.ts';
 import { formSchema, typed } from '../resource.ts';
 import { idNoError, payAppResource } from '../resources/payapp.ts';
 import { Money } from './billing-input.ts';
@@ -132,8 +132,7 @@ export const WithdrawalRow = z.object({
   id: z.number(),
   companyId: z.number(),
   companyName: z.string().nullable(),
-  applicationId: z.number(),
-  applicationName: z.string(),
+  ...ref('application'),
   requestId: z.string(),
   amount: z.string(),
   fee: z.string(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
 import { EnergyWallet, Money } from './billing-input.ts';
-import { CompanyQuery, wireTime } from '../query.ts';
+import { CompanyQuery, wireTime, optionalRef } from '../query.ts';
 
 // Online payments (SPEC §7): POST /wxpay/api/wxpay/pay and /alipay/api/alipay/pay (a QR order),
 // GET /wxpay/api/wxpay/list (page, size) and …/query, and the simulated provider's "the payer paid"
@@ -83,10 +83,8 @@ export const OnlineOrderRow = z.object({
   statusText: z.string(),
   providerTradeNo: z.string().nullable(),
   subject: z.string(),
-  roomId: z.number().nullable(),
-  roomName: z.string().nullable(),
-  ownerId: z.number().nullable(),
-  ownerName: z.string().nullable(),
+  ...optionalRef('room'),
+  ...optionalRef('owner'),
   journalId: z.number().nullable(),
   /** the counter receipt of a paid counter order */
   receiptId: z.number().nullable(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { CompanyQuery, PageQuery } from '../query.ts';
+import { CompanyQuery, PageQuery, blankRef } from '../query.ts';
 
 // 支付平台对账 (/financerecode, issue 14 item 5): the provider's daily statement (WeChat Pay tradebill,
 // Alipay bill.downloadurl) against our online orders, per company, day and provider — 已匹配, 本地缺单
@@ -41,8 +41,7 @@ export const ReconcileSummary = z.object({
 });
 export const ReconcileRow = z.object({
   id: z.number(),
-  companyId: z.number().nullable(),
-  companyName: z.string(),
+  ...blankRef('company'),
   channel,
   day: z.string(),
   outTradeNo: z.string(),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
-import { AreaFilter, PageQuery } from '../query.ts';
+import { AreaFilter, PageQuery, ref } from '../query.ts';
 
 // 报表统计 (/yewu/api/Report; SPEC §2 /reportCheck, /reportFees, /reportDeduct, /reportBank): a period of
 // China days (default this month), rows and totals; amounts are 元 strings with 2 decimals. Each has an
@@ -69,8 +69,7 @@ export const ReportDeductRow = z.object({
 const KindTotals = z.object({ readings: z.number(), quantity: z.string(), amount: yuan, charged: yuan, vacant: yuan });
 
 export const ReportFeesRow = z.object({
-  roomId: z.number(),
-  roomName: z.string(),
+  ...ref('room'),
   ownerName: z.string(),
   electricQuantity: z.string(),
   electricAmount: yuan,

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { AreaFilter, CompanyQuery, PageQuery, optText, wireTime } from '../query.ts';
+import { AreaFilter, CompanyQuery, PageQuery, optText, wireTime, optionalRef } from '../query.ts';
 import { formSchema, listQuerySchema, typed } from '../resource.ts';
 import { roomResource } from '../resources/room.ts';
 
@@ -62,14 +62,12 @@ export const RoomInfoRow = z.object({
   areaName: z.string().nullable(),
   decoration: z.number(),
   orientation: z.number(),
-  chargingTypeId: z.number().nullable(),
-  chargingTypeName: z.string().nullable(),
+  ...optionalRef('chargingType'),
   sizeM2: z.string(),
   status: z.number(),
   memo: z.string(),
   createdAt: wireTime,
-  ownerId: z.number().nullable(),
-  ownerName: z.string().nullable(),
+  ...optionalRef('owner'),
   ownerPhone: z.string().nullable(),
   meterCount: z.number(),
 });

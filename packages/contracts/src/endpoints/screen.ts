@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { CompanyQuery, wireTime } from '../query.ts';
+import { CompanyQuery, wireTime, ref } from '../query.ts';
 
 // 大屏可视化 (/screen): one answer with every figure of the dashboard, for the signed-in company (its
 // areas, for a user bound to areas) or, for a platform administrator, every company or the one picked
@@ -11,8 +11,7 @@ import { CompanyQuery, wireTime } from '../query.ts';
 const Pair = z.object({ electric: z.array(z.number()), water: z.array(z.number()) });
 
 export const ScreenRoomRow = z.object({
-  roomId: z.number(),
-  roomName: z.string(),
+  ...ref('room'),
   areaName: z.string(),
   quantity: z.number(),
 });

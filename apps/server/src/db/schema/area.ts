@@ -1,5 +1,5 @@
 import { bigint, index, integer, pgTable, text, varchar } from 'drizzle-orm/pg-core';
-import { companyId, createdAt, id, ref, ts, updatedAt } from './common.ts';
+import { companyId, createdAt, id, ref, ts, updatedAt, operator } from './common.ts';
 
 /** 区域 tree: park → building → floor (rooms hang below). deep 0 is the top level. */
 export const areas = pgTable('areas', {
@@ -76,8 +76,7 @@ export const ownerRoomHistory = pgTable('owner_room_history', {
   /** 1 入住, 2 迁出 */
   action: integer('action').notNull(),
   at: ts('at').notNull().defaultNow(),
-  operatorId: ref('operator_id'),
-  operatorName: varchar('operator_name', { length: 64 }).notNull().default(''),
+  ...operator(),
   memo: text('memo').notNull().default(''),
 }, (t) => [
   index('owner_room_history_room').on(t.companyId, t.roomId),

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { companies } from './company.ts';
-import { companyId, createdAt, id, ref, ts, updatedAt } from './common.ts';
+import { companyId, createdAt, id, ref, ts, updatedAt, operator } from './common.ts';
 
 // Bank sub-merchants (module bank): the bank dictionary (platform), each company's bank information,
 // its sub-merchant applications (Property_Info), every exchange with the bank (the log of /noteBocLog)
@@ -97,8 +97,7 @@ export const bankWithdrawals = pgTable('bank_withdrawals', {
   accountNo: varchar('account_no', { length: 40 }).notNull(),
   reason: text('reason').notNull().default(''),
   memo: text('memo').notNull().default(''),
-  operatorId: ref('operator_id'),
-  operatorName: varchar('operator_name', { length: 64 }).notNull().default(''),
+  ...operator(),
   finishedAt: ts('finished_at'),
   createdAt: createdAt(),
 }, (t) => [

@@ -1,6 +1,6 @@
 import { bigint, date, index, integer, jsonb, pgTable, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
-import { companyId, id, ref, ts } from './common.ts';
+import { companyId, id, ref, ts, operator } from './common.ts';
 
 // The finance day (issue 14 items 13 and 14). Every journal row carries its business day
 // (journal.business_day, set by the database when the row is written: the China date, or the next
@@ -14,8 +14,7 @@ export const financeClosings = pgTable('finance_closings', {
   /** the business day (China date) */
   day: date('day', { mode: 'string' }).notNull(),
   /** NULL: the company's day (日结); else one operator's shift hand-over (交班) */
-  operatorId: ref('operator_id'),
-  operatorName: varchar('operator_name', { length: 64 }).notNull().default(''),
+  ...operator(),
   /** the figures at the close: per operator, pay method and kind (see modules/finance) */
   totals: jsonb('totals').$type<Record<string, unknown>>().notNull(),
   /** 实收净额 (receipts − refunds + reversals of real money), 分 */

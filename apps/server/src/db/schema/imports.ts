@@ -1,5 +1,5 @@
 import { index, integer, pgTable, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { companyId, createdAt, id, ref } from './common.ts';
+import { companyId, createdAt, id, operator } from './common.ts';
 
 /**
  * One committed Excel import (modules/imports): which file (its sha-256), of which kind, how many
@@ -13,8 +13,7 @@ export const importBatches = pgTable('import_batches', {
   fileHash: varchar('file_hash', { length: 64 }).notNull(),
   fileName: varchar('file_name', { length: 200 }).notNull().default(''),
   rows: integer('rows').notNull(),
-  operatorId: ref('operator_id'),
-  operatorName: varchar('operator_name', { length: 64 }).notNull().default(''),
+  ...operator(),
   createdAt: createdAt(),
 }, (t) => [
   uniqueIndex('import_batches_file').on(t.companyId, t.kind, t.fileHash),

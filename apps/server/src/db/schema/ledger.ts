@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, uniqueIndex, varchar, boolean } from 'drizzle-orm/pg-core';
-import { companyId, createdAt, id, ref, ts, updatedAt } from './common.ts';
+import { companyId, createdAt, id, ref, ts, updatedAt, operator } from './common.ts';
 import { owners, rooms } from './area.ts';
 import { meters } from './device.ts';
 
@@ -49,8 +49,7 @@ export const journal = pgTable('journal', {
   refType: varchar('ref_type', { length: 16 }).notNull().default(''),
   refId: ref('ref_id'),
   reversesId: ref('reverses_id'),
-  operatorId: ref('operator_id'),
-  operatorName: varchar('operator_name', { length: 64 }).notNull().default(''),
+  ...operator(),
   memo: text('memo').notNull().default(''),
   createdAt: createdAt(),
   /** the business day (China date) the row counts on: set by the database on insert (migration 0036, modules/finance) */

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, index, integer, pgTable, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { companyId, createdAt, id, ref, ts, updatedAt } from './common.ts';
+import { companyId, createdAt, id, ref, ts, updatedAt, operator } from './common.ts';
 
 // Pay-application (汇付 AdaPay) merchant accounts, their money and their withdrawals (module payapp).
 // Money is integer 分. The balance of an account changes only with a row of its append-only journal,
@@ -85,8 +85,7 @@ export const payAppWithdrawals = pgTable('pay_app_withdrawals', {
   providerNo: varchar('provider_no', { length: 64 }).notNull().default(''),
   reason: text('reason').notNull().default(''),
   memo: text('memo').notNull().default(''),
-  operatorId: ref('operator_id'),
-  operatorName: varchar('operator_name', { length: 64 }).notNull().default(''),
+  ...operator(),
   finishedAt: ts('finished_at'),
   createdAt: createdAt(),
 }, (t) => [

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATION_KEYS, ROUTES } from '@meter/contracts';
 import { testApp, type TestApp } from '../../../test/helpers.ts';
-import { makeCompany, makeRole, makeUser } from '../../../test/factories.ts';
+import { makeCompany, makeBuiltinRole, makeRole, makeUser } from '../../../test/factories.ts';
 
 // A company admin cannot lock the company out (issue 12 §6): a role PUT changes only what it names,
 // the built-in 管理员 role keeps the administration pages, nobody changes their own role.
@@ -19,11 +19,7 @@ const U = '/yonghu/api/admin/user';
 beforeAll(async () => {
   t = await testApp();
   companyId = await makeCompany(t.owner);
-  const { rows } = await t.owner.query(
-    `INSERT INTO roles (company_id, name, routes, operations, builtin, access) VALUES ($1, '管理员', $2, $3, true, 1) RETURNING id`,
-    [companyId, ALL_ROUTES, OPERATION_KEYS],
-  );
-  builtinRole = Number(rows[0].id);
+  builtinRole = await makeBuiltinRole(t.owner, companyId, ALL_ROUTES, OPERATION_KEYS);
   subRole = await makeRole(t.owner, companyId, ['home', 'systemRole', 'systemRecords']);
   const a = await makeUser(t.owner, { companyId, roleId: builtinRole });
   const s = await makeUser(t.owner, { companyId, roleId: subRole });

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../../test/helpers.ts';
-import { makeCompany, makeRole, makeUser } from '../../../test/factories.ts';
+import { makeCompany, makeBuiltinRole, makeRole, makeUser } from '../../../test/factories.ts';
 
 // Migration 0039: a built-in 管理员 role made before 日结/交班 and 作废/冲正 existed gets their page and
 // operation keys, so the company's administrator can open /dailyClose and void a receipt; a role the
@@ -25,11 +25,7 @@ const role = async (id: number) =>
 beforeAll(async () => {
   t = await testApp();
   companyId = await makeCompany(t.owner);
-  const { rows } = await t.owner.query(
-    `INSERT INTO roles (company_id, name, routes, operations, builtin, access) VALUES ($1, '管理员', $2, $3, true, 1) RETURNING id`,
-    [companyId, OLD_ROUTES, OLD_OPS],
-  );
-  oldBuiltin = Number(rows[0].id);
+  oldBuiltin = await makeBuiltinRole(t.owner, companyId, OLD_ROUTES, OLD_OPS);
   own = await makeRole(t.owner, companyId, OLD_ROUTES, OLD_OPS);
 });
 afterAll(() => t.close());

@@ -11,7 +11,8 @@ import { connectMqtt } from '../../gateway/mqtt.ts';
 import { DeviceSecrets, Sealer } from '../../gateway/security.ts';
 import { Worker, type WorkerSettings } from '../../jobs/worker.ts';
 import { EventBus } from '../realtime/bus.ts';
-import { OWNER_URL } from '../../../test/helpers.ts';
+import type { ControlSettings } from './executor.ts';
+import { injector, OWNER_URL, signer } from '../../../test/helpers.ts';
 import { makeArea, makeCompany, makeRole, makeRoom, makeUser, uniq } from '../../../test/factories.ts';
 
 // The whole device side for integration tests: the real app, gateway (TCP on a free port, MQTT on
@@ -76,6 +77,16 @@ export const TEST_SECRETS = new DeviceSecrets('integration-test-device-secret-01
 /** A process's signer of internal MQTT messages (each simulated process has its own replay cache). */
 export const testSealer = () => new Sealer(TEST_SECRETS.signingKey, silent);
 
+/** The executor's settings of the tests: quick retries, two attempts, the meters' demo passwords. */
+export const TEST_CONTROL: ControlSettings = {
+  auth: { password: '02000000', operator: '00000000' },
+  clockDriftSeconds: 300,
+  retryDelayMs: 300,
+  commandTtlMinutes: 10,
+  maxAttempts: 2,
+  clockEveryHours: 24,
+};
+
 export async function harness(o: HarnessOptions = {}): Promise<Harness> {
   const db = openDb(appUrlFrom(OWNER_URL(), 'meter_app_test'), 20);
   const owner = new pg.Pool({ connectionString: OWNER_URL(), max: 3 });
@@ -89,12 +100,7 @@ export async function harness(o: HarnessOptions = {}): Promise<Harness> {
   const gateway = new Gateway({ db, bus, log: o.log ?? silent, mqtt: gwClient, settings: gs, security: { secrets: TEST_SECRETS, sealer: testSealer() } });
   await gateway.start();
   const ws: WorkerSettings = {
-    auth: { password: '02000000', operator: '00000000' },
-    clockDriftSeconds: 300,
-    retryDelayMs: 300,
-    commandTtlMinutes: 10,
-    maxAttempts: 2,
-    clockEveryHours: 24,
+    ...TEST_CONTROL,
     concurrency: 50,
     pollMs: 200,
     readIntervalMinutes: 0,
@@ -117,19 +123,8 @@ export async function harness(o: HarnessOptions = {}): Promise<Harness> {
   await app.ready();
   const fleets: Fleet[] = [];
 
-  const call: Harness['call'] = async (token, opts) => {
-    const res = await app.inject({ ...opts, headers: { ...(opts.headers ?? {}), ...(token ? { authorization: token } : {}) } });
-    let body: unknown = res.body;
-    try {
-      body = res.json();
-    } catch { /* not JSON */ }
-    return { status: res.statusCode, body };
-  };
-  const login = async (username: string, password: string) => {
-    const r = await call(null, { method: 'POST', url: '/yonghu/api/admin/login', payload: { username, password } });
-    if (r.body?.code !== 'SUCCESS') throw new Error(`login failed: ${JSON.stringify(r.body)}`);
-    return r.body.data.token as string;
-  };
+  const call: Harness['call'] = injector(app);
+  const { login } = signer(call);
 
   return {
     app,

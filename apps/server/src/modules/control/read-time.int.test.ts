@@ -4,7 +4,7 @@ import { SYSTEM_SCOPE } from '../../db/client.ts';
 import { DLT645_READS } from '../../gateway/frames.ts';
 import type { GatewayClient } from '../../gateway/gateway.ts';
 import { execute, type ControlSettings } from './executor.ts';
-import { harness, imei15, MQTT_URL, until, type Harness, type TestCompany } from './harness.test-util.ts';
+import { harness, imei15, MQTT_URL, TEST_CONTROL, until, type Harness, type TestCompany } from './harness.test-util.ts';
 import { ingestReadings, SOURCE } from './ingest.ts';
 import * as repo from './repo/index.ts';
 
@@ -16,14 +16,7 @@ let h: Harness;
 let c: TestCompany;
 let fleet: Fleet;
 const clock = new ManualClock(Date.now());
-const settings: ControlSettings = {
-  auth: { password: '02000000', operator: '00000000' },
-  clockDriftSeconds: 300,
-  retryDelayMs: 300,
-  commandTtlMinutes: 10,
-  maxAttempts: 2,
-  clockEveryHours: 24,
-};
+const settings: ControlSettings = TEST_CONTROL;
 
 beforeAll(async () => {
   h = await harness({ worker_: false });

@@ -29,14 +29,15 @@ export interface DeviceCompany {
   userId: number;
 }
 
-export async function deviceCompany(t: TestApp, ops: string[] = OPERATION_KEYS): Promise<DeviceCompany> {
+/** A company with a park, two floors and a room on each; its user has `routes` and the operation keys `ops`. */
+export async function deviceCompany(t: TestApp, ops: string[] = OPERATION_KEYS, routes = ['recordsTable', 'recordsCollect']): Promise<DeviceCompany> {
   const companyId = await makeCompany(t.owner);
   const parkId = await makeArea(t.owner, companyId, uniq('园区'));
   const floorA = await makeArea(t.owner, companyId, '1层', parkId, 1);
   const floorB = await makeArea(t.owner, companyId, '2层', parkId, 1);
   const roomA = await makeRoom(t.owner, companyId, floorA, uniq('A'));
   const roomB = await makeRoom(t.owner, companyId, floorB, uniq('B'));
-  const role = await makeRole(t.owner, companyId, ['recordsTable', 'recordsCollect'], ops);
+  const role = await makeRole(t.owner, companyId, routes, ops);
   const u = await makeUser(t.owner, { companyId, roleId: role });
   const token = await t.login(u.username, u.password);
   return { companyId, parkId, floorA, floorB, roomA, roomB, token, userId: u.id };

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { OPERATION_KEYS } from '@meter/contracts';
 import { fileApp } from '../../../test/helpers.ts';
-import { makeArea, makeCompany, makeRole, makeRoom, makeUser, uniq } from '../../../test/factories.ts';
+import { uniq } from '../../../test/factories.ts';
+import { deviceCompany, type DeviceCompany } from '../device/fixtures.ts';
 import { EventBus } from '../realtime/bus.ts';
 import { runTimedControls, type TimedJobDeps } from './timed.ts';
 
@@ -18,16 +19,7 @@ const PAGES = [
 /** the companies' valve-control password (stored plain here; hashed on its first use) */
 const VALVE_PWD = '246810';
 
-interface Co {
-  companyId: number;
-  parkId: number;
-  floorA: number;
-  floorB: number;
-  roomA: number;
-  roomB: number;
-  userId: number;
-  token: string;
-}
+type Co = DeviceCompany;
 
 let n = 0;
 const stamp = () => `${Date.now() % 100000}`.padStart(5, '0') + `${process.pid % 100}`.padStart(2, '0');
@@ -35,16 +27,9 @@ const addr12 = () => `95${stamp()}${`${n++ % 1000}`.padStart(3, '0')}`;
 const addr14 = () => `9600${stamp()}${`${n++ % 1000}`.padStart(3, '0')}`;
 
 async function company(ops: string[] = OPERATION_KEYS, routes = PAGES): Promise<Co> {
-  const companyId = await makeCompany(t.owner);
-  const parkId = await makeArea(t.owner, companyId, uniq('园区'));
-  const floorA = await makeArea(t.owner, companyId, '1层', parkId, 1);
-  const floorB = await makeArea(t.owner, companyId, '2层', parkId, 1);
-  const roomA = await makeRoom(t.owner, companyId, floorA, uniq('A'));
-  const roomB = await makeRoom(t.owner, companyId, floorB, uniq('B'));
-  const role = await makeRole(t.owner, companyId, routes, ops);
-  const u = await makeUser(t.owner, { companyId, roleId: role });
-  await t.owner.query(`UPDATE companies SET valve_control_pwd = $2 WHERE id = $1`, [companyId, VALVE_PWD]);
-  return { companyId, parkId, floorA, floorB, roomA, roomB, userId: u.id, token: await t.login(u.username, u.password) };
+  const c = await deviceCompany(t, ops, routes);
+  await t.owner.query(`UPDATE companies SET valve_control_pwd = $2 WHERE id = $1`, [c.companyId, VALVE_PWD]);
+  return c;
 }
 
 /** A meter written directly (the archive's rules are tested elsewhere). */

@@ -1,10 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../../test/helpers.ts';
 import { balances, billingCompany, type BillingCompany } from '../billing/fixtures.ts';
-import { freshKeys, publicOf } from './emulator/keys.ts';
-import { startEmulator, type Emulator } from './emulator/server.ts';
-import { alipay } from './providers/alipay.ts';
-import { wechatPay } from './providers/wechat.ts';
+import { freshKeys } from './emulator/keys.ts';
+import type { Emulator } from './emulator/server.ts';
+import { emulatedGateways, emulatorInto } from './emulated.test-util.ts';
 
 // 扫码收款 at the counter (issue 14 item 15): the paid order prints a receipt (/billprint) and counts
 // in the operator's shift; an unpaid order can be cancelled — closed at the provider first, so the
@@ -69,29 +68,8 @@ describe('local emulators (the real provider protocols)', () => {
   let t: TestApp;
   let a: BillingCompany;
   beforeAll(async () => {
-    em = await startEmulator({
-      keys,
-      deliver: async (url, headers, raw) => {
-        const r = await t.app.inject({ method: 'POST', url: new URL(url).pathname, headers, payload: raw });
-        return { status: r.statusCode, body: r.body };
-      },
-    });
-    t = await testApp(undefined, {
-      payments: {
-        ttlMs: 3600_000,
-        gateways: {
-          wechat: wechatPay({
-            mchid: keys.wechat.mchid, appid: keys.wechat.appid, serialNo: keys.wechat.serialNo, privateKey: keys.wechat.merchantKey,
-            platformSerial: keys.wechat.platformSerial, platformKey: publicOf(keys.wechat.platformKey), apiV3Key: keys.wechat.apiV3Key,
-            baseUrl: em.url, notifyUrl: 'http://127.0.0.1/wxpay/api/wxpay/notify',
-          }),
-          alipay: alipay({
-            appId: keys.alipay.appId, sellerId: keys.alipay.sellerId, privateKey: keys.alipay.appKey, alipayPublicKey: publicOf(keys.alipay.alipayKey),
-            gateway: `${em.url}/gateway.do`, notifyUrl: 'http://127.0.0.1/alipay/api/alipay/notify',
-          }),
-        },
-      },
-    });
+    em = await emulatorInto(keys, () => t);
+    t = await testApp(undefined, { payments: { ttlMs: 3600_000, gateways: emulatedGateways(keys, em) } });
     a = await billingCompany(t, { rooms: 2 });
   });
   afterAll(async () => {

@@ -2,11 +2,11 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../../test/helpers.ts';
 import { billingCompany, type BillingCompany } from '../billing/fixtures.ts';
-import { freshKeys, publicOf } from './emulator/keys.ts';
-import { alipayNotification, startEmulator, type Emulator } from './emulator/server.ts';
+import { freshKeys } from './emulator/keys.ts';
+import { alipayNotification, type Emulator } from './emulator/server.ts';
+import { emulatedGateways, emulatorInto, NOTIFY_URL } from './emulated.test-util.ts';
 import { companyMerchants, emulatorMerchants, fingerprint, pemOf } from './merchant.ts';
-import { alipay } from './providers/alipay.ts';
-import { decryptResource, wechatPay } from './providers/wechat.ts';
+import { decryptResource } from './providers/wechat.ts';
 import { recoverPayments } from './recover.ts';
 import { reconcileDay } from '../reconcile/service.ts';
 import { businessDate } from '../../time.ts';
@@ -47,30 +47,12 @@ const credits = async (no: string) => Number((await t.owner.query(`SELECT count(
 const row = async (no: string) => (await t.owner.query(`SELECT status, merchant_company_id FROM payments WHERE out_trade_no = $1`, [no])).rows[0];
 
 beforeAll(async () => {
-  em = await startEmulator({
-    keys,
-    merchants: (channel, id) => emulatorMerchants(t.db, sealKey, channel, id),
-    deliver: async (url, headers, raw) => {
-      const u = new URL(url);
-      const r = await t.app.inject({ method: 'POST', url: u.pathname + u.search, headers, payload: raw });
-      return { status: r.statusCode, body: r.body };
-    },
-  });
-  const notifyUrl = { wechat: 'http://127.0.0.1/wxpay/api/wxpay/notify', alipay: 'http://127.0.0.1/alipay/api/alipay/notify' };
+  em = await emulatorInto(keys, () => t, (channel, id) => emulatorMerchants(t.db, sealKey, channel, id));
   payments = {
     ttlMs: 3600_000,
-    gateways: {
-      wechat: wechatPay({
-        mchid: keys.wechat.mchid, appid: keys.wechat.appid, serialNo: keys.wechat.serialNo, privateKey: keys.wechat.merchantKey,
-        platformSerial: keys.wechat.platformSerial, platformKey: publicOf(keys.wechat.platformKey), apiV3Key: keys.wechat.apiV3Key, baseUrl: em.url, notifyUrl: notifyUrl.wechat,
-      }),
-      alipay: alipay({
-        appId: keys.alipay.appId, sellerId: keys.alipay.sellerId, privateKey: keys.alipay.appKey, alipayPublicKey: publicOf(keys.alipay.alipayKey),
-        gateway: `${em.url}/gateway.do`, notifyUrl: notifyUrl.alipay,
-      }),
-    },
+    gateways: emulatedGateways(keys, em),
     merchants: companyMerchants({
-      key: sealKey, mode: 'emulator', wechatBase: em.url, alipayGateway: `${em.url}/gateway.do`, notifyUrl,
+      key: sealKey, mode: 'emulator', wechatBase: em.url, alipayGateway: `${em.url}/gateway.do`, notifyUrl: NOTIFY_URL,
       emulator: { wxPlatformSerial: keys.wechat.platformSerial, wxPlatformKey: pemOf(keys.wechat.platformKey), aliPublicKey: pemOf(keys.alipay.alipayKey) },
     }),
   };

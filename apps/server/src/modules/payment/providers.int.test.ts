@@ -2,10 +2,9 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../../test/helpers.ts';
 import { balances, billingCompany, makeMeter, type BillingCompany } from '../billing/fixtures.ts';
-import { freshKeys, publicOf } from './emulator/keys.ts';
-import { alipayNotification, startEmulator, wechatHeaders, wechatNotification, type Emulator } from './emulator/server.ts';
-import { alipay } from './providers/alipay.ts';
-import { wechatPay } from './providers/wechat.ts';
+import { freshKeys } from './emulator/keys.ts';
+import { emulatedGateways, emulatorInto } from './emulated.test-util.ts';
+import { alipayNotification, wechatHeaders, wechatNotification, type Emulator } from './emulator/server.ts';
 import { recoverPayments } from './recover.ts';
 import { startBillingJobs } from '../../jobs/billing.ts';
 import type { Payments } from './service.ts';
@@ -35,27 +34,8 @@ const status = async (outTradeNo: string) => (await t.owner.query(`SELECT status
 const otherKey = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
 
 beforeAll(async () => {
-  em = await startEmulator({
-    keys,
-    deliver: async (url, headers, raw) => {
-      const r = await t.app.inject({ method: 'POST', url: new URL(url).pathname, headers, payload: raw });
-      return { status: r.statusCode, body: r.body };
-    },
-  });
-  payments = {
-    ttlMs: 3600_000,
-    gateways: {
-      wechat: wechatPay({
-        mchid: keys.wechat.mchid, appid: keys.wechat.appid, serialNo: keys.wechat.serialNo, privateKey: keys.wechat.merchantKey,
-        platformSerial: keys.wechat.platformSerial, platformKey: publicOf(keys.wechat.platformKey), apiV3Key: keys.wechat.apiV3Key,
-        baseUrl: em.url, notifyUrl: 'http://127.0.0.1/wxpay/api/wxpay/notify',
-      }),
-      alipay: alipay({
-        appId: keys.alipay.appId, sellerId: keys.alipay.sellerId, privateKey: keys.alipay.appKey, alipayPublicKey: publicOf(keys.alipay.alipayKey),
-        gateway: `${em.url}/gateway.do`, notifyUrl: 'http://127.0.0.1/alipay/api/alipay/notify',
-      }),
-    },
-  };
+  em = await emulatorInto(keys, () => t);
+  payments = { ttlMs: 3600_000, gateways: emulatedGateways(keys, em) };
   t = await testApp(undefined, { payments });
   a = await billingCompany(t, { rooms: 5 });
 });

@@ -4,10 +4,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../../test/helpers.ts';
 import { makeCompany } from '../../../test/factories.ts';
 import { billingCompany, FINANCE_ROUTES, type BillingCompany } from '../billing/fixtures.ts';
-import { freshKeys, publicOf } from '../payment/emulator/keys.ts';
-import { startEmulator, type Emulator } from '../payment/emulator/server.ts';
-import { alipay } from '../payment/providers/alipay.ts';
-import { wechatPay } from '../payment/providers/wechat.ts';
+import { freshKeys } from '../payment/emulator/keys.ts';
+import type { Emulator } from '../payment/emulator/server.ts';
+import { emulatedGateways, emulatorInto } from '../payment/emulated.test-util.ts';
 import type { Payments } from '../payment/index.ts';
 import { OPERATION_KEYS } from '@meter/contracts';
 import { addDays, businessDate, fromBeijingFields } from '../../time.ts';
@@ -40,27 +39,8 @@ const rows = async (c: BillingCompany, channel = 'wechat') =>
 const recover = (c: BillingCompany, id: number) => t.call(c.token, { method: 'POST', url: '/yewu/api/Reconcile/Recover', payload: { id } });
 
 beforeAll(async () => {
-  em = await startEmulator({
-    keys,
-    deliver: async (url, headers, raw) => {
-      const r = await t.app.inject({ method: 'POST', url: new URL(url).pathname, headers, payload: raw });
-      return { status: r.statusCode, body: r.body };
-    },
-  });
-  payments = {
-    ttlMs: 3600_000,
-    gateways: {
-      wechat: wechatPay({
-        mchid: keys.wechat.mchid, appid: keys.wechat.appid, serialNo: keys.wechat.serialNo, privateKey: keys.wechat.merchantKey,
-        platformSerial: keys.wechat.platformSerial, platformKey: publicOf(keys.wechat.platformKey), apiV3Key: keys.wechat.apiV3Key,
-        baseUrl: em.url, notifyUrl: 'http://127.0.0.1/wxpay/api/wxpay/notify',
-      }),
-      alipay: alipay({
-        appId: keys.alipay.appId, sellerId: keys.alipay.sellerId, privateKey: keys.alipay.appKey, alipayPublicKey: publicOf(keys.alipay.alipayKey),
-        gateway: `${em.url}/gateway.do`, notifyUrl: 'http://127.0.0.1/alipay/api/alipay/notify',
-      }),
-    },
-  };
+  em = await emulatorInto(keys, () => t);
+  payments = { ttlMs: 3600_000, gateways: emulatedGateways(keys, em) };
   t = await testApp(undefined, { payments });
   a = await billingCompany(t, { rooms: 1 });
   b = await billingCompany(t, { rooms: 1 });

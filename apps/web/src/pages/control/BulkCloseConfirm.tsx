@@ -3,10 +3,11 @@
 // 关阀) and, when any of them has phaseId 1, asks the valve-control password in the same dialog
 // (checked as the single close checks it, and sent with each request). Cancel sends nothing.
 import { useState } from 'react';
-import { Alert, Form, Modal, Typography } from 'antd';
+import { Alert, Form, Typography } from 'antd';
 import type { Company } from './api.ts';
 import type { MeterRow } from './shared.tsx';
 import { ValvePasswordField, formValvePassword, needsPassword } from './valvePassword.tsx';
+import { FormDialog } from '../../components/FormDialog.tsx';
 
 /** 电表 12 块（拉闸）、水表 3 块（关阀） */
 export function closeSummary(meters: { kind: number }[]) {
@@ -51,17 +52,14 @@ export function BulkCloseConfirm({ meters, company, onCancel, onConfirm }: {
   };
 
   return (
-    <Modal
+    <FormDialog
       open
       title="批量拉闸/关阀确认"
       okText={`确认拉闸/关阀 ${meters.length} 块`}
       okButtonProps={{ danger: true }}
-      cancelText="取消"
       confirmLoading={checking}
       onOk={() => void ok()}
       onCancel={onCancel}
-      maskClosable={false}
-      destroyOnHidden
       width={480}
     >
       <Alert
@@ -79,6 +77,6 @@ export function BulkCloseConfirm({ meters, company, onCancel, onConfirm }: {
           <ValvePasswordField extra={`其中 ${guarded.length} 块为单相表，需输入阀控密码`} />
         </Form>
       )}
-    </Modal>
+    </FormDialog>
   );
 }

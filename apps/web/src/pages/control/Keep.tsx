@@ -3,7 +3,7 @@
 // area picked in the tree, with a reason and an optional end; end it; see what is protected now.
 // Electric DL/T 645 meters also get the meter's own 保电 command. Needs the operation device.protect.
 import { useMemo, useRef, useState } from 'react';
-import { Button, DatePicker, Form, Input, Modal, Popconfirm, Tabs, Tag } from 'antd';
+import { Button, DatePicker, Form, Input, Popconfirm, Tabs, Tag } from 'antd';
 import { SafetyOutlined } from '@ant-design/icons';
 import type { ActionType } from '@ant-design/pro-components';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -14,6 +14,7 @@ import { ResourceTable, type ResourceColumn } from '../../components/ResourceTab
 import { protectApi, type Protection } from './api.ts';
 import { ControlMeterTable, timeText, useCompany, type MeterRow } from './shared.tsx';
 import { useFormSave } from '../../components/submit.tsx';
+import { FormDialog } from '../../components/FormDialog.tsx';
 
 type ProtRow = Protection & Record<string, unknown>;
 
@@ -158,16 +159,13 @@ export default function Keep({ kind }: { kind: 1 | 2 }) {
           },
         ]}
       />
-      <Modal
+      <FormDialog
         open={!!target}
         title={`开启${word}`}
         okText="确定"
-        cancelText="取消"
         confirmLoading={saving}
         onOk={() => void start()}
         onCancel={() => setTarget(null)}
-        destroyOnHidden
-        maskClosable={false}
       >
         <p>
           {target && ('meterIds' in target ? `对选中的 ${target.meterIds.length} 块${meterWord}开启${word}` : `对「${target.areaName || '当前区域'}」及其下级区域的全部${meterWord}开启${word}`)}
@@ -181,7 +179,7 @@ export default function Keep({ kind }: { kind: 1 | 2 }) {
             <DatePicker showTime style={{ width: '100%' }} disabledDate={(d) => d.isBefore(dayjs(), 'day')} />
           </Form.Item>
         </Form>
-      </Modal>
+      </FormDialog>
     </>
   );
 }

@@ -16,6 +16,7 @@ import { controlApi, type Command, type Company } from './api.ts';
 import { CommandTag, ControlMeterTable, isFinal, useCommandWatch, useCompany, type MeterRow } from './shared.tsx';
 import { ValveCancelled, switchOff, useValvePassword } from './valvePassword.tsx';
 import { BulkCloseConfirm } from './BulkCloseConfirm.tsx';
+import { FormDialog } from '../../components/FormDialog.tsx';
 
 /** Refusals a person may override with a reason (the server allows it for closes). */
 export const OVERRIDABLE = ['METER_PROTECTED', 'NO_CLOSE_PERIOD'];
@@ -233,19 +234,16 @@ export default function LongRange() {
           }}
         />
       )}
-      <Modal
+      <FormDialog
         open={!!override}
         title="强制操作"
         okText="强制执行"
         okButtonProps={{ danger: true }}
-        cancelText="取消"
         onOk={() => void confirmOverride()}
         onCancel={() => {
           setOverride(null);
           reasonForm.resetFields();
         }}
-        destroyOnHidden
-        maskClosable={false}
       >
         <Alert type="warning" showIcon message={override?.message} style={{ marginBottom: 12 }} />
         {override && override.meters.length > 1 && <p>共 {override.meters.length} 块表具将被强制执行拉闸/关阀。</p>}
@@ -254,7 +252,7 @@ export default function LongRange() {
             <Input.TextArea rows={3} maxLength={200} showCount placeholder="例如：业主申请停电检修" />
           </Form.Item>
         </Form>
-      </Modal>
+      </FormDialog>
       <Modal
         open={!!bulk}
         title={bulk ? `批量${bulk.open ? '合闸/开阀' : '拉闸/关阀'}` : ''}

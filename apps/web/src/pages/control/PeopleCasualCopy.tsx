@@ -2,7 +2,7 @@
 // server refuses a lower value or an earlier time unless the entry is marked 换表 (new meter) or
 // 读数纠正 with a reason. Needs the operation device.manualRead.
 import { useRef, useState } from 'react';
-import { Alert, DatePicker, Descriptions, Form, Input, InputNumber, Modal, Radio } from 'antd';
+import { Alert, DatePicker, Descriptions, Form, Input, InputNumber, Radio } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
 import dayjs, { type Dayjs } from 'dayjs';
 import { toast } from '../../app/feedback.tsx';
@@ -10,6 +10,7 @@ import { useCan } from '../../app/session.ts';
 import { controlApi } from './api.ts';
 import { ControlMeterTable, timeText, useCompany, type MeterRow } from './shared.tsx';
 import { useFormSave } from '../../components/submit.tsx';
+import { FormDialog } from '../../components/FormDialog.tsx';
 
 interface FormValues {
   total: number;
@@ -62,16 +63,12 @@ export default function PeopleCasualCopy() {
         actionRef={tableRef}
         rowActions={(r) => (canEnter ? [<a key="enter" onClick={() => open(r)}>录入读数</a>] : [])}
       />
-      <Modal
+      <FormDialog
         open={!!meter}
         title="录入读数"
-        okText="保存"
-        cancelText="取消"
         confirmLoading={saving}
         onOk={() => void save()}
         onCancel={() => setMeter(null)}
-        destroyOnHidden
-        maskClosable={false}
         width={560}
       >
         {meter && (
@@ -119,7 +116,7 @@ export default function PeopleCasualCopy() {
             </Form>
           </>
         )}
-      </Modal>
+      </FormDialog>
     </>
   );
 }

@@ -6,7 +6,7 @@
 // /longRange does; the typed password goes with the request and the server compares it (issue 12 §3).
 // Needs the operation device.timedValve.
 import { useMemo, useRef, useState } from 'react';
-import { Button, DatePicker, Form, Input, Modal, Popconfirm, Radio, Select, Switch, Tag, TimePicker, Tooltip, Typography } from 'antd';
+import { Button, DatePicker, Form, Input, Popconfirm, Radio, Select, Switch, Tag, TimePicker, Tooltip, Typography } from 'antd';
 import { PlusOutlined } from '@ant-design/icons';
 import type { ActionType } from '@ant-design/pro-components';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -18,6 +18,7 @@ import { controlApi, timedApi, type ControlMeter, type TimedControl } from './ap
 import { CommandTag, timeText, useCompany } from './shared.tsx';
 import { ValveCancelled, ValvePasswordField, needsPassword, useValvePassword, verifyValvePassword } from './valvePassword.tsx';
 import { useFormSave } from '../../components/submit.tsx';
+import { FormDialog } from '../../components/FormDialog.tsx';
 
 type Row = TimedControl & Record<string, unknown>;
 
@@ -211,16 +212,12 @@ export default function TimeChangeControl() {
         }
         toolBar={() => (can ? [<Button key="new" type="primary" icon={<PlusOutlined />} onClick={openCreate}>新增定时任务</Button>] : [])}
       />
-      <Modal
+      <FormDialog
         open={!!editing}
         title={editing?.row ? '编辑定时任务' : '新增定时任务'}
-        okText="保存"
-        cancelText="取消"
         confirmLoading={saving}
         onOk={() => void save()}
         onCancel={() => setEditing(null)}
-        destroyOnHidden
-        maskClosable={false}
         width={600}
       >
         <Form form={form} layout="vertical" name="timed-control">
@@ -257,7 +254,7 @@ export default function TimeChangeControl() {
             定时拉闸/关阀不会对保电/保水中的表具执行，也不会在报警方案的不断电时段执行；服务停机错过的执行时间不会补发。
           </Typography.Text>
         </Form>
-      </Modal>
+      </FormDialog>
       {dialog}
     </>
   );

@@ -5,10 +5,11 @@
 // and does not proceed; cancel rejects and nothing is sent. The typed password also goes with the
 // close request (`password`), for the server to check it itself.
 import { useCallback, useRef, useState, type ReactNode } from 'react';
-import { Form, Input, Modal, type FormInstance } from 'antd';
+import { Form, Input, type FormInstance } from 'antd';
 import { toast } from '../../app/feedback.tsx';
 import { ApiError } from '../../api/request.ts';
 import { checkValvePasswordOnServer, type Company } from './api.ts';
+import { FormDialog } from '../../components/FormDialog.tsx';
 
 export const MSG_PWD_REQUIRED = '请输入阀控密码';
 export const MSG_PWD_WRONG = '密码输入不正确';
@@ -146,22 +147,19 @@ export function useValvePassword(company: Company): { ask: () => Promise<string>
   };
 
   const dialog = (
-    <Modal
+    <FormDialog
       open={open}
       title="阀控密码"
       okText="确定"
-      cancelText="取消"
       confirmLoading={checking}
       onOk={() => void confirm()}
       onCancel={cancel}
-      maskClosable={false}
-      destroyOnHidden
       width={400}
     >
       <Form form={form} layout="vertical" name="valve-password" onFinish={() => void confirm()}>
         <ValvePasswordField />
       </Form>
-    </Modal>
+    </FormDialog>
   );
   return { ask, dialog };
 }

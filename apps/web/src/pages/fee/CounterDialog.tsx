@@ -13,6 +13,7 @@ import { COUNTER_PAY_METHODS, PAY_METHOD_TEXT, WALLET_TEXT, billingApi, type Bil
 import { amountInputError, money, newRequestId, normalizeAmount } from './money.ts';
 import { RefusalAlert, useRefusal } from '../../components/submit.tsx';
 import { MemoItem, YuanInput } from '../../components/formItems.tsx';
+import { FormDialog } from '../../components/FormDialog.tsx';
 
 export type CounterOp = 'prepay' | 'refund' | 'subsidy';
 
@@ -110,16 +111,13 @@ export function CounterDialog({ op, room, wallet = 'electric', company, onDone, 
   }
 
   return (
-    <Modal
+    <FormDialog
       open
       title={title}
       okText={`确定${OP_TEXT[op]}`}
-      cancelText="取消"
       confirmLoading={busy}
       onOk={() => void submit()}
       onCancel={onClose}
-      maskClosable={false}
-      destroyOnHidden
     >
       <Descriptions size="small" column={1} style={{ marginBottom: 12 }}>
         {room.areaName ? <Descriptions.Item label="位置">{room.areaName}</Descriptions.Item> : null}
@@ -163,6 +161,6 @@ export function CounterDialog({ op, room, wallet = 'electric', company, onDone, 
         <MemoItem />
       </Form>
       <RefusalAlert title={`${OP_TEXT[op]}未成功`} refusal={refusal} testId="counter-refusal" />
-    </Modal>
+    </FormDialog>
   );
 }

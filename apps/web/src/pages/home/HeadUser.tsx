@@ -9,7 +9,8 @@ import { E } from '../../api/endpoints.gen.ts';
 import { clearSession, updateSessionInfo, useSession } from '../../app/session.ts';
 import { toast } from '../../app/feedback.tsx';
 import { FORM_INVALID, supersededValidation } from '../../components/validate.ts';
-import { confirmRules, phoneRule } from '../../components/rules.ts';
+import { phoneRule } from '../../components/rules.ts';
+import { NewPasswordItems } from '../../components/formItems.tsx';
 
 // 个人中心 (/headUser): who I am (and my own name and phone), my password, and my login history
 // (every attempt on my account, with the address, the browser of each session and the one in use).
@@ -116,17 +117,7 @@ function PasswordCard() {
         <Form.Item name="oldPassword" label="原密码" rules={[{ required: true, message: '请输入原密码' }]}>
           <Input.Password autoComplete="current-password" />
         </Form.Item>
-        <Form.Item name="newPassword" label="新密码" rules={PASSWORD_RULES} extra="8 至 64 位，须同时包含字母和数字；修改后需重新登录">
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item
-          name="confirm"
-          label="确认新密码"
-          dependencies={['newPassword']}
-          rules={confirmRules('newPassword', '请再次输入新密码', '两次输入的密码不一致')}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
+        <NewPasswordItems name="newPassword" noun="密码" rules={PASSWORD_RULES} extra="8 至 64 位，须同时包含字母和数字；修改后需重新登录" />
         <Button type="primary" htmlType="submit">修改密码</Button>
       </Form>
     </Card>

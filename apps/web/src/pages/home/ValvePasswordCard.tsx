@@ -7,7 +7,7 @@ import { useQuery } from '@tanstack/react-query';
 import { companySelfApi } from '../../api/company.ts';
 import { toast } from '../../app/feedback.tsx';
 import { FORM_INVALID } from '../../components/validate.ts';
-import { confirmRules } from '../../components/rules.ts';
+import { NewPasswordItems } from '../../components/formItems.tsx';
 import type { Session } from '../../app/session.ts';
 
 interface Values {
@@ -61,17 +61,7 @@ export function ValvePasswordCard() {
             <Input.Password autoComplete="off" />
           </Form.Item>
         )}
-        <Form.Item name="password" label="新阀控密码" rules={VALVE_PASSWORD_RULES}>
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
-        <Form.Item
-          name="confirm"
-          label="确认新阀控密码"
-          dependencies={['password']}
-          rules={confirmRules('password', '请再次输入新阀控密码', '两次输入的阀控密码不一致')}
-        >
-          <Input.Password autoComplete="new-password" />
-        </Form.Item>
+        <NewPasswordItems name="password" noun="阀控密码" rules={VALVE_PASSWORD_RULES} />
         <Button type="primary" htmlType="submit">
           {isSet ? '修改阀控密码' : '设置阀控密码'}
         </Button>

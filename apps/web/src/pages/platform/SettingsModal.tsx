@@ -1,7 +1,8 @@
 // The per-company settings dialogs of /belongs (设备权限, 支付设置): 760 px, 保存/取消, a spinner until
 // the settings are loaded, kept open on a mask click.
 import type { ReactNode } from 'react';
-import { Modal, Spin } from 'antd';
+import { Spin } from 'antd';
+import { FormDialog } from '../../components/FormDialog.tsx';
 
 interface Props {
   title: string;
@@ -16,18 +17,14 @@ interface Props {
 
 export default function SettingsModal({ title, open, ready, saving, onOk, onCancel, children }: Props) {
   return (
-    <Modal
+    <FormDialog
       title={title}
       open={open}
       width={760}
-      okText="保存"
-      cancelText="取消"
       confirmLoading={saving}
       okButtonProps={{ disabled: !ready }}
       onOk={onOk}
       onCancel={onCancel}
-      destroyOnHidden
-      maskClosable={false}
     >
       {ready ? (
         children
@@ -36,6 +33,6 @@ export default function SettingsModal({ title, open, ready, saving, onOk, onCanc
           <Spin />
         </div>
       )}
-    </Modal>
+    </FormDialog>
   );
 }

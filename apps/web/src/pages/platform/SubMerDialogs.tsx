@@ -8,8 +8,7 @@ import { BANK_WITHDRAW_STATUS, fenToYuan, yuanToFen } from '@meter/contracts';
 import { bankApi, type BankWithdrawal, type BocInfo } from '../../api/bank.ts';
 import { toast } from '../../app/feedback.tsx';
 import { useCan } from '../../app/session.ts';
-import { formValues } from '../../components/validate.ts';
-import { failureText } from '../../components/submit.tsx';
+import { failureText, useFormSave, useRefusal } from '../../components/submit.tsx';
 import { amountInputError, money, newRequestId, normalizeAmount } from '../fee/money.ts';
 import { maskAccount } from '../notes/NotesWithdraw.tsx';
 
@@ -42,25 +41,14 @@ function Refusal({ text, testId }: { text: string; testId: string }) {
 
 export function VerifyDialog({ target, company, demoInboxUrl, onClose }: { target: SubMerTarget; company?: string; demoInboxUrl?: string | null; onClose(changed: boolean): void }) {
   const [form] = Form.useForm<{ code: string; amount: string }>();
-  const [busy, setBusy] = useState(false);
-  const [refusal, setRefusal] = useState('');
+  const { busy, refusal, clear, runForm } = useRefusal();
   const [changed, setChanged] = useState(false);
-  const submit = async () => {
-    const v = await formValues(form);
-    if (!v) return;
-    setBusy(true);
-    setRefusal('');
-    try {
-      await bankApi.verify({ subMerId: target.subMerId, code: v.code.trim(), amount: normalizeAmount(v.amount) }, company);
-      toast.success('验证通过，可申请开通');
-      onClose(true);
-    } catch (e) {
-      setRefusal(failureText(e));
-      setChanged(true); // a wrong answer counts at the bank (and may have rejected the application)
-    } finally {
-      setBusy(false);
-    }
-  };
+  const submit = () => runForm(form, async (v) => {
+    setChanged(true); // an answer sent counts at the bank, a wrong one too (and may have rejected the application)
+    await bankApi.verify({ subMerId: target.subMerId, code: v.code.trim(), amount: normalizeAmount(v.amount) }, company);
+    toast.success('验证通过，可申请开通');
+    onClose(true);
+  });
   return (
     <Modal open title={`验证：${target.name}`} okText="提交验证" cancelText="取消" confirmLoading={busy} onOk={() => void submit()} onCancel={() => onClose(changed)} maskClosable={false} destroyOnHidden>
       <Typography.Paragraph type="secondary">
@@ -69,7 +57,7 @@ export function VerifyDialog({ target, company, demoInboxUrl, onClose }: { targe
       {demoInboxUrl ? (
         <Alert type="info" showIcon style={{ marginBottom: 12 }} message={<span>演示环境：验证码与随机金额可在 <a href={demoInboxUrl} target="_blank" rel="noreferrer" data-testid="bank-inbox">本地银行模拟器</a> 中查看</span>} />
       ) : null}
-      <Form form={form} layout="vertical" name="verify" onValuesChange={() => refusal && setRefusal('')}>
+      <Form form={form} layout="vertical" name="verify" onValuesChange={clear}>
         <Form.Item name="code" label="短信验证码" rules={[{ required: true, message: '请输入短信验证码' }, { pattern: /^\d{6}$/, message: '短信验证码为 6 位数字' }]}>
           <Input inputMode="numeric" maxLength={6} autoComplete="one-time-code" placeholder="6 位数字" />
         </Form.Item>
@@ -85,29 +73,19 @@ export function VerifyDialog({ target, company, demoInboxUrl, onClose }: { targe
 function WithdrawForm({ target, availableFen, company, onDone }: { target: SubMerTarget; availableFen: number; company?: string; onDone(): void }) {
   const [form] = Form.useForm<{ amount: string; memo?: string }>();
   const [requestId, setRequestId] = useState(() => newRequestId());
-  const [busy, setBusy] = useState(false);
-  const [refusal, setRefusal] = useState('');
-  const submit = async () => {
-    const v = await formValues(form);
-    if (!v) return;
-    setBusy(true);
-    setRefusal('');
-    try {
-      const r = await bankApi.withdraw({ subMerId: target.subMerId, amount: normalizeAmount(v.amount), requestId, memo: (v.memo ?? '').trim() }, company);
-      if (r.status === 2) setRefusal(`提现失败：${r.reason || '银行未说明原因'}`);
-      else toast.success(r.status === 1 ? `提现 ${money(r.amount)} 已到账` : `提现 ${money(r.amount)} 已提交，银行处理中`);
-      form.resetFields();
-      setRequestId(newRequestId());
-      onDone();
-    } catch (e) {
-      setRefusal(failureText(e));
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { busy, refusal, clear, runForm } = useRefusal();
+  const submit = () => runForm(form, async (v) => {
+    const r = await bankApi.withdraw({ subMerId: target.subMerId, amount: normalizeAmount(v.amount), requestId, memo: (v.memo ?? '').trim() }, company);
+    if (r.status !== 2) toast.success(r.status === 1 ? `提现 ${money(r.amount)} 已到账` : `提现 ${money(r.amount)} 已提交，银行处理中`);
+    form.resetFields();
+    setRequestId(newRequestId());
+    onDone();
+    // the bank refused it: the request is done (a new id for the next), its reason stays under the form
+    if (r.status === 2) throw new Error(`提现失败：${r.reason || '银行未说明原因'}`);
+  });
   return (
     <>
-      <Form form={form} layout="inline" name="bank-withdraw" onValuesChange={() => refusal && setRefusal('')}>
+      <Form form={form} layout="inline" name="bank-withdraw" onValuesChange={clear}>
         <Form.Item name="amount" label="提现金额" validateFirst rules={[{ validator: (_r, v) => { const e = bankWithdrawError(v, availableFen); return e ? Promise.reject(new Error(e)) : Promise.resolve(); } }]}>
           <Input prefix="¥" suffix="元" inputMode="decimal" maxLength={16} autoComplete="off" style={{ width: 180 }} />
         </Form.Item>
@@ -164,23 +142,14 @@ type BocValues = Pick<BocInfo, 'merId' | 'branchName' | 'accountName' | 'account
 export function BocInfoDialog({ company, onClose }: { company?: string; onClose(): void }) {
   const [form] = Form.useForm<BocValues>();
   const info = useQuery({ queryKey: ['bocInfo', company], queryFn: () => bankApi.bocInfo(company) });
-  const [busy, setBusy] = useState(false);
-  const save = async () => {
-    const v = await formValues(form);
-    if (!v) return;
-    setBusy(true);
-    try {
-      await bankApi.saveBocInfo({ ...v, accountNo: String(v.accountNo ?? '').replace(/\s+/g, '') }, company);
-      toast.success('单位银行信息已保存');
-      onClose();
-    } catch {
-      /* the request wrapper showed the server's message */
-    } finally {
-      setBusy(false);
-    }
-  };
+  const { saving, save: saveForm } = useFormSave();
+  const save = () => saveForm(form, async (v) => {
+    await bankApi.saveBocInfo({ ...v, accountNo: String(v.accountNo ?? '').replace(/\s+/g, '') }, company);
+    toast.success('单位银行信息已保存');
+    onClose();
+  });
   return (
-    <Modal open title="单位银行信息" okText="保存" cancelText="取消" confirmLoading={busy} onOk={() => void save()} onCancel={onClose} maskClosable={false} destroyOnHidden>
+    <Modal open title="单位银行信息" okText="保存" cancelText="取消" confirmLoading={saving} onOk={() => void save()} onCancel={onClose} maskClosable={false} destroyOnHidden>
       <Spin spinning={info.isLoading}>
         {info.data ? (
           <>

@@ -16,6 +16,7 @@ import { useCompany } from './deviceFields.tsx';
 import { VacantRoomSelect, useUnitLabel } from './roomFields.tsx';
 import { MemoItem } from '../../components/formItems.tsx';
 import { useFormSave } from '../../components/submit.tsx';
+import { FormDialog } from '../../components/FormDialog.tsx';
 
 type Row = OwnerRow & Record<string, unknown>;
 
@@ -66,16 +67,13 @@ function MoveModal({ moving, onClose, onDone }: { moving: Moving; onClose(): voi
       onDone();
     });
   return (
-    <Modal
+    <FormDialog
       open
       title={`${title}：${owner.name}`}
       okText="确定"
-      cancelText="取消"
       confirmLoading={busy}
       onOk={() => void submit()}
       onCancel={onClose}
-      destroyOnHidden
-      maskClosable={false}
     >
       <Form form={form} layout="vertical" preserve={false}>
         {mode === 'out' || change ? (
@@ -90,7 +88,7 @@ function MoveModal({ moving, onClose, onDone }: { moving: Moving; onClose(): voi
         )}
         <MemoItem placeholder={mode === 'out' ? '如：合同到期退房' : '选填'} />
       </Form>
-    </Modal>
+    </FormDialog>
   );
 }
 

@@ -1,0 +1,39 @@
+import type { TestApp } from '../../../test/helpers.ts';
+import { publicOf, type EmulatorKeys } from './emulator/keys.ts';
+import { startEmulator, type Emulator, type EmulatorOptions } from './emulator/server.ts';
+import { alipay } from './providers/alipay.ts';
+import { wechatPay } from './providers/wechat.ts';
+import type { Payments } from './service.ts';
+
+// The local payment emulators wired into a test app: notifications go straight into the app through
+// inject(), and the platform's WeChat Pay and Alipay gateways point at the emulators.
+
+export const NOTIFY_URL = { wechat: 'http://127.0.0.1/wxpay/api/wxpay/notify', alipay: 'http://127.0.0.1/alipay/api/alipay/notify' };
+
+/** Starts the emulators; `app()` is the test app, built after them (it is only asked when a notification is delivered). */
+export function emulatorInto(keys: EmulatorKeys, app: () => TestApp, merchants?: EmulatorOptions['merchants']): Promise<Emulator> {
+  return startEmulator({
+    keys,
+    merchants,
+    deliver: async (url, headers, raw) => {
+      const u = new URL(url);
+      const r = await app().app.inject({ method: 'POST', url: u.pathname + u.search, headers, payload: raw });
+      return { status: r.statusCode, body: r.body };
+    },
+  });
+}
+
+/** The platform's own merchant on both channels, through the real provider code, against the emulator. */
+export function emulatedGateways(keys: EmulatorKeys, em: Emulator): Payments['gateways'] {
+  return {
+    wechat: wechatPay({
+      mchid: keys.wechat.mchid, appid: keys.wechat.appid, serialNo: keys.wechat.serialNo, privateKey: keys.wechat.merchantKey,
+      platformSerial: keys.wechat.platformSerial, platformKey: publicOf(keys.wechat.platformKey), apiV3Key: keys.wechat.apiV3Key,
+      baseUrl: em.url, notifyUrl: NOTIFY_URL.wechat,
+    }),
+    alipay: alipay({
+      appId: keys.alipay.appId, sellerId: keys.alipay.sellerId, privateKey: keys.alipay.appKey, alipayPublicKey: publicOf(keys.alipay.alipayKey),
+      gateway: `${em.url}/gateway.do`, notifyUrl: NOTIFY_URL.alipay,
+    }),
+  };
+}
