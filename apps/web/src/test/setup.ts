@@ -1,5 +1,5 @@
 // Vitest setup for the web project (jsdom): what antd needs from the browser, and cleanup between tests.
-import { afterEach } from 'vitest';
+import { afterEach, beforeAll } from 'vitest';
 import { cleanup } from '@testing-library/react';
 
 if (!window.matchMedia) {
@@ -37,3 +37,9 @@ afterEach(() => {
   window.sessionStorage.clear();
   window.localStorage.clear();
 });
+
+// ResourceTable loads ProTable (ProTableView) and the dialog's ProForm (ResourceForm) lazily, as the
+// browser does; a test would otherwise spend its findBy timeout on transforming and evaluating them
+beforeAll(async () => {
+  await Promise.all([import('../components/ProTableView.tsx'), import('../components/ResourceForm.tsx')]);
+}, 120_000);
