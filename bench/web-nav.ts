@@ -151,6 +151,12 @@ async function session(browser: Browser, mode: Mode): Promise<Session> {
   await page.getByPlaceholder('用户名').waitFor();
   await page.waitForLoadState('networkidle');
   s.firstLoadJs = jsTotals(net);
+  if (process.env.WEB_NAV_VERBOSE) {
+    console.log('first load (sign-in page):');
+    const files = [...net.js.values()].sort((a, b) => b.wire - a.wire);
+    console.log(files.map((f) => `  ${kb(f.wire).padStart(9)} ${kb(f.decoded).padStart(9)} ${f.url.replace(BASE_URL, '')}`).join('\n'));
+    console.log('first list page:');
+  }
   await page.getByPlaceholder('用户名').fill('demo');
   await page.getByPlaceholder('密码').fill('demo123');
   await page.getByRole('button', { name: /登\s*录/ }).click();
@@ -211,7 +217,14 @@ interface Delivery {
 async function delivery(): Promise<Delivery> {
   const html = await fetch(`${BASE_URL}/`, { headers: { 'accept-encoding': 'br' } });
   const text = await html.text();
-  const asset = /src="(\/assets\/[^"]+\.js)"/.exec(text)?.[1] ?? '';
+  // the largest script index.html names (the build leaves files under 1 KB uncompressed)
+  let asset = '';
+  let largest = -1;
+  for (const [, url] of text.matchAll(/(?:src|href)="(\/assets\/[^"]+\.js)"/g)) {
+    const r = await fetch(`${BASE_URL}${url}`);
+    const n = (await r.arrayBuffer()).byteLength;
+    if (n > largest) [largest, asset] = [n, url];
+  }
   const res = await fetch(`${BASE_URL}${asset}`, { headers: { 'accept-encoding': 'br' } });
   await res.arrayBuffer();
   return {

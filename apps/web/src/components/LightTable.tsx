@@ -274,7 +274,7 @@ export function LightTable<T extends Record<string, unknown>>(props: LightTableP
   return (
     <div className="light-table">
       {searchCols.length > 0 && (
-        <div style={{ ...box, padding: '24px 24px 0' }}>
+        <div className="light-table-search" style={{ ...box, padding: '24px 24px 0' }}>
           <Form
             form={form}
             initialValues={initialSearch}

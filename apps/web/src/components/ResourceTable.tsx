@@ -3,7 +3,7 @@
 // create / edit / delete (Popconfirm) buttons show only when the user holds the operation key.
 // Lists whose columns need nothing ProTable alone renders take the light table (LightTable.tsx); the
 // others load ProTable with their page (ProTableView.tsx); the dialog's ProForm loads when it first opens.
-import { lazy, Suspense, useMemo, useRef, useState, type MutableRefObject, type ReactNode } from 'react';
+import { useMemo, useRef, useState, type MutableRefObject, type ReactNode } from 'react';
 import { Button, Popconfirm, type ColProps } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { PlusOutlined } from '@ant-design/icons';
@@ -13,9 +13,13 @@ import { DEFAULT_PAGE_SIZE, listFilter, useAreaFilter, usePage, usePageRefresh }
 import { hasOperation, useSession } from '../app/session.ts';
 import { toast } from '../app/feedback.tsx';
 import { LightTable, lightColumns, type TableAction, type TableRequest } from './LightTable.tsx';
+import { lazyModule } from './lazyModule.ts';
 
-const ProTableView = lazy(() => import('./ProTableView.tsx'));
-const ResourceForm = lazy(() => import('./ResourceForm.tsx'));
+const proTableModule = lazyModule(() => import('./ProTableView.tsx'));
+const formModule = lazyModule(() => import('./ResourceForm.tsx'));
+
+/** Load ProTable and the dialog's ProForm now (tests; a page that knows it will need them). */
+export const preloadTableStack = () => Promise.all([proTableModule.preload(), formModule.preload()]);
 
 /** A column of the table, the search form and the edit form at once. */
 export type ResourceColumn<T> = ProColumns<T> & {
@@ -230,6 +234,8 @@ export function ResourceTable<T extends Record<string, unknown>>(props: Resource
   const hasSearch = columns.some((c) => c.search && !c.formOnly);
   const query = useMemo(() => ({ ...listFilter(routeKey, area, props.areaFilter), ...(params ?? {}) }), [routeKey, area, props.areaFilter, params]);
   const light = !tableProps && lightColumns(cols);
+  const ProTableView = proTableModule.useModule(!light)?.default;
+  const ResourceForm = formModule.useModule(!!editing)?.default;
 
   const request: TableRequest = async (p) => {
     const { current, pageSize: size, keyword: _k, ...rest } = p;
@@ -275,24 +281,20 @@ export function ResourceTable<T extends Record<string, unknown>>(props: Resource
       {light ? (
         <LightTable<T> {...tableArgs} />
       ) : (
-        <Suspense fallback={null}>
-          <ProTableView<T> {...tableArgs} hasSearch={hasSearch} tableProps={tableProps} />
-        </Suspense>
+        ProTableView && <ProTableView<T> {...tableArgs} hasSearch={hasSearch} tableProps={tableProps} />
       )}
-      {editing && (
-        <Suspense fallback={null}>
-          <ResourceForm<T>
-            mode={editing.mode}
-            title={`${editing.mode === 'create' ? '新增' : '编辑'}${entityName}`}
-            columns={columns}
-            initial={editing.initial}
-            name={`${routeKey}-edit`}
-            width={modalWidth}
-            gridCols={gridCols}
-            submit={submit}
-            onClose={() => setEditing(null)}
-          />
-        </Suspense>
+      {editing && ResourceForm && (
+        <ResourceForm<T>
+          mode={editing.mode}
+          title={`${editing.mode === 'create' ? '新增' : '编辑'}${entityName}`}
+          columns={columns}
+          initial={editing.initial}
+          name={`${routeKey}-edit`}
+          width={modalWidth}
+          gridCols={gridCols}
+          submit={submit}
+          onClose={() => setEditing(null)}
+        />
       )}
     </>
   );

@@ -38,8 +38,10 @@ afterEach(() => {
   window.localStorage.clear();
 });
 
-// ResourceTable loads ProTable (ProTableView) and the dialog's ProForm (ResourceForm) lazily, as the
-// browser does; a test would otherwise spend its findBy timeout on transforming and evaluating them
+// ResourceTable loads ProTable (ProTableView) and the dialog's ProForm (ResourceForm) on first use, as the
+// browser does; loaded here, they render in the same pass as before (a test's findBy timeout is not spent
+// on transforming and mounting them)
 beforeAll(async () => {
-  await Promise.all([import('../components/ProTableView.tsx'), import('../components/ResourceForm.tsx')]);
+  const { preloadTableStack } = await import('../components/ResourceTable.tsx');
+  await preloadTableStack();
 }, 120_000);
