@@ -212,8 +212,8 @@ test('/home: the billing figures follow the server and the trend chart draws', a
   await expect(page.getByText('财务概况')).toBeVisible();
   await expect(page.getByTestId('home-today-prepay')).toHaveText(money(fen(summary.today.prepay)));
   await expect(page.getByTestId('home-arrears')).toHaveText(String(summary.accounts.arrearsCount));
-  // the chart chunk (echarts) loads after the page and draws on a canvas
-  await expect(page.getByTestId('home-trend').locator('canvas')).toHaveCount(1, { timeout: 30_000 });
+  // the chart chunk loads after the page and draws both lines (SVG)
+  await expect(page.getByTestId('home-trend').locator('polyline')).toHaveCount(2, { timeout: 30_000 });
   await expect(page.getByText('Unexpected Application Error')).toHaveCount(0);
   await expect(page.getByText('趋势图加载失败')).toHaveCount(0);
 });

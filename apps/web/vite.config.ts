@@ -19,8 +19,8 @@ const LAZY_FIELD_MODULE = new RegExp(`[\\\\/]@ant-design[\\\\/]pro-field[\\\\/]e
 function vendorGroup(id: string): string | null {
   if (!id.includes('node_modules')) return null;
   if (/node_modules[\\/](react|react-dom|scheduler|react-router)[\\/]/.test(id)) return 'react';
-  // the bar, gauge and pie charts only /screen draws: a chunk of their own, so /home's line chart
-  // (pages/fee/TrendChart.tsx) loads no more echarts than it did
+  // echarts draws /screen only (/home's trend is SVG, pages/fee/TrendChart.tsx); its bar, gauge and pie
+  // charts a chunk of their own
   if (/node_modules[\\/]echarts[\\/]lib[\\/]chart[\\/](bar|gauge|pie)[\\/]/.test(id)) return 'echarts-screen';
   if (/node_modules[\\/](echarts|zrender|echarts-for-react)[\\/]/.test(id)) return 'echarts';
   // the value-type renderers no page uses load on their own, if ever (src/build/lazyProFields.ts)

@@ -1,19 +1,25 @@
 // The generic resource table (DESIGN §3, §10): one column array drives the table, its search form and
 // the create/edit modal. Server paging via index/size; the page's area filter is added to the query;
 // create / edit / delete (Popconfirm) buttons show only when the user holds the operation key.
+// Lists whose columns need nothing ProTable alone renders take the light table (LightTable.tsx); the
+// others load ProTable with their page (ProTableView.tsx); the dialog's ProForm loads when it first opens.
 import { useMemo, useRef, useState, type MutableRefObject, type ReactNode } from 'react';
-import { Button, Modal, Popconfirm, Spin, type ColProps } from 'antd';
+import { Button, Popconfirm, type ColProps } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { PlusOutlined } from '@ant-design/icons';
-import {
-  BetaSchemaForm, ProTable,
-  type ActionType, type ProColumns, type ProFormColumnsType, type ProFormInstance, type ProTableProps,
-} from '@ant-design/pro-components';
+import type { ProColumns, ProFormColumnsType, ProTableProps } from '@ant-design/pro-components';
 import type { Paged } from '../api/request.ts';
 import { DEFAULT_PAGE_SIZE, listFilter, useAreaFilter, usePage, usePageRefresh } from '../app/page.tsx';
 import { hasOperation, useSession } from '../app/session.ts';
 import { toast } from '../app/feedback.tsx';
-import { FORM_INVALID, scrollToFirstError } from './validate.ts';
+import { LightTable, lightColumns, type TableAction, type TableRequest } from './LightTable.tsx';
+import { lazyModule } from './lazyModule.ts';
+
+const proTableModule = lazyModule(() => import('./ProTableView.tsx'));
+const formModule = lazyModule(() => import('./ResourceForm.tsx'));
+
+/** Load ProTable and the dialog's ProForm now (tests; a page that knows it will need them). */
+export const preloadTableStack = () => Promise.all([proTableModule.preload(), formModule.preload()]);
 
 /** A column of the table, the search form and the edit form at once. */
 export type ResourceColumn<T> = ProColumns<T> & {
@@ -72,7 +78,8 @@ export interface ResourceTableProps<T extends Record<string, unknown>> {
   /** per-row veto of edit / delete (e.g. not on one's own account) */
   rowCan?(record: T, action: 'update' | 'remove'): boolean;
   toolBar?(helpers: { reload(): void }): ReactNode[];
-  actionRef?: MutableRefObject<ActionType | undefined>;
+  /** the page's handle on the table: `actionRef.current?.reload()` (a ProTable ActionType ref fits) */
+  actionRef?: MutableRefObject<TableAction | undefined>;
   modalWidth?: number;
   /** form grid: two columns by default */
   formColumns?: 1 | 2;
@@ -160,7 +167,7 @@ export function ResourceTable<T extends Record<string, unknown>>(props: Resource
   const session = useSession();
   const { routeKey } = usePage();
   const area = useAreaFilter();
-  const innerRef = useRef<ActionType | undefined>(undefined);
+  const innerRef = useRef<TableAction | undefined>(undefined);
   const actionRef = props.actionRef ?? innerRef;
   const [editing, setEditing] = useState<Editing<T> | null>(null);
 
@@ -182,8 +189,8 @@ export function ResourceTable<T extends Record<string, unknown>>(props: Resource
 
   const helpers: RowHelpers<T> = { reload, edit: (r) => void openEdit(r) };
   // The column list is memoised; its click handlers read this render's callbacks through a ref.
-  const live = useRef({ openEdit, remove, reload, helpers });
-  live.current = { openEdit, remove, reload, helpers };
+  const live = useRef({ openEdit, remove, reload, helpers, list });
+  live.current = { openEdit, remove, reload, helpers, list };
 
   const cols = useMemo(() => {
     const out = tableColumns(columns);
@@ -226,116 +233,68 @@ export function ResourceTable<T extends Record<string, unknown>>(props: Resource
 
   const hasSearch = columns.some((c) => c.search && !c.formOnly);
   const query = useMemo(() => ({ ...listFilter(routeKey, area, props.areaFilter), ...(params ?? {}) }), [routeKey, area, props.areaFilter, params]);
+  const light = !tableProps && lightColumns(cols);
+  const ProTableView = proTableModule.useModule(!light)?.default;
+  const ResourceForm = formModule.useModule(!!editing)?.default;
 
-  const formCols = useMemo(() => (editing ? formColumns(columns, editing.mode) : []), [columns, editing]);
-  const formRef = useRef<ProFormInstance | undefined>(undefined);
-  const [saving, setSaving] = useState(false);
-
-  const save = async () => {
-    if (!editing) return;
-    let values: Record<string, unknown>;
+  const request: TableRequest = async (p) => {
+    const { current, pageSize: size, keyword: _k, ...rest } = p;
+    void _k;
     try {
-      values = (await formRef.current!.validateFieldsReturnFormatValue!()) as Record<string, unknown>;
-    } catch (e) {
-      // a quicker second click makes the first validation "out of date" although nothing failed: go on
-      // with the values, so the duplicate reaches the request wrapper (请勿重复操作)
-      const err = e as { outOfDate?: boolean; errorFields?: unknown[] };
-      if (err?.outOfDate && !err.errorFields?.length) {
-        values = (formRef.current!.getFieldsFormatValue?.() ?? {}) as Record<string, unknown>;
-      } else {
-        toast.warning(FORM_INVALID);
-        scrollToFirstError(formRef.current, e);
-        return;
-      }
+      const res = await live.current.list({ ...rest, index: current ?? 1, size: size ?? pageSize });
+      return { data: res.data ?? [], total: res.count ?? 0, success: true };
+    } catch {
+      return { data: [], total: 0, success: false };
     }
+  };
+  const bar = [
+    canCreate && (
+      <Button
+        key="create"
+        type="primary"
+        icon={<PlusOutlined />}
+        onClick={() => setEditing({ mode: 'create', initial: { ...(createDefaults ?? {}) } })}
+      >
+        新增{entityName}
+      </Button>
+    ),
+    ...(toolBar ? toolBar({ reload }) : []),
+  ].filter(Boolean);
+
+  const submit = async (values: Record<string, unknown>): Promise<boolean> => {
+    if (!editing) return false;
     const body = fromForm ? fromForm(values, editing.mode, editing.record) : values;
-    setSaving(true);
     try {
       if (editing.mode === 'create') await create!(body);
       else await update!(editing.record as T, body);
     } catch {
-      return; // the request wrapper showed why (or 请勿重复操作 for a second click)
-    } finally {
-      setSaving(false);
+      return false; // the request wrapper showed why (or 请勿重复操作 for a second click)
     }
     toast.success(editing.mode === 'create' ? '新增成功' : '保存成功');
-    setEditing(null);
     reload();
+    return true;
   };
 
+  const tableArgs = { rowKey, headerTitle, columns: cols, params: query, request, toolBar: bar, actionRef, pageSize };
   return (
     <>
-      <ProTable<T, Record<string, unknown>>
-        rowKey={rowKey}
-        headerTitle={headerTitle}
-        actionRef={actionRef}
-        columns={cols}
-        params={query}
-        cardBordered
-        dateFormatter="string"
-        scroll={{ x: 'max-content' }}
-        search={hasSearch ? { labelWidth: 'auto', defaultCollapsed: false } : false}
-        options={{ density: true, setting: true, reload: true, fullScreen: false }}
-        pagination={{ defaultPageSize: pageSize, showSizeChanger: true, showQuickJumper: true }}
-        request={async (p) => {
-          const { current, pageSize: size, keyword: _k, ...rest } = p;
-          void _k;
-          try {
-            const res = await list({ ...rest, index: current ?? 1, size: size ?? pageSize });
-            return { data: res.data ?? [], total: res.count ?? 0, success: true };
-          } catch {
-            return { data: [], total: 0, success: false };
-          }
-        }}
-        toolBarRender={() => [
-          canCreate && (
-            <Button
-              key="create"
-              type="primary"
-              icon={<PlusOutlined />}
-              onClick={() => setEditing({ mode: 'create', initial: { ...(createDefaults ?? {}) } })}
-            >
-              新增{entityName}
-            </Button>
-          ),
-          ...(toolBar ? toolBar({ reload }) : []),
-        ].filter(Boolean)}
-        {...tableProps}
-      />
-      {editing && (
-        <Modal
-          open
+      {light ? (
+        <LightTable<T> {...tableArgs} />
+      ) : (
+        ProTableView && <ProTableView<T> {...tableArgs} hasSearch={hasSearch} tableProps={tableProps} />
+      )}
+      {editing && ResourceForm && (
+        <ResourceForm<T>
+          mode={editing.mode}
           title={`${editing.mode === 'create' ? '新增' : '编辑'}${entityName}`}
+          columns={columns}
+          initial={editing.initial}
+          name={`${routeKey}-edit`}
           width={modalWidth}
-          destroyOnHidden
-          maskClosable={false}
-          onCancel={() => setEditing(null)}
-          footer={[
-            <Button key="cancel" onClick={() => setEditing(null)}>取消</Button>,
-            // not disabled while saving: a second identical save reaches the request wrapper, which
-            // refuses it with 请勿重复操作 (SPEC §4/§8) instead of silently swallowing the click
-            <Button key="save" type="primary" onClick={() => void save()}>保存</Button>,
-          ]}
-        >
-          <Spin spinning={saving}>
-            <BetaSchemaForm<Record<string, unknown>>
-              layoutType="Form"
-              formRef={formRef}
-              // a form name prefixes the field ids, so labels point at the modal's inputs, not the search form's
-              name={`${routeKey}-edit`}
-              layout="vertical"
-              grid
-              colProps={{ span: gridCols === 2 ? 12 : 24 }}
-              rowProps={{ gutter: 16 }}
-              columns={formCols}
-              initialValues={editing.initial}
-              submitter={false}
-              onFinish={async () => {
-                await save();
-              }}
-            />
-          </Spin>
-        </Modal>
+          gridCols={gridCols}
+          submit={submit}
+          onClose={() => setEditing(null)}
+        />
       )}
     </>
   );

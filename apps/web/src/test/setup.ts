@@ -1,5 +1,5 @@
 // Vitest setup for the web project (jsdom): what antd needs from the browser, and cleanup between tests.
-import { afterEach } from 'vitest';
+import { afterEach, beforeAll } from 'vitest';
 import { cleanup } from '@testing-library/react';
 
 if (!window.matchMedia) {
@@ -37,3 +37,11 @@ afterEach(() => {
   window.sessionStorage.clear();
   window.localStorage.clear();
 });
+
+// ResourceTable loads ProTable (ProTableView) and the dialog's ProForm (ResourceForm) on first use, as the
+// browser does; loaded here, they render in the same pass as before (a test's findBy timeout is not spent
+// on transforming and mounting them)
+beforeAll(async () => {
+  const { preloadTableStack } = await import('../components/ResourceTable.tsx');
+  await preloadTableStack();
+}, 120_000);

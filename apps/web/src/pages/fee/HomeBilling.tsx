@@ -1,7 +1,7 @@
 // The billing figures of /home (Home/BillingSummary): today's top-ups (money received only: opening
 // balances and system credits named apart) and deductions, this month's, the rooms in arrears (how
 // many are really off, how many wait for the no-disconnect hours) or below an alarm threshold, the balances held, and a 7-day trend chart
-// (ECharts, loaded lazily). Shown to users who may open a fee or report page.
+// (SVG, loaded lazily). Shown to users who may open a fee or report page.
 import { Component, lazy, Suspense, type ReactNode } from 'react';
 import { Card, Col, Row, Skeleton, Statistic } from 'antd';
 import { useQuery } from '@tanstack/react-query';

@@ -24,7 +24,8 @@ beforeEach(() => {
 
 /** The text the 状态 select of the search form shows. */
 async function statusFilterText(): Promise<string> {
-  const form = document.querySelector('.ant-pro-query-filter') as HTMLElement;
+  // ProTable's search form, or the light table's (components/LightTable.tsx)
+  const form = document.querySelector('.ant-pro-query-filter, .light-table-search') as HTMLElement;
   await waitFor(() => expect(form).toBeTruthy());
   const item = [...form.querySelectorAll('.ant-form-item')].find((i) => i.querySelector('label')?.textContent === '状态') as HTMLElement;
   return (item.querySelector('.ant-select-selection-item') as HTMLElement | null)?.textContent ?? '';
