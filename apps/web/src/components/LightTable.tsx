@@ -19,8 +19,8 @@ export interface TableAction {
   reload(): void | Promise<void>;
 }
 
-export interface TableRequest {
-  (params: Record<string, unknown> & { current: number; pageSize: number }): Promise<{ data: unknown[]; total: number; success: boolean }>;
+export interface TableRequest<T = unknown> {
+  (params: Record<string, unknown> & { current: number; pageSize: number }): Promise<{ data: T[]; total: number; success: boolean }>;
 }
 
 const DISPLAY_TYPES = new Set(['text', 'select', 'radio', 'radioButton', 'dateTime', 'date', 'dateMonth', 'digit', 'textarea', 'option', 'password']);

@@ -10,7 +10,7 @@ export interface ProTableViewProps<T> {
   headerTitle?: ReactNode;
   columns: ProColumns<T>[];
   params: Record<string, unknown>;
-  request: TableRequest;
+  request: TableRequest<T>;
   toolBar: ReactNode[];
   actionRef: MutableRefObject<TableAction | undefined>;
   pageSize: number;

@@ -237,7 +237,7 @@ export function ResourceTable<T extends Record<string, unknown>>(props: Resource
   const ProTableView = proTableModule.useModule(!light)?.default;
   const ResourceForm = formModule.useModule(!!editing)?.default;
 
-  const request: TableRequest = async (p) => {
+  const request: TableRequest<T> = async (p) => {
     const { current, pageSize: size, keyword: _k, ...rest } = p;
     void _k;
     try {
