@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import {
   NOTICE_STATUS, NOTICE_STATUSES, SYSTEM_NOTICE_CATEGORIES,
-  type NoticeBody, type NoticeListQuery, type OwnerNoticeQuery, type SystemNoticeBody, type SystemNoticeListQuery,
+  type NoticeBody, type NoticeListQuery, type SystemNoticeBody, type SystemNoticeListQuery,
 } from '@meter/contracts';
 import type { Tx } from '../../db/client.ts';
 import { companyOf, type Ctx } from '../../http/context.ts';
