@@ -41,7 +41,7 @@ import { meteringRoutes, addTimedControls } from './modules/metering/index.ts';
 import { Scheduler, schedulerRoutes } from './modules/scheduler/index.ts';
 import { billingRoutes } from './modules/billing/index.ts';
 import { paymentRoutes, SIMULATED, type Payments } from './modules/payment/index.ts';
-import { authenticateOwner, ownerAppRoutes } from './modules/ownerapp/index.ts';
+import { authenticateOwner, liveScope, ownerAppRoutes } from './modules/ownerapp/index.ts';
 import { financeRoutes } from './modules/finance/index.ts';
 import { reconcileRoutes } from './modules/reconcile/index.ts';
 import { reportRoutes } from './modules/report/index.ts';
@@ -254,7 +254,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // The audit row is written before the answer leaves, so a caller that saw the answer finds the row.
   app.addHook('onSend', async (req, reply, payload) => {
     // a change by a person may revoke or narrow a session (logout, password, role, account, areas)
-    if (req.method !== 'GET' && req.ctx) bus.signal('auth-changed');
+    if (req.method !== 'GET' && (req.ctx || req.ownerCtx)) bus.signal('auth-changed');
     // GETs and queries sent as POST (route action: false) are not mutations
     if (req.method === 'GET' || req.routeOptions.config?.perm === undefined || req.routeOptions.config.audit === false) return payload;
     if (!req.ctx && !req.publicCtx) return payload;
@@ -349,7 +349,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     options: { maxPayload: 64 * 1024 },
     errorHandler: (error, socket, req) => onSocketError(req.log, error, socket, req.ip),
   });
-  realtimeRoutes(app, { db: opts.db, auth: opts.auth, bus });
+  realtimeRoutes(app, {
+    db: opts.db, auth: opts.auth, bus,
+    // 业主端 sockets: the owner's session and the meters of their rooms
+    owner: async (token) => {
+      const owner = await authenticateOwner(opts.db, token);
+      const scope: Scope = { companyId: owner.companyId, allCompanies: false, areaIds: null, userId: null };
+      const live = await liveScope({ owner, tx: (fn) => opts.db.tx(scope, fn) });
+      return { companyId: owner.companyId, ownerId: owner.ownerId, meterIds: live.meterIds };
+    },
+  });
 
   const dist = opts.webDist;
   const hasWeb = !!dist && fs.existsSync(path.join(dist, 'index.html'));

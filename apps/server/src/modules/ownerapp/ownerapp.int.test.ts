@@ -8,6 +8,7 @@ import { alipay } from '../payment/providers/alipay.ts';
 import { wechatPay } from '../payment/providers/wechat.ts';
 import type { Payments } from '../payment/index.ts';
 import { hashPassword } from '../auth/index.ts';
+import { EventBus } from '../realtime/index.ts';
 
 // 业主端 (issue 15 item 8): the owner's own sign-in (SMS code through the outbox: hashed, expiring,
 // limited; room + password), the owner token kind (owner endpoints only; back-office tokens none of
@@ -21,6 +22,7 @@ let t: TestApp;
 let a: BillingCompany;
 let b: BillingCompany;
 let seq = 0;
+const bus = new EventBus();
 const phone = () => `139${String(process.pid % 10000).padStart(4, '0')}${String(seq++).padStart(4, '0')}`;
 const q = async (text: string, params: unknown[] = []) => (await t.owner.query(text, params)).rows;
 const post = (token: string | null, url: string, payload: unknown) => t.call(token, { method: 'POST', url, payload: payload as Record<string, unknown> });
@@ -61,7 +63,7 @@ beforeAll(async () => {
       }),
     },
   };
-  t = await testApp({ idleMinutes: 30, maxHours: 12, loginPerIp: 1000, loginPerAccount: 1000 }, { payments });
+  t = await testApp({ idleMinutes: 30, maxHours: 12, loginPerIp: 1000, loginPerAccount: 1000 }, { payments, bus });
   a = await billingCompany(t, { rooms: 3 });
   b = await billingCompany(t, { rooms: 1 });
 });
@@ -219,5 +221,28 @@ describe('top-up through the WeChat Pay emulator', () => {
     expect(usage.at(-1)).toMatchObject({ electric: '100.00', electricAmount: '68.00' });
     const bills = ok(await get(token, `${O}/Bills?roomId=${room}`));
     expect(bills[0]).toMatchObject({ electric: '100.00', total: '68.00' });
+  });
+});
+
+describe('live updates over the websocket', () => {
+  it('{auth} with an owner token: the events of their own meters only; logging out closes it', async () => {
+    const p = phone();
+    await q(`UPDATE owners SET phone = $2 WHERE id = $1`, [a.owners[0], p]);
+    const mine = await makeMeter(t.owner, { companyId: a.companyId, roomId: a.rooms[0], schemeId: a.schemes.flat });
+    const notMine = await makeMeter(t.owner, { companyId: a.companyId, roomId: a.rooms[1], schemeId: a.schemes.flat });
+    const token = await phoneLogin(p);
+    const ws = await t.app.injectWS('/ws');
+    const messages: { type: string; code?: string; data?: { meterId?: number } }[] = [];
+    const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+    ws.on('message', (m) => messages.push(JSON.parse(String(m))));
+    ws.send(JSON.stringify({ auth: token }));
+    await expect.poll(() => messages.find((m) => m.type === 'ready')).toMatchObject({ ownerId: a.owners[0], companyId: a.companyId });
+    bus.emit({ companyId: a.companyId, kind: 'command', body: { meterId: notMine, status: 'succeeded' } });
+    bus.emit({ companyId: b.companyId, kind: 'command', body: { meterId: mine, status: 'succeeded' } });
+    bus.emit({ companyId: a.companyId, kind: 'reading', body: { meterId: mine, total: '1.00' } });
+    await expect.poll(() => messages.filter((m) => m.type !== 'ready').length).toBe(1);
+    expect(messages.at(-1)).toMatchObject({ type: 'reading', data: { meterId: mine } });
+    ok(await post(token, `${O}/Logout`, {}));
+    expect(await Promise.race([closed, new Promise((resolve) => setTimeout(() => resolve('open'), 5000))])).toBe(4001);
   });
 });
