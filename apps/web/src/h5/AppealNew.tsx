@@ -2,7 +2,8 @@
 // only I and the property office can see them).
 import { useState } from 'react';
 import { Link, useNavigate } from 'react-router';
-import { Button, Form, Input, Select, Spin } from 'antd';
+import { Button, Form, Input, Select } from 'antd';
+import Loading from './Loading.tsx';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { E } from '../api/endpoints.gen.ts';
 import { call } from '../api/endpoint.ts';
@@ -25,7 +26,7 @@ export default function AppealNew() {
   const [busy, setBusy] = useState(false);
   const roomId = Form.useWatch('roomId', form);
 
-  if (me.isLoading || types.isLoading) return <div className="h5-loading"><Spin /></div>;
+  if (me.isLoading || types.isLoading) return <Loading block />;
   const rooms = me.data?.rooms ?? [];
 
   const pick = async (files: FileList | null) => {

@@ -1,7 +1,8 @@
 // 业主端 诉求: my appeals with their state (待受理 → 处理中 → 已完成 / 已驳回), and one appeal's
 // photos and history (what the property office did and answered).
 import { Link, useParams } from 'react-router';
-import { Button, Empty, List, Spin, Tag } from 'antd';
+import { Button, Empty, Tag } from 'antd';
+import Loading from './Loading.tsx';
 import { useQuery } from '@tanstack/react-query';
 import { formatBeijing } from '@meter/contracts';
 import { E } from '../api/endpoints.gen.ts';
@@ -18,15 +19,15 @@ export default function Appeals() {
     <>
       <div className="h5-head"><h1>我的诉求</h1><Link to="/h5/appeals/new"><Button type="primary">提交诉求</Button></Link></div>
       <section className="h5-card">
-        {q.isLoading ? <Spin /> : rows.length ? (
-          <List dataSource={rows} renderItem={(a) => (
-            <List.Item>
+        {q.isLoading ? <Loading /> : rows.length ? (
+          <div>{rows.map((a) => (
+            <div key={a.id} className="h5-row">
               <Link className="h5-link" to={`/h5/appeals/${a.id}`} style={{ width: '100%' }}>
                 <div><Tag color={STATUS_COLOR[a.status]}>{a.statusText}</Tag><strong>{a.title}</strong></div>
                 <div className="h5-muted">{a.typeName} · {a.roomName} · {when(a.createdAt)}</div>
               </Link>
-            </List.Item>
-          )} />
+            </div>
+          ))}</div>
         ) : <Empty description="暂无诉求" />}
       </section>
     </>
@@ -40,7 +41,7 @@ export function AppealView() {
   return (
     <>
       <div className="h5-head"><h1>诉求详情</h1><Link to="/h5/appeals">返回</Link></div>
-      {q.isLoading ? <Spin /> : a ? (
+      {q.isLoading ? <Loading /> : a ? (
         <>
           <section className="h5-card">
             <h2>{a.title}</h2>

@@ -1,6 +1,7 @@
 // 业主端 首页: my rooms with each wallet's balance, its alarm / supply state and the meters' switch state.
 import { Link } from 'react-router';
-import { Button, Empty, Spin, Tag } from 'antd';
+import { Button, Empty, Tag } from 'antd';
+import Loading from './Loading.tsx';
 import type { OwnerRoom } from '@meter/contracts';
 import { SUPPLY_TEXT, WATER_SUPPLY_TEXT, accountOf, useMe } from './data.ts';
 
@@ -51,7 +52,7 @@ function RoomCard({ room }: { room: OwnerRoom }) {
 
 export default function Home() {
   const me = useMe();
-  if (me.isLoading) return <div className="h5-loading"><Spin /></div>;
+  if (me.isLoading) return <Loading block />;
   const d = me.data;
   return (
     <>

@@ -1,6 +1,7 @@
 // 业主端 公告: the published notices addressed to my rooms (unread marked); opening one marks it read.
 import { Link, useParams } from 'react-router';
-import { Empty, List, Spin, Tag } from 'antd';
+import { Empty, Tag } from 'antd';
+import Loading from './Loading.tsx';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { formatBeijing } from '@meter/contracts';
 import { E } from '../api/endpoints.gen.ts';
@@ -15,15 +16,15 @@ export default function Notices() {
     <>
       <div className="h5-head"><h1>物业公告</h1>{q.data ? <span className="h5-muted">未读 {rows.filter((r) => !r.read).length}</span> : null}</div>
       <section className="h5-card">
-        {q.isLoading ? <Spin /> : rows.length ? (
-          <List dataSource={rows} renderItem={(n) => (
-            <List.Item>
+        {q.isLoading ? <Loading /> : rows.length ? (
+          <div>{rows.map((n) => (
+            <div key={n.id} className="h5-row">
               <Link className="h5-link" to={`/h5/notices/${n.id}`} style={{ width: '100%' }}>
                 <div>{!n.read && <span className="h5-dot" aria-label="未读" />}{n.pinned && <Tag color="red">置顶</Tag>}<strong>{n.title}</strong></div>
                 <div className="h5-muted">{n.typeName ? `${n.typeName} · ` : ''}{when(n.publishedAt)}{n.read ? ' · 已读' : ''}</div>
               </Link>
-            </List.Item>
-          )} />
+            </div>
+          ))}</div>
         ) : <Empty description="暂无公告" />}
       </section>
     </>
@@ -45,7 +46,7 @@ export function NoticeView() {
     <>
       <div className="h5-head"><h1>公告详情</h1><Link to="/h5/notices">返回</Link></div>
       <section className="h5-card">
-        {q.isLoading ? <Spin /> : q.data ? (
+        {q.isLoading ? <Loading /> : q.data ? (
           <article>
             <h2>{q.data.title}</h2>
             <div className="h5-muted">{q.data.typeName ? `${q.data.typeName} · ` : ''}{when(q.data.publishedAt)}</div>

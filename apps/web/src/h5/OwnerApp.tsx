@@ -1,12 +1,20 @@
 // 业主端 H5 (issue 15 item 8): the owner's mobile web app under /h5, its own lazy chunk (router.tsx) so
 // the back-office's first load does not carry it. Requests go with the owner token (session.ts); a 401
 // sends the owner to /h5/login. Laid out for a phone (375×812) with antd components and plain CSS.
-import { lazy, Suspense, type ReactNode } from 'react';
+import { Suspense, type ReactNode } from 'react';
 import { Navigate, NavLink, Route, Routes, useLocation } from 'react-router';
-import { Spin } from 'antd';
+import Loading from './Loading.tsx';
 import { configureRequest } from '../api/request.ts';
 import { router } from '../app/router.tsx';
 import { clearOwnerSession, ownerSession, ownerToken } from './session.ts';
+import Login from './Login.tsx';
+import Home from './Home.tsx';
+import Pay from './Pay.tsx';
+import RoomPage from './RoomPage.tsx';
+import Notices, { NoticeView } from './Notices.tsx';
+import Appeals, { AppealView } from './Appeals.tsx';
+import AppealNew from './AppealNew.tsx';
+import Me from './Me.tsx';
 import './h5.css';
 
 // this chunk loads only on /h5: from here on, requests are the owner's
@@ -18,17 +26,8 @@ configureRequest({
   },
 });
 
-const Login = lazy(() => import('./Login.tsx'));
-const Home = lazy(() => import('./Home.tsx'));
-const Pay = lazy(() => import('./Pay.tsx'));
-const RoomPage = lazy(() => import('./RoomPage.tsx'));
-const Notices = lazy(() => import('./Notices.tsx'));
-const NoticeView = lazy(() => import('./Notices.tsx').then((m) => ({ default: m.NoticeView })));
-const Appeals = lazy(() => import('./Appeals.tsx'));
-const AppealNew = lazy(() => import('./AppealNew.tsx'));
-const AppealView = lazy(() => import('./Appeals.tsx').then((m) => ({ default: m.AppealView })));
-const Me = lazy(() => import('./Me.tsx'));
-
+// one chunk for the H5 pages (the chart alone loads apart): fewer chunk-sharing sets, so the
+// back-office chunks are split no finer than without the H5 (bench/web-bundle.ts)
 const TABS = [
   { to: '/h5', label: '首页', end: true },
   { to: '/h5/notices', label: '公告' },
@@ -56,7 +55,7 @@ function Signed({ children }: { children: ReactNode }) {
 export default function OwnerApp() {
   return (
     <div className="h5">
-      <Suspense fallback={<div className="h5-loading"><Spin /></div>}>
+      <Suspense fallback={<Loading block />}>
         <Routes>
           <Route path="login" element={<Login />} />
           <Route index element={<Signed><Home /></Signed>} />

@@ -4,7 +4,8 @@
 // owner confirms the payment on this page.
 import { useEffect, useState } from 'react';
 import { Link, useNavigate, useParams } from 'react-router';
-import { Button, Form, Input, Radio, Result, Spin } from 'antd';
+import { Button, Form, Input } from 'antd';
+import Loading from './Loading.tsx';
 import { useQueryClient } from '@tanstack/react-query';
 import type { PaymentOrder } from '@meter/contracts';
 import { E } from '../api/endpoints.gen.ts';
@@ -12,6 +13,19 @@ import { call } from '../api/endpoint.ts';
 import { ME_KEY, accountOf, useMe } from './data.ts';
 
 const PRESETS = ['50', '100', '200', '500'];
+
+/** A choice of a few options as buttons (a Form.Item control: value / onChange). */
+function Choice({ options, value, onChange }: { options: { value: string; label: string }[]; value?: string; onChange?: (v: string) => void }) {
+  return (
+    <div className="h5-presets" role="radiogroup">
+      {options.map((o) => (
+        <Button key={o.value} role="radio" aria-checked={value === o.value} type={value === o.value ? 'primary' : 'default'} onClick={() => onChange?.(o.value)}>
+          {o.label}
+        </Button>
+      ))}
+    </div>
+  );
+}
 const POLL_MS = 2000;
 
 export default function Pay() {
@@ -41,13 +55,16 @@ export default function Pay() {
   }, [order, paid, client]);
 
   const room = me.data?.rooms.find((r) => r.roomId === roomId);
-  if (me.isLoading) return <div className="h5-loading"><Spin /></div>;
-  if (!room) return <Result status="404" title="房间不存在或无权查看" extra={<Link to="/h5">返回首页</Link>} />;
+  if (me.isLoading) return <Loading block />;
+  if (!room) return <section className="h5-card"><h2>房间不存在或无权查看</h2><Link to="/h5">返回首页</Link></section>;
 
   if (paid && order) {
     return (
-      <Result status="success" title="充值成功" subTitle={`已到账 ¥${order.amount}，余额已更新；如曾欠费断电，将自动恢复供电/供水`}
-        extra={<Button type="primary" onClick={() => navigate('/h5')}>返回首页</Button>} />
+      <section className="h5-card" style={{ textAlign: 'center' }} role="status">
+        <h2 style={{ color: '#389e0d', fontSize: 22 }}>充值成功</h2>
+        <p>已到账 ¥{order.amount}，余额已更新；如曾欠费断电，将自动恢复供电/供水</p>
+        <Button type="primary" onClick={() => navigate('/h5')}>返回首页</Button>
+      </section>
     );
   }
 
@@ -96,13 +113,13 @@ export default function Pay() {
           {order.simulated
             ? <Button type="primary" block loading={busy} onClick={simulate}>模拟支付成功</Button>
             : <a href={order.codeUrl} target="_blank" rel="noopener noreferrer"><Button type="primary" block>前往支付</Button></a>}
-          <div style={{ textAlign: 'center', marginTop: 12 }}><Spin size="small" /> <span className="h5-muted">等待支付结果…</span></div>
+          <div style={{ textAlign: 'center', marginTop: 12 }}><span className="h5-muted">等待支付结果…</span></div>
         </section>
       ) : (
         <section className="h5-card">
           <Form form={form} layout="vertical" initialValues={{ wallet: 'electric', channel: 'wechat', amount: '100' }} onFinish={submit}>
             <Form.Item name="wallet" label="充值账户">
-              <Radio.Group optionType="button" options={[{ value: 'electric', label: '电费' }, { value: 'water', label: '水费' }]} />
+              <Choice options={[{ value: 'electric', label: '电费' }, { value: 'water', label: '水费' }]} />
             </Form.Item>
             <Form.Item label="金额（元）" required>
               <div className="h5-presets">
@@ -113,7 +130,7 @@ export default function Pay() {
               </Form.Item>
             </Form.Item>
             <Form.Item name="channel" label="支付方式">
-              <Radio.Group options={[{ value: 'wechat', label: '微信支付' }, { value: 'alipay', label: '支付宝' }]} />
+              <Choice options={[{ value: 'wechat', label: '微信支付' }, { value: 'alipay', label: '支付宝' }]} />
             </Form.Item>
             <Button type="primary" htmlType="submit" block size="large" loading={busy}>确认充值</Button>
           </Form>
