@@ -29,8 +29,8 @@ export default function AppealNew() {
   if (me.isLoading || types.isLoading) return <Loading block />;
   const rooms = me.data?.rooms ?? [];
 
-  const pick = async (files: FileList | null) => {
-    if (!files?.length) return;
+  const pick = async (files: File[]) => {
+    if (!files.length) return;
     if (!roomId) {
       toast.warning('请先选择房间');
       return;
@@ -40,7 +40,7 @@ export default function AppealNew() {
       // a Private token for this room, then each picture
       const t = await call(E.ownerApp.uploadToken, { query: { roomId } });
       const added: Shot[] = [];
-      for (const f of [...files].slice(0, MAX_PHOTOS - photos.length)) {
+      for (const f of files.slice(0, MAX_PHOTOS - photos.length)) {
         const bad = checkBeforeUpload(f, 'image');
         if (bad) {
           toast.warning(bad);
@@ -101,8 +101,13 @@ export default function AppealNew() {
             {photos.length < MAX_PHOTOS && (
               <label className="ant-btn ant-btn-default" style={{ display: 'inline-flex', alignItems: 'center' }}>
                 {uploading ? '上传中…' : '添加照片'}
-                <input type="file" accept={acceptAttr('image')} multiple hidden data-testid="appeal-photo-input"
-                  onChange={(e) => { void pick(e.target.files); e.target.value = ''; }} />
+                <input type="file" accept={acceptAttr('image')} multiple style={{ display: 'none' }} data-testid="appeal-photo-input"
+                  onChange={(e) => {
+                    // copied now: clearing the input (to allow the same file again) empties its live FileList
+                    const chosen = e.target.files ? [...e.target.files] : [];
+                    e.target.value = '';
+                    void pick(chosen);
+                  }} />
               </label>
             )}
           </Form.Item>
