@@ -305,8 +305,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
 
   registerOps(app, { db: opts.db, watch: dbWatch, roles: opts.roles ?? ['api'], metricsToken: opts.metricsToken });
 
-  const limits = await loginLimits(app, opts.auth);
-  authRoutes(app, opts.auth, limits);
+  authRoutes(app, opts.auth, await loginLimits(app, opts.auth));
   adminRoutes(app);
   auditRoutes(app);
   areaRoutes(app);
@@ -331,7 +330,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   screenRoutes(app, { db: opts.db, bus });
   const files = opts.files ?? localFiles();
   fileRoutes(app, files);
-  await ownerAppRoutes(app, { payments: opts.payments ?? SIMULATED, files, auth: opts.auth, perIp: limits.perIp });
+  await ownerAppRoutes(app, { payments: opts.payments ?? SIMULATED, files, auth: opts.auth });
   helpRoutes(app);
   schedulerRoutes(app);
   if (opts.jobs) {

@@ -13,7 +13,7 @@ const UsageChart = lazy(() => import('./UsageChart.tsx'));
 function Usage({ roomId }: { roomId: number }) {
   const [by, setBy] = useState<'day' | 'month'>('day');
   const q = useQuery({ queryKey: ['owner', 'usage', roomId, by], queryFn: () => call(E.ownerApp.usage, { query: { roomId, by } }) });
-  const rows = q.data?.data ?? [];
+  const rows = q.data ?? [];
   return (
     <>
       <Segmented block value={by} onChange={(v) => setBy(v as 'day' | 'month')} options={[{ value: 'day', label: '按日（近 31 天）' }, { value: 'month', label: '按月（近 12 个月）' }]} />
@@ -35,7 +35,7 @@ function Usage({ roomId }: { roomId: number }) {
 function Bills({ roomId }: { roomId: number }) {
   const q = useQuery({ queryKey: ['owner', 'bills', roomId], queryFn: () => call(E.ownerApp.bills, { query: { roomId } }) });
   if (q.isLoading) return <Loading />;
-  const rows = q.data?.data ?? [];
+  const rows = q.data ?? [];
   if (!rows.length) return <Empty description="暂无账单" />;
   return (
     <div>{rows.map((b) => (

@@ -145,9 +145,9 @@ export const ownerAppEndpoints = {
   loginRoom: endpoint({ method: 'POST', path: `${O}/Login/Room`, summary: '业主端：房间编号与密码登录', action: '业主登录', perm: false, body: OwnerRoomLoginBody, response: OwnerLoginAnswer, tags }),
   logout: endpoint({ method: 'POST', path: `${O}/Logout`, summary: '业主端：退出登录', perm: owner, tags }),
   me: endpoint({ method: 'GET', path: `${O}/Me`, summary: '业主端：我的房间、余额与供应状态', perm: owner, response: OwnerMeAnswer, tags }),
-  usage: endpoint({ method: 'GET', path: `${O}/Usage`, summary: '业主端：按日/按月用量', perm: owner, query: OwnerUsageQuery, response: OwnerUsageRow, paged: true, tags }),
+  usage: endpoint({ method: 'GET', path: `${O}/Usage`, summary: '业主端：按日/按月用量', perm: owner, query: OwnerUsageQuery, response: z.array(OwnerUsageRow), tags }),
   journal: endpoint({ method: 'GET', path: `${O}/Journal`, summary: '业主端：缴费与扣费记录', perm: owner, query: OwnerJournalQuery, response: OwnerJournalRow, paged: true, tags }),
-  bills: endpoint({ method: 'GET', path: `${O}/Bills`, summary: '业主端：月度账单', perm: owner, query: OwnerRoomQuery, response: OwnerAppBillRow, paged: true, tags }),
+  bills: endpoint({ method: 'GET', path: `${O}/Bills`, summary: '业主端：月度账单', perm: owner, query: OwnerRoomQuery, response: z.array(OwnerAppBillRow), tags }),
   pay: endpoint({ method: 'POST', path: `${O}/Pay`, summary: '业主端：在线充值下单', perm: owner, body: OwnerPayBody, response: PaymentOrderRow, tags }),
   order: endpoint({ method: 'GET', path: `${O}/Pay/Order`, summary: '业主端：充值订单状态', perm: owner, query: OwnerTradeQuery, response: OwnerOrderRow, tags }),
   simulatePaid: endpoint({

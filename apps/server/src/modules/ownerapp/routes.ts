@@ -1,4 +1,4 @@
-import type { FastifyInstance, onRequestAsyncHookHandler } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { API } from '@meter/contracts';
 import { ownerCtx, publicCtx, routes } from '../../http/routes.ts';
 import { rateLimiter, type AuthSettings } from '../auth/index.ts';
@@ -14,12 +14,12 @@ export interface OwnerAppSetup {
   payments: Payments;
   files: FileSetup;
   auth: AuthSettings;
-  /** sign-in attempts per address (shared with the back-office login) */
-  perIp: onRequestAsyncHookHandler;
 }
 
 export default async function ownerAppRoutes(app: FastifyInstance, s: OwnerAppSetup) {
+  // sign-in attempts per address (apart from the back-office login's, which owners cannot starve)
   // and per phone or room: the login code, the phone login and the room login
+  const perIp = await rateLimiter(app, { max: s.auth.loginPerIp ?? 30, timeWindow: 60_000, keyGenerator: (req) => `owner:${req.ip}` });
   const perAccount = await rateLimiter(app, {
     max: s.auth.loginPerAccount ?? 10,
     timeWindow: 60_000,
@@ -31,7 +31,7 @@ export default async function ownerAppRoutes(app: FastifyInstance, s: OwnerAppSe
   const r = routes(app);
   const O = API.ownerApp;
   const N = API.notice;
-  const limited = { onRequest: [s.perIp], preHandler: [perAccount] };
+  const limited = { onRequest: [perIp], preHandler: [perAccount] };
   r.endpoint(O.sendCode, ({ body }, _c, req) => auth.sendCode(publicCtx(req), body.phone), limited);
   r.endpoint(O.loginPhone, ({ body }, _c, req) => auth.loginByPhone(publicCtx(req), body), limited);
   r.endpoint(O.loginRoom, ({ body }, _c, req) => auth.loginByRoom(publicCtx(req), body), limited);

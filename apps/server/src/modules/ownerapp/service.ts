@@ -59,10 +59,9 @@ export function usage(ctx: OwnerCtx, q: { roomId: number; by: 'day' | 'month' })
     const r = await myRoom(ctx, tx, q.roomId);
     const at = now();
     const from = q.by === 'day' ? addDays(startOfBeijingDay(at), -30) : startOfBeijingMonth(at, -11);
-    const rows = (await repo.usage(tx, r, q.by, from)).map((x) => ({
+    return (await repo.usage(tx, r, q.by, from)).map((x) => ({
       period: x.period, electric: x.electric, water: x.water, electricAmount: yuan(x.electricFen), waterAmount: yuan(x.waterFen),
     }));
-    return new Page(rows, rows.length);
   });
 }
 
@@ -73,7 +72,7 @@ export function bills(ctx: OwnerCtx, q: { roomId: number }) {
     const months = await repo.usage(tx, r, 'month', startOfBeijingMonth(now(), -11));
     const fees = await repo.monthlyFees(tx, r.ownerId);
     const keys = [...new Set([...months.map((m) => m.period), ...fees.keys()])].sort().reverse();
-    const rows = keys.map((month) => {
+    return keys.map((month) => {
       const m = months.find((x) => x.period === month);
       const fee = fees.get(month) ?? 0;
       return {
@@ -81,7 +80,6 @@ export function bills(ctx: OwnerCtx, q: { roomId: number }) {
         total: yuan((m?.electricFen ?? 0) + (m?.waterFen ?? 0) + fee),
       };
     });
-    return new Page(rows, rows.length);
   });
 }
 
