@@ -14,7 +14,7 @@ import swaggerUi from '@fastify/swagger-ui';
 import helmet from '@fastify/helmet';
 import fastifyStatic from '@fastify/static';
 import multipart from '@fastify/multipart';
-import type { Db } from './db/client.ts';
+import type { Db, Scope } from './db/client.ts';
 import { AppError } from './http/errors.ts';
 import { answerSerializer, checkPerm, type Perm } from './http/routes.ts';
 import type { Endpoint } from '@meter/contracts';
@@ -40,7 +40,8 @@ import { realtimeRoutes, EventBus, onSocketError } from './modules/realtime/inde
 import { meteringRoutes, addTimedControls } from './modules/metering/index.ts';
 import { Scheduler, schedulerRoutes } from './modules/scheduler/index.ts';
 import { billingRoutes } from './modules/billing/index.ts';
-import { paymentRoutes, type Payments } from './modules/payment/index.ts';
+import { paymentRoutes, SIMULATED, type Payments } from './modules/payment/index.ts';
+import { authenticateOwner, liveScope, ownerAppRoutes } from './modules/ownerapp/index.ts';
 import { financeRoutes } from './modules/finance/index.ts';
 import { reconcileRoutes } from './modules/reconcile/index.ts';
 import { reportRoutes } from './modules/report/index.ts';
@@ -223,6 +224,18 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     }
     const header = req.headers.authorization;
     const token = header?.startsWith('Bearer ') ? header.slice(7) : header;
+    if (perm.owner) {
+      // 业主端: an owner session only (a back-office token is not one); audited under the owner's name
+      const owner = await authenticateOwner(opts.db, token);
+      const scope: Scope = { companyId: owner.companyId, allCompanies: false, areaIds: null, userId: null };
+      req.ownerCtx = {
+        owner, scope, ip: req.ip, userAgent: String(req.headers['user-agent'] ?? ''), db: opts.db,
+        tx: (fn) => opts.db.tx(scope, fn),
+        audit: { companyId: owner.companyId, username: `业主:${owner.name}`.slice(0, 64) },
+      };
+      req.publicCtx = req.ownerCtx;
+      return;
+    }
     const raw = (req.query as Record<string, string> | undefined)?.searchCompanyID;
     const searchCompanyID = raw && /^\d+$/.test(raw) ? Number(raw) : undefined;
     const { user, scope } = await authenticate(opts.db, opts.auth, token, searchCompanyID, sessions);
@@ -241,7 +254,7 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   // The audit row is written before the answer leaves, so a caller that saw the answer finds the row.
   app.addHook('onSend', async (req, reply, payload) => {
     // a change by a person may revoke or narrow a session (logout, password, role, account, areas)
-    if (req.method !== 'GET' && req.ctx) bus.signal('auth-changed');
+    if (req.method !== 'GET' && (req.ctx || req.ownerCtx)) bus.signal('auth-changed');
     // GETs and queries sent as POST (route action: false) are not mutations
     if (req.method === 'GET' || req.routeOptions.config?.perm === undefined || req.routeOptions.config.audit === false) return payload;
     if (!req.ctx && !req.publicCtx) return payload;
@@ -315,7 +328,9 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
   bankRoutes(app, opts.bank ?? bankClient({ url: 'http://127.0.0.1:9', merId: 'none', key: randomBytes(32), timeoutMs: 1000 }));
   contentRoutes(app);
   screenRoutes(app, { db: opts.db, bus });
-  fileRoutes(app, opts.files ?? localFiles());
+  const files = opts.files ?? localFiles();
+  fileRoutes(app, files);
+  await ownerAppRoutes(app, { payments: opts.payments ?? SIMULATED, files, auth: opts.auth });
   helpRoutes(app);
   schedulerRoutes(app);
   if (opts.jobs) {
@@ -333,7 +348,16 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
     options: { maxPayload: 64 * 1024 },
     errorHandler: (error, socket, req) => onSocketError(req.log, error, socket, req.ip),
   });
-  realtimeRoutes(app, { db: opts.db, auth: opts.auth, bus });
+  realtimeRoutes(app, {
+    db: opts.db, auth: opts.auth, bus,
+    // 业主端 sockets: the owner's session and the meters of their rooms
+    owner: async (token) => {
+      const owner = await authenticateOwner(opts.db, token);
+      const scope: Scope = { companyId: owner.companyId, allCompanies: false, areaIds: null, userId: null };
+      const live = await liveScope({ owner, tx: (fn) => opts.db.tx(scope, fn) });
+      return { companyId: owner.companyId, ownerId: owner.ownerId, meterIds: live.meterIds };
+    },
+  });
 
   const dist = opts.webDist;
   const hasWeb = !!dist && fs.existsSync(path.join(dist, 'index.html'));

@@ -2,7 +2,7 @@ import pino from 'pino';
 import { loadConfig } from './config.ts';
 import { setClockAt } from './clock.ts';
 import { startDatabase } from './db/index.ts';
-import { DEMO_LOGINS, seedDemoIfEmpty } from './demo/seed.ts';
+import { DEMO_LOGINS, DEMO_OWNER, demoOwnerLogin, seedDemoIfEmpty } from './demo/seed.ts';
 import { seedDemoHistory } from './demo/history.ts';
 import { seedHelpDemo } from './demo/help.ts';
 import { buildApp } from './app.ts';
@@ -111,6 +111,10 @@ async function main() {
   if (config.SEED_DEMO) {
     console.log('  演示账号:');
     for (const l of DEMO_LOGINS) console.log(`    ${l.label.padEnd(12, '　')} ${l.username} / ${l.password}`);
+    const owner = await demoOwnerLogin(db).catch(() => null);
+    if (owner) {
+      console.log(`    ${DEMO_OWNER.label.padEnd(12, '　')} ${url}/h5  房间编号 ${owner.roomId} / ${DEMO_OWNER.password}（或手机号 ${owner.phone} + 短信验证码）`);
+    }
   }
   console.log('');
 

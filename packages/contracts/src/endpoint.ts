@@ -14,6 +14,8 @@ export interface EndpointPerm {
   routes?: string[];
   op?: string;
   access?: AccessLevel;
+  /** an owner-app session (业主端), not a back-office one; routes/op/access do not apply */
+  owner?: true;
 }
 
 export interface Endpoint<

@@ -1,7 +1,7 @@
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, isNotNull } from 'drizzle-orm';
 import { OPERATION_KEYS, ROUTES } from '@meter/contracts';
 import { SYSTEM_SCOPE, type Db } from '../db/client.ts';
-import { adminUsers, collectors, companies, companyClassifies, meters, roles } from '../db/schema/index.ts';
+import { adminUsers, collectors, companies, companyClassifies, meters, owners, roles } from '../db/schema/index.ts';
 import { hashPassword } from '../modules/auth/index.ts';
 import { seedSchemes } from '../modules/scheme/index.ts';
 import { FLEETS, seedDevices } from '../modules/device/index.ts';
@@ -22,6 +22,18 @@ export const DEMO_LOGINS = [
   { username: 'market', password: 'market123', label: '农贸市场单位管理员' },
   { username: 'industry', password: 'industry123', label: '工业园区单位管理员' },
 ];
+
+/** 业主端 (/h5): the demo owner signs in with their room number (房间编号, printed at start) and this password, or by phone + SMS code */
+export const DEMO_OWNER = { password: 'owner123', phone: '13900000001', label: '演示业主（业主端 /h5）' };
+
+/** The demo owner's room and phone, for the start-up banner (null when the demo was not seeded). */
+export async function demoOwnerLogin(db: Db): Promise<{ roomId: number; phone: string } | null> {
+  return db.tx(SYSTEM_SCOPE, async (tx) => {
+    const [o] = await tx.select({ roomId: owners.roomId, phone: owners.phone }).from(owners)
+      .where(and(eq(owners.phone, DEMO_OWNER.phone), eq(owners.status, 1))).orderBy(owners.id).limit(1);
+    return o?.roomId ? { roomId: o.roomId, phone: o.phone } : null;
+  });
+}
 
 const SURNAMES = '王李张刘陈杨黄赵吴周徐孙马朱胡郭何高林罗';
 const GIVEN = ['伟', '芳', '娜', '敏', '静', '强', '磊', '军', '洋', '勇', '艳', '杰', '娟', '涛', '明', '超', '秀英', '华', '平', '刚'];
@@ -97,6 +109,10 @@ export async function seedDemoIfEmpty(db: Db, log: (m: string) => void = () => {
     // ---- 增值服务 (modules/content/seed.ts): notice/appeal/work-order types, appeals in every state ----
     await seedContent(tx, demo.id);
     await seedNotices(tx, demo.id);
+    // ---- 业主端 (modules/ownerapp): the demo company's first owner gets the demo owner's password and phone ----
+    const [first] = await tx.select({ id: owners.id }).from(owners)
+      .where(and(eq(owners.companyId, demo.id), eq(owners.status, 1), isNotNull(owners.roomId))).orderBy(owners.id).limit(1);
+    if (first) await tx.update(owners).set({ passwordHash: await hashPassword(DEMO_OWNER.password), phone: DEMO_OWNER.phone }).where(eq(owners.id, first.id));
     // ---- device faults: warnings that open 设备工单 (control → content); the demo fleet's reconnecting collector closes its own ----
     const [collector] = await tx.select({ id: collectors.id, areaId: collectors.areaId }).from(collectors).where(eq(collectors.companyId, demo.id)).orderBy(collectors.id).limit(1);
     const faulty = await tx.select({ id: meters.id, areaId: meters.areaId }).from(meters).where(eq(meters.companyId, demo.id)).orderBy(meters.id).limit(2);

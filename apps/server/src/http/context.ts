@@ -36,6 +36,24 @@ export interface PublicCtx {
   audit: { target?: string; action?: string; username?: string; userId?: number; companyId?: number | null };
 }
 
+/** The owner behind an owner-app (业主端) request: their session, company and the rooms they may see. */
+export interface OwnerPrincipal {
+  sessionId: number;
+  /** the owner row signed in (by phone: the first of the phone's rows) */
+  ownerId: number;
+  companyId: number;
+  name: string;
+  /** set for an SMS login: every room of the company registered with this phone is theirs */
+  phone: string;
+}
+
+/** What an owner-app service gets: the owner, the company's scope (no area limit), a transaction runner. */
+export interface OwnerCtx extends PublicCtx {
+  owner: OwnerPrincipal;
+  scope: Scope;
+  tx<T>(fn: (tx: Tx) => Promise<T>): Promise<T>;
+}
+
 export const isPlatform = (u: { access: number }) => u.access === 0;
 
 /** A platform admin's transaction over every company (whatever company the header picked); anyone else's in their own scope. */

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { z } from 'zod';
 import { fileApp } from '../../test/helpers.ts';
 import type { ApiRoute } from '../app.ts';
+import { DEMO_OWNER, demoOwnerLogin } from '../demo/seed.ts';
 
 // Every registered endpoint, every field of its body, query and path: control characters, booleans,
 // arrays, objects and huge values answer 4xx (never 500, never a success) and change nothing
@@ -12,6 +13,9 @@ type Kind = 'bool' | 'array' | 'number' | 'string' | 'other';
 
 const t = await fileApp();
 const [platform, demo] = await t.signIn('admin', 'demo');
+// the owner-app routes (perm.owner) answer an owner session: the demo owner's (demo/seed.ts)
+const demoOwner = await demoOwnerLogin(t.db);
+const owner = (await t.call(null, { method: 'POST', url: '/yewu/api/OwnerApp/Login/Room', payload: { roomId: demoOwner!.roomId, password: DEMO_OWNER.password } })).body.data.token as string;
 
 interface Def { type: string; shape?: Record<string, z.ZodType>; innerType?: z.ZodType; in?: z.ZodType; out?: z.ZodType; options?: z.ZodType[]; left?: z.ZodType; right?: z.ZodType }
 const defOf = (s: unknown) => (s as { _zod?: { def: Def } })?._zod?.def;
@@ -63,7 +67,7 @@ function queryValues(kind: Kind): { v: string | string[]; legal?: boolean }[] {
 
 /** What the whole database holds, except the rows a refused request legitimately writes. */
 async function fingerprint() {
-  const skip = new Set(['audit_log', 'login_attempts', 'sessions', '__drizzle_migrations']);
+  const skip = new Set(['audit_log', 'login_attempts', 'sessions', 'owner_sessions', '__drizzle_migrations']);
   const { rows: tables } = await t.owner.query<{ name: string }>(
     `SELECT c.relname AS name FROM pg_class c JOIN pg_namespace n ON n.oid = c.relnamespace
      WHERE n.nspname = 'public' AND c.relkind IN ('r', 'p') AND NOT c.relispartition ORDER BY 1`);
@@ -107,7 +111,7 @@ describe('fuzz over every registered endpoint', () => {
         ...(r.method === 'GET' || payload === undefined ? {} : { payload: payload as object }),
         ...(typeof payload === 'string' ? { headers: { 'content-type': 'application/json' } } : {}),
       };
-      let res = await t.call(r.public ? null : platform, opts);
+      let res = await t.call(r.public ? null : r.perm !== false && r.perm.owner ? owner : platform, opts);
       // company-only routes: the company admin
       if (res.status === 403 && !r.public) res = await t.call(demo, opts);
       requests++;

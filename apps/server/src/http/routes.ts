@@ -4,7 +4,7 @@ import { findControlChar, routeAllowed, SUCCESS, type Endpoint, type HandlerInpu
 import { z as zod } from 'zod';
 import { badRequest, forbidden } from './errors.ts';
 import { envelope } from './envelope.ts';
-import type { Ctx, PublicCtx } from './context.ts';
+import type { Ctx, OwnerCtx, PublicCtx } from './context.ts';
 
 /**
  * What a route needs (DESIGN §4/§5): the server refuses what the user may not do; the UI only hides it.
@@ -16,6 +16,8 @@ export interface Perm {
   routes?: string[];
   op?: string;
   access?: 0 | 1;
+  /** an owner-app session (业主端) instead of a back-office one */
+  owner?: true;
 }
 
 type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
@@ -40,6 +42,8 @@ declare module 'fastify' {
   interface FastifyRequest {
     ctx?: Ctx;
     publicCtx?: PublicCtx;
+    /** an owner-app request (perm.owner): also its publicCtx, so it is audited under the owner's name */
+    ownerCtx?: OwnerCtx;
   }
   interface FastifyContextConfig {
     perm?: Perm | false;
@@ -182,6 +186,11 @@ export function answerSerializer(validate: boolean) {
       }
       return JSON.stringify(data);
     };
+}
+
+/** Owner-app routes (perm.owner): the handler gets the owner's context. */
+export function ownerCtx(req: FastifyRequest): OwnerCtx {
+  return req.ownerCtx as OwnerCtx;
 }
 
 /** Anonymous routes (login): the handler gets the public context. */

@@ -7,6 +7,8 @@ import { Spin } from 'antd';
 const Shell = lazy(() => import('./Shell.tsx'));
 const LoginPage = lazy(() => import('./LoginPage.tsx'));
 const LockPage = lazy(() => import('./LockPage.tsx'));
+// 业主端 H5 (issue 15 item 8): its own chunk, its own session
+const OwnerApp = lazy(() => import('../h5/OwnerApp.tsx'));
 
 function Boundary({ children }: { children: ReactNode }) {
   return <Suspense fallback={<div className="page-loading"><Spin /></div>}>{children}</Suspense>;
@@ -15,6 +17,7 @@ function Boundary({ children }: { children: ReactNode }) {
 export const routes: RouteObject[] = [
   { path: '/login', element: <Boundary><LoginPage /></Boundary> },
   { path: '/locking', element: <Boundary><LockPage /></Boundary> },
+  { path: '/h5/*', element: <Boundary><OwnerApp /></Boundary> },
   { path: '*', element: <Boundary><Shell /></Boundary> },
 ];
 

@@ -79,6 +79,8 @@ export const AppealRow = z.object({
   collectorId: z.number().nullable(),
   exceptionKind: z.string().nullable(),
   exceptionText: z.string(),
+  /** photos an owner attached (private upload keys of the appeal's room) */
+  photos: z.array(z.string()),
   createdAt: wireTime,
 });
 

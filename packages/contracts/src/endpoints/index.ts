@@ -27,6 +27,7 @@ import { merchantEndpoints } from './merchant.ts';
 import { agricultureBankEndpoints, bankEndpoints, companyBocInfoEndpoints, propertyInfoEndpoints } from './bank.ts';
 import { fileEndpoints } from './files.ts';
 import { settingsEndpoints } from './settings.ts';
+import { ownerAppEndpoints } from './ownerapp.ts';
 
 // Every declared endpoint, by domain. The server registers each (http/routes.ts `r.endpoint`), the web
 // calls them (api/endpoint.ts), and endpoints.int.test.ts checks declarations ↔ registered routes.
@@ -59,6 +60,7 @@ export * from './merchant.ts';
 export * from './bank.ts';
 export * from './files.ts';
 export * from './settings.ts';
+export * from './ownerapp.ts';
 
 export const API = {
   auth: authEndpoints,
@@ -94,6 +96,7 @@ export const API = {
   companyBocInfo: companyBocInfoEndpoints,
   files: fileEndpoints,
   settings: settingsEndpoints,
+  ownerApp: ownerAppEndpoints,
 };
 
 /** The flat list, for the declaration test and /docs. */

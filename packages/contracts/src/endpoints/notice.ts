@@ -111,8 +111,8 @@ export const NoticeUpdateBody = NoticeBody.extend({ id });
 export const IdBody = z.object({ id });
 export const PublishAnswer = z.object({ smsCount: z.number() });
 
-/** 业主端: the notices addressed to an owner's rooms. */
-export const OwnerNoticeQuery = PageQuery.extend({ ownerId: id });
+/** 业主端 (the owner app's session): the notices addressed to the signed-in owner's rooms. */
+export const OwnerNoticeQuery = PageQuery;
 export const OwnerNoticeRow = z.object({
   id: z.number(),
   title: z.string(),
@@ -121,7 +121,7 @@ export const OwnerNoticeRow = z.object({
   publishedAt: wireTime,
   read: z.boolean(),
 });
-export const OwnerNoticeRead = z.object({ ownerId: id, id });
+export const OwnerNoticeRead = z.object({ id });
 export const OwnerNoticeView = OwnerNoticeRow.extend({ content: z.string() });
 
 const tags = ['公告'];
@@ -132,9 +132,8 @@ const read = { routes: ['addedNotice'] };
 /** company users holding the 系统公告 page read them there (and see the header's unread badge) */
 const inbox = { routes: ['systemNotice'] };
 const write = { routes: ['addedNotice'], op: 'notice.publish' };
-// Until the owner app has its own sign-in (issue 15 item 8), staff of /addedNotice call the owner
-// side on an owner's behalf; the owner app re-points these two at the owner's session.
-const ownerSide = { routes: ['addedNotice'] };
+// the owner app's session (endpoints/ownerapp.ts): an owner reads the notices addressed to their rooms
+const ownerSide = { owner: true as const };
 
 export const noticeEndpoints = {
   systemList: endpoint({ method: 'GET', path: `${S}/List`, summary: '系统公告列表（平台）', perm: platform, query: SystemNoticeListQuery, response: SystemNoticeRow, paged: true, tags }),

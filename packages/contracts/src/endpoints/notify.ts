@@ -19,7 +19,7 @@ export const NotificationQuery = PageQuery.extend(AreaFilter.shape).extend({
   ownerName: optText(),
   phone: optText(20),
   status: z.enum(NOTIFICATION_STATES, { error: '状态须为 queued、sending、sent、failed 或 held' }).optional(),
-  level: num(z.number().int().min(1, '类型须为 1–7').max(7, '类型须为 1–7')).optional(),
+  level: num(z.number().int().min(1, '类型须为 1–8').max(8, '类型须为 1–8')).optional(),
   startTime: when,
   endTime: when,
 });
@@ -29,7 +29,7 @@ export const NotificationRow = z.object({
   id: z.number(),
   ...optionalRef('owner'),
   meterId: z.number().nullable(),
-  /** 1 低于报警1, 2 低于报警2, 3 欠费（断电/关阀通知）, 4 恢复供应, 5 缴费到账, 6 群发, 7 公告通知 */
+  /** 1 低于报警1, 2 低于报警2, 3 欠费（断电/关阀通知）, 4 恢复供应, 5 缴费到账, 6 群发, 7 公告通知, 8 业主端登录验证码 */
   level: z.number(),
   /** sms 短信, phone 电话 */
   channel: z.enum(['sms', 'phone']),

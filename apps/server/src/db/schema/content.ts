@@ -62,6 +62,8 @@ export const appeals = pgTable('appeals', {
   meterId: ref('meter_id'),
   collectorId: ref('collector_id'),
   exceptionKind: varchar('exception_kind', { length: 24 }),
+  /** 业主端: private upload keys of the room's photos the owner attached */
+  photos: text('photos').array().notNull().default([]),
   createdAt: createdAt(),
   updatedAt: updatedAt(),
 }, (t) => [

@@ -23,6 +23,8 @@ export const files = pgTable('files', {
   /** 'local' or 's3': the store it was written to */
   store: varchar('store', { length: 8 }).notNull(),
   uploadedBy: ref('uploaded_by'),
+  /** 业主端: the owner who uploaded it (an appeal photo) */
+  uploadedByOwner: ref('uploaded_by_owner'),
   createdAt: createdAt(),
 }, (t) => [
   uniqueIndex('files_key').on(t.key),

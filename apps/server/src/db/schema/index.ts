@@ -14,3 +14,4 @@ export * from './imports.ts';
 export * from './reconcile.ts';
 export * from './bank.ts';
 export * from './files.ts';
+export * from './owner.ts';

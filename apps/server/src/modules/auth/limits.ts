@@ -6,7 +6,7 @@ import type { AuthSettings } from './service.ts';
 // Login attempts per minute per IP address and per username (@fastify/rate-limit, in memory per
 // process). Each limiter is its own plugin instance: one instance runs only its first limiter per request.
 
-async function limiter(app: FastifyInstance, o: RateLimitOptions): Promise<preHandlerAsyncHookHandler> {
+export async function limiter(app: FastifyInstance, o: RateLimitOptions): Promise<preHandlerAsyncHookHandler> {
   let handler: preHandlerAsyncHookHandler | undefined;
   await app.register(async (scope) => {
     await scope.register(rateLimit, {

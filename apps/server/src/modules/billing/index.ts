@@ -7,6 +7,7 @@ export { WALLET_LABELS, moveOf, post, type Posting, type Wallet } from './ledger
 export { afterBalanceChange } from './alarms.ts';
 export { occupiedRoom, receiptOf } from './counter.ts';
 export { qrDataUrl } from './service.ts';
+export { ownerAccounts, ownerJournal } from './views.ts';
 export { creditSubsidies, postMinimumCharges, postMonthlyFees, retryCloses } from './periodic.ts';
 export { sweep } from './settlement.ts';
 export { seedBilling } from './seed.ts';

@@ -114,6 +114,24 @@ export function energyRoomDetail(ctx: Ctx, roomId: number) {
   });
 }
 
+// ---- the owner app (业主端): one owner's accounts and journal, in the owner's own transaction ---------
+
+/** An owner's accounts: balance, alarm level and the supply's real state (as /energy shows them). */
+export async function ownerAccounts(tx: Tx, ownerId: number) {
+  const accounts = await repo.roomAccounts(tx, ownerId);
+  const supplies = await suppliesOf(tx, accounts.filter((a) => a.alarmLevel === 3).map((a) => a.id));
+  return accounts.map((a) => ({
+    wallet: a.wallet, walletText: WALLET_LABELS[a.wallet as Wallet] ?? a.wallet, balance: yuan(a.balanceFen), alarmLevel: a.alarmLevel,
+    alarmText: alarmText(a.alarmLevel, supplies.get(a.id)), supply: supplies.get(a.id)?.state ?? null, status: a.status,
+  }));
+}
+
+/** An owner's journal, newest first. */
+export async function ownerJournal(tx: Tx, ownerId: number, limit: number, offset: number) {
+  const r = await repo.listJournal(tx, { companyId: null, areaRestricted: false, ownerId }, limit, offset);
+  return { rows: r.rows.map(presentJournal), count: r.count };
+}
+
 // ---- the journal ------------------------------------------------------------------------------------
 
 export function presentJournal(x: Record<string, unknown>) {

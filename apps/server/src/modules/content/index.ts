@@ -3,3 +3,4 @@ export { default as contentRoutes } from './routes.ts';
 export { seedContent } from './seed.ts';
 export { seedNotices } from './seed-notices.ts';
 export { openDeviceOrders, closeDeviceOrders, type DeviceException } from './device-orders.ts';
+export { createOwnAppeal, ownerAppeal, ownerAppeals, ownerAppealTypes, ownerNotices, readOwnerNotice, type OwnerOfRooms } from './owner-side.ts';

@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import {
   NOTICE_STATUS, NOTICE_STATUSES, SYSTEM_NOTICE_CATEGORIES,
-  type NoticeBody, type NoticeListQuery, type OwnerNoticeQuery, type SystemNoticeBody, type SystemNoticeListQuery,
+  type NoticeBody, type NoticeListQuery, type SystemNoticeBody, type SystemNoticeListQuery,
 } from '@meter/contracts';
 import type { Tx } from '../../db/client.ts';
 import { companyOf, type Ctx } from '../../http/context.ts';
@@ -218,30 +218,4 @@ export function setStatus(ctx: Ctx, id: number, action: 'withdraw' | 'remove') {
   });
 }
 
-// ---------------------------------------------------------------------------------------------
-// 业主端: an owner sees the published notices addressed to the room they live in
-// ---------------------------------------------------------------------------------------------
-
-async function ownerOf(tx: Tx, ownerId: number) {
-  const o = await repo.ownerRoom(tx, ownerId);
-  if (!o) throw notFound('业主');
-  return o;
-}
-
-export function ownerList(ctx: Ctx, q: z.output<typeof OwnerNoticeQuery>) {
-  return ctx.tx(async (tx) => {
-    const o = await ownerOf(tx, q.ownerId);
-    const r = await repo.ownerList(tx, o, q.size, offsetOf(q));
-    return new Page(r.rows.map((n) => ({ ...n, publishedAt: n.publishedAt.toISOString() })), r.count);
-  });
-}
-
-export function ownerRead(ctx: Ctx, b: { ownerId: number; id: number }) {
-  return ctx.tx(async (tx) => {
-    const o = await ownerOf(tx, b.ownerId);
-    const n = await repo.ownerNotice(tx, o, b.id);
-    if (!n) throw notFound('公告');
-    await repo.markRead(tx, n.id, o.ownerId, o.companyId);
-    return { ...n, publishedAt: n.publishedAt.toISOString() };
-  });
-}
+// 业主端 (the notices an owner sees, read marking): content/owner-side.ts, for the owner app's session

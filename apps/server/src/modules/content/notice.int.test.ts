@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { OPERATION_KEYS } from '@meter/contracts';
 import { testApp, type TestApp } from '../../../test/helpers.ts';
 import { makeArea, makeCompany, makeRole, makeRoom, makeUser, uniq } from '../../../test/factories.ts';
+import { hashPassword } from '../auth/index.ts';
 
 // Notices on real PostgreSQL: draft → publish → withdraw, sanitizing, SMS through the outbox, read
 // counts (companies for a system notice, owners for a company notice), tenancy and owner scope.
@@ -40,7 +41,7 @@ beforeAll(async () => {
 });
 afterAll(() => t.close());
 
-const call = (token: string, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => t.call(token, { method, url, payload });
+const call = (token: string | null, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => t.call(token, { method, url, payload });
 const sms = async (noticeId: number) =>
   (await t.owner.query(`SELECT owner_id, phone, content, level FROM notifications WHERE idempotency_key LIKE $1 ORDER BY owner_id`, [`notice:${noticeId}:%`])).rows;
 
@@ -92,18 +93,30 @@ describe('物业公告', () => {
     const draft = (await call(A.token, 'POST', '/yewu/api/Notice/Detail', { title: uniq('草稿'), content: '<p>草稿</p>' })).body.data.id;
     await call(A.token, 'POST', '/yewu/api/Notice/Publish', { id: all });
     await call(A.token, 'POST', '/yewu/api/Notice/Publish', { id: onlyB });
-    const seen = (ownerId: number) => call(A.token, 'GET', `/yewu/api/OwnerNotice/List?ownerId=${ownerId}&size=100`);
+    // each owner signs in to the owner app (room + password) and reads with their own session
+    const pass = await hashPassword('Owner-pass-1');
+    const tokens = new Map<number, string>();
+    for (const o of [A.ownerA, A.ownerB, B.ownerA]) {
+      await t.owner.query(`UPDATE owners SET password_hash = $2 WHERE id = $1`, [o, pass]);
+      const roomId = Number((await t.owner.query(`SELECT room_id FROM owners WHERE id = $1`, [o])).rows[0].room_id);
+      tokens.set(o, (await call(null, 'POST', '/yewu/api/OwnerApp/Login/Room', { roomId, password: 'Owner-pass-1' })).body.data.token);
+    }
+    const seen = (ownerId: number) => call(tokens.get(ownerId)!, 'GET', '/yewu/api/OwnerNotice/List?size=100');
+    const read = (ownerId: number, id: number) => call(tokens.get(ownerId)!, 'POST', '/yewu/api/OwnerNotice/Read', { id });
+    // staff tokens are not owner sessions
+    expect((await call(A.token, 'GET', '/yewu/api/OwnerNotice/List?size=100')).status).toBe(401);
     const a = (await seen(A.ownerA)).body.data.map((r: { id: number }) => r.id);
     expect(a).toContain(all);
     expect(a).not.toContain(onlyB);
     expect(a).not.toContain(draft);
     expect((await seen(A.ownerB)).body.data.map((r: { id: number }) => r.id)).toEqual(expect.arrayContaining([all, onlyB]));
     // an owner cannot open a notice not addressed to them, nor another company's owner any
-    expect((await call(A.token, 'POST', '/yewu/api/OwnerNotice/Read', { ownerId: A.ownerA, id: onlyB })).status).toBe(404);
-    expect((await seen(B.ownerA)).status).toBe(404);
-    const r = await call(A.token, 'POST', '/yewu/api/OwnerNotice/Read', { ownerId: A.ownerB, id: onlyB });
+    expect((await read(A.ownerA, onlyB)).status).toBe(404);
+    expect((await seen(B.ownerA)).body.data.map((x: { id: number }) => x.id)).not.toContain(all);
+    expect((await read(B.ownerA, all)).status).toBe(404);
+    const r = await read(A.ownerB, onlyB);
     expect(r.body.data).toMatchObject({ id: onlyB, content: '<p>二期</p>', read: true });
-    await call(A.token, 'POST', '/yewu/api/OwnerNotice/Read', { ownerId: A.ownerB, id: onlyB });
+    await read(A.ownerB, onlyB);
     expect((await call(A.token, 'GET', `/yewu/api/Notice/Detail?id=${onlyB}`)).body.data.readCount).toBe(1);
     expect((await seen(A.ownerB)).body.data.find((x: { id: number }) => x.id === onlyB).read).toBe(true);
     // withdrawn: gone from the owner's list

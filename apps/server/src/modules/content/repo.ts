@@ -32,6 +32,7 @@ export interface AppealRecord {
   meterId: number | null;
   collectorId: number | null;
   exceptionKind: string | null;
+  photos: string[];
   createdAt: Date;
 }
 
@@ -42,7 +43,7 @@ const record = (x: Record<string, unknown>): AppealRecord => ({
   ownerId: n(x.owner_id), contactName: String(x.contact_name), contactPhone: String(x.contact_phone), assigneeId: n(x.assignee_id),
   assigneeName: String(x.assignee_name), deadlineAt: d(x.deadline_at)!, finishedAt: d(x.finished_at), createdByName: String(x.created_by_name),
   meterId: n(x.meter_id), collectorId: n(x.collector_id), exceptionKind: x.exception_kind == null ? null : String(x.exception_kind),
-  createdAt: d(x.created_at)!,
+  photos: Array.isArray(x.photos) ? x.photos.map(String) : [], createdAt: d(x.created_at)!,
 });
 
 const SELECT = sql`SELECT a.*, c.name AS company_name, ar.name AS area_name, r.name AS room_name
@@ -50,6 +51,8 @@ const SELECT = sql`SELECT a.*, c.name AS company_name, ar.name AS area_name, r.n
 
 export interface AppealFilter {
   kind: number;
+  /** 业主端: only the appeals of these rooms */
+  roomIds?: number[];
   status?: number;
   typeId?: number;
   keyword?: string;
@@ -64,6 +67,7 @@ export interface AppealFilter {
 
 function where(f: AppealFilter): SQL {
   const w: SQL[] = [sql`a.kind = ${f.kind}`];
+  if (f.roomIds) w.push(sql`a.room_id = ANY(${`{${f.roomIds.join(',')}}`}::bigint[])`);
   if (f.status !== undefined) w.push(sql`a.status = ${f.status}`);
   if (f.typeId !== undefined) w.push(sql`a.type_id = ${f.typeId}`);
   if (f.keyword) {
@@ -94,12 +98,13 @@ export async function get(tx: Tx, id: number, lock = false) {
 
 export async function insert(tx: Tx, a: {
   companyId: number; kind: number; typeId: number; typeName: string; title: string; content: string; areaId: number | null;
-  roomId: number | null; ownerId: number | null; contactName: string; contactPhone: string; deadlineAt: Date; createdById: number; createdByName: string;
+  roomId: number | null; ownerId: number | null; contactName: string; contactPhone: string; deadlineAt: Date; createdById: number | null; createdByName: string;
+  photos?: string[];
 }) {
   const r = await tx.execute(sql`INSERT INTO appeals (company_id, kind, type_id, type_name, title, content, area_id, room_id, owner_id,
-      contact_name, contact_phone, deadline_at, created_by_id, created_by_name)
+      contact_name, contact_phone, deadline_at, created_by_id, created_by_name, photos)
     VALUES (${a.companyId}, ${a.kind}, ${a.typeId}, ${a.typeName}, ${a.title}, ${a.content}, ${a.areaId}, ${a.roomId}, ${a.ownerId},
-      ${a.contactName}, ${a.contactPhone}, ${a.deadlineAt}, ${a.createdById}, ${a.createdByName}) RETURNING id`);
+      ${a.contactName}, ${a.contactPhone}, ${a.deadlineAt}, ${a.createdById}, ${a.createdByName}, ${`{${(a.photos ?? []).join(',')}}`}::text[]) RETURNING id`);
   return Number(r.rows[0]!.id);
 }
 
@@ -113,7 +118,7 @@ export async function update(tx: Tx, id: number, p: { status?: number; assigneeI
 
 export async function addEvent(tx: Tx, e: {
   companyId: number; appealId: number; action: string; fromStatus: number | null; toStatus: number | null; content: string;
-  byId: number; byName: string; byAccess: number;
+  byId: number | null; byName: string; byAccess: number;
 }) {
   await tx.execute(sql`INSERT INTO appeal_events (company_id, appeal_id, action, from_status, to_status, content, by_id, by_name, by_access)
     VALUES (${e.companyId}, ${e.appealId}, ${e.action}, ${e.fromStatus}, ${e.toStatus}, ${e.content}, ${e.byId}, ${e.byName}, ${e.byAccess})`);
@@ -160,4 +165,10 @@ export async function staff(tx: Tx, companyId: number) {
 export async function typeUses(tx: Tx, ids: number[]) {
   const r = await tx.execute(sql`SELECT count(*)::int AS n FROM appeals WHERE type_id = ANY(${`{${ids.join(',')}}`}::bigint[])`);
   return Number(r.rows[0]!.n);
+}
+
+/** The company's appeal types in use (业主端's type picker). */
+export async function activeAppealTypes(tx: Tx) {
+  const r = await tx.execute(sql`SELECT id, name FROM appeal_types WHERE status = 1 ORDER BY sort, id`);
+  return r.rows.map((x) => ({ id: Number(x.id), name: String(x.name) }));
 }

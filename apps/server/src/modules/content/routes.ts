@@ -71,6 +71,5 @@ export default function contentRoutes(app: FastifyInstance) {
   r.endpoint(N.publish, ({ body }, ctx) => notice.publish(ctx, body.id));
   r.endpoint(N.withdraw, ({ body }, ctx) => notice.setStatus(ctx, body.id, 'withdraw'));
   r.endpoint(N.remove, ({ body }, ctx) => notice.setStatus(ctx, body.id, 'remove'));
-  r.endpoint(N.ownerList, ({ query }, ctx) => notice.ownerList(ctx, query));
-  r.endpoint(N.ownerRead, ({ body }, ctx) => notice.ownerRead(ctx, body));
+  // N.ownerList and N.ownerRead answer the owner app's session: registered by modules/ownerapp
 }

@@ -16,7 +16,7 @@ const who = (ctx: Ctx) => ctx.user.realName || ctx.user.username;
 const isOverdue = (a: { status: number; deadlineAt: Date }, at: Date) =>
   (a.status === APPEAL_STATUS.pending || a.status === APPEAL_STATUS.processing) && a.deadlineAt.getTime() < at.getTime();
 
-const present = (a: repo.AppealRecord, at: Date): Appeal => ({
+export const present = (a: repo.AppealRecord, at: Date): Appeal => ({
   ...a,
   statusText: APPEAL_STATUSES[a.status] ?? String(a.status),
   exceptionText: a.exceptionKind ? (DEVICE_ORDER_EXCEPTIONS[a.exceptionKind]?.label ?? a.exceptionKind) : '',

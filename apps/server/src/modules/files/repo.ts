@@ -21,3 +21,11 @@ export async function knownKeys(tx: Tx, keys: string[], kind: string, category: 
   const rows = await tx.select({ key: files.key }).from(files).where(and(inArray(files.key, keys), eq(files.kind, kind), eq(files.category, category)));
   return rows.map((r) => r.key);
 }
+
+/** Of these keys, the private images stored for this room (业主端 photos). */
+export async function roomImages(tx: Tx, keys: string[], roomId: number): Promise<string[]> {
+  if (!keys.length) return [];
+  const rows = await tx.select({ key: files.key }).from(files)
+    .where(and(inArray(files.key, keys), eq(files.kind, 'Private'), eq(files.category, 'image'), eq(files.roomId, roomId)));
+  return rows.map((r) => r.key);
+}

@@ -69,7 +69,8 @@ export async function upload(req: FastifyRequest, pub: PublicCtx, setup: FileSet
     throw e;
   }
   const name = cleanName(part.filename);
-  Object.assign(pub.audit, { userId: claims.userId, companyId: claims.companyId, target: `文件 ${name}` });
+  // an owner's upload (业主端) has no back-office user
+  Object.assign(pub.audit, { userId: claims.ownerId !== undefined ? undefined : claims.userId, companyId: claims.companyId, target: `文件 ${name}` });
   await fsp.mkdir(setup.tmpDir, { recursive: true });
   const tmp = path.join(setup.tmpDir, randomBytes(12).toString('hex'));
   try {
@@ -87,7 +88,7 @@ export async function upload(req: FastifyRequest, pub: PublicCtx, setup: FileSet
  */
 export async function storeSpooled(
   db: Db, setup: FileSetup, tmp: string,
-  o: { kind: UploadKind; companyId: number | null; userId: number | null; name: string; accept?: UploadCategory },
+  o: { kind: UploadKind; companyId: number | null; userId: number | null; name: string; accept?: UploadCategory; ownerId?: number; roomId?: number },
 ): Promise<UploadedFile> {
   const { size } = await fsp.stat(tmp);
   const found = checkUpload(await detect(await readHead(tmp)), size, o.accept);
@@ -97,12 +98,25 @@ export async function storeSpooled(
   const row = { key, kind: o.kind, companyId: o.companyId, category: found.category, name: o.name, mime: found.mime, size };
   try {
     const scope: Scope = { companyId: o.companyId, allCompanies: o.companyId === null, areaIds: null, userId: o.userId };
-    await db.tx(scope, (tx) => repo.insertFile(tx, { ...row, store: setup.store.name, uploadedBy: o.userId }));
+    const by = o.ownerId !== undefined ? { uploadedBy: null, uploadedByOwner: o.ownerId, roomId: o.roomId ?? null } : { uploadedBy: o.userId };
+    await db.tx(scope, (tx) => repo.insertFile(tx, { ...row, store: setup.store.name, ...by }));
   } catch (e) {
     await setup.store.remove(where).catch(() => {});
     throw e;
   }
   return { key, kind: o.kind, category: found.category, name: o.name, mime: found.mime, size };
+}
+
+/** 业主端: a Private upload token for a photo of one of the owner's rooms (the room checked by the caller). */
+export function ownerToken(setup: FileSetup, o: { companyId: number; ownerId: number; roomId: number }): UploadToken {
+  return issueToken(setup.tokenKey, { kind: 'Private', companyId: o.companyId, userId: 0, issuedAt: Date.now(), ownerId: o.ownerId, roomId: o.roomId });
+}
+
+/** Refuses photo keys that are not private images uploaded for this room (the owner app's appeal photos). */
+export async function assertRoomPhotos(tx: Tx, keys: string[], roomId: number) {
+  const known = new Set(await repo.roomImages(tx, keys, roomId));
+  const missing = keys.filter((k) => !known.has(k));
+  if (missing.length) throw refuse('FILE_UNKNOWN', `有 ${missing.length} 张照片未上传成功或不属于该房间，请重新上传`);
 }
 
 /** The viewer a signed-in back-office user is. */

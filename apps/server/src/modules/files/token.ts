@@ -12,12 +12,16 @@ export interface TokenClaims {
   userId: number;
   /** ms since the epoch */
   issuedAt: number;
+  /** 业主端: the owner uploading and the room the file belongs to (userId is then 0) */
+  ownerId?: number;
+  roomId?: number;
 }
 
 const sign = (key: Buffer, payload: string) => createHmac('sha256', key).update(`upload-token.${payload}`).digest('base64url');
 
 export function issueToken(key: Buffer, claims: TokenClaims): UploadToken {
-  const payload = Buffer.from(JSON.stringify({ k: claims.kind, c: claims.companyId, u: claims.userId, t: claims.issuedAt })).toString('base64url');
+  const owner = claims.ownerId !== undefined ? { o: claims.ownerId, r: claims.roomId } : {};
+  const payload = Buffer.from(JSON.stringify({ k: claims.kind, c: claims.companyId, u: claims.userId, t: claims.issuedAt, ...owner })).toString('base64url');
   return { token: `v1.${payload}.${sign(key, payload)}`, kind: claims.kind, issuedAt: claims.issuedAt, expiresAt: claims.issuedAt + UPLOAD_TOKEN_TTL_MS };
 }
 
@@ -31,7 +35,7 @@ export function verifyToken(key: Buffer, token: string | undefined, now = Date.n
   const want = Buffer.from(sign(key, payload));
   const got = Buffer.from(mac);
   if (want.length !== got.length || !timingSafeEqual(want, got)) throw invalid();
-  let p: { k?: unknown; c?: unknown; u?: unknown; t?: unknown };
+  let p: { k?: unknown; c?: unknown; u?: unknown; t?: unknown; o?: unknown; r?: unknown };
   try {
     p = JSON.parse(Buffer.from(payload, 'base64url').toString('utf8'));
   } catch {
@@ -40,5 +44,7 @@ export function verifyToken(key: Buffer, token: string | undefined, now = Date.n
   if (!UPLOAD_KINDS.includes(p.k as UploadKind) || typeof p.t !== 'number' || typeof p.u !== 'number' || (p.c !== null && typeof p.c !== 'number')) throw invalid();
   if (now - p.t > UPLOAD_TOKEN_TTL_MS) throw refuse('UPLOAD_TOKEN_EXPIRED', '上传凭证已过期，请重新上传');
   if (p.t - now > 60_000) throw invalid();
-  return { kind: p.k as UploadKind, companyId: p.c as number | null, userId: p.u, issuedAt: p.t };
+  if (p.o !== undefined && (typeof p.o !== 'number' || typeof p.r !== 'number')) throw invalid();
+  const owner = typeof p.o === 'number' && typeof p.r === 'number' ? { ownerId: p.o, roomId: p.r } : {};
+  return { kind: p.k as UploadKind, companyId: p.c as number | null, userId: p.u, issuedAt: p.t, ...owner };
 }

@@ -8,7 +8,7 @@ import { areaAndBelow } from '../../db/crud-repo.ts';
 
 export async function insertPayment(tx: Tx, p: {
   companyId: number; ownerId: number; accountId: number; roomId: number; channel: string; outTradeNo: string; amountFen: number;
-  subject: string; codeUrl: string; expiresAt: Date; createdBy: number; merchantCompanyId: number | null;
+  subject: string; codeUrl: string; expiresAt: Date; createdBy: number | null; merchantCompanyId: number | null;
 }) {
   const r = await tx.execute(sql`
     INSERT INTO payments (company_id, owner_id, account_id, room_id, channel, out_trade_no, amount_fen, subject, code_url, expires_at, created_by, merchant_company_id)

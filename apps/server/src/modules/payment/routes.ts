@@ -16,8 +16,8 @@ import { NOTIFY_PATHS } from './setup.ts';
 export default function paymentRoutes(app: FastifyInstance, pay: payment.Payments = payment.SIMULATED) {
   const r = routes(app);
   const P = API.payment;
-  r.endpoint(P.payWechat, ({ body }, ctx) => payment.createPayment(ctx, pay, 'wechat', body));
-  r.endpoint(P.payAlipay, ({ body }, ctx) => payment.createPayment(ctx, pay, 'alipay', body));
+  r.endpoint(P.payWechat, ({ body }, ctx) => payment.createPayment(ctx, pay, 'wechat', body, ctx.user.id));
+  r.endpoint(P.payAlipay, ({ body }, ctx) => payment.createPayment(ctx, pay, 'alipay', body, ctx.user.id));
   r.endpoint(P.list, ({ query }, ctx) => payment.listPayments(ctx, { ...query, page: query.index ?? query.page }));
   r.endpoint(P.query, ({ query }, ctx) => payment.queryPayment(ctx, query.outTradeNo));
   // The providers' notify callbacks stay registered by hand: with WeChat Pay v3 / Alipay configured the

@@ -1,6 +1,6 @@
 import { randomInt } from 'node:crypto';
 import { fenToYuan } from '@meter/contracts';
-import { SYSTEM_SCOPE, type Db } from '../../db/client.ts';
+import { SYSTEM_SCOPE, type Db, type Tx } from '../../db/client.ts';
 import type { Ctx } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
 import { AppError, notFound, refuse } from '../../http/errors.ts';
@@ -44,7 +44,11 @@ function tradeNo(channel: provider.Channel) {
   return `${channel === 'wechat' ? 'WX' : 'ALI'}${d}${String(randomInt(0, 1e8)).padStart(8, '0')}`;
 }
 
-export async function createPayment(ctx: Ctx, pay: Payments, channel: provider.Channel, b: PayInput) {
+/**
+ * An order for a room's wallet. `createdBy`: the operator taking it at the counter (its receipt and shift),
+ * or null for the owner's own top-up in the owner app (业主端) — credited and reopening the supply all the same.
+ */
+export async function createPayment(ctx: Pick<Ctx, 'tx' | 'audit'>, pay: Payments, channel: provider.Channel, b: PayInput, createdBy: number | null) {
   const outTradeNo = tradeNo(channel);
   const expiresAt = new Date(Date.now() + pay.ttlMs);
   let gateway: PayGateway | undefined;
@@ -62,7 +66,7 @@ export async function createPayment(ctx: Ctx, pay: Payments, channel: provider.C
     if (account.status !== 1) throw refuse('ACCOUNT_CLOSED', '该账户已销户，不能充值');
     const p = await repo.insertPayment(tx, {
       companyId: ro.companyId, ownerId: ro.ownerId, accountId: account.id, roomId: ro.roomId, channel, outTradeNo, amountFen: b.amount,
-      subject, codeUrl, expiresAt, createdBy: ctx.user.id, merchantCompanyId: own ? ro.companyId : null,
+      subject, codeUrl, expiresAt, createdBy, merchantCompanyId: own ? ro.companyId : null,
     });
     return { id: p.id, expiresAt: p.expiresAt, subject };
   });
@@ -165,8 +169,28 @@ export async function simulatePaid(ctx: Ctx, pay: Payments, channel: provider.Ch
   if (!row) throw notFound('支付订单');
   if (row.status === 'closed') throw refuse('ORDER_CLOSED', '订单已取消或已超时关闭，不能支付');
   ctx.audit.target = `${CHANNEL_TEXT[channel]}订单 ${outTradeNo}`;
-  const n = { out_trade_no: outTradeNo, trade_no: provider.providerTradeNo(channel), total_fee: Number(row.amountFen) };
-  return handleNotify(ctx.db, channel, { ...n, sign: provider.sign(n) });
+  return payAsSimulated(ctx.db, channel, outTradeNo, Number(row.amountFen));
+}
+
+/** The simulated provider's payer and notification for an open order (the caller checked it is theirs and open). */
+export function payAsSimulated(db: Db, channel: provider.Channel, outTradeNo: string, amountFen: number) {
+  const n = { out_trade_no: outTradeNo, trade_no: provider.providerTradeNo(channel), total_fee: amountFen };
+  return handleNotify(db, channel, { ...n, sign: provider.sign(n) });
+}
+
+/** An order as the owner app shows it (the owner's transaction; the caller checks its room is theirs). */
+export async function orderOf(tx: Tx, outTradeNo: string) {
+  const r = await repo.listPayments(tx, { companyId: null, areaRestricted: false, outTradeNo }, 1, 0);
+  const x = r.rows[0];
+  if (!x) return undefined;
+  return {
+    outTradeNo: String(x.outTradeNo), channel: String(x.channel) as provider.Channel, roomId: x.roomId == null ? null : Number(x.roomId),
+    amountFen: Number(x.amountFen), status: String(x.status),
+    view: {
+      amount: fenToYuan(Number(x.amountFen)), channelText: CHANNEL_TEXT[String(x.channel)] ?? String(x.channel),
+      statusText: STATUS_TEXT[String(x.status)] ?? String(x.status), paidAt: x.paidAt == null ? null : String(x.paidAt),
+    },
+  };
 }
 
 function present(x: Record<string, unknown>) {

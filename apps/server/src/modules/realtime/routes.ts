@@ -14,9 +14,14 @@ import * as repo from './repo.ts';
 const AUTH_TIMEOUT_MS = 10_000;
 const RECHECK_MS = 60_000;
 
+/** 业主端: an owner session's company and the meters of their rooms (app.ts asks modules/ownerapp); throws 401 when it is not one */
+export type OwnerSocketAuth = (token: string) => Promise<{ companyId: number; ownerId: number; meterIds: number[] }>;
+
 interface Session {
   token: string;
   scope: Scope;
+  /** an owner's socket: re-checked as an owner session */
+  owner?: boolean;
   /** only events of these meters/collector (imei given) */
   device?: { collectorId: number | null; meterIds: Set<number> };
 }
@@ -47,7 +52,7 @@ export function onSocketError(log: Pick<FastifyBaseLogger, 'warn'>, error: Error
   socket.terminate();
 }
 
-export default function realtimeRoutes(app: FastifyInstance, opts: { db: Db; auth: AuthSettings; bus: EventBus }) {
+export default function realtimeRoutes(app: FastifyInstance, opts: { db: Db; auth: AuthSettings; bus: EventBus; owner?: OwnerSocketAuth }) {
   app.get('/ws', { websocket: true, schema: { hide: true } }, (socket: WebSocket) => {
     let session: Session | null = null;
     let closed = false;
@@ -66,7 +71,8 @@ export default function realtimeRoutes(app: FastifyInstance, opts: { db: Db; aut
     });
     const check = () => {
       if (!session) return;
-      authenticate(opts.db, opts.auth, session.token, undefined).catch(() => fail('UNAUTHORIZED', '登录状态过期，请重新登录'));
+      const again = session.owner && opts.owner ? opts.owner(session.token) : authenticate(opts.db, opts.auth, session.token, undefined);
+      again.catch(() => fail('UNAUTHORIZED', '登录状态过期，请重新登录'));
     };
     const recheck = setInterval(check, RECHECK_MS);
     // a change by a person (a password reset or change, a disabled account, a logout): check now, not
@@ -99,6 +105,28 @@ export default function realtimeRoutes(app: FastifyInstance, opts: { db: Db; aut
       const imei = typeof msg.imei === 'string' && msg.imei.trim() ? msg.imei.trim() : undefined;
       void (async () => {
         try {
+          // an owner's token (业主端): the events of their own meters only (readings, switching, online)
+          const owner = opts.owner && (await opts.owner(token).catch((e: unknown) => {
+            if (e instanceof AppError && e.status === 401) return null;
+            throw e;
+          }));
+          if (owner) {
+            const meterIds = new Set(owner.meterIds);
+            if (imei) {
+              const d = await opts.db.tx({ companyId: owner.companyId, allCompanies: false, areaIds: null, userId: null }, (tx) => repo.deviceByImei(tx, imei));
+              const mine = d ? d.meterIds.filter((m) => meterIds.has(m)) : [];
+              if (!mine.length) {
+                send({ type: 'error', code: 'NOT_FOUND', message: `设备 ${imei} 不存在或无权查看` });
+                return;
+              }
+              meterIds.clear();
+              for (const m of mine) meterIds.add(m);
+            }
+            clearTimeout(authTimer);
+            session = { token, owner: true, scope: { companyId: owner.companyId, allCompanies: false, areaIds: null, userId: null }, device: { collectorId: null, meterIds } };
+            send({ type: 'ready', ownerId: owner.ownerId, companyId: owner.companyId, imei: imei ?? null });
+            return;
+          }
           const { user, scope } = await authenticate(opts.db, opts.auth, token, undefined);
           let device: Session['device'];
           if (imei) {

@@ -8,6 +8,7 @@ import { APPEAL_FROM } from '@meter/contracts';
 import { appealApi, type AppealDetailData, type AppealKind } from '../../api/appeal.ts';
 import { useCan, useSession } from '../../app/session.ts';
 import { toast } from '../../app/feedback.tsx';
+import { AppealPhotos } from './AppealPhotos.tsx';
 
 export const KIND_TITLES: Record<AppealKind, string> = { owner: '业主诉求', system: '平台诉求', device: '设备工单' };
 export const STATUS_COLORS: Record<number, string> = { 0: 'orange', 1: 'processing', 2: 'success', 3: 'default' };
@@ -115,6 +116,7 @@ export function AppealDrawer({ kind, id, onClose, onChanged }: { kind: AppealKin
             <Descriptions.Item label="登记时间">{fmt(a.createdAt)}</Descriptions.Item>
             <Descriptions.Item label="处理期限">{fmt(a.deadlineAt)}</Descriptions.Item>
             <Descriptions.Item label="内容" span={2}><Typography.Paragraph style={{ whiteSpace: 'pre-wrap', margin: 0 }}>{a.content}</Typography.Paragraph></Descriptions.Item>
+            {a.photos.length > 0 && <Descriptions.Item label="照片" span={2}><AppealPhotos keys={a.photos} /></Descriptions.Item>}
           </Descriptions>
           <Typography.Title level={5} style={{ marginTop: 24 }}>处理记录</Typography.Title>
           <Timeline

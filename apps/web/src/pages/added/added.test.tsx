@@ -15,7 +15,7 @@ const appeal = (over: Record<string, unknown>) => ({
   id: 1, companyId: 1, companyName: '演示物业', kind: 1, typeId: 5, typeName: '水电报修', title: '卫生间漏水', content: '水管滴水',
   status: 0, statusText: '待受理', areaId: 3, areaName: '阳光园区/1号楼', roomId: 9, roomName: '101', ownerId: 2, contactName: '张三',
   contactPhone: '13800138000', assigneeId: null, assigneeName: '', deadlineAt: '2026-11-25T06:00:00Z', overdue: false, finishedAt: null,
-  createdByName: '演示管理员', createdAt: '2026-11-25T02:00:00Z', ...over,
+  createdByName: '演示管理员', createdAt: '2026-11-25T02:00:00Z', photos: [], ...over,
 });
 
 function server(calls: Call[] = []) {

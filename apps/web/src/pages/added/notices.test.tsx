@@ -28,7 +28,7 @@ function server(calls: Call[] = []) {
         id: 9, companyId: 1, companyName: '', kind: 3, typeId: null, typeName: '采集器离线', title: '设备离线：1号楼采集器', content: '系统检测到', status: 0,
         statusText: '待受理', areaId: 3, areaName: '一期', roomId: null, roomName: '', ownerId: null, contactName: '系统', contactPhone: '', assigneeId: 7,
         assigneeName: '李四', deadlineAt: at, overdue: false, finishedAt: null, createdByName: '系统', meterId: null, collectorId: 5, exceptionKind: 'offline',
-        exceptionText: '设备离线', createdAt: at,
+        exceptionText: '设备离线', photos: [], createdAt: at,
       }], 1);
     }
     return undefined;

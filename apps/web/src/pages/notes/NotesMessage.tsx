@@ -11,7 +11,7 @@ import { SmsCreditAlert } from '../system/SmsCreditAlert.tsx';
 
 type Row = NotificationRow & Record<string, unknown>;
 
-const LEVEL_TEXT: Record<number, string> = { 1: '低于报警1', 2: '低于报警2', 3: '欠费（断电/关阀通知）', 4: '恢复供应', 5: '缴费到账', 6: '群发', 7: '公告通知' };
+const LEVEL_TEXT: Record<number, string> = { 1: '低于报警1', 2: '低于报警2', 3: '欠费（断电/关阀通知）', 4: '恢复供应', 5: '缴费到账', 6: '群发', 7: '公告通知', 8: '登录验证码' };
 const STATUS: Record<string, { text: string; color: string }> = {
   queued: { text: '待发送', color: 'processing' },
   sending: { text: '发送中', color: 'processing' },
