@@ -26,9 +26,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-/** This worker's database: a copy of the migrated, seeded template (worker-db.ts, global-setup.ts). */
-export const WORKER_DB_NAME = `${TEST_DB_NAME}_w${process.env.VITEST_POOL_ID ?? '1'}`;
-export const OWNER_URL = () => testOwnerUrl(WORKER_DB_NAME);
+/**
+ * This test file's database: a copy of the migrated, seeded template that no file running at the same
+ * time uses (worker-db.ts claims it and names it in TEST_WORKER_DB before the file is imported).
+ */
+export const workerDbName = () => process.env.TEST_WORKER_DB ?? `${TEST_DB_NAME}_w1`;
+export const OWNER_URL = () => testOwnerUrl(workerDbName());
 
 export type DemoUser = 'admin' | 'demo' | 'reader' | 'market' | 'industry';
 

@@ -1,4 +1,4 @@
-// Vitest setup for the web project (jsdom): what antd needs from the browser, and cleanup between tests.
+// Vitest setup for the web project (happy-dom): what antd needs from the browser, and cleanup between tests.
 import { afterEach, beforeAll } from 'vitest';
 import { cleanup } from '@testing-library/react';
 
@@ -27,6 +27,9 @@ if (!('ResizeObserver' in window)) {
   }
   (window as unknown as { ResizeObserver: unknown }).ResizeObserver = ResizeObserverStub;
 }
+
+// happy-dom has no window.print (jsdom's does nothing): the receipt and day-close slips call it, tests spy on it
+if (typeof window.print !== 'function') window.print = () => {};
 
 // antd measures scrollbars through getComputedStyle with a pseudo element, which jsdom does not implement
 const realGetComputedStyle = window.getComputedStyle.bind(window);

@@ -163,9 +163,9 @@ suite('uploads on local disk', async () => {
 
 suite('uploads on an S3-compatible store (s3rver emulator, AWS SDK)', async () => {
   const dir = tmp();
-  const port = Number(process.env.E2E_PORT ?? 4300) + 11;
-  const server = new S3rver({ address: '127.0.0.1', port, silent: true, directory: path.join(dir, 's3') });
-  await server.run();
+  // a free port of loopback: files running side by side (and an e2e run) never meet on it
+  const server = new S3rver({ address: '127.0.0.1', port: 0, silent: true, directory: path.join(dir, 's3') });
+  const { port } = await server.run();
   const s3 = new S3Store({
     endpoint: `http://127.0.0.1:${port}`, region: 'us-east-1', bucket: 'meter-uploads', accessKeyId: 'S3RVER', secretAccessKey: 'S3RVER',
     forcePathStyle: true, prefix: 'test/',
