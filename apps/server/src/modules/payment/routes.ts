@@ -3,6 +3,7 @@ import { API } from '@meter/contracts';
 import { routes } from '../../http/routes.ts';
 import type { Channel } from './providers/gateway.ts';
 import * as merchant from './merchant.ts';
+import * as refund from './refund.ts';
 import * as S from './schema.ts';
 import * as payment from './service.ts';
 import { NOTIFY_PATHS } from './setup.ts';
@@ -33,6 +34,10 @@ export default function paymentRoutes(app: FastifyInstance, pay: payment.Payment
   // 取消订单 (declared in packages/contracts endpoints/finance.ts)
   r.endpoint(API.finance.closeWechat, ({ body }, ctx) => payment.cancelPayment(ctx, pay, 'wechat', body.outTradeNo));
   r.endpoint(API.finance.closeAlipay, ({ body }, ctx) => payment.cancelPayment(ctx, pay, 'alipay', body.outTradeNo));
+  // 退款 (refund.ts)
+  r.endpoint(P.refundWechat, ({ body }, ctx) => refund.refundPayment(ctx, pay, 'wechat', body));
+  r.endpoint(P.refundAlipay, ({ body }, ctx) => refund.refundPayment(ctx, pay, 'alipay', body));
+  r.endpoint(P.refunds, ({ query }, ctx) => refund.refundsOf(ctx, query.outTradeNo));
   r.endpoint(P.simulateWechat, ({ body }, ctx) => payment.simulatePaid(ctx, pay, 'wechat', body.outTradeNo));
   r.endpoint(P.simulateAlipay, ({ body }, ctx) => payment.simulatePaid(ctx, pay, 'alipay', body.outTradeNo));
   // 支付商户 per company, 充值档位
