@@ -4,7 +4,8 @@ import { SYSTEM_SCOPE, type Db } from '../../db/client.ts';
 import type { Ctx } from '../../http/context.ts';
 import { notFound, refuse } from '../../http/errors.ts';
 import { afterBalanceChange, lockAccounts, moveOf, post, WALLET_LABELS, type Posting, type Wallet } from '../billing/index.ts';
-import { RefundRefused, type Channel, type PayGateway, type RefundAnswer } from './providers/gateway.ts';
+import { AppError } from '../../http/errors.ts';
+import { NotifyRefused, RefundRefused, type Channel, type NotifyRequest, type PayGateway, type RefundAnswer } from './providers/gateway.ts';
 import * as repo from './repo.ts';
 import * as rrepo from './refund-repo.ts';
 import { CHANNEL_TEXT, gatewayOf, type Payments } from './service.ts';
@@ -144,4 +145,51 @@ export async function refundsOf(ctx: Ctx, outTradeNo: string) {
   const order = await visibleOrder(ctx, outTradeNo);
   const rows = await ctx.tx((tx) => rrepo.refundsOf(tx, order.id));
   return rows.map((x) => present(x));
+}
+
+/**
+ * WeChat Pay's refund result notification (REFUND.SUCCESS / ABNORMAL / CLOSED), verified and decrypted as a
+ * pay notify is, checked against the refund (merchant, order, amount), then settled once; the provider's
+ * success answer only once that committed. A refused notification changes nothing.
+ */
+export async function handleRefundNotify(db: Db, gateway: PayGateway, n: NotifyRequest, merchantCompanyId: number | null) {
+  try {
+    const notice = gateway.verifyRefundNotify?.(n);
+    if (notice) {
+      const f = await db.tx(SYSTEM_SCOPE, async (tx) => ({ f: await rrepo.lockRefund(tx, notice.outRefundNo, false), m: await repo.merchantOfOrder(tx, notice.outTradeNo) }));
+      if (!f.f || f.f.outTradeNo !== notice.outTradeNo || f.f.channel !== gateway.channel) throw new NotifyRefused(404, 'FAIL', '退款记录不存在');
+      if (!notice.merchantOk || f.m !== merchantCompanyId) throw new NotifyRefused(400, 'FAIL', '退款通知的商户号与本商户不符');
+      if (notice.amountFen !== f.f.amountFen) throw new NotifyRefused(400, 'FAIL', `退款通知金额与退款记录 ¥${fenToYuan(f.f.amountFen)} 不符`);
+      await settleRefund(db, notice.outRefundNo, notice);
+    }
+    return gateway.ack();
+  } catch (e) {
+    if (e instanceof NotifyRefused) return gateway.nack(e);
+    if (e instanceof AppError) return gateway.nack(new NotifyRefused(e.status === 200 ? 400 : e.status, e.code, e.message));
+    return gateway.nack(new NotifyRefused(500, 'FAIL', '处理失败，请稍后重试'));
+  }
+}
+
+/**
+ * Refunds with no final answer (no answer at all, or PROCESSING and the notify lost), once a little old: asked
+ * at their provider (WeChat refund query, Alipay alipay.trade.fastpay.refund.query) and settled. A refund the
+ * provider has no record of never left: failed, the debit reversed. Run with the payment query job.
+ */
+export async function recoverRefunds(db: Db, pay: Payments, o: { minAgeMs?: number; limit?: number; log?: (msg: string, err: unknown) => void } = {}) {
+  const open = await db.tx(SYSTEM_SCOPE, (tx) => rrepo.openRefunds(tx, o.minAgeMs ?? 60_000, o.limit ?? 100));
+  const r = { checked: open.length, settled: 0, failed: 0 };
+  for (const f of open) {
+    try {
+      const merchantCompanyId = (await db.tx(SYSTEM_SCOPE, (tx) => repo.merchantOfOrder(tx, f.outTradeNo))) ?? null;
+      const gateway = await gatewayOf(db, pay, f.channel as Channel, merchantCompanyId);
+      if (!gateway) continue;
+      const a = await gateway.refundQuery({ outTradeNo: f.outTradeNo, outRefundNo: f.outRefundNo });
+      const s = await settleRefund(db, f.outRefundNo, a ?? { refundId: '', status: 'FAILED', message: `${CHANNEL_TEXT[f.channel] ?? ''}无此退款记录（未发出）` });
+      if (s.changed) r.settled++;
+    } catch (e) {
+      r.failed++;
+      o.log?.(`退款 ${f.outRefundNo} 查询失败`, e);
+    }
+  }
+  return r;
 }
