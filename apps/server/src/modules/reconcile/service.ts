@@ -40,12 +40,14 @@ export async function reconcileDay(db: Db, pay: Payments, channel: Channel, day:
   } catch (e) {
     throw refuse('PAY_PROVIDER_ERROR', `下载${CHANNEL_TEXT[channel]}对账单失败，请稍后重试（${(e as Error).message}）`);
   }
+  // the refund rows are reconciled against our refund records (classifyRefunds); the trades here
+  const trades = statement.filter((s) => s.kind !== 'refund');
   return db.tx(SYSTEM_SCOPE, async (tx) => {
     await repo.lockDay(tx, channel, day, merchant);
-    const known = await repo.ordersByNo(tx, channel, statement.map((s) => s.outTradeNo));
+    const known = await repo.ordersByNo(tx, channel, trades.map((s) => s.outTradeNo));
     const paidHere = await repo.ordersPaidOn(tx, channel, day, merchant);
     const elsewhere = await repo.paidInOtherStatements(tx, channel, day, paidHere.map((o) => o.outTradeNo));
-    const rows = classify(statement, known, paidHere, elsewhere);
+    const rows = classify(trades, known, paidHere, elsewhere);
     await repo.saveDay(tx, channel, day, rows, statement.length, ranBy, merchant);
     return { statementRows: statement.length, rows: rows.length };
   });

@@ -5,7 +5,7 @@ import { parseAuthorization, rfc3339, signMessage } from '../providers/wechat.ts
 import { publicOf, type EmulatorKeys } from './keys.ts';
 import { payerPage, resultPage } from './page.ts';
 import { formatBeijing, parseBeijing } from '../../../time.ts';
-import { alipayBillZip, wechatTradeBill, type BillTrade } from './bills.ts';
+import { alipayBillZip, wechatTradeBill, type BillRefund, type BillTrade } from './bills.ts';
 
 // LOCAL EMULATOR of WeChat Pay API v3 and the Alipay open API — not a provider. An HTTP server on
 // 127.0.0.1 that checks the merchant's signatures, signs its answers and its notifications exactly as
@@ -270,6 +270,15 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
       .filter((o) => o.channel === channel && (channel === 'wechat' ? o.wx?.mchid : o.ali?.appId) === merchant && o.state === 'paid' && o.paidAt && formatBeijing(o.paidAt, 'YYYY-MM-DD') === day)
       .sort((x, y) => x.paidAt!.getTime() - y.paidAt!.getTime())
       .map((o) => ({ tradeNo: o.tradeNo, outTradeNo: o.outTradeNo, subject: o.subject, amountFen: o.amountFen, createdAt: formatBeijing(o.createdAt), paidAt: formatBeijing(o.paidAt!) }));
+  /** the refunds that succeeded that day, with their orders' numbers */
+  const refundsOf = (channel: Order['channel'], day: string, merchant: string): BillRefund[] =>
+    [...orders.values()]
+      .filter((o) => o.channel === channel && (channel === 'wechat' ? o.wx?.mchid : o.ali?.appId) === merchant)
+      .flatMap((o) => o.refunds.filter((r) => r.status === 'SUCCESS' && r.successAt && formatBeijing(r.successAt, 'YYYY-MM-DD') === day).map((r) => ({
+        tradeNo: o.tradeNo, outTradeNo: o.outTradeNo, outRefundNo: r.outRefundNo, refundId: r.refundId, subject: o.subject, orderFen: o.amountFen, amountFen: r.amountFen,
+        refundedAt: formatBeijing(r.successAt!),
+      })))
+      .sort((x, y) => x.refundedAt.localeCompare(y.refundedAt));
   const keep = (body: Buffer) => {
     const token = randomBytes(16).toString('hex');
     files.set(token, { body, expires: Date.now() + 30_000 });
@@ -285,8 +294,9 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     if (day > today()) return wxReply(reply, 400, { code: 'INVALID_REQUEST', message: '账单日期不能晚于今天' });
     const m = caller.get(req)!;
     const trades = tradesOf('wechat', day, m.mchid);
-    if (!trades.length) return wxReply(reply, 400, { code: 'NO_STATEMENT_EXIST', message: '要查询的账单不存在' });
-    const body = Buffer.from(wechatTradeBill(m, trades), 'utf8');
+    const refunds = refundsOf('wechat', day, m.mchid);
+    if (!trades.length && !refunds.length) return wxReply(reply, 400, { code: 'NO_STATEMENT_EXIST', message: '要查询的账单不存在' });
+    const body = Buffer.from(wechatTradeBill(m, trades, refunds), 'utf8');
     const token = keep(body);
     return wxReply(reply, 200, { hash_type: 'SHA1', hash_value: createHash('sha1').update(body).digest('hex'), download_url: `http://${req.headers.host}/v3/billdownload/file?token=${token}` });
   });
@@ -376,7 +386,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
         const day = biz.bill_date ?? '';
         if (biz.bill_type !== 'trade' || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return answer({ code: '40004', msg: 'Business Failed', sub_code: 'isv.invalid-parameter', sub_msg: '参数无效' });
         if (day > today()) return answer({ code: '40004', msg: 'Business Failed', sub_code: 'isp.bill_not_exist', sub_msg: '账单不存在' });
-        const zip = await alipayBillZip({ pid: m.sellerId, day, exportedAt: formatBeijing(new Date()) }, tradesOf('alipay', day, m.appId));
+        const zip = await alipayBillZip({ pid: m.sellerId, day, exportedAt: formatBeijing(new Date()) }, tradesOf('alipay', day, m.appId), refundsOf('alipay', day, m.appId));
         const d = day.replace(/-/g, '');
         return answer({
           code: '10000', msg: 'Success',
