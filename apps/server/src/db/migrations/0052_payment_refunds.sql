@@ -27,3 +27,12 @@ CREATE INDEX "payment_refunds_payment" ON "payment_refunds" USING btree ("paymen
 CREATE INDEX "payment_refunds_company_time" ON "payment_refunds" USING btree ("company_id","created_at");
 --> statement-breakpoint
 CALL app_enable_tenancy('payment_refunds');
+--> statement-breakpoint
+-- 支付平台对账 of refund rows: a statement row is a trade or a refund (out_refund_no), one row per (channel, day, order, refund).
+ALTER TABLE "reconcile_rows" ADD COLUMN "kind" varchar(8) DEFAULT 'payment' NOT NULL;
+--> statement-breakpoint
+ALTER TABLE "reconcile_rows" ADD COLUMN "out_refund_no" varchar(64) DEFAULT '' NOT NULL;
+--> statement-breakpoint
+DROP INDEX "reconcile_rows_trade";
+--> statement-breakpoint
+CREATE UNIQUE INDEX "reconcile_rows_trade" ON "reconcile_rows" USING btree ("channel","day","out_trade_no","out_refund_no");
