@@ -42,7 +42,8 @@ describe('WeChat Pay v3 client', { timeout: 30_000 }, () => {
     // accepted (PROCESSING), the same out_refund_no answers the same refund; the query then tells SUCCESS
     const first = await wx.refund({ outTradeNo: a, outRefundNo: `R${a}`, refundFen: 234, totalFen: 1234, reason: '退款' });
     expect(first).toMatchObject({ status: 'PROCESSING' });
-    expect(await wx.refund({ outTradeNo: a, outRefundNo: `R${a}`, refundFen: 234, totalFen: 1234, reason: '退款' })).toEqual(first);
+    // (it may have ended meanwhile: the emulator ends it 20 ms after accepting it)
+    expect((await wx.refund({ outTradeNo: a, outRefundNo: `R${a}`, refundFen: 234, totalFen: 1234, reason: '退款' })).refundId).toBe(first.refundId);
     await em.idle();
     expect(await wx.refundQuery({ outTradeNo: a, outRefundNo: `R${a}` })).toEqual({ refundId: first.refundId, status: 'SUCCESS' });
     expect(await wx.refundQuery({ outTradeNo: a, outRefundNo: `R9${a}` })).toBeNull();
