@@ -4,7 +4,7 @@ import { pollWithdrawals, type BankClient } from '../modules/bank/index.ts';
 import { creditSubsidies, postMinimumCharges, postMonthlyFees, retryCloses, sweep } from '../modules/billing/index.ts';
 import { collectReceipts, logProvider, providersFrom, sendQueued, type NotifyProvider, type ProviderFor, type SmsSetup } from '../modules/notify/index.ts';
 import { simulatedProvider, runPayAppJobs, type PayAppProvider } from '../modules/payapp/index.ts';
-import { recoverPayments, type Payments } from '../modules/payment/index.ts';
+import { recoverPayments, recoverRefunds, type Payments } from '../modules/payment/index.ts';
 import { reconcileYesterday } from '../modules/reconcile/index.ts';
 import { Scheduler } from '../modules/scheduler/index.ts';
 
@@ -101,11 +101,14 @@ export function addBillingJobs(scheduler: Scheduler, d: BillingJobDeps): () => v
     },
   });
   scheduler.add({
-    name: 'payment.recover', label: '在线支付查单与过期关单', everyMs: d.paymentsEveryMs ?? 30_000, firstMs: Math.min(7_000, d.paymentsEveryMs ?? 7_000),
+    name: 'payment.recover', label: '在线支付查单、过期关单与退款查询', everyMs: d.paymentsEveryMs ?? 30_000, firstMs: Math.min(7_000, d.paymentsEveryMs ?? 7_000),
     run: async () => {
       if (!d.payments || !Object.keys(d.payments.gateways).length) return;
       const r = await recoverPayments(d.db, d.payments, { log: (msg, err) => d.log.error({ err, job: 'payments' }, msg) });
       if (r.credited || r.closed || r.failed) d.log.info({ job: 'payments', ...r }, '在线支付查单任务已完成');
+      // refunds without a final answer (lost refund notify, no answer) are asked at the provider
+      const f = await recoverRefunds(d.db, d.payments, { log: (msg, err) => d.log.error({ err, job: 'refunds' }, msg) });
+      if (f.settled || f.failed) d.log.info({ job: 'refunds', ...f }, '在线退款查询任务已完成');
     },
   });
   scheduler.add({

@@ -88,9 +88,43 @@ export const OnlineOrderRow = z.object({
   journalId: z.number().nullable(),
   /** the counter receipt of a paid counter order */
   receiptId: z.number().nullable(),
+  /** 元 refunded online so far (processing and succeeded refunds) */
+  refunded: z.string(),
   createdAt: z.string(),
   paidAt: z.string().nullable(),
   expiresAt: z.string(),
+});
+
+/**
+ * 退款 of a paid online order, whole or in part. requestId: the caller's id of this request (the page
+ * makes one per dialog), so a repeated request refunds once.
+ */
+export const RefundBody = z.object({
+  outTradeNo: tradeNo,
+  amount: Money,
+  reason: z.string({ error: '请填写退款原因' }).trim().min(1, '请填写退款原因').max(80, '退款原因最多 80 个字'),
+  requestId: z.string({ error: '请提供请求编号' }).trim().regex(/^[A-Za-z0-9_-]{8,32}$/, '须为 8–32 位字母、数字、下划线或连字符'),
+});
+export type RefundInput = z.infer<typeof RefundBody>;
+
+/** An online refund: processing (sent, the provider's answer pending) | success | failed (the debit reversed). */
+export const RefundRow = z.object({
+  id: z.number(),
+  outTradeNo: z.string(),
+  outRefundNo: z.string(),
+  channel: z.string(),
+  /** 元 */
+  amount: z.string(),
+  reason: z.string(),
+  status: z.string(),
+  statusText: z.string(),
+  providerRefundNo: z.string(),
+  providerMessage: z.string(),
+  createdByName: z.string(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+  /** a repeated request answered with the first refund */
+  duplicate: z.boolean().optional(),
 });
 
 /** The provider's notification was taken (once; a repeat answers duplicate). */
@@ -101,6 +135,7 @@ export const CreditResult = z.object({ outTradeNo: z.string(), status: z.string(
 const payOp = { routes: ['energy', 'compre'], op: 'finance.prepay' };
 const payRead = { routes: ['energy', 'compre', 'notesPay', 'financerecode', 'reportBank'] };
 const tags = ['在线支付'];
+const refundOp = { routes: ['notesPay', 'financerecode'], op: 'finance.refund' };
 const company = CompanyQuery;
 
 export const paymentEndpoints = {
@@ -118,6 +153,13 @@ export const paymentEndpoints = {
     method: 'POST', path: '/wxpay/api/wxpay/simulatePaid', summary: '模拟支付成功（离线版模拟支付平台）', perm: payOp, query: company, body: SimulateBody,
     response: CreditResult, tags,
   }),
+  refundWechat: endpoint({
+    method: 'POST', path: '/wxpay/api/wxpay/refund', summary: '微信支付订单退款（全额或部分，原路退回）', perm: refundOp, query: company, body: RefundBody, response: RefundRow, tags,
+  }),
+  refundAlipay: endpoint({
+    method: 'POST', path: '/alipay/api/alipay/refund', summary: '支付宝订单退款（全额或部分，原路退回）', perm: refundOp, query: company, body: RefundBody, response: RefundRow, tags,
+  }),
+  refunds: endpoint({ method: 'GET', path: '/wxpay/api/wxpay/refunds', summary: '在线支付订单的退款记录', perm: payRead, query: TradeQuery, response: z.array(RefundRow), tags }),
   simulateAlipay: endpoint({
     method: 'POST', path: '/alipay/api/alipay/simulatePaid', summary: '模拟支付成功（离线版模拟支付平台）', perm: payOp, query: company, body: SimulateBody,
     response: CreditResult, tags,
@@ -126,3 +168,4 @@ export const paymentEndpoints = {
 
 export type PaymentOrder = z.output<typeof PaymentOrderRow>;
 export type OnlineOrder = z.output<typeof OnlineOrderRow>;
+export type OnlineRefund = z.output<typeof RefundRow>;

@@ -45,6 +45,9 @@ export const ReconcileRow = z.object({
   channel,
   day: z.string(),
   outTradeNo: z.string(),
+  /** payment (a trade) | refund (a refund row: outRefundNo) */
+  kind: z.enum(['payment', 'refund']),
+  outRefundNo: z.string(),
   tradeNo: z.string(),
   tradeTime: z.string(),
   /** the statement's amount (元); null when the statement lacks the trade */

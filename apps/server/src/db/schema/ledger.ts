@@ -175,6 +175,32 @@ export const payments = pgTable('payments', {
   createdAt: createdAt(),
 }, (t) => [uniqueIndex('payments_out_trade_no').on(t.outTradeNo), index('payments_company_time').on(t.companyId, t.createdAt)]);
 
+/** Online refunds of paid orders: one per out_refund_no (the provider's idempotency key). */
+export const paymentRefunds = pgTable('payment_refunds', {
+  id: id(),
+  companyId: companyId(),
+  paymentId: ref('payment_id').notNull().references(() => payments.id),
+  channel: varchar('channel', { length: 12 }).notNull(),
+  outTradeNo: varchar('out_trade_no', { length: 64 }).notNull(),
+  outRefundNo: varchar('out_refund_no', { length: 64 }).notNull(),
+  amountFen: bigint('amount_fen', { mode: 'number' }).notNull(),
+  reason: varchar('reason', { length: 80 }).notNull().default(''),
+  /** processing, success, failed */
+  status: varchar('status', { length: 12 }).notNull().default('processing'),
+  providerRefundNo: varchar('provider_refund_no', { length: 64 }).notNull().default(''),
+  providerMessage: varchar('provider_message', { length: 255 }).notNull().default(''),
+  /** the refund's debit (kind refund) and, once the provider failed it, its reversal */
+  journalId: ref('journal_id'),
+  reversalJournalId: ref('reversal_journal_id'),
+  createdBy: ref('created_by'),
+  createdByName: varchar('created_by_name', { length: 64 }).notNull().default(''),
+  finishedAt: ts('finished_at'),
+  createdAt: createdAt(),
+}, (t) => [
+  uniqueIndex('payment_refunds_out_refund_no').on(t.outRefundNo), index('payment_refunds_payment').on(t.paymentId),
+  index('payment_refunds_company_time').on(t.companyId, t.createdAt),
+]);
+
 /** Receipts for /billprint: one per counter operation, printed any number of times. */
 export const receipts = pgTable('receipts', {
   id: id(),

@@ -19,6 +19,9 @@ export const reconcileRows = pgTable('reconcile_rows', {
   /** the statement day (Beijing) */
   day: date('day', { mode: 'string' }).notNull(),
   outTradeNo: varchar('out_trade_no', { length: 64 }).notNull(),
+  /** payment (a trade) | refund (a refund of the order: out_refund_no) */
+  kind: varchar('kind', { length: 8 }).notNull().default('payment'),
+  outRefundNo: varchar('out_refund_no', { length: 64 }).notNull().default(''),
   /** the provider's transaction number ('' when the statement has no such trade) */
   tradeNo: varchar('trade_no', { length: 64 }).notNull().default(''),
   /** the statement's payment time, YYYY-MM-DD HH:mm:ss ('' when none) */
@@ -37,7 +40,7 @@ export const reconcileRows = pgTable('reconcile_rows', {
   recoveredBy: varchar('recovered_by', { length: 64 }).notNull().default(''),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 }, (t) => [
-  uniqueIndex('reconcile_rows_trade').on(t.channel, t.day, t.outTradeNo),
+  uniqueIndex('reconcile_rows_trade').on(t.channel, t.day, t.outTradeNo, t.outRefundNo),
   index('reconcile_rows_company_day').on(t.companyId, t.day, t.channel),
 ]);
 

@@ -87,6 +87,7 @@ export async function listPayments(tx: Tx, f: PaymentFilter, limit: number, offs
       CASE WHEN p.status = 'created' AND p.expires_at < now() THEN 'closed' ELSE p.status END AS status,
       p.provider_trade_no AS "providerTradeNo", p.subject, p.room_id AS "roomId", r.name AS "roomName", p.owner_id AS "ownerId", o.name AS "ownerName",
       p.journal_id AS "journalId", (SELECT rc.id FROM receipts rc WHERE rc.journal_id = p.journal_id) AS "receiptId",
+      (SELECT coalesce(sum(f.amount_fen), 0) FROM payment_refunds f WHERE f.payment_id = p.id AND f.status <> 'failed') AS "refundedFen",
       ${localTime(sql`p.created_at`)} AS "createdAt", ${localTime(sql`p.paid_at`)} AS "paidAt", ${localTime(sql`p.expires_at`)} AS "expiresAt"
     FROM payments p JOIN accounts a ON a.id = p.account_id LEFT JOIN rooms r ON r.id = p.room_id LEFT JOIN owners o ON o.id = p.owner_id
     WHERE ${w} ORDER BY p.created_at DESC, p.id DESC LIMIT ${limit} OFFSET ${offset}`);

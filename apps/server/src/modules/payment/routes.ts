@@ -3,9 +3,10 @@ import { API } from '@meter/contracts';
 import { routes } from '../../http/routes.ts';
 import type { Channel } from './providers/gateway.ts';
 import * as merchant from './merchant.ts';
+import * as refund from './refund.ts';
 import * as S from './schema.ts';
 import * as payment from './service.ts';
-import { NOTIFY_PATHS } from './setup.ts';
+import { NOTIFY_PATHS, REFUND_NOTIFY_PATH } from './setup.ts';
 
 // Online payments (SPEC §7), registered from their declarations (packages/contracts endpoints/payment.ts):
 // POST /wxpay/api/wxpay/pay, POST /alipay/api/alipay/pay, GET /wxpay/api/wxpay/list (page, size) and
@@ -30,9 +31,15 @@ export default function paymentRoutes(app: FastifyInstance, pay: payment.Payment
         payment.handleNotify(req.publicCtx!.db, channel, body));
     }
   }
+  // WeChat Pay's refund results (refund.ts), raw like the pay notify
+  if (pay.gateways.wechat || pay.merchants) rawNotify(app, REFUND_NOTIFY_PATH, 'wechat', pay, true);
   // 取消订单 (declared in packages/contracts endpoints/finance.ts)
   r.endpoint(API.finance.closeWechat, ({ body }, ctx) => payment.cancelPayment(ctx, pay, 'wechat', body.outTradeNo));
   r.endpoint(API.finance.closeAlipay, ({ body }, ctx) => payment.cancelPayment(ctx, pay, 'alipay', body.outTradeNo));
+  // 退款 (refund.ts)
+  r.endpoint(P.refundWechat, ({ body }, ctx) => refund.refundPayment(ctx, pay, 'wechat', body));
+  r.endpoint(P.refundAlipay, ({ body }, ctx) => refund.refundPayment(ctx, pay, 'alipay', body));
+  r.endpoint(P.refunds, ({ query }, ctx) => refund.refundsOf(ctx, query.outTradeNo));
   r.endpoint(P.simulateWechat, ({ body }, ctx) => payment.simulatePaid(ctx, pay, 'wechat', body.outTradeNo));
   r.endpoint(P.simulateAlipay, ({ body }, ctx) => payment.simulatePaid(ctx, pay, 'alipay', body.outTradeNo));
   // 支付商户 per company, 充值档位
@@ -45,16 +52,17 @@ export default function paymentRoutes(app: FastifyInstance, pay: payment.Payment
  * A provider's notify endpoint: the body is kept exactly as received (the signature covers those bytes), for
  * this route only. `?merchant=<companyId>`: a company's own merchant sent it, verified with that merchant's keys.
  */
-function rawNotify(app: FastifyInstance, url: string, channel: Channel, pay: payment.Payments) {
+function rawNotify(app: FastifyInstance, url: string, channel: Channel, pay: payment.Payments, refunds = false) {
   void app.register(async (sub) => {
     sub.removeAllContentTypeParsers();
     sub.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
-    routes(sub).post(url, { summary: `${payment.CHANNEL_TEXT[channel]}支付结果通知（支付平台回调，原文验签）`, perm: false, tags: ['在线支付'] }, async (_i, _ctx, req, reply) => {
+    routes(sub).post(url, { summary: `${payment.CHANNEL_TEXT[channel]}${refunds ? '退款' : '支付'}结果通知（支付平台回调，原文验签）`, perm: false, tags: ['在线支付'] }, async (_i, _ctx, req, reply) => {
       const db = req.publicCtx!.db;
       const m = /^\d{1,12}$/.exec(String((req.query as Record<string, unknown>)?.merchant ?? ''))?.[0];
       const gateway = m ? await pay.merchants?.load(db, Number(m), channel).catch(() => undefined) : pay.gateways[channel];
       if (!gateway) return reply.status(404).type('application/json').send(JSON.stringify({ code: 'FAIL', message: '商户不存在或已停用' }));
-      const a = await payment.handleProviderNotify(db, gateway, { headers: req.headers, raw: String(req.body ?? '') }, m ? Number(m) : null);
+      const n = { headers: req.headers, raw: String(req.body ?? '') };
+      const a = refunds ? await refund.handleRefundNotify(db, gateway, n, m ? Number(m) : null) : await payment.handleProviderNotify(db, gateway, n, m ? Number(m) : null);
       return reply.status(a.status).type(a.type).send(a.body);
     });
   });

@@ -194,10 +194,11 @@ export async function orderOf(tx: Tx, outTradeNo: string) {
 }
 
 function present(x: Record<string, unknown>) {
-  const { amountFen, merchantCompanyId: _m, ...rest } = x;
+  const { amountFen, refundedFen, merchantCompanyId: _m, ...rest } = x;
   return {
     ...rest,
     amount: fenToYuan(Number(amountFen)),
+    refunded: fenToYuan(Number(refundedFen ?? 0)),
     channelText: CHANNEL_TEXT[String(x.channel)] ?? String(x.channel),
     statusText: STATUS_TEXT[String(x.status)] ?? String(x.status),
     walletText: WALLET_LABELS[x.wallet as Wallet] ?? String(x.wallet),
@@ -228,7 +229,7 @@ export async function cancelPayment(ctx: Ctx, pay: Payments, channel: provider.C
   const row = found.rows[0];
   if (!row) throw notFound('支付订单');
   ctx.audit.target = `取消${CHANNEL_TEXT[channel]}订单 ${outTradeNo}`;
-  if (row.status === 'paid') throw refuse('ALREADY_PAID', '订单已支付并入账，不能取消；如需退款请作废票据或办理退费');
+  if (row.status === 'paid') throw refuse('ALREADY_PAID', '订单已支付并入账，不能取消；如需退款请使用「退款」原路退回');
   const merchantCompanyId = row.merchantCompanyId == null ? null : Number(row.merchantCompanyId);
   const gateway = await gatewayOf(ctx.db, pay, channel, merchantCompanyId);
   if (gateway) {

@@ -20,6 +20,8 @@ export type PaySettings = Pick<Config, 'PORT' | 'dataDir' | 'PAY_MODE' | 'PAY_CO
   | 'ALIPAY_APP_ID' | 'ALIPAY_SELLER_ID' | 'ALIPAY_APP_KEY_PATH' | 'ALIPAY_PUBLIC_KEY_PATH' | 'ALIPAY_GATEWAY'>;
 
 export const NOTIFY_PATHS = { wechat: '/wxpay/api/wxpay/notify', alipay: '/alipay/api/alipay/notify' };
+/** WeChat Pay's refund result notifications (the refund request names it: the pay notify path with refundNotify) */
+export const REFUND_NOTIFY_PATH = '/wxpay/api/wxpay/refundNotify';
 
 const read = (p: string) => fs.readFileSync(p, 'utf8');
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { classify } from './classify.ts';
+import { classify, classifyRefunds } from './classify.ts';
 
 // The four outcomes of a statement row against our orders, and the orders credited here that the
 // statement lacks (unless another day's statement has them).
@@ -23,6 +23,25 @@ describe('classify', () => {
       D: ['amount_differs', 7, 400, 401],
       E: ['missing_here', null, 500, null],
       F: ['missing_there', 7, null, 600],
+    });
+  });
+
+  it('refund rows: matched, amount differs, missing here (unknown or failed here), missing there (unless in another statement)', () => {
+    const r = (no: string, amountFen: number) => ({ ...s('P', amountFen), kind: 'refund' as const, outRefundNo: no });
+    const f = (id: number, no: string, amountFen: number, status = 'success') => ({ id, companyId: 7, paymentId: 9, outTradeNo: 'P', outRefundNo: no, amountFen, status });
+    const rows = classifyRefunds(
+      [r('R1', 100), r('R2', 200), r('R3', 300), r('R4', 400)],
+      [f(1, 'R1', 100), f(2, 'R2', 201), f(4, 'R4', 400, 'failed')],
+      [f(1, 'R1', 100), f(5, 'R5', 500), f(6, 'R6', 600)],
+      new Set(['R6']),
+    );
+    const by = Object.fromEntries(rows.map((x) => [x.outRefundNo, [x.kind, x.outcome, x.companyId, x.providerFen, x.ourFen, x.ourStatus]]));
+    expect(by).toEqual({
+      R1: ['refund', 'matched', 7, 100, 100, 'refund_success'],
+      R2: ['refund', 'amount_differs', 7, 200, 201, 'refund_success'],
+      R3: ['refund', 'missing_here', null, 300, null, ''],
+      R4: ['refund', 'missing_here', 7, 400, 400, 'refund_failed'],
+      R5: ['refund', 'missing_there', 7, null, 500, 'refund_success'],
     });
   });
 });

@@ -1,5 +1,5 @@
 import type { StatementRow } from '../payment/index.ts';
-import type { OrderHere, RowIn } from './repo.ts';
+import type { OrderHere, RefundHere, RowIn } from './repo.ts';
 
 // The classification of one statement (channel, day) against our orders:
 // - 已匹配 matched: paid at the provider, credited here, same amount;
@@ -27,6 +27,33 @@ export function classify(statement: StatementRow[], known: OrderHere[], paidHere
     seen.set(o.outTradeNo, {
       companyId: o.companyId, outTradeNo: o.outTradeNo, tradeNo: '', tradeTime: '', providerFen: null, paymentId: o.id, ourFen: o.amountFen, ourStatus: o.status,
       outcome: 'missing_there',
+    });
+  }
+  return [...seen.values()];
+}
+
+/**
+ * The refund rows of a statement against our refund records (by out_refund_no): 已匹配 refunded there and
+ * here (success), same amount; 金额不符 another amount; 本地缺单 refunded there, not (or not yet, or failed)
+ * here; 平台缺单 succeeded here that day, in no statement.
+ */
+export function classifyRefunds(statement: StatementRow[], known: RefundHere[], doneHere: RefundHere[], inOtherStatements: Set<string>): RowIn[] {
+  const byNo = new Map(known.map((f) => [f.outRefundNo, f]));
+  const seen = new Map<string, RowIn>();
+  for (const s of statement) {
+    const no = s.outRefundNo ?? '';
+    const f = byNo.get(no);
+    const outcome: Outcome = !f ? 'missing_here' : f.amountFen !== s.amountFen ? 'amount_differs' : f.status === 'success' ? 'matched' : 'missing_here';
+    seen.set(no, {
+      companyId: f?.companyId ?? null, outTradeNo: s.outTradeNo, kind: 'refund', outRefundNo: no, tradeNo: s.tradeNo, tradeTime: s.tradeTime, providerFen: s.amountFen,
+      paymentId: f?.paymentId ?? null, ourFen: f?.amountFen ?? null, ourStatus: f ? `refund_${f.status}` : '', outcome,
+    });
+  }
+  for (const f of doneHere) {
+    if (seen.has(f.outRefundNo) || inOtherStatements.has(f.outRefundNo)) continue;
+    seen.set(f.outRefundNo, {
+      companyId: f.companyId, outTradeNo: f.outTradeNo, kind: 'refund', outRefundNo: f.outRefundNo, tradeNo: '', tradeTime: '', providerFen: null, paymentId: f.paymentId,
+      ourFen: f.amountFen, ourStatus: `refund_${f.status}`, outcome: 'missing_there',
     });
   }
   return [...seen.values()];

@@ -154,6 +154,34 @@ describe('支付平台对账 (WeChat Pay statement from the emulator)', { timeou
   });
 });
 
+describe('支付平台对账 of refund rows', { timeout: 60_000 }, () => {
+  it('a refund in the statement and in our records is 已匹配; one the provider made that we never recorded is 本地缺单', async () => {
+    const no = await order(a, 'wechat', '30.00');
+    await em.pay(no);
+    const mine = ok(await t.call(a.token, { method: 'POST', url: '/wxpay/api/wxpay/refund', payload: { outTradeNo: no, amount: '4.50', reason: '多缴退回', requestId: `rc${Date.now()}` } }));
+    // a refund made at the provider directly (its notify finds no refund record here and is refused)
+    const stray = `${no}Rstray0001`;
+    await payments.gateways.wechat!.refund({ outTradeNo: no, outRefundNo: stray, refundFen: 200, totalFen: 3000, reason: '平台直接退款' });
+    await em.idle();
+    expect((await t.owner.query(`SELECT status FROM payment_refunds WHERE out_refund_no = $1`, [mine.outRefundNo])).rows[0].status).toBe('success');
+    ok(await run(a));
+    const got = (await t.owner.query(`SELECT out_refund_no, outcome, provider_fen, our_fen, our_status, company_id FROM reconcile_rows WHERE kind = 'refund' AND out_trade_no = $1 ORDER BY out_refund_no`, [no])).rows;
+    expect(got).toEqual([
+      { out_refund_no: mine.outRefundNo, outcome: 'matched', provider_fen: 450, our_fen: 450, our_status: 'refund_success', company_id: a.companyId },
+      { out_refund_no: stray, outcome: 'missing_here', provider_fen: 200, our_fen: null, our_status: '', company_id: null },
+    ].sort((x, y) => x.out_refund_no.localeCompare(y.out_refund_no)));
+    // the company sees its own refund row, with its kind and number; the trade itself is still 已匹配
+    const seen = (await rows(a)).filter((r) => r.outTradeNo === no);
+    expect(seen.map((r) => `${r.kind}:${r.outRefundNo}:${r.outcome}`).sort()).toEqual([`payment::matched`, `refund:${mine.outRefundNo}:matched`].sort());
+    // a refund row is not a 补单
+    const id = seen.find((r) => r.kind === 'refund').id;
+    expect((await recover(a, id)).body.code).toBe('NOT_RECOVERABLE');
+    // re-run: one row per refund still
+    ok(await run(a));
+    expect(Number((await t.owner.query(`SELECT count(*) AS n FROM reconcile_rows WHERE kind = 'refund' AND out_trade_no = $1`, [no])).rows[0].n)).toBe(2);
+  });
+});
+
 describe('migration 0043', () => {
   it('gives built-in administrator roles 支付平台对账; a company-made role is untouched', async () => {
     const companyId = await makeCompany(t.owner);

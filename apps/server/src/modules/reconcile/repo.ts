@@ -42,13 +42,55 @@ export async function ordersPaidOn(tx: Tx, channel: string, day: string, merchan
 export async function paidInOtherStatements(tx: Tx, channel: string, day: string, nos: string[]): Promise<Set<string>> {
   if (!nos.length) return new Set();
   const r = await tx.execute(sql`
-    SELECT DISTINCT out_trade_no FROM reconcile_rows WHERE channel = ${channel} AND day <> ${day} AND trade_no <> '' AND out_trade_no IN ${nos}`);
+    SELECT DISTINCT out_trade_no FROM reconcile_rows WHERE channel = ${channel} AND day <> ${day} AND kind = 'payment' AND trade_no <> '' AND out_trade_no IN ${nos}`);
   return new Set(r.rows.map((x) => String(x.out_trade_no)));
+}
+
+export interface RefundHere {
+  id: number;
+  companyId: number;
+  paymentId: number;
+  outTradeNo: string;
+  outRefundNo: string;
+  amountFen: number;
+  /** processing | success | failed */
+  status: string;
+}
+const refundOf = (x: Record<string, unknown>): RefundHere => ({
+  id: Number(x.id), companyId: Number(x.company_id), paymentId: Number(x.payment_id), outTradeNo: String(x.out_trade_no), outRefundNo: String(x.out_refund_no),
+  amountFen: Number(x.amount_fen), status: String(x.status),
+});
+
+/** Our refunds of this channel with these out_refund_no. */
+export async function refundsByNo(tx: Tx, channel: string, nos: string[]): Promise<RefundHere[]> {
+  if (!nos.length) return [];
+  const r = await tx.execute(sql`SELECT * FROM payment_refunds WHERE channel = ${channel} AND out_refund_no IN ${nos}`);
+  return r.rows.map(refundOf);
+}
+
+/** Our refunds of this channel and merchant that succeeded on this Beijing day. */
+export async function refundsDoneOn(tx: Tx, channel: string, day: string, merchant: Merchant = 0): Promise<RefundHere[]> {
+  const r = await tx.execute(sql`
+    SELECT f.* FROM payment_refunds f JOIN payments p ON p.id = f.payment_id
+    WHERE f.channel = ${channel} AND f.status = 'success' AND coalesce(p.merchant_company_id, 0) = ${merchant}
+      AND f.finished_at >= (${day}::date)::timestamp AT TIME ZONE 'Asia/Shanghai' AND f.finished_at < (${day}::date + 1)::timestamp AT TIME ZONE 'Asia/Shanghai'`);
+  return r.rows.map(refundOf);
+}
+
+/** Which of these out_refund_no another day's statement of the channel holds. */
+export async function refundedInOtherStatements(tx: Tx, channel: string, day: string, nos: string[]): Promise<Set<string>> {
+  if (!nos.length) return new Set();
+  const r = await tx.execute(sql`
+    SELECT DISTINCT out_refund_no FROM reconcile_rows WHERE channel = ${channel} AND day <> ${day} AND kind = 'refund' AND trade_no <> '' AND out_refund_no IN ${nos}`);
+  return new Set(r.rows.map((x) => String(x.out_refund_no)));
 }
 
 export interface RowIn {
   companyId: number | null;
   outTradeNo: string;
+  /** a refund row (else a trade) */
+  kind?: 'refund';
+  outRefundNo?: string;
   tradeNo: string;
   tradeTime: string;
   providerFen: number | null;
@@ -78,15 +120,15 @@ export async function saveDay(tx: Tx, channel: string, day: string, rows: RowIn[
   for (let i = 0; i < rows.length; i += 500) {
     const part = rows.slice(i, i + 500);
     await tx.execute(sql`
-      INSERT INTO reconcile_rows (company_id, merchant_company_id, channel, day, out_trade_no, trade_no, trade_time, provider_fen, payment_id, our_fen, our_status, outcome)
-      VALUES ${sql.join(part.map((r) => sql`(${r.companyId ?? (merchant || null)}, ${merchant}, ${channel}, ${day}, ${r.outTradeNo}, ${r.tradeNo}, ${r.tradeTime}, ${r.providerFen}, ${r.paymentId}, ${r.ourFen}, ${r.ourStatus}, ${r.outcome})`), sql`, `)}
-      ON CONFLICT (channel, day, out_trade_no) DO UPDATE SET
+      INSERT INTO reconcile_rows (company_id, merchant_company_id, channel, day, out_trade_no, kind, out_refund_no, trade_no, trade_time, provider_fen, payment_id, our_fen, our_status, outcome)
+      VALUES ${sql.join(part.map((r) => sql`(${r.companyId ?? (merchant || null)}, ${merchant}, ${channel}, ${day}, ${r.outTradeNo}, ${r.kind ?? 'payment'}, ${r.outRefundNo ?? ''}, ${r.tradeNo}, ${r.tradeTime}, ${r.providerFen}, ${r.paymentId}, ${r.ourFen}, ${r.ourStatus}, ${r.outcome})`), sql`, `)}
+      ON CONFLICT (channel, day, out_trade_no, out_refund_no) DO UPDATE SET kind = EXCLUDED.kind,
         company_id = EXCLUDED.company_id, merchant_company_id = EXCLUDED.merchant_company_id, trade_no = EXCLUDED.trade_no, trade_time = EXCLUDED.trade_time, provider_fen = EXCLUDED.provider_fen,
         payment_id = EXCLUDED.payment_id, our_fen = EXCLUDED.our_fen, our_status = EXCLUDED.our_status, outcome = EXCLUDED.outcome, updated_at = now()`);
   }
-  const nos = rows.map((r) => r.outTradeNo);
+  const keys = rows.map((r) => `${r.outTradeNo}|${r.outRefundNo ?? ''}`);
   await tx.execute(sql`
-    DELETE FROM reconcile_rows WHERE channel = ${channel} AND day = ${day} AND merchant_company_id = ${merchant} ${nos.length ? sql`AND out_trade_no NOT IN ${nos}` : sql``}`);
+    DELETE FROM reconcile_rows WHERE channel = ${channel} AND day = ${day} AND merchant_company_id = ${merchant} ${keys.length ? sql`AND (out_trade_no || '|' || out_refund_no) NOT IN ${keys}` : sql``}`);
   await tx.execute(sql`
     INSERT INTO reconcile_runs (channel, day, merchant_company_id, statement_rows, ran_at, ran_by) VALUES (${channel}, ${day}, ${merchant}, ${statementRows}, now(), ${ranBy})
     ON CONFLICT (channel, day, merchant_company_id) DO UPDATE SET statement_rows = EXCLUDED.statement_rows, ran_at = now(), ran_by = EXCLUDED.ran_by`);
@@ -123,7 +165,7 @@ export async function sums(tx: Tx, f: RowFilter) {
 
 const rowCols = sql`
   x.id, x.company_id AS "companyId", coalesce(c.name, '') AS "companyName", x.channel, to_char(x.day, 'YYYY-MM-DD') AS day, x.out_trade_no AS "outTradeNo",
-  x.trade_no AS "tradeNo", x.trade_time AS "tradeTime", x.provider_fen AS "providerFen", x.our_fen AS "ourFen", x.our_status AS "ourStatus",
+  x.kind, x.out_refund_no AS "outRefundNo", x.trade_no AS "tradeNo", x.trade_time AS "tradeTime", x.provider_fen AS "providerFen", x.our_fen AS "ourFen", x.our_status AS "ourStatus",
   x.payment_id AS "paymentId", coalesce(r.name, '') AS "roomName", coalesce(o.name, '') AS "ownerName", x.outcome,
   ${localTime(sql`x.recovered_at`)} AS "recoveredAt", x.recovered_by AS "recoveredBy"`;
 const rowJoins = sql`

@@ -8,7 +8,7 @@ import { CHANNEL_TEXT, recoverOrder, type Payments, type StatementRow } from '..
 import { shownColumns, streamXlsx } from '../report/index.ts';
 import { addDays, beijingFields, businessDate } from '../../time.ts';
 import { now } from '../../clock.ts';
-import { classify, type Outcome } from './classify.ts';
+import { classify, classifyRefunds, type Outcome } from './classify.ts';
 import * as repo from './repo.ts';
 
 // 支付平台对账 (issue 14 item 5): a provider's daily statement is downloaded (providers' statement()),
@@ -22,7 +22,9 @@ import * as repo from './repo.ts';
 type Channel = 'wechat' | 'alipay';
 
 export const OUTCOME_TEXT: Record<Outcome, string> = { matched: '已匹配', missing_here: '本地缺单', missing_there: '平台缺单', amount_differs: '金额不符' };
-const OUR_STATUS_TEXT: Record<string, string> = { paid: '已入账', created: '待支付', closed: '已关闭', '': '无此订单' };
+const OUR_STATUS_TEXT: Record<string, string> = {
+  paid: '已入账', created: '待支付', closed: '已关闭', '': '无此订单', refund_success: '已退款', refund_processing: '退款中', refund_failed: '退款失败',
+};
 
 /**
  * Downloads and classifies one statement — the platform merchant's, or (merchant = a company id) that
@@ -40,12 +42,18 @@ export async function reconcileDay(db: Db, pay: Payments, channel: Channel, day:
   } catch (e) {
     throw refuse('PAY_PROVIDER_ERROR', `下载${CHANNEL_TEXT[channel]}对账单失败，请稍后重试（${(e as Error).message}）`);
   }
+  // the refund rows are reconciled against our refund records (classifyRefunds); the trades here
+  const trades = statement.filter((s) => s.kind !== 'refund');
   return db.tx(SYSTEM_SCOPE, async (tx) => {
     await repo.lockDay(tx, channel, day, merchant);
-    const known = await repo.ordersByNo(tx, channel, statement.map((s) => s.outTradeNo));
+    const known = await repo.ordersByNo(tx, channel, trades.map((s) => s.outTradeNo));
     const paidHere = await repo.ordersPaidOn(tx, channel, day, merchant);
     const elsewhere = await repo.paidInOtherStatements(tx, channel, day, paidHere.map((o) => o.outTradeNo));
-    const rows = classify(statement, known, paidHere, elsewhere);
+    const refundRows = statement.filter((s) => s.kind === 'refund');
+    const knownRefunds = await repo.refundsByNo(tx, channel, refundRows.map((s) => s.outRefundNo ?? ''));
+    const doneHere = await repo.refundsDoneOn(tx, channel, day, merchant);
+    const refundedElsewhere = await repo.refundedInOtherStatements(tx, channel, day, doneHere.map((f) => f.outRefundNo));
+    const rows = [...classify(trades, known, paidHere, elsewhere), ...classifyRefunds(refundRows, knownRefunds, doneHere, refundedElsewhere)];
     await repo.saveDay(tx, channel, day, rows, statement.length, ranBy, merchant);
     return { statementRows: statement.length, rows: rows.length };
   });
@@ -93,7 +101,8 @@ function present(x: Record<string, unknown>) {
   const fen = (v: unknown) => (v == null ? null : fenToYuan(Number(v)));
   return {
     id: Number(x.id), companyId: x.companyId == null ? null : Number(x.companyId), companyName: String(x.companyName ?? ''),
-    channel: x.channel as Channel, day: String(x.day), outTradeNo: String(x.outTradeNo), tradeNo: String(x.tradeNo), tradeTime: String(x.tradeTime),
+    channel: x.channel as Channel, day: String(x.day), outTradeNo: String(x.outTradeNo), kind: x.kind === 'refund' ? 'refund' as const : 'payment' as const,
+    outRefundNo: String(x.outRefundNo ?? ''), tradeNo: String(x.tradeNo), tradeTime: String(x.tradeTime),
     providerAmount: fen(x.providerFen), ourAmount: fen(x.ourFen), ourStatus: String(x.ourStatus), ourStatusText: OUR_STATUS_TEXT[String(x.ourStatus)] ?? String(x.ourStatus),
     roomName: String(x.roomName ?? ''), ownerName: String(x.ownerName ?? ''), outcome: x.outcome as Outcome, outcomeText: OUTCOME_TEXT[x.outcome as Outcome] ?? String(x.outcome),
     recoveredAt: x.recoveredAt == null ? null : String(x.recoveredAt), recoveredBy: String(x.recoveredBy ?? ''),
@@ -117,6 +126,7 @@ export async function recover(ctx: Ctx, pay: Payments, id: number) {
   const r = present(row);
   ctx.audit.target = `${CHANNEL_TEXT[r.channel]}订单 ${r.outTradeNo}`;
   if (r.recoveredAt) return r;
+  if (r.kind === 'refund') throw refuse('NOT_RECOVERABLE', '退款记录不能补单：请在支付平台核实该笔退款后人工处理');
   if (r.outcome !== 'missing_here') throw refuse('NOT_MISSING_HERE', `该记录为“${r.outcomeText}”，只有“本地缺单”的记录可以补单`);
   if (row.paymentId == null) {
     throw refuse('NO_ORDER', `本平台没有商户订单号为 ${r.outTradeNo} 的订单，无法自动补单；请核实付款人后在支付平台退款或人工处理`);

@@ -68,11 +68,12 @@ export default function ProviderReconcile() {
       title: '对账结果', dataIndex: 'outcome', width: 110, fixed: 'left',
       render: (_v, r) => (
         <Tooltip title={OUTCOME_HELP[r.outcome]}>
-          <Tag color={OUTCOME_COLOR[r.outcome]} data-testid={`outcome-${r.outTradeNo}`}>{r.outcomeText}</Tag>
+          <Tag color={OUTCOME_COLOR[r.outcome]} data-testid={`outcome-${r.outTradeNo}${r.kind === 'refund' ? `-${r.outRefundNo}` : ''}`}>{r.outcomeText}</Tag>
         </Tooltip>
       ),
     },
     { title: '商户订单号', dataIndex: 'outTradeNo', width: 230 },
+    { title: '类型', dataIndex: 'kind', width: 90, render: (_v, r) => (r.kind === 'refund' ? <Tooltip title={`退款单号 ${r.outRefundNo}`}><Tag color="orange">退款</Tag></Tooltip> : '支付') },
     { title: '支付平台交易号', dataIndex: 'tradeNo', width: 250, render: (v: string) => v || '-' },
     { title: '支付时间', dataIndex: 'tradeTime', width: 170, render: (v: string) => v || '-' },
     { title: '单位', dataIndex: 'companyName', width: 140, render: (v: string) => v || '（本平台无此订单）' },
@@ -85,7 +86,7 @@ export default function ProviderReconcile() {
     {
       title: '操作', key: 'op', width: 90, fixed: 'right',
       render: (_v, r) =>
-        r.outcome === 'missing_here' && canRun ? (
+        r.outcome === 'missing_here' && r.kind !== 'refund' && canRun ? (
           <Popconfirm
             title="补单"
             description="将向支付平台查询该订单，已支付则入账（只入账一次）。确定补单？"

@@ -1,7 +1,7 @@
 // Billing and finance calls (/yewu/api, /wxpay/api, /sms, /device/api/v1) used by the fee, notes,
 // control (timed subsidy, closing accounts), report and home pages. Money on the wire is a 元 string
 // with 2 decimals ("1234.50"); requests send 元 strings exactly as typed (never a JS float).
-import type { API, CallInput, CommandListItem, Notification, OnlineOrder, ResultOf, Withdrawal } from '@meter/contracts';
+import type { API, CallInput, CommandListItem, Notification, OnlineOrder, OnlineRefund, ResultOf, Withdrawal } from '@meter/contracts';
 import { request, type Paged, type Query } from '../../api/request.ts';
 import { call, fetchFile } from '../../api/endpoint.ts';
 import { E } from '../../api/endpoints.gen.ts';
@@ -121,6 +121,9 @@ export const billingApi = {
 
   // online payments (wxpay/list pages with page and size)
   onlineOrders: ({ index, size, ...q }: PageQuery) => call(E.payment.list, { query: { ...q, page: index, size } }),
+  /** 退款 of a paid online order (requestId: one per dialog, so a repeated click refunds once) */
+  refundOnline: (channel: string, body: { outTradeNo: string; amount: string; reason: string; requestId: string }, company?: string) =>
+    call(channel === 'alipay' ? E.payment.refundAlipay : E.payment.refundWechat, { body, query: { searchCompanyID: company } }) as Promise<OnlineRefund>,
 
   // home
   homeSummary: (q: Query) => call(B.homeSummary, { query: q }),

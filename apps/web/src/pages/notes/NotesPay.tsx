@@ -10,7 +10,8 @@ import { journalColumns, type JournalTableRow } from '../fee/journalColumns.tsx'
 import { receiptColumns } from '../fee/BillPrint.tsx';
 import { ReceiptModal } from '../fee/Receipt.tsx';
 import { moneyColumn, timeColumn, useCompanyPick } from '../fee/common.tsx';
-import { useSession } from '../../app/session.ts';
+import { useCan, useSession } from '../../app/session.ts';
+import { RefundDialog, refundable } from '../fee/RefundDialog.tsx';
 
 type ReceiptTableRow = ReceiptRow & Record<string, unknown>;
 type OrderRow = OnlineOrderRow & Record<string, unknown>;
@@ -33,6 +34,7 @@ function orderColumns(): ResourceColumn<OrderRow>[] {
     { title: '业主', key: 'ownerName', dataIndex: 'ownerName', render: (_d, r) => r.ownerName ?? '-' },
     { title: '账户', key: 'walletText', dataIndex: 'walletText' },
     moneyColumn<OrderRow>('金额', 'amount'),
+    moneyColumn<OrderRow>('已退款', 'refunded'),
     {
       title: '状态',
       key: 'status',
@@ -56,6 +58,9 @@ export default function NotesPay() {
   const payCols = useMemo(() => journalColumns({ kinds: ['prepay', 'refund', 'subsidy', 'reversal'], wallets: ['electric', 'water', 'other'] }), []);
   const counterCols = useMemo(() => receiptColumns(), []);
   const orderCols = useMemo(() => orderColumns(), []);
+  const canRefund = useCan('finance.refund');
+  const [refunding, setRefunding] = useState<OrderRow | null>(null);
+  const [reloadKey, setReloadKey] = useState(0);
 
   return (
     <>
@@ -69,11 +74,22 @@ export default function NotesPay() {
             rowActions: canView ? (r) => [<a key="view" onClick={() => setViewing(r.id)}>查看票据</a>] : undefined,
           }),
           listTab('online', '在线支付', {
-            headerTitle: '微信、支付宝订单', columns: orderCols, list: (q) => billingApi.onlineOrders(q) as Promise<Paged<OrderRow>>,
+            headerTitle: '微信、支付宝订单', columns: orderCols, params: { reloadKey },
+            list: ({ reloadKey: _r, ...q }) => billingApi.onlineOrders(q) as Promise<Paged<OrderRow>>,
+            rowActions: canRefund ? (r) => (refundable(r) ? [<a key="refund" data-testid={`refund-${r.outTradeNo}`} style={{ color: '#cf1322' }} onClick={() => setRefunding(r)}>退款</a>] : []) : undefined,
           }),
         ]}
       />
       <ReceiptModal id={viewing} company={company} onClose={() => setViewing(null)} />
+      <RefundDialog
+        order={refunding}
+        company={company}
+        onCancel={() => setRefunding(null)}
+        onDone={() => {
+          setRefunding(null);
+          setReloadKey((k) => k + 1);
+        }}
+      />
     </>
   );
 }

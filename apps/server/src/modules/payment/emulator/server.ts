@@ -5,7 +5,7 @@ import { parseAuthorization, rfc3339, signMessage } from '../providers/wechat.ts
 import { publicOf, type EmulatorKeys } from './keys.ts';
 import { payerPage, resultPage } from './page.ts';
 import { formatBeijing, parseBeijing } from '../../../time.ts';
-import { alipayBillZip, wechatTradeBill, type BillTrade } from './bills.ts';
+import { alipayBillZip, wechatTradeBill, type BillRefund, type BillTrade } from './bills.ts';
 
 // LOCAL EMULATOR of WeChat Pay API v3 and the Alipay open API — not a provider. An HTTP server on
 // 127.0.0.1 that checks the merchant's signatures, signs its answers and its notifications exactly as
@@ -59,7 +59,22 @@ interface Order {
   expiresAt: Date;
   createdAt: Date;
   refundedFen: number;
+  refunds: EmRefund[];
 }
+
+/** A refund at the emulated provider: WeChat answers PROCESSING and notifies the end; Alipay answers at once. */
+interface EmRefund {
+  outRefundNo: string;
+  refundId: string;
+  amountFen: number;
+  status: 'PROCESSING' | 'SUCCESS' | 'ABNORMAL';
+  createdAt: Date;
+  successAt?: Date;
+  notifyUrl: string;
+}
+
+/** How the provider ends the next refunds: SUCCESS; ABNORMAL (WeChat: accepted, then 退款异常); NOT_ENOUGH (the merchant's balance is short: refused at once) */
+export type RefundOutcome = 'SUCCESS' | 'ABNORMAL' | 'NOT_ENOUGH';
 
 export interface Emulator {
   url: string;
@@ -76,6 +91,10 @@ export interface Emulator {
   setAmount(outTradeNo: string, amountFen: number): void;
   /** the provider's record says the trade did not succeed (revoked): it leaves the statement */
   revoke(outTradeNo: string): void;
+  /** how the next refunds end (default SUCCESS) */
+  setRefundOutcome(outcome: RefundOutcome): void;
+  /** resolves once every refund notification under way has been delivered */
+  idle(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -85,14 +104,17 @@ const httpDeliver: NonNullable<EmulatorOptions['deliver']> = async (url, headers
 };
 
 /** A WeChat Pay v3 notification as the platform sends it (headers signed, resource encrypted). */
-export function wechatNotification(keys: EmulatorKeys['wechat'], transaction: Record<string, unknown>, o: { timestamp?: number; serial?: string } = {}) {
+export function wechatNotification(keys: EmulatorKeys['wechat'], transaction: Record<string, unknown>, o: { timestamp?: number; serial?: string; event?: string } = {}) {
   const nonce = randomBytes(16).toString('base64url').slice(0, 12);
+  // a refund notification (REFUND.SUCCESS / ABNORMAL / CLOSED) carries a refund resource
+  const type = o.event?.startsWith('REFUND.') ? 'refund' : 'transaction';
   const cipher = createCipheriv('aes-256-gcm', Buffer.from(keys.apiV3Key, 'utf8'), Buffer.from(nonce, 'utf8'));
-  cipher.setAAD(Buffer.from('transaction', 'utf8'));
+  cipher.setAAD(Buffer.from(type, 'utf8'));
   const ct = Buffer.concat([cipher.update(JSON.stringify(transaction), 'utf8'), cipher.final(), cipher.getAuthTag()]);
   const raw = JSON.stringify({
-    id: randomUUID(), create_time: rfc3339(new Date()), resource_type: 'encrypt-resource', event_type: 'TRANSACTION.SUCCESS', summary: '支付成功',
-    resource: { original_type: 'transaction', algorithm: 'AEAD_AES_256_GCM', ciphertext: ct.toString('base64'), associated_data: 'transaction', nonce },
+    id: randomUUID(), create_time: rfc3339(new Date()), resource_type: 'encrypt-resource', event_type: o.event ?? 'TRANSACTION.SUCCESS',
+    summary: type === 'refund' ? (o.event === 'REFUND.SUCCESS' ? '退款成功' : '退款异常') : '支付成功',
+    resource: { original_type: type, algorithm: 'AEAD_AES_256_GCM', ciphertext: ct.toString('base64'), associated_data: type, nonce },
   });
   return { headers: wechatHeaders(keys, raw, o), raw };
 }
@@ -169,7 +191,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
   });
   const newOrder = (channel: Order['channel'], outTradeNo: string, subject: string, amountFen: number, notifyUrl: string, expiresAt: Date) => {
     const token = randomBytes(12).toString('hex');
-    const o: Order = { channel, outTradeNo, subject, amountFen, notifyUrl, token, state: 'open', tradeNo: '', expiresAt, createdAt: new Date(), refundedFen: 0 };
+    const o: Order = { channel, outTradeNo, subject, amountFen, notifyUrl, token, state: 'open', tradeNo: '', expiresAt, createdAt: new Date(), refundedFen: 0, refunds: [] };
     orders.set(`${channel}:${outTradeNo}`, o);
     byToken.set(token, o);
     return o;
@@ -195,14 +217,49 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     o.state = 'closed';
     return wxReply(reply, 204);
   });
+  // ---- refunds: WeChat accepts (PROCESSING, idempotent per out_refund_no), then notifies REFUND.SUCCESS / REFUND.ABNORMAL ----
+  let refundOutcome: RefundOutcome = 'SUCCESS';
+  const pending = new Set<Promise<unknown>>();
+  const wxRefund = (o: Order, r: EmRefund) => ({
+    mchid: (o.wx ?? ownWx).mchid, refund_id: r.refundId, out_refund_no: r.outRefundNo, transaction_id: o.tradeNo, out_trade_no: o.outTradeNo, channel: 'ORIGINAL',
+    user_received_account: '支付用户零钱', create_time: rfc3339(r.createdAt), success_time: r.successAt ? rfc3339(r.successAt) : undefined, status: r.status, refund_status: r.status,
+    amount: { total: o.amountFen, refund: r.amountFen, payer_total: o.amountFen, payer_refund: r.amountFen, currency: 'CNY' },
+  });
+  async function endWxRefund(o: Order, r: EmRefund, outcome: RefundOutcome) {
+    r.status = outcome === 'ABNORMAL' ? 'ABNORMAL' : 'SUCCESS';
+    if (r.status === 'ABNORMAL') o.refundedFen -= r.amountFen;
+    else r.successAt = new Date();
+    if (!r.notifyUrl) return;
+    const n = wechatNotification({ ...keys.wechat, apiV3Key: (o.wx ?? ownWx).apiV3Key }, wxRefund(o, r), { event: `REFUND.${r.status}` });
+    const res = await deliver(r.notifyUrl, n.headers, n.raw).catch((e: Error) => ({ status: 0, body: e.message }));
+    delivered.push({ channel: 'wechat', url: r.notifyUrl, headers: n.headers, raw: n.raw, status: res.status, answer: res.body });
+  }
   app.post('/v3/refund/domestic/refunds', async (req, reply) => {
-    const b = JSON.parse(String(req.body || '{}')) as { out_trade_no?: string; out_refund_no?: string; amount?: { refund?: number; total?: number } };
+    const b = JSON.parse(String(req.body || '{}')) as { out_trade_no?: string; out_refund_no?: string; notify_url?: string; amount?: { refund?: number; total?: number } };
     const o = wxOrder(req, String(b.out_trade_no));
     if (!o || o.state !== 'paid') return wxReply(reply, 404, { code: 'RESOURCE_NOT_EXISTS', message: '订单不存在或未支付' });
+    if (!b.out_refund_no) return wxReply(reply, 400, { code: 'PARAM_ERROR', message: '缺少 out_refund_no' });
+    const same = o.refunds.find((x) => x.outRefundNo === b.out_refund_no);
+    if (same) return wxReply(reply, 200, wxRefund(o, same));
     const fen = b.amount?.refund ?? 0;
     if (b.amount?.total !== o.amountFen || fen <= 0 || o.refundedFen + fen > o.amountFen) return wxReply(reply, 400, { code: 'INVALID_REQUEST', message: '退款金额无效' });
+    if (refundOutcome === 'NOT_ENOUGH') return wxReply(reply, 403, { code: 'NOT_ENOUGH', message: '基本账户余额不足，请充值后重新发起' });
     o.refundedFen += fen;
-    return wxReply(reply, 200, { refund_id: `50${Date.now()}`, out_refund_no: b.out_refund_no, out_trade_no: o.outTradeNo, status: 'SUCCESS', amount: { refund: fen, total: o.amountFen } });
+    const r: EmRefund = { outRefundNo: b.out_refund_no, refundId: `50${Date.now()}${randomBytes(3).toString('hex')}`, amountFen: fen, status: 'PROCESSING', createdAt: new Date(), notifyUrl: b.notify_url ?? '' };
+    o.refunds.push(r);
+    const outcome = refundOutcome;
+    const done = new Promise((resolve) => setTimeout(resolve, 20)).then(() => endWxRefund(o, r, outcome));
+    pending.add(done);
+    void done.finally(() => pending.delete(done));
+    return wxReply(reply, 200, wxRefund(o, r));
+  });
+  app.get<{ Params: { no: string } }>('/v3/refund/domestic/refunds/:no', async (req, reply) => {
+    const mchid = caller.get(req)?.mchid;
+    for (const o of orders.values()) {
+      const r = o.channel === 'wechat' && (o.wx ?? ownWx).mchid === mchid ? o.refunds.find((x) => x.outRefundNo === req.params.no) : undefined;
+      if (r) return wxReply(reply, 200, wxRefund(o, r));
+    }
+    return wxReply(reply, 404, { code: 'RESOURCE_NOT_EXISTS', message: '退款单不存在' });
   });
 
   // ---- statements (对账单): the paid orders of a Beijing day; a download URL answers for 30 s ----
@@ -213,6 +270,15 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
       .filter((o) => o.channel === channel && (channel === 'wechat' ? o.wx?.mchid : o.ali?.appId) === merchant && o.state === 'paid' && o.paidAt && formatBeijing(o.paidAt, 'YYYY-MM-DD') === day)
       .sort((x, y) => x.paidAt!.getTime() - y.paidAt!.getTime())
       .map((o) => ({ tradeNo: o.tradeNo, outTradeNo: o.outTradeNo, subject: o.subject, amountFen: o.amountFen, createdAt: formatBeijing(o.createdAt), paidAt: formatBeijing(o.paidAt!) }));
+  /** the refunds that succeeded that day, with their orders' numbers */
+  const refundsOf = (channel: Order['channel'], day: string, merchant: string): BillRefund[] =>
+    [...orders.values()]
+      .filter((o) => o.channel === channel && (channel === 'wechat' ? o.wx?.mchid : o.ali?.appId) === merchant)
+      .flatMap((o) => o.refunds.filter((r) => r.status === 'SUCCESS' && r.successAt && formatBeijing(r.successAt, 'YYYY-MM-DD') === day).map((r) => ({
+        tradeNo: o.tradeNo, outTradeNo: o.outTradeNo, outRefundNo: r.outRefundNo, refundId: r.refundId, subject: o.subject, orderFen: o.amountFen, amountFen: r.amountFen,
+        refundedAt: formatBeijing(r.successAt!),
+      })))
+      .sort((x, y) => x.refundedAt.localeCompare(y.refundedAt));
   const keep = (body: Buffer) => {
     const token = randomBytes(16).toString('hex');
     files.set(token, { body, expires: Date.now() + 30_000 });
@@ -228,8 +294,9 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     if (day > today()) return wxReply(reply, 400, { code: 'INVALID_REQUEST', message: '账单日期不能晚于今天' });
     const m = caller.get(req)!;
     const trades = tradesOf('wechat', day, m.mchid);
-    if (!trades.length) return wxReply(reply, 400, { code: 'NO_STATEMENT_EXIST', message: '要查询的账单不存在' });
-    const body = Buffer.from(wechatTradeBill(m, trades), 'utf8');
+    const refunds = refundsOf('wechat', day, m.mchid);
+    if (!trades.length && !refunds.length) return wxReply(reply, 400, { code: 'NO_STATEMENT_EXIST', message: '要查询的账单不存在' });
+    const body = Buffer.from(wechatTradeBill(m, trades, refunds), 'utf8');
     const token = keep(body);
     return wxReply(reply, 200, { hash_type: 'SHA1', hash_value: createHash('sha1').update(body).digest('hex'), download_url: `http://${req.headers.host}/v3/billdownload/file?token=${token}` });
   });
@@ -292,17 +359,34 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
         return answer({ code: '10000', msg: 'Success', out_trade_no: o.outTradeNo, trade_no: o.tradeNo, retry_flag: 'N', action: paid ? 'refund' : 'close' });
       }
       case 'alipay.trade.refund': {
+        // synchronous; the same out_request_no again refunds nothing more (fund_change N)
         const fen = fenOf(biz.refund_amount);
+        const no = biz.out_request_no || biz.out_trade_no;
         if (!o || o.state !== 'paid') return notExist();
-        if (!(fen > 0) || o.refundedFen + fen > o.amountFen) return answer({ code: '40004', msg: 'Business Failed', sub_code: 'ACQ.REFUND_AMT_NOT_EQUAL_TOTAL', sub_msg: '退款金额超限' });
-        o.refundedFen += fen;
-        return answer({ code: '10000', msg: 'Success', out_trade_no: o.outTradeNo, trade_no: o.tradeNo, refund_fee: yuan(o.refundedFen), fund_change: 'Y' });
+        const same = o.refunds.some((x) => x.outRefundNo === no);
+        if (!same && (!(fen > 0) || o.refundedFen + fen > o.amountFen)) return answer({ code: '40004', msg: 'Business Failed', sub_code: 'ACQ.REFUND_AMT_NOT_EQUAL_TOTAL', sub_msg: '退款金额超限' });
+        if (!same && refundOutcome === 'NOT_ENOUGH') return answer({ code: '40004', msg: 'Business Failed', sub_code: 'ACQ.SELLER_BALANCE_NOT_ENOUGH', sub_msg: '卖家余额不足' });
+        if (!same) {
+          o.refundedFen += fen;
+          o.refunds.push({ outRefundNo: no, refundId: o.tradeNo, amountFen: fen, status: 'SUCCESS', createdAt: new Date(), successAt: new Date(), notifyUrl: '' });
+        }
+        return answer({ code: '10000', msg: 'Success', out_trade_no: o.outTradeNo, trade_no: o.tradeNo, refund_fee: yuan(o.refundedFen), fund_change: same ? 'N' : 'Y' });
+      }
+      case 'alipay.trade.fastpay.refund.query': {
+        if (!o) return notExist();
+        const r = o.refunds.find((x) => x.outRefundNo === (biz.out_request_no || biz.out_trade_no));
+        // no refund_status: Alipay has no successful refund of this request number
+        if (!r) return answer({ code: '10000', msg: 'Success', out_trade_no: o.outTradeNo, trade_no: o.tradeNo });
+        return answer({
+          code: '10000', msg: 'Success', out_trade_no: o.outTradeNo, trade_no: o.tradeNo, out_request_no: r.outRefundNo, total_amount: yuan(o.amountFen),
+          refund_amount: yuan(r.amountFen), refund_status: 'REFUND_SUCCESS', gmt_refund_pay: alipayTime(r.successAt ?? r.createdAt),
+        });
       }
       case 'alipay.data.dataservice.bill.downloadurl.query': {
         const day = biz.bill_date ?? '';
         if (biz.bill_type !== 'trade' || !/^\d{4}-\d{2}-\d{2}$/.test(day)) return answer({ code: '40004', msg: 'Business Failed', sub_code: 'isv.invalid-parameter', sub_msg: '参数无效' });
         if (day > today()) return answer({ code: '40004', msg: 'Business Failed', sub_code: 'isp.bill_not_exist', sub_msg: '账单不存在' });
-        const zip = await alipayBillZip({ pid: m.sellerId, day, exportedAt: formatBeijing(new Date()) }, tradesOf('alipay', day, m.appId));
+        const zip = await alipayBillZip({ pid: m.sellerId, day, exportedAt: formatBeijing(new Date()) }, tradesOf('alipay', day, m.appId), refundsOf('alipay', day, m.appId));
         const d = day.replace(/-/g, '');
         return answer({
           code: '10000', msg: 'Success',
@@ -372,6 +456,7 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     return controlled(reply, () => api.setAmount(String(b.outTradeNo), Number(b.amountFen)));
   });
   app.post('/control/revoke', async (req, reply) => controlled(reply, () => api.revoke(String(control(req).outTradeNo))));
+  app.post('/control/refundOutcome', async (req, reply) => controlled(reply, () => api.setRefundOutcome(String((control(req) as { outcome?: string }).outcome) as RefundOutcome)));
   const find = (outTradeNo: string) => {
     const order = orders.get(`wechat:${outTradeNo}`) ?? orders.get(`alipay:${outTradeNo}`);
     if (!order) throw new Error(`no order ${outTradeNo}`);
@@ -403,6 +488,13 @@ export async function startEmulator(opts: EmulatorOptions): Promise<Emulator> {
     },
     revoke(outTradeNo) {
       find(outTradeNo).state = 'closed';
+    },
+    setRefundOutcome(outcome) {
+      if (!['SUCCESS', 'ABNORMAL', 'NOT_ENOUGH'].includes(outcome)) throw new Error('outcome 须为 SUCCESS、ABNORMAL 或 NOT_ENOUGH');
+      refundOutcome = outcome;
+    },
+    async idle() {
+      while (pending.size) await Promise.all([...pending]);
     },
     close: () => app.close(),
   };

@@ -1,6 +1,6 @@
 import { createSign, createVerify, type KeyObject } from 'node:crypto';
 import { parseAlipayBillZip, StatementError } from './bills.ts';
-import { NotifyRefused, type PaidTransaction, type PayGateway, type QueryResult } from './gateway.ts';
+import { NotifyRefused, RefundRefused, type PaidTransaction, type PayGateway, type QueryResult } from './gateway.ts';
 import { formatBeijing } from '../../../time.ts';
 
 // Alipay open API (https://opendocs.alipay.com/open/), RSA2 written against the protocol with
@@ -130,8 +130,18 @@ export function alipay(c: AlipayConfig): PayGateway {
     },
     async refund(o) {
       const r = await call('alipay.trade.refund', { out_trade_no: o.outTradeNo, out_request_no: o.outRefundNo, refund_amount: yuan(o.refundFen), refund_reason: o.reason });
+      // 40004 is a business answer (amount, trade state): nothing refunded; 20000 / ACQ.SYSTEM_ERROR: unknown, asked again later
+      if (r.code === '40004' && r.sub_code !== 'ACQ.SYSTEM_ERROR') throw new RefundRefused(fail(r, '退款').message);
       if (r.code !== '10000') throw fail(r, '退款');
+      // fund_change N: this out_request_no was refunded before, or is still being refunded: the query tells
       return { refundId: String(r.trade_no ?? ''), status: r.fund_change === 'Y' ? 'SUCCESS' : 'PROCESSING' };
+    },
+    async refundQuery(o) {
+      const r = await call('alipay.trade.fastpay.refund.query', { out_trade_no: o.outTradeNo, out_request_no: o.outRefundNo });
+      if (r.code === '40004' && r.sub_code === 'ACQ.TRADE_NOT_EXIST') return null;
+      if (r.code !== '10000') throw fail(r, '退款查询');
+      // REFUND_SUCCESS: refunded; no refund_status: Alipay has no successful refund of this request number
+      return r.refund_status === 'REFUND_SUCCESS' ? { refundId: String(r.trade_no ?? ''), status: 'SUCCESS' } : null;
     },
     async statement(day) {
       const r = await call('alipay.data.dataservice.bill.downloadurl.query', { bill_type: 'trade', bill_date: day });

@@ -30,9 +30,10 @@ const ALI = [
 ].join('\r\n');
 
 describe('statement parsers', () => {
-  it('WeChat Pay tradebill: the paid rows (a comma inside a product name kept), refunds left out, the summary checked', () => {
+  it('WeChat Pay tradebill: the paid rows (a comma inside a product name kept), the REFUND rows with 退款金额, the summary checked', () => {
     expect(parseWechatTradeBill(`\uFEFF${WX}`)).toEqual([
       { tradeNo: '4200000553202611255587263836', outTradeNo: 'WX2026112510065312345678', tradeTime: '2026-11-25 10:06:53', amountFen: 2500 },
+      { tradeNo: '4200000553202611255587263837', outTradeNo: 'WX2026112511000012345678', tradeTime: '2026-11-25 11:00:00', amountFen: 500, kind: 'refund', outRefundNo: 'R1' },
       { tradeNo: '4200000553202611255587263838', outTradeNo: 'WX2026112512300112345678', tradeTime: '2026-11-25 12:30:01', amountFen: 880 },
     ]);
     expect(() => parseWechatTradeBill(WX.replace('`3,`33.80', '`3,`33.81'))).toThrow(StatementError);
@@ -41,9 +42,10 @@ describe('statement parsers', () => {
     expect(parseWechatTradeBill('')).toEqual([]);
   });
 
-  it('Alipay 业务明细: trades only, padding trimmed, 交易合计 checked', () => {
+  it('Alipay 业务明细: trades and 退款 rows (the request number, the refunded 商家实收), padding trimmed, 交易合计 checked', () => {
     expect(parseAlipayDetail(ALI)).toEqual([
       { tradeNo: '2026112522001400001234567890', outTradeNo: 'ALI2026112509000012345678', tradeTime: '2026-11-25 09:00:12', amountFen: 10000 },
+      { tradeNo: '2026112522001400001234567891', outTradeNo: 'ALI2026112509000012345678', tradeTime: '2026-11-25 15:00:00', amountFen: 1000, kind: 'refund', outRefundNo: 'R1' },
     ]);
     expect(() => parseAlipayDetail(ALI.replace('#交易合计：1笔', '#交易合计：2笔'))).toThrow(/交易合计与明细不符/);
     expect(() => parseAlipayDetail('#支付宝业务明细查询')).toThrow(/缺少业务明细表头/);
@@ -54,7 +56,7 @@ describe('statement parsers', () => {
     zip.file('20880000000000010156_20261125_业务明细(汇总).csv', gbk('#支付宝业务汇总查询\r\n门店编号,门店名称\r\n'));
     zip.file('20880000000000010156_20261125_业务明细.csv', gbk(ALI));
     const buf = await zip.generateAsync({ type: 'nodebuffer', encodeFileName: (n) => gbk(n).toString('latin1') });
-    expect(await parseAlipayBillZip(buf)).toHaveLength(1);
+    expect(await parseAlipayBillZip(buf)).toHaveLength(2);
     expect(gbk('业务明细').equals(Buffer.from([0xd2, 0xb5, 0xce, 0xf1, 0xc3, 0xf7, 0xcf, 0xb8]))).toBe(true);
     await expect(parseAlipayBillZip(Buffer.from('not a zip'))).rejects.toThrow(/不是有效的 zip/);
   });
@@ -64,9 +66,13 @@ describe('statement parsers', () => {
       { tradeNo: '4200001', outTradeNo: 'WX2026112510000000000001', subject: '电费充值', amountFen: 1234, createdAt: '2026-11-25 10:00:00', paidAt: '2026-11-25 10:00:05' },
       { tradeNo: '4200002', outTradeNo: 'WX2026112510000000000002', subject: '水费, 充值', amountFen: 1, createdAt: '2026-11-25 11:00:00', paidAt: '2026-11-25 11:00:05' },
     ];
-    const want = trades.map((t) => ({ tradeNo: t.tradeNo, outTradeNo: t.outTradeNo, tradeTime: t.paidAt, amountFen: t.amountFen }));
-    expect(parseWechatTradeBill(wechatTradeBill({ appid: 'wx1', mchid: '1900009191' }, trades))).toEqual(want);
-    expect(await parseAlipayBillZip(await alipayBillZip({ pid: '2088000000000001', day: '2026-11-25', exportedAt: '2026-11-26 09:00:00' }, trades))).toEqual(want);
+    const refunds = [{ tradeNo: '4200001', outTradeNo: 'WX2026112510000000000001', outRefundNo: 'WX2026112510000000000001Rreq00001', refundId: '5000001', subject: '电费充值', orderFen: 1234, amountFen: 234, refundedAt: '2026-11-25 12:00:00' }];
+    const want = [
+      ...trades.map((t) => ({ tradeNo: t.tradeNo, outTradeNo: t.outTradeNo, tradeTime: t.paidAt, amountFen: t.amountFen })),
+      { tradeNo: '4200001', outTradeNo: 'WX2026112510000000000001', tradeTime: '2026-11-25 12:00:00', amountFen: 234, kind: 'refund', outRefundNo: 'WX2026112510000000000001Rreq00001' },
+    ];
+    expect(parseWechatTradeBill(wechatTradeBill({ appid: 'wx1', mchid: '1900009191' }, trades, refunds))).toEqual(want);
+    expect(await parseAlipayBillZip(await alipayBillZip({ pid: '2088000000000001', day: '2026-11-25', exportedAt: '2026-11-26 09:00:00' }, trades, refunds))).toEqual(want);
     expect(await parseAlipayBillZip(await alipayBillZip({ pid: '2088000000000001', day: '2026-11-25', exportedAt: '2026-11-26 09:00:00' }, []))).toEqual([]);
   });
 

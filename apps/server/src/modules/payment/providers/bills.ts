@@ -9,7 +9,8 @@ import JSZip from 'jszip';
 //   of GBK CSVs, `<pid>_<yyyymmdd>_业务明细.csv` (comment lines starting with #, the header 支付宝交易号,
 //   商户订单号,业务类型,商品名称,创建时间,完成时间,…,订单金额（元）,商家实收（元）,…, fields padded with
 //   tabs/spaces, #交易合计 at the end) and `…_业务明细(汇总).csv`.
-// Only the payments count here (交易状态 SUCCESS / 业务类型 交易); refunds are left out.
+// The payments (交易状态 SUCCESS / 业务类型 交易) and the refunds (交易状态 REFUND with 商户退款单号 and
+// 退款金额 / 业务类型 退款 with 退款批次号/请求号 and the negative 商家实收) are read; refund rows carry kind 'refund'.
 
 /** One paid trade of a statement. */
 export interface StatementRow {
@@ -19,8 +20,12 @@ export interface StatementRow {
   outTradeNo: string;
   /** when it was paid, YYYY-MM-DD HH:mm:ss Beijing time */
   tradeTime: string;
-  /** the order amount, 分 */
+  /** the order amount, 分 (a refund row: the amount refunded) */
   amountFen: number;
+  /** a refund row (else a payment) */
+  kind?: 'refund';
+  /** a refund row's 商户退款单号 / 退款请求号 (our out_refund_no) */
+  outRefundNo?: string;
 }
 
 export class StatementError extends Error {}
@@ -49,6 +54,7 @@ export function parseWechatTradeBill(text: string): StatementRow[] {
   const at = {
     time: column(header, '交易时间'), tradeNo: column(header, '微信订单号'), outTradeNo: column(header, '商户订单号'), state: column(header, '交易状态'),
     settled: column(header, '应结订单金额'), total: header.some((h) => norm(h) === '订单金额') ? column(header, '订单金额') : -1,
+    refundNo: column(header, '商户退款单号'), refunded: column(header, '退款金额'),
   };
   // every field starts with a backtick, so `,\`` separates fields even when a product name holds a comma
   const fields = (l: string) => (l.startsWith('`') ? l.slice(1).split(',`') : l.split(','));
@@ -62,6 +68,12 @@ export function parseWechatTradeBill(text: string): StatementRow[] {
     const settled = billFen(f[at.settled]);
     if (!Number.isFinite(settled)) throw new StatementError(`微信支付对账单第 ${i + 1} 行金额无效`);
     settledSum += settled;
+    if (f[at.state]?.trim() === 'REFUND') {
+      const refundFen = billFen(f[at.refunded]);
+      if (!Number.isFinite(refundFen)) throw new StatementError(`微信支付对账单第 ${i + 1} 行退款金额无效`);
+      rows.push({ tradeNo: f[at.tradeNo].trim(), outTradeNo: f[at.outTradeNo].trim(), tradeTime: f[at.time].trim(), amountFen: refundFen, kind: 'refund', outRefundNo: f[at.refundNo].trim() });
+      continue;
+    }
     if (f[at.state]?.trim() !== 'SUCCESS') continue;
     const amountFen = at.total >= 0 && f[at.total]?.trim() ? billFen(f[at.total]) : settled;
     rows.push({ tradeNo: f[at.tradeNo].trim(), outTradeNo: f[at.outTradeNo].trim(), tradeTime: f[at.time].trim(), amountFen });
@@ -85,12 +97,19 @@ export function parseAlipayDetail(text: string): StatementRow[] {
   const at = {
     tradeNo: column(header, '支付宝交易号'), outTradeNo: column(header, '商户订单号'), type: column(header, '业务类型'),
     done: column(header, '完成时间'), amount: column(header, '订单金额(元)', '订单金额'),
+    received: column(header, '商家实收(元)', '商家实收'), refundNo: column(header, '退款批次号/请求号'),
   };
   const rows: StatementRow[] = [];
   let count = 0;
   for (let i = h + 1; i < lines.length && !lines[i].startsWith('#'); i++) {
     if (!lines[i].trim()) continue;
     const f = lines[i].split(',').map((x) => x.trim());
+    if (f[at.type] === '退款') {
+      const refundFen = Math.abs(billFen(f[at.received]));
+      if (!Number.isFinite(refundFen)) throw new StatementError(`支付宝对账单第 ${i + 1} 行退款金额无效`);
+      rows.push({ tradeNo: f[at.tradeNo], outTradeNo: f[at.outTradeNo], tradeTime: f[at.done], amountFen: refundFen, kind: 'refund', outRefundNo: f[at.refundNo] });
+      continue;
+    }
     if (f[at.type] !== '交易') continue;
     const amountFen = billFen(f[at.amount]);
     if (!Number.isFinite(amountFen)) throw new StatementError(`支付宝对账单第 ${i + 1} 行金额无效`);

@@ -34,6 +34,26 @@ export class NotifyRefused extends Error {
   }
 }
 
+/** The provider definitely refused a refund (a business answer, not a lost connection): nothing was refunded. */
+export class RefundRefused extends Error {}
+
+/** A refund as the provider answers it: SUCCESS, PROCESSING (the notify / query tells the end), or failed (ABNORMAL, CLOSED, FAIL). */
+export interface RefundAnswer {
+  /** the provider's refund number */
+  refundId: string;
+  status: 'SUCCESS' | 'PROCESSING' | 'FAILED';
+  /** the provider's words when it failed */
+  message?: string;
+}
+
+/** A refund result notification (WeChat REFUND.SUCCESS / ABNORMAL / CLOSED), signature and decryption checked. */
+export interface RefundNotice extends RefundAnswer {
+  outTradeNo: string;
+  outRefundNo: string;
+  amountFen: number;
+  merchantOk: boolean;
+}
+
 export interface NotifyRequest {
   headers: Record<string, string | string[] | undefined>;
   /** the body exactly as received */
@@ -51,11 +71,16 @@ export interface PayGateway {
    * meanwhile → the provider refunds it. Answers what it did. Providers without it are closed instead.
    */
   cancel?(outTradeNo: string): Promise<'close' | 'refund'>;
-  refund(o: { outTradeNo: string; outRefundNo: string; refundFen: number; totalFen: number; reason: string }): Promise<{ refundId: string; status: string }>;
+  /** a refund of a paid order; out_refund_no makes it idempotent at the provider. Throws RefundRefused on a definite no */
+  refund(o: { outTradeNo: string; outRefundNo: string; refundFen: number; totalFen: number; reason: string }): Promise<RefundAnswer>;
+  /** the state of a refund sent earlier (WeChat GET …/refunds/{out_refund_no}, Alipay alipay.trade.fastpay.refund.query); null: the provider has no such refund */
+  refundQuery(o: { outTradeNo: string; outRefundNo: string }): Promise<RefundAnswer | null>;
   /** the paid trades of the provider's daily statement (对账单) of a Beijing day YYYY-MM-DD; [] when the provider has none for that day */
   statement(day: string): Promise<StatementRow[]>;
   /** verifies the notification (signature, time, serial, decryption); throws NotifyRefused. Returns the paid transaction, or null for a non-payment event */
   verifyNotify(n: NotifyRequest): PaidTransaction | null;
+  /** a refund result notification (WeChat Pay), verified as verifyNotify does; null for another event. Providers without one answer refunds synchronously */
+  verifyRefundNotify?(n: NotifyRequest): RefundNotice | null;
   /** what the provider must receive once the credit is committed */
   ack(): { status: number; type: string; body: string };
   /** what the provider receives when the notification is refused (it will retry) */

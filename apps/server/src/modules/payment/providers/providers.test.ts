@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshKeys, publicOf } from '../emulator/keys.ts';
 import { startEmulator, wechatHeaders, type Emulator } from '../emulator/server.ts';
 import { alipay, rawMember, signContent } from './alipay.ts';
-import { NotifyRefused } from './gateway.ts';
+import { NotifyRefused, RefundRefused } from './gateway.ts';
 import { businessDate } from '../../../time.ts';
 import { authorization, decryptResource, parseAuthorization, wechatPay, type WechatConfig } from './wechat.ts';
 
@@ -39,8 +39,15 @@ describe('WeChat Pay v3 client', { timeout: 30_000 }, () => {
     expect((await wx.query(a)).state).toBe('open');
     await em.pay(a, { notify: false });
     expect(await wx.query(a)).toMatchObject({ state: 'paid', paid: { outTradeNo: a, amountFen: 1234, merchantOk: true } });
-    expect(await wx.refund({ outTradeNo: a, outRefundNo: `R${a}`, refundFen: 234, totalFen: 1234, reason: '退款' })).toMatchObject({ status: 'SUCCESS' });
-    await expect(wx.refund({ outTradeNo: a, outRefundNo: `R2${a}`, refundFen: 1001, totalFen: 1234, reason: '超额' })).rejects.toThrow();
+    // accepted (PROCESSING), the same out_refund_no answers the same refund; the query then tells SUCCESS
+    const first = await wx.refund({ outTradeNo: a, outRefundNo: `R${a}`, refundFen: 234, totalFen: 1234, reason: '退款' });
+    expect(first).toMatchObject({ status: 'PROCESSING' });
+    // (it may have ended meanwhile: the emulator ends it 20 ms after accepting it)
+    expect((await wx.refund({ outTradeNo: a, outRefundNo: `R${a}`, refundFen: 234, totalFen: 1234, reason: '退款' })).refundId).toBe(first.refundId);
+    await em.idle();
+    expect(await wx.refundQuery({ outTradeNo: a, outRefundNo: `R${a}` })).toEqual({ refundId: first.refundId, status: 'SUCCESS' });
+    expect(await wx.refundQuery({ outTradeNo: a, outRefundNo: `R9${a}` })).toBeNull();
+    await expect(wx.refund({ outTradeNo: a, outRefundNo: `R2${a}`, refundFen: 1001, totalFen: 1234, reason: '超额' })).rejects.toThrow(RefundRefused);
     const b = no();
     await wx.create({ outTradeNo: b, subject: 'x', amountFen: 1, expiresAt: new Date(Date.now() + 600_000) });
     await wx.close(b);

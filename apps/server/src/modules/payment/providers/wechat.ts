@@ -1,6 +1,6 @@
 import { createDecipheriv, createHash, createSign, createVerify, randomBytes, type KeyObject } from 'node:crypto';
 import { parseWechatTradeBill, StatementError } from './bills.ts';
-import { header, NotifyRefused, type NotifyRequest, type PaidTransaction, type PayGateway, type QueryResult } from './gateway.ts';
+import { header, NotifyRefused, RefundRefused, type NotifyRequest, type PaidTransaction, type PayGateway, type QueryResult, type RefundAnswer } from './gateway.ts';
 import { isoBeijing } from '../../../time.ts';
 
 // WeChat Pay API v3 (https://pay.weixin.qq.com/doc/v3/merchant/), written against the protocol with
@@ -188,30 +188,78 @@ export function wechatPay(c: WechatConfig): PayGateway {
       }
     },
     async refund(o) {
-      const r = await call('POST', '/v3/refund/domestic/refunds', {
-        out_trade_no: o.outTradeNo, out_refund_no: o.outRefundNo, reason: o.reason,
-        amount: { refund: o.refundFen, total: o.totalFen, currency: 'CNY' },
-      });
-      return { refundId: String(r.body.refund_id ?? ''), status: String(r.body.status ?? '') };
+      let r;
+      try {
+        r = await call('POST', '/v3/refund/domestic/refunds', {
+          out_trade_no: o.outTradeNo, out_refund_no: o.outRefundNo, reason: o.reason, notify_url: c.notifyUrl.replace(/\/notify(\?|$)/, '/refundNotify$1'),
+          amount: { refund: o.refundFen, total: o.totalFen, currency: 'CNY' },
+        });
+      } catch (e) {
+        // a business answer (4xx: amount, balance, order state) refunded nothing; 5xx / no answer: unknown, asked again later
+        if (e instanceof WechatError && e.status >= 400 && e.status < 500 && e.status !== 429) throw new RefundRefused(e.message);
+        throw e;
+      }
+      if (r.status === 404) throw new RefundRefused('微信支付：订单不存在或未支付');
+      return refundAnswer(r.body);
+    },
+    async refundQuery(o) {
+      const r = await call('GET', `/v3/refund/domestic/refunds/${encodeURIComponent(o.outRefundNo)}`);
+      if (r.status === 404) return null;
+      if (r.body.out_refund_no !== o.outRefundNo) throw new WechatError(502, 'FAIL', '微信支付退款查询应答的退款单号不符');
+      return refundAnswer(r.body);
+    },
+    verifyRefundNotify(n) {
+      const { msg, body } = openNotify(c, n);
+      if (!/^REFUND\./.test(String(msg.event_type))) return null;
+      const t = body as RefundResource;
+      const a = refundAnswer({ refund_id: t.refund_id, status: t.refund_status });
+      return {
+        ...a, outTradeNo: String(t.out_trade_no ?? ''), outRefundNo: String(t.out_refund_no ?? ''), amountFen: Number(t.amount?.refund ?? NaN),
+        merchantOk: t.mchid === c.mchid,
+      };
     },
     verifyNotify(n) {
-      verifyPlatform(c, n.headers, n.raw);
-      let msg: { event_type?: string; resource?: Resource };
-      try {
-        msg = JSON.parse(n.raw);
-      } catch {
-        throw new NotifyRefused(400, 'PARAM_ERROR', '微信支付通知格式错误');
-      }
-      if (!msg.resource || typeof msg.resource.ciphertext !== 'string' || typeof msg.resource.nonce !== 'string') {
-        throw new NotifyRefused(400, 'PARAM_ERROR', '微信支付通知缺少 resource');
-      }
-      const t = JSON.parse(decryptResource(c.apiV3Key, msg.resource)) as Transaction;
+      const { msg, body } = openNotify(c, n);
+      const t = body as Transaction;
       if (msg.event_type !== 'TRANSACTION.SUCCESS' || t.trade_state !== 'SUCCESS') return null;
       return paidOf(c, t);
     },
     ack: () => ({ status: 204, type: 'application/json', body: '' }),
     nack: (e) => ({ status: e.status, type: 'application/json', body: JSON.stringify({ code: e.code === 'SIGN_ERROR' ? 'SIGN_ERROR' : 'FAIL', message: e.message }) }),
   };
+}
+
+interface RefundResource {
+  mchid?: string;
+  out_trade_no?: string;
+  out_refund_no?: string;
+  refund_id?: string;
+  refund_status?: string;
+  amount?: { refund?: number; total?: number };
+}
+
+/** A refund's status (answer, query or notify): SUCCESS, PROCESSING, or failed (ABNORMAL 退款异常, CLOSED 退款关闭). */
+function refundAnswer(b: Record<string, unknown>): RefundAnswer {
+  const s = String(b.status ?? '');
+  const refundId = String(b.refund_id ?? '');
+  if (s === 'SUCCESS' || s === 'PROCESSING') return { refundId, status: s };
+  if (s === 'ABNORMAL' || s === 'CLOSED') return { refundId, status: 'FAILED', message: s === 'ABNORMAL' ? '微信支付：退款异常（用户银行卡作废或冻结）' : '微信支付：退款已关闭' };
+  throw new WechatError(502, 'FAIL', `微信支付退款应答状态无法识别（${s || '空'}）`);
+}
+
+/** A v3 notification's envelope: signature checked, its resource decrypted. */
+function openNotify(c: WechatConfig, n: NotifyRequest): { msg: { event_type?: string }; body: Record<string, unknown> } {
+  verifyPlatform(c, n.headers, n.raw);
+  let msg: { event_type?: string; resource?: Resource };
+  try {
+    msg = JSON.parse(n.raw);
+  } catch {
+    throw new NotifyRefused(400, 'PARAM_ERROR', '微信支付通知格式错误');
+  }
+  if (!msg.resource || typeof msg.resource.ciphertext !== 'string' || typeof msg.resource.nonce !== 'string') {
+    throw new NotifyRefused(400, 'PARAM_ERROR', '微信支付通知缺少 resource');
+  }
+  return { msg, body: JSON.parse(decryptResource(c.apiV3Key, msg.resource)) as Record<string, unknown> };
 }
 
 /** 2026-11-25T22:00:00+08:00 (the protocol's time format, Beijing time) */

@@ -1,0 +1,160 @@
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { balances, billingCompany, type BillingCompany } from '../billing/fixtures.ts';
+import { freshKeys, publicOf } from './emulator/keys.ts';
+import { startEmulator, wechatNotification, type Emulator } from './emulator/server.ts';
+import { alipay } from './providers/alipay.ts';
+import { wechatPay } from './providers/wechat.ts';
+import { recoverRefunds } from './refund.ts';
+import type { Payments } from './service.ts';
+
+// 退款 through WeChat Pay API v3 and Alipay, against the local emulators: WeChat accepts (PROCESSING)
+// and its signed, encrypted REFUND.SUCCESS / REFUND.ABNORMAL notification ends the refund; Alipay
+// answers at once; a provider that refuses (merchant balance short) or ends it abnormal gives the
+// owner's money back (a reversal); forged refund notifications change nothing; the query job settles
+// a refund whose notification was lost.
+
+const keys = freshKeys();
+let em: Emulator;
+let t: TestApp;
+let a: BillingCompany;
+let payments: Payments;
+let dropRefundNotify = false;
+
+const ok = (r: { status: number; body: any }) => {
+  expect(r.body.code, JSON.stringify(r.body)).toBe('SUCCESS');
+  return r.body.data;
+};
+const paidOrder = async (channel: 'wechat' | 'alipay', room: number, amount: string) => {
+  const o = ok(await t.call(a.token, { method: 'POST', url: channel === 'wechat' ? '/wxpay/api/wxpay/pay' : '/alipay/api/alipay/pay', payload: { roomId: room, wallet: 'electric', amount } }));
+  expect((await em.pay(o.outTradeNo))?.status).toBeLessThan(300);
+  return o.outTradeNo as string;
+};
+const refund = (channel: 'wechat' | 'alipay', outTradeNo: string, amount: string, requestId = `rq${randomBytes(6).toString('hex')}`) =>
+  t.call(a.token, { method: 'POST', url: channel === 'wechat' ? '/wxpay/api/wxpay/refund' : '/alipay/api/alipay/refund', payload: { outTradeNo, amount, reason: '多缴退回', requestId } });
+const refundOf = async (outRefundNo: string) =>
+  (await t.owner.query(`SELECT status, provider_refund_no, provider_message, reversal_journal_id FROM payment_refunds WHERE out_refund_no = $1`, [outRefundNo])).rows[0];
+const kinds = async (outTradeNo: string) =>
+  (await t.owner.query(`SELECT kind, amount_fen FROM journal WHERE idempotency_key LIKE $1 ORDER BY id`, [`%${outTradeNo}%`])).rows.map((r) => `${r.kind}:${r.amount_fen}`);
+const sendRefundNotify = (n: { headers: Record<string, string>; raw: string }) =>
+  t.app.inject({ method: 'POST', url: '/wxpay/api/wxpay/refundNotify', headers: n.headers, payload: n.raw });
+
+beforeAll(async () => {
+  em = await startEmulator({
+    keys,
+    deliver: async (url, headers, raw) => {
+      if (dropRefundNotify && url.includes('refundNotify')) return { status: 0, body: 'lost' };
+      const r = await t.app.inject({ method: 'POST', url: new URL(url).pathname, headers, payload: raw });
+      return { status: r.statusCode, body: r.body };
+    },
+  });
+  payments = {
+    ttlMs: 3600_000,
+    gateways: {
+      wechat: wechatPay({
+        mchid: keys.wechat.mchid, appid: keys.wechat.appid, serialNo: keys.wechat.serialNo, privateKey: keys.wechat.merchantKey,
+        platformSerial: keys.wechat.platformSerial, platformKey: publicOf(keys.wechat.platformKey), apiV3Key: keys.wechat.apiV3Key,
+        baseUrl: em.url, notifyUrl: 'http://127.0.0.1/wxpay/api/wxpay/notify',
+      }),
+      alipay: alipay({
+        appId: keys.alipay.appId, sellerId: keys.alipay.sellerId, privateKey: keys.alipay.appKey, alipayPublicKey: publicOf(keys.alipay.alipayKey),
+        gateway: `${em.url}/gateway.do`, notifyUrl: 'http://127.0.0.1/alipay/api/alipay/notify',
+      }),
+    },
+  };
+  t = await testApp(undefined, { payments });
+  a = await billingCompany(t, { rooms: 5 });
+});
+afterAll(async () => {
+  await t?.close();
+  await em?.close();
+});
+
+describe('online refunds at the providers (emulators)', () => {
+  it('WeChat: accepted as processing, the REFUND.SUCCESS notify ends it once; a replayed or forged notify changes nothing', async () => {
+    const no = await paidOrder('wechat', a.rooms[0], '25.00');
+    const r = ok(await refund('wechat', no, '10'));
+    // accepted as PROCESSING; the notify (20 ms later at the emulator) may already have ended it
+    expect(['processing', 'success']).toContain(r.status);
+    await em.idle();
+    const d = em.delivered.at(-1)!;
+    expect(d.url).toBe('http://127.0.0.1/wxpay/api/wxpay/refundNotify');
+    expect(JSON.parse(d.raw).event_type).toBe('REFUND.SUCCESS');
+    expect(d.status).toBe(204);
+    expect(await refundOf(r.outRefundNo)).toMatchObject({ status: 'success', reversal_journal_id: null });
+    expect((await refundOf(r.outRefundNo)).provider_refund_no).toMatch(/^50/);
+    expect((await sendRefundNotify(d)).statusCode).toBe(204);
+    expect(await kinds(no)).toEqual(['prepay:2500', 'refund:-1000']);
+    expect((await balances(t.owner, a.owners[0])).electric).toMatchObject({ balance: 1500, sum: 1500 });
+    ok(await t.call(a.token, { method: 'GET', url: `/wxpay/api/wxpay/refunds?outTradeNo=${no}` }));
+
+    // forged: another platform key, a wrong APIv3 key, another merchant, another amount — refused, the pending refund untouched
+    em.setRefundOutcome('SUCCESS');
+    dropRefundNotify = true;
+    const p = ok(await refund('wechat', no, '5'));
+    await em.idle();
+    dropRefundNotify = false;
+    expect((await refundOf(p.outRefundNo)).status).toBe('processing');
+    const res = { mchid: keys.wechat.mchid, out_trade_no: no, out_refund_no: p.outRefundNo, refund_id: '50999', refund_status: 'ABNORMAL', amount: { refund: 500, total: 2500 } };
+    const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+    const forged = [
+      wechatNotification({ ...keys.wechat, platformKey: otherKey }, res, { event: 'REFUND.ABNORMAL' }),
+      wechatNotification({ ...keys.wechat, apiV3Key: randomBytes(16).toString('hex') }, res, { event: 'REFUND.ABNORMAL' }),
+      wechatNotification(keys.wechat, { ...res, mchid: '1900000999' }, { event: 'REFUND.ABNORMAL' }),
+      wechatNotification(keys.wechat, { ...res, amount: { refund: 1, total: 2500 } }, { event: 'REFUND.ABNORMAL' }),
+    ];
+    for (const f of forged) expect((await sendRefundNotify(f)).statusCode).toBeGreaterThanOrEqual(400);
+    expect((await refundOf(p.outRefundNo)).status).toBe('processing');
+    expect(await kinds(no)).toEqual(['prepay:2500', 'refund:-1000', 'refund:-500']);
+    // the lost notify: the query job asks WeChat and settles it
+    const job = await recoverRefunds(t.db, payments, { minAgeMs: 0 });
+    expect(job.settled).toBeGreaterThanOrEqual(1);
+    expect((await refundOf(p.outRefundNo)).status).toBe('success');
+    expect((await balances(t.owner, a.owners[0])).electric.balance).toBe(1000);
+  });
+
+  it('WeChat: a refund that ends ABNORMAL reverses the debit once; the amount is refundable again', async () => {
+    const no = await paidOrder('wechat', a.rooms[1], '30.00');
+    em.setRefundOutcome('ABNORMAL');
+    const r = ok(await refund('wechat', no, '30'));
+    await em.idle();
+    em.setRefundOutcome('SUCCESS');
+    expect(JSON.parse(em.delivered.at(-1)!.raw).event_type).toBe('REFUND.ABNORMAL');
+    const f = await refundOf(r.outRefundNo);
+    expect(f.status).toBe('failed');
+    expect(f.provider_message).toContain('退款异常');
+    expect(await kinds(no)).toEqual(['prepay:3000', 'refund:-3000', 'reversal:3000']);
+    expect((await balances(t.owner, a.owners[1])).electric).toMatchObject({ balance: 3000, sum: 3000 });
+    // replayed: still one reversal
+    expect((await sendRefundNotify(em.delivered.at(-1)!)).statusCode).toBe(204);
+    expect(await kinds(no)).toEqual(['prepay:3000', 'refund:-3000', 'reversal:3000']);
+    ok(await refund('wechat', no, '30'));
+    await em.idle();
+    expect((await balances(t.owner, a.owners[1])).electric.balance).toBe(0);
+  });
+
+  it('a provider that refuses the refund (merchant balance short) gives the money back at once, WeChat and Alipay', async () => {
+    for (const [channel, i] of [['wechat', 2], ['alipay', 3]] as const) {
+      const no = await paidOrder(channel, a.rooms[i], '12.00');
+      em.setRefundOutcome('NOT_ENOUGH');
+      const r = ok(await refund(channel, no, '12'));
+      em.setRefundOutcome('SUCCESS');
+      expect(r.status).toBe('failed');
+      expect(r.statusText).toBe('退款失败');
+      expect(r.providerMessage).toMatch(/余额不足/);
+      expect(await kinds(no)).toEqual(['prepay:1200', 'refund:-1200', 'reversal:1200']);
+      expect((await balances(t.owner, a.owners[i])).electric).toMatchObject({ balance: 1200, sum: 1200 });
+    }
+  });
+
+  it('Alipay: refunded synchronously (fund_change Y), partly, the query agrees', async () => {
+    const no = await paidOrder('alipay', a.rooms[4], '40.00');
+    const r = ok(await refund('alipay', no, '15.50'));
+    expect(r.status).toBe('success');
+    expect(await payments.gateways.alipay!.refundQuery({ outTradeNo: no, outRefundNo: r.outRefundNo })).toMatchObject({ status: 'SUCCESS' });
+    expect(await payments.gateways.alipay!.refundQuery({ outTradeNo: no, outRefundNo: `${no}Rnone0000` })).toBeNull();
+    expect((await refund('alipay', no, '24.51')).body.code).toBe('REFUND_EXCEEDS');
+    expect((await balances(t.owner, a.owners[4])).electric.balance).toBe(2450);
+  });
+});
