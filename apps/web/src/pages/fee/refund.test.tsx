@@ -3,7 +3,7 @@ import { configure, fireEvent, screen, waitFor, within } from '@testing-library/
 import { areaSelections } from '../../app/page.tsx';
 import { resetInflight } from '../../api/request.ts';
 import NotesPay from '../notes/NotesPay.tsx';
-import { mockServer, ok, renderPage, signIn } from './testing.tsx';
+import { mockServer, ok, renderPage, signIn, type Answer } from './testing.tsx';
 
 // 退款 on /notesPay 在线支付: a paid order with something left to refund has 退款 (finance.refund); the
 // dialog asks for the amount (not above what is left) and a reason, sends one request id, and shows
@@ -29,7 +29,7 @@ const ORDERS = [ORDER(PAID, 'paid', '50.00', '20.00'), ORDER(FULL, 'paid', '10.0
 describe('退款 on /notesPay', { timeout: 60_000 }, () => {
   it('only a paid order with something left; the amount is checked against it; one request id; the refusal shown', async () => {
     signIn(['notesPay'], ['finance.refund']);
-    let answer: unknown = { code: 'INSUFFICIENT_BALANCE', message: '电费账户余额 ¥5.00 不足以退款 ¥30.00：已消费的金额不能退回' };
+    let answer: Answer = { code: 'INSUFFICIENT_BALANCE', message: '电费账户余额 ¥5.00 不足以退款 ¥30.00：已消费的金额不能退回' };
     const calls = mockServer((c) => {
       if (c.path.endsWith('/wxpay/api/wxpay/list')) return ok(ORDERS, ORDERS.length);
       if (c.path.endsWith('/wxpay/api/wxpay/refund')) return answer;
