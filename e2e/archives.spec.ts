@@ -18,7 +18,7 @@ const stamp = String(Date.now());
 const tail = (n: number) => stamp.slice(-n);
 
 /** The ProTable query form. */
-const queryForm = (page: Page) => page.locator('.ant-pro-query-filter').first();
+const queryForm = (page: Page) => page.locator(':is(.ant-pro-query-filter, .light-table-search)').first();
 
 /** Search the ProTable by one labelled text field (the other fields as they are). */
 async function search(page: Page, label: string, value: string) {
@@ -30,7 +30,7 @@ async function search(page: Page, label: string, value: string) {
   expect((await listed).ok()).toBe(true);
 }
 
-const rows = (page: Page) => page.locator('.ant-pro-table .ant-table-tbody tr.ant-table-row');
+const rows = (page: Page) => page.locator(':is(.ant-pro-table, .light-table) .ant-table-tbody tr.ant-table-row');
 const row = (page: Page, text: string) => rows(page).filter({ hasText: text });
 
 /** The open create/edit modal (by its title). */
@@ -96,7 +96,7 @@ test('/recordsRoom: create a room on a floor → search → rename → delete �
   await deleteRow(page, row(page, renamed), '确定删除该物业吗？');
   await expect(rows(page)).toHaveCount(0);
   await search(page, '物业名称', name);
-  await expect(page.locator('.ant-pro-table .ant-empty')).toBeVisible();
+  await expect(page.locator(':is(.ant-pro-table, .light-table) .ant-empty')).toBeVisible();
   await expect(rows(page)).toHaveCount(0);
 });
 
@@ -122,7 +122,7 @@ async function exportOwners(page: Page) {
 
 /** The list's total from the pagination (第 1-10 条/总共 N 条). */
 async function listTotal(page: Page): Promise<number> {
-  const text = await page.locator('.ant-pro-table .ant-pagination-total-text').innerText();
+  const text = await page.locator(':is(.ant-pro-table, .light-table) .ant-pagination-total-text').innerText();
   const m = /(\d+)\s*条\s*$/.exec(text.trim());
   expect(m, `a total in "${text}"`).toBeTruthy();
   return Number(m![1]);
@@ -224,7 +224,7 @@ test('/recordsTable: create an electric meter in room 1-101 → search by addres
   await deleteRow(page, row(page, address), '确定删除该表具吗？');
   await expect(rows(page)).toHaveCount(0);
   await search(page, '表地址', address);
-  await expect(page.locator('.ant-pro-table .ant-empty')).toBeVisible();
+  await expect(page.locator(':is(.ant-pro-table, .light-table) .ant-empty')).toBeVisible();
 });
 
 test('/recordsFees: create a flat scheme with a unit price → search → rename → delete', async ({ page }) => {
@@ -263,5 +263,5 @@ test('/recordsFees: create a flat scheme with a unit price → search → rename
   await deleteRow(page, row(page, renamed), '确定删除该收费方案吗？');
   await expect(rows(page)).toHaveCount(0);
   await search(page, '方案名称', name);
-  await expect(page.locator('.ant-pro-table .ant-empty')).toBeVisible();
+  await expect(page.locator(':is(.ant-pro-table, .light-table) .ant-empty')).toBeVisible();
 });

@@ -52,7 +52,7 @@ const yuan = (f: number) => `${Math.floor(f / 100)}.${String(f % 100).padStart(2
 
 /** Search a ProTable's query form by a labelled text field. */
 async function search(page: Page, label: string, value: string) {
-  const form = page.locator('.ant-pro-query-filter').first();
+  const form = page.locator(':is(.ant-pro-query-filter, .light-table-search)').first();
   await form.getByLabel(label, { exact: true }).fill(value);
   await form.getByRole('button', { name: /查\s*询/ }).click();
 }

@@ -47,7 +47,7 @@ test('/billprint: 作废 voids a cash top-up by a reversal; the receipt prints a
 
   await login(page);
   await page.goto('/billprint');
-  const form = page.locator('.ant-pro-query-filter').first();
+  const form = page.locator(':is(.ant-pro-query-filter, .light-table-search)').first();
   await form.getByLabel('票据号', { exact: true }).fill(topUp.receiptNo);
   await form.getByRole('button', { name: /查\s*询/ }).click();
   await page.getByTestId(`receipt-void-${topUp.receiptId}`).click();
@@ -120,7 +120,7 @@ test('/energy 扫码充值 at the counter: paid on the emulator\'s payer page, t
   });
   await login(page);
   await page.goto('/energy');
-  const form = page.locator('.ant-pro-query-filter').first();
+  const form = page.locator(':is(.ant-pro-query-filter, .light-table-search)').first();
   await form.getByLabel('房间', { exact: true }).fill(room.roomName);
   await form.getByRole('button', { name: /查\s*询/ }).click();
 

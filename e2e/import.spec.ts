@@ -13,7 +13,7 @@ test.slow();
 const stamp = String(Date.now());
 const tail = (n: number) => stamp.slice(-n);
 
-const rows = (page: Page) => page.locator('.ant-pro-table .ant-table-tbody tr.ant-table-row');
+const rows = (page: Page) => page.locator(':is(.ant-pro-table, .light-table) .ant-table-tbody tr.ant-table-row');
 
 /** The template with these rows written from row 3 (row 2 is the example), saved to a temporary file. */
 async function fill(template: string, data: Record<string, string>[], name: string) {
@@ -63,7 +63,7 @@ test('/recordsOwner: 导入 → template → preview with the row error → corr
   await dialog.getByRole('button', { name: /完\s*成/ }).click();
   await expect(dialog).toBeHidden();
 
-  const form = page.locator('.ant-pro-query-filter').first();
+  const form = page.locator(':is(.ant-pro-query-filter, .light-table-search)').first();
   await form.getByLabel('业主姓名', { exact: true }).fill(`导入`);
   await form.getByRole('button', { name: /查\s*询/ }).click();
   await expect(rows(page).filter({ hasText: a.业主姓名 })).toContainText(a.手机号码);

@@ -62,7 +62,7 @@ test('an offline collector\'s work order closes by itself when the collector com
   await openFromMenu(page, '增值服务', '业主诉求');
   await page.getByRole('tab', { name: '设备工单' }).click();
   // other device orders may fill the first page: find this one by its title
-  const search = page.locator('.ant-pro-query-filter').filter({ visible: true }).first();
+  const search = page.locator(':is(.ant-pro-query-filter, .light-table-search)').filter({ visible: true }).first();
   await search.getByLabel('关键字').fill(order!.title);
   await search.getByRole('button', { name: /查\s*询/ }).click();
   const row = page.locator('.ant-table-tbody tr.ant-table-row').filter({ hasText: order!.title });

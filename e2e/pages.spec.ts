@@ -152,6 +152,6 @@ test('market edition: one platform name, the market named on the home, and meter
   await expect(page.getByTestId('company-name').locator('..')).toHaveText(/^市场名称：/);
   await expect(page.locator('body')).not.toContainText('出租屋名称');
   await page.goto('/casualCopy');
-  await expect(page.locator('.ant-pro-table .ant-table-tbody tr.ant-table-row').first()).toBeVisible();
+  await expect(page.locator(':is(.ant-pro-table, .light-table) .ant-table-tbody tr.ant-table-row').first()).toBeVisible();
   await expect(page.locator('.ant-pagination-total-text')).toContainText(/总共\s*180\s*条/);
 });

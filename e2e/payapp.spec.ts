@@ -34,7 +34,7 @@ async function pickCompany(page: Page, name: string) {
 }
 
 async function searchName(page: Page, name: string) {
-  const form = page.locator('.ant-pro-query-filter').first();
+  const form = page.locator(':is(.ant-pro-query-filter, .light-table-search)').first();
   await form.getByLabel('账户名称', { exact: true }).fill(name);
   await form.getByRole('button', { name: /查\s*询/ }).click();
 }
@@ -89,7 +89,7 @@ test('/huifu: register an account, it opens with the collected balance, withdraw
   await expect(wd).toContainText('¥100.00');
   await expect(wd).toContainText('¥1.00');
   await expect(async () => {
-    await page.locator('.ant-pro-query-filter').first().getByRole('button', { name: /查\s*询/ }).click();
+    await page.locator(':is(.ant-pro-query-filter, .light-table-search)').first().getByRole('button', { name: /查\s*询/ }).click();
     await expect(wd).toContainText('提现成功', { timeout: 1000 });
   }).toPass({ timeout: 30_000 });
 });
