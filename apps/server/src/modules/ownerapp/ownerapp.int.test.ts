@@ -2,10 +2,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../../test/helpers.ts';
 import { addReadings, billingCompany, makeMeter, type BillingCompany } from '../billing/fixtures.ts';
 import { sweep } from '../billing/index.ts';
-import { freshKeys, publicOf } from '../payment/emulator/keys.ts';
-import { startEmulator, type Emulator } from '../payment/emulator/server.ts';
-import { alipay } from '../payment/providers/alipay.ts';
-import { wechatPay } from '../payment/providers/wechat.ts';
+import { freshKeys } from '../payment/emulator/keys.ts';
+import type { Emulator } from '../payment/emulator/server.ts';
+import { emulatedGateways, emulatorInto } from '../payment/emulated.test-util.ts';
 import type { Payments } from '../payment/index.ts';
 import { hashPassword } from '../auth/index.ts';
 import { EventBus } from '../realtime/index.ts';
@@ -42,27 +41,8 @@ const phoneLogin = async (p: string) => {
 };
 
 beforeAll(async () => {
-  em = await startEmulator({
-    keys,
-    deliver: async (url, headers, raw) => {
-      const r = await t.app.inject({ method: 'POST', url: new URL(url).pathname, headers, payload: raw });
-      return { status: r.statusCode, body: r.body };
-    },
-  });
-  const payments: Payments = {
-    ttlMs: 3600_000,
-    gateways: {
-      wechat: wechatPay({
-        mchid: keys.wechat.mchid, appid: keys.wechat.appid, serialNo: keys.wechat.serialNo, privateKey: keys.wechat.merchantKey,
-        platformSerial: keys.wechat.platformSerial, platformKey: publicOf(keys.wechat.platformKey), apiV3Key: keys.wechat.apiV3Key,
-        baseUrl: em.url, notifyUrl: 'http://127.0.0.1/wxpay/api/wxpay/notify',
-      }),
-      alipay: alipay({
-        appId: keys.alipay.appId, sellerId: keys.alipay.sellerId, privateKey: keys.alipay.appKey, alipayPublicKey: publicOf(keys.alipay.alipayKey),
-        gateway: `${em.url}/gateway.do`, notifyUrl: 'http://127.0.0.1/alipay/api/alipay/notify',
-      }),
-    },
-  };
+  em = await emulatorInto(keys, () => t);
+  const payments: Payments = { ttlMs: 3600_000, gateways: emulatedGateways(keys, em) };
   t = await testApp({ idleMinutes: 30, maxHours: 12, loginPerIp: 1000, loginPerAccount: 1000 }, { payments, bus });
   a = await billingCompany(t, { rooms: 3 });
   b = await billingCompany(t, { rooms: 1 });

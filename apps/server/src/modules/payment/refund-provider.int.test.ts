@@ -2,10 +2,9 @@ import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../../test/helpers.ts';
 import { balances, billingCompany, type BillingCompany } from '../billing/fixtures.ts';
-import { freshKeys, publicOf } from './emulator/keys.ts';
+import { freshKeys } from './emulator/keys.ts';
 import { startEmulator, wechatNotification, type Emulator } from './emulator/server.ts';
-import { alipay } from './providers/alipay.ts';
-import { wechatPay } from './providers/wechat.ts';
+import { emulatedGateways } from './emulated.test-util.ts';
 import { recoverRefunds } from './refund.ts';
 import type { Payments } from './service.ts';
 
@@ -49,20 +48,7 @@ beforeAll(async () => {
       return { status: r.statusCode, body: r.body };
     },
   });
-  payments = {
-    ttlMs: 3600_000,
-    gateways: {
-      wechat: wechatPay({
-        mchid: keys.wechat.mchid, appid: keys.wechat.appid, serialNo: keys.wechat.serialNo, privateKey: keys.wechat.merchantKey,
-        platformSerial: keys.wechat.platformSerial, platformKey: publicOf(keys.wechat.platformKey), apiV3Key: keys.wechat.apiV3Key,
-        baseUrl: em.url, notifyUrl: 'http://127.0.0.1/wxpay/api/wxpay/notify',
-      }),
-      alipay: alipay({
-        appId: keys.alipay.appId, sellerId: keys.alipay.sellerId, privateKey: keys.alipay.appKey, alipayPublicKey: publicOf(keys.alipay.alipayKey),
-        gateway: `${em.url}/gateway.do`, notifyUrl: 'http://127.0.0.1/alipay/api/alipay/notify',
-      }),
-    },
-  };
+  payments = { ttlMs: 3600_000, gateways: emulatedGateways(keys, em) };
   t = await testApp(undefined, { payments });
   a = await billingCompany(t, { rooms: 5 });
 });
