@@ -1,10 +1,8 @@
-import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appUrlFrom, openDb, type Db } from '../../../db/client.ts';
-import { OWNER_URL, testApp, type TestApp } from '../../../../test/helpers.ts';
+import type { TestApp } from '../../../../test/helpers.ts';
 import { makeCompany, makeRole, makeUser, uniq } from '../../../../test/factories.ts';
-import { sendQueued } from '../service.ts';
-import { emulatorSetup, providersFrom, startSmsEmulators, type SmsEmulators, type SmsSetup } from './setup.ts';
+import type { SmsEmulators } from './setup.ts';
+import { smsHarness, type SmsHarness } from './emulated.test-util.ts';
 
 // 短信余额: a company whose SMS credit is kept by the platform is charged per priced message when it is
 // handed to the provider; when the credit does not cover the next one it is held (余额不足, not sent)
@@ -12,26 +10,20 @@ import { emulatorSetup, providersFrom, startSmsEmulators, type SmsEmulators, typ
 // for good gets its charge back. Every movement is in the credit's own journal.
 
 let t: TestApp;
-let db: Db;
 let em: SmsEmulators;
-let sms: SmsSetup;
+let h: SmsHarness;
 let admin: string;
-const key = randomBytes(32);
 
 beforeAll(async () => {
-  db = openDb(appUrlFrom(OWNER_URL(), 'meter_app_test'), 3);
-  em = await startSmsEmulators(db, key, { aliyun: 0, tencent: 0 });
-  sms = emulatorSetup(key, em);
-  t = await testApp(undefined, { sms });
+  h = await smsHarness();
+  ({ t, em } = h);
   admin = await t.login('admin', 'admin123');
 });
 afterAll(async () => {
-  await t.close();
-  await em.close();
-  await db.close();
+  await h.close();
 });
 
-const send = () => sendQueued(db, providersFrom(db, sms, () => {}), { limit: 500, retryBaseMs: 300 });
+const send = () => h.send();
 const row = async (id: number) => (await t.owner.query(`SELECT * FROM notifications WHERE id = $1`, [id])).rows[0];
 const ok = (r: { status: number; body: { code: string; data: any } }) => {
   expect(r.body.code, JSON.stringify(r.body)).toBe('SUCCESS');

@@ -1,13 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appUrlFrom, openDb, type Db } from '../../../db/client.ts';
-import { OWNER_URL, testApp, type TestApp } from '../../../../test/helpers.ts';
+import type { Db } from '../../../db/client.ts';
+import type { TestApp } from '../../../../test/helpers.ts';
 import { makeCompany, makeRole, makeUser, uniq } from '../../../../test/factories.ts';
 import { SendError } from '../provider.ts';
-import { collectReceipts, sendQueued } from '../service.ts';
+import { collectReceipts } from '../service.ts';
 import { aliyunSms } from './aliyun.ts';
 import { tencentSms } from './tencent.ts';
-import { emulatorSetup, providersFrom, startSmsEmulators, type SmsEmulators, type SmsSetup } from './setup.ts';
+import { providersFrom, type SmsEmulators, type SmsSetup } from './setup.ts';
+import { smsHarness, type SmsHarness } from './emulated.test-util.ts';
 
 // 阿里云 and 腾讯云 SMS through their official SDKs against the local emulators, which check every
 // signature with the secret the company stored in /sms/config: a message is sent once, a retry after
@@ -19,21 +20,17 @@ let t: TestApp;
 let db: Db;
 let em: SmsEmulators;
 let sms: SmsSetup;
-const key = randomBytes(32);
+let h: SmsHarness;
 
 beforeAll(async () => {
-  db = openDb(appUrlFrom(OWNER_URL(), 'meter_app_test'), 3);
-  em = await startSmsEmulators(db, key, { aliyun: 0, tencent: 0 });
-  sms = emulatorSetup(key, em);
-  t = await testApp(undefined, { sms });
+  h = await smsHarness();
+  ({ t, db, em, sms } = h);
 });
 afterAll(async () => {
-  await t.close();
-  await em.close();
-  await db.close();
+  await h.close();
 });
 
-const send = () => sendQueued(db, providersFrom(db, sms, () => {}), { limit: 500, retryBaseMs: 300 });
+const send = () => h.send();
 
 /** A company with SMS price `priceFen`, a user who may configure its SMS, and their token. */
 async function company(priceFen = 7) {

@@ -1,11 +1,10 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { appUrlFrom, openDb, type Db } from '../../../db/client.ts';
-import { OWNER_URL, testApp, type TestApp } from '../../../../test/helpers.ts';
+import type { TestApp } from '../../../../test/helpers.ts';
 import { makeCompany, makeRole, makeUser, uniq } from '../../../../test/factories.ts';
 import { SendError } from '../provider.ts';
-import { sendQueued } from '../service.ts';
-import { emulatorSetup, providersFrom, startSmsEmulators, type SmsEmulators, type SmsSetup } from './setup.ts';
+import type { SmsEmulators, SmsSetup } from './setup.ts';
+import { smsHarness, type SmsHarness } from './emulated.test-util.ts';
 import { aliyunVoice, tencentVoice } from './voice.ts';
 
 // 语音通知 (notify type 2, channel phone) through 阿里云 Dyvmsapi SingleCallByTts and 腾讯云 VMS
@@ -15,24 +14,19 @@ import { aliyunVoice, tencentVoice } from './voice.ts';
 // on the log provider.
 
 let t: TestApp;
-let db: Db;
 let em: SmsEmulators;
 let sms: SmsSetup;
-const key = randomBytes(32);
+let h: SmsHarness;
 
 beforeAll(async () => {
-  db = openDb(appUrlFrom(OWNER_URL(), 'meter_app_test'), 3);
-  em = await startSmsEmulators(db, key, { aliyun: 0, tencent: 0 });
-  sms = emulatorSetup(key, em);
-  t = await testApp(undefined, { sms });
+  h = await smsHarness();
+  ({ t, em, sms } = h);
 });
 afterAll(async () => {
-  await t.close();
-  await em.close();
-  await db.close();
+  await h.close();
 });
 
-const send = () => sendQueued(db, providersFrom(db, sms, () => {}), { limit: 500, retryBaseMs: 300 });
+const send = () => h.send();
 const row = async (id: number) => (await t.owner.query(`SELECT * FROM notifications WHERE id = $1`, [id])).rows[0];
 
 async function company() {
