@@ -110,6 +110,7 @@ describe('TCP registration', () => {
 
   it('1,000 refused connections write a handful of WARN lines, not 1,000', async () => {
     const before = warnings.filter((w) => w.startsWith('设备注册被拒绝')).length;
+    const firstMinute = Math.floor(Date.now() / 60_000);
     let refused = 0;
     for (let batch = 0; batch < 10; batch++) {
       const answers = await Promise.all(Array.from({ length: 100 }, (_, i) => register(i % 2 ? `REG ${imei}\n` : 'GET / HTTP/1.1\n')));
@@ -118,7 +119,9 @@ describe('TCP registration', () => {
     expect(refused).toBe(1000);
     const lines = warnings.filter((w) => w.startsWith('设备注册被拒绝')).length - before;
     expect(lines).toBeGreaterThan(0);
-    expect(lines).toBeLessThanOrEqual(6); // 5 a minute (+1 summary if the minute turned)
+    // 5 a minute, and one summary line when a minute turns (a slow machine may take the 1,000 into a second minute)
+    const minutes = Math.floor(Date.now() / 60_000) - firstMinute + 1;
+    expect(lines).toBeLessThanOrEqual(6 * minutes);
     expect(fleet.collector(imei)!.online).toBe(true);
   });
 });
