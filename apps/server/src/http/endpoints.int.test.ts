@@ -1,8 +1,10 @@
-import { describe, expect, it } from 'vitest';
+import { afterAll, describe, expect, it } from 'vitest';
 import { z } from 'zod';
 import { ENDPOINTS, pathOf, wireTime } from '@meter/contracts';
 import { answerSerializer } from './routes.ts';
 import { fileApp } from '../../test/helpers.ts';
+import { freshKeys } from '../modules/payment/emulator/keys.ts';
+import { emulatedGateways, emulatorInto } from '../modules/payment/emulated.test-util.ts';
 
 // Issue 13 §1: every endpoint is declared once in packages/contracts and the server registers its
 // routes from the declarations. This test fails when a declaration is not registered, is registered
@@ -20,9 +22,14 @@ import { fileApp } from '../../test/helpers.ts';
 // options) and device (28: gather 7, device 8, focus 5, 8 dictionary option lists; POST device/list pages by its body and stays)
 // 3 after control (28), metering (11), payment (6; its two notify callbacks stay by hand) and payapp (10):
 // 55 moved onto declarations
-const NOT_YET_DECLARED = 3;
+// 4 with the WeChat refund notify (issue 14): like the pay notifies it reads the raw body its signature
+// covers. The app below has the payment gateways (the emulators), so the notify routes are all counted.
+const NOT_YET_DECLARED = 4;
 
-const t = await fileApp();
+const keys = freshKeys();
+const em = await emulatorInto(keys, () => t);
+const t = await fileApp(undefined, { payments: { ttlMs: 3600_000, gateways: emulatedGateways(keys, em) } });
+afterAll(() => em.close());
 
 const key = (method: string, path: string) => `${method} ${path}`;
 
