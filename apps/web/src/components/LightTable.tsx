@@ -214,7 +214,7 @@ export function LightTable<T extends Record<string, unknown>>(props: LightTableP
           width: c.width,
           fixed: c.fixed,
           align: c.align,
-          ellipsis: !!c.ellipsis && !c.copyable,
+          ellipsis: !!c.ellipsis,
           className: c.className,
           onCell: c.onCell,
           onHeaderCell: c.onHeaderCell as ColumnType<T>['onHeaderCell'],
@@ -224,7 +224,8 @@ export function LightTable<T extends Record<string, unknown>>(props: LightTableP
             let dom: ReactNode = c.valueType === 'option' ? null : cellText(c, text);
             if (c.copyable && dom !== '-') {
               dom = (
-                <Typography.Text style={{ margin: 0, padding: 0 }} copyable={{ text: String(text) }} ellipsis={!!c.ellipsis}>
+                // the column's CSS ellipsis clips it; Typography's own ellipsis would cut the text itself ("13995658...")
+                <Typography.Text style={{ margin: 0, padding: 0 }} copyable={{ text: String(text) }}>
                   {dom}
                 </Typography.Text>
               );
