@@ -1,6 +1,7 @@
 // Pay-application accounts end to end against the real server (demo seed, the worker's simulated
 // provider): the demo company's online payment is collected; a platform admin, inside the demo
-// company, registers an account on /huifu → the provider opens it and its balance shows → 提现 with
+// company, registers an account on /huifu → the provider opens it; the company's collecting account
+// (its oldest opened one, the demo's seeded 阳光物业汇付收款账户) shows the collected balance → 提现 with
 // the fee shown and a confirmation → the withdrawal is on /noteswithdraw (商户提现) and succeeds.
 import { expect, test, type Page } from '@playwright/test';
 import { DEMO, login, toast } from './helpers.ts';
@@ -39,7 +40,7 @@ async function searchName(page: Page, name: string) {
   await form.getByRole('button', { name: /查\s*询/ }).click();
 }
 
-test('/huifu: register an account, it opens with the collected balance, withdraw; /noteswithdraw lists the withdrawal', async ({ page }) => {
+test('/huifu: register an account, it opens; the collecting account holds the payment, withdraw; /noteswithdraw lists the withdrawal', async ({ page }) => {
   await login(page, ADMIN);
   await pickCompany(page, DEMO_COMPANY);
   await page.goto('/huifu');
@@ -66,13 +67,17 @@ test('/huifu: register an account, it opens with the collected balance, withdraw
     await expect(row.locator('[data-testid^="withdraw-"]')).toBeVisible({ timeout: 1000 });
   }).toPass({ timeout: 30_000 });
   await expect(row).toContainText('6217 **** **** 5678');
+  // a company's oldest opened account collects its online payments: in the demo that is the seeded
+  // 阳光物业汇付收款账户 (demo/payapp seed), which holds the ¥200 paid above
+  const collecting = '阳光物业汇付收款账户';
+  const crow = page.locator('.ant-table-row').filter({ hasText: collecting });
   await expect(async () => {
-    await searchName(page, name);
+    await searchName(page, collecting);
     // 可用余额: the collected ¥200 (and whatever else the demo company was paid online)
-    await expect(row).toContainText(/¥[1-9][\d,]*\.\d{2}/, { timeout: 1000 });
+    await expect(crow).toContainText(/¥[1-9][\d,]*\.\d{2}/, { timeout: 1000 });
   }).toPass({ timeout: 30_000 });
 
-  await row.locator('[data-testid^="withdraw-"]').click();
+  await crow.locator('[data-testid^="withdraw-"]').click();
   const dialog = page.getByRole('dialog');
   await expect(dialog.getByTestId('withdraw-balance')).not.toHaveText('¥0.00');
   await dialog.getByPlaceholder('如 100 或 100.50').fill('100');
@@ -85,7 +90,7 @@ test('/huifu: register an account, it opens with the collected balance, withdraw
   await page.getByRole('button', { name: /完\s*成/ }).click();
 
   await page.goto('/noteswithdraw');
-  const wd = page.locator('.ant-table-row').filter({ hasText: name }).first();
+  const wd = page.locator('.ant-table-row').filter({ hasText: collecting }).filter({ hasText: '¥100.00' }).first();
   await expect(wd).toContainText('¥100.00');
   await expect(wd).toContainText('¥1.00');
   await expect(async () => {
