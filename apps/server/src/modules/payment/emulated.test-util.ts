@@ -10,12 +10,16 @@ import type { Payments } from './service.ts';
 
 export const NOTIFY_URL = { wechat: 'http://127.0.0.1/wxpay/api/wxpay/notify', alipay: 'http://127.0.0.1/alipay/api/alipay/notify' };
 
-/** Starts the emulators; `app()` is the test app, built after them (it is only asked when a notification is delivered). */
-export function emulatorInto(keys: EmulatorKeys, app: () => TestApp, merchants?: EmulatorOptions['merchants']): Promise<Emulator> {
+/**
+ * Starts the emulators; `app()` is the test app, built after them (it is only asked when a notification is
+ * delivered). `lost(url)`: a notification to that URL is lost on the way (the emulator sees no answer).
+ */
+export function emulatorInto(keys: EmulatorKeys, app: () => TestApp, merchants?: EmulatorOptions['merchants'], lost?: (url: string) => boolean): Promise<Emulator> {
   return startEmulator({
     keys,
     merchants,
     deliver: async (url, headers, raw) => {
+      if (lost?.(url)) return { status: 0, body: 'lost' };
       const u = new URL(url);
       const r = await app().app.inject({ method: 'POST', url: u.pathname + u.search, headers, payload: raw });
       return { status: r.statusCode, body: r.body };

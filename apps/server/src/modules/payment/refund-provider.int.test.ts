@@ -3,8 +3,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../../test/helpers.ts';
 import { balances, billingCompany, type BillingCompany } from '../billing/fixtures.ts';
 import { freshKeys } from './emulator/keys.ts';
-import { startEmulator, wechatNotification, type Emulator } from './emulator/server.ts';
-import { emulatedGateways } from './emulated.test-util.ts';
+import { wechatNotification, type Emulator } from './emulator/server.ts';
+import { emulatedGateways, emulatorInto } from './emulated.test-util.ts';
 import { recoverRefunds } from './refund.ts';
 import type { Payments } from './service.ts';
 
@@ -40,14 +40,7 @@ const sendRefundNotify = (n: { headers: Record<string, string>; raw: string }) =
   t.app.inject({ method: 'POST', url: '/wxpay/api/wxpay/refundNotify', headers: n.headers, payload: n.raw });
 
 beforeAll(async () => {
-  em = await startEmulator({
-    keys,
-    deliver: async (url, headers, raw) => {
-      if (dropRefundNotify && url.includes('refundNotify')) return { status: 0, body: 'lost' };
-      const r = await t.app.inject({ method: 'POST', url: new URL(url).pathname, headers, payload: raw });
-      return { status: r.statusCode, body: r.body };
-    },
-  });
+  em = await emulatorInto(keys, () => t, undefined, (url) => dropRefundNotify && url.includes('refundNotify'));
   payments = { ttlMs: 3600_000, gateways: emulatedGateways(keys, em) };
   t = await testApp(undefined, { payments });
   a = await billingCompany(t, { rooms: 5 });
