@@ -123,6 +123,9 @@ export const RefundRow = z.object({
   createdByName: z.string(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
+  /** the 退款凭证 of a succeeded refund (/billprint); null until the provider confirmed it */
+  receiptId: z.number().nullable(),
+  receiptNo: z.string(),
   /** a repeated request answered with the first refund */
   duplicate: z.boolean().optional(),
 });

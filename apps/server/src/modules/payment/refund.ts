@@ -3,7 +3,7 @@ import { fenToYuan, type RefundInput } from '@meter/contracts';
 import { SYSTEM_SCOPE, type Db } from '../../db/client.ts';
 import type { Ctx } from '../../http/context.ts';
 import { notFound, refuse } from '../../http/errors.ts';
-import { afterBalanceChange, lockAccounts, moveOf, post, WALLET_LABELS, type Posting, type Wallet } from '../billing/index.ts';
+import { afterBalanceChange, lockAccounts, moveOf, post, receiptOf, WALLET_LABELS, type Posting, type Wallet } from '../billing/index.ts';
 import { AppError } from '../../http/errors.ts';
 import { NotifyRefused, RefundRefused, type Channel, type NotifyRequest, type PayGateway, type RefundAnswer } from './providers/gateway.ts';
 import * as repo from './repo.ts';
@@ -25,9 +25,11 @@ export const REFUND_STATUS_TEXT: Record<string, string> = { processing: '退款�
 const operatorName = (ctx: Ctx) => ctx.user.realName || ctx.user.username;
 
 function present(x: Record<string, unknown>, duplicate?: boolean) {
-  const { amountFen, ...rest } = x;
+  const { amountFen, receiptId, receiptNo, ...rest } = x;
   return {
     ...rest,
+    receiptId: receiptId == null ? null : Number(receiptId),
+    receiptNo: receiptNo == null ? '' : String(receiptNo),
     amount: fenToYuan(Number(amountFen)),
     statusText: REFUND_STATUS_TEXT[String(x.status)] ?? String(x.status),
     ...(duplicate !== undefined && { duplicate }),
@@ -126,6 +128,14 @@ export async function settleRefund(db: Db, outRefundNo: string, a: RefundAnswer)
     }
     if (a.status === 'SUCCESS') {
       await rrepo.finishRefund(tx, f.id, { status: 'success', providerRefundNo: a.refundId, providerMessage: '' });
+      // the 退款凭证 (/billprint, printable from /notesPay): once per refund, on its debit's journal row
+      if (f.journalId != null) {
+        await receiptOf(tx, {
+          companyId: p.companyId, journalId: f.journalId, ownerId: p.ownerId, roomId: p.roomId, kind: 'refund', payMethod: f.channel,
+          items: [{ item: `${WALLET_LABELS[p.wallet as Wallet]}退款（${CHANNEL_TEXT[f.channel] ?? f.channel}原路退回）`, amountFen: f.amountFen }],
+          memo: `订单号 ${f.outTradeNo}，退款单号 ${f.outRefundNo}：${f.reason}`, operatorName: f.createdByName || (CHANNEL_TEXT[f.channel] ?? f.channel),
+        });
+      }
       return { status: 'success', changed: true };
     }
     const posting: Posting = {
