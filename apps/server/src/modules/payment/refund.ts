@@ -150,6 +150,37 @@ export async function settleRefund(db: Db, outRefundNo: string, a: RefundAnswer)
   });
 }
 
+/**
+ * 重新查询/重发 of a refund still 处理中 (its answer or notify lost): the provider is asked first. Its answer
+ * settles the refund (success, failed → the debit back, or still processing); a provider with no record of
+ * it never got it, so it is sent again with the same out_refund_no — both providers refund once per
+ * out_refund_no / out_request_no, so a repeat (or two clicks at once) refunds once. A settled refund
+ * answers as it is, with nothing asked.
+ */
+export async function retryRefund(ctx: Ctx, pay: Payments, outRefundNo: string) {
+  const f = await ctx.tx((tx) => rrepo.lockRefund(tx, outRefundNo, false));
+  if (!f) throw notFound('退款记录');
+  const order = await visibleOrder(ctx, f.outTradeNo, f.channel as Channel);
+  ctx.audit.target = `${CHANNEL_TEXT[f.channel] ?? f.channel}退款 ${outRefundNo} 重新查询`;
+  if (f.status === 'processing') {
+    const gateway = await gatewayOf(ctx.db, pay, f.channel as Channel, order.merchantCompanyId);
+    const totalFen = await ctx.tx(async (tx) => (await repo.lockPayment(tx, f.outTradeNo))?.amountFen ?? 0);
+    const resend = () => sendRefund(ctx.db, gateway, { outTradeNo: f.outTradeNo, outRefundNo, refundFen: f.amountFen, totalFen, reason: f.reason });
+    if (!gateway) await resend();
+    else {
+      let known: RefundAnswer | null;
+      try {
+        known = await gateway.refundQuery({ outTradeNo: f.outTradeNo, outRefundNo });
+      } catch (e) {
+        throw refuse('PAY_PROVIDER_ERROR', `查询${CHANNEL_TEXT[f.channel] ?? ''}退款失败，请稍后重试（${(e as Error).message}）`);
+      }
+      if (known) await settleRefund(ctx.db, outRefundNo, known);
+      else await resend();
+    }
+  }
+  return present(await ctx.tx((tx) => rrepo.refundRow(tx, f.id)));
+}
+
 /** The refunds of an order (the refund dialog). */
 export async function refundsOf(ctx: Ctx, outTradeNo: string) {
   const order = await visibleOrder(ctx, outTradeNo);
