@@ -183,4 +183,23 @@ describe('online refunds at the providers (emulators)', () => {
     const bad = await t.call(a.token, { method: 'POST', url: '/wxpay/api/wxpay/refundRetry', payload: { outRefundNo: 'x' } });
     expect(JSON.stringify(bad.body)).toContain('退款单号格式不正确');
   });
+
+  it('重新查询/重发 of an Alipay refund lost on the way: alipay.trade.fastpay.refund.query finds nothing → sent again (same out_request_no), refunded synchronously, once', async () => {
+    const no = await paidOrder('alipay', a.rooms[2], '9.00');
+    const gw = payments.gateways.alipay!;
+    const sent = vi.spyOn(gw, 'refund');
+    sent.mockRejectedValueOnce(new Error('ETIMEDOUT'));
+    const r = ok(await refund('alipay', no, '4'));
+    expect(r.status).toBe('processing');
+    const x = ok(await t.call(a.token, { method: 'POST', url: '/wxpay/api/wxpay/refundRetry', payload: { outRefundNo: r.outRefundNo } }));
+    expect(x).toMatchObject({ status: 'success', receiptId: expect.any(Number) });
+    expect(sent).toHaveBeenCalledTimes(2);
+    expect(sent.mock.calls[1][0]).toMatchObject({ outRefundNo: r.outRefundNo, refundFen: 400 });
+    // again: settled, nothing sent
+    ok(await t.call(a.token, { method: 'POST', url: '/wxpay/api/wxpay/refundRetry', payload: { outRefundNo: r.outRefundNo } }));
+    expect(sent).toHaveBeenCalledTimes(2);
+    sent.mockRestore();
+    expect(await kinds(no)).toEqual(['prepay:900', 'refund:-400']);
+    expect(await gw.refundQuery({ outTradeNo: no, outRefundNo: r.outRefundNo })).toMatchObject({ status: 'SUCCESS' });
+  });
 });
