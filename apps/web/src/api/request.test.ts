@@ -142,6 +142,33 @@ describe('duplicate non-GET requests', () => {
     expect(fetchMock).toHaveBeenCalledTimes(2);
   });
 
+  it('a request that got no response (network error) clears its mark at once: the retry is sent', async () => {
+    vi.useFakeTimers();
+    fetchMock.mockRejectedValueOnce(new TypeError('Failed to fetch'));
+    fetchMock.mockImplementation(async () => json({ code: 'SUCCESS', message: '', data: { id: 5 } }));
+    await expect(request('POST', '/save', { data: { x: 1 } })).rejects.toMatchObject({ code: 'NETWORK' });
+    await expect(request('POST', '/save', { data: { x: 1 } })).resolves.toEqual({ id: 5 });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+    expect(toast.warning).not.toHaveBeenCalledWith(MSG_DUPLICATE);
+  });
+
+  it('a body with its own requestId is deduplicated only while in flight: right after the answer the same request is sent (the server answers it idempotently)', async () => {
+    vi.useFakeTimers();
+    const body = { outTradeNo: 'WX1', amount: '5', reason: '退回', requestId: 'web12345678' };
+    let resolve!: (r: Response) => void;
+    fetchMock.mockImplementationOnce(() => new Promise<Response>((r) => (resolve = r)));
+    const first = request('POST', '/wxpay/api/wxpay/refund', { data: body });
+    // a double click while the first is in flight: not sent
+    await expect(request('POST', '/wxpay/api/wxpay/refund', { data: body })).rejects.toMatchObject({ code: 'DUPLICATE' });
+    expect(fetchMock).toHaveBeenCalledTimes(1);
+    resolve(json({ code: 'PAY_PROVIDER_ERROR', message: '支付平台繁忙' }));
+    await expect(first).rejects.toThrow('支付平台繁忙');
+    // retried at once (no 500 ms window): sent, and the server's answer comes back
+    fetchMock.mockImplementationOnce(async () => json({ code: 'SUCCESS', message: '', data: { id: 9, duplicate: true } }));
+    await expect(request('POST', '/wxpay/api/wxpay/refund', { data: body })).resolves.toEqual({ id: 9, duplicate: true });
+    expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
   it('different bodies, different URLs and GETs are not duplicates', async () => {
     const pending = () => new Promise<Response>(() => {});
     fetchMock.mockImplementation(pending);

@@ -4,7 +4,10 @@
 // - HTTP 401 → error toast 登录状态过期，请重新登录, session cleared, go to /login;
 // - other HTTP errors → error toast with the server message, rejected with 请求失败;
 // - a non-GET request identical (method + url + body) to one in flight → 请勿重复操作, not sent;
-//   the mark clears 500 ms after the response.
+//   the mark clears 500 ms after the response (a double click sends one request). Two exceptions,
+//   so that a retry reaches the server, whose idempotent answer is the one that counts: a request
+//   that got no response (network error) clears its mark at once; a request carrying its own
+//   request id (body `requestId`, the server's idempotency key) is marked only while in flight.
 // Every request carries `Authorization: <token>`. No timeout (SPEC §9: effectively unlimited).
 
 import { SUCCESS } from '@meter/contracts';
@@ -219,6 +222,8 @@ export async function request<T = unknown>(method: Method, url: string, options:
   }
 
   let mark: string | null = null;
+  // a body with its own request id: the server answers a repeat idempotently, so no window after the response
+  const keyed = data != null && typeof data === 'object' && !form && typeof (data as { requestId?: unknown }).requestId === 'string';
   // uploads are not deduplicated: two files sent at once are two requests (their bodies differ)
   if (method !== 'GET' && !form) {
     mark = `${method} ${fullUrl} ${typeof body === 'string' ? body : ''}`;
@@ -228,11 +233,11 @@ export async function request<T = unknown>(method: Method, url: string, options:
     }
     inflight.add(mark);
   }
-  const release = () => {
-    if (mark) {
-      const m = mark;
-      setTimeout(() => inflight.delete(m), DEDUPE_CLEAR_MS);
-    }
+  const release = (answered: boolean) => {
+    if (!mark) return;
+    const m = mark;
+    if (!answered || keyed) inflight.delete(m);
+    else setTimeout(() => inflight.delete(m), DEDUPE_CLEAR_MS);
   };
 
   let res: Response;
@@ -240,12 +245,12 @@ export async function request<T = unknown>(method: Method, url: string, options:
     const held = method === 'GET' ? takePrefetched(fullUrl) : undefined;
     res = await (held ?? config.fetch(fullUrl, { method, headers: headers(typeof body === 'string'), body }));
   } catch {
-    release();
+    release(false);
     if (!silent) config.toast.error('网络连接失败，请检查网络');
     throw new ApiError(MSG_FAILED, 'NETWORK');
   }
   const parsed = await readBody(res);
-  release();
+  release(true);
 
   if (res.status === 401) throw unauthorized(silent);
   if (!res.ok) {

@@ -107,6 +107,11 @@ export const RefundBody = z.object({
 });
 export type RefundInput = z.infer<typeof RefundBody>;
 
+/** 重新查询/重发 of a refund still 处理中: its out_refund_no (the order number + R + the request id). */
+export const RefundRetryBody = z.object({
+  outRefundNo: z.string({ error: '请选择退款记录' }).trim().regex(/^[A-Z]{2,3}\d{22}R[A-Za-z0-9_-]{8,32}$/, '退款单号格式不正确'),
+});
+
 /** An online refund: processing (sent, the provider's answer pending) | success | failed (the debit reversed). */
 export const RefundRow = z.object({
   id: z.number(),
@@ -123,6 +128,9 @@ export const RefundRow = z.object({
   createdByName: z.string(),
   createdAt: z.string(),
   finishedAt: z.string().nullable(),
+  /** the 退款凭证 of a succeeded refund (/billprint); null until the provider confirmed it */
+  receiptId: z.number().nullable(),
+  receiptNo: z.string(),
   /** a repeated request answered with the first refund */
   duplicate: z.boolean().optional(),
 });
@@ -158,6 +166,10 @@ export const paymentEndpoints = {
   }),
   refundAlipay: endpoint({
     method: 'POST', path: '/alipay/api/alipay/refund', summary: '支付宝订单退款（全额或部分，原路退回）', perm: refundOp, query: company, body: RefundBody, response: RefundRow, tags,
+  }),
+  refundRetry: endpoint({
+    method: 'POST', path: '/wxpay/api/wxpay/refundRetry', summary: '重新查询/重发处理中的退款（向支付平台查询并结清；平台无此退款时以同一退款单号重发）', perm: refundOp, query: company,
+    body: RefundRetryBody, response: RefundRow, tags,
   }),
   refunds: endpoint({ method: 'GET', path: '/wxpay/api/wxpay/refunds', summary: '在线支付订单的退款记录', perm: payRead, query: TradeQuery, response: z.array(RefundRow), tags }),
   simulateAlipay: endpoint({

@@ -32,7 +32,7 @@ export const reconcileRows = pgTable('reconcile_rows', {
   /** our order's amount, 分 */
   ourFen: bigint('our_fen', { mode: 'number' }),
   /** our order's status when reconciled: paid | created | closed | '' (no order) */
-  ourStatus: varchar('our_status', { length: 16 }).notNull().default(''),
+  ourStatus: varchar('our_status', { length: 24 }).notNull().default(''),
   /** matched | missing_here | missing_there | amount_differs */
   outcome: varchar('outcome', { length: 16 }).notNull(),
   /** 补单: credited by the follow-up from this row */

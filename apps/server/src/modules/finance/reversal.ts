@@ -29,6 +29,7 @@ export async function voidReceipt(ctx: Ctx, b: { receiptId: number; reason: stri
       throw refuse('NOT_VOIDABLE', `${RECEIPT_TEXT[target.receiptKind] ?? target.receiptKind}票据不能作废${target.receiptKind === 'business' ? '，请按项目办理退费' : ''}`);
     }
     if (target.refType === 'payment') throw refuse('NOT_VOIDABLE', '线上支付的票据不能作废，请通过原支付渠道退款');
+    if (target.refType === 'payRefund') throw refuse('NOT_VOIDABLE', '线上退款的凭证不能作废：款项已由支付平台原路退回');
     // no closing may commit between this check and the reversal row (the closing waits for this transaction)
     await repo.holdDays(tx, target.companyId);
     const closed = await repo.dayClosed(tx, target.companyId, target.businessDay, target.operatorId);

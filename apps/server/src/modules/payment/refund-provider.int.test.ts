@@ -1,5 +1,5 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { testApp, type TestApp } from '../../../test/helpers.ts';
 import { balances, billingCompany, type BillingCompany } from '../billing/fixtures.ts';
 import { freshKeys } from './emulator/keys.ts';
@@ -135,5 +135,71 @@ describe('online refunds at the providers (emulators)', () => {
     expect(await payments.gateways.alipay!.refundQuery({ outTradeNo: no, outRefundNo: `${no}Rnone0000` })).toBeNull();
     expect((await refund('alipay', no, '24.51')).body.code).toBe('REFUND_EXCEEDS');
     expect((await balances(t.owner, a.owners[4])).electric.balance).toBe(2450);
+  });
+
+  it('重新查询/重发: a refund whose request never reached WeChat is sent again with the same out_refund_no and refunded once; repeats change nothing', async () => {
+    const no = await paidOrder('wechat', a.rooms[0], '8.00');
+    const gw = payments.gateways.wechat!;
+    const sent = vi.spyOn(gw, 'refund');
+    sent.mockRejectedValueOnce(new Error('socket hang up'));
+    const r = ok(await refund('wechat', no, '3'));
+    expect(r).toMatchObject({ status: 'processing', receiptId: null });
+    expect(r.providerMessage).toContain('支付平台未应答');
+    expect(await gw.refundQuery({ outTradeNo: no, outRefundNo: r.outRefundNo })).toBeNull();
+    // asked: WeChat has no such refund → re-sent (same out_refund_no); two clicks at once refund once
+    const both = await Promise.all([0, 1].map(() => t.call(a.token, { method: 'POST', url: '/wxpay/api/wxpay/refundRetry', payload: { outRefundNo: r.outRefundNo } })));
+    for (const x of both) expect(ok(x).outRefundNo).toBe(r.outRefundNo);
+    expect(sent.mock.calls.length).toBeGreaterThanOrEqual(2);
+    expect(sent.mock.calls.slice(1).every(([o]) => o.outRefundNo === r.outRefundNo && o.refundFen === 300)).toBe(true);
+    await em.idle();
+    expect(await refundOf(r.outRefundNo)).toMatchObject({ status: 'success', reversal_journal_id: null });
+    expect(await gw.refundQuery({ outTradeNo: no, outRefundNo: r.outRefundNo })).toMatchObject({ status: 'SUCCESS' });
+    expect(await kinds(no)).toEqual(['prepay:800', 'refund:-300']);
+    // settled: answered as it is, nothing asked or sent again
+    const calls = sent.mock.calls.length;
+    const again = ok(await t.call(a.token, { method: 'POST', url: '/wxpay/api/wxpay/refundRetry', payload: { outRefundNo: r.outRefundNo } }));
+    expect(again).toMatchObject({ status: 'success', receiptId: expect.any(Number) });
+    expect(sent.mock.calls.length).toBe(calls);
+    sent.mockRestore();
+    expect((await balances(t.owner, a.owners[0])).electric.balance).toBe(1000 + 500);
+  });
+
+  it('重新查询: a refund WeChat has (its notify lost) is settled from the query, not sent again; unknown or another company\'s refund is 404', async () => {
+    const no = await paidOrder('wechat', a.rooms[1], '6.00');
+    dropRefundNotify = true;
+    const r = ok(await refund('wechat', no, '6'));
+    await em.idle();
+    dropRefundNotify = false;
+    expect((await refundOf(r.outRefundNo)).status).toBe('processing');
+    const sent = vi.spyOn(payments.gateways.wechat!, 'refund');
+    const x = ok(await t.call(a.token, { method: 'POST', url: '/wxpay/api/wxpay/refundRetry', payload: { outRefundNo: r.outRefundNo } }));
+    expect(x).toMatchObject({ status: 'success', statusText: '已退款' });
+    expect(sent).not.toHaveBeenCalled();
+    sent.mockRestore();
+    expect(await kinds(no)).toEqual(['prepay:600', 'refund:-600']);
+    expect((await t.call(a.token, { method: 'POST', url: '/wxpay/api/wxpay/refundRetry', payload: { outRefundNo: `${no}Rnone00000` } })).status).toBe(404);
+    const other = await billingCompany(t, { rooms: 1 });
+    expect((await t.call(other.token, { method: 'POST', url: '/wxpay/api/wxpay/refundRetry', payload: { outRefundNo: r.outRefundNo } })).status).toBe(404);
+    const bad = await t.call(a.token, { method: 'POST', url: '/wxpay/api/wxpay/refundRetry', payload: { outRefundNo: 'x' } });
+    expect(JSON.stringify(bad.body)).toContain('退款单号格式不正确');
+  });
+
+  it('重新查询/重发 of an Alipay refund lost on the way: alipay.trade.fastpay.refund.query finds nothing → sent again (same out_request_no), refunded synchronously, once', async () => {
+    const no = await paidOrder('alipay', a.rooms[2], '9.00');
+    const gw = payments.gateways.alipay!;
+    const sent = vi.spyOn(gw, 'refund');
+    sent.mockRejectedValueOnce(new Error('ETIMEDOUT'));
+    const r = ok(await refund('alipay', no, '4'));
+    expect(r.status).toBe('processing');
+    const x = ok(await t.call(a.token, { method: 'POST', url: '/wxpay/api/wxpay/refundRetry', payload: { outRefundNo: r.outRefundNo } }));
+    expect(x).toMatchObject({ status: 'success', receiptId: expect.any(Number) });
+    expect(sent).toHaveBeenCalledTimes(2);
+    expect(sent.mock.calls[1][0]).toMatchObject({ outRefundNo: r.outRefundNo, refundFen: 400 });
+    // again: settled, nothing sent
+    ok(await t.call(a.token, { method: 'POST', url: '/wxpay/api/wxpay/refundRetry', payload: { outRefundNo: r.outRefundNo } }));
+    expect(sent).toHaveBeenCalledTimes(2);
+    sent.mockRestore();
+    expect(await kinds(no)).toEqual(['prepay:900', 'refund:-400']);
+    expect(await gw.refundQuery({ outTradeNo: no, outRefundNo: r.outRefundNo })).toMatchObject({ status: 'SUCCESS' });
   });
 });

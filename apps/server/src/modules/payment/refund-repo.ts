@@ -15,12 +15,13 @@ export interface RefundRecord {
   reason: string;
   status: string;
   journalId: number | null;
+  createdByName: string;
 }
 
 const record = (x: Record<string, unknown>): RefundRecord => ({
   id: Number(x.id), companyId: Number(x.company_id), paymentId: Number(x.payment_id), channel: String(x.channel), outTradeNo: String(x.out_trade_no),
   outRefundNo: String(x.out_refund_no), amountFen: Number(x.amount_fen), reason: String(x.reason), status: String(x.status),
-  journalId: x.journal_id == null ? null : Number(x.journal_id),
+  journalId: x.journal_id == null ? null : Number(x.journal_id), createdByName: String(x.created_by_name ?? ''),
 });
 
 /** The refund of this out_refund_no (visible in the transaction's scope), locked (lock: lock its order first). */
@@ -63,7 +64,9 @@ export async function finishRefund(tx: Tx, id: number, f: { status: string; prov
 const columns = sql`
   f.id, f.out_trade_no AS "outTradeNo", f.out_refund_no AS "outRefundNo", f.channel, f.amount_fen AS "amountFen", f.reason, f.status,
   f.provider_refund_no AS "providerRefundNo", f.provider_message AS "providerMessage", f.created_by_name AS "createdByName",
-  ${localTime(sql`f.created_at`)} AS "createdAt", ${localTime(sql`f.finished_at`)} AS "finishedAt"`;
+  ${localTime(sql`f.created_at`)} AS "createdAt", ${localTime(sql`f.finished_at`)} AS "finishedAt",
+  (SELECT r.id FROM receipts r WHERE r.journal_id = f.journal_id AND f.status = 'success') AS "receiptId",
+  (SELECT r.no FROM receipts r WHERE r.journal_id = f.journal_id AND f.status = 'success') AS "receiptNo"`;
 
 export async function refundRow(tx: Tx, id: number) {
   const r = await tx.execute(sql`SELECT ${columns} FROM payment_refunds f WHERE f.id = ${id}`);

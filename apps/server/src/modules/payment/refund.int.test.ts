@@ -109,4 +109,38 @@ describe('online refunds (simulated provider)', () => {
     // a bad amount or no reason: a field error
     expect((await call(a.token, 'POST', '/wxpay/api/wxpay/refund', { outTradeNo: no, amount: '1', reason: '', requestId: rid() })).status).toBe(400);
   });
+
+  it('a succeeded refund has a 退款凭证: listed on /billprint, its detail in words, printable; never voidable', async () => {
+    const no = await paidOrder(a.rooms[0], '12.34');
+    const req = rid();
+    const r = ok(await refund(no, '12.34', req));
+    expect(r.status).toBe('success');
+    expect(r.receiptId).toEqual(expect.any(Number));
+    expect(r.receiptNo).toMatch(/^SJ\d{16}$/);
+    // the order's refund list names it too
+    expect(ok(await call(a.token, 'GET', `/wxpay/api/wxpay/refunds?outTradeNo=${no}`))[0]).toMatchObject({ receiptId: r.receiptId, receiptNo: r.receiptNo });
+    // listed where receipts are, as a refund in the channel
+    const listed = ok(await call(a.token, 'GET', `/yewu/api/BillPrinting/List?index=1&size=20&no=${r.receiptNo}`));
+    expect(listed).toHaveLength(1);
+    expect(listed[0]).toMatchObject({ id: r.receiptId, no: r.receiptNo, kind: 'refund', payMethod: 'wechat', amount: '12.34' });
+    const detail = ok(await call(a.token, 'GET', `/yewu/api/BillPrinting/Detail?id=${r.receiptId}`));
+    expect(detail).toMatchObject({ no: r.receiptNo, kind: 'refund', amount: '12.34', amountChinese: '壹拾贰元叁角肆分', kindText: expect.any(String) });
+    expect(detail.items).toEqual([{ item: '电费退款（微信支付原路退回）', amount: '12.34' }]);
+    // printed (the print count)
+    ok(await call(a.token, 'POST', `/yewu/api/BillPrinting/Print/${r.receiptId}`));
+    // the same request again: the same receipt, no second one
+    expect(ok(await refund(no, '12.34', req))).toMatchObject({ duplicate: true, receiptId: r.receiptId });
+    expect(Number((await t.owner.query(`SELECT count(*) AS n FROM receipts WHERE kind = 'refund' AND memo LIKE $1`, [`%${no}%`])).rows[0].n)).toBe(1);
+    // the money left through the provider: its receipt is not voided at the counter
+    const v = await call(a.token, 'POST', '/yewu/api/BillPrinting/Void', { receiptId: r.receiptId, reason: '测试作废' });
+    expect(v.body.code).toBe('NOT_VOIDABLE');
+    expect(v.body.message).toContain('线上退款的凭证不能作废');
+  });
+
+  it('a refund still processing has no receipt yet', async () => {
+    const no = await paidOrder(a.rooms[1], '5.00');
+    const r = ok(await refund(no, '1'));
+    await t.owner.query(`UPDATE payment_refunds SET status = 'processing' WHERE out_refund_no = $1`, [r.outRefundNo]);
+    expect(ok(await call(a.token, 'GET', `/wxpay/api/wxpay/refunds?outTradeNo=${no}`))[0]).toMatchObject({ status: 'processing', receiptId: null, receiptNo: '' });
+  });
 });

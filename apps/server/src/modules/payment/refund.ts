@@ -3,7 +3,7 @@ import { fenToYuan, type RefundInput } from '@meter/contracts';
 import { SYSTEM_SCOPE, type Db } from '../../db/client.ts';
 import type { Ctx } from '../../http/context.ts';
 import { notFound, refuse } from '../../http/errors.ts';
-import { afterBalanceChange, lockAccounts, moveOf, post, WALLET_LABELS, type Posting, type Wallet } from '../billing/index.ts';
+import { afterBalanceChange, lockAccounts, moveOf, post, receiptOf, WALLET_LABELS, type Posting, type Wallet } from '../billing/index.ts';
 import { AppError } from '../../http/errors.ts';
 import { NotifyRefused, RefundRefused, type Channel, type NotifyRequest, type PayGateway, type RefundAnswer } from './providers/gateway.ts';
 import * as repo from './repo.ts';
@@ -25,9 +25,11 @@ export const REFUND_STATUS_TEXT: Record<string, string> = { processing: '退款�
 const operatorName = (ctx: Ctx) => ctx.user.realName || ctx.user.username;
 
 function present(x: Record<string, unknown>, duplicate?: boolean) {
-  const { amountFen, ...rest } = x;
+  const { amountFen, receiptId, receiptNo, ...rest } = x;
   return {
     ...rest,
+    receiptId: receiptId == null ? null : Number(receiptId),
+    receiptNo: receiptNo == null ? '' : String(receiptNo),
     amount: fenToYuan(Number(amountFen)),
     statusText: REFUND_STATUS_TEXT[String(x.status)] ?? String(x.status),
     ...(duplicate !== undefined && { duplicate }),
@@ -126,6 +128,14 @@ export async function settleRefund(db: Db, outRefundNo: string, a: RefundAnswer)
     }
     if (a.status === 'SUCCESS') {
       await rrepo.finishRefund(tx, f.id, { status: 'success', providerRefundNo: a.refundId, providerMessage: '' });
+      // the 退款凭证 (/billprint, printable from /notesPay): once per refund, on its debit's journal row
+      if (f.journalId != null) {
+        await receiptOf(tx, {
+          companyId: p.companyId, journalId: f.journalId, ownerId: p.ownerId, roomId: p.roomId, kind: 'refund', payMethod: f.channel,
+          items: [{ item: `${WALLET_LABELS[p.wallet as Wallet]}退款（${CHANNEL_TEXT[f.channel] ?? f.channel}原路退回）`, amountFen: f.amountFen }],
+          memo: `订单号 ${f.outTradeNo}，退款单号 ${f.outRefundNo}：${f.reason}`, operatorName: f.createdByName || (CHANNEL_TEXT[f.channel] ?? f.channel),
+        });
+      }
       return { status: 'success', changed: true };
     }
     const posting: Posting = {
@@ -138,6 +148,37 @@ export async function settleRefund(db: Db, outRefundNo: string, a: RefundAnswer)
     await rrepo.finishRefund(tx, f.id, { status: 'failed', providerRefundNo: a.refundId, providerMessage: a.message ?? '支付平台退款失败', reversalJournalId: r.journalId });
     return { status: 'failed', changed: true };
   });
+}
+
+/**
+ * 重新查询/重发 of a refund still 处理中 (its answer or notify lost): the provider is asked first. Its answer
+ * settles the refund (success, failed → the debit back, or still processing); a provider with no record of
+ * it never got it, so it is sent again with the same out_refund_no — both providers refund once per
+ * out_refund_no / out_request_no, so a repeat (or two clicks at once) refunds once. A settled refund
+ * answers as it is, with nothing asked.
+ */
+export async function retryRefund(ctx: Ctx, pay: Payments, outRefundNo: string) {
+  const f = await ctx.tx((tx) => rrepo.lockRefund(tx, outRefundNo, false));
+  if (!f) throw notFound('退款记录');
+  const order = await visibleOrder(ctx, f.outTradeNo, f.channel as Channel);
+  ctx.audit.target = `${CHANNEL_TEXT[f.channel] ?? f.channel}退款 ${outRefundNo} 重新查询`;
+  if (f.status === 'processing') {
+    const gateway = await gatewayOf(ctx.db, pay, f.channel as Channel, order.merchantCompanyId);
+    const totalFen = await ctx.tx(async (tx) => (await repo.lockPayment(tx, f.outTradeNo))?.amountFen ?? 0);
+    const resend = () => sendRefund(ctx.db, gateway, { outTradeNo: f.outTradeNo, outRefundNo, refundFen: f.amountFen, totalFen, reason: f.reason });
+    if (!gateway) await resend();
+    else {
+      let known: RefundAnswer | null;
+      try {
+        known = await gateway.refundQuery({ outTradeNo: f.outTradeNo, outRefundNo });
+      } catch (e) {
+        throw refuse('PAY_PROVIDER_ERROR', `查询${CHANNEL_TEXT[f.channel] ?? ''}退款失败，请稍后重试（${(e as Error).message}）`);
+      }
+      if (known) await settleRefund(ctx.db, outRefundNo, known);
+      else await resend();
+    }
+  }
+  return present(await ctx.tx((tx) => rrepo.refundRow(tx, f.id)));
 }
 
 /** The refunds of an order (the refund dialog). */

@@ -39,6 +39,7 @@ export default function paymentRoutes(app: FastifyInstance, pay: payment.Payment
   // 退款 (refund.ts)
   r.endpoint(P.refundWechat, ({ body }, ctx) => refund.refundPayment(ctx, pay, 'wechat', body));
   r.endpoint(P.refundAlipay, ({ body }, ctx) => refund.refundPayment(ctx, pay, 'alipay', body));
+  r.endpoint(P.refundRetry, ({ body }, ctx) => refund.retryRefund(ctx, pay, body.outRefundNo));
   r.endpoint(P.refunds, ({ query }, ctx) => refund.refundsOf(ctx, query.outTradeNo));
   r.endpoint(P.simulateWechat, ({ body }, ctx) => payment.simulatePaid(ctx, pay, 'wechat', body.outTradeNo));
   r.endpoint(P.simulateAlipay, ({ body }, ctx) => payment.simulatePaid(ctx, pay, 'alipay', body.outTradeNo));

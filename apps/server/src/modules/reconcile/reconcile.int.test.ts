@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import ExcelJS from 'exceljs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../../test/helpers.ts';
@@ -179,6 +180,56 @@ describe('支付平台对账 of refund rows', { timeout: 60_000 }, () => {
     // re-run: one row per refund still
     ok(await run(a));
     expect(Number((await t.owner.query(`SELECT count(*) AS n FROM reconcile_rows WHERE kind = 'refund' AND out_trade_no = $1`, [no])).rows[0].n)).toBe(2);
+  });
+});
+
+describe('支付平台对账 export of refund rows', { timeout: 60_000 }, () => {
+  it('the .xlsx has 类型 and 退款单号 columns: refund rows 已匹配, 金额不符, 本地缺单 and 平台缺单 read back from the file', async () => {
+    const no = await order(a, 'wechat', '40.00');
+    await em.pay(no);
+    const refund = async (amount: string, tag: string) =>
+      ok(await t.call(a.token, { method: 'POST', url: '/wxpay/api/wxpay/refund', payload: { outTradeNo: no, amount, reason: '导出测试', requestId: `x${tag}${Date.now()}` } })).outRefundNo as string;
+    const matched = await refund('1.00', 'm');
+    const differs = await refund('2.00', 'd');
+    const here = await refund('3.00', 'h');
+    await em.idle();
+    // our records disagree with the provider's statement: another amount; still processing here;
+    // and a success here the provider never had (平台缺单)
+    await t.owner.query(`UPDATE payment_refunds SET amount_fen = 210 WHERE out_refund_no = $1`, [differs]);
+    await t.owner.query(`UPDATE payment_refunds SET status = 'processing' WHERE out_refund_no = $1`, [here]);
+    const there = `${no}Rthere0001`;
+    await t.owner.query(`
+      INSERT INTO payment_refunds (company_id, payment_id, channel, out_trade_no, out_refund_no, amount_fen, reason, status, finished_at)
+      SELECT company_id, payment_id, channel, out_trade_no, $2, 400, '导出测试', 'success', now() FROM payment_refunds WHERE out_refund_no = $1`, [matched, there]);
+    ok(await run(a));
+    const x = await t.app.inject({ method: 'GET', url: `/yewu/api/Reconcile/Export?day=${today}&channel=wechat`, headers: { authorization: `Bearer ${a.token}` } });
+    expect(x.statusCode, x.body.slice(0, 200)).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(x.rawPayload as unknown as ArrayBuffer);
+    const ws = wb.worksheets[0];
+    const cells = (r: number) => Array.from({ length: ws.columnCount }, (_, i) => ws.getRow(r).getCell(i + 1).value ?? '');
+    let header = 0;
+    for (let r = 1; r <= ws.rowCount && !header; r++) if (cells(r).includes('退款单号')) header = r;
+    expect(header, 'a header row with 退款单号').toBeGreaterThan(0);
+    const head = cells(header) as string[];
+    const col = (name: string) => {
+      const i = head.indexOf(name);
+      expect(i, name).toBeGreaterThanOrEqual(0);
+      return i;
+    };
+    const [kind, refundNo, order_, outcome, theirs, ours] = ['类型', '退款单号', '商户订单号', '对账结果', '平台金额（元）', '本地金额（元）'].map(col);
+    const mine: Record<string, unknown[]> = {};
+    for (let r = header + 1; r <= ws.rowCount; r++) {
+      const v = cells(r);
+      if (v[order_] === no) mine[`${v[kind]}:${v[refundNo]}`] = [v[outcome], v[theirs], v[ours]];
+    }
+    expect(mine).toEqual({
+      '支付:': ['已匹配', 40, 40],
+      [`退款:${matched}`]: ['已匹配', 1, 1],
+      [`退款:${differs}`]: ['金额不符', 2, 2.1],
+      [`退款:${here}`]: ['本地缺单', 3, 3],
+      [`退款:${there}`]: ['平台缺单', '', 4],
+    });
   });
 });
 

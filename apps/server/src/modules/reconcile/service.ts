@@ -139,9 +139,11 @@ export async function recover(ctx: Ctx, pay: Payments, id: number) {
   });
 }
 
+/** the export's 类型 column: a trade or a refund row (each classified 已匹配 / 金额不符 / 本地缺单 / 平台缺单) */
+const KIND_TEXT = { payment: '支付', refund: '退款' } as const;
 const MONEY_KEYS = new Set(['providerAmount', 'ourAmount']);
 const EXPORT_COLUMNS = keyedColumns('reconcile', [
-  'day', 'channelText', 'companyName', 'outTradeNo', 'tradeNo', 'tradeTime', 'roomName', 'ownerName', 'providerAmount', 'ourAmount',
+  'day', 'channelText', 'companyName', 'kindText', 'outTradeNo', 'outRefundNo', 'tradeNo', 'tradeTime', 'roomName', 'ownerName', 'providerAmount', 'ourAmount',
   'ourStatusText', 'outcomeText', 'recoveredAt', 'recoveredBy',
 ]);
 
@@ -149,7 +151,8 @@ async function* exportBatches(ctx: Ctx, q: { channel: Channel; day: string; outc
   for (let offset = 0; ; offset += 1000) {
     const r = await ctx.tx((tx) => repo.listRows(tx, filterOf(ctx, q), 1000, offset));
     yield r.rows.map((x) => {
-      const row: Record<string, unknown> = { ...present(x), channelText: CHANNEL_TEXT[q.channel] };
+      const p = present(x);
+      const row: Record<string, unknown> = { ...p, channelText: CHANNEL_TEXT[q.channel], kindText: KIND_TEXT[p.kind] };
       return EXPORT_COLUMNS.map((c) => (MONEY_KEYS.has(c.key) ? (row[c.key] == null ? null : Number(row[c.key])) : row[c.key]));
     });
     if (r.rows.length < 1000) return;

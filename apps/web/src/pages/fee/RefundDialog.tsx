@@ -6,6 +6,7 @@ import { useState } from 'react';
 import { Alert, Descriptions, Form, Input, Modal } from 'antd';
 import { toast } from '../../app/feedback.tsx';
 import { RefusalAlert, useRefusal } from '../../components/submit.tsx';
+import type { OnlineRefund } from '@meter/contracts';
 import { billingApi, type OnlineOrderRow } from './billingApi.ts';
 import { money } from './money.ts';
 
@@ -14,12 +15,12 @@ const left = (o: OnlineOrderRow) => ((Math.round(Number(o.amount) * 100) - Math.
 export const refundable = (o: OnlineOrderRow) => o.status === 'paid' && Number(left(o)) > 0;
 const newRequestId = () => `web${Date.now().toString(36)}${Math.random().toString(36).slice(2, 10)}`;
 
-export function RefundDialog({ order, company, onDone, onCancel }: { order: OnlineOrderRow | null; company?: string; onDone(): void; onCancel(): void }) {
+export function RefundDialog({ order, company, onDone, onCancel }: { order: OnlineOrderRow | null; company?: string; onDone(r: OnlineRefund): void; onCancel(): void }) {
   if (!order) return null;
   return <RefundForm key={order.outTradeNo} order={order} company={company} onDone={onDone} onCancel={onCancel} />;
 }
 
-function RefundForm({ order, company, onDone, onCancel }: { order: OnlineOrderRow; company?: string; onDone(): void; onCancel(): void }) {
+function RefundForm({ order, company, onDone, onCancel }: { order: OnlineOrderRow; company?: string; onDone(r: OnlineRefund): void; onCancel(): void }) {
   const [form] = Form.useForm<{ amount: string; reason: string }>();
   const { busy, refusal, clear, runForm } = useRefusal();
   const [requestId] = useState(newRequestId);
@@ -29,7 +30,7 @@ function RefundForm({ order, company, onDone, onCancel }: { order: OnlineOrderRo
       const r = await billingApi.refundOnline(order.channel, { outTradeNo: order.outTradeNo, amount: String(v.amount).trim(), reason: v.reason.trim(), requestId }, company);
       if (r.status === 'failed') toast.error(`退款失败：${r.providerMessage || '支付平台拒绝'}，已退回账户余额`);
       else toast.success(r.status === 'success' ? `已退款 ${money(r.amount)}，原路退回` : `退款 ${money(r.amount)} 已提交支付平台，等待退款结果`);
-      onDone();
+      onDone(r);
     });
   return (
     <Modal open title="在线支付退款" okText="确认退款" okButtonProps={{ danger: true }} cancelText="取消" confirmLoading={busy} onOk={() => void submit()} onCancel={onCancel} destroyOnHidden maskClosable={false}>

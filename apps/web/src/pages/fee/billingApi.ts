@@ -124,6 +124,10 @@ export const billingApi = {
   /** 退款 of a paid online order (requestId: one per dialog, so a repeated click refunds once) */
   refundOnline: (channel: string, body: { outTradeNo: string; amount: string; reason: string; requestId: string }, company?: string) =>
     call(channel === 'alipay' ? E.payment.refundAlipay : E.payment.refundWechat, { body, query: { searchCompanyID: company } }) as Promise<OnlineRefund>,
+  /** an order's refunds, newest first */
+  onlineRefunds: (outTradeNo: string, company?: string) => call(E.payment.refunds, { query: { outTradeNo, searchCompanyID: company } }) as Promise<OnlineRefund[]>,
+  /** 重新查询/重发 of a refund still 处理中 */
+  retryRefund: (outRefundNo: string, company?: string) => call(E.payment.refundRetry, { body: { outRefundNo }, query: { searchCompanyID: company } }) as Promise<OnlineRefund>,
 
   // home
   homeSummary: (q: Query) => call(B.homeSummary, { query: q }),

@@ -74,4 +74,88 @@ describe('退款 on /notesPay', { timeout: 60_000 }, () => {
     await screen.findByText(PAID);
     expect(screen.queryByTestId(`refund-${PAID}`)).toBeNull();
   });
+
+  const REFUND = (id: number, status: string, receiptId: number | null) => ({
+    id, outTradeNo: PAID, outRefundNo: `${PAID}Rweb0000000${id}`, channel: 'wechat', amount: '20.00', reason: '业主搬离', status,
+    statusText: { success: '已退款', processing: '退款中', failed: '退款失败' }[status]!, providerRefundNo: status === 'success' ? '50001' : '', providerMessage: status === 'processing' ? '支付平台未应答，稍后查询：socket hang up' : '',
+    createdByName: '财务', createdAt: '2026-11-25 11:00:00', finishedAt: status === 'success' ? '2026-11-25 11:00:01' : null, receiptId, receiptNo: receiptId ? 'SJ2026112500000077' : '',
+  });
+  const VOUCHER = {
+    id: 77, no: 'SJ2026112500000077', kind: 'refund', kindText: '退费', payMethod: 'wechat', payMethodText: '微信', amount: '20.00',
+    items: [{ item: '电费退款（微信支付原路退回）', amount: '20.00' }], printCount: 0, lastPrintedAt: null, createdAt: '2026-11-25 11:00:01', operatorName: '财务',
+    memo: `订单号 ${PAID}`, journalId: 70, roomId: 1, roomName: '1-101', ownerId: 1, ownerName: '张三', ownerPhone: '13800001111', companyId: 1, areaName: '1号楼',
+    company: { id: 1, name: '阳光物业', address: '', phone: '', bankName: '', receiptTitle: '阳光物业', receiptFooter: '' },
+    room: { id: 1, name: '1-101', areaName: '1号楼' }, owner: { id: 1, name: '张三', phone: '13800001111' }, amountChinese: '贰拾元整', qrCode: 'data:image/png;base64,AAAA',
+  };
+
+  it('a succeeded refund opens its 退款凭证 (amount in capitals), which prints', async () => {
+    signIn(['notesPay'], ['finance.refund', 'finance.receiptPrint']);
+    const print = vi.spyOn(window, 'print').mockImplementation(() => {});
+    const calls = mockServer((c) => {
+      if (c.path.endsWith('/wxpay/api/wxpay/list')) return ok(ORDERS, ORDERS.length);
+      if (c.path.endsWith('/wxpay/api/wxpay/refund')) return ok(REFUND(1, 'success', 77));
+      if (c.path.endsWith('/BillPrinting/Detail')) return ok(VOUCHER);
+      if (c.path.endsWith('/BillPrinting/Voids')) return ok([]);
+      if (c.path.endsWith('/BillPrinting/Print/77')) return ok({ id: 77, printCount: 1 });
+      return undefined;
+    });
+    renderPage('notesPay', <NotesPay />);
+    fireEvent.click(await screen.findByRole('tab', { name: '在线支付' }));
+    fireEvent.click(await screen.findByTestId(`refund-${PAID}`));
+    const dialog = await screen.findByRole('dialog');
+    fireEvent.change(within(dialog).getByPlaceholderText(/业主搬离/), { target: { value: '业主搬离' } });
+    fireEvent.change(within(dialog).getByLabelText('退款金额（元）'), { target: { value: '20' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: '确认退款' }));
+    expect((await screen.findByTestId('receipt-capitals')).textContent).toBe('贰拾元整');
+    expect(screen.getByText('退款凭证')).toBeTruthy();
+    expect(calls.find((c) => c.path.endsWith('/BillPrinting/Detail'))!.query.get('id')).toBe('77');
+    fireEvent.click(screen.getByRole('button', { name: /打\s*印/ }));
+    await waitFor(() => expect(print).toHaveBeenCalledTimes(1));
+    expect(calls.some((c) => c.method === 'POST' && c.path.endsWith('/BillPrinting/Print/77'))).toBe(true);
+  });
+
+  it('退款记录: a succeeded refund prints its voucher; one 处理中 is asked again (重新查询) by its refund number', async () => {
+    signIn(['notesPay'], ['finance.refund']);
+    let pending = REFUND(2, 'processing', null);
+    const calls = mockServer((c) => {
+      if (c.path.endsWith('/wxpay/api/wxpay/list')) return ok(ORDERS, ORDERS.length);
+      if (c.path.endsWith('/wxpay/api/wxpay/refunds')) return ok([pending, REFUND(1, 'success', 77)]);
+      if (c.path.endsWith('/wxpay/api/wxpay/refundRetry')) {
+        pending = REFUND(2, 'success', 78);
+        return ok(pending);
+      }
+      if (c.path.endsWith('/BillPrinting/Detail')) return ok(VOUCHER);
+      if (c.path.endsWith('/BillPrinting/Voids')) return ok([]);
+      return undefined;
+    });
+    renderPage('notesPay', <NotesPay />);
+    fireEvent.click(await screen.findByRole('tab', { name: '在线支付' }));
+    // only an order with something refunded has 退款记录
+    fireEvent.click(await screen.findByTestId(`refunds-${PAID}`));
+    expect(screen.queryByTestId(`refunds-${OPEN}`)).toBeNull();
+    expect(calls.find((c) => c.path.endsWith('/wxpay/api/wxpay/refunds'))!.query.get('outTradeNo')).toBe(PAID);
+    expect((await screen.findByTestId('refund-status-2')).textContent).toBe('退款中');
+    expect(screen.queryByTestId('refund-print-2')).toBeNull();
+    fireEvent.click(screen.getByTestId('refund-retry-2'));
+    await waitFor(() => expect(screen.getByTestId('refund-status-2').textContent).toBe('已退款'));
+    expect(calls.filter((c) => c.path.endsWith('/refundRetry')).map((c) => c.body)).toEqual([{ outRefundNo: `${PAID}Rweb00000002` }]);
+    expect(screen.queryByTestId('refund-retry-2')).toBeNull();
+    fireEvent.click(screen.getByTestId('refund-print-1'));
+    expect((await screen.findByTestId('receipt-capitals')).textContent).toBe('贰拾元整');
+    expect(calls.find((c) => c.path.endsWith('/BillPrinting/Detail'))!.query.get('id')).toBe('77');
+  });
+
+  it('without finance.refund 退款记录 shows, with no 重新查询', async () => {
+    signIn(['notesPay'], []);
+    mockServer((c) => {
+      if (c.path.endsWith('/wxpay/api/wxpay/list')) return ok(ORDERS, ORDERS.length);
+      if (c.path.endsWith('/wxpay/api/wxpay/refunds')) return ok([REFUND(2, 'processing', null)]);
+      return undefined;
+    });
+    renderPage('notesPay', <NotesPay />);
+    fireEvent.click(await screen.findByRole('tab', { name: '在线支付' }));
+    fireEvent.click(await screen.findByTestId(`refunds-${PAID}`));
+    await screen.findByTestId('refund-status-2');
+    expect(screen.queryByTestId('refund-retry-2')).toBeNull();
+  });
 });

@@ -12,6 +12,7 @@ import { ReceiptModal } from '../fee/Receipt.tsx';
 import { moneyColumn, timeColumn, useCompanyPick } from '../fee/common.tsx';
 import { useCan, useSession } from '../../app/session.ts';
 import { RefundDialog, refundable } from '../fee/RefundDialog.tsx';
+import { RefundList } from '../fee/RefundList.tsx';
 
 type ReceiptTableRow = ReceiptRow & Record<string, unknown>;
 type OrderRow = OnlineOrderRow & Record<string, unknown>;
@@ -60,6 +61,7 @@ export default function NotesPay() {
   const orderCols = useMemo(() => orderColumns(), []);
   const canRefund = useCan('finance.refund');
   const [refunding, setRefunding] = useState<OrderRow | null>(null);
+  const [listing, setListing] = useState<OrderRow | null>(null);
   const [reloadKey, setReloadKey] = useState(0);
 
   return (
@@ -76,7 +78,10 @@ export default function NotesPay() {
           listTab('online', '在线支付', {
             headerTitle: '微信、支付宝订单', columns: orderCols, params: { reloadKey },
             list: ({ reloadKey: _r, ...q }) => billingApi.onlineOrders(q) as Promise<Paged<OrderRow>>,
-            rowActions: canRefund ? (r) => (refundable(r) ? [<a key="refund" data-testid={`refund-${r.outTradeNo}`} style={{ color: '#cf1322' }} onClick={() => setRefunding(r)}>退款</a>] : []) : undefined,
+            rowActions: (r) => [
+              canRefund && refundable(r) ? <a key="refund" data-testid={`refund-${r.outTradeNo}`} style={{ color: '#cf1322' }} onClick={() => setRefunding(r)}>退款</a> : null,
+              Number(r.refunded) > 0 ? <a key="refunds" data-testid={`refunds-${r.outTradeNo}`} onClick={() => setListing(r)}>退款记录</a> : null,
+            ],
           }),
         ]}
       />
@@ -85,11 +90,14 @@ export default function NotesPay() {
         order={refunding}
         company={company}
         onCancel={() => setRefunding(null)}
-        onDone={() => {
+        onDone={(r) => {
           setRefunding(null);
           setReloadKey((k) => k + 1);
+          // refunded: its 退款凭证 opens, ready to print
+          if (r.status === 'success' && r.receiptId != null) setViewing(r.receiptId);
         }}
       />
+      <RefundList order={listing} company={company} onPrint={setViewing} onClose={() => setListing(null)} onChanged={() => setReloadKey((k) => k + 1)} />
     </>
   );
 }

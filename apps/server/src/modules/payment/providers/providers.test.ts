@@ -1,4 +1,4 @@
-import { createCipheriv, createHash, generateKeyPairSync } from 'node:crypto';
+import { createCipheriv, createHash, createVerify, generateKeyPairSync } from 'node:crypto';
 import http from 'node:http';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { freshKeys, publicOf } from '../emulator/keys.ts';
@@ -6,7 +6,7 @@ import { startEmulator, wechatHeaders, type Emulator } from '../emulator/server.
 import { alipay, rawMember, signContent } from './alipay.ts';
 import { NotifyRefused, RefundRefused } from './gateway.ts';
 import { businessDate } from '../../../time.ts';
-import { authorization, decryptResource, parseAuthorization, wechatPay, type WechatConfig } from './wechat.ts';
+import { authorization, decryptResource, parseAuthorization, requestMessage, verifyMessage, verifyPlatform, wechatPay, type WechatConfig } from './wechat.ts';
 
 // The provider clients against the emulator: requests signed with the merchant key (the emulator
 // refuses another key), answers verified with the platform key (a client holding another key refuses
@@ -175,5 +175,49 @@ describe('daily statements from the emulator', { timeout: 30_000 }, () => {
     expect(rows.find((r) => r.outTradeNo === a)).toMatchObject({ amountFen: 880 });
     expect(await ali.statement('2001-01-01')).toEqual([]);
     await expect(ali.statement('2999-01-01')).resolves.toEqual([]);
+  });
+});
+
+// The providers' published examples. Neither WeChat Pay nor Alipay publishes a key pair together with a
+// signature made by it (WeChat's examples are signed with its real platform keys, whose public halves are
+// not in the documentation: "本文档中的示例不可直接使用"), so a published signature cannot be verified here;
+// what the documentation does fix exactly is the string that is signed, and that is checked against it.
+describe('the providers\' published examples', () => {
+  it('WeChat Pay v3 签名生成: the documented request (GET /v3/certificates, 1554208460, 593BEC0C…) is signed over its documented 签名串', () => {
+    // https://pay.weixin.qq.com/docs/merchant/development/interface-rules/signature-generation.html
+    const documented = 'GET\n/v3/certificates\n1554208460\n593BEC0C930BF1AFEB40B4A08C8FB242\n\n';
+    expect(requestMessage('GET', '/v3/certificates', 1554208460, '593BEC0C930BF1AFEB40B4A08C8FB242', '')).toBe(documented);
+    const h = parseAuthorization(authorization(wxConfig(), 'GET', '/v3/certificates', '', 1554208460, '593BEC0C930BF1AFEB40B4A08C8FB242'))!;
+    expect(h).toMatchObject({ mchid: keys.wechat.mchid, nonce_str: '593BEC0C930BF1AFEB40B4A08C8FB242', timestamp: '1554208460', serial_no: keys.wechat.serialNo });
+    expect(createVerify('RSA-SHA256').update(documented).verify(publicOf(keys.wechat.merchantKey), h.signature, 'base64')).toBe(true);
+  });
+
+  it('WeChat Pay v3 签名验证: the documented Native answer gives the documented 验签名串; its published signature is RSA-2048 and, without WeChat\'s key, refused', () => {
+    // https://pay.weixin.qq.com/docs/merchant/development/interface-rules/signature-verification.html
+    const body = '{"code_url":"weixin://wxpay/bizpayurl?pr=JyC91EIz1"}';
+    expect(verifyMessage('1722850421', 'd824f2e086d3c1df967785d13fcd22ef', body)).toBe(`1722850421\nd824f2e086d3c1df967785d13fcd22ef\n${body}\n`);
+    const signature = 'mfI1CPqvBrgcXfgXMFjdNIhBf27ACE2YyeWsWV9ZI7T7RU0vHvbQpu9Z32ogzc+k8ZC5n3kz7h70eWKjgqNdKQF0eRp8mVKlmfzMLBVHbssB9jEZEDXThOX1XFqX7s7ymia1hoHQxQagPGzkdWxtlZPZ4ZPvr1RiqkgAu6Is8MZgXXrRoBKqjmSdrP1N7uxzJ/cjfSiis9FiLjuADoqmQ1P7p2N876YPAol7Rn0+GswwAwxldbdLrmVSjfytfSBJFqTMHn4itojgxSWWN1byuckQt8hSTEv/Lg97QoeGniYP17T80pJeQyL3b+295FPHSO2AtvCgyIbKMZ0BALilAA==';
+    expect(Buffer.from(signature, 'base64')).toHaveLength(256);
+    const headers = {
+      'wechatpay-timestamp': '1722850421', 'wechatpay-nonce': 'd824f2e086d3c1df967785d13fcd22ef', 'wechatpay-signature': signature,
+      'wechatpay-serial': 'PUB_KEY_ID_0000000000000024101100397200000006',
+    };
+    const c = { platformSerial: 'PUB_KEY_ID_0000000000000024101100397200000006', platformKey: publicOf(keys.wechat.platformKey), now: () => 1722850421_000 };
+    // the documented headers pass every check up to the signature, which our (emulator's) platform key refuses
+    expect(() => verifyPlatform(c, headers, body)).toThrow('微信支付签名校验失败');
+    expect(() => verifyPlatform({ ...c, now: () => (1722850421 + 301) * 1000 }, headers, body)).toThrow('超出 5 分钟');
+  });
+
+  it('Alipay 异步通知验签: the documented notification\'s 待签名字符串 (sorted, without sign and sign_type)', () => {
+    // https://docs.antom.com/ac/web_cn/async (the notification of create_forex_trade)
+    const notify = {
+      notify_id: '5b89a773c60af059d96b1693dd3b3d6nc1', notify_type: 'trade_status_sync', sign: 'b34d89788d9012f77f5b74ac232145f5',
+      trade_no: '2018110922001332950500389138', total_fee: '0.01', out_trade_no: 'test20181109153145', notify_time: '2018-11-09 15:36:17',
+      currency: 'USD', trade_status: 'TRADE_FINISHED', sign_type: 'MD5',
+    };
+    expect(signContent(notify, true)).toBe(
+      'currency=USD&notify_id=5b89a773c60af059d96b1693dd3b3d6nc1&notify_time=2018-11-09 15:36:17&notify_type=trade_status_sync'
+      + '&out_trade_no=test20181109153145&total_fee=0.01&trade_no=2018110922001332950500389138&trade_status=TRADE_FINISHED',
+    );
   });
 });

@@ -35,9 +35,13 @@ export interface WechatConfig {
 export const MAX_SKEW_SECONDS = 300;
 
 export const signMessage = (key: KeyObject, message: string) => createSign('RSA-SHA256').update(message).sign(key, 'base64');
+/** 签名串 of a merchant's request: five lines, each ending in \n (an empty body is an empty line). */
+export const requestMessage = (method: string, url: string, timestamp: number | string, nonce: string, body: string) => `${method}\n${url}\n${timestamp}\n${nonce}\n${body}\n`;
+/** 验签名串 of an answer or a notification: three lines, each ending in \n. */
+export const verifyMessage = (timestamp: string, nonce: string, body: string) => `${timestamp}\n${nonce}\n${body}\n`;
 
 export function authorization(c: Pick<WechatConfig, 'mchid' | 'serialNo' | 'privateKey'>, method: string, url: string, body: string, timestamp = Math.floor(Date.now() / 1000), nonce = randomBytes(16).toString('hex')) {
-  const signature = signMessage(c.privateKey, `${method}\n${url}\n${timestamp}\n${nonce}\n${body}\n`);
+  const signature = signMessage(c.privateKey, requestMessage(method, url, timestamp, nonce, body));
   return `WECHATPAY2-SHA256-RSA2048 mchid="${c.mchid}",nonce_str="${nonce}",signature="${signature}",timestamp="${timestamp}",serial_no="${c.serialNo}"`;
 }
 
@@ -65,7 +69,7 @@ export function verifyPlatform(c: Pick<WechatConfig, 'platformSerial' | 'platfor
   const now = Math.floor((c.now?.() ?? Date.now()) / 1000);
   if (Math.abs(now - Number(ts)) > MAX_SKEW_SECONDS) throw new NotifyRefused(401, 'SIGN_ERROR', '微信支付通知时间戳超出 5 分钟');
   if (serial !== c.platformSerial) throw new NotifyRefused(401, 'SIGN_ERROR', '微信支付平台证书序列号不符');
-  const ok = createVerify('RSA-SHA256').update(`${ts}\n${nonce}\n${body}\n`).verify(c.platformKey, sig, 'base64');
+  const ok = createVerify('RSA-SHA256').update(verifyMessage(ts, nonce, body)).verify(c.platformKey, sig, 'base64');
   if (!ok) throw new NotifyRefused(401, 'SIGN_ERROR', '微信支付签名校验失败');
 }
 
