@@ -295,6 +295,8 @@ export const ReceiptAnswer = z.object({
   amount: yuan,
   items: z.array(z.object({ item: text, amount: yuan })),
   printCount: z.number(),
+  /** made by an online payment or refund: its money moves through the provider, so it is never voided here */
+  online: z.boolean(),
   lastPrintedAt: optText,
   createdAt: text,
   operatorName: text,

@@ -227,6 +227,7 @@ describe('receipts', () => {
     const list = ok(await get(a.token, `${Y}/BillPrinting/List?index=1&size=50`));
     expect(list.count).toBeGreaterThanOrEqual(4);
     const prepay = list.data.find((x: { kind: string; amount: string }) => x.kind === 'prepay' && x.amount === '100.50');
+    expect(prepay.online).toBe(false); // a counter top-up (paid by WeChat at the counter): 作废 stays possible
     const d = ok(await get(a.token, `${Y}/BillPrinting/Detail?id=${prepay.id}`));
     expect(d.data).toMatchObject({ amount: '100.50', amountChinese: '壹佰元伍角', payMethodText: '微信', kindText: '充值' });
     expect(d.data.company.name).toBeTruthy();

@@ -122,7 +122,7 @@ describe('online refunds (simulated provider)', () => {
     // listed where receipts are, as a refund in the channel
     const listed = ok(await call(a.token, 'GET', `/yewu/api/BillPrinting/List?index=1&size=20&no=${r.receiptNo}`));
     expect(listed).toHaveLength(1);
-    expect(listed[0]).toMatchObject({ id: r.receiptId, no: r.receiptNo, kind: 'refund', payMethod: 'wechat', amount: '12.34' });
+    expect(listed[0]).toMatchObject({ id: r.receiptId, no: r.receiptNo, kind: 'refund', payMethod: 'wechat', amount: '12.34', online: true });
     const detail = ok(await call(a.token, 'GET', `/yewu/api/BillPrinting/Detail?id=${r.receiptId}`));
     expect(detail).toMatchObject({ no: r.receiptNo, kind: 'refund', amount: '12.34', amountChinese: '壹拾贰元叁角肆分', kindText: expect.any(String) });
     expect(detail.items).toEqual([{ item: '电费退款（微信支付原路退回）', amount: '12.34' }]);

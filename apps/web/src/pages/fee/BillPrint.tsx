@@ -84,7 +84,7 @@ export default function BillPrint() {
         }}
         rowActions={(r) => [
           <a key="view" data-testid={`receipt-${r.id}`} onClick={() => setViewing(r.id)}>查看打印</a>,
-          canVoid && !r.voided && VOIDABLE_KINDS.has(r.kind) ? <a key="void" data-testid={`receipt-void-${r.id}`} style={{ color: '#cf1322' }} onClick={() => setVoiding(r)}>作废</a> : null,
+          canVoid && !r.voided && !r.online && VOIDABLE_KINDS.has(r.kind) ? <a key="void" data-testid={`receipt-void-${r.id}`} style={{ color: '#cf1322' }} onClick={() => setVoiding(r)}>作废</a> : null,
         ].filter(Boolean)}
       />
       <VoidDialog

@@ -138,7 +138,7 @@ describe('日结交班 page', { timeout: 60_000 }, () => {
 
 const RECEIPT: ReceiptDetail = {
   id: 5, no: 'SJ2025030100000009', kind: 'prepay', kindText: '充值', payMethod: 'cash', payMethodText: '现金', amount: '40.00',
-  items: [{ item: '电费充值', amount: '40.00' }], printCount: 0, lastPrintedAt: null, createdAt: '2025-03-01 09:30:00', operatorName: '演示管理员',
+  items: [{ item: '电费充值', amount: '40.00' }], printCount: 0, online: false, lastPrintedAt: null, createdAt: '2025-03-01 09:30:00', operatorName: '演示管理员',
   memo: '', journalId: 9, roomId: 11, roomName: '1-101', ownerId: 21, ownerName: '王伟', ownerPhone: '13800001111', companyId: 1, areaName: '阳光园区',
   company: { id: 1, name: '阳光物业服务有限公司', address: null, phone: null, bankName: '', receiptTitle: '阳光物业服务有限公司', receiptFooter: '' },
   room: { id: 11, name: '1-101', areaName: '阳光园区' }, owner: { id: 21, name: '王伟', phone: null }, amountChinese: '肆拾元整', qrCode: 'data:image/png;base64,AAAA',
@@ -150,7 +150,9 @@ describe('作废 on /billprint', { timeout: 60_000 }, () => {
     signIn(['billprint'], ['finance.receiptPrint', 'finance.reverse']);
     let voided = false;
     const calls = mockServer((c) => {
-      if (c.path.endsWith('/BillPrinting/List')) return ok([{ ...RECEIPT }, { ...RECEIPT, id: 6, kind: 'business', kindText: '综合缴费' }], 2);
+      if (c.path.endsWith('/BillPrinting/List')) {
+        return ok([{ ...RECEIPT }, { ...RECEIPT, id: 6, kind: 'business', kindText: '综合缴费' }, { ...RECEIPT, id: 7, kind: 'refund', kindText: '退费', online: true }], 3);
+      }
       if (c.path.endsWith('/BillPrinting/Voids')) return ok(voided ? [VOID] : []);
       if (c.path.endsWith('/BillPrinting/Void')) {
         voided = true;
@@ -160,8 +162,10 @@ describe('作废 on /billprint', { timeout: 60_000 }, () => {
     });
     renderPage('billprint', <BillPrint />);
     fireEvent.click(await screen.findByTestId('receipt-void-5'));
-    // 综合缴费 spans several postings: no 作废
+    // 综合缴费 spans several postings, and an online refund's money went back through the provider: no 作废
     expect(screen.queryByTestId('receipt-void-6')).toBeNull();
+    expect(screen.getByTestId('receipt-7')).toBeTruthy();
+    expect(screen.queryByTestId('receipt-void-7')).toBeNull();
     const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: '确认作废' }));
     expect(await within(dialog).findByText('请填写作废原因')).toBeTruthy();

@@ -23,7 +23,7 @@ afterEach(() => {
 
 const DETAIL: ReceiptView = {
   id: 5, no: 'SJ2025030100000009', kind: 'prepay', kindText: '充值', payMethod: 'cash', payMethodText: '现金', amount: '1001.01',
-  items: [{ item: '电费充值', amount: '1001.01' }], printCount: 0, lastPrintedAt: null, createdAt: '2025-03-01 09:30:00', operatorName: '演示管理员',
+  items: [{ item: '电费充值', amount: '1001.01' }], printCount: 0, online: false, lastPrintedAt: null, createdAt: '2025-03-01 09:30:00', operatorName: '演示管理员',
   memo: '', journalId: 9, roomId: 11, roomName: '1-101', ownerId: 21, ownerName: '王伟', ownerPhone: '13800001111', companyId: 1, areaName: '阳光园区/1号楼/1层',
   company: { id: 1, name: '阳光物业服务有限公司', address: '杭州市西湖区', phone: '0571-88888888', bankName: '中国农业银行', receiptTitle: '阳光物业收款处', receiptFooter: '客服电话 400-800-8888' },
   room: { id: 11, name: '1-101', areaName: '阳光园区/1号楼/1层' },

@@ -82,7 +82,7 @@ describe('退款 on /notesPay', { timeout: 60_000 }, () => {
   });
   const VOUCHER = {
     id: 77, no: 'SJ2026112500000077', kind: 'refund', kindText: '退费', payMethod: 'wechat', payMethodText: '微信', amount: '20.00',
-    items: [{ item: '电费退款（微信支付原路退回）', amount: '20.00' }], printCount: 0, lastPrintedAt: null, createdAt: '2026-11-25 11:00:01', operatorName: '财务',
+    items: [{ item: '电费退款（微信支付原路退回）', amount: '20.00' }], printCount: 0, online: true, lastPrintedAt: null, createdAt: '2026-11-25 11:00:01', operatorName: '财务',
     memo: `订单号 ${PAID}`, journalId: 70, roomId: 1, roomName: '1-101', ownerId: 1, ownerName: '张三', ownerPhone: '13800001111', companyId: 1, areaName: '1号楼',
     company: { id: 1, name: '阳光物业', address: '', phone: '', bankName: '', receiptTitle: '阳光物业', receiptFooter: '' },
     room: { id: 1, name: '1-101', areaName: '1号楼' }, owner: { id: 1, name: '张三', phone: '13800001111' }, amountChinese: '贰拾元整', qrCode: 'data:image/png;base64,AAAA',

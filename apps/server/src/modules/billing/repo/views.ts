@@ -407,7 +407,8 @@ function receiptWhere(f: ReceiptFilter): SQL {
 const receiptColumns = sql`rc.id, rc.no, rc.kind, rc.pay_method AS "payMethod", rc.items, rc.amount_fen AS "amountFen",
   rc.print_count AS "printCount", ${localTime(sql`rc.last_printed_at`)} AS "lastPrintedAt", ${localTime(sql`rc.created_at`)} AS "createdAt",
   rc.operator_name AS "operatorName", rc.memo, rc.journal_id AS "journalId", rc.room_id AS "roomId", r.name AS "roomName",
-  rc.owner_id AS "ownerId", o.name AS "ownerName", o.phone AS "ownerPhone", rc.company_id AS "companyId"`;
+  rc.owner_id AS "ownerId", o.name AS "ownerName", o.phone AS "ownerPhone", rc.company_id AS "companyId",
+  EXISTS (SELECT 1 FROM journal jo WHERE jo.id = rc.journal_id AND jo.ref_type IN ('payment', 'payRefund')) AS "online"`;
 
 export async function listReceipts(tx: Tx, f: ReceiptFilter, limit: number, offset: number) {
   const where = receiptWhere(f);
