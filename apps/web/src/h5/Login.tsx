@@ -7,6 +7,7 @@ import { Button, Form, Input, Tabs } from 'antd';
 import type { OwnerChoice } from '@meter/contracts';
 import { E } from '../api/endpoints.gen.ts';
 import { call } from '../api/endpoint.ts';
+import { clearToasts } from '../app/feedback.tsx';
 import { saveOwnerSession } from './session.ts';
 
 interface Answer { token: string; owner: { id: number; name: string; phone: string }; companyName: string }
@@ -26,6 +27,8 @@ export default function Login() {
   }, [wait]);
 
   const done = (a: Answer) => {
+    // a refusal of an earlier try (wrong password, wrong code) does not stay over the signed-in page
+    clearToasts();
     saveOwnerSession({ token: a.token, owner: a.owner, companyName: a.companyName });
     navigate('/h5', { replace: true });
   };

@@ -96,7 +96,7 @@ describe('业主端 H5', () => {
   it('changes the room password in 我的: sent with the old one, then signed out to sign in again', async () => {
     saveOwnerSession({ token: OWNER_TOKEN, owner: ME.owner, companyName: ME.companyName });
     const toasts: string[] = [];
-    calls = mockServer(serve([answer(E.ownerApp.me, ME), answer(E.ownerApp.password, null)]), toasts);
+    calls = mockServer(serve([answer(E.ownerApp.me, ME), answer(E.ownerApp.password, {})]), toasts);
     mount('/h5/me');
     fireEvent.change(await screen.findByLabelText('原密码'), { target: { value: 'Old-pass-1' } });
     fireEvent.change(screen.getByLabelText('新密码'), { target: { value: 'New-pass-2' } });
