@@ -341,6 +341,15 @@ describe('owner sessions end with the credentials', () => {
     expect((await get(byPhone, `${O}/Me`)).status).toBe(401);
     ok(await get(byRoom, `${O}/Me`));
   });
+
+  it('销户 ends the sessions (revoked, not only hidden while closed) and closes the sockets', async () => {
+    const token = await roomLogin('Room-102-pass');
+    const ws = await socket(token);
+    ok(await post(a.token, '/yewu/api/AccountCancel/Cancel', { roomId: a.rooms[1], payMethod: 'cash', memo: '测试销户' }));
+    expect((await get(token, `${O}/Me`)).status).toBe(401);
+    expect(await ws.closed()).toBe(4001);
+    expect(await q(`SELECT 1 FROM owner_sessions WHERE owner_id = $1 AND revoked_at IS NULL`, [a.owners[1]])).toHaveLength(0);
+  });
 });
 
 describe('login codes are hidden from staff', () => {
