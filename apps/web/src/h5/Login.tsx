@@ -1,10 +1,13 @@
 // 业主端 sign-in: 手机验证码 (the code goes out by SMS; resend after the cooldown) or 房间编号 + 密码
-// (the owner-portal password the property office gives out or resets).
+// (the owner-portal password the property office gives out or resets). A phone registered with owners
+// of several companies chooses one after the code (company, name, rooms); the session is that company's.
 import { useEffect, useState } from 'react';
 import { useNavigate } from 'react-router';
 import { Button, Form, Input, Tabs } from 'antd';
+import type { OwnerChoice } from '@meter/contracts';
 import { E } from '../api/endpoints.gen.ts';
 import { call } from '../api/endpoint.ts';
+import { clearToasts } from '../app/feedback.tsx';
 import { saveOwnerSession } from './session.ts';
 
 interface Answer { token: string; owner: { id: number; name: string; phone: string }; companyName: string }
@@ -14,6 +17,8 @@ export default function Login() {
   const [busy, setBusy] = useState(false);
   const [wait, setWait] = useState(0);
   const [phoneForm] = Form.useForm<{ phone: string; code: string }>();
+  /** the companies to choose from, with the phone and code that listed them (sent again with the choice) */
+  const [pick, setPick] = useState<{ phone: string; code: string; choose: OwnerChoice[] } | null>(null);
 
   useEffect(() => {
     if (wait <= 0) return;
@@ -22,6 +27,8 @@ export default function Login() {
   }, [wait]);
 
   const done = (a: Answer) => {
+    // a refusal of an earlier try (wrong password, wrong code) does not stay over the signed-in page
+    clearToasts();
     saveOwnerSession({ token: a.token, owner: a.owner, companyName: a.companyName });
     navigate('/h5', { replace: true });
   };
@@ -44,8 +51,15 @@ export default function Login() {
     });
   };
 
+  const phoneLogin = (v: { phone: string; code: string; companyId?: number }) =>
+    run(async () => {
+      const a = await call(E.ownerApp.loginPhone, { body: v });
+      if ('choose' in a) setPick({ phone: v.phone, code: v.code, choose: a.choose });
+      else done(a);
+    });
+
   const phoneTab = (
-    <Form form={phoneForm} layout="vertical" onFinish={(v) => run(async () => done(await call(E.ownerApp.loginPhone, { body: v })))}>
+    <Form form={phoneForm} layout="vertical" onFinish={(v) => phoneLogin({ phone: v.phone, code: v.code })}>
       <Form.Item name="phone" label="手机号" rules={[{ required: true, message: '请输入手机号' }, { pattern: /^1\d{10}$/, message: '请输入 11 位手机号' }]}>
         <Input inputMode="numeric" maxLength={11} placeholder="物业登记的手机号" autoComplete="tel" />
       </Form.Item>
@@ -72,6 +86,23 @@ export default function Login() {
       <Button type="primary" htmlType="submit" block size="large" loading={busy}>登录</Button>
     </Form>
   );
+
+  if (pick) {
+    return (
+      <div className="h5-login">
+        <h1>选择物业</h1>
+        <p className="h5-muted">您的手机号在 {pick.choose.length} 家物业登记为业主，请选择要进入的物业。登录后只显示该物业的房间，如需查看其他物业请退出后重新选择。</p>
+        {pick.choose.map((c) => (
+          <button key={c.companyId} type="button" className="h5-card h5-choice" disabled={busy} onClick={() => phoneLogin({ phone: pick.phone, code: pick.code, companyId: c.companyId })}>
+            <strong>{c.companyName}</strong>
+            <span className="h5-muted">业主：{c.ownerName}</span>
+            <span className="h5-muted">房间：{c.rooms.length ? c.rooms.join('、') : '暂无在住房间'}</span>
+          </button>
+        ))}
+        <Button block onClick={() => setPick(null)}>返回</Button>
+      </div>
+    );
+  }
 
   return (
     <div className="h5-login">

@@ -66,6 +66,51 @@ describe('业主端 H5', () => {
     expect(sessionToken()).toBe(OWNER_TOKEN);
   }, 45_000);
 
+  it('a phone of owners in two companies chooses one after the code: company, name and rooms shown, the choice sent with the code', async () => {
+    const choose = [
+      { companyId: 1, companyName: '阳光物业演示公司', ownerName: '王伟', rooms: ['阳光园区/1号楼/1层/1-101', '阳光园区/1号楼/1层/1-102'] },
+      { companyId: 2, companyName: '绿城物业', ownerName: '王伟', rooms: ['绿城小区/3栋/3-201'] },
+    ];
+    calls = mockServer(serve([
+      answer(E.ownerApp.loginPhone, (c) => (c.body.companyId
+        ? { token: OWNER_TOKEN, owner: { id: 9, name: '王伟', phone: '13900000001' }, companyId: 2, companyName: '绿城物业' }
+        : { choose })),
+      answer(E.ownerApp.me, { ...ME, companyName: '绿城物业' }),
+    ]));
+    mount('/h5/login');
+    fireEvent.change(await screen.findByLabelText('手机号'), { target: { value: '13900000001' } });
+    fireEvent.change(screen.getByPlaceholderText('6 位验证码'), { target: { value: '654321' } });
+    fireEvent.click(screen.getByRole('button', { name: /登\s*录/ }));
+    expect(await screen.findByText('选择物业')).toBeTruthy();
+    expect(screen.getByText(/在 2 家物业登记为业主/)).toBeTruthy();
+    expect(screen.getByText('房间：阳光园区/1号楼/1层/1-101、阳光园区/1号楼/1层/1-102')).toBeTruthy();
+    expect(ownerSession()).toBeNull();
+    // choosing sends the same phone and code with the company
+    fireEvent.click(screen.getByRole('button', { name: /绿城物业/ }));
+    expect(await screen.findByText('我的房间')).toBeTruthy();
+    const logins = calls.filter((c) => c.path === E.ownerApp.loginPhone.path).map((c) => c.body);
+    expect(logins).toEqual([{ phone: '13900000001', code: '654321' }, { phone: '13900000001', code: '654321', companyId: 2 }]);
+    expect(ownerSession()).toMatchObject({ token: OWNER_TOKEN, companyName: '绿城物业' });
+  }, 45_000);
+
+  it('changes the room password in 我的: sent with the old one, then signed out to sign in again', async () => {
+    saveOwnerSession({ token: OWNER_TOKEN, owner: ME.owner, companyName: ME.companyName });
+    const toasts: string[] = [];
+    calls = mockServer(serve([answer(E.ownerApp.me, ME), answer(E.ownerApp.password, {})]), toasts);
+    mount('/h5/me');
+    fireEvent.change(await screen.findByLabelText('原密码'), { target: { value: 'Old-pass-1' } });
+    fireEvent.change(screen.getByLabelText('新密码'), { target: { value: 'New-pass-2' } });
+    fireEvent.change(screen.getByLabelText('确认新密码'), { target: { value: 'New-pass-3' } });
+    fireEvent.click(screen.getByRole('button', { name: /修改密码/ }));
+    expect(await screen.findByText('两次输入的新密码不一致')).toBeTruthy();
+    expect(calls.some((c) => c.path === E.ownerApp.password.path)).toBe(false);
+    fireEvent.change(screen.getByLabelText('确认新密码'), { target: { value: 'New-pass-2' } });
+    fireEvent.click(screen.getByRole('button', { name: /修改密码/ }));
+    expect(await screen.findByText('业主服务')).toBeTruthy();
+    expect(calls.find((c) => c.path === E.ownerApp.password.path)?.body).toEqual({ roomId: 11, oldPassword: 'Old-pass-1', newPassword: 'New-pass-2' });
+    expect(ownerSession()).toBeNull();
+  }, 45_000);
+
   it('shows my rooms with balances, the supply cut by arrears and the meters\' state', async () => {
     saveOwnerSession({ token: OWNER_TOKEN, owner: ME.owner, companyName: ME.companyName });
     mockServer(serve([answer(E.ownerApp.me, ME)]));

@@ -5,6 +5,7 @@ import { IdQuery, PageQuery, wireTime, wireTimeOrNull } from '../query.ts';
 import { EnergyWallet, Money } from './billing-input.ts';
 import { AppealDetail, AppealRow } from './appeal.ts';
 import { PaymentOrderRow } from './payment.ts';
+import { NewPassword } from './auth.ts';
 import { UploadToken } from './files.ts';
 import { FileParams } from './files.ts';
 
@@ -26,6 +27,11 @@ export const OwnerCodeAnswer = z.object({ expiresIn: z.number(), cooldown: z.num
 export const OwnerPhoneLoginBody = z.object({
   phone: phoneSchema('手机号码'),
   code: z.string({ error: '请输入验证码' }).trim().regex(/^\d{6}$/, '验证码为 6 位数字'),
+  /**
+   * the company chosen when the phone is registered with owners of several companies (one of the
+   * `choose` answer's): sent again with the same code, which is spent only then
+   */
+  companyId: num(z.number({ error: '请选择物业公司' }).int('请选择物业公司').positive('请选择物业公司'), '请选择物业公司').optional(),
 });
 export const OwnerRoomLoginBody = z.object({
   roomId: num(z.number({ error: '请输入房间编号' }).int('房间编号须为正整数').positive('房间编号须为正整数'), '房间编号须为正整数'),
@@ -36,6 +42,24 @@ export const OwnerLoginAnswer = z.object({
   owner: z.object({ id: z.number(), name: z.string(), phone: z.string() }),
   companyId: z.number(),
   companyName: z.string(),
+});
+
+/** a company the phone is registered in: its name, the owner's name there and the rooms (full paths) */
+export const OwnerCompanyChoice = z.object({
+  companyId: z.number(),
+  companyName: z.string(),
+  ownerName: z.string(),
+  rooms: z.array(z.string()),
+});
+/** the code is right and the phone is an owner's in several companies: choose one (the code is not spent yet) */
+export const OwnerChooseAnswer = z.object({ choose: z.array(OwnerCompanyChoice) });
+export const OwnerPhoneLoginAnswer = z.union([OwnerLoginAnswer, OwnerChooseAnswer]);
+
+export const OwnerPasswordBody = z.object({
+  /** the room whose sign-in password this is (a room of the session) */
+  roomId: id,
+  oldPassword: z.string({ error: '请输入原密码' }).min(1, '请输入原密码').max(128, '原密码过长'),
+  newPassword: NewPassword,
 });
 
 const OwnerAccount = z.object({
@@ -141,8 +165,11 @@ export const OwnerUploadTokenQuery = z.object({ roomId: id });
 
 export const ownerAppEndpoints = {
   sendCode: endpoint({ method: 'POST', path: `${O}/Login/Code`, summary: '业主端：发送登录验证码（短信）', perm: false, body: OwnerCodeBody, response: OwnerCodeAnswer, tags }),
-  loginPhone: endpoint({ method: 'POST', path: `${O}/Login/Phone`, summary: '业主端：手机号验证码登录', action: '业主登录', perm: false, body: OwnerPhoneLoginBody, response: OwnerLoginAnswer, tags }),
+  loginPhone: endpoint({ method: 'POST', path: `${O}/Login/Phone`, summary: '业主端：手机号验证码登录（多家物业时先选择公司）', action: '业主登录', perm: false, body: OwnerPhoneLoginBody, response: OwnerPhoneLoginAnswer, tags }),
   loginRoom: endpoint({ method: 'POST', path: `${O}/Login/Room`, summary: '业主端：房间编号与密码登录', action: '业主登录', perm: false, body: OwnerRoomLoginBody, response: OwnerLoginAnswer, tags }),
+  password: endpoint({
+    method: 'POST', path: `${O}/Password`, summary: '业主端：修改房间登录密码（结束该业主的全部登录）', action: '业主修改密码', perm: owner, body: OwnerPasswordBody, tags,
+  }),
   logout: endpoint({ method: 'POST', path: `${O}/Logout`, summary: '业主端：退出登录', perm: owner, tags }),
   me: endpoint({ method: 'GET', path: `${O}/Me`, summary: '业主端：我的房间、余额与供应状态', perm: owner, response: OwnerMeAnswer, tags }),
   usage: endpoint({ method: 'GET', path: `${O}/Usage`, summary: '业主端：按日/按月用量', perm: owner, query: OwnerUsageQuery, response: z.array(OwnerUsageRow), tags }),
@@ -164,6 +191,7 @@ export const ownerAppEndpoints = {
 };
 
 export type OwnerMe = z.output<typeof OwnerMeAnswer>;
+export type OwnerChoice = z.output<typeof OwnerCompanyChoice>;
 export type OwnerRoom = z.output<typeof OwnerRoomRow>;
 export type OwnerUsage = z.output<typeof OwnerUsageRow>;
 export type OwnerJournal = z.output<typeof OwnerJournalRow>;

@@ -7,7 +7,7 @@ import { badRequest, notFound, refuse } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
 import { ingestReadings, SOURCE, requestSystemCommand, ORIGIN, controlRepo } from '../control/index.ts';
 import { valvePassword } from '../company/index.ts';
-import { insertHistory } from '../owner/index.ts';
+import { endOwnerSessions, insertHistory } from '../owner/index.ts';
 import { afterBalanceChange } from './alarms.ts';
 import { occupiedRoom, writeReceipt } from './counter.ts';
 import { WALLET_LABELS, post, type Wallet } from './ledger.ts';
@@ -84,6 +84,7 @@ export async function cancelAccount(ctx: Ctx, b: CancelInput) {
 
     await repo.setAccountsState(tx, ro.ownerId, { status: 0, alarmLevel: 0 });
     await repo.closeOwner(tx, ro.ownerId);
+    await endOwnerSessions(tx, ro.ownerId);
     await insertHistory(tx, {
       companyId: ro.companyId, ownerId: ro.ownerId, roomId: ro.roomId, areaId: ro.areaId, ownerName: ro.ownerName, ownerPhone: ro.ownerPhone,
       roomName: ro.path, action: 2, operatorId: ctx.user.id, operatorName: operatorName(ctx), memo: b.memo || '销户',

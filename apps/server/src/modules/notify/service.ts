@@ -26,6 +26,24 @@ export function queue(tx: Tx, rows: repo.NewNotification[]): Promise<number> {
   return repo.insertNotifications(tx, rows);
 }
 
+/** notifications.level of an owner's login code (业主端): 1–7 are the alarms, receipts, bulk and notices */
+export const LOGIN_CODE_LEVEL = 8;
+export const CODE_HIDDEN = '【验证码已隐藏】';
+
+/**
+ * What staff may read of a notification: a login code is sent with its digits, but no staff answer
+ * carries them (whoever reads /notesMessage could otherwise sign in as the owner) — the text, the
+ * provider's answer (阿里云's QuerySendDetails echoes the content), the receipt and the error alike.
+ */
+export function staffView<T extends Record<string, unknown>>(row: T): T {
+  if (Number(row.level) !== LOGIN_CODE_LEVEL) return row;
+  const hide = (v: unknown) => (typeof v === 'string' ? v.replace(/(?<!\d)\d{4,8}(?!\d)/g, (d, at: number, all: string) => (codeLike(all, at) ? CODE_HIDDEN : d)) : v);
+  return { ...row, content: typeof row.content === 'string' ? row.content.replace(/(?<!\d)\d{4,8}(?!\d)/g, CODE_HIDDEN) : row.content, answer: hide(row.answer), receiptText: hide(row.receiptText), error: hide(row.error) };
+}
+
+/** a run of digits that follows 验证码 (within a few characters): the code as the provider echoes it */
+const codeLike = (all: string, at: number) => /验证码[^\d]{0,6}$/.test(all.slice(Math.max(0, at - 12), at));
+
 /** The provider's idempotency key of a notification (the same for every try). */
 export const notifyKey = (id: number) => `notify-${id}`;
 
@@ -138,6 +156,6 @@ export function listNotifications(ctx: Ctx, q: z.output<typeof NotificationQuery
       q.size,
       offsetOf(q),
     );
-    return new Page(r.rows, r.count);
+    return new Page(r.rows.map(staffView), r.count);
   });
 }

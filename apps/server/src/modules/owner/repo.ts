@@ -121,6 +121,18 @@ export async function setOwnerPassword(tx: Tx, id: number, passwordHash: string)
   await tx.update(owners).set({ passwordHash, updatedAt: sql`now()` }).where(eq(owners.id, id));
 }
 
+/**
+ * Ends the 业主端 sessions of this owner row (signed in with its room + password or as its phone; only
+ * the phone ones with `via`). A password reset or change, 迁出, 销户 and a changed phone end them; app.ts's
+ * auth-changed signal then makes every owner socket check its session again, closing theirs. Deleting
+ * an owner deletes its sessions (ON DELETE CASCADE). Returns how many were ended.
+ */
+export async function endOwnerSessions(tx: Tx, ownerId: number, via?: 'sms') {
+  const r = await tx.execute(sql`UPDATE owner_sessions SET revoked_at = now()
+    WHERE owner_id = ${ownerId} AND revoked_at IS NULL${via ? sql` AND via = ${via}` : sql``}`);
+  return r.rowCount ?? 0;
+}
+
 export async function deleteOwners(tx: Tx, ids: number[]) {
   await tx.delete(owners).where(inArray(owners.id, ids));
 }

@@ -98,7 +98,10 @@ export async function createOwner(ctx: Ctx, v: OwnerInput) {
 export async function updateOwner(ctx: Ctx, id: number, v: OwnerInput) {
   ctx.audit.target = `业主 ${v.name}`;
   await ctx.tx(async (tx) => {
-    await visibleOwner(tx, ctx, id);
+    const before = await visibleOwner(tx, ctx, id);
+    // a new phone: whoever signed in as this owner with the old phone's code signs in again (other
+    // owners' phone sessions stop seeing this room by themselves: they match the phone)
+    if (before.phone !== v.phone) await repo.endOwnerSessions(tx, id, 'sms');
     await repo.updateOwner(tx, id, profile(v));
   });
   return null;
@@ -135,6 +138,7 @@ export async function moveOwnerOut(ctx: Ctx, ownerId: number, memo: string) {
     const room = await lockRoom(tx, owner.roomId);
     if (!room) throw notFound('房间');
     await repo.setOwnerRoom(tx, ownerId, null);
+    await repo.endOwnerSessions(tx, ownerId);
     await repo.insertHistory(tx, {
       companyId: owner.companyId, ownerId, ownerName: owner.name, ownerPhone: owner.phone,
       roomId: room.id, areaId: room.areaId, roomName: room.path, action: 2, memo, ...operator(ctx),
@@ -150,7 +154,11 @@ export async function resetOwnerPassword(ctx: Ctx, id: number) {
   const password = randomPassword();
   const hash = await hashPassword(password);
   ctx.audit.target = `业主 ${owner.name}`;
-  await ctx.tx((tx) => repo.setOwnerPassword(tx, id, hash));
+  await ctx.tx(async (tx) => {
+    await repo.setOwnerPassword(tx, id, hash);
+    // whoever signed in with the old password (or as this owner) signs in again
+    await repo.endOwnerSessions(tx, id);
+  });
   return { id, password };
 }
 

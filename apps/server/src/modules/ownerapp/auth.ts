@@ -1,10 +1,11 @@
 import { randomInt, timingSafeEqual } from 'node:crypto';
 import { OWNER_CODE_COOLDOWN_SECONDS, OWNER_CODE_TTL_SECONDS } from '@meter/contracts';
-import { SYSTEM_SCOPE, type Db } from '../../db/client.ts';
+import { SYSTEM_SCOPE, type Db, type Tx } from '../../db/client.ts';
 import type { OwnerCtx, OwnerPrincipal, PublicCtx } from '../../http/context.ts';
-import { AppError, refuse, unauthorized } from '../../http/errors.ts';
-import { dummyVerify, hashToken, newToken, verifyPassword } from '../auth/index.ts';
-import { queueNotification } from '../notify/index.ts';
+import { AppError, notFound, refuse, unauthorized } from '../../http/errors.ts';
+import { dummyVerify, hashPassword, hashToken, newToken, verifyPassword } from '../auth/index.ts';
+import { endOwnerSessions, setOwnerPassword } from '../owner/index.ts';
+import { LOGIN_CODE_LEVEL, queueNotification } from '../notify/index.ts';
 import * as repo from './repo.ts';
 
 // 业主端 sign-in: phone + SMS code (through the notify outbox: only the code's hash is kept, it
@@ -19,8 +20,6 @@ export const OWNER_MAX_DAYS = 30;
 export const CODES_PER_PHONE_HOUR = 5;
 export const CODES_PER_IP_HOUR = 20;
 export const TRIES_PER_CODE = 5;
-/** notifications.level of a login code (1–7 are the alarms, receipts, bulk and notices) */
-export const LOGIN_CODE_LEVEL = 8;
 
 const codeHash = (phone: string, code: string) => hashToken(`owner-login:${phone}:${code}`);
 const same = (a: string, b: string) => a.length === b.length && timingSafeEqual(Buffer.from(a), Buffer.from(b));
@@ -61,21 +60,53 @@ async function open(ctx: PublicCtx, o: { id: number; companyId: number; name: st
   return { token, owner: { id: o.id, name: o.name, phone: o.phone }, companyId: o.companyId, companyName: o.companyName };
 }
 
-export async function loginByPhone(ctx: PublicCtx, b: { phone: string; code: string }) {
+/**
+ * Phone + code. A phone registered with owners of several companies gets, once the code is right,
+ * the list to choose from (company, owner name, rooms) and the code stays unspent until it comes back
+ * with the chosen companyId; the session is then that company's only (its rooms with this phone).
+ */
+export async function loginByPhone(ctx: PublicCtx, b: { phone: string; code: string; companyId?: number }) {
   ctx.audit.target = `业主手机号 ${b.phone.slice(0, 3)}****${b.phone.slice(-4)}`;
-  const ok = await ctx.db.tx(SYSTEM_SCOPE, async (tx) => {
+  type Owner = Awaited<ReturnType<typeof repo.ownersByPhone>>[number];
+  type Outcome = { k: 'none' | 'spent' | 'wrong' | 'unknown' | 'company' } | { k: 'choose'; choose: Awaited<ReturnType<typeof choices>> } | { k: 'ok'; o: Owner };
+  const r = await ctx.db.tx(SYSTEM_SCOPE, async (tx): Promise<Outcome> => {
     const c = await repo.liveCode(tx, b.phone);
-    if (!c || c.attempts >= TRIES_PER_CODE) return 'none' as const;
-    const match = same(c.codeHash, codeHash(b.phone, b.code));
-    await repo.codeTried(tx, c.id, match);
-    return match ? ('ok' as const) : c.attempts + 1 >= TRIES_PER_CODE ? ('spent' as const) : ('wrong' as const);
+    if (!c || c.attempts >= TRIES_PER_CODE) return { k: 'none' as const };
+    if (!same(c.codeHash, codeHash(b.phone, b.code))) {
+      await repo.codeTried(tx, c.id, false);
+      return { k: c.attempts + 1 >= TRIES_PER_CODE ? ('spent' as const) : ('wrong' as const) };
+    }
+    const owners = await repo.ownersByPhone(tx, b.phone);
+    const companies = [...new Set(owners.map((o) => o.companyId))];
+    if (b.companyId == null && companies.length > 1) return { k: 'choose' as const, choose: await choices(tx, owners) };
+    const o = owners.find((x) => b.companyId == null || x.companyId === b.companyId);
+    if (!o) return { k: owners.length ? ('company' as const) : ('unknown' as const) };
+    await repo.codeTried(tx, c.id, true);
+    return { k: 'ok' as const, o };
   });
-  if (ok === 'none') throw refuse('OWNER_CODE_EXPIRED', '验证码已失效，请重新获取');
-  if (ok === 'spent') throw refuse('OWNER_CODE_WRONG', '验证码错误次数过多，请重新获取');
-  if (ok === 'wrong') throw refuse('OWNER_CODE_WRONG', '验证码错误，请重新输入');
-  const owners = await ctx.db.tx(SYSTEM_SCOPE, (tx) => repo.ownersByPhone(tx, b.phone));
-  if (!owners.length) throw refuse('OWNER_PHONE_UNKNOWN', '该手机号未登记为业主，请联系物业');
-  return open(ctx, owners[0]!, 'sms');
+  if (r.k === 'choose') return { choose: r.choose };
+  if (r.k !== 'ok') throw refuse(...PHONE_LOGIN_REFUSED[r.k]);
+  return open(ctx, r.o, 'sms');
+}
+
+const PHONE_LOGIN_REFUSED: Record<'none' | 'spent' | 'wrong' | 'unknown' | 'company', [string, string]> = {
+  none: ['OWNER_CODE_EXPIRED', '验证码已失效，请重新获取'],
+  spent: ['OWNER_CODE_WRONG', '验证码错误次数过多，请重新获取'],
+  wrong: ['OWNER_CODE_WRONG', '验证码错误，请重新输入'],
+  unknown: ['OWNER_PHONE_UNKNOWN', '该手机号未登记为业主，请联系物业'],
+  company: ['OWNER_COMPANY_UNKNOWN', '该手机号未在所选物业公司登记，请重新选择'],
+};
+
+/** One entry per company: its name, the owner's name there and the rooms a session of it would show. */
+async function choices(tx: Tx, owners: Awaited<ReturnType<typeof repo.ownersByPhone>>) {
+  const out = [];
+  for (const companyId of [...new Set(owners.map((o) => o.companyId))]) {
+    const first = owners.find((o) => o.companyId === companyId);
+    if (!first) continue;
+    const rooms = await repo.roomsOf(tx, { ownerId: first.id, companyId, phone: first.phone });
+    out.push({ companyId, companyName: first.companyName, ownerName: first.name, rooms: rooms.map((x) => x.path) });
+  }
+  return out;
 }
 
 export const ROOM_LOGIN_FAILED = '房间编号或密码错误（密码可请物业在“业主管理”中重置）';
@@ -98,6 +129,32 @@ export async function authenticateOwner(db: Db, token: string | undefined): Prom
   const s = await db.tx(SYSTEM_SCOPE, (tx) => repo.lookupSession(tx, hashToken(token), OWNER_IDLE_MINUTES));
   if (!s) throw unauthorized();
   return s;
+}
+
+/**
+ * The owner changes a room's sign-in password (the one staff reset): the old one first; then every
+ * session of that owner row ends, this one included (sign in again with the new password), and its
+ * sockets close on the auth-changed signal as a back-office password change closes the staff's.
+ */
+export async function changePassword(ctx: OwnerCtx, b: { roomId: number; oldPassword: string; newPassword: string }) {
+  const room = await ctx.tx(async (tx) => (await repo.roomsOf(tx, ctx.owner)).find((r) => r.roomId === b.roomId));
+  if (!room) throw notFound('房间');
+  ctx.audit.target = `业主 ${room.ownerName} 房间 ${room.path}`;
+  const hash = await ctx.tx((tx) => repo.passwordOf(tx, room.ownerId));
+  if (!hash) {
+    await dummyVerify(b.oldPassword);
+    throw refuse('OWNER_NO_PASSWORD', '该房间尚未设置登录密码，请联系物业在“业主管理”中重置密码');
+  }
+  if (!(await verifyPassword(hash, b.oldPassword))) throw refuse('PASSWORD_WRONG', '原密码错误');
+  if (b.oldPassword === b.newPassword) throw refuse('PASSWORD_SAME', '新密码不能与原密码相同');
+  const next = await hashPassword(b.newPassword);
+  await ctx.tx(async (tx) => {
+    await setOwnerPassword(tx, room.ownerId, next);
+    await endOwnerSessions(tx, room.ownerId);
+    // this session too, when it is another owner row's (a phone session seeing this room)
+    await repo.revokeSession(tx, ctx.owner.sessionId);
+  });
+  return null;
 }
 
 export async function logout(ctx: OwnerCtx) {

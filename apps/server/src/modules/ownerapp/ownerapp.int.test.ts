@@ -226,3 +226,158 @@ describe('live updates over the websocket', () => {
     expect(await Promise.race([closed, new Promise((resolve) => setTimeout(() => resolve('open'), 5000))])).toBe(4001);
   });
 });
+
+describe('a phone registered in two companies', () => {
+  it('the owner chooses the company once the code is right; the session sees that company only', async () => {
+    const p = phone();
+    await q(`UPDATE owners SET phone = $2 WHERE id = ANY($1)`, [[a.owners[2], b.owners[0]], p]);
+    ok(await post(null, `${O}/Login/Code`, { phone: p }));
+    const code = await smsCode(p);
+    const wrong = code === '000000' ? '000001' : '000000';
+    // a wrong code shows no company
+    expect((await post(null, `${O}/Login/Phone`, { phone: p, code: wrong })).body).toMatchObject({ code: 'OWNER_CODE_WRONG' });
+    const pick = ok(await post(null, `${O}/Login/Phone`, { phone: p, code }));
+    expect(pick.token).toBeUndefined();
+    const names = await q(`SELECT id, name FROM companies WHERE id = ANY($1)`, [[a.companyId, b.companyId]]);
+    const nameOf = (id: number) => names.find((x) => Number(x.id) === id)!.name;
+    expect(pick.choose).toEqual([
+      { companyId: a.companyId, companyName: nameOf(a.companyId), ownerName: '业主3', rooms: [expect.stringMatching(/\/103$/)] },
+      { companyId: b.companyId, companyName: nameOf(b.companyId), ownerName: '业主1', rooms: [expect.stringMatching(/\/101$/)] },
+    ]);
+    // the code is not spent by the choice list; a company the phone is not registered in is refused
+    expect((await q(`SELECT used_at FROM owner_login_codes WHERE phone = $1`, [p]))[0].used_at).toBeNull();
+    const other = await q(`SELECT id FROM companies WHERE id <> ALL($1) LIMIT 1`, [[a.companyId, b.companyId]]);
+    expect((await post(null, `${O}/Login/Phone`, { phone: p, code, companyId: Number(other[0].id) })).body)
+      .toMatchObject({ code: 'OWNER_COMPANY_UNKNOWN', message: '该手机号未在所选物业公司登记，请重新选择' });
+
+    const s = ok(await post(null, `${O}/Login/Phone`, { phone: p, code, companyId: b.companyId }));
+    expect(s).toMatchObject({ companyId: b.companyId, owner: { id: b.owners[0] } });
+    expect((await post(null, `${O}/Login/Phone`, { phone: p, code, companyId: a.companyId })).body.code).toBe('OWNER_CODE_EXPIRED');
+    const me = ok(await get(s.token, `${O}/Me`));
+    expect(me.companyName).toBe(nameOf(b.companyId));
+    expect(me.rooms.map((r: { roomId: number }) => r.roomId)).toEqual([b.rooms[0]]);
+    // strict tenancy: company A's room of the same phone is not this session's
+    expect((await get(s.token, `${O}/Usage?roomId=${a.rooms[2]}`)).status).toBe(404);
+    expect((await get(s.token, `${O}/Bills?roomId=${a.rooms[2]}`)).status).toBe(404);
+    expect((await post(s.token, `${O}/Pay`, { roomId: a.rooms[2], wallet: 'electric', amount: '1', channel: 'wechat' })).status).toBe(404);
+
+    // a new code, company A this time: A's room only
+    await q(`UPDATE owner_login_codes SET created_at = created_at - interval '2 minutes' WHERE phone = $1`, [p]);
+    ok(await post(null, `${O}/Login/Code`, { phone: p }));
+    const sa = ok(await post(null, `${O}/Login/Phone`, { phone: p, code: await smsCode(p), companyId: a.companyId }));
+    expect(ok(await get(sa.token, `${O}/Me`)).rooms.map((r: { roomId: number }) => r.roomId)).toEqual([a.rooms[2]]);
+    expect((await get(sa.token, `${O}/Usage?roomId=${b.rooms[0]}`)).status).toBe(404);
+  });
+});
+
+describe('owner sessions end with the credentials', () => {
+  const U = '/yewu/api/userinfo';
+  let staff: string;
+  const socket = async (token: string) => {
+    const ws = await t.app.injectWS('/ws');
+    const seen: { type: string }[] = [];
+    const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+    ws.on('message', (m) => seen.push(JSON.parse(String(m))));
+    ws.send(JSON.stringify({ auth: token }));
+    await expect.poll(() => seen.some((m) => m.type === 'ready')).toBe(true);
+    return { closed: () => Promise.race([closed, new Promise((resolve) => setTimeout(() => resolve('open'), 5000))]) };
+  };
+  const roomLogin = async (password: string) => ok(await post(null, `${O}/Login/Room`, { roomId: a.rooms[1], password })).token as string;
+
+  beforeAll(async () => {
+    const { makeRole, makeUser } = await import('../../../test/factories.ts');
+    const u = await makeUser(t.owner, { companyId: a.companyId, roleId: await makeRole(t.owner, a.companyId, ['recordsOwner', 'notesMessage'], ['owner.basic']) });
+    staff = await t.login(u.username, u.password);
+  });
+
+  it('a staff password reset ends every session of the owner (401) and closes its websocket', async () => {
+    const first = ok(await post(staff, `${U}/resetPwd`, { id: a.owners[1] })).password as string;
+    const token = await roomLogin(first);
+    const other = await roomLogin(first);
+    const ws = await socket(token);
+    expect(ok(await get(token, `${O}/Me`)).rooms).toHaveLength(1);
+    const second = ok(await post(staff, `${U}/resetPwd`, { id: a.owners[1] })).password as string;
+    expect((await get(token, `${O}/Me`)).status).toBe(401);
+    expect((await get(other, `${O}/Me`)).status).toBe(401);
+    expect(await ws.closed()).toBe(4001);
+    expect((await post(null, `${O}/Login/Room`, { roomId: a.rooms[1], password: first })).body.code).toBe('OWNER_LOGIN_FAILED');
+    ok(await get(await roomLogin(second), `${O}/Me`));
+  });
+
+  it('the owner changes the password: the old one first, then every session of the owner ends, sockets closed', async () => {
+    const pass = ok(await post(staff, `${U}/resetPwd`, { id: a.owners[1] })).password as string;
+    const token = await roomLogin(pass);
+    const other = await roomLogin(pass);
+    const ws = await socket(other);
+    const change = (oldPassword: string, newPassword: string) => post(token, `${O}/Password`, { roomId: a.rooms[1], oldPassword, newPassword });
+    expect((await change('not-it', 'Owner-new-1')).body).toMatchObject({ code: 'PASSWORD_WRONG', message: '原密码错误' });
+    expect((await change(pass, 'short')).status).toBe(400);
+    expect((await post(token, `${O}/Password`, { roomId: a.rooms[0], oldPassword: pass, newPassword: 'Owner-new-1' })).status).toBe(404);
+    expect(ok(await get(token, `${O}/Me`))).toBeTruthy();
+    ok(await change(pass, 'Owner-new-1'));
+    expect((await get(token, `${O}/Me`)).status).toBe(401);
+    expect((await get(other, `${O}/Me`)).status).toBe(401);
+    expect(await ws.closed()).toBe(4001);
+    expect((await post(null, `${O}/Login/Room`, { roomId: a.rooms[1], password: pass })).body.code).toBe('OWNER_LOGIN_FAILED');
+    ok(await get(await roomLogin('Owner-new-1'), `${O}/Me`));
+  });
+
+  it('迁出 ends the sessions for good (moving back in does not revive them); a new phone ends the old phone\'s', async () => {
+    await q(`UPDATE owners SET password_hash = $2 WHERE id = $1`, [a.owners[1], await hashPassword('Room-102-pass')]);
+    const token = await roomLogin('Room-102-pass');
+    const ws = await socket(token);
+    ok(await post(staff, `${U}/moveOut`, { id: a.owners[1], memo: '测试迁出' }));
+    expect((await get(token, `${O}/Me`)).status).toBe(401);
+    expect(await ws.closed()).toBe(4001);
+    ok(await post(staff, `${U}/moveIn`, { id: a.owners[1], roomId: a.rooms[1], memo: '测试入住' }));
+    expect((await get(token, `${O}/Me`)).status).toBe(401);
+
+    const p = phone();
+    await q(`UPDATE owners SET phone = $2 WHERE id = $1`, [a.owners[1], p]);
+    const byPhone = await phoneLogin(p);
+    const byRoom = await roomLogin('Room-102-pass');
+    const [o] = await q(`SELECT name FROM owners WHERE id = $1`, [a.owners[1]]);
+    ok(await t.call(staff, { method: 'PUT', url: `${U}/detail`, payload: { id: a.owners[1], name: o.name, phone: phone() } }));
+    expect((await get(byPhone, `${O}/Me`)).status).toBe(401);
+    ok(await get(byRoom, `${O}/Me`));
+  });
+
+  it('销户 ends the sessions (revoked, not only hidden while closed) and closes the sockets', async () => {
+    const token = await roomLogin('Room-102-pass');
+    const ws = await socket(token);
+    ok(await post(a.token, '/yewu/api/AccountCancel/Cancel', { roomId: a.rooms[1], payMethod: 'cash', memo: '测试销户' }));
+    expect((await get(token, `${O}/Me`)).status).toBe(401);
+    expect(await ws.closed()).toBe(4001);
+    expect(await q(`SELECT 1 FROM owner_sessions WHERE owner_id = $1 AND revoked_at IS NULL`, [a.owners[1]])).toHaveLength(0);
+  });
+});
+
+describe('login codes are hidden from staff', () => {
+  it('/notesMessage never shows the digits of a login code (list, filters, the provider\'s answer), while the SMS carries them', async () => {
+    const { makeRole, makeUser } = await import('../../../test/factories.ts');
+    const u = await makeUser(t.owner, { companyId: b.companyId, roleId: await makeRole(t.owner, b.companyId, ['notesMessage']) });
+    const staff = await t.login(u.username, u.password);
+    const p = phone();
+    await q(`UPDATE owners SET phone = $2 WHERE id = $1`, [b.owners[0], p]);
+    ok(await post(null, `${O}/Login/Code`, { phone: p }));
+    const code = await smsCode(p);
+    // sent: the provider's answer echoes the text (阿里云 QuerySendDetails does), the receipt too
+    const [n] = await q(`SELECT id, content FROM notifications WHERE phone = $1 AND level = 8`, [p]);
+    expect(n.content).toContain(code);
+    await q(`UPDATE notifications SET status = 'sent', provider = 'aliyun', sent_at = now(), answer = $2, receipt = 'delivered', receipt_text = $3 WHERE id = $1`,
+      [n.id, JSON.stringify({ Content: n.content, OutId: `owner-code:x`, SendStatus: 3 }), `DELIVERED 验证码 ${code}`]);
+    for (const url of ['/sms/log/list?index=1&size=50', `/sms/log/list?index=1&size=50&level=8&phone=${p}`, `/sms/log/list?index=1&size=50&phone=${p.slice(-4)}`]) {
+      const r = await get(staff, url);
+      expect(r.status, url).toBe(200);
+      const row = (r.body.data as { id: number; content: string; answer: string; receiptText: string }[]).find((x) => Number(x.id) === Number(n.id))!;
+      expect(row, url).toBeTruthy();
+      expect(JSON.stringify(r.body), url).not.toContain(code);
+      expect(row.content).toContain('【验证码已隐藏】');
+      expect(row.content).toMatch(/^【.+】您的业主端登录验证码为 【验证码已隐藏】，5 分钟内有效/);
+      expect(row.answer).toContain('【验证码已隐藏】');
+      expect(row.receiptText).toBe('DELIVERED 验证码 【验证码已隐藏】');
+    }
+    // the message itself still goes out with the code (the outbox row the sender hands over)
+    expect((await q(`SELECT content FROM notifications WHERE id = $1`, [n.id]))[0].content).toContain(code);
+  });
+});

@@ -26,6 +26,12 @@ export async function ownerOfRoom(tx: Tx, roomId: number) {
     : undefined;
 }
 
+/** An owner row's owner-portal password hash ('' when none was ever set). */
+export async function passwordOf(tx: Tx, ownerId: number) {
+  const r = await tx.execute(sql`SELECT password_hash FROM owners WHERE id = ${ownerId}`);
+  return String(r.rows[0]?.password_hash ?? '');
+}
+
 /** Codes sent since then to this phone and from this IP (the sending limits). */
 export async function codesSince(tx: Tx, phone: string, ip: string, since: Date) {
   const r = await tx.execute(sql`SELECT

@@ -35,6 +35,7 @@ export default async function ownerAppRoutes(app: FastifyInstance, s: OwnerAppSe
   r.endpoint(O.sendCode, ({ body }, _c, req) => auth.sendCode(publicCtx(req), body.phone), limited);
   r.endpoint(O.loginPhone, ({ body }, _c, req) => auth.loginByPhone(publicCtx(req), body), limited);
   r.endpoint(O.loginRoom, ({ body }, _c, req) => auth.loginByRoom(publicCtx(req), body), limited);
+  r.endpoint(O.password, ({ body }, _c, req) => auth.changePassword(ownerCtx(req), body));
   r.endpoint(O.logout, (_i, _c, req) => auth.logout(ownerCtx(req)));
   r.endpoint(O.me, (_i, _c, req) => owner.me(ownerCtx(req)));
   r.endpoint(O.usage, ({ query }, _c, req) => owner.usage(ownerCtx(req), query));
