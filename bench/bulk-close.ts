@@ -10,7 +10,7 @@
 // time on each collector's bus (its channel), without the database.
 //   npx tsx bench/bulk-close.ts
 // Env: BENCH_PG_ADMIN_URL, BENCH_DB (meter_bench_close), BENCH_METERS (10000), BENCH_PER_COLLECTOR (25),
-// BENCH_LATENCY_MS (200), BENCH_WORKER_CONCURRENCY (200, WORKER_CONCURRENCY's default).
+// BENCH_LATENCY_MS (200), BENCH_WORKER_CONCURRENCY (800, WORKER_CONCURRENCY's default).
 // Prints the time against the 60 s goal, the ratio to the floor, and checks every meter was closed
 // exactly once (one close command a meter, one actuating frame received by each simulated meter, every
 // relay/valve off, every command succeeded): exits 1 when not.
@@ -32,7 +32,7 @@ const DB = process.env.BENCH_DB ?? 'meter_bench_close';
 const METERS = Number(process.env.BENCH_METERS ?? 10_000);
 const PER_COLLECTOR = Number(process.env.BENCH_PER_COLLECTOR ?? 25);
 const LATENCY_MS = Number(process.env.BENCH_LATENCY_MS ?? 200);
-const CONCURRENCY = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 200);
+const CONCURRENCY = Number(process.env.BENCH_WORKER_CONCURRENCY ?? 800);
 const GOAL_S = 60;
 const VALVE_PASSWORD = 'close2026';
 const FRAMES_PER_CLOSE = 3;
