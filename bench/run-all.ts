@@ -113,6 +113,17 @@ const BENCHES: Bench[] = [
     ],
   },
   {
+    key: 'bulk-close',
+    file: 'bulk-close.ts',
+    env: { BENCH_DB: `${PREFIX}_close`, BENCH_METERS: '1000' },
+    minutes: 5,
+    figures: [
+      { name: 'bulk close 1,000 meters, request → last read-back', pick: num(/BENCH bulk-close seconds=([\d.]+)/), unit: ' s', goal: { atMost: 60 } },
+      { name: 'bulk close / physical floor (same frames, no DB)', pick: num(/BENCH bulk-close seconds=[\d.]+ floor=[\d.]+ ratio=([\d.]+)/), unit: '×', goal: {} },
+    ],
+    keep: /^bulk-close check=|^检查:/,
+  },
+  {
     key: 'web-bundle',
     file: 'web-bundle.ts',
     env: {},

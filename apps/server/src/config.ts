@@ -67,7 +67,8 @@ const Env = z.object({
   COMMAND_WAIT_SECONDS: z.coerce.number().min(0).default(15),
   /** an attempt whose worker's lease (its database session) has been gone this long is recovered */
   COMMAND_ORPHAN_GRACE_SECONDS: z.coerce.number().min(0).max(600).default(10),
-  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(5000).default(200),
+  /** commands in flight per worker; one collector never has more than 2 of them (control/repo/commands.ts PER_COLLECTOR) */
+  WORKER_CONCURRENCY: z.coerce.number().int().min(1).max(5000).default(800),
   OFFLINE_WARN_MINUTES: z.coerce.number().positive().default(60),
   /** a meter in use without a reading for this many days gets a no_read warning (and a work order) */
   NO_READ_DAYS: z.coerce.number().positive().default(3),

@@ -65,6 +65,7 @@ export {
   type LoadGeneratorOptions,
   type LoadRunner,
   type LoadStats,
+  type LoadMeterState,
   type SpawnedLoadGenerator,
 } from './load.ts';
 export {

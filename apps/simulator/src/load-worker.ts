@@ -35,6 +35,9 @@ process.on('message', async (request: LoadWorkerRequest) => {
       case 'stats':
         result = await generator.stats();
         break;
+      case 'meterStates':
+        result = await generator.meterStates();
+        break;
       case 'stop':
         await generator.stop();
         await send({ id: request.id, ok: true, result: null });

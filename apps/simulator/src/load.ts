@@ -53,7 +53,17 @@ export interface LoadGeneratorOptions extends LoadDefinitionOptions {
   /** Simulated ms per real ms: how fast readings grow between reports. Default 60. */
   speed?: number;
   seed?: number;
+  /** Bus latency added to every meter reply, real ms (a collector's RS-485 round trip). Default 0. */
+  replyLatencyMs?: number;
   logger?: FleetLogger;
+}
+
+/** One meter's relay/valve as the simulator holds it (bench/bulk-close.ts checks each was switched once). */
+export interface LoadMeterState {
+  address: string;
+  supplyOn: boolean;
+  /** relay/valve commands received and accepted (a repeated command counts again) */
+  actuationCommands: number;
 }
 
 export interface ConnectResult {
@@ -91,6 +101,8 @@ export interface LoadRunner {
   /** Push reports at a rate; resolves when `durationMs`/`count` is reached. */
   pushReports(options: ReportPumpOptions): Promise<ReportResult>;
   stats(): Promise<LoadStats>;
+  /** Every meter's relay/valve state and the actuating commands it accepted. */
+  meterStates(): Promise<LoadMeterState[]>;
   stop(): Promise<void>;
 }
 
@@ -151,6 +163,7 @@ export function loadGenerator(options: LoadGeneratorOptions): LoadGenerator {
     reconnectMinMs: options.reconnectMinMs ?? 1_000,
     reconnectMaxMs: options.reconnectMaxMs ?? 30_000,
     connectConcurrency: options.connectConcurrency ?? 500,
+    replyLatencyMs: options.replyLatencyMs ?? 0,
     logger: options.logger,
   });
   return {
@@ -203,6 +216,9 @@ export function loadGenerator(options: LoadGeneratorOptions): LoadGenerator {
         memory: { rssMB: mem.rss / 2 ** 20, heapUsedMB: mem.heapUsed / 2 ** 20 },
       };
     },
+    async meterStates(): Promise<LoadMeterState[]> {
+      return fleet.meters.map((m) => ({ address: m.address, supplyOn: m.supplyOn, actuationCommands: m.counters.actuationCommands }));
+    },
     stop: () => fleet.stop(),
   };
 }
@@ -217,6 +233,7 @@ export type LoadWorkerRequest =
   | { id: number; op: 'prepareReports'; count: number }
   | { id: number; op: 'pushReports'; options: ReportPumpOptions }
   | { id: number; op: 'stats' }
+  | { id: number; op: 'meterStates' }
   | { id: number; op: 'stop' };
 
 export type LoadWorkerResponse =
@@ -276,6 +293,7 @@ export function spawnLoadGenerator(options: Omit<LoadGeneratorOptions, 'logger'>
           prepareReports: (count: number) => call<number>({ op: 'prepareReports', count }),
           pushReports: (o: ReportPumpOptions) => call<ReportResult>({ op: 'pushReports', options: o }),
           stats: () => call<LoadStats>({ op: 'stats' }),
+          meterStates: () => call<LoadMeterState[]>({ op: 'meterStates' }),
           async stop() {
             if (child.exitCode !== null || child.signalCode !== null) return;
             const exited = new Promise<void>((r) => child.once('exit', () => r()));

@@ -74,6 +74,10 @@ export class Worker {
   private ownScheduler: Scheduler | undefined;
   private running = new Set<Promise<void>>();
   private offSignal: (() => void) | undefined;
+  /** tasks whose counts the next recount brings up to date, that recount, and the last one started */
+  private readonly tasksToCount = new Set<number>();
+  private nextRecount: Promise<void> | undefined;
+  private lastRecount: Promise<void> = Promise.resolve();
   /**
    * This worker's liveness in PostgreSQL: a session advisory lock on a connection of its own. Its
    * attempts carry the key (commands.claimed_by); once the lock is free (the process died), any
@@ -163,6 +167,7 @@ export class Worker {
       ? ({ status: 'succeeded' } as const)
       : afterFailure(cmd, outcome.transient, new Date(), this.deps.settings.retryDelayMs);
     const events: DeviceEvent[] = [...outcome.events];
+    let taskId: number | null = null;
     // the outcome is written even across a database outage (retried with backoff for a while), so the
     // command does not stay 'sent' behind a live worker; only this attempt's row is updated
     for (let wait = 250; ; wait = Math.min(wait * 2, 5000)) {
@@ -175,11 +180,11 @@ export class Worker {
             nextAttemptAt: next.status === 'queued' ? next.nextAttemptAt : undefined,
             attempt: cmd.attempts,
           });
-          if (r && r.status !== 'queued' && r.readTaskId) await repo.countTaskRead(tx, r.readTaskId, r.status === 'succeeded');
           return r && { row: r, areaId: (await commandAreas(tx, [r])).get(r.id) ?? null };
         });
         if (done) {
           const { row } = done;
+          if (row.status !== 'queued' && row.readTaskId) taskId = row.readTaskId;
           events.push(commandEvent(row, done.areaId));
           if (row.status !== 'queued') this.deps.bus.signal('command-done', { id: row.id, status: row.status });
         }
@@ -193,8 +198,33 @@ export class Worker {
         await new Promise((r) => setTimeout(r, wait));
       }
     }
+    if (taskId !== null) await this.recount(taskId);
     this.deps.bus.emitAll(events);
     if (!outcome.ok) this.deps.log.info({ commandId: cmd.id, kind: cmd.kind, status: next.status, error: outcome.error }, '指令未成功');
+  }
+
+  /**
+   * Recounts a task after one of its commands finished. Recounts are coalesced: one runs at a time, and
+   * the tasks marked while it runs are recounted together by the next; resolves once a recount that
+   * started after the call is done (a failed one is left to housekeeping's).
+   */
+  private recount(taskId: number): Promise<void> {
+    this.tasksToCount.add(taskId);
+    if (!this.nextRecount) {
+      const next: Promise<void> = this.lastRecount.then(async () => {
+        if (this.nextRecount === next) this.nextRecount = undefined;
+        const ids = [...this.tasksToCount];
+        this.tasksToCount.clear();
+        try {
+          await this.deps.db.tx(SYSTEM_SCOPE, (tx) => repo.recountTasks(tx, ids));
+        } catch (e) {
+          this.deps.log.warn({ err: e, tasks: ids }, '更新任务进度失败，稍后由指令回收任务重算');
+        }
+      });
+      this.nextRecount = next;
+      this.lastRecount = next;
+    }
+    return this.nextRecount;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -215,9 +245,9 @@ export class Worker {
       // a worker without its own lease (cut off from the database a moment ago) judges no one
       const orphans = this.lease.held ? await repo.recoverOrphans(tx, LEASE.worker, s.orphanGraceSeconds ?? 10) : [];
       const stale = [...orphans, ...(await repo.recoverStale(tx, new Date(Date.now() - stuckMs)))];
-      for (const c of [...expired, ...stale]) {
-        if (c.status !== 'queued' && c.readTaskId) await repo.countTaskRead(tx, c.readTaskId, false);
-      }
+      // every running task's counts from its commands (those just expired or recovered, and any a
+      // worker that died could not count)
+      await repo.recountTasks(tx, null);
       await repo.endExpiredProtections(tx);
       const all = [...expired, ...stale];
       return { all, areas: await commandAreas(tx, all) };

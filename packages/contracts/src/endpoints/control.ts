@@ -113,6 +113,16 @@ export const ReadBody = z.object({
   full: boolish.optional().default(false),
 });
 
+/** 批量拉闸/关阀 (/longRange): one request queues every close as a task (its progress on /task and the page) */
+export const BulkCloseBody = z.object({
+  ids: z.array(id).min(1, '请选择要拉闸/关阀的表具').max(20000, '一次最多拉闸/关阀 20000 块表具'),
+  memo,
+  /** a person's reason to close protected meters or inside no-disconnect hours (forces those too) */
+  overrideReason: reason,
+  /** the valve-control password typed in the confirmation: asked when any meter has phaseId 1 */
+  password: z.string().max(64, '阀控密码最多 32 位').optional(),
+});
+
 export const MeterIdBody = z.object({ id });
 export const IdOrIdsBody = z
   .object({ id: id.optional(), ids: z.array(id).max(500).optional() })
@@ -162,7 +172,8 @@ export const CommandListQuery = MeterFilterQuery.extend({
   end: when(true),
 });
 
-export const ReadTaskQuery = PageQuery.extend({ origin: num(z.number().int().min(1).max(2)).optional(), start: when(), end: when(true) });
+/** origin 1 定时抄表, 2 批量抄表, 3 批量拉闸/关阀; id: one task (a page following its progress) */
+export const ReadTaskQuery = PageQuery.extend({ id: id.optional(), origin: num(z.number().int().min(1).max(3)).optional(), start: when(), end: when(true) });
 
 export const ReadingListQuery = MeterFilterQuery.extend({
   meterId: id.optional(),
@@ -232,6 +243,11 @@ export const CommandListRow = CommandRow.extend({ roomName: z.string(), areaName
 
 export const ReadResult = z.object({ taskId: z.number().nullable(), queued: z.number(), commands: z.array(CommandRow) });
 
+/** A meter of a bulk close that was not queued, and why (overridable: a reason may force it) */
+export const BulkCloseRefusal = z.object({ meterId: z.number(), name: z.string(), code: z.string(), message: z.string(), overridable: z.boolean() });
+/** taskId: the task counting the queued closes (null when none was queued); joined: a close was already pending (not sent again) */
+export const BulkCloseResult = z.object({ taskId: z.number().nullable(), queued: z.number(), joined: z.number(), refused: z.array(BulkCloseRefusal) });
+
 /** A meter in the warning lists (unread, failed reads, no power) and the LoRa list. */
 export const MeterListRow = z.object({
   id: z.number(),
@@ -257,7 +273,7 @@ export const LoraMeterRow = MeterListRow.extend({ config: json.nullable(), confi
 export const ReadTaskRow = z.object({
   id: z.number(),
   ...ref('company'),
-  /** 1 定时抄表, 2 批量抄表 */
+  /** 1 定时抄表, 2 批量抄表, 3 批量拉闸/关阀 */
   origin: z.number(),
   originText: z.string(),
   total: z.number(),
@@ -398,6 +414,11 @@ export const controlEndpoints = {
     method: 'POST', path: `${V1}/device/order/read`, summary: '随机抄表（按表具）', perm: { routes: READ_PAGES, op: 'device.readEnergy' }, query: company, body: ReadBody,
     response: ReadResult, tags,
   }),
+  /** every close queued in one request as a task (origin 3); the page and /task follow its progress */
+  closeBulk: endpoint({
+    method: 'POST', path: `${V1}/device/order/close/bulk`, summary: '批量拉闸/关阀（任务）', perm: { routes: ['longRange'], op: 'device.valve' }, query: company,
+    body: BulkCloseBody, response: BulkCloseResult, tags,
+  }),
   timeSync: endpoint({ method: 'POST', path: `${V1}/device/order/time/sync`, summary: '校时', perm: configOp, query: company, body: MeterIdBody, response: CommandRow, tags }),
   /**
    * A page of LoRa meters, paged by index/size in the body (the answer carries `count` too). Declared
@@ -466,4 +487,5 @@ export type Reading = z.output<typeof ReadingRow>;
 export type Warning = z.output<typeof WarningRow>;
 export type PowerReading = z.output<typeof PowerRow>;
 export type ReadTask = z.output<typeof ReadTaskRow>;
+export type BulkCloseResultData = z.output<typeof BulkCloseResult>;
 export type DeviceReport = z.output<typeof DeviceReportRow>;

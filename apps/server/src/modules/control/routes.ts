@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { API } from '@meter/contracts';
 import { routes } from '../../http/routes.ts';
+import { closeBulk } from './bulk-close.ts';
 import { reviewReading } from './review.ts';
 import * as svc from './service.ts';
 import type { ControlApi } from './service.ts';
@@ -15,6 +16,7 @@ export default function controlRoutes(app: FastifyInstance, api: ControlApi) {
 
   // ---- commands
   r.endpoint(C.valve, ({ body }, ctx) => svc.valve(ctx, api, body));
+  r.endpoint(C.closeBulk, ({ body }, ctx) => closeBulk(ctx, api, body));
   r.endpoint(C.limit, ({ body }, ctx) => svc.limit(ctx, api, body));
   r.endpoint(C.updateNo, ({ body }, ctx) => svc.updateNo(ctx, api, body));
   r.endpoint(C.read, ({ body }, ctx) => svc.read(ctx, api, body));

@@ -6,6 +6,7 @@ import { DLT645_PARAM_KEYS } from '../../gateway/frames.ts';
 
 export {
   BillByDeviceQuery,
+  BulkCloseBody,
   CommandListQuery,
   ConfigSetBody,
   DealBody,

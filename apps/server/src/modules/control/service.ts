@@ -63,7 +63,7 @@ export function commandView(c: repo.CommandRow, meter?: { name: string; address:
 }
 export type CommandView = ReturnType<typeof commandView> & { joined?: boolean };
 
-interface Request {
+export interface Request {
   kind: CommandKind;
   payload?: Record<string, unknown>;
   memo?: string;
@@ -73,7 +73,7 @@ interface Request {
 }
 
 /** Why this command may not be asked for this meter (a business refusal), or nothing. */
-function check(meter: repo.ControlMeter, r: Request) {
+export function check(meter: repo.ControlMeter, r: Request) {
   const name = meter.name || meter.address;
   if (meter.status === 2) throw refuse('METER_CLOSED', `表具「${name}」已销表，不能操作`);
   if (meter.status === 0 && r.kind !== 'read' && r.kind !== 'config_read') throw refuse('METER_DISABLED', `表具「${name}」已停用，不能操作`);
@@ -403,10 +403,12 @@ export async function listCommands(ctx: Ctx, q: Input<typeof S.CommandListQuery>
 
 const meterFilter = (q: { keyword?: string; kind?: number; searchArea?: number }) => ({ keyword: q.keyword, meterKind: q.kind, searchArea: q.searchArea });
 
+const TASK_ORIGINS: Record<number, string> = { 1: '定时抄表', 2: '批量抄表', 3: '批量拉闸/关阀' };
+
 export async function readTasks(ctx: Ctx, q: Input<typeof S.ReadTaskQuery>) {
   const r = await ctx.tx((tx) => repo.listReadTasks(tx, q, q.size, offsetOf(q)));
   return new Page(
-    r.rows.map((t) => ({ ...t, originText: t.origin === 1 ? '定时抄表' : '批量抄表', statusText: t.status === 'done' ? '已完成' : '进行中', pending: Math.max(0, t.total - t.succeeded - t.failed) })),
+    r.rows.map((t) => ({ ...t, originText: TASK_ORIGINS[t.origin] ?? '批量抄表', statusText: t.status === 'done' ? '已完成' : '进行中', pending: Math.max(0, t.total - t.succeeded - t.failed) })),
     r.count,
   );
 }

@@ -3,9 +3,11 @@
 // (with the memo); phaseId 1 asks the valve-control password first (useValvePassword), and a cancel
 // sends nothing; the typed password goes with the close request. A bulk close is never sent on the
 // first click: BulkCloseConfirm names the count and kind of meters (and asks the password in the same
-// dialog when any has phaseId 1). A close refused because the meter is protected (保电/保水) or inside the alarm
+// dialog when any has phaseId 1); the confirmed selection goes to the server in one request
+// (device/order/close/bulk) as a task, whose progress (done/total) the page follows — as /task shows it.
+// A close refused because the meter is protected (保电/保水) or inside the alarm
 // scheme's no-disconnect hours can be forced with a reason, which the server records on the command.
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Alert, Button, Card, Form, Input, List, Modal, Progress, Space, Typography } from 'antd';
 import { PoweroffOutlined, ThunderboltOutlined } from '@ant-design/icons';
 import type { ActionType } from '@ant-design/pro-components';
@@ -13,6 +15,7 @@ import { ApiError } from '../../api/request.ts';
 import { toast } from '../../app/feedback.tsx';
 import { useCan } from '../../app/session.ts';
 import { controlApi, type Command, type Company } from './api.ts';
+import type { BulkCloseResultData, ReadTask } from '@meter/contracts';
 import { CommandTag, ControlMeterTable, isFinal, useCommandWatch, useCompany, type MeterRow } from './shared.tsx';
 import { ValveCancelled, switchOff, useValvePassword } from './valvePassword.tsx';
 import { BulkCloseConfirm } from './BulkCloseConfirm.tsx';
@@ -65,9 +68,11 @@ export default function LongRange() {
   const [keys, setKeys] = useState<number[]>([]);
   const [rows, setRows] = useState<MeterRow[]>([]);
   const [bulk, setBulk] = useState<Bulk | null>(null);
+  /** the bulk close running as a task on the server (its answer, then the task as /task lists it) */
+  const [closeTask, setCloseTask] = useState<{ result: BulkCloseResultData; meters: MeterRow[]; password: string; task?: ReadTask } | null>(null);
   const [confirmClose, setConfirmClose] = useState<MeterRow[] | null>(null);
   /** a refusal that may be overridden with a reason; a single close keeps the password it was sent with */
-  const [override, setOverride] = useState<{ meters: MeterRow[]; message: string; password?: string } | null>(null);
+  const [override, setOverride] = useState<{ meters: MeterRow[]; message: string; password?: string; bulkClose?: boolean } | null>(null);
   const [reasonForm] = Form.useForm<{ reason: string }>();
   const { ask, dialog } = useValvePassword(company);
   const { commands, watch, busyMeters } = useCommandWatch(company, () => void tableRef.current?.reload());
@@ -121,6 +126,41 @@ export default function LongRange() {
     tableRef.current?.reload();
   };
 
+  const closeTaskId = closeTask?.result.taskId ?? null;
+  const closeTaskDone = !closeTask || closeTaskId === null || closeTask.task?.status === 'done';
+  useEffect(() => {
+    if (closeTaskId === null || closeTaskDone) return;
+    let live = true;
+    const poll = async () => {
+      const task = await controlApi.task(closeTaskId, company).catch(() => undefined);
+      if (!live || !task) return;
+      setCloseTask((c) => (c && c.result.taskId === closeTaskId ? { ...c, task } : c));
+      if (task.status === 'done') tableRef.current?.reload();
+    };
+    void poll();
+    const t = setInterval(() => void poll(), 1000);
+    return () => {
+      live = false;
+      clearInterval(t);
+    };
+  }, [closeTaskId, closeTaskDone, company]);
+
+  /** the confirmed selection as one request: queued as a task, refusals answered per meter */
+  const runBulkClose = async (meters: MeterRow[], overrideReason = '', password = '') => {
+    const m = memo.trim() || '批量远程拉闸/关阀';
+    try {
+      const result = await controlApi.closeBulk(
+        { ids: meters.map((x) => x.id), memo: m, ...(overrideReason ? { overrideReason } : {}), ...(password ? { password } : {}) },
+        company,
+      );
+      setCloseTask({ result, meters, password });
+      if (result.queued) toast.info(`已提交批量拉闸/关阀任务：${result.queued} 块表具排队执行`);
+      else if (!result.refused.length) toast.info('所选表具已有相同指令正在执行，未重复下发');
+    } catch {
+      /* the request layer showed the refusal (wrong password, …) */
+    }
+  };
+
   const bulkAction = async (open: boolean) => {
     if (!rows.length) {
       toast.warning('请选择表具');
@@ -142,7 +182,10 @@ export default function LongRange() {
     const meters = override.meters;
     setOverride(null);
     reasonForm.resetFields();
-    if (meters.length === 1 && !bulk) {
+    if (override.bulkClose) {
+      // refused by a bulk close: forced as a bulk close again (a task), with the password of the first
+      await runBulkClose(meters, reason, override.password ?? '');
+    } else if (meters.length === 1 && !bulk) {
       // the forced close goes with the password the first try was sent with (the server asks it again)
       const o = await sendValve(meters[0], false, memo.trim() || `强制${valveWord(meters[0].kind, false)}`, company, reason, override.password);
       report(o, meters[0], false, override.password);
@@ -218,6 +261,13 @@ export default function LongRange() {
           />
         </Card>
       )}
+      {closeTask && (
+        <BulkCloseProgress
+          state={closeTask}
+          onForce={(refused) => setOverride({ meters: refused, message: `${refused.length} 块表具处于保电/保水或不断电时段，未执行`, password: closeTask.password, bulkClose: true })}
+          onClose={() => setCloseTask(null)}
+        />
+      )}
       {dialog}
       {confirmClose && (
         <BulkCloseConfirm
@@ -230,7 +280,7 @@ export default function LongRange() {
           onConfirm={(password) => {
             const meters = confirmClose;
             setConfirmClose(null);
-            void runBulk(meters, false, '', password ?? '');
+            void runBulkClose(meters, '', password ?? '');
           }}
         />
       )}
@@ -300,5 +350,63 @@ export default function LongRange() {
         )}
       </Modal>
     </Space>
+  );
+}
+
+/** A bulk close's task on the page: done/total from the task (as /task shows it), and what was not queued */
+function BulkCloseProgress({ state, onForce, onClose }: {
+  state: { result: BulkCloseResultData; meters: MeterRow[]; task?: ReadTask };
+  onForce(refused: MeterRow[]): void;
+  onClose(): void;
+}) {
+  const { result, task } = state;
+  const total = task?.total ?? result.queued;
+  const done = task ? task.succeeded + task.failed : 0;
+  const running = result.taskId !== null && task?.status !== 'done';
+  const refused = result.refused.filter((r) => r.overridable);
+  const refusedMeters = state.meters.filter((m) => refused.some((r) => r.meterId === m.id));
+  return (
+    <Card
+      size="small"
+      data-testid="bulk-close-task"
+      title={result.taskId !== null ? `批量拉闸/关阀任务（任务编号 ${result.taskId}）` : '批量拉闸/关阀'}
+      extra={
+        <Space>
+          {refusedMeters.length > 0 && !running && (
+            <Button size="small" danger onClick={() => onForce(refusedMeters)}>强制执行被拒绝的 {refusedMeters.length} 块</Button>
+          )}
+          <Button size="small" onClick={onClose}>{running ? '隐藏（任务继续执行）' : '关闭'}</Button>
+        </Space>
+      }
+    >
+      {result.taskId !== null && (
+        <>
+          <Progress
+            percent={total ? Math.floor((done / total) * 100) : 100}
+            success={{ percent: total && task ? Math.floor((task.succeeded / total) * 100) : 0 }}
+            status={running ? 'active' : task?.failed ? 'exception' : 'success'}
+          />
+          <p data-testid="bulk-close-progress">
+            已完成 {done}/{total} 块（回读确认成功 {task?.succeeded ?? 0} 块，失败 {task?.failed ?? 0} 块）{running ? '，执行中…' : '，已结束'}。进度也可在「任务列表」查看。
+          </p>
+        </>
+      )}
+      {result.joined > 0 && <p>{result.joined} 块表具已有相同指令正在执行，未重复下发。</p>}
+      {result.refused.length > 0 && (
+        <>
+          <Typography.Text type="warning">未执行 {result.refused.length} 块：</Typography.Text>
+          <List
+            size="small"
+            style={{ maxHeight: 200, overflow: 'auto' }}
+            dataSource={result.refused.slice(0, 100)}
+            renderItem={(r) => (
+              <List.Item key={r.meterId}>
+                <Typography.Text type="danger">{r.message}</Typography.Text>
+              </List.Item>
+            )}
+          />
+        </>
+      )}
+    </Card>
   );
 }

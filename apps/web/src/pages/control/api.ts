@@ -46,11 +46,16 @@ export const controlApi = {
   /** password: the valve-control password typed for a phaseId-1 close, for the server to check */
   valve: (b: { id: number; open: boolean; memo: string; overrideReason?: string; password?: string }, company: Company, silent = false) =>
     call(E.control.valve, { body: b, query: inCompany(company) }, { silent }),
+  /** 批量拉闸/关阀: every close queued as one task (its progress: tasks({ id: taskId })) */
+  closeBulk: (b: { ids: number[]; memo: string; overrideReason?: string; password?: string }, company: Company) =>
+    call(E.control.closeBulk, { body: b, query: inCompany(company) }),
   command: (id: number, company: Company) => call(E.control.command, { query: { id, ...inCompany(company) } }, { silent: true }),
   commands: (q: PageQuery) => call(E.control.commands, { query: kw(q) }),
   readings: (q: PageQuery) => call(E.control.readings, { query: kw(q) }),
   manualReading: (b: ManualReadingInput, company: Company) => call(E.metering.manualReading, { body: b, query: inCompany(company) }),
   tasks: (q: PageQuery) => call(E.control.readTasks, { query: kw(q) }),
+  /** one task as /task lists it (a bulk close's progress), or undefined */
+  task: (id: number, company: Company) => controlApi.tasks({ id, index: 1, size: 1, searchCompanyID: company }).then((r) => r.data[0]),
   reports: (q: PageQuery) => call(E.control.reports, { query: kw(q) }),
   power: (q: PageQuery) => call(E.control.power, { query: kw(q) }),
   configs: (q: PageQuery) => call(E.metering.configs, { query: kw(q) }),

@@ -38,7 +38,8 @@ const meter = (id: number, phaseId: number | null, extra: Record<string, unknown
 
 type Call = { method: string; url: string; body: any };
 
-function mockServer(calls: Call[], o: { rows?: unknown[]; open?: (body: any) => unknown; read?: (body: any) => unknown; command?: () => unknown } = {}) {
+function mockServer(calls: Call[], o: { rows?: unknown[]; open?: (body: any) => unknown; read?: (body: any) => unknown; command?: () => unknown; closeBulk?: (body: any) => unknown; task?: (n: number) => unknown } = {}) {
+  let taskPolls = 0;
   const json = (b: unknown) => new Response(JSON.stringify(b), { status: 200 });
   const ok = (data: unknown, count?: number) => json({ code: 'SUCCESS', message: '', data, ...(count !== undefined ? { count } : {}) });
   configureRequest({
@@ -54,6 +55,12 @@ function mockServer(calls: Call[], o: { rows?: unknown[]; open?: (body: any) => 
       if (p.endsWith('/device/order/open')) return json(o.open ? o.open(body) : { code: 'SUCCESS', message: '', data: { id: 50 + body.id, meterId: body.id, kind: body.open ? 'open' : 'close', kindText: body.open ? '合闸' : '拉闸', status: 'succeeded', statusText: '成功', reply: { text: '已确认拉闸（断电）' }, message: '拉闸成功：已确认拉闸（断电）', error: '' } });
       if (p.endsWith('/device/order/read')) return json(o.read ? o.read(body) : { code: 'SUCCESS', data: { taskId: null, queued: 1, commands: [] } });
       if (p.endsWith('/device/order')) return ok(o.command ? o.command() : {});
+      if (p.endsWith('/device/order/close/bulk')) return json(o.closeBulk ? o.closeBulk(body) : { code: 'SUCCESS', data: { taskId: 9, queued: body.ids.length, joined: 0, refused: [] } });
+      if (p.endsWith('/device/read/task/list')) {
+        const n = ++taskPolls;
+        const t = o.task ? o.task(n) : n < 2 ? { total: 2, succeeded: 1, failed: 0, status: 'running' } : { total: 2, succeeded: 2, failed: 0, status: 'done' };
+        return ok([{ id: Number(url.searchParams.get('id')), companyId: 1, companyName: '', origin: 3, originText: '批量拉闸/关阀', pending: 0, statusText: '', startedAt: '', finishedAt: null, requestedBy: 1, requestedByName: '', ...(t as object) }], 1);
+      }
       return ok([], 0);
     }) as unknown as (input: string, init: RequestInit) => Promise<Response>,
   });
@@ -70,6 +77,7 @@ function renderPage(routeKey: string, page: React.ReactNode) {
 }
 
 const opens = (calls: Call[]) => calls.filter((c) => c.url.includes('/device/order/open'));
+const bulkCloses = (calls: Call[]) => calls.filter((c) => c.url.includes('/device/order/close/bulk'));
 
 beforeEach(() => {
   areaSelections.set({});
@@ -196,7 +204,7 @@ describe('远程阀控 page', { timeout: 120_000 }, () => {
     expect(opens(calls)[1].body).toMatchObject({ id: 1, open: false, overrideReason: '业主申请检修', password: '123456' });
   });
 
-  it('bulk close: one confirmation names the count and kind and asks the password once; every meter gets its order with it, progress is shown', async () => {
+  it('bulk close: one confirmation names the count and kind and asks the password once; the selection goes in one request with it, the task\'s progress is shown', async () => {
     session(['device.valve']);
     const calls: Call[] = [];
     mockServer(calls);
@@ -219,10 +227,15 @@ describe('远程阀控 page', { timeout: 120_000 }, () => {
     expect(opens(calls)).toHaveLength(0);
     fireEvent.change(within(dialog).getByLabelText('阀控密码'), { target: { value: ' 123456 ' } });
     fireEvent.click(within(dialog).getByRole('button', { name: /确认拉闸\/关阀 2 块/ }));
-    await waitFor(() => expect(opens(calls)).toHaveLength(2));
-    expect(opens(calls).map((c) => c.body.id).sort()).toEqual([1, 2]);
-    expect(opens(calls).every((c) => c.body.open === false && c.body.password === '123456')).toBe(true);
-    expect(await screen.findByText(/共 2 块，已处理 2 块：成功或已下发 2 块，未执行 0 块/)).toBeTruthy();
+    await waitFor(() => expect(bulkCloses(calls)).toHaveLength(1));
+    expect(bulkCloses(calls)[0].body).toMatchObject({ ids: [1, 2], password: '123456' });
+    expect(opens(calls)).toHaveLength(0);
+    // the task's progress as /task lists it: 1 of 2, then 2 of 2
+    const card = await screen.findByTestId('bulk-close-task');
+    expect(within(card).getByText('批量拉闸/关阀任务（任务编号 9）')).toBeTruthy();
+    await waitFor(() => expect(within(card).getByTestId('bulk-close-progress').textContent).toMatch(/^已完成 1\/2 块（回读确认成功 1 块，失败 0 块），执行中/));
+    await waitFor(() => expect(within(card).getByTestId('bulk-close-progress').textContent).toMatch(/^已完成 2\/2 块（回读确认成功 2 块，失败 0 块），已结束/));
+    expect(calls.some((c) => c.url.includes('/device/read/task/list') && c.url.includes('id=9'))).toBe(true);
     expect(calls.filter((c) => c.url.includes('checkValveControlPwd'))).toHaveLength(2);
   });
 
@@ -244,7 +257,7 @@ describe('远程阀控 page', { timeout: 120_000 }, () => {
     expect(opens(calls)).toHaveLength(0);
   });
 
-  it('bulk close without a phaseId-1 meter: confirmed, every meter gets its order and no password is sent', async () => {
+  it('bulk close without a phaseId-1 meter: confirmed, one request for every meter and no password is sent', async () => {
     session(['device.valve']);
     const calls: Call[] = [];
     mockServer(calls, { rows: [meter(2, 2), meter(3, 2, { kind: 2, kindText: '水表', name: '1-103水表' })] });
@@ -255,9 +268,36 @@ describe('远程阀控 page', { timeout: 120_000 }, () => {
     fireEvent.click(await screen.findByRole('button', { name: /批量拉闸\/关阀（2）/ }));
     const dialog = await screen.findByRole('dialog');
     fireEvent.click(within(dialog).getByRole('button', { name: /确认拉闸\/关阀 2 块/ }));
-    await waitFor(() => expect(opens(calls)).toHaveLength(2));
-    expect(opens(calls).every((c) => c.body.open === false && !('password' in c.body))).toBe(true);
+    await waitFor(() => expect(bulkCloses(calls)).toHaveLength(1));
+    expect(bulkCloses(calls)[0].body.ids).toEqual([2, 3]);
+    expect('password' in bulkCloses(calls)[0].body).toBe(false);
     expect(calls.some((c) => c.url.includes('checkValveControlPwd'))).toBe(false);
+  });
+
+  it('bulk close: a protected meter is refused and listed; forcing it sends it again with the reason', async () => {
+    session(['device.valve']);
+    const calls: Call[] = [];
+    mockServer(calls, {
+      rows: [meter(2, 2), meter(3, 2)],
+      closeBulk: (b) =>
+        b.overrideReason
+          ? { code: 'SUCCESS', data: { taskId: 11, queued: 1, joined: 0, refused: [] } }
+          : { code: 'SUCCESS', data: { taskId: 10, queued: 1, joined: 0, refused: [{ meterId: 3, name: '1-103电表', code: 'METER_PROTECTED', message: '表具「1-103电表」处于保电状态，不能拉闸', overridable: true }] } },
+      task: () => ({ total: 1, succeeded: 1, failed: 0, status: 'done' }),
+    });
+    renderPage('longRange', <LongRange />);
+    fireEvent.click(within((await screen.findByText('200001000002')).closest('tr')!).getByRole('checkbox'));
+    fireEvent.click(within(screen.getByText('200001000003').closest('tr')!).getByRole('checkbox'));
+    fireEvent.click(await screen.findByRole('button', { name: /批量拉闸\/关阀（2）/ }));
+    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: /确认拉闸\/关阀 2 块/ }));
+    const card = await screen.findByTestId('bulk-close-task');
+    expect(await within(card).findByText('表具「1-103电表」处于保电状态，不能拉闸')).toBeTruthy();
+    fireEvent.click(await within(card).findByRole('button', { name: /强制执行被拒绝的 1 块/ }));
+    const dialog = await screen.findByRole('dialog', { name: '强制操作' });
+    fireEvent.change(within(dialog).getByLabelText('强制操作原因'), { target: { value: '业主申请检修' } });
+    fireEvent.click(within(dialog).getByRole('button', { name: /强制执行/ }));
+    await waitFor(() => expect(bulkCloses(calls)).toHaveLength(2));
+    expect(bulkCloses(calls)[1].body).toMatchObject({ ids: [3], overrideReason: '业主申请检修' });
   });
 
   it('without device.valve there are no valve buttons', async () => {

@@ -1,5 +1,5 @@
-// 任务列表 (/task): reading rounds — scheduled (定时抄表) and bulk on-demand (批量抄表) — with their
-// progress (GET device/read/task/list); running ones refresh by themselves. Platform administrators
+// 任务列表 (/task): reading rounds — scheduled (定时抄表) and bulk on-demand (批量抄表) — and bulk closes
+// from /longRange (批量拉闸/关阀), with their progress (GET device/read/task/list); running ones refresh by themselves. Platform administrators
 // also see the server's timed jobs (ScheduledJobs) above them.
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Progress, Tag } from 'antd';
@@ -24,7 +24,7 @@ export default function Task() {
   const columns = useMemo<ResourceColumn<TaskRow>[]>(
     () => [
       { title: '任务编号', dataIndex: 'id', width: 90 },
-      { title: '类型', dataIndex: 'origin', width: 100, search: true, valueEnum: { 1: { text: '定时抄表' }, 2: { text: '批量抄表' } }, render: (_d, r) => r.originText },
+      { title: '类型', dataIndex: 'origin', width: 120, search: true, valueEnum: { 1: { text: '定时抄表' }, 2: { text: '批量抄表' }, 3: { text: '批量拉闸/关阀' } }, render: (_d, r) => r.originText },
       { title: '状态', dataIndex: 'status', width: 90, render: (_d, r) => <Tag color={r.status === 'done' ? 'green' : 'processing'}>{r.statusText}</Tag> },
       {
         title: '进度', dataIndex: 'progress', width: 220,

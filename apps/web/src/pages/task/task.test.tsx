@@ -58,6 +58,22 @@ describe('/task 定时任务', { timeout: 60_000 }, () => {
     expect(calls.some((c) => c.url.includes('/system/jobs'))).toBe(false);
   });
 
+  it('a running bulk close from /longRange shows as 批量拉闸/关阀 with its done/total', async () => {
+    session(1);
+    const task = {
+      id: 7, companyId: 1, companyName: '', origin: 3, originText: '批量拉闸/关阀', total: 10000, succeeded: 2500, failed: 12, pending: 7488,
+      status: 'running', statusText: '进行中', startedAt: '2026-11-25T02:00:00Z', finishedAt: null, requestedBy: 1, requestedByName: '张三',
+    };
+    mockServer(serve([answer(E.control.readTasks, [task], 1)], () => ok([], 0)));
+    renderTask();
+    const row = (await screen.findByText('批量拉闸/关阀')).closest('tr')!;
+    expect(within(row).getByText('进行中')).toBeTruthy();
+    expect(within(row).getByText('10000')).toBeTruthy();
+    expect(within(row).getByText('7488')).toBeTruthy();
+    // done/total as the progress bar: (2500 + 12) / 10000
+    expect(within(row).getByRole('progressbar').getAttribute('aria-valuenow')).toBe('25');
+  });
+
   it('periods read as people say them', () => {
     expect(periodText(5_000)).toBe('5 秒');
     expect(periodText(600_000)).toBe('10 分钟');

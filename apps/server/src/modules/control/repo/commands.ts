@@ -115,22 +115,37 @@ export async function getCommands(tx: Tx, ids: number[]) {
 }
 
 /**
+ * Commands of one collector in flight at once: its channel sends one frame at a time, so more only
+ * wait in the gateway's queue; two keep the channel busy while the other's results are written.
+ */
+export const PER_COLLECTOR = 2;
+
+/**
  * Claims up to `limit` due commands for execution (queued → sent, one attempt more): at most one
- * command per meter at a time, people's commands before scheduled reads. Claims are serialised
- * by an advisory lock so two workers never start two commands of one meter together.
+ * command per meter at a time and at most PER_COLLECTOR per collector (so a bulk run spreads over
+ * every collector instead of queueing behind a few), people's commands before scheduled reads, then
+ * round-robin over collectors. Claims are serialised by an advisory lock so two workers never start
+ * two commands of one meter together.
  */
 export async function claimCommands(tx: Tx, limit: number, worker: number | null = null): Promise<CommandRow[]> {
   await tx.execute(sql`SELECT pg_advisory_xact_lock(724100)`);
   const r = await tx.execute(sql`
-    WITH candidates AS (
-      SELECT DISTINCT ON (q.meter_id) q.id, q.origin, q.next_attempt_at FROM commands q
+    WITH candidates AS MATERIALIZED (
+      SELECT DISTINCT ON (q.meter_id) q.id, q.origin, q.next_attempt_at, q.collector_id FROM commands q
       WHERE q.status = 'queued' AND q.next_attempt_at <= now() AND q.expires_at > now()
         AND NOT EXISTS (SELECT 1 FROM commands s WHERE s.meter_id = q.meter_id AND s.status = 'sent')
       ORDER BY q.meter_id, q.id),
+    busy AS MATERIALIZED (
+      SELECT collector_id, count(*) AS n FROM commands WHERE status = 'sent' AND collector_id IS NOT NULL GROUP BY collector_id),
+    ranked AS MATERIALIZED (
+      SELECT k.id, k.origin, k.next_attempt_at,
+        CASE WHEN k.collector_id IS NULL THEN 1
+          ELSE coalesce(b.n, 0) + row_number() OVER (PARTITION BY k.collector_id ORDER BY (k.origin = 4), k.next_attempt_at, k.id) END AS slot
+      FROM candidates k LEFT JOIN busy b ON b.collector_id = k.collector_id),
     picked AS (
-      SELECT c.id FROM commands c JOIN candidates k ON k.id = c.id
-      WHERE c.status = 'queued'
-      ORDER BY (k.origin = 4), k.next_attempt_at, c.id
+      SELECT c.id FROM commands c JOIN ranked k ON k.id = c.id
+      WHERE c.status = 'queued' AND k.slot <= ${PER_COLLECTOR}
+      ORDER BY (k.origin = 4), k.slot, k.next_attempt_at, c.id
       LIMIT ${limit}
       FOR UPDATE OF c SKIP LOCKED)
     UPDATE commands c SET status = 'sent', attempts = c.attempts + 1, sent_at = now(), claimed_by = ${worker}, orphan_at = NULL

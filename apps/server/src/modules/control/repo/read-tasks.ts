@@ -71,17 +71,65 @@ export async function queueReads(
   return Number(r.rows[0]?.total ?? 0);
 }
 
-/** Counts a finished read of a task; the task is done when every read is counted. */
-export async function countTaskRead(tx: Tx, taskId: number, ok: boolean) {
-  await tx.execute(sql`
-    UPDATE read_tasks SET succeeded = succeeded + ${ok ? 1 : 0}, failed = failed + ${ok ? 0 : 1},
-      status = CASE WHEN succeeded + failed + 1 >= total THEN 'done' ELSE status END,
-      finished_at = CASE WHEN succeeded + failed + 1 >= total THEN now() ELSE finished_at END
-    WHERE id = ${taskId}`);
+/**
+ * Queues a close (拉闸/关阀) for each given meter as one task (origin 3, 批量拉闸/关阀), in one statement:
+ * a queued open of the same meter is superseded; a meter with a close already pending keeps it (joined,
+ * never a second close); the task counts only the closes queued here. Returns the ids queued.
+ */
+export async function queueCloses(
+  tx: Tx,
+  t: {
+    taskId: number; meterIds: number[]; expiresAt: Date; maxAttempts: number; requestedBy: number | null; requesterName: string; origin: number;
+    memo: string; overrideReason: string; supersededBy: string;
+  },
+): Promise<number[]> {
+  const r = await tx.execute(sql`
+    WITH sup AS (
+      UPDATE commands SET status = 'expired', error = ${t.supersededBy}, finished_at = now()
+      WHERE meter_id = ANY(${arr(t.meterIds)}::bigint[]) AND kind = 'open' AND status = 'queued'
+      RETURNING id),
+    ins AS (
+      INSERT INTO commands (company_id, meter_id, collector_id, kind, payload, expires_at, max_attempts, requested_by,
+        requester_name, origin, memo, override_reason, read_task_id)
+      SELECT m.company_id, m.id, m.collector_id, 'close', '{}'::jsonb, ${t.expiresAt.toISOString()}::timestamptz, ${t.maxAttempts}::int,
+        ${t.requestedBy}::bigint, ${t.requesterName}::varchar, ${t.origin}::int, ${t.memo}::text, ${t.overrideReason}::text, ${t.taskId}::bigint
+      FROM meters m WHERE m.id = ANY(${arr(t.meterIds)}::bigint[])
+      ORDER BY m.id
+      ON CONFLICT (meter_id, kind) WHERE status IN ('queued', 'sent') DO NOTHING
+      RETURNING meter_id),
+    task AS (
+      UPDATE read_tasks SET total = (SELECT count(*) FROM ins),
+        status = CASE WHEN (SELECT count(*) FROM ins) = 0 THEN 'done' ELSE 'running' END,
+        finished_at = CASE WHEN (SELECT count(*) FROM ins) = 0 THEN now() END
+      WHERE id = ${t.taskId})
+    SELECT meter_id FROM ins`);
+  return r.rows.map((x) => Number(x.meter_id));
 }
 
-export async function listReadTasks(tx: Tx, f: { origin?: number; start?: Date; end?: Date }, limit: number, offset: number) {
+/**
+ * Brings tasks' counts up to date from their commands (succeeded; failed, timed out or expired), and
+ * marks a task done when every command it queued is final. Idempotent: any worker may recount any task
+ * at any time (the commands are the truth), so no increment is lost to a crash and finishing commands do
+ * not queue on the task's row one by one. ids null: every running task.
+ */
+export async function recountTasks(tx: Tx, ids: number[] | null) {
+  if (ids && !ids.length) return;
+  const which = ids ? sql`t.id = ANY(${arr(ids)}::bigint[])` : sql`true`;
+  await tx.execute(sql`
+    UPDATE read_tasks t SET succeeded = x.ok, failed = x.bad,
+      status = CASE WHEN x.ok + x.bad >= t.total THEN 'done' ELSE 'running' END,
+      finished_at = CASE WHEN x.ok + x.bad >= t.total THEN now() END
+    FROM (
+      SELECT t.id, count(c.id) FILTER (WHERE c.status = 'succeeded')::int AS ok,
+        count(c.id) FILTER (WHERE c.status IN ('failed', 'timed_out', 'expired'))::int AS bad
+      FROM read_tasks t LEFT JOIN commands c ON c.read_task_id = t.id
+      WHERE t.status = 'running' AND ${which} GROUP BY t.id) x
+    WHERE t.id = x.id AND (t.succeeded, t.failed) IS DISTINCT FROM (x.ok, x.bad)`);
+}
+
+export async function listReadTasks(tx: Tx, f: { id?: number; origin?: number; start?: Date; end?: Date }, limit: number, offset: number) {
   const w: SQL[] = [];
+  if (f.id) w.push(sql`t.id = ${f.id}`);
   if (f.origin) w.push(sql`t.origin = ${f.origin}`);
   if (f.start) w.push(sql`t.started_at >= ${f.start.toISOString()}`);
   if (f.end) w.push(sql`t.started_at < ${f.end.toISOString()}`);
