@@ -115,6 +115,9 @@ export async function queueCloses(
 export async function recountTasks(tx: Tx, ids: number[] | null) {
   if (ids && !ids.length) return;
   const which = ids ? sql`t.id = ANY(${arr(ids)}::bigint[])` : sql`true`;
+  // rows locked in id order first: a worker's recount and housekeeping's may cover the same tasks at
+  // once, and an UPDATE … FROM locks them in whatever order its join yields (a deadlock otherwise)
+  await tx.execute(sql`SELECT t.id FROM read_tasks t WHERE t.status = 'running' AND ${which} ORDER BY t.id FOR UPDATE`);
   await tx.execute(sql`
     UPDATE read_tasks t SET succeeded = x.ok, failed = x.bad,
       status = CASE WHEN x.ok + x.bad >= t.total THEN 'done' ELSE 'running' END,
