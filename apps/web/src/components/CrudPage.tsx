@@ -5,8 +5,9 @@
 //   <CrudPage resource={noticeTypeResource} api={E.noticeType} />
 // Custom behaviour is an explicit hook, never a copy of the page: `overrides` (a column's render or a
 // custom form item such as a tree picker), `extraColumns` + `order` (derived columns), `createDefaults`,
-// `load` (open the full record), `fromForm` (the body), `rowActions` / `toolBar`, and `drawer` (the
-// page inside a drawer opened from another page, titled by the drawer).
+// `load` (open the full record), `fromForm` (the body), `rowActions` / `toolBar` / `rowCan` (a per-row
+// veto of edit / delete), `actionRef` (the page reloads the list after its own dialogs), and `drawer`
+// (the page inside a drawer opened from another page, titled by the drawer).
 import { useMemo, type ReactNode } from 'react';
 import { Drawer } from 'antd';
 import type { CrudEndpoints, CrudRow, ResourceDef, RouteRef } from '@meter/contracts';
@@ -54,6 +55,10 @@ export interface CrudPageProps<T extends CrudRow = CrudRow> {
   fromForm?(values: Record<string, unknown>): Record<string, unknown>;
   rowActions?: ResourceTableProps<T>['rowActions'];
   toolBar?: ResourceTableProps<T>['toolBar'];
+  /** per-row veto of 编辑 / 删除 (e.g. a record the workflow has moved on) */
+  rowCan?: ResourceTableProps<T>['rowCan'];
+  /** the page's handle on the list (`actionRef.current?.reload()` after its own dialogs) */
+  actionRef?: ResourceTableProps<T>['actionRef'];
   /** show the page in a drawer (opened from another page's toolbar) */
   drawer?: CrudDrawer;
 }
@@ -78,7 +83,7 @@ function pageColumns<T extends CrudRow>(
 export function CrudPage<T extends CrudRow = CrudRow>(props: CrudPageProps<T>) {
   const {
     resource, api, headerTitle, overrides, extraColumns, order, areaFilter = false, formColumns = 1, modalWidth,
-    createDefaults, load, fromForm, rowActions, toolBar, drawer,
+    createDefaults, load, fromForm, rowActions, toolBar, rowCan, actionRef, drawer,
   } = props;
   const session = useSession();
   const company = useStore(companyPick) || undefined;
@@ -106,6 +111,8 @@ export function CrudPage<T extends CrudRow = CrudRow>(props: CrudPageProps<T>) {
       createDefaults={createDefaults}
       rowActions={rowActions}
       toolBar={toolBar}
+      rowCan={rowCan}
+      actionRef={actionRef}
       formColumns={formColumns}
       modalWidth={modalWidth ?? (formColumns === 1 ? 480 : 640)}
     />
