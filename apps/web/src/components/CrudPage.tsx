@@ -17,7 +17,7 @@ import { companyPick } from '../app/page.tsx';
 import { useSession } from '../app/session.ts';
 import { useStore } from '../app/store.ts';
 import { ResourceTable, type ResourceColumn, type ResourceTableProps } from './ResourceTable.tsx';
-import { columnsFromResource } from './resourceColumns.tsx';
+import { columnsFromResource, inOrder } from './resourceColumns.tsx';
 
 /** The web's references to a resource's five declarations (`E.noticeType`, …). */
 export type CrudRefs = { [K in keyof CrudEndpoints]: RouteRef<CrudEndpoints[K]> };
@@ -75,9 +75,7 @@ function pageColumns<T extends CrudRow>(
   { resource, overrides, extraColumns, order }: Pick<CrudPageProps<T>, 'resource' | 'overrides' | 'extraColumns' | 'order'>,
 ): ResourceColumn<T>[] {
   const cols = columnsFromResource<T>(resource, overrides, extraColumns);
-  if (!order) return cols;
-  const byKey = new Map(cols.map((c) => [c.key as string, c]));
-  return order.map((k) => byKey.get(k)).filter((c): c is ResourceColumn<T> => !!c);
+  return order ? inOrder(cols, order) : cols;
 }
 
 export function CrudPage<T extends CrudRow = CrudRow>(props: CrudPageProps<T>) {

@@ -6,7 +6,7 @@ import { useMemo, useState } from 'react';
 import { COLLECTOR_PLANS, collectorResource, type CollectorRow } from '@meter/contracts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { ImportButton } from '../../components/ImportDialog.tsx';
-import { columnsFromResource } from '../../components/resourceColumns.tsx';
+import { columnsFromResource, inOrder } from '../../components/resourceColumns.tsx';
 import { gatherApi } from '../../api/device.ts';
 import { useCan } from '../../app/session.ts';
 import { CollectorSecretModal } from './CollectorSecret.tsx';
@@ -60,8 +60,7 @@ export default function RecordsCollect() {
       memo: { hideInTable: true },
       createdAt: { hideInTable: true },
     });
-    const byKey = new Map(cols.map((c) => [c.key as string, c]));
-    return ORDER.map((k) => byKey.get(k)!).filter(Boolean);
+    return inOrder(cols, ORDER);
   }, [plans]);
 
   return (

@@ -8,7 +8,7 @@ import {
   type ChargingScheme, type ChargingSchemeRow,
 } from '@meter/contracts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
-import { columnsFromResource, yuanColumn } from '../../components/resourceColumns.tsx';
+import { columnsFromResource, inOrder, yuanColumn } from '../../components/resourceColumns.tsx';
 import { CrudPage, type CrudPageProps } from '../../components/CrudPage.tsx';
 import { chargingSchemeApi, type ChargeCodeRow } from '../../api/scheme.ts';
 import { E } from '../../api/endpoints.gen.ts';
@@ -94,8 +94,7 @@ function ChargingSchemes() {
       ],
     );
     const order = ['name', 'kind', 'current', 'chargingMonthType', 'versionCount', 'nextChangeAt', 'status', 'memo', 'createdAt', 'updatedAt', 'versions'];
-    const byKey = new Map(cols.map((c) => [c.key as string, c]));
-    return order.map((k) => byKey.get(k)!).filter(Boolean);
+    return inOrder(cols, order);
   }, []);
 
   return (

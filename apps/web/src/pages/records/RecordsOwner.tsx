@@ -8,7 +8,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { GENDERS, ownerResource, type OwnerListInput } from '@meter/contracts';
 import { ResourceTable, type ListQuery, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { ImportButton } from '../../components/ImportDialog.tsx';
-import { columnsFromResource } from '../../components/resourceColumns.tsx';
+import { columnsFromResource, inOrder } from '../../components/resourceColumns.tsx';
 import { ownerApi, type OwnerRow } from '../../api/archive.ts';
 import { useCan } from '../../app/session.ts';
 import { getModal, toast } from '../../app/feedback.tsx';
@@ -122,8 +122,7 @@ export default function RecordsOwner() {
       idNumber: { hideInTable: true },
       createdAt: { hideInTable: true },
     });
-    const byKey = new Map(cols.map((c) => [c.key as string, c]));
-    return ORDER.map((k) => byKey.get(k)!).filter(Boolean);
+    return inOrder(cols, ORDER);
   }, [unit]);
 
   const resetPassword = async (r: Row) => {

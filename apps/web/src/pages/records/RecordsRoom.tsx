@@ -7,7 +7,7 @@ import { Tag } from 'antd';
 import { DECORATIONS, ORIENTATIONS, roomResource } from '@meter/contracts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { ImportButton } from '../../components/ImportDialog.tsx';
-import { columnsFromResource } from '../../components/resourceColumns.tsx';
+import { columnsFromResource, inOrder } from '../../components/resourceColumns.tsx';
 import { chargingTypeApi, roomApi, type RoomRow } from '../../api/archive.ts';
 import { useCompany } from './deviceFields.tsx';
 import { RoomAreaPicker, useUnitLabel } from './roomFields.tsx';
@@ -61,8 +61,7 @@ export default function RecordsRoom() {
       status: { render: (_d, r) => (r.status === 1 ? <Tag color="success">在用</Tag> : <Tag>停用</Tag>) },
       createdAt: { hideInTable: true },
     });
-    const byKey = new Map(cols.map((c) => [c.key as string, c]));
-    return ORDER.map((k) => byKey.get(k)!).filter(Boolean);
+    return inOrder(cols, ORDER);
   }, [unit, company]);
 
   return (

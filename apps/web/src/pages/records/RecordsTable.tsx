@@ -11,7 +11,7 @@ import {
 } from '@meter/contracts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { ImportButton } from '../../components/ImportDialog.tsx';
-import { columnsFromResource } from '../../components/resourceColumns.tsx';
+import { columnsFromResource, inOrder } from '../../components/resourceColumns.tsx';
 import { focusApi, meterApi } from '../../api/device.ts';
 import { E } from '../../api/endpoints.gen.ts';
 import { CrudPage, type CrudPageProps } from '../../components/CrudPage.tsx';
@@ -127,9 +127,8 @@ export default function RecordsTable() {
       title: '状态', dataIndex: 'status', key: 'status', formOnly: true,
       renderFormItem: () => <Radio.Group options={[{ label: '在用', value: 1 }, { label: '停用', value: 0 }]} />,
     };
-    const byKey = new Map(cols.map((c) => [c.key as string, c]));
-    const inTable = TABLE_ORDER.map((k) => byKey.get(k)!).filter(Boolean);
-    const formOnly = FORM_ONLY.map((k) => byKey.get(k)).filter((c): c is ResourceColumn<Row> => !!c).map((c) => ({ ...c, hideInTable: true }));
+    const inTable = inOrder(cols, TABLE_ORDER);
+    const formOnly = inOrder(cols, FORM_ONLY).map((c) => ({ ...c, hideInTable: true }));
     // form order: the plan picker right after 表具类别
     const withPlan = inTable.flatMap((c) => (c.key === 'kind' ? [c, planForm] : [c]));
     return [...withPlan, ...formOnly, statusForm];

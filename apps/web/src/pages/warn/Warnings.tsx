@@ -10,12 +10,13 @@ import { toast } from '../../app/feedback.tsx';
 import { useCan } from '../../app/session.ts';
 import { hasOperation, useSession } from '../../app/session.ts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
-import { OnlineCell, ValveCell } from '../records/deviceFields.tsx';
+import { LogTable, type LogRow } from '../../components/LogTable.tsx';
+import { ValveCell } from '../records/deviceFields.tsx';
 import { warningApi, type MeterListRow, type PageQuery, type Warning } from '../control/api.ts';
-import { rangeColumn, timeText, useCompany } from '../control/shared.tsx';
+import { keywordColumn, meterColumns, meterStateColumns, rangeColumn, timeText, useCompany } from '../control/shared.tsx';
 
 type Row = Warning & Record<string, unknown>;
-type MeterRowT = MeterListRow & Record<string, unknown>;
+type MeterRowT = LogRow<MeterListRow>;
 
 export const WARNING_KIND_TEXT: Record<string, string> = {
   offline: '设备离线过久',
@@ -216,15 +217,12 @@ export default function Warnings({ title, kinds, meterKind, live }: WarningsProp
 function LiveMeters({ which, meterKind, title }: { which: 'noPower' | 'readFails'; meterKind?: number; title: string }) {
   const columns = useMemo<ResourceColumn<MeterRowT>[]>(
     () => [
-      { title: '关键字', dataIndex: 'kw', hideInTable: true, search: true, fieldProps: { placeholder: '表号 / 名称 / 房间' } },
+      keywordColumn<MeterRowT>(),
       ...(which === 'readFails' ? [{ title: '连续失败次数 ≥', dataIndex: 'num', hideInTable: true, search: true, valueType: 'digit', initialValue: 2 } as ResourceColumn<MeterRowT>] : []),
-      { title: '表号', dataIndex: 'address', copyable: true, width: 150 },
-      { title: '名称', dataIndex: 'name' },
+      ...meterColumns<MeterRowT>(),
       { title: '房间', dataIndex: 'roomName' },
       { title: '区域', dataIndex: 'areaName' },
-      { title: '采集器', dataIndex: 'collectorName', render: (_d, r) => r.collectorName || '-' },
-      { title: '在线', dataIndex: 'online', width: 80, render: (_d, r) => <OnlineCell online={r.online} /> },
-      { title: '通断', dataIndex: 'valveState', width: 90, render: (_d, r) => <ValveCell kind={r.kind} state={r.valveState} /> },
+      ...meterStateColumns<MeterRowT>(),
       ...(which === 'noPower'
         ? [{ title: '断开时间', dataIndex: 'closedAt', width: 170, render: (_d: unknown, r: MeterRowT) => timeText(r.closedAt) || '-' } as ResourceColumn<MeterRowT>]
         : [
@@ -238,15 +236,7 @@ function LiveMeters({ which, meterKind, title }: { which: 'noPower' | 'readFails
     [which],
   );
   const params = useMemo(() => (meterKind ? { kind: meterKind } : {}), [meterKind]);
-  return (
-    <ResourceTable<MeterRowT>
-      headerTitle={title}
-      columns={columns}
-      pageSize={20}
-      params={params}
-      list={(q) => (which === 'noPower' ? warningApi.noPower(q) : warningApi.readFails(q)) as Promise<{ code: string; data: MeterRowT[]; count: number }>}
-    />
-  );
+  return <LogTable<MeterListRow> title={title} columns={columns} params={params} list={which === 'noPower' ? warningApi.noPower : warningApi.readFails} />;
 }
 
 // ---- the seven pages ----------------------------------------------------------------------------
