@@ -4,7 +4,7 @@
 // (meters switched off now, meters whose reads keep failing). A reading held as implausible (读数异常跳变)
 // is not 处理'd: a person accepts it (it is billed) or rejects it (never billed), one by one.
 import { useMemo, useRef, useState, type ReactNode } from 'react';
-import { Button, Form, Input, Modal, Tabs, Tag } from 'antd';
+import { Button, Form, Input, Modal, Tabs, Tag, type FormInstance } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
 import { toast } from '../../app/feedback.tsx';
 import { useCan } from '../../app/session.ts';
@@ -180,11 +180,7 @@ export default function Warnings({ title, kinds, meterKind, live }: WarningsProp
       )}
       <Modal open={!!dealing} title="处理预警" okText="确定" cancelText="取消" onOk={() => void deal()} onCancel={() => setDealing(null)} destroyOnHidden>
         <p>将 {dealing?.length ?? 0} 条预警标记为已处理。</p>
-        <Form form={form} layout="vertical" name="warning-deal">
-          <Form.Item label="处理说明" name="memo">
-            <Input.TextArea rows={3} maxLength={500} showCount placeholder="例如：已现场检查，更换阀门" />
-          </Form.Item>
-        </Form>
+        <MemoForm form={form} name="warning-deal" placeholder="例如：已现场检查，更换阀门" />
       </Modal>
       <Modal
         open={!!reviewing}
@@ -203,13 +199,20 @@ export default function Warnings({ title, kinds, meterKind, live }: WarningsProp
               : '驳回后该读数不计费，之后的读数仍以上一个正常读数为准。'}
           </p>
         )}
-        <Form form={reviewForm} layout="vertical" name="warning-review">
-          <Form.Item label="处理说明" name="memo">
-            <Input.TextArea rows={3} maxLength={500} showCount placeholder="例如：已现场核实表计读数" />
-          </Form.Item>
-        </Form>
+        <MemoForm form={reviewForm} name="warning-review" placeholder="例如：已现场核实表计读数" />
       </Modal>
     </>
+  );
+}
+
+/** The 处理说明 a person leaves when handling or reviewing warnings. */
+function MemoForm({ form, name, placeholder }: { form: FormInstance<{ memo: string }>; name: string; placeholder: string }) {
+  return (
+    <Form form={form} layout="vertical" name={name}>
+      <Form.Item label="处理说明" name="memo">
+        <Input.TextArea rows={3} maxLength={500} showCount placeholder={placeholder} />
+      </Form.Item>
+    </Form>
   );
 }
 
