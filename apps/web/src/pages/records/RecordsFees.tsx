@@ -14,6 +14,7 @@ import { chargingSchemeApi, type ChargeCodeRow } from '../../api/scheme.ts';
 import { E } from '../../api/endpoints.gen.ts';
 import { useCompany } from './schemeVersions.tsx';
 import { VersionsEditor, draftOf, priceSummary, versionBody, versionsProblem, type VersionDraft } from './schemeVersions.tsx';
+import { companyCrud, removeOne } from './companyCrud.ts';
 
 /** A list row; the opened (loaded) record also carries its versions. */
 type SchemeRow = ChargingSchemeRow & Partial<Pick<ChargingScheme, 'versions'>> & Record<string, unknown>;
@@ -104,10 +105,7 @@ function ChargingSchemes() {
       columns={columns}
       modalWidth={980}
       list={(q) => chargingSchemeApi.list(q)}
-      load={(r) => chargingSchemeApi.detail(r.id, company) as Promise<SchemeRow & ChargingScheme>}
-      create={(v) => chargingSchemeApi.create(schemeBody(v), company)}
-      update={(r, v) => chargingSchemeApi.update(r.id, schemeBody(v), company)}
-      remove={(r) => chargingSchemeApi.remove([r.id], company)}
+      {...companyCrud<SchemeRow>(removeOne({ ...chargingSchemeApi, get: chargingSchemeApi.detail }), schemeBody, company)}
       permissions={PERMS}
       createDefaults={{ kind: '1', versions: [] }}
       toForm={(d) => {

@@ -17,6 +17,7 @@ import { VacantRoomSelect, useUnitLabel } from './roomFields.tsx';
 import { MemoItem } from '../../components/formItems.tsx';
 import { useFormSave } from '../../components/submit.tsx';
 import { FormDialog } from '../../components/FormDialog.tsx';
+import { companyCrud, removeOne } from './companyCrud.ts';
 
 type Row = OwnerRow & Record<string, unknown>;
 
@@ -167,10 +168,7 @@ export default function RecordsOwner() {
           lastQuery.current = q;
           return ownerApi.list(q);
         }}
-        load={(r) => ownerApi.get(r.id, company) as Promise<Row>}
-        create={(v) => ownerApi.create(ownerBody(v, true), company)}
-        update={(r, v) => ownerApi.update(r.id, ownerBody(v, false), company)}
-        remove={(r) => ownerApi.remove([r.id], company)}
+        {...companyCrud<Row>(removeOne(ownerApi), (v, mode) => ownerBody(v, mode === 'create'), company)}
         permissions={{ create: 'owner.basic', update: 'owner.basic', remove: 'owner.basic' }}
         toForm={(r) => ({ ...r, gender: String(r.gender) })}
         createDefaults={{ gender: '0' }}

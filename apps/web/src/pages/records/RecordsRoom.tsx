@@ -11,6 +11,7 @@ import { columnsFromResource, inOrder } from '../../components/resourceColumns.t
 import { chargingTypeApi, roomApi, type RoomRow } from '../../api/archive.ts';
 import { useCompany } from './deviceFields.tsx';
 import { RoomAreaPicker, useUnitLabel } from './roomFields.tsx';
+import { companyCrud } from './companyCrud.ts';
 
 type Row = RoomRow & Record<string, unknown>;
 
@@ -71,10 +72,7 @@ export default function RecordsRoom() {
       rowKey="Id"
       columns={columns}
       list={(q) => roomApi.list(q)}
-      load={(r) => roomApi.get(r.Id, company) as Promise<Row>}
-      create={(v) => roomApi.create(roomBody(v), company)}
-      update={(r, v) => roomApi.update(r.Id, roomBody(v), company)}
-      remove={(r) => roomApi.remove(r.Id, company)}
+      {...companyCrud<Row>(roomApi, roomBody, company, 'Id')}
       permissions={{ create: 'room.basic', update: 'room.basic', remove: 'room.basic' }}
       toForm={(r) => ({
         ...r,

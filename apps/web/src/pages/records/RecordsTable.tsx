@@ -18,6 +18,7 @@ import { CrudPage, type CrudPageProps } from '../../components/CrudPage.tsx';
 import { alarmSchemeApi, chargingSchemeApi } from '../../api/scheme.ts';
 import { toast } from '../../app/feedback.tsx';
 import { useSession } from '../../app/session.ts';
+import { companyCrud } from './companyCrud.ts';
 import {
   AreaPicker, ONLINE_ENUM, OnlineCell, PlanSelect, ValveCell, collectorOptions, planSearchEnum, useAllowedPlans, useCompany,
 } from './deviceFields.tsx';
@@ -144,10 +145,7 @@ export default function RecordsTable() {
         columns={columns}
         modalWidth={820}
         list={(q) => meterApi.list(q)}
-        load={(r) => meterApi.get(r.id, company) as Promise<Row>}
-        create={(v) => meterApi.create(meterBody(v), company)}
-        update={(r, v) => meterApi.update(r.id, meterBody(v), company)}
-        remove={(r) => meterApi.remove(r.id, company)}
+        {...companyCrud<Row>(meterApi, meterBody, company)}
         permissions={{ create: 'device.add', update: 'device.edit', remove: 'device.delete' }}
         rowCan={(r, action) => action === 'remove' || r.status !== 2}
         createDefaults={{ kind: '1', status: 1, multiplier: 1, initialReading: 0, protocolId: 11, baudId: 22, phaseId: 1 }}
