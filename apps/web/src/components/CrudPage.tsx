@@ -81,8 +81,11 @@ function pageColumns<T extends CrudRow>(
 export function CrudPage<T extends CrudRow = CrudRow>(props: CrudPageProps<T>) {
   const {
     resource, api, headerTitle, overrides, extraColumns, order, areaFilter = false, formColumns = 1, modalWidth,
-    createDefaults, load, fromForm, rowActions, toolBar, rowCan, actionRef, drawer,
+    load, fromForm, drawer,
   } = props;
+  // the page's hooks that ResourceTable takes as they are
+  const { createDefaults, rowActions, toolBar, rowCan, actionRef } = props;
+  const passed = { createDefaults, rowActions, toolBar, rowCan, actionRef };
   const session = useSession();
   const company = useStore(companyPick) || undefined;
   const columns = useMemo(() => pageColumns<T>({ resource, overrides, extraColumns, order }), [resource, overrides, extraColumns, order]);
@@ -106,11 +109,7 @@ export function CrudPage<T extends CrudRow = CrudRow>(props: CrudPageProps<T>) {
       remove={may(api.remove) ? (r) => call(api.remove, { body: { ids: [r.id] }, query: { ...query, id: r.id } }) : undefined}
       toForm={(r) => rowToForm(resource, r)}
       fromForm={fromForm && ((v) => fromForm(v))}
-      createDefaults={createDefaults}
-      rowActions={rowActions}
-      toolBar={toolBar}
-      rowCan={rowCan}
-      actionRef={actionRef}
+      {...passed}
       formColumns={formColumns}
       modalWidth={modalWidth ?? (formColumns === 1 ? 480 : 640)}
     />
