@@ -23,8 +23,4 @@ export const bankApi = {
   logs: (q: Query & { index: number; size: number }) => call(E.agricultureBank.logs, { query: q }),
   bocInfo: (company?: string) => call(E.companyBocInfo.get, { query: inCompany(company) }),
   saveBocInfo: (b: BocInfoInput, company?: string) => call(E.companyBocInfo.save, { body: b, query: inCompany(company) }),
-  properties: (q: Query & { index: number; size: number }) => call(E.propertyInfo.list, { query: q }),
-  addProperty: (b: Record<string, string | number>, company?: string) => call(E.propertyInfo.create, { body: b, query: inCompany(company) }),
-  editProperty: (b: Record<string, string | number> & { id: number }, company?: string) => call(E.propertyInfo.update, { body: b, query: inCompany(company) }),
-  removeProperty: (id: number, company?: string) => call(E.propertyInfo.remove, { body: { ids: [id] }, query: inCompany(company) }),
 };

@@ -5,8 +5,9 @@
 //   <CrudPage resource={noticeTypeResource} api={E.noticeType} />
 // Custom behaviour is an explicit hook, never a copy of the page: `overrides` (a column's render or a
 // custom form item such as a tree picker), `extraColumns` + `order` (derived columns), `createDefaults`,
-// `load` (open the full record), `fromForm` (the body), `rowActions` / `toolBar`, and `drawer` (the
-// page inside a drawer opened from another page, titled by the drawer).
+// `load` (open the full record), `fromForm` (the body), `rowActions` / `toolBar` / `rowCan` (a per-row
+// veto of edit / delete), `actionRef` (the page reloads the list after its own dialogs), and `drawer`
+// (the page inside a drawer opened from another page, titled by the drawer).
 import { useMemo, type ReactNode } from 'react';
 import { Drawer } from 'antd';
 import type { CrudEndpoints, CrudRow, ResourceDef, RouteRef } from '@meter/contracts';
@@ -16,7 +17,7 @@ import { companyPick } from '../app/page.tsx';
 import { useSession } from '../app/session.ts';
 import { useStore } from '../app/store.ts';
 import { ResourceTable, type ResourceColumn, type ResourceTableProps } from './ResourceTable.tsx';
-import { columnsFromResource } from './resourceColumns.tsx';
+import { columnsFromResource, inOrder } from './resourceColumns.tsx';
 
 /** The web's references to a resource's five declarations (`E.noticeType`, …). */
 export type CrudRefs = { [K in keyof CrudEndpoints]: RouteRef<CrudEndpoints[K]> };
@@ -54,6 +55,10 @@ export interface CrudPageProps<T extends CrudRow = CrudRow> {
   fromForm?(values: Record<string, unknown>): Record<string, unknown>;
   rowActions?: ResourceTableProps<T>['rowActions'];
   toolBar?: ResourceTableProps<T>['toolBar'];
+  /** per-row veto of 编辑 / 删除 (e.g. a record the workflow has moved on) */
+  rowCan?: ResourceTableProps<T>['rowCan'];
+  /** the page's handle on the list (`actionRef.current?.reload()` after its own dialogs) */
+  actionRef?: ResourceTableProps<T>['actionRef'];
   /** show the page in a drawer (opened from another page's toolbar) */
   drawer?: CrudDrawer;
 }
@@ -70,16 +75,17 @@ function pageColumns<T extends CrudRow>(
   { resource, overrides, extraColumns, order }: Pick<CrudPageProps<T>, 'resource' | 'overrides' | 'extraColumns' | 'order'>,
 ): ResourceColumn<T>[] {
   const cols = columnsFromResource<T>(resource, overrides, extraColumns);
-  if (!order) return cols;
-  const byKey = new Map(cols.map((c) => [c.key as string, c]));
-  return order.map((k) => byKey.get(k)).filter((c): c is ResourceColumn<T> => !!c);
+  return order ? inOrder(cols, order) : cols;
 }
 
 export function CrudPage<T extends CrudRow = CrudRow>(props: CrudPageProps<T>) {
   const {
     resource, api, headerTitle, overrides, extraColumns, order, areaFilter = false, formColumns = 1, modalWidth,
-    createDefaults, load, fromForm, rowActions, toolBar, drawer,
+    load, fromForm, drawer,
   } = props;
+  // the page's hooks that ResourceTable takes as they are
+  const { createDefaults, rowActions, toolBar, rowCan, actionRef } = props;
+  const passed = { createDefaults, rowActions, toolBar, rowCan, actionRef };
   const session = useSession();
   const company = useStore(companyPick) || undefined;
   const columns = useMemo(() => pageColumns<T>({ resource, overrides, extraColumns, order }), [resource, overrides, extraColumns, order]);
@@ -103,9 +109,7 @@ export function CrudPage<T extends CrudRow = CrudRow>(props: CrudPageProps<T>) {
       remove={may(api.remove) ? (r) => call(api.remove, { body: { ids: [r.id] }, query: { ...query, id: r.id } }) : undefined}
       toForm={(r) => rowToForm(resource, r)}
       fromForm={fromForm && ((v) => fromForm(v))}
-      createDefaults={createDefaults}
-      rowActions={rowActions}
-      toolBar={toolBar}
+      {...passed}
       formColumns={formColumns}
       modalWidth={modalWidth ?? (formColumns === 1 ? 480 : 640)}
     />

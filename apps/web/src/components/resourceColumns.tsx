@@ -150,3 +150,9 @@ export function yuanColumn<T>(key: string, dependencies: string[] = []): Partial
     dependencies,
   };
 }
+
+/** The columns whose keys `order` names, in that order (a key not among them is skipped, a column not named is left out). */
+export function inOrder<T>(cols: ResourceColumn<T>[], order: readonly string[]): ResourceColumn<T>[] {
+  const byKey = new Map(cols.map((c) => [c.key as string, c]));
+  return order.map((k) => byKey.get(k)).filter((c): c is ResourceColumn<T> => !!c);
+}

@@ -1,13 +1,13 @@
 // 设备上报日志 (/deviceReportLog): raw frames to and from devices with what they decoded to, beside the
 // area tree (GET device/report/list); frames that could not be decoded are marked.
-import { useMemo } from 'react';
 import { Tag, Typography } from 'antd';
-import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { LogTable, type LogRow } from '../../components/LogTable.tsx';
+import type { ResourceColumn } from '../../components/ResourceTable.tsx';
 import type { DeviceReport } from '@meter/contracts';
 import { controlApi } from '../control/api.ts';
-import { rangeColumn, timeText } from '../control/shared.tsx';
+import { keywordColumn, rangeColumn, timeText } from '../control/shared.tsx';
 
-type ReportRow = DeviceReport & Record<string, unknown>;
+type ReportRow = LogRow<DeviceReport>;
 
 /** A short reading of a decoded frame. */
 export function decodedText(d: Record<string, unknown> | null): string {
@@ -17,32 +17,23 @@ export function decodedText(d: Record<string, unknown> | null): string {
   return [label, ...rest.map(([k, v]) => `${k}=${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)].filter(Boolean).join(' ');
 }
 
+const COLUMNS: ResourceColumn<ReportRow>[] = [
+  keywordColumn('表号 / 名称 / 采集器IMEI'),
+  { title: '时间', dataIndex: 'createdAt', width: 170, render: (_d, r) => timeText(r.createdAt) },
+  { title: '方向', dataIndex: 'direction', width: 80, render: (_d, r) => <Tag color={r.direction === 'up' ? 'blue' : 'purple'}>{r.direction === 'up' ? '上行' : '下行'}</Tag> },
+  { title: '通道', dataIndex: 'channel', width: 70, render: (_d, r) => r.channel.toUpperCase() },
+  { title: '表号', dataIndex: 'address', width: 150, render: (_d, r) => r.address || '-' },
+  { title: '表具', dataIndex: 'meterName', render: (_d, r) => r.meterName || '-' },
+  { title: '采集器', dataIndex: 'collectorName', render: (_d, r) => (r.collectorName ? `${r.collectorName}（${r.collectorImei}）` : '-') },
+  { title: '报文', dataIndex: 'hex', width: 260, render: (_d, r) => <Typography.Text code copyable={{ text: r.hex }} ellipsis style={{ maxWidth: 240 }}>{r.hex}</Typography.Text> },
+  { title: '解析', dataIndex: 'decoded', ellipsis: true, render: (_d, r) => decodedText(r.decoded) || '-' },
+  {
+    title: '解析结果', dataIndex: 'errorsOnly', width: 100, search: true, valueEnum: { true: { text: '仅看错误' } },
+    render: (_d, r) => (r.error ? <Tag color="red" title={r.error}>{r.error}</Tag> : <Tag color="green">正常</Tag>),
+  },
+  rangeColumn<ReportRow>('时间'),
+];
+
 export default function DeviceReportLog() {
-  const columns = useMemo<ResourceColumn<ReportRow>[]>(
-    () => [
-      { title: '关键字', dataIndex: 'kw', hideInTable: true, search: true, fieldProps: { placeholder: '表号 / 名称 / 采集器IMEI' } },
-      { title: '时间', dataIndex: 'createdAt', width: 170, render: (_d, r) => timeText(r.createdAt) },
-      { title: '方向', dataIndex: 'direction', width: 80, render: (_d, r) => <Tag color={r.direction === 'up' ? 'blue' : 'purple'}>{r.direction === 'up' ? '上行' : '下行'}</Tag> },
-      { title: '通道', dataIndex: 'channel', width: 70, render: (_d, r) => r.channel.toUpperCase() },
-      { title: '表号', dataIndex: 'address', width: 150, render: (_d, r) => r.address || '-' },
-      { title: '表具', dataIndex: 'meterName', render: (_d, r) => r.meterName || '-' },
-      { title: '采集器', dataIndex: 'collectorName', render: (_d, r) => (r.collectorName ? `${r.collectorName}（${r.collectorImei}）` : '-') },
-      { title: '报文', dataIndex: 'hex', width: 260, render: (_d, r) => <Typography.Text code copyable={{ text: r.hex }} ellipsis style={{ maxWidth: 240 }}>{r.hex}</Typography.Text> },
-      { title: '解析', dataIndex: 'decoded', ellipsis: true, render: (_d, r) => decodedText(r.decoded) || '-' },
-      {
-        title: '解析结果', dataIndex: 'errorsOnly', width: 100, search: true, valueEnum: { true: { text: '仅看错误' } },
-        render: (_d, r) => (r.error ? <Tag color="red" title={r.error}>{r.error}</Tag> : <Tag color="green">正常</Tag>),
-      },
-      rangeColumn<ReportRow>('时间'),
-    ],
-    [],
-  );
-  return (
-    <ResourceTable<ReportRow>
-      headerTitle="设备上报日志"
-      columns={columns}
-      pageSize={20}
-      list={(q) => controlApi.reports(q) as Promise<{ code: string; data: ReportRow[]; count: number }>}
-    />
-  );
+  return <LogTable<DeviceReport> title="设备上报日志" columns={COLUMNS} list={controlApi.reports} />;
 }

@@ -12,7 +12,7 @@ import { useAreaFilter } from '../../app/page.tsx';
 import { useCan } from '../../app/session.ts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { protectApi, type Protection } from './api.ts';
-import { ControlMeterTable, timeText, useCompany, type MeterRow } from './shared.tsx';
+import { ControlMeterTable, keywordColumn, meterColumns, rangeColumn, timeText, useCompany, type MeterRow } from './shared.tsx';
 import { useFormSave } from '../../components/submit.tsx';
 import { FormDialog } from '../../components/FormDialog.tsx';
 
@@ -22,9 +22,8 @@ type Target = { meterIds: number[] } | { areaId: number; areaName: string };
 
 export function protectionColumns(history: boolean): ResourceColumn<ProtRow>[] {
   return [
-    { title: '关键字', dataIndex: 'kw', hideInTable: true, search: true, fieldProps: { placeholder: '表号 / 名称 / 房间 / 原因' } },
-    { title: '表号', dataIndex: 'address', copyable: true, width: 150 },
-    { title: '名称', dataIndex: 'meterName' },
+    keywordColumn('表号 / 名称 / 房间 / 原因'),
+    ...meterColumns<ProtRow>('meterName'),
     { title: '房间', dataIndex: 'roomName' },
     { title: '区域', dataIndex: 'areaName' },
     { title: '原因', dataIndex: 'reason', ellipsis: true },
@@ -37,7 +36,7 @@ export function protectionColumns(history: boolean): ResourceColumn<ProtRow>[] {
     },
     { title: '操作人', dataIndex: 'createdByName', width: 110 },
     ...(history ? [{ title: '解除人', dataIndex: 'endedByName', width: 110 } as ResourceColumn<ProtRow>] : []),
-    ...(history ? [{ title: '开始时间', dataIndex: '__range', valueType: 'dateTimeRange', hideInTable: true, search: { transform: (v: [string, string]) => ({ start: v?.[0], end: v?.[1] }) } } as ResourceColumn<ProtRow>] : []),
+    ...(history ? [rangeColumn<ProtRow>('开始时间')] : []),
   ];
 }
 

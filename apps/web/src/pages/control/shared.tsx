@@ -41,6 +41,28 @@ export function timeText(v: unknown): string {
 
 export const KIND_ENUM = { 1: { text: '电表' }, 2: { text: '水表' } };
 
+/** The search form's 关键字 (matched against 表号 / 名称 / 房间 unless the list says otherwise). */
+export function keywordColumn<T>(placeholder = '表号 / 名称 / 房间'): ResourceColumn<T> {
+  return { title: '关键字', dataIndex: 'kw', hideInTable: true, search: true, fieldProps: { placeholder } };
+}
+
+/** A meter's 表号 (copyable) and 名称 (under `nameKey`: `name` on meter rows, `meterName` on their records). */
+export function meterColumns<T>(nameKey = 'name', name: Partial<ResourceColumn<T>> = {}): ResourceColumn<T>[] {
+  return [
+    { title: '表号', dataIndex: 'address', copyable: true, width: 150 },
+    { title: '名称', dataIndex: nameKey, ...name },
+  ];
+}
+
+/** A meter's 采集器, 在线 and 通断 as the warning lists show them. */
+export function meterStateColumns<T extends { collectorName?: string | null; online: boolean; kind: number; valveState: number | null }>(): ResourceColumn<T>[] {
+  return [
+    { title: '采集器', dataIndex: 'collectorName', render: (_d, r) => r.collectorName || '-' },
+    { title: '在线', dataIndex: 'online', width: 80, render: (_d, r) => <OnlineCell online={r.online} /> },
+    { title: '通断', dataIndex: 'valveState', width: 90, render: (_d, r) => <ValveCell kind={r.kind} state={r.valveState} /> },
+  ];
+}
+
 /** A read-only "time range" search column sending start/end. */
 export function rangeColumn<T>(title: string): ResourceColumn<T> {
   return {
@@ -67,9 +89,8 @@ export function ControlMeterTable(p: MeterTableProps) {
   const { busy } = p;
   const columns = useMemo<ResourceColumn<MeterRow>[]>(
     () => [
-      { title: '关键字', dataIndex: 'kw', hideInTable: true, search: true, fieldProps: { placeholder: '表号 / 名称 / 房间' } },
-      { title: '表号', dataIndex: 'address', copyable: true, width: 150 },
-      { title: '名称', dataIndex: 'name', ellipsis: true },
+      keywordColumn<MeterRow>(),
+      ...meterColumns<MeterRow>('name', { ellipsis: true }),
       { title: '房间', dataIndex: 'roomName', width: 110 },
       // the readings right after the room: at 1440×900 beside the area tree they stay in view
       {

@@ -29,10 +29,23 @@ function MethodRows({ methods }: { methods: MethodFigures[] }) {
   );
 }
 
+const OPERATOR_METHODS: MethodFigures['method'][] = ['cash', 'wechat', 'alipay', 'bank'];
+
+/** An operator's row: the name, the net by method (现金, 微信, 支付宝, 银行), the net, then the 交班 cell. */
+function OperatorCells({ o, handover }: { o: { operatorName: string; methods: MethodFigures[]; net: string }; handover: string }) {
+  return (
+    <>
+      <td>{o.operatorName}</td>
+      {OPERATOR_METHODS.map((k) => <td key={k} className="receipt-amount">{cell(o.methods.find((x) => x.method === k)?.net ?? '0.00')}</td>)}
+      <td className="receipt-amount"><b>{cell(o.net)}</b></td>
+      <td>{handover}</td>
+    </>
+  );
+}
+
 /** The slip itself. */
 export function ClosingSlip({ detail }: { detail: DayDetail }) {
   const closed = detail.state === 'closed';
-  const net = (m: MethodFigures[], k: MethodFigures['method']) => cell(m.find((x) => x.method === k)?.net ?? '0.00');
   return (
     <div className="receipt-paper" data-testid="closing-slip">
       <h2>{detail.companyName}</h2>
@@ -78,24 +91,12 @@ export function ClosingSlip({ detail }: { detail: DayDetail }) {
           )}
           {detail.operators.map((o) => (
             <tr key={o.operatorId} data-testid={`slip-operator-${o.operatorId}`}>
-              <td>{o.operatorName}</td>
-              <td className="receipt-amount">{net(o.methods, 'cash')}</td>
-              <td className="receipt-amount">{net(o.methods, 'wechat')}</td>
-              <td className="receipt-amount">{net(o.methods, 'alipay')}</td>
-              <td className="receipt-amount">{net(o.methods, 'bank')}</td>
-              <td className="receipt-amount"><b>{cell(o.net)}</b></td>
-              <td>{o.handover.state === 'closed' ? `已交班 ${fmtTime(o.handover.closedAt)}` : '未交班'}</td>
+              <OperatorCells o={o} handover={o.handover.state === 'closed' ? `已交班 ${fmtTime(o.handover.closedAt)}` : '未交班'} />
             </tr>
           ))}
           {detail.totals.operators.filter((o) => o.operatorId == null).map((o) => (
             <tr key="online">
-              <td>{o.operatorName}</td>
-              <td className="receipt-amount">{net(o.methods, 'cash')}</td>
-              <td className="receipt-amount">{net(o.methods, 'wechat')}</td>
-              <td className="receipt-amount">{net(o.methods, 'alipay')}</td>
-              <td className="receipt-amount">{net(o.methods, 'bank')}</td>
-              <td className="receipt-amount"><b>{cell(o.net)}</b></td>
-              <td>-</td>
+              <OperatorCells o={o} handover="-" />
             </tr>
           ))}
         </tbody>

@@ -16,6 +16,15 @@ const ELSEWHERE: { key: string; what: string }[] = [
   { key: 'chargeCode', what: '业务缴费的收费码' },
 ];
 
+/** One 开/关 preference of this browser. */
+function SettingSwitch({ label, extra, checked, onChange }: { label: string; extra?: string; checked: boolean; onChange(v: boolean): void }) {
+  return (
+    <Form.Item label={label} extra={extra}>
+      <Switch aria-label={label} checked={checked} checkedChildren="开" unCheckedChildren="关" onChange={onChange} />
+    </Form.Item>
+  );
+}
+
 /**
  * 设置: preferences kept in this browser; the company's 系统配置 and 导出配置 (CompanySettings.tsx);
  * for a company admin also the company's valve-control password; links to the settings kept elsewhere.
@@ -29,40 +38,26 @@ export default function HeadSet() {
     <Space direction="vertical" size={16} style={{ width: '100%' }}>
       <Card title="系统设置" extra={<Typography.Text type="secondary">仅对本浏览器生效</Typography.Text>}>
         <Form layout="horizontal" labelCol={{ flex: '160px' }} style={{ maxWidth: 640 }}>
-          <Form.Item label="保存已打开页签" extra="开启后，刷新浏览器会恢复已打开的页签">
-            <Switch
-              aria-label="保存已打开页签"
-              checked={s.persistTabs}
-              checkedChildren="开"
-              unCheckedChildren="关"
-              onChange={(v) => {
-                updateSettings({ persistTabs: v });
-                tabsStore.sync(); // write (or drop) the current tabs at once
-                toast.success('设置已保存');
-              }}
-            />
-          </Form.Item>
-          <Form.Item label="提示框自动关闭" extra="操作结果提示框在 3 秒倒计时后自动关闭">
-            <Switch
-              aria-label="提示框自动关闭"
-              checked={s.noticeAutoClose}
-              checkedChildren="开"
-              unCheckedChildren="关"
-              onChange={(v) => {
-                updateSettings({ noticeAutoClose: v });
-                toast.success('设置已保存');
-              }}
-            />
-          </Form.Item>
-          <Form.Item label="收起侧边菜单">
-            <Switch
-              aria-label="收起侧边菜单"
-              checked={s.menuCollapsed}
-              checkedChildren="开"
-              unCheckedChildren="关"
-              onChange={(v) => updateSettings({ menuCollapsed: v })}
-            />
-          </Form.Item>
+          <SettingSwitch
+            label="保存已打开页签"
+            extra="开启后，刷新浏览器会恢复已打开的页签"
+            checked={s.persistTabs}
+            onChange={(v) => {
+              updateSettings({ persistTabs: v });
+              tabsStore.sync(); // write (or drop) the current tabs at once
+              toast.success('设置已保存');
+            }}
+          />
+          <SettingSwitch
+            label="提示框自动关闭"
+            extra="操作结果提示框在 3 秒倒计时后自动关闭"
+            checked={s.noticeAutoClose}
+            onChange={(v) => {
+              updateSettings({ noticeAutoClose: v });
+              toast.success('设置已保存');
+            }}
+          />
+          <SettingSwitch label="收起侧边菜单" checked={s.menuCollapsed} onChange={(v) => updateSettings({ menuCollapsed: v })} />
         </Form>
       </Card>
       <CompanySettings />

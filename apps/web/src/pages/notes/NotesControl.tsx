@@ -1,14 +1,14 @@
 // 阀控记录 (/notesControl): every command to a device — kind, status, who asked (or the system:
 // balance, timed control, scheduled reading), memo, override reason and the device's reply — over the
 // control module's GET device/order/list.
-import { useMemo } from 'react';
 import { Tag, Tooltip, Typography } from 'antd';
-import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { LogTable, type LogRow } from '../../components/LogTable.tsx';
+import type { ResourceColumn } from '../../components/ResourceTable.tsx';
 import type { CommandListItem } from '@meter/contracts';
 import { controlApi, type Command } from '../control/api.ts';
-import { COMMAND_STATUS_ENUM, CommandTag, rangeColumn, timeText } from '../control/shared.tsx';
+import { COMMAND_STATUS_ENUM, CommandTag, keywordColumn, meterColumns, rangeColumn, timeText } from '../control/shared.tsx';
 
-type Row = CommandListItem & Record<string, unknown>;
+type Row = LogRow<CommandListItem>;
 
 export const COMMAND_KIND_ENUM = {
   open: { text: '合闸/开阀' }, close: { text: '拉闸/关阀' }, limit: { text: '透支限额下发' }, read: { text: '抄表' },
@@ -27,41 +27,31 @@ export function resultText(c: Command): string {
   return c.error;
 }
 
+const COLUMNS: ResourceColumn<Row>[] = [
+  keywordColumn('表号 / 名称 / 房间 / 操作人'),
+  { title: '指令编号', dataIndex: 'id', width: 90 },
+  ...meterColumns<Row>('meterName'),
+  { title: '房间', dataIndex: 'roomName' },
+  { title: '类型', dataIndex: 'type', valueEnum: COMMAND_KIND_ENUM, search: true, width: 100, render: (_d, r) => r.kindText },
+  { title: '状态', dataIndex: 'status', valueEnum: COMMAND_STATUS_ENUM, search: true, width: 90, render: (_d, r) => <CommandTag status={r.status} text={r.statusText} /> },
+  { title: '来源', dataIndex: 'origin', valueEnum: ORIGIN_ENUM, search: true, width: 100, render: (_d, r) => ORIGIN_ENUM[r.origin as 1]?.text ?? r.origin },
+  { title: '操作人', dataIndex: 'requesterName', width: 120 },
+  {
+    title: '备注', dataIndex: 'memo', ellipsis: true,
+    render: (_d, r) => (
+      <>
+        {r.memo || '-'}
+        {r.overrideReason ? <Tooltip title={`强制操作原因：${r.overrideReason}`}><Tag color="orange" style={{ marginLeft: 4 }}>强制</Tag></Tooltip> : null}
+      </>
+    ),
+  },
+  { title: '结果', dataIndex: 'reply', ellipsis: true, render: (_d, r) => <Typography.Text type={r.status === 'succeeded' ? undefined : 'danger'}>{resultText(r) || '-'}</Typography.Text> },
+  { title: '尝试', dataIndex: 'attempts', width: 70, render: (_d, r) => `${r.attempts}/${r.maxAttempts}` },
+  { title: '创建时间', dataIndex: 'createdAt', width: 170, render: (_d, r) => timeText(r.createdAt) },
+  { title: '完成时间', dataIndex: 'finishedAt', width: 170, render: (_d, r) => timeText(r.finishedAt) || '-' },
+  rangeColumn<Row>('创建时间'),
+];
+
 export default function NotesControl() {
-  const columns = useMemo<ResourceColumn<Row>[]>(
-    () => [
-      { title: '关键字', dataIndex: 'kw', hideInTable: true, search: true, fieldProps: { placeholder: '表号 / 名称 / 房间 / 操作人' } },
-      { title: '指令编号', dataIndex: 'id', width: 90 },
-      { title: '表号', dataIndex: 'address', copyable: true, width: 150 },
-      { title: '名称', dataIndex: 'meterName' },
-      { title: '房间', dataIndex: 'roomName' },
-      { title: '类型', dataIndex: 'type', valueEnum: COMMAND_KIND_ENUM, search: true, width: 100, render: (_d, r) => r.kindText },
-      { title: '状态', dataIndex: 'status', valueEnum: COMMAND_STATUS_ENUM, search: true, width: 90, render: (_d, r) => <CommandTag status={r.status} text={r.statusText} /> },
-      { title: '来源', dataIndex: 'origin', valueEnum: ORIGIN_ENUM, search: true, width: 100, render: (_d, r) => ORIGIN_ENUM[r.origin as 1]?.text ?? r.origin },
-      { title: '操作人', dataIndex: 'requesterName', width: 120 },
-      {
-        title: '备注', dataIndex: 'memo', ellipsis: true,
-        render: (_d, r) => (
-          <>
-            {r.memo || '-'}
-            {r.overrideReason ? <Tooltip title={`强制操作原因：${r.overrideReason}`}><Tag color="orange" style={{ marginLeft: 4 }}>强制</Tag></Tooltip> : null}
-          </>
-        ),
-      },
-      { title: '结果', dataIndex: 'reply', ellipsis: true, render: (_d, r) => <Typography.Text type={r.status === 'succeeded' ? undefined : 'danger'}>{resultText(r) || '-'}</Typography.Text> },
-      { title: '尝试', dataIndex: 'attempts', width: 70, render: (_d, r) => `${r.attempts}/${r.maxAttempts}` },
-      { title: '创建时间', dataIndex: 'createdAt', width: 170, render: (_d, r) => timeText(r.createdAt) },
-      { title: '完成时间', dataIndex: 'finishedAt', width: 170, render: (_d, r) => timeText(r.finishedAt) || '-' },
-      rangeColumn<Row>('创建时间'),
-    ],
-    [],
-  );
-  return (
-    <ResourceTable<Row>
-      headerTitle="阀控记录"
-      columns={columns}
-      pageSize={20}
-      list={(q) => controlApi.commands(q) as Promise<{ code: string; data: Row[]; count: number }>}
-    />
-  );
+  return <LogTable<CommandListItem> title="阀控记录" columns={COLUMNS} list={controlApi.commands} />;
 }

@@ -3,11 +3,12 @@
 // Filters: keyword (表号 / 名称 / 房间), meter kind, source, exceptions, time range.
 import { useMemo } from 'react';
 import { Tag, Tooltip } from 'antd';
-import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { LogTable, type LogRow } from '../../components/LogTable.tsx';
+import type { ResourceColumn } from '../../components/ResourceTable.tsx';
 import { controlApi, type Reading } from '../control/api.ts';
-import { KIND_ENUM, rangeColumn, timeText } from '../control/shared.tsx';
+import { KIND_ENUM, keywordColumn, meterColumns, rangeColumn, timeText } from '../control/shared.tsx';
 
-type Row = Reading & Record<string, unknown>;
+type Row = LogRow<Reading>;
 
 export const SOURCE_ENUM = { 1: { text: '自动抄表' }, 2: { text: '随机抄表' }, 3: { text: '人工抄表' }, 4: { text: '设备上报' } };
 const EXCEPTION_TEXT: Record<string, string> = { backwards: '读数倒走', older: '时间早于上次', jump: '读数跳变' };
@@ -16,9 +17,8 @@ const ADJUST_TEXT: Record<number, string> = { 0: '正常抄表', 1: '换表', 2:
 export default function ReadingLog({ title, manual = false }: { title: string; manual?: boolean }) {
   const columns = useMemo<ResourceColumn<Row>[]>(
     () => [
-      { title: '关键字', dataIndex: 'kw', hideInTable: true, search: true, fieldProps: { placeholder: '表号 / 名称 / 房间' } },
-      { title: '表号', dataIndex: 'address', copyable: true, width: 150 },
-      { title: '名称', dataIndex: 'meterName' },
+      keywordColumn<Row>(),
+      ...meterColumns<Row>('meterName'),
       { title: '类别', dataIndex: 'kind', valueEnum: KIND_ENUM, search: true, width: 70, render: (_d, r) => (r.meterKind === 2 ? '水表' : '电表') },
       { title: '房间', dataIndex: 'roomName' },
       { title: '区域', dataIndex: 'areaName' },
@@ -46,15 +46,7 @@ export default function ReadingLog({ title, manual = false }: { title: string; m
     [manual],
   );
   const params = useMemo(() => (manual ? { source: 3 } : {}), [manual]);
-  return (
-    <ResourceTable<Row>
-      headerTitle={title}
-      columns={columns}
-      pageSize={20}
-      params={params}
-      list={(q) => controlApi.readings(q) as Promise<{ code: string; data: Row[]; count: number }>}
-    />
-  );
+  return <LogTable<Reading> title={title} columns={columns} params={params} list={controlApi.readings} />;
 }
 
 export function NotesCopy() {

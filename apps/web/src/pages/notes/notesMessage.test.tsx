@@ -20,6 +20,16 @@ const row = (o: Record<string, unknown>) => ({
 
 beforeEach(() => resetInflight());
 
+function renderNotesMessage() {
+  render(
+    <Providers client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
+      <MemoryRouter>
+        <NotesMessage />
+      </MemoryRouter>
+    </Providers>,
+  );
+}
+
 describe('短信记录', { timeout: 120_000 }, () => {
   it('shows provider, receipt, tries, price and cost', async () => {
     const login: LoginResult = {
@@ -37,13 +47,7 @@ describe('短信记录', { timeout: 120_000 }, () => {
         ],
       }), { status: 200 })),
     });
-    render(
-      <Providers client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <MemoryRouter>
-          <NotesMessage />
-        </MemoryRouter>
-      </Providers>,
-    );
+    renderNotesMessage();
     expect(await screen.findByText('阿里云短信')).toBeTruthy();
     expect(screen.getByText('腾讯云短信')).toBeTruthy();
     expect(screen.getByText('已送达')).toBeTruthy();
@@ -66,13 +70,7 @@ describe('短信记录', { timeout: 120_000 }, () => {
         ? { code: 'SUCCESS', data: { companyId: 1, kept: true, balanceFen: 0, balance: '0.00', smsPriceFen: 7, phonePriceFen: 15, heldCount: 1, state: 'out', warning } }
         : { code: 'SUCCESS', count: 1, data: [row({ status: 'held', content: '您的电费余额偏低', costFen: 0, attempts: 0, receipt: '', error: '短信余额不足，已暂停发送；平台充值后自动发送' })] }), { status: 200 })),
     });
-    render(
-      <Providers client={new QueryClient({ defaultOptions: { queries: { retry: false } } })}>
-        <MemoryRouter>
-          <NotesMessage />
-        </MemoryRouter>
-      </Providers>,
-    );
+    renderNotesMessage();
     expect(await screen.findByText(warning)).toBeTruthy();
     expect(await screen.findByText('余额不足')).toBeTruthy();
   });

@@ -9,9 +9,10 @@ import { Button, Popconfirm, Tag, Typography } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
 import { canSubMer, propertyInfoResource, SUB_MER_STATUS, SUB_MER_STATUS_COLOR } from '@meter/contracts';
 import { bankApi } from '../../api/bank.ts';
+import { E } from '../../api/endpoints.gen.ts';
 import { toast } from '../../app/feedback.tsx';
-import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
-import { columnsFromResource } from '../../components/resourceColumns.tsx';
+import { CrudPage, type CrudPageProps } from '../../components/CrudPage.tsx';
+import type { ResourceColumn } from '../../components/ResourceTable.tsx';
 import { useCompanyPick } from '../fee/common.tsx';
 import { maskAccount } from '../notes/NotesWithdraw.tsx';
 import { BocInfoDialog, SubAccountDialog, VerifyDialog, type SubMerTarget } from './SubMerDialogs.tsx';
@@ -28,6 +29,22 @@ export interface PropertyRow extends Record<string, unknown> {
   bankName: string;
   settleBankName: string;
 }
+
+const OVERRIDES: CrudPageProps<PropertyRow>['overrides'] = {
+  accountNo: { render: (_d, r) => maskAccount(r.accountNo) },
+  bankId: { render: (_d, r) => r.bankName || '-' },
+  subMerId: { copyable: true, render: (_d, r) => r.subMerId || '-' },
+  status: {
+    hideInForm: true,
+    render: (_d, r) => (
+      <span>
+        <Tag color={SUB_MER_STATUS_COLOR[r.status] ?? 'default'} data-testid={`status-${r.id}`}>{SUB_MER_STATUS[r.status] ?? r.status}</Tag>
+        {r.status === 'rejected' && r.reason ? <Typography.Text type="danger">{r.reason}</Typography.Text> : null}
+      </span>
+    ),
+  },
+  createdAt: { hideInForm: true },
+};
 
 const ORDER = ['companyName', 'name', 'shortName', 'licenseNo', 'legalPerson', 'legalIdNo', 'contactName', 'phone', 'address', 'bankId', 'accountName', 'accountNo', 'settleBankName', 'subMerId', 'status', 'memo', 'createdAt'];
 const TEXT_KEYS = ['name', 'shortName', 'licenseNo', 'legalPerson', 'legalIdNo', 'contactName', 'phone', 'address', 'accountName', 'memo'];
@@ -69,32 +86,11 @@ export default function Apply() {
     reload();
   };
 
-  const columns = useMemo<ResourceColumn<PropertyRow>[]>(() => {
-    const cols = columnsFromResource<PropertyRow>(
-      propertyInfoResource,
-      {
-        accountNo: { render: (_d, r) => maskAccount(r.accountNo) },
-        bankId: { render: (_d, r) => r.bankName || '-' },
-        subMerId: { copyable: true, render: (_d, r) => r.subMerId || '-' },
-        status: {
-          hideInForm: true,
-          render: (_d, r) => (
-            <span>
-              <Tag color={SUB_MER_STATUS_COLOR[r.status] ?? 'default'} data-testid={`status-${r.id}`}>{SUB_MER_STATUS[r.status] ?? r.status}</Tag>
-              {r.status === 'rejected' && r.reason ? <Typography.Text type="danger">{r.reason}</Typography.Text> : null}
-            </span>
-          ),
-        },
-        createdAt: { hideInForm: true },
-      },
-      [
-        { title: '所属单位', dataIndex: 'companyName', key: 'companyName', hideInForm: true, hideInTable: !!company, render: (_d, r) => r.companyName ?? '-' },
-        { title: '结算银行', dataIndex: 'settleBankName', key: 'settleBankName', hideInForm: true, width: 110 },
-      ],
-    );
-    const byKey = new Map(cols.map((c) => [c.key as string, c]));
-    return ORDER.map((k) => byKey.get(k)!).filter(Boolean);
-  }, [company]);
+  // 所属单位 only when no company is picked at the top (the platform's view of all)
+  const extraColumns = useMemo<ResourceColumn<PropertyRow>[]>(() => [
+    { title: '所属单位', dataIndex: 'companyName', key: 'companyName', hideInForm: true, hideInTable: !!company, render: (_d, r) => r.companyName ?? '-' },
+    { title: '结算银行', dataIndex: 'settleBankName', key: 'settleBankName', hideInForm: true, width: 110 },
+  ], [company]);
 
   const target = (r: PropertyRow): SubMerTarget => ({ id: r.id, name: r.name, subMerId: r.subMerId, phone: r.phone, accountNo: r.accountNo });
   const confirm = (r: PropertyRow, s: Step, title: string, label: string) => (
@@ -105,19 +101,17 @@ export default function Apply() {
 
   return (
     <>
-      <ResourceTable<PropertyRow>
-        entityName="二级商户"
+      <CrudPage<PropertyRow>
+        resource={propertyInfoResource}
+        api={E.propertyInfo}
         headerTitle="二级商户申请"
-        rowKey="id"
         actionRef={actionRef}
-        columns={columns}
-        areaFilter={false}
-        list={(q) => bankApi.properties(q as { index: number; size: number }) as Promise<{ code: string; data: PropertyRow[]; count: number }>}
-        create={(v) => bankApi.addProperty(propertyBody(v), company)}
-        update={(r, v) => bankApi.editProperty({ ...propertyBody(v), id: r.id }, company)}
-        remove={(r) => bankApi.removeProperty(r.id, company)}
+        overrides={OVERRIDES}
+        extraColumns={extraColumns}
+        order={ORDER}
+        fromForm={propertyBody}
         rowCan={(r, action) => (action === 'update' ? canSubMer(r.status, 'edit') : r.status === 'draft' || (r.status === 'rejected' && !r.subMerId))}
-        toForm={(r) => ({ ...r, bankId: r.bankId })}
+        formColumns={2}
         modalWidth={820}
         toolBar={() => [<Button key="boc" onClick={() => setBoc(true)}>单位银行信息</Button>]}
         rowActions={(r) => [

@@ -6,7 +6,7 @@ import { Tag } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
 import { companyResource } from '@meter/contracts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
-import { columnsFromResource } from '../../components/resourceColumns.tsx';
+import { columnsFromResource, inOrder } from '../../components/resourceColumns.tsx';
 import { companyAdminApi, type CompanyRow } from '../../api/company.ts';
 import DevicePermissModal from './DevicePermissModal.tsx';
 import MerchantModal from './MerchantModal.tsx';
@@ -76,8 +76,7 @@ export default function Belongs() {
         },
       ],
     );
-    const byKey = new Map(cols.map((c) => [c.key as string, c]));
-    return ORDER.map((k) => byKey.get(k)!).filter(Boolean);
+    return inOrder(cols, ORDER);
   }, []);
 
   const closePermiss = useCallback((saved: boolean) => {

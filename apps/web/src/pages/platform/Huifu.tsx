@@ -14,7 +14,7 @@ import { payAppApi, type PayAppRow } from '../../api/payapp.ts';
 import { toast } from '../../app/feedback.tsx';
 import { useCan } from '../../app/session.ts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
-import { columnsFromResource } from '../../components/resourceColumns.tsx';
+import { columnsFromResource, inOrder } from '../../components/resourceColumns.tsx';
 import { formValues } from '../../components/validate.ts';
 import { moneyColumn, useCompanyPick } from '../fee/common.tsx';
 import { maskAccount } from '../notes/NotesWithdraw.tsx';
@@ -138,8 +138,7 @@ export default function Huifu() {
         moneyColumn<Row>('提现中', 'processing', { hideInForm: true, width: 110 }),
       ],
     );
-    const byKey = new Map(cols.map((c) => [c.key as string, c]));
-    return ORDER.map((k) => byKey.get(k)!).filter(Boolean);
+    return inOrder(cols, ORDER);
   }, [company]);
 
   return (

@@ -9,7 +9,7 @@ import { useQueryClient } from '@tanstack/react-query';
 import { ACCESS, AREA_TYPES, areaResource } from '@meter/contracts';
 import { ResourceTable, formColumns, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { ImportButton } from '../../components/ImportDialog.tsx';
-import { columnsFromResource } from '../../components/resourceColumns.tsx';
+import { columnsFromResource, inOrder } from '../../components/resourceColumns.tsx';
 import { FORM_INVALID, supersededValidation } from '../../components/validate.ts';
 import { areaArchiveApi, type AreaRow } from '../../api/area.ts';
 import { useAreaFilter } from '../../app/page.tsx';
@@ -106,8 +106,7 @@ export default function RecordsArea() {
       ],
     );
     // the four address fields travel as one cascader value
-    const byKey = new Map(cols.map((c) => [c.key as string, c]));
-    return ORDER.map((k) => byKey.get(k)!).filter(Boolean);
+    return inOrder(cols, ORDER);
   }, [company, session?.access]);
 
   const childColumns = useMemo(() => formColumns(columns, 'create'), [columns]);

@@ -6,11 +6,12 @@ import { useMemo, useState } from 'react';
 import { COLLECTOR_PLANS, collectorResource, type CollectorRow } from '@meter/contracts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { ImportButton } from '../../components/ImportDialog.tsx';
-import { columnsFromResource } from '../../components/resourceColumns.tsx';
+import { columnsFromResource, inOrder } from '../../components/resourceColumns.tsx';
 import { gatherApi } from '../../api/device.ts';
 import { useCan } from '../../app/session.ts';
 import { CollectorSecretModal } from './CollectorSecret.tsx';
 import { AreaPicker, ONLINE_ENUM, OnlineCell, useAllowedPlans, useCompany } from './deviceFields.tsx';
+import { companyCrud } from './companyCrud.ts';
 
 type Row = CollectorRow & Record<string, unknown>;
 
@@ -60,8 +61,7 @@ export default function RecordsCollect() {
       memo: { hideInTable: true },
       createdAt: { hideInTable: true },
     });
-    const byKey = new Map(cols.map((c) => [c.key as string, c]));
-    return ORDER.map((k) => byKey.get(k)!).filter(Boolean);
+    return inOrder(cols, ORDER);
   }, [plans]);
 
   return (
@@ -71,10 +71,7 @@ export default function RecordsCollect() {
         headerTitle="采集器列表"
         columns={columns}
         list={(q) => gatherApi.list(q)}
-        load={(r) => gatherApi.get(r.id, company) as Promise<Row>}
-        create={(v) => gatherApi.create(collectorBody(v), company)}
-        update={(r, v) => gatherApi.update(r.id, collectorBody(v), company)}
-        remove={(r) => gatherApi.remove(r.id, company)}
+        {...companyCrud<Row>(gatherApi, collectorBody, company)}
         permissions={{ create: 'device.collectorAdd', update: 'device.collectorEdit', remove: 'device.collectorDelete' }}
         toForm={(r) => ({ ...r, plan: String(r.plan) })}
         createDefaults={{ plan: plans.collector[0] ? String(plans.collector[0].value) : undefined }}

@@ -8,12 +8,13 @@ import {
   type ChargingScheme, type ChargingSchemeRow,
 } from '@meter/contracts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
-import { columnsFromResource, yuanColumn } from '../../components/resourceColumns.tsx';
+import { columnsFromResource, inOrder, yuanColumn } from '../../components/resourceColumns.tsx';
 import { CrudPage, type CrudPageProps } from '../../components/CrudPage.tsx';
 import { chargingSchemeApi, type ChargeCodeRow } from '../../api/scheme.ts';
 import { E } from '../../api/endpoints.gen.ts';
 import { useCompany } from './schemeVersions.tsx';
 import { VersionsEditor, draftOf, priceSummary, versionBody, versionsProblem, type VersionDraft } from './schemeVersions.tsx';
+import { companyCrud, removeOne } from './companyCrud.ts';
 
 /** A list row; the opened (loaded) record also carries its versions. */
 type SchemeRow = ChargingSchemeRow & Partial<Pick<ChargingScheme, 'versions'>> & Record<string, unknown>;
@@ -94,8 +95,7 @@ function ChargingSchemes() {
       ],
     );
     const order = ['name', 'kind', 'current', 'chargingMonthType', 'versionCount', 'nextChangeAt', 'status', 'memo', 'createdAt', 'updatedAt', 'versions'];
-    const byKey = new Map(cols.map((c) => [c.key as string, c]));
-    return order.map((k) => byKey.get(k)!).filter(Boolean);
+    return inOrder(cols, order);
   }, []);
 
   return (
@@ -105,10 +105,7 @@ function ChargingSchemes() {
       columns={columns}
       modalWidth={980}
       list={(q) => chargingSchemeApi.list(q)}
-      load={(r) => chargingSchemeApi.detail(r.id, company) as Promise<SchemeRow & ChargingScheme>}
-      create={(v) => chargingSchemeApi.create(schemeBody(v), company)}
-      update={(r, v) => chargingSchemeApi.update(r.id, schemeBody(v), company)}
-      remove={(r) => chargingSchemeApi.remove([r.id], company)}
+      {...companyCrud<SchemeRow>(removeOne({ ...chargingSchemeApi, get: chargingSchemeApi.detail }), schemeBody, company)}
       permissions={PERMS}
       createDefaults={{ kind: '1', versions: [] }}
       toForm={(d) => {

@@ -8,7 +8,7 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { GENDERS, ownerResource, type OwnerListInput } from '@meter/contracts';
 import { ResourceTable, type ListQuery, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { ImportButton } from '../../components/ImportDialog.tsx';
-import { columnsFromResource } from '../../components/resourceColumns.tsx';
+import { columnsFromResource, inOrder } from '../../components/resourceColumns.tsx';
 import { ownerApi, type OwnerRow } from '../../api/archive.ts';
 import { useCan } from '../../app/session.ts';
 import { getModal, toast } from '../../app/feedback.tsx';
@@ -17,6 +17,7 @@ import { VacantRoomSelect, useUnitLabel } from './roomFields.tsx';
 import { MemoItem } from '../../components/formItems.tsx';
 import { useFormSave } from '../../components/submit.tsx';
 import { FormDialog } from '../../components/FormDialog.tsx';
+import { companyCrud, removeOne } from './companyCrud.ts';
 
 type Row = OwnerRow & Record<string, unknown>;
 
@@ -122,8 +123,7 @@ export default function RecordsOwner() {
       idNumber: { hideInTable: true },
       createdAt: { hideInTable: true },
     });
-    const byKey = new Map(cols.map((c) => [c.key as string, c]));
-    return ORDER.map((k) => byKey.get(k)!).filter(Boolean);
+    return inOrder(cols, ORDER);
   }, [unit]);
 
   const resetPassword = async (r: Row) => {
@@ -168,10 +168,7 @@ export default function RecordsOwner() {
           lastQuery.current = q;
           return ownerApi.list(q);
         }}
-        load={(r) => ownerApi.get(r.id, company) as Promise<Row>}
-        create={(v) => ownerApi.create(ownerBody(v, true), company)}
-        update={(r, v) => ownerApi.update(r.id, ownerBody(v, false), company)}
-        remove={(r) => ownerApi.remove([r.id], company)}
+        {...companyCrud<Row>(removeOne(ownerApi), (v, mode) => ownerBody(v, mode === 'create'), company)}
         permissions={{ create: 'owner.basic', update: 'owner.basic', remove: 'owner.basic' }}
         toForm={(r) => ({ ...r, gender: String(r.gender) })}
         createDefaults={{ gender: '0' }}

@@ -7,10 +7,11 @@ import { Tag } from 'antd';
 import { DECORATIONS, ORIENTATIONS, roomResource } from '@meter/contracts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { ImportButton } from '../../components/ImportDialog.tsx';
-import { columnsFromResource } from '../../components/resourceColumns.tsx';
+import { columnsFromResource, inOrder } from '../../components/resourceColumns.tsx';
 import { chargingTypeApi, roomApi, type RoomRow } from '../../api/archive.ts';
 import { useCompany } from './deviceFields.tsx';
 import { RoomAreaPicker, useUnitLabel } from './roomFields.tsx';
+import { companyCrud } from './companyCrud.ts';
 
 type Row = RoomRow & Record<string, unknown>;
 
@@ -61,8 +62,7 @@ export default function RecordsRoom() {
       status: { render: (_d, r) => (r.status === 1 ? <Tag color="success">在用</Tag> : <Tag>停用</Tag>) },
       createdAt: { hideInTable: true },
     });
-    const byKey = new Map(cols.map((c) => [c.key as string, c]));
-    return ORDER.map((k) => byKey.get(k)!).filter(Boolean);
+    return inOrder(cols, ORDER);
   }, [unit, company]);
 
   return (
@@ -72,10 +72,7 @@ export default function RecordsRoom() {
       rowKey="Id"
       columns={columns}
       list={(q) => roomApi.list(q)}
-      load={(r) => roomApi.get(r.Id, company) as Promise<Row>}
-      create={(v) => roomApi.create(roomBody(v), company)}
-      update={(r, v) => roomApi.update(r.Id, roomBody(v), company)}
-      remove={(r) => roomApi.remove(r.Id, company)}
+      {...companyCrud<Row>(roomApi, roomBody, company, 'Id')}
       permissions={{ create: 'room.basic', update: 'room.basic', remove: 'room.basic' }}
       toForm={(r) => ({
         ...r,

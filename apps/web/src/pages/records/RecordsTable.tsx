@@ -11,13 +11,14 @@ import {
 } from '@meter/contracts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { ImportButton } from '../../components/ImportDialog.tsx';
-import { columnsFromResource } from '../../components/resourceColumns.tsx';
+import { columnsFromResource, inOrder } from '../../components/resourceColumns.tsx';
 import { focusApi, meterApi } from '../../api/device.ts';
 import { E } from '../../api/endpoints.gen.ts';
 import { CrudPage, type CrudPageProps } from '../../components/CrudPage.tsx';
 import { alarmSchemeApi, chargingSchemeApi } from '../../api/scheme.ts';
 import { toast } from '../../app/feedback.tsx';
 import { useSession } from '../../app/session.ts';
+import { companyCrud } from './companyCrud.ts';
 import {
   AreaPicker, ONLINE_ENUM, OnlineCell, PlanSelect, ValveCell, collectorOptions, planSearchEnum, useAllowedPlans, useCompany,
 } from './deviceFields.tsx';
@@ -127,9 +128,8 @@ export default function RecordsTable() {
       title: '状态', dataIndex: 'status', key: 'status', formOnly: true,
       renderFormItem: () => <Radio.Group options={[{ label: '在用', value: 1 }, { label: '停用', value: 0 }]} />,
     };
-    const byKey = new Map(cols.map((c) => [c.key as string, c]));
-    const inTable = TABLE_ORDER.map((k) => byKey.get(k)!).filter(Boolean);
-    const formOnly = FORM_ONLY.map((k) => byKey.get(k)).filter((c): c is ResourceColumn<Row> => !!c).map((c) => ({ ...c, hideInTable: true }));
+    const inTable = inOrder(cols, TABLE_ORDER);
+    const formOnly = inOrder(cols, FORM_ONLY).map((c) => ({ ...c, hideInTable: true }));
     // form order: the plan picker right after 表具类别
     const withPlan = inTable.flatMap((c) => (c.key === 'kind' ? [c, planForm] : [c]));
     return [...withPlan, ...formOnly, statusForm];
@@ -145,10 +145,7 @@ export default function RecordsTable() {
         columns={columns}
         modalWidth={820}
         list={(q) => meterApi.list(q)}
-        load={(r) => meterApi.get(r.id, company) as Promise<Row>}
-        create={(v) => meterApi.create(meterBody(v), company)}
-        update={(r, v) => meterApi.update(r.id, meterBody(v), company)}
-        remove={(r) => meterApi.remove(r.id, company)}
+        {...companyCrud<Row>(meterApi, meterBody, company)}
         permissions={{ create: 'device.add', update: 'device.edit', remove: 'device.delete' }}
         rowCan={(r, action) => action === 'remove' || r.status !== 2}
         createDefaults={{ kind: '1', status: 1, multiplier: 1, initialReading: 0, protocolId: 11, baudId: 22, phaseId: 1 }}

@@ -4,18 +4,19 @@
 // (meters switched off now, meters whose reads keep failing). A reading held as implausible (读数异常跳变)
 // is not 处理'd: a person accepts it (it is billed) or rejects it (never billed), one by one.
 import { useMemo, useRef, useState, type ReactNode } from 'react';
-import { Button, Form, Input, Modal, Tabs, Tag } from 'antd';
+import { Button, Form, Input, Modal, Tabs, Tag, type FormInstance } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
 import { toast } from '../../app/feedback.tsx';
 import { useCan } from '../../app/session.ts';
 import { hasOperation, useSession } from '../../app/session.ts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
-import { OnlineCell, ValveCell } from '../records/deviceFields.tsx';
+import { LogTable, type LogRow } from '../../components/LogTable.tsx';
+import { ValveCell } from '../records/deviceFields.tsx';
 import { warningApi, type MeterListRow, type PageQuery, type Warning } from '../control/api.ts';
-import { rangeColumn, timeText, useCompany } from '../control/shared.tsx';
+import { keywordColumn, meterColumns, meterStateColumns, rangeColumn, timeText, useCompany } from '../control/shared.tsx';
 
 type Row = Warning & Record<string, unknown>;
-type MeterRowT = MeterListRow & Record<string, unknown>;
+type MeterRowT = LogRow<MeterListRow>;
 
 export const WARNING_KIND_TEXT: Record<string, string> = {
   offline: '设备离线过久',
@@ -179,11 +180,7 @@ export default function Warnings({ title, kinds, meterKind, live }: WarningsProp
       )}
       <Modal open={!!dealing} title="处理预警" okText="确定" cancelText="取消" onOk={() => void deal()} onCancel={() => setDealing(null)} destroyOnHidden>
         <p>将 {dealing?.length ?? 0} 条预警标记为已处理。</p>
-        <Form form={form} layout="vertical" name="warning-deal">
-          <Form.Item label="处理说明" name="memo">
-            <Input.TextArea rows={3} maxLength={500} showCount placeholder="例如：已现场检查，更换阀门" />
-          </Form.Item>
-        </Form>
+        <MemoForm form={form} name="warning-deal" placeholder="例如：已现场检查，更换阀门" />
       </Modal>
       <Modal
         open={!!reviewing}
@@ -202,13 +199,20 @@ export default function Warnings({ title, kinds, meterKind, live }: WarningsProp
               : '驳回后该读数不计费，之后的读数仍以上一个正常读数为准。'}
           </p>
         )}
-        <Form form={reviewForm} layout="vertical" name="warning-review">
-          <Form.Item label="处理说明" name="memo">
-            <Input.TextArea rows={3} maxLength={500} showCount placeholder="例如：已现场核实表计读数" />
-          </Form.Item>
-        </Form>
+        <MemoForm form={reviewForm} name="warning-review" placeholder="例如：已现场核实表计读数" />
       </Modal>
     </>
+  );
+}
+
+/** The 处理说明 a person leaves when handling or reviewing warnings. */
+function MemoForm({ form, name, placeholder }: { form: FormInstance<{ memo: string }>; name: string; placeholder: string }) {
+  return (
+    <Form form={form} layout="vertical" name={name}>
+      <Form.Item label="处理说明" name="memo">
+        <Input.TextArea rows={3} maxLength={500} showCount placeholder={placeholder} />
+      </Form.Item>
+    </Form>
   );
 }
 
@@ -216,15 +220,12 @@ export default function Warnings({ title, kinds, meterKind, live }: WarningsProp
 function LiveMeters({ which, meterKind, title }: { which: 'noPower' | 'readFails'; meterKind?: number; title: string }) {
   const columns = useMemo<ResourceColumn<MeterRowT>[]>(
     () => [
-      { title: '关键字', dataIndex: 'kw', hideInTable: true, search: true, fieldProps: { placeholder: '表号 / 名称 / 房间' } },
+      keywordColumn<MeterRowT>(),
       ...(which === 'readFails' ? [{ title: '连续失败次数 ≥', dataIndex: 'num', hideInTable: true, search: true, valueType: 'digit', initialValue: 2 } as ResourceColumn<MeterRowT>] : []),
-      { title: '表号', dataIndex: 'address', copyable: true, width: 150 },
-      { title: '名称', dataIndex: 'name' },
+      ...meterColumns<MeterRowT>(),
       { title: '房间', dataIndex: 'roomName' },
       { title: '区域', dataIndex: 'areaName' },
-      { title: '采集器', dataIndex: 'collectorName', render: (_d, r) => r.collectorName || '-' },
-      { title: '在线', dataIndex: 'online', width: 80, render: (_d, r) => <OnlineCell online={r.online} /> },
-      { title: '通断', dataIndex: 'valveState', width: 90, render: (_d, r) => <ValveCell kind={r.kind} state={r.valveState} /> },
+      ...meterStateColumns<MeterRowT>(),
       ...(which === 'noPower'
         ? [{ title: '断开时间', dataIndex: 'closedAt', width: 170, render: (_d: unknown, r: MeterRowT) => timeText(r.closedAt) || '-' } as ResourceColumn<MeterRowT>]
         : [
@@ -238,15 +239,7 @@ function LiveMeters({ which, meterKind, title }: { which: 'noPower' | 'readFails
     [which],
   );
   const params = useMemo(() => (meterKind ? { kind: meterKind } : {}), [meterKind]);
-  return (
-    <ResourceTable<MeterRowT>
-      headerTitle={title}
-      columns={columns}
-      pageSize={20}
-      params={params}
-      list={(q) => (which === 'noPower' ? warningApi.noPower(q) : warningApi.readFails(q)) as Promise<{ code: string; data: MeterRowT[]; count: number }>}
-    />
-  );
+  return <LogTable<MeterListRow> title={title} columns={columns} params={params} list={which === 'noPower' ? warningApi.noPower : warningApi.readFails} />;
 }
 
 // ---- the seven pages ----------------------------------------------------------------------------
