@@ -56,21 +56,13 @@ export async function roomById(tx: Tx, id: number) {
   return r;
 }
 
-export async function chargingSchemeById(tx: Tx, id: number) {
-  const [r] = await tx
-    .select({ id: chargingSchemes.id, companyId: chargingSchemes.companyId, kind: chargingSchemes.kind })
-    .from(chargingSchemes)
-    .where(eq(chargingSchemes.id, id));
+/** a charging or alarm scheme's company and kind (a meter takes only its company's schemes of its kind) */
+async function schemeById(tx: Tx, scheme: typeof chargingSchemes | typeof alarmSchemes, id: number) {
+  const [r] = await tx.select({ id: scheme.id, companyId: scheme.companyId, kind: scheme.kind }).from(scheme).where(eq(scheme.id, id));
   return r;
 }
-
-export async function alarmSchemeById(tx: Tx, id: number) {
-  const [r] = await tx
-    .select({ id: alarmSchemes.id, companyId: alarmSchemes.companyId, kind: alarmSchemes.kind })
-    .from(alarmSchemes)
-    .where(eq(alarmSchemes.id, id));
-  return r;
-}
+export const chargingSchemeById = (tx: Tx, id: number) => schemeById(tx, chargingSchemes, id);
+export const alarmSchemeById = (tx: Tx, id: number) => schemeById(tx, alarmSchemes, id);
 
 // ---- lookups ------------------------------------------------------------------------------------
 
