@@ -70,6 +70,15 @@ export function blankRef<K extends string>(key: K): Ref<K, z.ZodNullable<z.ZodNu
   return { [`${key}Id`]: z.number().nullable(), [`${key}Name`]: z.string() } as Ref<K, z.ZodNullable<z.ZodNumber>, z.ZodString>;
 }
 
+type Coded<K extends string, C extends z.ZodType> = { [P in K]: C } & { [P in `${K}Text`]: z.ZodString };
+/**
+ * A code answered with its Chinese text: `...coded('status', z.number())` is
+ * `status: z.number(), statusText: z.string()` (the page shows the text, filters and colours by the code).
+ */
+export function coded<K extends string, C extends z.ZodType>(key: K, code: C): Coded<K, C> {
+  return { [key]: code, [`${key}Text`]: z.string() } as Coded<K, C>;
+}
+
 /**
  * The company a platform administrator works in (?searchCompanyID=, read by the session for every
  * call); declared on the endpoints that take nothing else in the query so the web may send it.

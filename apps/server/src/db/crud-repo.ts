@@ -1,5 +1,5 @@
 import { and, count, desc, eq, getTableColumns, ilike, inArray, sql, type SQL } from 'drizzle-orm';
-import type { PgColumn, PgTable } from 'drizzle-orm/pg-core';
+import type { PgColumn, PgSelect, PgTable } from 'drizzle-orm/pg-core';
 import type { FieldDef } from '@meter/contracts';
 import type { Tx } from './client.ts';
 
@@ -39,11 +39,19 @@ export function whereOf(table: AnyTable, f: ListFilter): SQL | undefined {
   return w.length ? and(...w) : undefined;
 }
 
-export async function list(tx: Tx, table: AnyTable, f: ListFilter, limit: number, offset: number) {
-  const cond = whereOf(table, f);
-  const rows = await tx.select().from(table).where(cond).orderBy(desc(table.id)).limit(limit).offset(offset);
+/**
+ * One page of a list, newest first, and the number of rows its filter finds: `select` is the list's
+ * select with its joins (`.$dynamic()`), `table` the table it lists and counts.
+ */
+export async function newestPage<Q extends PgSelect>(tx: Tx, select: Q, table: AnyTable, cond: SQL | undefined, limit: number, offset: number) {
+  const rows: Awaited<Q> = await select.where(cond).orderBy(desc(table.id)).limit(limit).offset(offset);
   const [c] = await tx.select({ n: count() }).from(table).where(cond);
-  return { rows: rows as Record<string, unknown>[], count: c.n };
+  return { rows, count: c.n };
+}
+
+export async function list(tx: Tx, table: AnyTable, f: ListFilter, limit: number, offset: number) {
+  const r = await newestPage(tx, tx.select().from(table).$dynamic(), table, whereOf(table, f), limit, offset);
+  return { rows: r.rows as Record<string, unknown>[], count: r.count };
 }
 
 export async function get(tx: Tx, table: AnyTable, id: number) {

@@ -8,6 +8,17 @@ import { makeCompany, makeRole, makeUser, uniq } from '../../test/factories.ts';
 
 const t = await fileApp();
 
+
+/** A /ws connection signed in with the token, once ready: what it received and when it closed. */
+async function openSocket(token: string) {
+  const ws = await t.app.injectWS('/ws');
+  const messages: { type: string; code?: string }[] = [];
+  const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
+  ws.on('message', (m) => messages.push(JSON.parse(String(m))));
+  ws.send(JSON.stringify({ auth: token }));
+  await expect.poll(() => messages.some((m) => m.type === 'ready')).toBe(true);
+  return { messages, closed };
+}
 describe('security headers', () => {
   it('CSP with frame-ancestors, nosniff, HSTS, Referrer-Policy on API answers', async () => {
     for (const url of ['/yonghu/api/admin/user/token', '/healthz', '/no-such-page']) {
@@ -39,12 +50,7 @@ describe('websocket sessions', () => {
     const user = await makeUser(t.owner, { companyId, roleId: await makeRole(t.owner, companyId, ['home']) });
     const adminToken = await t.login(admin.username, admin.password);
     const token = await t.login(user.username, user.password);
-    const ws = await t.app.injectWS('/ws');
-    const messages: { type: string; code?: string }[] = [];
-    const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
-    ws.on('message', (m) => messages.push(JSON.parse(String(m))));
-    ws.send(JSON.stringify({ auth: token }));
-    await expect.poll(() => messages.some((m) => m.type === 'ready')).toBe(true);
+    const { messages, closed } = await openSocket(token);
     const r = await t.call(adminToken, { method: 'PUT', url: '/yonghu/api/admin/user/resetPassword', payload: { id: user.id } });
     expect(r.body.code).toBe('SUCCESS');
     // well before the one-minute recheck
@@ -61,12 +67,7 @@ describe('websocket sessions', () => {
     expect(created.body.code).toBe('SUCCESS');
     const token = await t.login(username, 'Passw0rd1');
     const other = await t.login(username, 'Passw0rd1');
-    const ws = await t.app.injectWS('/ws');
-    const messages: { type: string; code?: string }[] = [];
-    const closed = new Promise<number>((resolve) => ws.on('close', (code) => resolve(code)));
-    ws.on('message', (m) => messages.push(JSON.parse(String(m))));
-    ws.send(JSON.stringify({ auth: token }));
-    await expect.poll(() => messages.some((m) => m.type === 'ready')).toBe(true);
+    const { closed } = await openSocket(token);
     // an edit without a new password keeps the sessions
     const renamed = await t.call(platform, { method: 'POST', url: M, payload: { id: created.body.data.id, companyId, username, realName: '经理改' } });
     expect(renamed.body.code).toBe('SUCCESS');

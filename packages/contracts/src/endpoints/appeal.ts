@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
-import { IdQuery, optBeijingTime, optText, PageQuery, wireTime, wireTimeOrNull, ref, blankRef } from '../query.ts';
+import { IdQuery, optBeijingTime, optText, PageQuery, wireTime, wireTimeOrNull, ref, blankRef, coded } from '../query.ts';
 import { num } from '../input.ts';
 
 // 业主诉求 (/addedAppeal: an owner asks the company; staff register it on the owner's behalf until the
@@ -62,8 +62,7 @@ export const AppealRow = z.object({
   ...blankRef('type'),
   title: z.string(),
   content: z.string(),
-  status: z.number(),
-  statusText: z.string(),
+  ...coded('status', z.number()),
   ...blankRef('area'),
   ...blankRef('room'),
   ownerId: z.number().nullable(),
@@ -86,8 +85,7 @@ export const AppealRow = z.object({
 
 export const AppealEventRow = z.object({
   id: z.number(),
-  action: z.string(),
-  actionText: z.string(),
+  ...coded('action', z.string()),
   fromStatus: z.number().nullable(),
   toStatus: z.number().nullable(),
   content: z.string(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { crudEndpoints } from '../crud.ts';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { CompanyQuery, PageQuery, optText, optionalRef, ref } from '../query.ts';
+import { CompanyQuery, PageQuery, optText, optionalRef, ref, coded } from '../query.ts';
 import { listQuerySchema } from '../resource.ts';
 import { bankResource, propertyInfoResource } from '../resources/bank.ts';
 import { Money } from './billing-input.ts';
@@ -72,8 +72,7 @@ export type BocInfoInput = z.infer<typeof BocInfoBody>;
 export const SubMerStateRow = z.object({
   id: z.number(),
   subMerId: z.string(),
-  status: z.string(),
-  statusText: z.string(),
+  ...coded('status', z.string()),
   bankName: z.string(),
   message: z.string(),
   /** verification: wrong answers left before the bank rejects */
@@ -104,8 +103,7 @@ export const BankWithdrawRow = z.object({
   requestId: z.string(),
   orderNo: z.string(),
   amount: z.string(),
-  status: z.number(),
-  statusText: z.string(),
+  ...coded('status', z.number()),
   bankSerial: z.string(),
   bankName: z.string(),
   accountName: z.string(),
@@ -125,8 +123,7 @@ export const BankLogRow = z.object({
   ...optionalRef('property'),
   subMerId: z.string(),
   bankName: z.string(),
-  action: z.string(),
-  actionText: z.string(),
+  ...coded('action', z.string()),
   ok: z.boolean(),
   errCode: z.string(),
   message: z.string(),

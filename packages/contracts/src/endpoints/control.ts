@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { AreaFilter, CompanyQuery, IdQuery, PageQuery, optText, wireTime, wireTimeOrNull, ref, blankRef } from '../query.ts';
+import { AreaFilter, CompanyQuery, IdQuery, PageQuery, optText, wireTime, wireTimeOrNull, ref, blankRef, coded } from '../query.ts';
 import { fromBeijingFields, parseBeijing } from '../time.ts';
 
 // Device control (SPEC §7 device service, /device/api/v1): commands (device/order/*), readings and read
@@ -217,10 +217,8 @@ export const CommandRow = z.object({
   id: z.number(),
   ...blankRef('meter'),
   address: z.string(),
-  kind: z.enum(COMMAND_KIND_LIST),
-  kindText: z.string(),
-  status: z.enum(COMMAND_STATUS_LIST),
-  statusText: z.string(),
+  ...coded('kind', z.enum(COMMAND_KIND_LIST)),
+  ...coded('status', z.enum(COMMAND_STATUS_LIST)),
   attempts: z.number(),
   maxAttempts: z.number(),
   memo: z.string(),
@@ -274,14 +272,12 @@ export const ReadTaskRow = z.object({
   id: z.number(),
   ...ref('company'),
   /** 1 定时抄表, 2 批量抄表, 3 批量拉闸/关阀 */
-  origin: z.number(),
-  originText: z.string(),
+  ...coded('origin', z.number()),
   total: z.number(),
   succeeded: z.number(),
   failed: z.number(),
   pending: z.number(),
-  status: z.string(),
-  statusText: z.string(),
+  ...coded('status', z.string()),
   startedAt: wireTime,
   finishedAt: wireTimeOrNull,
   requestedBy: z.number().nullable(),
@@ -298,8 +294,7 @@ export const ReadingRow = z.object({
   readAt: wireTime,
   receivedAt: wireTime,
   /** 1 自动, 2 随机, 3 人工, 4 上报 */
-  source: z.number(),
-  sourceText: z.string(),
+  ...coded('source', z.number()),
   total: z.string(),
   registers: json,
   exception: z.string(),
@@ -340,12 +335,10 @@ export const WarningRow = z.object({
   meterId: z.number().nullable(),
   collectorId: z.number().nullable(),
   areaId: z.number().nullable(),
-  kind: z.string(),
-  kindText: z.string(),
+  ...coded('kind', z.string()),
   detail: json,
   /** 0 未处理, 1 已处理 */
-  status: z.number(),
-  statusText: z.string(),
+  ...coded('status', z.number()),
   handledBy: z.number().nullable(),
   handledByName: z.string(),
   handledAt: wireTimeOrNull,

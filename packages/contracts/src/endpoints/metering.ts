@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { AreaFilter, CompanyQuery, PageQuery, optText, wireTime, wireTimeOrNull, ref, blankRef } from '../query.ts';
+import { AreaFilter, CompanyQuery, PageQuery, optText, wireTime, wireTimeOrNull, ref, blankRef, coded } from '../query.ts';
 import { boolish, MeterListRow, when } from './control.ts';
 
 // Metering (SPEC §2 control, records and archive pages, /device/api/v1): the meter list of the control
@@ -167,8 +167,7 @@ export const ManualReadingResult = z.object({
   address: z.string(),
   total: z.string(),
   readAt: wireTime,
-  adjust: z.number(),
-  adjustText: z.string(),
+  ...coded('adjust', z.number()),
   previousTotal: z.string(),
   usage: z.string().nullable(),
   message: z.string(),
@@ -178,8 +177,7 @@ export const ProtectionRow = z.object({
   id: z.number(),
   meterId: z.number(),
   /** 1 保电, 2 保水 */
-  kind: z.number(),
-  kindText: z.string(),
+  ...coded('kind', z.number()),
   meterName: z.string(),
   address: z.string(),
   meterKind: z.number(),
@@ -234,8 +232,7 @@ export const MeterConfigRow = z.object({
   roomName: z.string(),
   areaName: z.string(),
   /** read | set */
-  op: z.string(),
-  opText: z.string(),
+  ...coded('op', z.string()),
   params: z.record(z.string(), z.unknown()),
   commandId: z.number().nullable(),
   commandStatus: z.string(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { IdQuery, optBeijingTime, optText, PageQuery, wireTime, wireTimeOrNull, blankRef } from '../query.ts';
+import { IdQuery, optBeijingTime, optText, PageQuery, wireTime, wireTimeOrNull, blankRef, coded } from '../query.ts';
 
 // 系统公告 (/systemNotice: the platform to every company) and 物业公告 (/addedNotice: a company to its
 // owners, all of them or those of the areas named). Both: 草稿 → 已发布 → 已撤回 (re-publishable), rich
@@ -39,8 +39,7 @@ const base = {
   id: z.number(),
   title: z.string(),
   content: z.string(),
-  status: z.number(),
-  statusText: z.string(),
+  ...coded('status', z.number()),
   pinned: z.boolean(),
   publishedAt: wireTimeOrNull,
   withdrawnAt: wireTimeOrNull,
@@ -51,8 +50,7 @@ const base = {
 
 export const SystemNoticeRow = z.object({
   ...base,
-  category: z.number(),
-  categoryText: z.string(),
+  ...coded('category', z.number()),
   /** companies of which at least one user opened it */
   readCompanies: z.number(),
   /** companies it reaches (every company in use) */
@@ -63,8 +61,7 @@ export const SystemNoticeRow = z.object({
 export const InboxRow = z.object({
   id: z.number(),
   title: z.string(),
-  category: z.number(),
-  categoryText: z.string(),
+  ...coded('category', z.number()),
   pinned: z.boolean(),
   publishedAt: wireTime,
   read: z.boolean(),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num, phoneSchema } from '../input.ts';
-import { IdQuery, PageQuery, wireTime, wireTimeOrNull } from '../query.ts';
+import { IdQuery, PageQuery, wireTime, wireTimeOrNull, coded } from '../query.ts';
 import { EnergyWallet, Money } from './billing-input.ts';
 import { AppealDetail, AppealRow } from './appeal.ts';
 import { PaymentOrderRow } from './payment.ts';
@@ -63,8 +63,7 @@ export const OwnerPasswordBody = z.object({
 });
 
 const OwnerAccount = z.object({
-  wallet: z.string(),
-  walletText: z.string(),
+  ...coded('wallet', z.string()),
   /** 元 */
   balance: z.string(),
   alarmLevel: z.number(),
@@ -112,10 +111,8 @@ export const OwnerJournalQuery = PageQuery.extend({ roomId: id });
 export const OwnerJournalRow = z.object({
   id: z.number(),
   createdAt: wireTime,
-  wallet: z.string(),
-  walletText: z.string(),
-  kind: z.string(),
-  kindText: z.string(),
+  ...coded('wallet', z.string()),
+  ...coded('kind', z.string()),
   payMethodText: z.string(),
   /** 元, signed as written */
   amount: z.string(),
@@ -146,8 +143,7 @@ export const OwnerOrderRow = z.object({
   outTradeNo: z.string(),
   channelText: z.string(),
   amount: z.string(),
-  status: z.string(),
-  statusText: z.string(),
+  ...coded('status', z.string()),
   paidAt: wireTimeOrNull,
 });
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { CompanyQuery, PageQuery, TimeTextRange, optText, ref } from '../query.ts';
+import { CompanyQuery, PageQuery, TimeTextRange, optText, ref, coded } from '../query.ts';
 import { formSchema, typed } from '../resource.ts';
 import { idNoError, payAppResource } from '../resources/payapp.ts';
 import { Money } from './billing-input.ts';
@@ -89,8 +89,7 @@ export const PayAppRow = z.object({
   companyName: z.string().nullable(),
   name: z.string(),
   /** 1 企业, 2 个人 */
-  kind: z.number(),
-  kindText: z.string(),
+  ...coded('kind', z.number()),
   legalPerson: z.string(),
   contactName: z.string(),
   idNo: z.string(),
@@ -99,8 +98,7 @@ export const PayAppRow = z.object({
   bankAccountName: z.string(),
   bankAccountNo: z.string(),
   /** pending 审核中, opened 已开通, disabled 已停用, rejected 未通过 */
-  status: z.string(),
-  statusText: z.string(),
+  ...coded('status', z.string()),
   providerAppId: z.string(),
   reason: z.string(),
   balance: z.string(),
@@ -117,8 +115,7 @@ export const PayAppRow = z.object({
 export const PayAppBalanceRow = z.object({
   id: z.number(),
   name: z.string(),
-  status: z.string(),
-  statusText: z.string(),
+  ...coded('status', z.string()),
   balance: z.string(),
   balanceFen: z.number(),
   processing: z.string(),
@@ -141,8 +138,7 @@ export const WithdrawalRow = z.object({
   bankName: z.string(),
   bankAccountName: z.string(),
   bankAccount: z.string(),
-  status: z.number(),
-  statusText: z.string(),
+  ...coded('status', z.number()),
   providerNo: z.string(),
   /** why a failed withdrawal failed */
   reason: z.string(),
@@ -157,8 +153,7 @@ export const WithdrawResultRow = z.object({
   requestId: z.string(),
   amount: z.string(),
   fee: z.string(),
-  status: z.number(),
-  statusText: z.string(),
+  ...coded('status', z.number()),
   balance: z.string(),
   duplicate: z.boolean(),
 });
@@ -167,8 +162,7 @@ export const PayAppJournalRow = z.object({
   id: z.number(),
   applicationId: z.number(),
   /** collect 收款, withdrawal 提现, fee 提现手续费, reversal 提现失败退回 */
-  kind: z.string(),
-  kindText: z.string(),
+  ...coded('kind', z.string()),
   /** signed 元 strings */
   amount: z.string(),
   balanceAfter: z.string(),

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
 import { EnergyWallet, Money } from './billing-input.ts';
-import { CompanyQuery, wireTime, optionalRef } from '../query.ts';
+import { CompanyQuery, wireTime, optionalRef, coded } from '../query.ts';
 
 // Online payments (SPEC §7): POST /wxpay/api/wxpay/pay and /alipay/api/alipay/pay (a QR order),
 // GET /wxpay/api/wxpay/list (page, size) and …/query, and the simulated provider's "the payer paid"
@@ -72,15 +72,12 @@ export const PaymentOrderRow = z.object({
 export const OnlineOrderRow = z.object({
   id: z.number(),
   outTradeNo: z.string(),
-  channel: z.string(),
-  channelText: z.string(),
-  wallet: z.string(),
-  walletText: z.string(),
+  ...coded('channel', z.string()),
+  ...coded('wallet', z.string()),
   /** 元 */
   amount: z.string(),
   /** created 待支付 | paid 已支付 | closed 已关闭 */
-  status: z.string(),
-  statusText: z.string(),
+  ...coded('status', z.string()),
   providerTradeNo: z.string().nullable(),
   subject: z.string(),
   ...optionalRef('room'),
@@ -121,8 +118,7 @@ export const RefundRow = z.object({
   /** 元 */
   amount: z.string(),
   reason: z.string(),
-  status: z.string(),
-  statusText: z.string(),
+  ...coded('status', z.string()),
   providerRefundNo: z.string(),
   providerMessage: z.string(),
   createdByName: z.string(),

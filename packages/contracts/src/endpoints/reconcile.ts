@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { CompanyQuery, PageQuery, blankRef } from '../query.ts';
+import { CompanyQuery, PageQuery, blankRef, coded } from '../query.ts';
 
 // 支付平台对账 (/financerecode, issue 14 item 5): the provider's daily statement (WeChat Pay tradebill,
 // Alipay bill.downloadurl) against our online orders, per company, day and provider — 已匹配, 本地缺单
@@ -54,8 +54,7 @@ export const ReconcileRow = z.object({
   providerAmount: z.string().nullable(),
   /** our order's amount (元); null when we have no such order */
   ourAmount: z.string().nullable(),
-  ourStatus: z.string(),
-  ourStatusText: z.string(),
+  ...coded('ourStatus', z.string()),
   roomName: z.string(),
   ownerName: z.string(),
   outcome,

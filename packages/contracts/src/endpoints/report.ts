@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
-import { AreaFilter, PageQuery, ref } from '../query.ts';
+import { AreaFilter, PageQuery, ref, coded } from '../query.ts';
 
 // 报表统计 (/yewu/api/Report; SPEC §2 /reportCheck, /reportFees, /reportDeduct, /reportBank): a period of
 // China days (default this month), rows and totals; amounts are 元 strings with 2 decimals. Each has an
@@ -45,8 +45,7 @@ export const ReportCheckRow = z.object({
 
 export const ReportBankRow = z.object({
   day: z.string(),
-  channel: z.string(),
-  channelText: z.string(),
+  ...coded('channel', z.string()),
   count: z.number(),
   amount: yuan,
   auditedCount: z.number(),
@@ -56,8 +55,7 @@ const CountAmount = z.object({ count: z.number(), amount: yuan });
 export const ReportDeductRow = z.object({
   day: z.string(),
   /** 1 电表, 2 水表 */
-  meterKind: z.number(),
-  meterKindText: z.string(),
+  ...coded('meterKind', z.number()),
   readings: z.number(),
   meters: z.number(),
   quantity: z.string(),
@@ -97,8 +95,7 @@ export const ReportWithdrawalRow = z.object({
   subMerId: z.string(),
   amount: yuan,
   /** 0 处理中, 1 已到账, 2 失败 */
-  status: z.number(),
-  statusText: z.string(),
+  ...coded('status', z.number()),
   bankSerial: z.string(),
   reason: z.string(),
   operatorName: z.string(),

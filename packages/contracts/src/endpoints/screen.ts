@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { CompanyQuery, wireTime, ref } from '../query.ts';
+import { CompanyQuery, wireTime, ref, coded } from '../query.ts';
 
 // 大屏可视化 (/screen): one answer with every figure of the dashboard, for the signed-in company (its
 // areas, for a user bound to areas) or, for a platform administrator, every company or the one picked
@@ -22,16 +22,14 @@ export const ScreenWorkOrderRow = z.object({
   kind: z.number(),
   title: z.string(),
   roomName: z.string(),
-  status: z.number(),
-  statusText: z.string(),
+  ...coded('status', z.number()),
   overdue: z.boolean(),
   createdAt: wireTime,
 });
 
 export const ScreenAlarmRow = z.object({
   id: z.number(),
-  kind: z.string(),
-  kindText: z.string(),
+  ...coded('kind', z.string()),
   device: z.string(),
   areaName: z.string(),
   createdAt: wireTime,
@@ -85,8 +83,7 @@ export const GetherPaymentRow = z.object({
   roomName: z.string(),
   ownerName: z.string(),
   amountFen: z.number(),
-  payMethod: z.string(),
-  payMethodText: z.string(),
+  ...coded('payMethod', z.string()),
   createdAt: wireTime,
 });
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
-import { optBeijingTime, optText, PageQuery, wireTime, wireTimeOrNull } from '../query.ts';
+import { optBeijingTime, optText, PageQuery, wireTime, wireTimeOrNull, coded } from '../query.ts';
 import { num } from '../input.ts';
 
 // 系统 (/yonghu/api): the audit log (/notesOperate) and the scheduler's timed jobs (/task).
@@ -32,8 +32,7 @@ export const JOB_STATES = ['ok', 'failed', 'overdue'] as const;
 export const ScheduledJobRow = z.object({
   name: z.string(),
   label: z.string(),
-  role: z.string(),
-  roleText: z.string(),
+  ...coded('role', z.string()),
   everyMs: z.number(),
   lastStartedAt: wireTimeOrNull,
   lastFinishedAt: wireTimeOrNull,
@@ -45,8 +44,7 @@ export const ScheduledJobRow = z.object({
   runs: z.number(),
   failures: z.number(),
   host: z.string(),
-  state: z.enum(JOB_STATES),
-  stateText: z.string(),
+  ...coded('state', z.enum(JOB_STATES)),
 });
 
 export const systemEndpoints = {

@@ -1,20 +1,19 @@
 import { index, integer, jsonb, pgTable, text, varchar, uniqueIndex, boolean } from 'drizzle-orm/pg-core';
-import { createdAt, id, ref, ts, updatedAt } from './common.ts';
+import { id, ref, createdAt, timestamps, ts, memo, clientIp, sessionLife, blank, blankText, rowName, inUse } from './common.ts';
 import { companies } from './company.ts';
 
 /** 角色: a route list and operation keys (SPEC §3). company_id NULL = a platform role. */
 export const roles = pgTable('roles', {
   id: id(),
   companyId: ref('company_id').references(() => companies.id),
-  name: varchar('name', { length: 64 }).notNull(),
-  memo: text('memo').notNull().default(''),
+  name: rowName(),
+  memo: memo(),
   /** 0 platform, 1 company */
   access: integer('access').notNull().default(1),
   routes: text('routes').array().notNull().default([]),
   operations: text('operations').array().notNull().default([]),
   builtin: boolean('builtin').notNull().default(false),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  ...timestamps(),
 }, (t) => [uniqueIndex('roles_company_name').on(t.companyId, t.name)]);
 
 /** 管理员账号: platform admins (company_id NULL, access 0) and company staff. */
@@ -22,20 +21,19 @@ export const adminUsers = pgTable('admin_users', {
   id: id(),
   companyId: ref('company_id').references(() => companies.id),
   username: varchar('username', { length: 64 }).notNull().unique(),
-  realName: varchar('real_name', { length: 64 }).notNull().default(''),
-  phone: varchar('phone', { length: 20 }).notNull().default(''),
+  realName: blank('real_name', 64),
+  phone: blank('phone', 20),
   passwordHash: text('password_hash').notNull(),
   roleId: ref('role_id').references(() => roles.id),
   access: integer('access').notNull().default(1),
   userType: integer('user_type').notNull().default(1),
   /** 1 启用, 0 禁用 */
-  status: integer('status').notNull().default(1),
+  status: inUse(),
   failedCount: integer('failed_count').notNull().default(0),
   lockedUntil: ts('locked_until'),
   lastLoginAt: ts('last_login_at'),
   passwordChangedAt: ts('password_changed_at'),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  ...timestamps(),
 }, (t) => [index('admin_users_company').on(t.companyId)]);
 
 /** Sessions: only the SHA-256 of the token is stored. */
@@ -44,12 +42,7 @@ export const sessions = pgTable('sessions', {
   tokenHash: varchar('token_hash', { length: 64 }).notNull().unique(),
   userId: ref('user_id').notNull().references(() => adminUsers.id, { onDelete: 'cascade' }),
   companyId: ref('company_id'),
-  ip: varchar('ip', { length: 64 }).notNull().default(''),
-  userAgent: text('user_agent').notNull().default(''),
-  createdAt: createdAt(),
-  lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
-  expiresAt: ts('expires_at').notNull(),
-  revokedAt: ts('revoked_at'),
+  ...sessionLife(),
   revokedReason: varchar('revoked_reason', { length: 32 }),
 }, (t) => [index('sessions_user').on(t.userId)]);
 
@@ -59,8 +52,8 @@ export const loginAttempts = pgTable('login_attempts', {
   username: varchar('username', { length: 64 }).notNull(),
   userId: ref('user_id'),
   success: boolean('success').notNull(),
-  reason: varchar('reason', { length: 32 }).notNull().default(''),
-  ip: varchar('ip', { length: 64 }).notNull().default(''),
+  reason: blank('reason', 32),
+  ip: clientIp(),
   createdAt: createdAt(),
 }, (t) => [index('login_attempts_user_time').on(t.userId, t.createdAt)]);
 
@@ -76,14 +69,14 @@ export const auditLog = pgTable('audit_log', {
   id: id(),
   companyId: ref('company_id'),
   userId: ref('user_id'),
-  username: varchar('username', { length: 64 }).notNull().default(''),
+  username: blank('username', 64),
   method: varchar('method', { length: 8 }).notNull(),
   path: text('path').notNull(),
-  action: text('action').notNull().default(''),
-  target: text('target').notNull().default(''),
-  ip: varchar('ip', { length: 64 }).notNull().default(''),
+  action: blankText('action'),
+  target: blankText('target'),
+  ip: clientIp(),
   status: integer('status').notNull().default(0),
-  code: varchar('code', { length: 48 }).notNull().default(''),
+  code: blank('code', 48),
   detail: jsonb('detail'),
   createdAt: createdAt(),
 }, (t) => [index('audit_log_company_time').on(t.companyId, t.createdAt)]);

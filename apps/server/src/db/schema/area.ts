@@ -1,61 +1,55 @@
-import { bigint, index, integer, pgTable, text, varchar } from 'drizzle-orm/pg-core';
-import { companyId, createdAt, id, ref, ts, updatedAt, operator } from './common.ts';
+import { bigint, index, integer, pgTable } from 'drizzle-orm/pg-core';
+import { ref, tenantKey, timestamps, ts, memo, operator, blank, blankText, rowName, inUse } from './common.ts';
 
 /** 区域 tree: park → building → floor (rooms hang below). deep 0 is the top level. */
 export const areas = pgTable('areas', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   parentId: ref('parent_id'),
-  name: varchar('name', { length: 64 }).notNull(),
+  name: rowName(),
   /** 0 selectable node, 1 ignored */
   areaType: integer('area_type').notNull().default(0),
   deep: integer('deep').notNull().default(0),
   classifyId: ref('classify_id'),
-  province: varchar('province', { length: 32 }).notNull().default(''),
-  city: varchar('city', { length: 32 }).notNull().default(''),
-  district: varchar('district', { length: 32 }).notNull().default(''),
-  town: varchar('town', { length: 32 }).notNull().default(''),
+  province: blank('province', 32),
+  city: blank('city', 32),
+  district: blank('district', 32),
+  town: blank('town', 32),
   sort: integer('sort').notNull().default(0),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  ...timestamps(),
 }, (t) => [index('areas_company_parent').on(t.companyId, t.parentId)]);
 
 /** 房间. */
 export const rooms = pgTable('rooms', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   areaId: ref('area_id').notNull().references(() => areas.id),
-  name: varchar('name', { length: 64 }).notNull(),
+  name: rowName(),
   decoration: integer('decoration').notNull().default(0),
   orientation: integer('orientation').notNull().default(0),
   chargingTypeId: ref('charging_type_id'),
-  sizeM2: varchar('size_m2', { length: 16 }).notNull().default(''),
+  sizeM2: blank('size_m2', 16),
   /** 1 在用, 0 停用 */
-  status: integer('status').notNull().default(1),
-  memo: text('memo').notNull().default(''),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  status: inUse(),
+  memo: memo(),
+  ...timestamps(),
 }, (t) => [index('rooms_company_area').on(t.companyId, t.areaId)]);
 
 /** 业主 (the occupant who pays). */
 export const owners = pgTable('owners', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   roomId: ref('room_id').references(() => rooms.id),
-  name: varchar('name', { length: 64 }).notNull(),
-  phone: varchar('phone', { length: 20 }).notNull().default(''),
-  idNumber: varchar('id_number', { length: 18 }).notNull().default(''),
+  name: rowName(),
+  phone: blank('phone', 20),
+  idNumber: blank('id_number', 18),
   /** 0 未知, 1 男, 2 女 */
   gender: integer('gender').notNull().default(0),
-  email: varchar('email', { length: 64 }).notNull().default(''),
+  email: blank('email', 64),
   /** owner app/portal login password (resetPwd) */
-  passwordHash: text('password_hash').notNull().default(''),
+  passwordHash: blankText('password_hash'),
   movedInAt: ts('moved_in_at'),
-  memo: text('memo').notNull().default(''),
+  memo: memo(),
   /** 1 在住, 0 已迁出, 2 已销户 */
-  status: integer('status').notNull().default(1),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  status: inUse(),
+  ...timestamps(),
 }, (t) => [index('owners_company_room').on(t.companyId, t.roomId)]);
 
 /**
@@ -63,21 +57,20 @@ export const owners = pgTable('owners', {
  * record outlives the owner or room it mentions (their ids then become NULL).
  */
 export const ownerRoomHistory = pgTable('owner_room_history', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   ownerId: ref('owner_id').references(() => owners.id, { onDelete: 'set null' }),
   roomId: ref('room_id').references(() => rooms.id, { onDelete: 'set null' }),
   /** the room's area at the time: the area filter and the user's area scope follow it */
   areaId: ref('area_id'),
-  ownerName: varchar('owner_name', { length: 64 }).notNull().default(''),
-  ownerPhone: varchar('owner_phone', { length: 20 }).notNull().default(''),
+  ownerName: blank('owner_name', 64),
+  ownerPhone: blank('owner_phone', 20),
   /** area path and room name, e.g. 阳光园区/1号楼/1层/1-101 */
-  roomName: varchar('room_name', { length: 400 }).notNull().default(''),
+  roomName: blank('room_name', 400),
   /** 1 入住, 2 迁出 */
   action: integer('action').notNull(),
   at: ts('at').notNull().defaultNow(),
   ...operator(),
-  memo: text('memo').notNull().default(''),
+  memo: memo(),
 }, (t) => [
   index('owner_room_history_room').on(t.companyId, t.roomId),
   index('owner_room_history_company_at').on(t.companyId, t.at),
@@ -86,13 +79,11 @@ export const ownerRoomHistory = pgTable('owner_room_history', {
 
 /** 区域权限: a named set of areas that can be bound to admin users. */
 export const areaPermissions = pgTable('area_permissions', {
-  id: id(),
-  companyId: companyId(),
-  name: varchar('name', { length: 64 }).notNull(),
+  ...tenantKey(),
+  name: rowName(),
   areaIds: bigint('area_ids', { mode: 'number' }).array().notNull().default([]),
   /** 1 在用, 0 停用 */
-  status: integer('status').notNull().default(1),
-  memo: text('memo').notNull().default(''),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  status: inUse(),
+  memo: memo(),
+  ...timestamps(),
 });

@@ -1,18 +1,16 @@
-import { boolean, integer, jsonb, numeric, pgTable, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { companyId, createdAt, id, ref, ts, updatedAt } from './common.ts';
+import { boolean, integer, jsonb, numeric, pgTable, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { ref, tenantKey, createdAt, timestamps, ts, memo, blank, rowName, inUse } from './common.ts';
 
 /** 收费类型 (ChargingType): what a room is charged for, e.g. 住宅用电, 商铺用水. */
 export const chargingTypes = pgTable('charging_types', {
-  id: id(),
-  companyId: companyId(),
-  name: varchar('name', { length: 64 }).notNull(),
+  ...tenantKey(),
+  name: rowName(),
   /** ChargeTypeEnum: 1 电费, 2 水费, 3 物业费, 4 公摊费, 5 其他 */
   chargeType: integer('charge_type').notNull().default(1),
   /** 1 在用, 0 停用 */
-  status: integer('status').notNull().default(1),
-  memo: text('memo').notNull().default(''),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  status: inUse(),
+  memo: memo(),
+  ...timestamps(),
 }, (t) => [uniqueIndex('charging_types_company_name').on(t.companyId, t.name)]);
 
 /**
@@ -20,17 +18,15 @@ export const chargingTypes = pgTable('charging_types', {
  * splits consumption at the change.
  */
 export const chargingSchemes = pgTable('charging_schemes', {
-  id: id(),
-  companyId: companyId(),
-  name: varchar('name', { length: 64 }).notNull(),
+  ...tenantKey(),
+  name: rowName(),
   /** 1 电, 2 水 */
   kind: integer('kind').notNull().default(1),
   /** 阶梯 accumulation: null none, 1 月累计, 2 年累计 */
   chargingMonthType: integer('charging_month_type'),
-  status: integer('status').notNull().default(1),
-  memo: text('memo').notNull().default(''),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  status: inUse(),
+  memo: memo(),
+  ...timestamps(),
 }, (t) => [uniqueIndex('charging_schemes_company_name').on(t.companyId, t.name)]);
 
 /**
@@ -39,8 +35,7 @@ export const chargingSchemes = pgTable('charging_schemes', {
  * {periods: [{name: 尖|峰|平|谷, price, ranges: ['HH:mm-HH:mm']}]}; fees in 分.
  */
 export const chargingSchemeVersions = pgTable('charging_scheme_versions', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   schemeId: ref('scheme_id').notNull().references(() => chargingSchemes.id, { onDelete: 'cascade' }),
   effectiveFrom: ts('effective_from').notNull(),
   mode: varchar('mode', { length: 8 }).notNull().default('flat'),
@@ -54,23 +49,20 @@ export const chargingSchemeVersions = pgTable('charging_scheme_versions', {
 
 /** 收费码 (sys_companychargecode). */
 export const companyChargeCodes = pgTable('company_charge_codes', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   code: varchar('code', { length: 32 }).notNull(),
-  name: varchar('name', { length: 64 }).notNull(),
+  name: rowName(),
   /** SchemeEnum: 1 电费, 2 水费, 3 物业费, 4 公摊费, 5 其他 */
   schemeType: integer('scheme_type').notNull().default(1),
   amountFen: integer('amount_fen').notNull().default(0),
-  memo: text('memo').notNull().default(''),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  memo: memo(),
+  ...timestamps(),
 }, (t) => [uniqueIndex('company_charge_codes_code').on(t.companyId, t.code)]);
 
 /** 报警方案: balance thresholds in 分, channels and no-disconnect hours. */
 export const alarmSchemes = pgTable('alarm_schemes', {
-  id: id(),
-  companyId: companyId(),
-  name: varchar('name', { length: 64 }).notNull(),
+  ...tenantKey(),
+  name: rowName(),
   /** 1 电, 2 水 */
   kind: integer('kind').notNull().default(1),
   alarm1Fen: integer('alarm1_fen').notNull().default(2000),
@@ -80,12 +72,11 @@ export const alarmSchemes = pgTable('alarm_schemes', {
   notifySms: boolean('notify_sms').notNull().default(true),
   notifyPhone: boolean('notify_phone').notNull().default(false),
   /** no automatic close between these local times (HH:mm), e.g. 22:00–08:00; empty = none */
-  noCloseStart: varchar('no_close_start', { length: 5 }).notNull().default(''),
-  noCloseEnd: varchar('no_close_end', { length: 5 }).notNull().default(''),
+  noCloseStart: blank('no_close_start', 5),
+  noCloseEnd: blank('no_close_end', 5),
   noCloseWeekend: boolean('no_close_weekend').notNull().default(false),
-  status: integer('status').notNull().default(1),
-  memo: text('memo').notNull().default(''),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  status: inUse(),
+  memo: memo(),
+  ...timestamps(),
 }, (t) => [uniqueIndex('alarm_schemes_company_name').on(t.companyId, t.name)]);
 

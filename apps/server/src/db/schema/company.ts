@@ -1,11 +1,11 @@
 import { bigint, boolean, index, integer, pgTable, primaryKey, text, varchar } from 'drizzle-orm/pg-core';
-import { companyId, createdAt, id, ref, updatedAt } from './common.ts';
+import { id, ref, companyId, tenantKey, createdAt, updatedAt, timestamps, memo, blank, blankText, inUse } from './common.ts';
 
 /** 单位分类: a platform-wide dictionary (no tenant). */
 export const companyClassifies = pgTable('company_classifies', {
   id: id(),
   name: varchar('name', { length: 64 }).notNull().unique(),
-  memo: text('memo').notNull().default(''),
+  memo: memo(),
   sort: integer('sort').notNull().default(0),
   createdAt: createdAt(),
 });
@@ -15,9 +15,9 @@ export const companies = pgTable('companies', {
   id: id(),
   name: varchar('name', { length: 128 }).notNull().unique(),
   classifyId: bigint('classify_id', { mode: 'number' }).references(() => companyClassifies.id),
-  contact: varchar('contact', { length: 64 }).notNull().default(''),
-  phone: varchar('phone', { length: 32 }).notNull().default(''),
-  address: text('address').notNull().default(''),
+  contact: blank('contact', 64),
+  phone: blank('phone', 32),
+  address: blankText('address'),
   /** 0 农业银行, 1 中国银行, 2 地方银行 */
   bankType: integer('bank_type').notNull().default(0),
   /** 0 智能水电表物联网管理平台, 1 智慧市场管理平台 */
@@ -30,16 +30,15 @@ export const companies = pgTable('companies', {
   /** whether device-plan permissions are checked (SPEC §5) */
   deviceCheck: boolean('device_check').notNull().default(false),
   /** argon2id hash of the valve-control password ('' = not set); a value from before 0029 may be plain until first used */
-  valveControlPwd: text('valve_control_pwd').notNull().default(''),
+  valveControlPwd: blankText('valve_control_pwd'),
   /** CompanyDevicePermiss: the plan codes this company may use (checked when deviceCheck is on) */
   collectorPlans: integer('collector_plans').array().notNull().default([]),
   electricPlans: integer('electric_plans').array().notNull().default([]),
   waterPlans: integer('water_plans').array().notNull().default([]),
   /** 充值档位 (Company/GetPayGear): the amounts offered to owners, 分, ascending */
   payGears: integer('pay_gears').array().notNull().default([]),
-  status: integer('status').notNull().default(1),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  status: inUse(),
+  ...timestamps(),
 });
 
 /**
@@ -50,20 +49,20 @@ export const companies = pgTable('companies', {
 export const smsConfigs = pgTable('sms_configs', {
   companyId: companyId().primaryKey(),
   provider: varchar('provider', { length: 16 }).notNull().default('log'),
-  accessKeyId: varchar('access_key_id', { length: 128 }).notNull().default(''),
-  secretEnc: text('secret_enc').notNull().default(''),
-  signName: varchar('sign_name', { length: 64 }).notNull().default(''),
+  accessKeyId: blank('access_key_id', 128),
+  secretEnc: blankText('secret_enc'),
+  signName: blank('sign_name', 64),
   /** 阿里云 TemplateCode / 腾讯云 TemplateId of the notice template (one variable: content) */
-  templateCode: varchar('template_code', { length: 64 }).notNull().default(''),
+  templateCode: blank('template_code', 64),
   /** 腾讯云 SmsSdkAppId */
-  sdkAppId: varchar('sdk_app_id', { length: 32 }).notNull().default(''),
-  region: varchar('region', { length: 32 }).notNull().default(''),
+  sdkAppId: blank('sdk_app_id', 32),
+  region: blank('region', 32),
   /** 语音通知: 阿里云 TtsCode / 腾讯云 VMS TemplateId (one variable: content) */
-  voiceTemplateCode: varchar('voice_template_code', { length: 64 }).notNull().default(''),
+  voiceTemplateCode: blank('voice_template_code', 64),
   /** 阿里云 CalledShowNumber (主叫显号) */
-  voiceShowNumber: varchar('voice_show_number', { length: 32 }).notNull().default(''),
+  voiceShowNumber: blank('voice_show_number', 32),
   /** 腾讯云 VoiceSdkAppid */
-  voiceSdkAppId: varchar('voice_sdk_app_id', { length: 32 }).notNull().default(''),
+  voiceSdkAppId: blank('voice_sdk_app_id', 32),
   updatedBy: ref('updated_by'),
   updatedAt: updatedAt(),
 });
@@ -75,10 +74,9 @@ export const smsTemplates = pgTable('sms_templates', {
   /** 1 余额不足, 2 欠费停止供应, 3 恢复供应, 4 缴费到账 */
   event: integer('event').notNull(),
   content: text('content').notNull(),
-  status: integer('status').notNull().default(1),
-  memo: text('memo').notNull().default(''),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  status: inUse(),
+  memo: memo(),
+  ...timestamps(),
 });
 
 /** 短信提醒规则 (alermSmsConfig): per company, meter kind and event — template, threshold, channel. */
@@ -115,8 +113,7 @@ export const exportConfigs = pgTable('export_configs', {
 
 /** 短信余额流水: top-ups, charges per message and refunds of messages not delivered (issue 14 item 10). */
 export const smsCreditJournal = pgTable('sms_credit_journal', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   /** topup 充值, charge 扣费, refund 退回 */
   kind: varchar('kind', { length: 8 }).notNull(),
   /** signed: + top-up / refund, − charge */
@@ -124,7 +121,7 @@ export const smsCreditJournal = pgTable('sms_credit_journal', {
   /** the balance after it */
   balanceFen: bigint('balance_fen', { mode: 'number' }).notNull(),
   notificationId: ref('notification_id'),
-  memo: varchar('memo', { length: 200 }).notNull().default(''),
-  operatorName: varchar('operator_name', { length: 64 }).notNull().default(''),
+  memo: blank('memo', 200),
+  operatorName: blank('operator_name', 64),
   createdAt: createdAt(),
 }, (t) => [index('sms_credit_journal_company').on(t.companyId, t.id)]);

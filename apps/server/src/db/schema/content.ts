@@ -1,20 +1,18 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { companyId, createdAt, id, ref, ts, updatedAt } from './common.ts';
+import { id, ref, companyId, tenantKey, createdAt, timestamps, ts, memo, blank, blankText, rowName, inUse } from './common.ts';
 
 // 增值服务: the company's notice/appeal/work-order type dictionaries and the appeals themselves
 // (owner → company on /addedAppeal, company → platform on /systemAppeal), with their history.
 
 const typeColumns = () => ({
-  id: id(),
-  companyId: companyId(),
-  name: varchar('name', { length: 64 }).notNull(),
+  ...tenantKey(),
+  name: rowName(),
   sort: integer('sort').notNull().default(0),
   /** 1 在用, 0 停用 */
-  status: integer('status').notNull().default(1),
-  memo: text('memo').notNull().default(''),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  status: inUse(),
+  memo: memo(),
+  ...timestamps(),
 });
 
 /** 公告类型 (NoticeType). */
@@ -39,33 +37,31 @@ export const workOrderTypes = pgTable('work_order_types', {
  * admins and the company's staff cannot read each other's account rows.
  */
 export const appeals = pgTable('appeals', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   kind: smallint('kind').notNull(),
   typeId: ref('type_id'),
-  typeName: varchar('type_name', { length: 64 }).notNull().default(''),
+  typeName: blank('type_name', 64),
   title: varchar('title', { length: 100 }).notNull(),
-  content: text('content').notNull().default(''),
+  content: blankText('content'),
   status: smallint('status').notNull().default(0),
   areaId: ref('area_id'),
   roomId: ref('room_id'),
   ownerId: ref('owner_id'),
-  contactName: varchar('contact_name', { length: 64 }).notNull().default(''),
-  contactPhone: varchar('contact_phone', { length: 20 }).notNull().default(''),
+  contactName: blank('contact_name', 64),
+  contactPhone: blank('contact_phone', 20),
   assigneeId: ref('assignee_id'),
-  assigneeName: varchar('assignee_name', { length: 64 }).notNull().default(''),
+  assigneeName: blank('assignee_name', 64),
   deadlineAt: ts('deadline_at').notNull(),
   finishedAt: ts('finished_at'),
   createdById: ref('created_by_id'),
-  createdByName: varchar('created_by_name', { length: 64 }).notNull().default(''),
+  createdByName: blank('created_by_name', 64),
   /** kind 3 设备工单: the device and the exception (device_warnings.kind) that opened it */
   meterId: ref('meter_id'),
   collectorId: ref('collector_id'),
   exceptionKind: varchar('exception_kind', { length: 24 }),
   /** 业主端: private upload keys of the room's photos the owner attached */
   photos: text('photos').array().notNull().default([]),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  ...timestamps(),
 }, (t) => [
   index('appeals_company_kind_status').on(t.companyId, t.kind, t.status),
   index('appeals_area').on(t.areaId),
@@ -77,16 +73,15 @@ export const appeals = pgTable('appeals', {
 
 /** 诉求记录: a state change (from → to) or a reply; append-only. */
 export const appealEvents = pgTable('appeal_events', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   appealId: ref('appeal_id').notNull().references(() => appeals.id, { onDelete: 'cascade' }),
   /** 'create' | 'accept' | 'assign' | 'reply' | 'complete' | 'reject' */
   action: varchar('action', { length: 16 }).notNull(),
   fromStatus: smallint('from_status'),
   toStatus: smallint('to_status'),
-  content: text('content').notNull().default(''),
+  content: blankText('content'),
   byId: ref('by_id'),
-  byName: varchar('by_name', { length: 64 }).notNull().default(''),
+  byName: blank('by_name', 64),
   /** 0 platform, 1 company */
   byAccess: smallint('by_access').notNull().default(1),
   createdAt: createdAt(),
@@ -97,9 +92,8 @@ const noticeLifecycle = () => ({
   publishedAt: ts('published_at'),
   withdrawnAt: ts('withdrawn_at'),
   createdById: ref('created_by_id'),
-  createdByName: varchar('created_by_name', { length: 64 }).notNull().default(''),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  createdByName: blank('created_by_name', 64),
+  ...timestamps(),
 });
 
 /**
@@ -111,7 +105,7 @@ export const systemNotices = pgTable('system_notices', {
   id: id(),
   category: smallint('category').notNull().default(1),
   title: varchar('title', { length: 100 }).notNull(),
-  content: text('content').notNull().default(''),
+  content: blankText('content'),
   status: smallint('status').notNull().default(0),
   pinned: boolean('pinned').notNull().default(false),
   ...noticeLifecycle(),
@@ -131,12 +125,11 @@ export const systemNoticeReads = pgTable('system_notice_reads', {
  * addressed (notify outbox, key notice:<id>:<owner>).
  */
 export const notices = pgTable('notices', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   typeId: ref('type_id'),
-  typeName: varchar('type_name', { length: 64 }).notNull().default(''),
+  typeName: blank('type_name', 64),
   title: varchar('title', { length: 100 }).notNull(),
-  content: text('content').notNull().default(''),
+  content: blankText('content'),
   /** empty = every owner of the company */
   areaIds: bigint('area_ids', { mode: 'number' }).array().notNull().default(sql`'{}'::bigint[]`),
   status: smallint('status').notNull().default(0),

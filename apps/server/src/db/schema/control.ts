@@ -1,6 +1,6 @@
 import { bigint, boolean, index, integer, jsonb, numeric, pgTable, primaryKey, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
-import { companyId, createdAt, id, ref, ts, updatedAt } from './common.ts';
+import { ref, companyId, tenantKey, createdAt, updatedAt, ts, memo, blank, blankText } from './common.ts';
 import { collectors, meters } from './device.ts';
 
 // The device side (issue 4): readings, the latest value per meter, commands with a lifecycle,
@@ -27,7 +27,7 @@ export const readings = pgTable('readings', {
   /** other registers: sharp/peak/flat/valley, voltage, current, power, balance, battery … */
   registers: jsonb('registers').$type<Record<string, number | string | boolean>>().notNull().default({}),
   /** '' = good; else why it is not used: 'backwards', 'older', 'jump' */
-  exception: varchar('exception', { length: 16 }).notNull().default(''),
+  exception: blank('exception', 16),
   commandId: ref('command_id'),
   operatorId: ref('operator_id'),
 }, (t) => [primaryKey({ columns: [t.meterId, t.readAt] })]);
@@ -49,8 +49,7 @@ export const meterLatest = pgTable('meter_latest', {
  * At most one pending (queued/sent) command per meter and kind: a duplicate joins the pending one.
  */
 export const commands = pgTable('commands', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   meterId: ref('meter_id').references(() => meters.id, { onDelete: 'cascade' }),
   collectorId: ref('collector_id').references(() => collectors.id),
   kind: varchar('kind', { length: 16 }).notNull(),
@@ -62,14 +61,14 @@ export const commands = pgTable('commands', {
   nextAttemptAt: ts('next_attempt_at').notNull().defaultNow(),
   /** who asked: an admin user, or null for the system (scheduler, settlement) */
   requestedBy: ref('requested_by'),
-  requesterName: varchar('requester_name', { length: 64 }).notNull().default(''),
+  requesterName: blank('requester_name', 64),
   /** 1 manual, 2 automatic (balance), 3 timed, 4 scheduled reading */
   origin: integer('origin').notNull().default(1),
-  memo: text('memo').notNull().default(''),
+  memo: memo(),
   /** a person's reason to override protection / no-disconnect hours */
-  overrideReason: text('override_reason').notNull().default(''),
+  overrideReason: blankText('override_reason'),
   reply: jsonb('reply').$type<Record<string, unknown>>(),
-  error: text('error').notNull().default(''),
+  error: blankText('error'),
   readTaskId: ref('read_task_id'),
   createdAt: createdAt(),
   sentAt: ts('sent_at'),
@@ -89,8 +88,7 @@ export const commands = pgTable('commands', {
 
 /** A round of reading (scheduled or bulk on-demand): /task and device/read/task/list. */
 export const readTasks = pgTable('read_tasks', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   /** 1 scheduled, 2 manual bulk */
   origin: integer('origin').notNull().default(1),
   total: integer('total').notNull().default(0),
@@ -108,8 +106,7 @@ export const readTasks = pgTable('read_tasks', {
  * status: 0 open, 1 handled. One open warning per meter and kind.
  */
 export const deviceWarnings = pgTable('device_warnings', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   meterId: ref('meter_id').references(() => meters.id, { onDelete: 'cascade' }),
   collectorId: ref('collector_id').references(() => collectors.id, { onDelete: 'cascade' }),
   areaId: ref('area_id'),
@@ -118,7 +115,7 @@ export const deviceWarnings = pgTable('device_warnings', {
   status: integer('status').notNull().default(0),
   handledBy: ref('handled_by'),
   handledAt: ts('handled_at'),
-  handleMemo: text('handle_memo').notNull().default(''),
+  handleMemo: blankText('handle_memo'),
   createdAt: createdAt(),
   lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
 }, (t) => [
@@ -131,8 +128,7 @@ export const deviceWarnings = pgTable('device_warnings', {
 
 /** Raw frames to and from devices (/deviceReportLog), kept for a limited time. */
 export const deviceReports = pgTable('device_reports', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   meterId: ref('meter_id'),
   collectorId: ref('collector_id'),
   /** 'up' from the device, 'down' to it */
@@ -140,7 +136,7 @@ export const deviceReports = pgTable('device_reports', {
   channel: varchar('channel', { length: 8 }).notNull(),
   hex: text('hex').notNull(),
   decoded: jsonb('decoded').$type<Record<string, unknown>>(),
-  error: text('error').notNull().default(''),
+  error: blankText('error'),
   createdAt: createdAt(),
 }, (t) => [
   index('device_reports_company_time').on(t.companyId, t.createdAt),
@@ -149,13 +145,12 @@ export const deviceReports = pgTable('device_reports', {
 
 /** 保电/保水: a room's meters are protected from automatic closes while this row is active. */
 export const protections = pgTable('protections', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   meterId: ref('meter_id').notNull().references(() => meters.id, { onDelete: 'cascade' }),
   /** 1 电 (保电), 2 水 (保水) */
   kind: integer('kind').notNull(),
   active: boolean('active').notNull().default(true),
-  reason: text('reason').notNull().default(''),
+  reason: blankText('reason'),
   startAt: ts('start_at').notNull().defaultNow(),
   endAt: ts('end_at'),
   createdBy: ref('created_by'),
@@ -165,18 +160,17 @@ export const protections = pgTable('protections', {
 
 /** 定时阀控: open or close meters at a time (once) or every day. */
 export const timedControls = pgTable('timed_controls', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   meterId: ref('meter_id').notNull().references(() => meters.id, { onDelete: 'cascade' }),
   /** 'open' | 'close' */
   action: varchar('action', { length: 8 }).notNull(),
   /** 'once' at runAt, or 'daily' at timeOfDay (HH:mm, Asia/Shanghai) */
   repeat: varchar('repeat', { length: 8 }).notNull().default('once'),
   runAt: ts('run_at'),
-  timeOfDay: varchar('time_of_day', { length: 5 }).notNull().default(''),
+  timeOfDay: blank('time_of_day', 5),
   enabled: boolean('enabled').notNull().default(true),
   lastRunAt: ts('last_run_at'),
-  memo: text('memo').notNull().default(''),
+  memo: memo(),
   createdBy: ref('created_by'),
   createdAt: createdAt(),
 });
@@ -190,8 +184,7 @@ export const companyThird = pgTable('company_third', {
 
 /** Device parameter snapshots read from meters (/constant, /advConfig, /notesConfig). */
 export const meterConfigs = pgTable('meter_configs', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   meterId: ref('meter_id').notNull().references(() => meters.id, { onDelete: 'cascade' }),
   /** 'read' | 'set' */
   op: varchar('op', { length: 4 }).notNull(),

@@ -1,5 +1,5 @@
 import { bigint, index, integer, pgTable, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { createdAt, id, ref } from './common.ts';
+import { id, ref, createdAt, blank, blankText, inUse } from './common.ts';
 
 /**
  * An uploaded file (modules/files): where its bytes are (the store's key `<kind>/<key>`), what it is
@@ -17,7 +17,7 @@ export const files = pgTable('files', {
   roomId: ref('room_id'),
   /** image, video, document */
   category: varchar('category', { length: 16 }).notNull(),
-  name: varchar('name', { length: 200 }).notNull().default(''),
+  name: blank('name', 200),
   mime: varchar('mime', { length: 100 }).notNull(),
   size: bigint('size', { mode: 'number' }).notNull(),
   /** 'local' or 's3': the store it was written to */
@@ -40,8 +40,8 @@ export const teachingVideos = pgTable('teaching_videos', {
   /** file keys (Public uploads): the video, the pictures of a text tutorial */
   video: text('video').array().notNull().default([]),
   images: text('images').array().notNull().default([]),
-  content: text('content').notNull().default(''),
+  content: blankText('content'),
   sort: integer('sort').notNull().default(0),
-  status: integer('status').notNull().default(1),
+  status: inUse(),
   createdAt: createdAt(),
 });

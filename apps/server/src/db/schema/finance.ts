@@ -1,6 +1,6 @@
-import { bigint, date, index, integer, jsonb, pgTable, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { bigint, date, index, integer, jsonb, pgTable, text, uniqueIndex } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
-import { companyId, id, ref, ts, operator } from './common.ts';
+import { ref, companyId, tenantKey, ts, memo, operator, blank } from './common.ts';
 
 // The finance day (issue 14 items 13 and 14). Every journal row carries its business day
 // (journal.business_day, set by the database when the row is written: the China date, or the next
@@ -9,8 +9,7 @@ import { companyId, id, ref, ts, operator } from './common.ts';
 // nothing is booked into it afterwards, and its slip keeps the totals it was closed with.
 
 export const financeClosings = pgTable('finance_closings', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   /** the business day (China date) */
   day: date('day', { mode: 'string' }).notNull(),
   /** NULL: the company's day (日结); else one operator's shift hand-over (交班) */
@@ -21,8 +20,8 @@ export const financeClosings = pgTable('finance_closings', {
   netFen: bigint('net_fen', { mode: 'number' }).notNull(),
   entries: integer('entries').notNull().default(0),
   closedBy: ref('closed_by').notNull(),
-  closedByName: varchar('closed_by_name', { length: 64 }).notNull().default(''),
-  memo: text('memo').notNull().default(''),
+  closedByName: blank('closed_by_name', 64),
+  memo: memo(),
   closedAt: ts('closed_at').notNull().defaultNow(),
 }, (t) => [
   uniqueIndex('finance_closings_day').on(t.companyId, t.day).where(sql`operator_id IS NULL`),
@@ -39,6 +38,6 @@ export const receiptVoids = pgTable('receipt_voids', {
   reversalJournalId: ref('reversal_journal_id').notNull(),
   reason: text('reason').notNull(),
   voidedBy: ref('voided_by').notNull(),
-  voidedByName: varchar('voided_by_name', { length: 64 }).notNull().default(''),
+  voidedByName: blank('voided_by_name', 64),
   voidedAt: ts('voided_at').notNull().defaultNow(),
 }, (t) => [uniqueIndex('receipt_voids_journal').on(t.journalId)]);

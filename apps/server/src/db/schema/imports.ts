@@ -1,17 +1,16 @@
 import { index, integer, pgTable, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { companyId, createdAt, id, operator } from './common.ts';
+import { tenantKey, createdAt, operator, blank } from './common.ts';
 
 /**
  * One committed Excel import (modules/imports): which file (its sha-256), of which kind, how many
  * rows, by whom. The same file is imported once per company and kind (the unique index).
  */
 export const importBatches = pgTable('import_batches', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   /** area, room, owner, collector, meter, opening */
   kind: varchar('kind', { length: 16 }).notNull(),
   fileHash: varchar('file_hash', { length: 64 }).notNull(),
-  fileName: varchar('file_name', { length: 200 }).notNull().default(''),
+  fileName: blank('file_name', 200),
   rows: integer('rows').notNull(),
   ...operator(),
   createdAt: createdAt(),

@@ -1,5 +1,5 @@
 import { bigint, boolean, integer, pgTable, text } from 'drizzle-orm/pg-core';
-import { ts } from './common.ts';
+import { ts, blankText } from './common.ts';
 
 // The scheduler's record of each timed job (modules/scheduler): one row a job, written by whichever
 // process ran it last. Not tenant data: the jobs work for every company.
@@ -13,10 +13,10 @@ export const scheduledJobs = pgTable('scheduled_jobs', {
   lastFinishedAt: ts('last_finished_at'),
   lastDurationMs: integer('last_duration_ms'),
   lastOk: boolean('last_ok'),
-  lastError: text('last_error').notNull().default(''),
+  lastError: blankText('last_error'),
   lastErrorAt: ts('last_error_at'),
   nextRunAt: ts('next_run_at'),
   runs: bigint('runs', { mode: 'number' }).notNull().default(0),
   failures: bigint('failures', { mode: 'number' }).notNull().default(0),
-  host: text('host').notNull().default(''),
+  host: blankText('host'),
 });

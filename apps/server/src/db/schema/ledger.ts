@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, uniqueIndex, varchar, boolean } from 'drizzle-orm/pg-core';
-import { companyId, createdAt, id, ref, ts, updatedAt, operator } from './common.ts';
+import { ref, companyId, tenantKey, createdAt, updatedAt, timestamps, ts, memo, operator, blank, blankText, inUse } from './common.ts';
 import { owners, rooms } from './area.ts';
 import { meters } from './device.ts';
 
@@ -10,8 +10,7 @@ import { meters } from './device.ts';
 
 /** An owner's wallet: 'electric' 电费, 'water' 水费, 'subsidy' 补贴, 'other' 其他费用 (综合缴费 items paid and charged at once). */
 export const accounts = pgTable('accounts', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   ownerId: ref('owner_id').notNull().references(() => owners.id),
   roomId: ref('room_id').references(() => rooms.id),
   wallet: varchar('wallet', { length: 12 }).notNull(),
@@ -24,9 +23,8 @@ export const accounts = pgTable('accounts', {
    */
   closeDeferred: boolean('close_deferred').notNull().default(false),
   /** 1 open, 0 closed (account cancelled) */
-  status: integer('status').notNull().default(1),
-  createdAt: createdAt(),
-  updatedAt: updatedAt(),
+  status: inUse(),
+  ...timestamps(),
 }, (t) => [uniqueIndex('accounts_owner_wallet').on(t.ownerId, t.wallet), index('accounts_company_room').on(t.companyId, t.roomId)]);
 
 /**
@@ -34,8 +32,7 @@ export const accounts = pgTable('accounts', {
  * withdrawal 提现. amount_fen is signed (+ credit, − debit). Append-only for the app role.
  */
 export const journal = pgTable('journal', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   accountId: ref('account_id').notNull().references(() => accounts.id),
   ownerId: ref('owner_id').notNull(),
   roomId: ref('room_id'),
@@ -46,11 +43,11 @@ export const journal = pgTable('journal', {
   idempotencyKey: varchar('idempotency_key', { length: 128 }).notNull(),
   /** cash 现金, wechat 微信, alipay 支付宝, bank 银行, system 系统 */
   payMethod: varchar('pay_method', { length: 12 }).notNull().default('system'),
-  refType: varchar('ref_type', { length: 16 }).notNull().default(''),
+  refType: blank('ref_type', 16),
   refId: ref('ref_id'),
   reversesId: ref('reverses_id'),
   ...operator(),
-  memo: text('memo').notNull().default(''),
+  memo: memo(),
   createdAt: createdAt(),
   /** the business day (China date) the row counts on: set by the database on insert (migration 0036, modules/finance) */
   businessDay: date('business_day', { mode: 'string' }),
@@ -66,15 +63,14 @@ export const journalAudits = pgTable('journal_audits', {
   journalId: ref('journal_id').primaryKey().references(() => journal.id),
   companyId: companyId(),
   auditedBy: ref('audited_by').notNull(),
-  auditedByName: varchar('audited_by_name', { length: 64 }).notNull().default(''),
-  memo: text('memo').notNull().default(''),
+  auditedByName: blank('audited_by_name', 64),
+  memo: memo(),
   auditedAt: ts('audited_at').notNull().defaultNow(),
 });
 
 /** One settlement per reading: the reading's consumption priced and deducted exactly once. */
 export const settlements = pgTable('settlements', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   meterId: ref('meter_id').notNull().references(() => meters.id),
   ownerId: ref('owner_id'),
   roomId: ref('room_id'),
@@ -91,7 +87,7 @@ export const settlements = pgTable('settlements', {
   /** 1 电, 2 水 (the meter's kind, for reports) */
   meterKind: integer('meter_kind').notNull().default(1),
   /** '' charged to the room's owner; 'vacant' no owner (not charged); 'shared' 公摊 apportioned; 'backwards' register went back */
-  note: varchar('note', { length: 16 }).notNull().default(''),
+  note: blank('note', 16),
   createdAt: createdAt(),
 }, (t) => [
   uniqueIndex('settlements_reading').on(t.meterId, t.readAt),
@@ -125,7 +121,7 @@ export const settleCursors = pgTable('settle_cursors', {
    * the state of the accumulation period the settled reading falls in ('' none yet): it moves with
    * the cursor in the same row update; meter_periods keeps the periods a meter has moved on from
    */
-  periodKey: varchar('period_key', { length: 7 }).notNull().default(''),
+  periodKey: blank('period_key', 7),
   periodQuantity: numeric('period_quantity', { precision: 16, scale: 4 }).notNull().default('0'),
   periodExact: numeric('period_exact', { precision: 24, scale: 10 }).notNull().default('0'),
   periodChargedFen: bigint('period_charged_fen', { mode: 'number' }).notNull().default(0),
@@ -144,24 +140,23 @@ export const sharedMeters = pgTable('shared_meters', {
   areaId: ref('area_id').notNull(),
   /** 1 by area (size_m2), 2 equally */
   method: integer('method').notNull().default(1),
-  memo: text('memo').notNull().default(''),
+  memo: memo(),
   createdBy: ref('created_by'),
   createdAt: createdAt(),
 });
 
 /** Online payments (WeChat Pay / Alipay): a notification credits once per out_trade_no. */
 export const payments = pgTable('payments', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   ownerId: ref('owner_id').notNull(),
   accountId: ref('account_id').notNull().references(() => accounts.id),
   roomId: ref('room_id'),
   /** wechat 微信, alipay 支付宝 */
   channel: varchar('channel', { length: 12 }).notNull(),
   outTradeNo: varchar('out_trade_no', { length: 64 }).notNull(),
-  subject: varchar('subject', { length: 128 }).notNull().default(''),
+  subject: blank('subject', 128),
   /** what the payer's app opens (a QR code's content) */
-  codeUrl: text('code_url').notNull().default(''),
+  codeUrl: blankText('code_url'),
   expiresAt: ts('expires_at'),
   createdBy: ref('created_by'),
   /** whose merchant took the order: the company's own (company_merchants), null = the platform's */
@@ -169,7 +164,7 @@ export const payments = pgTable('payments', {
   amountFen: bigint('amount_fen', { mode: 'number' }).notNull(),
   /** created, paid, closed */
   status: varchar('status', { length: 8 }).notNull().default('created'),
-  providerTradeNo: varchar('provider_trade_no', { length: 64 }).notNull().default(''),
+  providerTradeNo: blank('provider_trade_no', 64),
   journalId: ref('journal_id'),
   paidAt: ts('paid_at'),
   createdAt: createdAt(),
@@ -177,23 +172,22 @@ export const payments = pgTable('payments', {
 
 /** Online refunds of paid orders: one per out_refund_no (the provider's idempotency key). */
 export const paymentRefunds = pgTable('payment_refunds', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   paymentId: ref('payment_id').notNull().references(() => payments.id),
   channel: varchar('channel', { length: 12 }).notNull(),
   outTradeNo: varchar('out_trade_no', { length: 64 }).notNull(),
   outRefundNo: varchar('out_refund_no', { length: 64 }).notNull(),
   amountFen: bigint('amount_fen', { mode: 'number' }).notNull(),
-  reason: varchar('reason', { length: 80 }).notNull().default(''),
+  reason: blank('reason', 80),
   /** processing, success, failed */
   status: varchar('status', { length: 12 }).notNull().default('processing'),
-  providerRefundNo: varchar('provider_refund_no', { length: 64 }).notNull().default(''),
-  providerMessage: varchar('provider_message', { length: 255 }).notNull().default(''),
+  providerRefundNo: blank('provider_refund_no', 64),
+  providerMessage: blank('provider_message', 255),
   /** the refund's debit (kind refund) and, once the provider failed it, its reversal */
   journalId: ref('journal_id'),
   reversalJournalId: ref('reversal_journal_id'),
   createdBy: ref('created_by'),
-  createdByName: varchar('created_by_name', { length: 64 }).notNull().default(''),
+  createdByName: blank('created_by_name', 64),
   finishedAt: ts('finished_at'),
   createdAt: createdAt(),
 }, (t) => [
@@ -203,8 +197,7 @@ export const paymentRefunds = pgTable('payment_refunds', {
 
 /** Receipts for /billprint: one per counter operation, printed any number of times. */
 export const receipts = pgTable('receipts', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   journalId: ref('journal_id').notNull(),
   ownerId: ref('owner_id').notNull(),
   roomId: ref('room_id'),
@@ -214,8 +207,8 @@ export const receipts = pgTable('receipts', {
   payMethod: varchar('pay_method', { length: 12 }).notNull().default('cash'),
   items: jsonb('items').$type<{ item: string; amountFen: number }[]>().notNull().default([]),
   amountFen: bigint('amount_fen', { mode: 'number' }).notNull(),
-  operatorName: varchar('operator_name', { length: 64 }).notNull().default(''),
-  memo: text('memo').notNull().default(''),
+  operatorName: blank('operator_name', 64),
+  memo: memo(),
   printCount: integer('print_count').notNull().default(0),
   lastPrintedAt: ts('last_printed_at'),
   createdAt: createdAt(),
@@ -227,24 +220,22 @@ export const receipts = pgTable('receipts', {
 
 /** 房间定时补贴: a monthly allowance credited by the scheduler exactly once per period. */
 export const subsidyPlans = pgTable('subsidy_plans', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   roomId: ref('room_id').notNull().references(() => rooms.id),
   wallet: varchar('wallet', { length: 12 }).notNull().default('electric'),
   amountFen: bigint('amount_fen', { mode: 'number' }).notNull(),
   dayOfMonth: integer('day_of_month').notNull().default(1),
   startMonth: varchar('start_month', { length: 7 }).notNull(),
-  endMonth: varchar('end_month', { length: 7 }).notNull().default(''),
+  endMonth: blank('end_month', 7),
   enabled: boolean('enabled').notNull().default(true),
-  memo: text('memo').notNull().default(''),
+  memo: memo(),
   createdBy: ref('created_by'),
   createdAt: createdAt(),
 });
 
 /** Balance alarms and SMS (/notesMessage): one per threshold crossing. */
 export const notifications = pgTable('notifications', {
-  id: id(),
-  companyId: companyId(),
+  ...tenantKey(),
   ownerId: ref('owner_id'),
   accountId: ref('account_id'),
   meterId: ref('meter_id'),
@@ -252,7 +243,7 @@ export const notifications = pgTable('notifications', {
   level: integer('level').notNull(),
   /** sms 短信, phone 电话 */
   channel: varchar('channel', { length: 8 }).notNull(),
-  phone: varchar('phone', { length: 20 }).notNull().default(''),
+  phone: blank('phone', 20),
   content: text('content').notNull(),
   /** queued, sending (claimed by a sender until lease_until), sent, failed, held (短信余额不足: queued again by a top-up) */
   status: varchar('status', { length: 8 }).notNull().default('queued'),
@@ -263,18 +254,18 @@ export const notifications = pgTable('notifications', {
   provider: varchar('provider', { length: 16 }).notNull().default('log'),
   priceFen: integer('price_fen').notNull().default(0),
   idempotencyKey: varchar('idempotency_key', { length: 128 }).notNull(),
-  error: text('error').notNull().default(''),
+  error: blankText('error'),
   createdAt: createdAt(),
   sentAt: ts('sent_at'),
   /** a failed try that may be tried again waits queued until then (back-off) */
   nextTryAt: ts('next_try_at'),
   /** the provider's id of the accepted message (阿里云 BizId, 腾讯云 SerialNo) */
-  providerRef: varchar('provider_ref', { length: 64 }).notNull().default(''),
+  providerRef: blank('provider_ref', 64),
   /** the provider's answer to the last try, as it came (for the record) */
-  answer: text('answer').notNull().default(''),
+  answer: blankText('answer'),
   /** the delivery receipt: '' none yet, delivered, undelivered */
-  receipt: varchar('receipt', { length: 12 }).notNull().default(''),
-  receiptText: text('receipt_text').notNull().default(''),
+  receipt: blank('receipt', 12),
+  receiptText: blankText('receipt_text'),
   receiptAt: ts('receipt_at'),
   /** what the message cost the company (its price per notify type once the provider accepted it) */
   costFen: integer('cost_fen').notNull().default(0),
@@ -291,22 +282,22 @@ export const notifications = pgTable('notifications', {
 export const companyMerchants = pgTable('company_merchants', {
   companyId: companyId().primaryKey(),
   wxEnabled: boolean('wx_enabled').notNull().default(false),
-  wxMchid: varchar('wx_mchid', { length: 32 }).notNull().default(''),
-  wxAppid: varchar('wx_appid', { length: 64 }).notNull().default(''),
+  wxMchid: blank('wx_mchid', 32),
+  wxAppid: blank('wx_appid', 64),
   /** serial of the merchant API certificate */
-  wxSerialNo: varchar('wx_serial_no', { length: 64 }).notNull().default(''),
-  wxPrivateKeyEnc: text('wx_private_key_enc').notNull().default(''),
+  wxSerialNo: blank('wx_serial_no', 64),
+  wxPrivateKeyEnc: blankText('wx_private_key_enc'),
   /** platform certificate serial or public key ID (PUB_KEY_ID_…) */
-  wxPlatformSerial: varchar('wx_platform_serial', { length: 128 }).notNull().default(''),
+  wxPlatformSerial: blank('wx_platform_serial', 128),
   /** the platform public key (PEM, public) */
-  wxPlatformKey: text('wx_platform_key').notNull().default(''),
-  wxApiV3KeyEnc: text('wx_apiv3_key_enc').notNull().default(''),
+  wxPlatformKey: blankText('wx_platform_key'),
+  wxApiV3KeyEnc: blankText('wx_apiv3_key_enc'),
   aliEnabled: boolean('ali_enabled').notNull().default(false),
-  aliAppId: varchar('ali_app_id', { length: 32 }).notNull().default(''),
-  aliSellerId: varchar('ali_seller_id', { length: 32 }).notNull().default(''),
-  aliPrivateKeyEnc: text('ali_private_key_enc').notNull().default(''),
+  aliAppId: blank('ali_app_id', 32),
+  aliSellerId: blank('ali_seller_id', 32),
+  aliPrivateKeyEnc: blankText('ali_private_key_enc'),
   /** 支付宝公钥 (PEM, public) */
-  aliPublicKey: text('ali_public_key').notNull().default(''),
+  aliPublicKey: blankText('ali_public_key'),
   updatedBy: ref('updated_by'),
   updatedAt: updatedAt(),
 });

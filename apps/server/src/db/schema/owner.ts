@@ -1,5 +1,5 @@
-import { bigint, index, integer, pgTable, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { companyId, createdAt, id, ts } from './common.ts';
+import { bigint, index, integer, pgTable, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
+import { id, companyId, createdAt, ts, clientIp, sessionLife, blank } from './common.ts';
 import { owners } from './area.ts';
 
 /**
@@ -13,15 +13,10 @@ export const ownerSessions = pgTable('owner_sessions', {
   tokenHash: varchar('token_hash', { length: 64 }).notNull(),
   ownerId: bigint('owner_id', { mode: 'number' }).notNull().references(() => owners.id, { onDelete: 'cascade' }),
   companyId: companyId(),
-  phone: varchar('phone', { length: 20 }).notNull().default(''),
+  phone: blank('phone', 20),
   /** 'sms' | 'password' */
   via: varchar('via', { length: 8 }).notNull(),
-  ip: varchar('ip', { length: 64 }).notNull().default(''),
-  userAgent: text('user_agent').notNull().default(''),
-  createdAt: createdAt(),
-  lastSeenAt: ts('last_seen_at').notNull().defaultNow(),
-  expiresAt: ts('expires_at').notNull(),
-  revokedAt: ts('revoked_at'),
+  ...sessionLife(),
 }, (t) => [uniqueIndex('owner_sessions_token').on(t.tokenHash), index('owner_sessions_owner').on(t.ownerId)]);
 
 /** SMS login codes: only a hash kept; expiring, a few tries each, their sending rate-limited per phone and IP. */
@@ -29,7 +24,7 @@ export const ownerLoginCodes = pgTable('owner_login_codes', {
   id: id(),
   phone: varchar('phone', { length: 20 }).notNull(),
   codeHash: varchar('code_hash', { length: 64 }).notNull(),
-  ip: varchar('ip', { length: 64 }).notNull().default(''),
+  ip: clientIp(),
   attempts: integer('attempts').notNull().default(0),
   createdAt: createdAt(),
   expiresAt: ts('expires_at').notNull(),

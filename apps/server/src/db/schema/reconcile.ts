@@ -1,5 +1,5 @@
 import { bigint, date, index, integer, pgTable, primaryKey, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { id, ref, ts } from './common.ts';
+import { id, ref, ts, blank } from './common.ts';
 
 // Reconciliation with the payment providers (issue 14 item 5; modules/reconcile). A provider's daily
 // statement is the merchant's, for every company: each paid trade of it is a row here, classified
@@ -21,23 +21,23 @@ export const reconcileRows = pgTable('reconcile_rows', {
   outTradeNo: varchar('out_trade_no', { length: 64 }).notNull(),
   /** payment (a trade) | refund (a refund of the order: out_refund_no) */
   kind: varchar('kind', { length: 8 }).notNull().default('payment'),
-  outRefundNo: varchar('out_refund_no', { length: 64 }).notNull().default(''),
+  outRefundNo: blank('out_refund_no', 64),
   /** the provider's transaction number ('' when the statement has no such trade) */
-  tradeNo: varchar('trade_no', { length: 64 }).notNull().default(''),
+  tradeNo: blank('trade_no', 64),
   /** the statement's payment time, YYYY-MM-DD HH:mm:ss ('' when none) */
-  tradeTime: varchar('trade_time', { length: 19 }).notNull().default(''),
+  tradeTime: blank('trade_time', 19),
   /** the statement's amount, 分 (NULL when the statement has no such trade) */
   providerFen: bigint('provider_fen', { mode: 'number' }),
   paymentId: ref('payment_id'),
   /** our order's amount, 分 */
   ourFen: bigint('our_fen', { mode: 'number' }),
   /** our order's status when reconciled: paid | created | closed | '' (no order) */
-  ourStatus: varchar('our_status', { length: 24 }).notNull().default(''),
+  ourStatus: blank('our_status', 24),
   /** matched | missing_here | missing_there | amount_differs */
   outcome: varchar('outcome', { length: 16 }).notNull(),
   /** 补单: credited by the follow-up from this row */
   recoveredAt: ts('recovered_at'),
-  recoveredBy: varchar('recovered_by', { length: 64 }).notNull().default(''),
+  recoveredBy: blank('recovered_by', 64),
   updatedAt: ts('updated_at').notNull().defaultNow(),
 }, (t) => [
   uniqueIndex('reconcile_rows_trade').on(t.channel, t.day, t.outTradeNo, t.outRefundNo),
@@ -51,7 +51,7 @@ export const reconcileRuns = pgTable('reconcile_runs', {
   statementRows: integer('statement_rows').notNull(),
   ranAt: ts('ran_at').notNull().defaultNow(),
   /** who ran it ('定时任务' for the daily job) */
-  ranBy: varchar('ran_by', { length: 64 }).notNull().default(''),
+  ranBy: blank('ran_by', 64),
   /** whose merchant's statement: a company's own merchant, 0 the platform's */
   merchantCompanyId: bigint('merchant_company_id', { mode: 'number' }).notNull().default(0),
 }, (t) => [primaryKey({ columns: [t.channel, t.day, t.merchantCompanyId] })]);

@@ -1,5 +1,5 @@
 import { bigint, pgTable } from 'drizzle-orm/pg-core';
-import { companyId, ref } from './common.ts';
+import { ref, companyId } from './common.ts';
 import { areas } from './area.ts';
 
 /**

@@ -1,5 +1,6 @@
 import { and, count, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import { newestPage } from '../../db/crud-repo.ts';
 import { adminUsers, companies, roles } from '../../db/schema/index.ts';
 
 // Admin users and roles. Row-level security limits every statement to the scope's company.
@@ -90,9 +91,7 @@ export async function deleteUser(tx: Tx, id: number) {
 
 export async function listRoles(tx: Tx, f: { name?: string }, limit: number, offset: number) {
   const cond = f.name ? ilike(roles.name, `%${f.name}%`) : undefined;
-  const rows = await tx.select().from(roles).where(cond).orderBy(desc(roles.id)).limit(limit).offset(offset);
-  const [c] = await tx.select({ n: count() }).from(roles).where(cond);
-  return { rows, count: c.n };
+  return newestPage(tx, tx.select().from(roles).$dynamic(), roles, cond, limit, offset);
 }
 
 export async function getRole(tx: Tx, id: number) {

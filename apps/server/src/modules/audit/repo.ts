@@ -1,5 +1,6 @@
-import { and, count, desc, gte, ilike, lte, type SQL } from 'drizzle-orm';
+import { and, gte, ilike, lte, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import { newestPage } from '../../db/crud-repo.ts';
 import { auditLog } from '../../db/schema/index.ts';
 
 export async function list(
@@ -14,7 +15,7 @@ export async function list(
   if (f.start) w.push(gte(auditLog.createdAt, f.start));
   if (f.end) w.push(lte(auditLog.createdAt, f.end));
   const cond = w.length ? and(...w) : undefined;
-  const rows = await tx
+  const select = tx
     .select({
       id: auditLog.id,
       createdAt: auditLog.createdAt,
@@ -28,10 +29,6 @@ export async function list(
       code: auditLog.code,
     })
     .from(auditLog)
-    .where(cond)
-    .orderBy(desc(auditLog.id))
-    .limit(limit)
-    .offset(offset);
-  const [c] = await tx.select({ n: count() }).from(auditLog).where(cond);
-  return { rows, count: c.n };
+    .$dynamic();
+  return newestPage(tx, select, auditLog, cond, limit, offset);
 }

@@ -1,6 +1,7 @@
-import { and, desc, eq, gt, isNull, sql, count, type SQL } from 'drizzle-orm';
+import { and, eq, gt, isNull, sql, count, type SQL } from 'drizzle-orm';
 import type { Pool } from 'pg';
 import type { Tx } from '../../db/client.ts';
+import { newestPage } from '../../db/crud-repo.ts';
 import { adminUsers, companies, loginAttempts, roles, sessions } from '../../db/schema/index.ts';
 
 // The only SQL of the auth domain. Called in the system scope (before a tenant is known) for
@@ -143,7 +144,7 @@ export async function loginLog(tx: Tx, userId: number, success: boolean | undefi
   const where: SQL[] = [eq(loginAttempts.userId, userId)];
   if (success !== undefined) where.push(eq(loginAttempts.success, success));
   const cond = and(...where);
-  const rows = await tx
+  const select = tx
     .select({
       id: loginAttempts.id, success: loginAttempts.success, reason: loginAttempts.reason, ip: loginAttempts.ip, createdAt: loginAttempts.createdAt,
       userAgent: sql<string>`coalesce(${sessions.userAgent}, '')`,
@@ -151,10 +152,6 @@ export async function loginLog(tx: Tx, userId: number, success: boolean | undefi
     })
     .from(loginAttempts)
     .leftJoin(sessions, and(eq(sessions.userId, loginAttempts.userId), eq(sessions.createdAt, loginAttempts.createdAt), eq(loginAttempts.success, true)))
-    .where(cond)
-    .orderBy(desc(loginAttempts.id))
-    .limit(limit)
-    .offset(offset);
-  const [c] = await tx.select({ n: count() }).from(loginAttempts).where(cond);
-  return { rows, count: c.n };
+    .$dynamic();
+  return newestPage(tx, select, loginAttempts, cond, limit, offset);
 }

@@ -1,5 +1,6 @@
-import { and, asc, count, desc, eq, ilike, inArray, isNotNull, ne, sql, type SQL } from 'drizzle-orm';
+import { and, asc, count, eq, ilike, inArray, isNotNull, ne, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
+import { newestPage } from '../../db/crud-repo.ts';
 import {
   adminUsers, areaPermissions, areas, auditLog, collectors, companies, companyClassifies, companyConfigs, exportConfigs, meters, owners, roles, rooms,
   sessions, userAreas,
@@ -63,16 +64,8 @@ export async function listCompanies(tx: Tx, f: { name?: string; classifyId?: num
   if (f.name) w.push(ilike(companies.name, escapeLike(f.name)));
   if (f.classifyId) w.push(eq(companies.classifyId, f.classifyId));
   const cond = w.length ? and(...w) : undefined;
-  const rows = await tx
-    .select(companyColumns)
-    .from(companies)
-    .leftJoin(companyClassifies, eq(companyClassifies.id, companies.classifyId))
-    .where(cond)
-    .orderBy(desc(companies.id))
-    .limit(limit)
-    .offset(offset);
-  const [c] = await tx.select({ n: count() }).from(companies).where(cond);
-  return { rows, count: c.n };
+  const select = tx.select(companyColumns).from(companies).leftJoin(companyClassifies, eq(companyClassifies.id, companies.classifyId));
+  return newestPage(tx, select.$dynamic(), companies, cond, limit, offset);
 }
 
 export async function getCompany(tx: Tx, id: number) {

@@ -2,7 +2,7 @@ import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'dr
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { MeterListInput } from '@meter/contracts';
 import type { Tx } from '../../db/client.ts';
-import { areaAndBelow } from '../../db/crud-repo.ts';
+import { areaAndBelow, newestPage } from '../../db/crud-repo.ts';
 import {
   alarmSchemes, areas, chargingSchemes, collectors, companies, deviceLookups, focusDevices, meters, owners, readings, rooms,
 } from '../../db/schema/index.ts';
@@ -56,21 +56,13 @@ export async function roomById(tx: Tx, id: number) {
   return r;
 }
 
-export async function chargingSchemeById(tx: Tx, id: number) {
-  const [r] = await tx
-    .select({ id: chargingSchemes.id, companyId: chargingSchemes.companyId, kind: chargingSchemes.kind })
-    .from(chargingSchemes)
-    .where(eq(chargingSchemes.id, id));
+/** a charging or alarm scheme's company and kind (a meter takes only its company's schemes of its kind) */
+async function schemeById(tx: Tx, scheme: typeof chargingSchemes | typeof alarmSchemes, id: number) {
+  const [r] = await tx.select({ id: scheme.id, companyId: scheme.companyId, kind: scheme.kind }).from(scheme).where(eq(scheme.id, id));
   return r;
 }
-
-export async function alarmSchemeById(tx: Tx, id: number) {
-  const [r] = await tx
-    .select({ id: alarmSchemes.id, companyId: alarmSchemes.companyId, kind: alarmSchemes.kind })
-    .from(alarmSchemes)
-    .where(eq(alarmSchemes.id, id));
-  return r;
-}
+export const chargingSchemeById = (tx: Tx, id: number) => schemeById(tx, chargingSchemes, id);
+export const alarmSchemeById = (tx: Tx, id: number) => schemeById(tx, alarmSchemes, id);
 
 // ---- lookups ------------------------------------------------------------------------------------
 
@@ -156,17 +148,8 @@ function collectorWhere(f: CollectorFilter) {
 }
 
 export async function listCollectors(tx: Tx, f: CollectorFilter, limit: number, offset: number) {
-  const where = collectorWhere(f);
-  const rows = await tx
-    .select(collectorCols)
-    .from(collectors)
-    .leftJoin(areas, eq(areas.id, collectors.areaId))
-    .where(where)
-    .orderBy(desc(collectors.id))
-    .limit(limit)
-    .offset(offset);
-  const [c] = await tx.select({ n: count() }).from(collectors).where(where);
-  return { rows, count: c.n };
+  const select = tx.select(collectorCols).from(collectors).leftJoin(areas, eq(areas.id, collectors.areaId));
+  return newestPage(tx, select.$dynamic(), collectors, collectorWhere(f), limit, offset);
 }
 
 export async function getCollector(tx: Tx, id: number) {
@@ -330,10 +313,7 @@ function meterWhere(f: MeterFilter) {
 }
 
 export async function listMeters(tx: Tx, f: MeterFilter, limit: number, offset: number) {
-  const where = meterWhere(f);
-  const rows = await meterSelect(tx).where(where).orderBy(desc(meters.id)).limit(limit).offset(offset);
-  const [c] = await tx.select({ n: count() }).from(meters).where(where);
-  return { rows, count: c.n };
+  return newestPage(tx, meterSelect(tx).$dynamic(), meters, meterWhere(f), limit, offset);
 }
 
 export async function getMeter(tx: Tx, id: number) {

@@ -44,6 +44,9 @@ function meterSearch(w: SQL[], f: MeterSearch, ...also: SQL[]) {
 /** The meter's room and area (aliases r and a) for the lists that join `meters m`. */
 const meterPlace = sql`LEFT JOIN rooms r ON r.id = m.room_id
     LEFT JOIN areas a ON a.id = m.area_id`;
+/** the meter of a row selected with m.name AS meter_name, m.address, m.kind (and meterPlace's names) */
+const meterOf = (x: Record<string, unknown>) => ({ meterName: str(x.meter_name), address: str(x.address), kind: Number(x.kind) });
+const placeOf = (x: Record<string, unknown>) => ({ roomName: str(x.room_name), areaName: str(x.area_name) });
 
 /** A protection in force now (active, started, not past its end). */
 const inForce = (p: string) => sql.raw(`${p}.active AND ${p}.start_at <= now() AND (${p}.end_at IS NULL OR ${p}.end_at > now())`);
@@ -295,8 +298,7 @@ export async function listProtections(tx: Tx, f: ProtectionFilter, limit: number
       address: str(x.address),
       meterKind: Number(x.meter_kind),
       valveState: num(x.valve_state),
-      roomName: str(x.room_name),
-      areaName: str(x.area_name),
+      ...placeOf(x),
       reason: str(x.reason),
       startAt: dt(x.start_at),
       endAt: dtOrNull(x.end_at),
@@ -378,7 +380,7 @@ export async function timedByIds(tx: Tx, ids: number[]): Promise<(TimedRow & { m
   const r = await tx.execute(sql`
     SELECT t.*, m.name AS meter_name, m.address, m.kind FROM timed_controls t JOIN meters m ON m.id = t.meter_id
     WHERE t.id = ANY(${arr(ids)}::bigint[]) ORDER BY t.id`);
-  return r.rows.map((x) => ({ ...toTimed(x), meterName: str(x.meter_name), address: str(x.address), kind: Number(x.kind) }));
+  return r.rows.map((x) => ({ ...toTimed(x), ...meterOf(x) }));
 }
 
 /** Updates a timed control; `lastRunAt` sets the run mark (null: not run yet), undefined keeps it. */
@@ -436,14 +438,11 @@ export async function listTimed(tx: Tx, f: TimedFilter, limit: number, offset: n
     ORDER BY t.enabled DESC, t.id DESC LIMIT ${limit} OFFSET ${offset}`);
   return paged(r.rows, (x) => ({
     ...toTimed(x),
-    meterName: str(x.meter_name),
-    address: str(x.address),
-    kind: Number(x.kind),
+    ...meterOf(x),
     phaseId: num(x.phase_id),
     valveState: num(x.valve_state),
     meterStatus: Number(x.meter_status),
-    roomName: str(x.room_name),
-    areaName: str(x.area_name),
+    ...placeOf(x),
     createdByName: str(x.created_by_name) || str(x.created_by_username),
     lastCommand: x.cmd_id != null ? { id: Number(x.cmd_id), status: str(x.cmd_status), error: str(x.cmd_error), createdAt: dt(x.cmd_at) } : null,
   }));
@@ -506,11 +505,8 @@ export async function listConfigs(tx: Tx, f: ConfigFilter, limit: number, offset
   return paged(r.rows, (x) => ({
     id: Number(x.id),
     meterId: Number(x.meter_id),
-    meterName: str(x.meter_name),
-    address: str(x.address),
-    kind: Number(x.kind),
-    roomName: str(x.room_name),
-    areaName: str(x.area_name),
+    ...meterOf(x),
+    ...placeOf(x),
     op: str(x.op),
     opText: x.op === 'set' ? '参数设置' : '参数读取',
     params: (x.params ?? {}) as Record<string, unknown>,

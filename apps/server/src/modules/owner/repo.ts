@@ -3,7 +3,7 @@ import type { Tx } from '../../db/client.ts';
 import { areaAndBelow } from '../../db/crud-repo.ts';
 import { ownerRoomHistory, owners } from '../../db/schema/index.ts';
 import { areaPathOf, isoTime } from '../room/index.ts';
-import type { OwnerRow } from '@meter/contracts';
+import type { HistoryListInput, OwnerRow } from '@meter/contracts';
 export type { OwnerRow };
 
 // Owners (userinfo) and their move-in history: the only SQL of the owner module. Row-level
@@ -155,15 +155,9 @@ export async function insertHistory(tx: Tx, v: HistoryValues) {
   await tx.insert(ownerRoomHistory).values(v);
 }
 
-export interface HistoryFilter {
+/** the list's search fields as declared (packages/contracts), in the caller's company */
+export interface HistoryFilter extends Omit<HistoryListInput, 'index' | 'size' | 'startTime' | 'endTime'> {
   companyId: number | null;
-  searchArea?: number;
-  ownerName?: string;
-  ownerPhone?: string;
-  roomName?: string;
-  action?: number;
-  ownerId?: number;
-  roomId?: number;
   /** Asia/Shanghai wall-clock bounds: from (inclusive), until `at` plus `unit` (exclusive) */
   from?: string;
   until?: { at: string; unit: string };

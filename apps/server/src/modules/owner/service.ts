@@ -169,18 +169,8 @@ function until(endTime?: string) {
 }
 
 export async function listHistory(ctx: Ctx, q: HistoryListInput) {
-  const f: repo.HistoryFilter = {
-    companyId: ctx.scope.companyId,
-    searchArea: q.searchArea,
-    ownerName: q.ownerName,
-    ownerPhone: q.ownerPhone,
-    roomName: q.roomName,
-    action: q.action,
-    ownerId: q.ownerId,
-    roomId: q.roomId,
-    from: q.startTime,
-    until: until(q.endTime),
-  };
+  const { index: _index, size: _size, startTime, endTime, ...search } = q;
+  const f: repo.HistoryFilter = { ...search, companyId: ctx.scope.companyId, from: startTime, until: until(endTime) };
   const r = await ctx.tx((tx) => repo.listHistory(tx, f, q.size, offsetOf(q)));
   return new Page(r.rows, r.count);
 }
