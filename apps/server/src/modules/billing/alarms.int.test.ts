@@ -111,6 +111,43 @@ describe('balance alarms through settlement and the counter', () => {
     expect((await commands([m])).map((x) => [x.kind, x.origin])).toEqual([['close', 2]]);
   });
 
+  it('an automatic close the meter did not carry out is asked again once the meter is heard from, at most three failures a day; not after a person opened it', async () => {
+    const [room, owner] = [c.rooms[3], c.owners[3]];
+    const m = await makeMeter(t.owner, { companyId: c.companyId, roomId: room, schemeId: c.schemes.flat, alarmSchemeId: c.alarm });
+    await t.owner.query(`UPDATE meters SET valve_state = 1, online = false WHERE id = $1`, [m]);
+    await addReadings(t, c.companyId, m, [{ at: hoursAgo(5), total: '10' }]);
+    await settle([m]);
+    expect(await level(owner)).toBe(3);
+    expect((await commands([m])).map((x) => [x.kind, x.origin])).toEqual([['close', 2]]);
+    // the collector was offline: the close timed out (as the worker ends it)
+    const fail = () => t.owner.query(`UPDATE commands SET status = 'timed_out', finished_at = now() - interval '2 minutes' WHERE meter_id = $1 AND status IN ('queued', 'sent')`, [m]);
+    const heard = () => t.owner.query(`UPDATE meters SET online = true, last_seen_at = now() WHERE id = $1`, [m]);
+    await fail();
+    // not heard from since: nothing is sent to a meter that cannot answer
+    await retryCloses(t.db);
+    expect(await commands([m])).toHaveLength(1);
+    // the meter reports again: one close, and only one while it is on its way
+    await heard();
+    await retryCloses(t.db);
+    await retryCloses(t.db);
+    let cmds = await commands([m]);
+    expect(cmds.map((x) => [x.kind, x.origin, x.status])).toEqual([['close', 2, 'timed_out'], ['close', 2, 'queued']]);
+    expect(cmds[1].memo).toMatch(/此前拉闸未成功/);
+    // it fails again twice more (a relay that does not move): after the third failure of the day, no more
+    await fail(); await heard(); await retryCloses(t.db);
+    await fail(); await heard(); await retryCloses(t.db);
+    expect(await commands([m])).toHaveLength(3);
+    await fail(); await heard(); await retryCloses(t.db);
+    expect(await commands([m])).toHaveLength(3);
+    // a failure a day old no longer counts; but a person opened the meter since: that decision stands
+    await t.owner.query(`UPDATE commands SET created_at = created_at - interval '2 days', finished_at = finished_at - interval '2 days' WHERE meter_id = $1`, [m]);
+    await t.owner.query(`INSERT INTO commands (company_id, meter_id, kind, status, origin, expires_at, finished_at) VALUES ($1, $2, 'open', 'succeeded', 1, now(), now() - interval '1 minute')`, [c.companyId, m]);
+    await heard();
+    await retryCloses(t.db);
+    cmds = await commands([m]);
+    expect(cmds.map((x) => x.kind)).toEqual(['close', 'close', 'close', 'open']);
+  });
+
   it('inside the no-disconnect hours of the alarm scheme the close waits', async () => {
     const [room, owner] = [c.rooms[2], c.owners[2]];
     // a window covering the whole day (start = end)

@@ -144,12 +144,17 @@ export async function afterBalanceChange(tx: Tx, moves: AccountMove[], o: AlarmO
 }
 
 /**
- * Asks again for the automatic closes the control module could not take when the balance crossed
- * (a protected meter, no-disconnect hours): for each account still at the close level, every meter
- * still open with no close pending. An account is done once nothing was skipped.
+ * Asks again for the automatic closes that did not happen when the balance crossed: those the control
+ * module could not take (a protected meter, no-disconnect hours; done once nothing was skipped), and
+ * those the meter did not carry out (no answer, relay did not move) once it has been heard from again
+ * (see repo.failedCloses; one skipped now waits as a deferred close). Only meters still open with no
+ * close pending, of accounts still at the close level.
  */
 export async function retryDeferredCloses(tx: Tx, limit = 200) {
-  const owed = await repo.deferredCloses(tx, limit);
+  const owed = [
+    ...(await repo.deferredCloses(tx, limit)).map((a) => ({ ...a, why: 'deferred' as const })),
+    ...(await repo.failedCloses(tx, limit)).map((a) => ({ ...a, why: 'failed' as const })),
+  ];
   let closes = 0;
   for (const a of owed) {
     const w = KIND_WORDS[a.wallet as 'electric' | 'water'];
@@ -157,12 +162,13 @@ export async function retryDeferredCloses(tx: Tx, limit = 200) {
     for (const meterId of a.meterIds) {
       const r = await requestSystemCommand(tx, {
         meterId, kind: 'close', origin: ORIGIN.automatic,
-        memo: `余额不足自动${w.closeCmd}（余额 ¥${fenToYuan(a.balanceFen)}，此前${w.closeCmd}未能执行）`, requestedBy: null, requesterName: '系统',
+        memo: `余额不足自动${w.closeCmd}（余额 ¥${fenToYuan(a.balanceFen)}，此前${w.closeCmd}${a.why === 'deferred' ? '未能执行' : '未成功'}）`, requestedBy: null, requesterName: '系统',
       });
       if (r.skipped) skipped++;
       else closes++;
     }
-    if (!skipped) await repo.setCloseDeferred(tx, [{ accountId: a.accountId, deferred: false }]);
+    if (a.why === 'deferred' && !skipped) await repo.setCloseDeferred(tx, [{ accountId: a.accountId, deferred: false }]);
+    if (a.why === 'failed' && skipped) await repo.setCloseDeferred(tx, [{ accountId: a.accountId, deferred: true }]);
   }
   return closes;
 }

@@ -4,6 +4,7 @@ import type { Tx } from '../../../db/client.ts';
 import { localTime } from '../../../db/local-time.ts';
 import { accounts, companyChargeCodes, receipts } from '../../../db/schema/index.ts';
 import { areaAndBelow } from '../../../db/crud-repo.ts';
+import { ORIGIN } from '../../control/index.ts';
 import { areaPathOf } from '../../room/index.ts';
 import { toLocked } from './ledger.ts';
 import { arr, like } from './sql.ts';
@@ -91,6 +92,38 @@ export async function deferredCloses(tx: Tx, limit: number) {
       AND NOT EXISTS (SELECT 1 FROM shared_meters sm WHERE sm.meter_id = m.id)
       AND NOT EXISTS (SELECT 1 FROM commands c WHERE c.meter_id = m.id AND c.kind = 'close' AND c.status IN ('queued', 'sent'))
     WHERE a.close_deferred AND a.alarm_level = 3 AND a.status = 1
+    GROUP BY a.id ORDER BY a.id LIMIT ${limit}`);
+  return r.rows.map((x) => ({
+    accountId: Number(x.id),
+    companyId: Number(x.company_id),
+    wallet: String(x.wallet),
+    balanceFen: Number(x.balance_fen),
+    meterIds: (x.meter_ids as (string | number)[]).map(Number),
+  }));
+}
+
+/**
+ * Accounts at the close level whose automatic close did not take (the meter did not answer: the
+ * collector was offline, the relay did not move) and whose meter has been heard from since, so it can
+ * be asked again: the meter's latest valve command is that failed automatic close (a person who opened
+ * or closed it since decided, and is left alone), and fewer than three automatic closes failed on it
+ * in the last day (a stuck relay is not asked every minute).
+ */
+export async function failedCloses(tx: Tx, limit: number) {
+  const r = await tx.execute(sql`
+    SELECT a.id, a.company_id, a.wallet, a.balance_fen, array_agg(m.id ORDER BY m.id) AS meter_ids
+    FROM accounts a
+    JOIN owners o ON o.id = a.owner_id AND o.status = 1
+    JOIN meters m ON m.room_id = o.room_id AND m.kind = CASE a.wallet WHEN 'electric' THEN 1 ELSE 2 END AND m.status = 1
+      AND m.valve_state IS DISTINCT FROM 0 AND m.online
+      AND NOT EXISTS (SELECT 1 FROM shared_meters sm WHERE sm.meter_id = m.id)
+    JOIN LATERAL (
+      SELECT c.kind, c.origin, c.status, coalesce(c.finished_at, c.expires_at) AS ended FROM commands c
+      WHERE c.meter_id = m.id AND c.kind IN ('open', 'close') ORDER BY c.created_at DESC, c.id DESC LIMIT 1) lc
+      ON lc.kind = 'close' AND lc.origin = ${ORIGIN.automatic} AND lc.status IN ('failed', 'timed_out', 'expired') AND m.last_seen_at > lc.ended
+    WHERE a.alarm_level = 3 AND a.status = 1 AND NOT a.close_deferred
+      AND (SELECT count(*) FROM commands f WHERE f.meter_id = m.id AND f.kind = 'close' AND f.origin = ${ORIGIN.automatic}
+        AND f.status IN ('failed', 'timed_out', 'expired') AND f.created_at > now() - interval '1 day') < 3
     GROUP BY a.id ORDER BY a.id LIMIT ${limit}`);
   return r.rows.map((x) => ({
     accountId: Number(x.id),
