@@ -12,27 +12,38 @@ export async function loginThroughForm(page: Page, user = DEMO): Promise<void> {
   await expect(page.getByText('快捷入口')).toBeVisible();
 }
 
-/** Per worker: the sessionStorage a sign-in left, by user and password. */
-const signedIn = new Map<string, Record<string, string>>();
+/** What a sign-in left in the tab's storage (sessionStorage: the session; localStorage: e.g. the edition). */
+interface SignedIn {
+  session: Record<string, string>;
+  local: Record<string, string>;
+}
+/** Per worker: the storage a sign-in left, by user and password. */
+const signedIn = new Map<string, SignedIn>();
 
 /**
  * Be signed in as `user` on /home. The worker's first sign-in as that user goes through the login page;
- * later tests get the session it stored (sessionStorage, which Playwright's storageState does not keep) —
+ * later tests get the storage it left (the session is in sessionStorage, which Playwright's storageState does not keep) —
  * while the server still accepts its token (no test revoked it) — and open /home with it.
  */
 export async function login(page: Page, user = DEMO): Promise<void> {
   const key = `${user.username}\n${user.password}`;
   const saved = signedIn.get(key);
-  if (saved && (await tokenAccepted(page, saved['meter.token']))) {
+  if (saved && (await tokenAccepted(page, saved.session['meter.token']))) {
     await page.goto('/healthz');
-    await page.evaluate((s) => { for (const [k, v] of Object.entries(s)) sessionStorage.setItem(k, v); }, saved);
+    await page.evaluate((s) => {
+      for (const [k, v] of Object.entries(s.session)) sessionStorage.setItem(k, v);
+      for (const [k, v] of Object.entries(s.local)) localStorage.setItem(k, v);
+    }, saved);
     await page.goto('/home');
     await expect(page).toHaveURL(/\/home$/);
     await expect(page.getByText('快捷入口')).toBeVisible();
     return;
   }
   await loginThroughForm(page, user);
-  signedIn.set(key, await page.evaluate(() => Object.fromEntries(Object.entries(sessionStorage))));
+  signedIn.set(key, await page.evaluate(() => ({
+    session: Object.fromEntries(Object.entries(sessionStorage)),
+    local: Object.fromEntries(Object.entries(localStorage)),
+  })));
 }
 
 async function tokenAccepted(page: Page, token: string | undefined): Promise<boolean> {
