@@ -1,7 +1,17 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join, sep } from 'node:path';
 import { defineConfig } from 'vitest/config';
 
-// Three projects: `unit` (pure code, no services), `integration` (*.int.test.ts: real PostgreSQL,
-// MQTT, TCP), `web` (React components under happy-dom). `npm test` runs them all, then Playwright.
+// Four projects: `unit` (pure code, no services), `integration` (*.int.test.ts: real PostgreSQL,
+// MQTT, TCP), `web` and `web-mocks` (React components under happy-dom; `--project 'web*'` runs both).
+// `npm test` runs them all, then Playwright.
+
+/** The web test files that call vi.mock (relative to apps/web): they run isolated, in the `web-mocks` project. */
+const WEB_SRC = join(import.meta.dirname, 'apps/web/src');
+const WEB_MOCKING = readdirSync(WEB_SRC, { recursive: true, encoding: 'utf8' })
+  .filter((f) => /\.test\.tsx?$/.test(f) && /\bvi\.(mock|doMock)\(/.test(readFileSync(join(WEB_SRC, f), 'utf8')))
+  .map((f) => `src/${f.split(sep).join('/')}`);
+
 export default defineConfig({
   test: {
     projects: [
@@ -37,7 +47,26 @@ export default defineConfig({
           name: 'web',
           root: './apps/web',
           include: ['src/**/*.test.{ts,tsx}'],
+          exclude: [...WEB_MOCKING, '**/node_modules/**'],
           // happy-dom: the same tests as under jsdom at about a third of the CPU time (antd's renders)
+          environment: 'happy-dom',
+          setupFiles: ['./src/test/setup.ts'],
+          // the files of a worker share one module graph and one happy-dom window: antd, pro-components and
+          // the app are transformed and evaluated once per worker, not once per file (most of a file's time
+          // was spent there). Each test still starts clean: setup.ts unmounts, clears storage and restores
+          // mocks after every test; module state a page keeps (area selections, in-flight requests) is reset
+          // by the tests that use it.
+          isolate: false,
+        },
+      },
+      {
+        extends: './apps/web/vite.config.ts',
+        test: {
+          // the files that replace modules with vi.mock keep a module graph of their own (a shared graph
+          // would hand their stand-ins to the other files)
+          name: 'web-mocks',
+          root: './apps/web',
+          include: WEB_MOCKING,
           environment: 'happy-dom',
           setupFiles: ['./src/test/setup.ts'],
         },

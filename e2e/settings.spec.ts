@@ -2,7 +2,7 @@
 // password on /headUser (its login history shows the session in use; afterwards only the new password
 // logs in), and demo adds a 收费码 on /chargeCode through the declared form, then deletes it.
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO, login, toast } from './helpers.ts';
+import { DEMO, loginThroughForm as login, toast } from './helpers.ts';
 
 test.slow();
 

@@ -1,7 +1,7 @@
 // The shell's flows in a real browser against the real server: login, guards, lock screen, tabs,
 // session expiry, and duplicate-request refusal (SPEC §2, §4, §5, §8).
 import { expect, test } from '@playwright/test';
-import { DEMO, login, openFromMenu, storedToken, tabLabels, toast } from './helpers.ts';
+import { DEMO, loginThroughForm as login, openFromMenu, storedToken, tabLabels, toast } from './helpers.ts';
 
 test('logging in as demo lands on home with the company and the edition title', async ({ page }) => {
   await page.goto('/energy');

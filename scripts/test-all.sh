@@ -33,24 +33,24 @@ together() {
   return "$failed"
 }
 
-step "代码检查与类型检查 (lint: typescript-eslint + module boundaries; typecheck)"
+step "代码检查、类型检查与构建 (lint: typescript-eslint + module boundaries; typecheck; server, simulator and packages to JavaScript; web build)"
 together "npm run lint --silent" "npx tsc --noEmit -p tsconfig.json"
-together "npx tsc --noEmit -p apps/web/tsconfig.json" "npm run build -w @meter/server --silent"
-
-step "构建 (web build; server, simulator and packages to JavaScript above)"
-npm run build -w @meter/web --silent
+together "npx tsc --noEmit -p apps/web/tsconfig.json" "npm run build -w @meter/server --silent && npm run build -w @meter/web --silent"
 
 step "前端首屏体积 (first-load JS budget)"
 npx tsx bench/web-bundle.ts
 
-step "单元、组件与集成测试 (vitest: unit, web, integration on PostgreSQL + embedded)"
-# two runs side by side: unit and web keep a core busy while integration mostly waits on PostgreSQL,
-# MQTT and its own timers (2 files at once, each in its own database copy). TEST_SERIAL=1: one after the other.
+E2E="E2E_SERVER=compiled npx playwright test -c e2e/playwright.config.ts"
 if [ "${TEST_SERIAL:-0}" = 1 ]; then
+  step "单元、组件与集成测试 (vitest: unit, web, integration on PostgreSQL + embedded)"
   npx vitest run
+  step "端到端测试 (Playwright in Chromium, against the compiled server)"
+  bash -c "$E2E"
 else
-  together "npx vitest run --project unit --project web" "npx vitest run --project integration"
+  step "单元、组件、集成与端到端测试 (vitest: unit and web, then Playwright in Chromium against the compiled server; beside them vitest integration on PostgreSQL + embedded)"
+  # two lines side by side: unit and web, then end-to-end, keep a core busy while integration mostly waits on
+  # PostgreSQL, MQTT and its own timers (2 files at once, each in its own database copy). End-to-end runs its
+  # own server, embedded PostgreSQL and MQTT broker on E2E_PORT.. (playwright.config.ts): it shares nothing
+  # with integration. TEST_SERIAL=1: one after the other.
+  together "npx vitest run --project unit --project 'web*' && $E2E" "npx vitest run --project integration"
 fi
-
-step "端到端测试 (Playwright in Chromium, against the compiled server)"
-E2E_SERVER=compiled npx playwright test -c e2e/playwright.config.ts
