@@ -1,22 +1,14 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { localTime } from '../../db/local-time.ts';
+import { rowMapper } from '../../db/row-map.ts';
 
 // The only SQL of reconciliation: our online orders (payments) as the statement needs them, the
 // statement rows of a day (reconcile_rows) and its last run (reconcile_runs).
 
-export interface OrderHere {
-  id: number;
-  companyId: number;
-  outTradeNo: string;
-  amountFen: number;
-  /** paid | created | closed (an unpaid order past its expiry counts as closed) */
-  status: string;
-}
-
-const orderOf = (x: Record<string, unknown>): OrderHere => ({
-  id: Number(x.id), companyId: Number(x.company_id), outTradeNo: String(x.out_trade_no), amountFen: Number(x.amount_fen), status: String(x.status),
-});
+/** status: paid | created | closed (an unpaid order past its expiry counts as closed) */
+const orderOf = rowMapper({ id: 'number', companyId: 'number', outTradeNo: 'string', amountFen: 'number', status: 'string' });
+export type OrderHere = ReturnType<typeof orderOf>;
 const orderCols = sql`id, company_id, out_trade_no, amount_fen, CASE WHEN status = 'created' AND expires_at < now() THEN 'closed' ELSE status END AS status`;
 
 /** Our orders of this channel with these out_trade_no. */
@@ -46,20 +38,11 @@ export async function paidInOtherStatements(tx: Tx, channel: string, day: string
   return new Set(r.rows.map((x) => String(x.out_trade_no)));
 }
 
-export interface RefundHere {
-  id: number;
-  companyId: number;
-  paymentId: number;
-  outTradeNo: string;
-  outRefundNo: string;
-  amountFen: number;
-  /** processing | success | failed */
-  status: string;
-}
-const refundOf = (x: Record<string, unknown>): RefundHere => ({
-  id: Number(x.id), companyId: Number(x.company_id), paymentId: Number(x.payment_id), outTradeNo: String(x.out_trade_no), outRefundNo: String(x.out_refund_no),
-  amountFen: Number(x.amount_fen), status: String(x.status),
+/** status: processing | success | failed */
+const refundOf = rowMapper({
+  id: 'number', companyId: 'number', paymentId: 'number', outTradeNo: 'string', outRefundNo: 'string', amountFen: 'number', status: 'string',
 });
+export type RefundHere = ReturnType<typeof refundOf>;
 
 /** Our refunds of this channel with these out_refund_no. */
 export async function refundsByNo(tx: Tx, channel: string, nos: string[]): Promise<RefundHere[]> {
