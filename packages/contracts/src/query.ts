@@ -84,3 +84,13 @@ export function coded<K extends string, C extends z.ZodType>(key: K, code: C): C
  * call); declared on the endpoints that take nothing else in the query so the web may send it.
  */
 export const CompanyQuery = z.object({ searchCompanyID: num(z.number().int().positive()).optional() });
+
+/** How a withdrawal (a bank sub-merchant's or a payment application's) ended, and who asked for it. */
+export const withdrawalEnd = {
+  /** why a failed withdrawal failed */
+  reason: z.string(),
+  memo: z.string(),
+  operatorName: z.string(),
+  createdAt: z.string(),
+  finishedAt: z.string().nullable(),
+};

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { crudEndpoints } from '../crud.ts';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { CompanyQuery, PageQuery, optText, optionalRef, ref, coded } from '../query.ts';
+import { CompanyQuery, PageQuery, optText, optionalRef, ref, coded, withdrawalEnd } from '../query.ts';
 import { listQuerySchema } from '../resource.ts';
 import { bankResource, propertyInfoResource } from '../resources/bank.ts';
 import { Money } from './billing-input.ts';
@@ -108,11 +108,7 @@ export const BankWithdrawRow = z.object({
   bankName: z.string(),
   accountName: z.string(),
   accountNo: z.string(),
-  reason: z.string(),
-  memo: z.string(),
-  operatorName: z.string(),
-  createdAt: z.string(),
-  finishedAt: z.string().nullable(),
+  ...withdrawalEnd,
 });
 export const BankWithdrawResult = BankWithdrawRow.extend({ duplicate: z.boolean() });
 

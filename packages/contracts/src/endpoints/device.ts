@@ -1,5 +1,5 @@
-import { z } from 'zod';
-import { endpoint } from '../endpoint.ts';
+import { z, type ZodType } from 'zod';
+import { endpoint, type EndpointPerm } from '../endpoint.ts';
 import { num } from '../input.ts';
 import { CompanyQuery, IdQuery, PageQuery, wireTime, optionalRef } from '../query.ts';
 import { formSchema, listQuerySchema, typed } from '../resource.ts';
@@ -253,23 +253,54 @@ const lookupPage = (kind: LookupKind) =>
     response: LookupInfoRow, paged: true, tags: dictTags,
   });
 
+/**
+ * One device kind's list (paged), detail, create, update and delete under `${V1}/${seg}`: the id as
+ * ?id=, the company as ?companyId= on writes. Summaries are `${name}列表` … `删除${name}` unless given.
+ */
+function deviceCrud<LQ extends ZodType, LR extends ZodType, DR extends ZodType, CB extends ZodType, UB extends ZodType>(d: {
+  seg: string; name: string; tags: string[]; read: EndpointPerm; writes: [add: EndpointPerm, edit: EndpointPerm, remove: EndpointPerm];
+  listQuery: LQ; row: LR; detailRow: DR; body: CB; updateBody: UB; createSummary?: string; removeSummary?: string;
+}) {
+  const path = `${V1}/${d.seg}`;
+  const [add, edit, remove] = d.writes;
+  return {
+    list: endpoint({ method: 'GET', path: `${path}/list`, summary: `${d.name}列表`, perm: d.read, query: d.listQuery, response: d.row, paged: true, tags: d.tags }),
+    detail: endpoint({ method: 'GET', path, summary: `${d.name}详情`, perm: d.read, query: DeviceIdQuery, response: d.detailRow, tags: d.tags }),
+    create: endpoint({
+      method: 'POST', path, summary: d.createSummary ?? `新增${d.name}`, perm: add, query: CompanyQuery, body: d.body, response: created, tags: d.tags,
+    }),
+    update: endpoint({
+      method: 'PUT', path, summary: `编辑${d.name}`, perm: edit, query: CompanyQuery, body: d.updateBody, response: z.null(), tags: d.tags,
+    }),
+    remove: endpoint({
+      method: 'DELETE', path, summary: d.removeSummary ?? `删除${d.name}`, perm: remove, query: DeviceIdQuery, response: z.null(), tags: d.tags,
+    }),
+  };
+}
+
+const gather = deviceCrud({
+  seg: 'gather', name: '采集器', tags: gatherTags, read: collectorRead,
+  writes: [collectorOp('device.collectorAdd'), collectorOp('device.collectorEdit'), collectorOp('device.collectorDelete')],
+  listQuery: CollectorListQuery, row: CollectorInfoRow, detailRow: CollectorInfoRow, body: CollectorBody, updateBody: CollectorUpdateBody,
+});
+const meter = deviceCrud({
+  seg: 'device', name: '表具', tags: meterTags, read: meterRead,
+  writes: [meterOp('device.add'), meterOp('device.edit'), meterOp('device.delete')],
+  listQuery: MeterListQuery, row: MeterInfoRow, detailRow: MeterInfoRow, body: MeterBody, updateBody: MeterUpdateBody,
+});
+// anyone who may read meters keeps their own focus list
+const focus = deviceCrud({
+  seg: 'focus', name: '关注设备', tags: focusTags, read: meterRead, writes: [meterRead, meterRead, meterRead],
+  listQuery: FocusListQuery, row: FocusInfoRow, detailRow: FocusDetailRow, body: FocusBody, updateBody: FocusUpdateBody,
+  createSummary: '关注表具', removeSummary: '取消关注',
+});
+
 export const deviceEndpoints = {
   // ---- 采集器 (gather) ----
-  collectors: endpoint({
-    method: 'GET', path: `${V1}/gather/list`, summary: '采集器列表', perm: collectorRead, query: CollectorListQuery,
-    response: CollectorInfoRow, paged: true, tags: gatherTags,
-  }),
-  collector: endpoint({
-    method: 'GET', path: `${V1}/gather`, summary: '采集器详情', perm: collectorRead, query: DeviceIdQuery, response: CollectorInfoRow, tags: gatherTags,
-  }),
-  createCollector: endpoint({
-    method: 'POST', path: `${V1}/gather`, summary: '新增采集器', perm: collectorOp('device.collectorAdd'), query: CompanyQuery, body: CollectorBody,
-    response: created, tags: gatherTags,
-  }),
-  updateCollector: endpoint({
-    method: 'PUT', path: `${V1}/gather`, summary: '编辑采集器', perm: collectorOp('device.collectorEdit'), query: CompanyQuery,
-    body: CollectorUpdateBody, response: z.null(), tags: gatherTags,
-  }),
+  collectors: gather.list,
+  collector: gather.detail,
+  createCollector: gather.create,
+  updateCollector: gather.update,
   collectorSecret: endpoint({
     method: 'GET', path: `${V1}/gather/secret`, summary: '采集器注册密钥', perm: collectorOp('device.collectorEdit'), query: DeviceIdQuery,
     response: CollectorSecretRow, tags: gatherTags,
@@ -278,33 +309,18 @@ export const deviceEndpoints = {
     method: 'POST', path: `${V1}/gather/secret/reset`, summary: '重置采集器注册密钥', perm: collectorOp('device.collectorEdit'), query: DeviceIdQuery,
     response: CollectorSecretRow, tags: gatherTags,
   }),
-  deleteCollector: endpoint({
-    method: 'DELETE', path: `${V1}/gather`, summary: '删除采集器', perm: collectorOp('device.collectorDelete'), query: DeviceIdQuery,
-    response: z.null(), tags: gatherTags,
-  }),
+  deleteCollector: gather.remove,
 
   // ---- 表具 (device) ----
-  meters: endpoint({
-    method: 'GET', path: `${V1}/device/list`, summary: '表具列表', perm: meterRead, query: MeterListQuery, response: MeterInfoRow, paged: true, tags: meterTags,
-  }),
+  meters: meter.list,
   plans: endpoint({
     method: 'GET', path: `${V1}/device/plans`, summary: '本单位可用的设备方案', perm: { routes: ['recordsTable', 'recordsCollect'] }, query: CompanyQuery,
     response: AllowedPlansRow, tags: meterTags,
   }),
-  meter: endpoint({
-    method: 'GET', path: `${V1}/device`, summary: '表具详情', perm: meterRead, query: DeviceIdQuery, response: MeterInfoRow, tags: meterTags,
-  }),
-  createMeter: endpoint({
-    method: 'POST', path: `${V1}/device`, summary: '新增表具', perm: meterOp('device.add'), query: CompanyQuery, body: MeterBody,
-    response: created, tags: meterTags,
-  }),
-  updateMeter: endpoint({
-    method: 'PUT', path: `${V1}/device`, summary: '编辑表具', perm: meterOp('device.edit'), query: CompanyQuery, body: MeterUpdateBody,
-    response: z.null(), tags: meterTags,
-  }),
-  deleteMeter: endpoint({
-    method: 'DELETE', path: `${V1}/device`, summary: '删除表具', perm: meterOp('device.delete'), query: DeviceIdQuery, response: z.null(), tags: meterTags,
-  }),
+  meter: meter.detail,
+  createMeter: meter.create,
+  updateMeter: meter.update,
+  deleteMeter: meter.remove,
   /** withdrawn (SPEC §8): always refused with FEATURE_SUSPENDED */
   group: endpoint({
     method: 'POST', path: `${V1}/device/list/group`, summary: '表具分组（已停用）', perm: meterRead, body: AnyBody, response: z.null(), tags: meterTags,
@@ -314,21 +330,11 @@ export const deviceEndpoints = {
   }),
 
   // ---- 关注设备 (focus) ----
-  focusList: endpoint({
-    method: 'GET', path: `${V1}/focus/list`, summary: '关注设备列表', perm: meterRead, query: FocusListQuery, response: FocusInfoRow, paged: true, tags: focusTags,
-  }),
-  focus: endpoint({
-    method: 'GET', path: `${V1}/focus`, summary: '关注设备详情', perm: meterRead, query: DeviceIdQuery, response: FocusDetailRow, tags: focusTags,
-  }),
-  createFocus: endpoint({
-    method: 'POST', path: `${V1}/focus`, summary: '关注表具', perm: meterRead, query: CompanyQuery, body: FocusBody, response: created, tags: focusTags,
-  }),
-  updateFocus: endpoint({
-    method: 'PUT', path: `${V1}/focus`, summary: '编辑关注设备', perm: meterRead, query: CompanyQuery, body: FocusUpdateBody, response: z.null(), tags: focusTags,
-  }),
-  deleteFocus: endpoint({
-    method: 'DELETE', path: `${V1}/focus`, summary: '取消关注', perm: meterRead, query: DeviceIdQuery, response: z.null(), tags: focusTags,
-  }),
+  focusList: focus.list,
+  focus: focus.detail,
+  createFocus: focus.create,
+  updateFocus: focus.update,
+  deleteFocus: focus.remove,
 
   // ---- 设备字典: option lists (phase and brand paged) ----
   protocolList: lookupList('protocol'),

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { CompanyQuery, PageQuery, TimeTextRange, optText, ref, coded } from '../query.ts';
+import { CompanyQuery, PageQuery, TimeTextRange, optText, ref, coded, withdrawalEnd } from '../query.ts';
 import { formSchema, typed } from '../resource.ts';
 import { idNoError, payAppResource } from '../resources/payapp.ts';
 import { Money } from './billing-input.ts';
@@ -140,12 +140,7 @@ export const WithdrawalRow = z.object({
   bankAccount: z.string(),
   ...coded('status', z.number()),
   providerNo: z.string(),
-  /** why a failed withdrawal failed */
-  reason: z.string(),
-  memo: z.string(),
-  operatorName: z.string(),
-  createdAt: z.string(),
-  finishedAt: z.string().nullable(),
+  ...withdrawalEnd,
 });
 
 export const WithdrawResultRow = z.object({

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { localTime } from '../../db/local-time.ts';
+import { rowMapper } from '../../db/row-map.ts';
 import type { RegSubMerRequest } from './protocol.ts';
 
 // The only SQL of the bank sub-merchants.
@@ -111,20 +112,10 @@ export async function listLogs(tx: Tx, f: { companyId: number | null; subMerId?:
 
 // ---- withdrawals --------------------------------------------------------------------------------------
 
-export interface WithdrawalRow {
-  id: number;
-  companyId: number;
-  propertyId: number;
-  requestId: string;
-  amountFen: number;
-  status: number;
-  bankSerial: string;
-}
-
-const wdRow = (x: Record<string, unknown>): WithdrawalRow => ({
-  id: num(x.id), companyId: num(x.company_id), propertyId: num(x.property_id), requestId: String(x.request_id), amountFen: num(x.amount_fen),
-  status: num(x.status), bankSerial: String(x.bank_serial),
+const wdRow = rowMapper({
+  id: 'number', companyId: 'number', propertyId: 'number', requestId: 'string', amountFen: 'number', status: 'number', bankSerial: 'string',
 });
+export type WithdrawalRow = ReturnType<typeof wdRow>;
 
 export async function withdrawalByRequest(tx: Tx, companyId: number, requestId: string) {
   const r = await tx.execute(sql`SELECT * FROM bank_withdrawals WHERE company_id = ${companyId} AND request_id = ${requestId} FOR UPDATE`);

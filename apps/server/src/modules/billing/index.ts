@@ -2,7 +2,7 @@
 export { default as billingRoutes } from './routes.ts';
 export { rangeOf, dayKey, localToInstant, monthKey, monthRange } from './period.ts';
 export { EnergyWallet, Money, TimeRange, id } from './schema.ts';
-export { lockAccounts } from './repo/ledger.ts';
+export { lockAccounts, type JournalEntry } from './repo/ledger.ts';
 export { WALLET_LABELS, moveOf, post, type Posting, type Wallet } from './ledger.ts';
 export { afterBalanceChange } from './alarms.ts';
 export { occupiedRoom, receiptOf } from './counter.ts';

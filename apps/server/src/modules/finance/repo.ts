@@ -1,6 +1,7 @@
 import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { localTime } from '../../db/local-time.ts';
+import type { JournalEntry } from '../billing/index.ts';
 import type { DayTotals } from './figures.ts';
 
 // The only SQL of the finance day: closings (日结/交班), the journal figures of a business day, and
@@ -111,20 +112,12 @@ export async function companyName(tx: Tx, companyId: number): Promise<string> {
 
 // ---- receipt voids -----------------------------------------------------------------------------------
 
-export interface VoidTarget {
+/** A receipt and the journal row it records. */
+export interface VoidTarget extends JournalEntry {
   receiptId: number;
   no: string;
   receiptKind: string;
-  companyId: number;
   journalId: number;
-  accountId: number;
-  ownerId: number;
-  roomId: number | null;
-  wallet: string;
-  kind: string;
-  amountFen: number;
-  payMethod: string;
-  refType: string;
   operatorId: number | null;
   businessDay: string;
   voided: boolean;

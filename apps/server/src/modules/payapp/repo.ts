@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { localTime } from '../../db/local-time.ts';
+import { rowMapper } from '../../db/row-map.ts';
 
 // The only SQL of the pay-application accounts.
 
@@ -96,24 +97,11 @@ export async function insertJournal(tx: Tx, e: JournalEntry): Promise<number | n
   return r.rows[0] ? num(r.rows[0].id) : null;
 }
 
-export interface WithdrawalRow {
-  id: number;
-  companyId: number;
-  appId: number;
-  requestId: string;
-  amountFen: number;
-  feeFen: number;
-  status: number;
-  bankAccountNo: string;
-  providerNo: string;
-  createdAt: Date;
-}
-
-const wdRow = (x: Record<string, unknown>): WithdrawalRow => ({
-  id: num(x.id), companyId: num(x.company_id), appId: num(x.app_id), requestId: String(x.request_id), amountFen: num(x.amount_fen),
-  feeFen: num(x.fee_fen), status: num(x.status), bankAccountNo: String(x.bank_account_no), providerNo: String(x.provider_no),
-  createdAt: new Date(x.created_at as string),
+const wdRow = rowMapper({
+  id: 'number', companyId: 'number', appId: 'number', requestId: 'string', amountFen: 'number', feeFen: 'number', status: 'number',
+  bankAccountNo: 'string', providerNo: 'string', createdAt: 'date',
 });
+export type WithdrawalRow = ReturnType<typeof wdRow>;
 
 export async function withdrawalByRequest(tx: Tx, companyId: number, requestId: string) {
   const r = await tx.execute(sql`SELECT * FROM pay_app_withdrawals WHERE company_id = ${companyId} AND request_id = ${requestId}`);

@@ -1,23 +1,19 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { localTime } from '../../db/local-time.ts';
+import { rowMapper } from '../../db/row-map.ts';
 
 // The only SQL of reconciliation: our online orders (payments) as the statement needs them, the
 // statement rows of a day (reconcile_rows) and its last run (reconcile_runs).
 
-export interface OrderHere {
-  id: number;
-  companyId: number;
-  outTradeNo: string;
-  amountFen: number;
-  /** paid | created | closed (an unpaid order past its expiry counts as closed) */
-  status: string;
-}
-
-const orderOf = (x: Record<string, unknown>): OrderHere => ({
-  id: Number(x.id), companyId: Number(x.company_id), outTradeNo: String(x.out_trade_no), amountFen: Number(x.amount_fen), status: String(x.status),
-});
+/** status: paid | created | closed (an unpaid order past its expiry counts as closed) */
+const orderOf = rowMapper({ id: 'number', companyId: 'number', outTradeNo: 'string', amountFen: 'number', status: 'string' });
+export type OrderHere = ReturnType<typeof orderOf>;
 const orderCols = sql`id, company_id, out_trade_no, amount_fen, CASE WHEN status = 'created' AND expires_at < now() THEN 'closed' ELSE status END AS status`;
+
+/** The column's time falls on this Beijing day. */
+const onBeijingDay = (column: SQL, day: string) =>
+  sql`${column} >= (${day}::date)::timestamp AT TIME ZONE 'Asia/Shanghai' AND ${column} < (${day}::date + 1)::timestamp AT TIME ZONE 'Asia/Shanghai'`;
 
 /** Our orders of this channel with these out_trade_no. */
 export async function ordersByNo(tx: Tx, channel: string, nos: string[]): Promise<OrderHere[]> {
@@ -34,32 +30,28 @@ export async function ordersPaidOn(tx: Tx, channel: string, day: string, merchan
   const r = await tx.execute(sql`
     SELECT ${orderCols} FROM payments
     WHERE channel = ${channel} AND status = 'paid' AND coalesce(merchant_company_id, 0) = ${merchant}
-      AND paid_at >= (${day}::date)::timestamp AT TIME ZONE 'Asia/Shanghai' AND paid_at < (${day}::date + 1)::timestamp AT TIME ZONE 'Asia/Shanghai'`);
+      AND ${onBeijingDay(sql.raw('paid_at'), day)}`);
   return r.rows.map(orderOf);
 }
 
-/** Which of these out_trade_no another day's statement of the channel holds as paid. */
-export async function paidInOtherStatements(tx: Tx, channel: string, day: string, nos: string[]): Promise<Set<string>> {
+/** Which of these numbers (out_trade_no of payments, out_refund_no of refunds) another day's statement of the channel holds. */
+async function inOtherStatements(tx: Tx, kind: 'payment' | 'refund', channel: string, day: string, nos: string[]): Promise<Set<string>> {
   if (!nos.length) return new Set();
+  const no = sql.raw(kind === 'payment' ? 'out_trade_no' : 'out_refund_no');
   const r = await tx.execute(sql`
-    SELECT DISTINCT out_trade_no FROM reconcile_rows WHERE channel = ${channel} AND day <> ${day} AND kind = 'payment' AND trade_no <> '' AND out_trade_no IN ${nos}`);
-  return new Set(r.rows.map((x) => String(x.out_trade_no)));
+    SELECT DISTINCT ${no} AS no FROM reconcile_rows
+    WHERE channel = ${channel} AND day <> ${day} AND kind = ${sql.raw(`'${kind}'`)} AND trade_no <> '' AND ${no} IN ${nos}`);
+  return new Set(r.rows.map((x) => String(x.no)));
 }
 
-export interface RefundHere {
-  id: number;
-  companyId: number;
-  paymentId: number;
-  outTradeNo: string;
-  outRefundNo: string;
-  amountFen: number;
-  /** processing | success | failed */
-  status: string;
-}
-const refundOf = (x: Record<string, unknown>): RefundHere => ({
-  id: Number(x.id), companyId: Number(x.company_id), paymentId: Number(x.payment_id), outTradeNo: String(x.out_trade_no), outRefundNo: String(x.out_refund_no),
-  amountFen: Number(x.amount_fen), status: String(x.status),
+/** Which of these out_trade_no another day's statement of the channel holds as paid. */
+export const paidInOtherStatements = (tx: Tx, channel: string, day: string, nos: string[]) => inOtherStatements(tx, 'payment', channel, day, nos);
+
+/** status: processing | success | failed */
+const refundOf = rowMapper({
+  id: 'number', companyId: 'number', paymentId: 'number', outTradeNo: 'string', outRefundNo: 'string', amountFen: 'number', status: 'string',
 });
+export type RefundHere = ReturnType<typeof refundOf>;
 
 /** Our refunds of this channel with these out_refund_no. */
 export async function refundsByNo(tx: Tx, channel: string, nos: string[]): Promise<RefundHere[]> {
@@ -73,17 +65,12 @@ export async function refundsDoneOn(tx: Tx, channel: string, day: string, mercha
   const r = await tx.execute(sql`
     SELECT f.* FROM payment_refunds f JOIN payments p ON p.id = f.payment_id
     WHERE f.channel = ${channel} AND f.status = 'success' AND coalesce(p.merchant_company_id, 0) = ${merchant}
-      AND f.finished_at >= (${day}::date)::timestamp AT TIME ZONE 'Asia/Shanghai' AND f.finished_at < (${day}::date + 1)::timestamp AT TIME ZONE 'Asia/Shanghai'`);
+      AND ${onBeijingDay(sql.raw('f.finished_at'), day)}`);
   return r.rows.map(refundOf);
 }
 
 /** Which of these out_refund_no another day's statement of the channel holds. */
-export async function refundedInOtherStatements(tx: Tx, channel: string, day: string, nos: string[]): Promise<Set<string>> {
-  if (!nos.length) return new Set();
-  const r = await tx.execute(sql`
-    SELECT DISTINCT out_refund_no FROM reconcile_rows WHERE channel = ${channel} AND day <> ${day} AND kind = 'refund' AND trade_no <> '' AND out_refund_no IN ${nos}`);
-  return new Set(r.rows.map((x) => String(x.out_refund_no)));
-}
+export const refundedInOtherStatements = (tx: Tx, channel: string, day: string, nos: string[]) => inOtherStatements(tx, 'refund', channel, day, nos);
 
 export interface RowIn {
   companyId: number | null;

@@ -4,6 +4,19 @@ import type { Tx } from '../../../db/client.ts';
 import { accounts, journal } from '../../../db/schema/index.ts';
 import { arr } from './sql.ts';
 
+/** A journal row as stored: whose account and wallet, what kind, how much (signed 分), how paid, what for. */
+export interface JournalEntry {
+  companyId: number;
+  accountId: number;
+  ownerId: number;
+  roomId: number | null;
+  wallet: string;
+  kind: string;
+  amountFen: number;
+  payMethod: string;
+  refType: string;
+}
+
 /** The account row, locked for the rest of the transaction; created (balance 0) if missing. */
 export async function lockAccount(tx: Tx, a: { companyId: number; ownerId: number; roomId: number | null; wallet: string }) {
   await tx

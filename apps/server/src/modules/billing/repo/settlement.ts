@@ -2,7 +2,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { executePrepared, type Tx } from '../../../db/client.ts';
 import { intArr, textArr } from '../../../db/array-literal.ts';
-import type { LockedAccount } from './ledger.ts';
+import type { JournalEntry, LockedAccount } from './ledger.ts';
 import { arr, isoOf, orNull } from './sql.ts';
 
 // ---- settlement ------------------------------------------------------------------------------------
@@ -277,20 +277,11 @@ export async function metersWithoutCursor(tx: Tx, meterIds: number[]): Promise<n
 }
 
 /** A journal row of a settlement batch: its settlement (ref_id) is named by index. */
-export interface BatchJournalRow {
+export interface BatchJournalRow extends JournalEntry {
   /** index of the settlement row this posting charges (its id becomes ref_id) */
   settlementIndex: number;
-  companyId: number;
-  accountId: number;
-  ownerId: number;
-  roomId: number | null;
-  wallet: string;
-  kind: string;
-  amountFen: number;
   balanceAfterFen: number;
   idempotencyKey: string;
-  payMethod: string;
-  refType: string;
   memo: string;
 }
 

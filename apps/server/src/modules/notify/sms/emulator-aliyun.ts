@@ -85,6 +85,15 @@ async function checkSignature(req: FastifyRequest, raw: Buffer, keys: AliyunEmul
   return null;
 }
 
+/** A query parameter's JSON (an absent one is {}), or undefined when it is not JSON. */
+function jsonParam(q: URLSearchParams, key: string): Record<string, unknown> | undefined {
+  try {
+    return JSON.parse(q.get(key) || '{}') as Record<string, unknown>;
+  } catch {
+    return undefined;
+  }
+}
+
 export async function startAliyunEmulator(o: AliyunEmulatorOptions): Promise<AliyunEmulator> {
   const app = rawBodyServer();
   const state = new EmulatorState<AliyunMessage>(o.undeliverable ?? new Set<string>(), 'isp.SYSTEM_ERROR');
@@ -114,12 +123,8 @@ export async function startAliyunEmulator(o: AliyunEmulatorOptions): Promise<Ali
       if (!/^1\d{10}$/.test(phone)) return answer(reply, 200, { Code: 'isv.MOBILE_NUMBER_ILLEGAL', Message: '非法手机号' });
       if (!signName) return answer(reply, 200, { Code: 'isv.SMS_SIGNATURE_ILLEGAL', Message: '该账号下找不到对应签名' });
       if (!/^SMS_\d+$/.test(templateCode)) return answer(reply, 200, { Code: 'isv.SMS_TEMPLATE_ILLEGAL', Message: '该账号下找不到对应模板' });
-      let params: Record<string, unknown>;
-      try {
-        params = JSON.parse(q.get('TemplateParam') || '{}') as Record<string, unknown>;
-      } catch {
-        return answer(reply, 200, { Code: 'isv.INVALID_JSON_PARAM', Message: 'JSON参数不合法，只接受字符串值' });
-      }
+      const params = jsonParam(q, 'TemplateParam');
+      if (params === undefined) return answer(reply, 200, { Code: 'isv.INVALID_JSON_PARAM', Message: 'JSON参数不合法，只接受字符串值' });
       const seen = outId ? byOutId.get(outId) : undefined;
       if (seen) return answer(reply, 200, { Code: 'OK', Message: 'OK', BizId: seen.bizId });
       const now = new Date();
@@ -139,12 +144,8 @@ export async function startAliyunEmulator(o: AliyunEmulatorOptions): Promise<Ali
       if (!/^1\d{10}$/.test(phone)) return answer(reply, 200, { Code: 'isv.MOBILE_NUMBER_ILLEGAL', Message: '被叫号码格式不正确' });
       if (!/^\d{5,20}$/.test(show)) return answer(reply, 200, { Code: 'isv.DISPLAY_NUMBER_ILLEGAL', Message: '主叫显号不存在或未审核' });
       if (!/^TTS_\d+$/.test(ttsCode)) return answer(reply, 200, { Code: 'isv.TTS_TEMPLATE_ILLEGAL', Message: '语音模板不存在或未审核' });
-      let params: Record<string, unknown>;
-      try {
-        params = JSON.parse(q.get('TtsParam') || '{}') as Record<string, unknown>;
-      } catch {
-        return answer(reply, 200, { Code: 'isv.INVALID_JSON_PARAM', Message: 'TtsParam 不是合法的 JSON' });
-      }
+      const params = jsonParam(q, 'TtsParam');
+      if (params === undefined) return answer(reply, 200, { Code: 'isv.INVALID_JSON_PARAM', Message: 'TtsParam 不是合法的 JSON' });
       const seen = outId ? byVoiceOutId.get(outId) : undefined;
       if (seen) return answer(reply, 200, { Code: 'OK', Message: 'OK', CallId: seen.callId });
       const call: AliyunVoiceCall = {
