@@ -80,6 +80,15 @@ export async function setCloseDeferred(tx: Tx, rows: { accountId: number; deferr
     WHERE a.id = v.id AND a.close_deferred IS DISTINCT FROM v.d`);
 }
 
+/** An account owed an automatic close, with the meters to ask it of. */
+const owedClose = (x: Record<string, unknown>) => ({
+  accountId: Number(x.id),
+  companyId: Number(x.company_id),
+  wallet: String(x.wallet),
+  balanceFen: Number(x.balance_fen),
+  meterIds: (x.meter_ids as (string | number)[]).map(Number),
+});
+
 /** Accounts owed an automatic close: still at the close level; their meters still open, none closing. */
 export async function deferredCloses(tx: Tx, limit: number) {
   const r = await tx.execute(sql`
@@ -93,13 +102,7 @@ export async function deferredCloses(tx: Tx, limit: number) {
       AND NOT EXISTS (SELECT 1 FROM commands c WHERE c.meter_id = m.id AND c.kind = 'close' AND c.status IN ('queued', 'sent'))
     WHERE a.close_deferred AND a.alarm_level = 3 AND a.status = 1
     GROUP BY a.id ORDER BY a.id LIMIT ${limit}`);
-  return r.rows.map((x) => ({
-    accountId: Number(x.id),
-    companyId: Number(x.company_id),
-    wallet: String(x.wallet),
-    balanceFen: Number(x.balance_fen),
-    meterIds: (x.meter_ids as (string | number)[]).map(Number),
-  }));
+  return r.rows.map(owedClose);
 }
 
 /**
@@ -125,13 +128,7 @@ export async function failedCloses(tx: Tx, limit: number) {
       AND (SELECT count(*) FROM commands f WHERE f.meter_id = m.id AND f.kind = 'close' AND f.origin = ${ORIGIN.automatic}
         AND f.status IN ('failed', 'timed_out', 'expired') AND f.created_at > now() - interval '1 day') < 3
     GROUP BY a.id ORDER BY a.id LIMIT ${limit}`);
-  return r.rows.map((x) => ({
-    accountId: Number(x.id),
-    companyId: Number(x.company_id),
-    wallet: String(x.wallet),
-    balanceFen: Number(x.balance_fen),
-    meterIds: (x.meter_ids as (string | number)[]).map(Number),
-  }));
+  return r.rows.map(owedClose);
 }
 
 // ---- closing and reopening accounts ------------------------------------------------------------------
