@@ -12,12 +12,21 @@ const BATCH = 5000;
 
 export const SETTLEMENT_COLUMNS = EXPORT_LAYOUTS.settlement.columns;
 
+/**
+ * Yuan as a number: for whole fen within 2^53, fen / 100 is the double nearest the exact quotient —
+ * the same number as Number(fenToYuan(fen)), without a decimal object per row.
+ */
+function yuanNumber(amountFen: unknown): number {
+  const fen = Number(amountFen);
+  return Number.isSafeInteger(fen) ? fen / 100 : Number(fenToYuan(String(amountFen)));
+}
+
 export function settlementRow(x: Record<string, unknown>): unknown[] {
   const water = Number(x.meterKind) === 2;
   return [
     x.meterName, x.address, water ? '水表' : '电表', x.roomName ?? '', x.ownerName ?? '', x.prevReadAt ?? '', x.readAt,
     Number(x.prevTotal), Number(x.total), Number(x.multiplier), Number(x.quantity), water ? 'm³' : 'kWh',
-    Number(fenToYuan(Number(x.amountFen))), x.periodKey, NOTE_TEXT[String(x.note)] ?? x.note, x.settledAt,
+    yuanNumber(x.amountFen), x.periodKey, NOTE_TEXT[String(x.note)] ?? x.note, x.settledAt,
   ];
 }
 

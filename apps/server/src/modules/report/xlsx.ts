@@ -1,4 +1,4 @@
-import { once } from 'node:events';
+import { EventEmitter, once } from 'node:events';
 import { PassThrough, type Writable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import ExcelJS from 'exceljs';
@@ -9,6 +9,9 @@ import ExcelJS from 'exceljs';
 // rows nor the workbook are ever held whole in memory.
 
 export const XLSX_TYPE = 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet';
+
+/** The WorkbookWriter's options (styles for the bold header; inline strings, no shared-string table). */
+export const XLSX_WRITER_OPTIONS = { useStyles: true, useSharedStrings: false } as const;
 
 export interface Column {
   header: string;
@@ -26,6 +29,36 @@ export function contentDisposition(filename: string) {
   return `attachment; filename="export.xlsx"; filename*=UTF-8''${encodeURIComponent(filename)}`;
 }
 
+/** Sheet XML waiting for the zip's deflate above which the writer waits (see sheetBacklog). */
+const SHEET_BACKLOG_LIMIT = 4 << 20;
+
+/**
+ * The sheet's XML not yet taken by the zip, and the stream holding it. ExcelJS writes each committed
+ * row into a stream that archiver reads through a PassThrough, without heeding its backpressure: when
+ * rows come faster than deflate takes them (a busy machine, a slow client), that PassThrough grows
+ * without bound (~100 MB more at 1,000,000 rows). Internal to ExcelJS 4 / archiver: when the shape is
+ * not found, no wait happens (the export still works, as before).
+ */
+function sheetBacklog(ws: object): { bytes: number; stream: NodeJS.EventEmitter } | null {
+  const sheet: unknown = Reflect.get(ws, 'stream');
+  const pipes: unknown = sheet && typeof sheet === 'object' ? Reflect.get(sheet, 'pipes') : null;
+  const sink: unknown = Array.isArray(pipes) ? pipes[0] : null;
+  if (!(sink instanceof EventEmitter)) return null;
+  const state: unknown = Reflect.get(sink, '_writableState');
+  const bytes: unknown = state && typeof state === 'object' ? Reflect.get(state, 'length') : null;
+  return typeof bytes === 'number' ? { bytes, stream: sink } : null;
+}
+
+/** Until `stream` drains or `out` closes; both listeners removed after (no build-up over batches). */
+async function drainOrClose(stream: NodeJS.EventEmitter, out: Writable) {
+  const ac = new AbortController();
+  try {
+    await Promise.race([once(stream, 'drain', { signal: ac.signal }), once(out, 'close', { signal: ac.signal })]);
+  } finally {
+    ac.abort();
+  }
+}
+
 /**
  * Writes one sheet to `out`: a bold header, then every row the batches yield (arrays in column
  * order). Waits for the stream to drain between batches, and fetches the next batch meanwhile.
@@ -35,7 +68,7 @@ export async function writeXlsx(
   o: { sheet: string; columns: readonly Column[]; batches: AsyncIterator<unknown[][]>; gone?: () => boolean; keep?: readonly number[] },
 ): Promise<number> {
   const pick = pickColumns(o.columns, o.keep);
-  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
+  const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, ...XLSX_WRITER_OPTIONS });
   const ws = wb.addWorksheet(o.sheet, { views: [{ state: 'frozen', ySplit: 1 }] });
   ws.columns = pick.columns.map((c, i) => ({ header: c.header, key: String(i), width: c.width }));
   ws.getRow(1).font = { bold: true };
@@ -48,7 +81,9 @@ export async function writeXlsx(
     pending = o.batches.next(); // the database works on the next batch while this one is written
     for (const row of batch.value) ws.addRow(pick.row(row)).commit();
     rows += batch.value.length;
-    if (out.writableNeedDrain) await Promise.race([once(out, 'drain'), once(out, 'close')]);
+    const backlog = sheetBacklog(ws);
+    if (backlog && backlog.bytes > SHEET_BACKLOG_LIMIT) await drainOrClose(backlog.stream, out);
+    if (out.writableNeedDrain) await drainOrClose(out, out);
     if (o.gone?.()) {
       await o.batches.return?.();
       return rows;
