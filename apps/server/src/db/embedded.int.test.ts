@@ -1,6 +1,7 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
+import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 
@@ -11,8 +12,19 @@ import path from 'node:path';
 const root = path.resolve(import.meta.dirname, '../../../..');
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'meter-embedded-'));
 fs.chmodSync(dataDir, 0o755);
-const port = 18000 + Math.floor(Math.random() * 1000);
-const pgPort = 55000 + Math.floor(Math.random() * 1000);
+/** A port below the kernel's ephemeral range (32768–60999 here) that nothing listens on now: a port picked at
+ * random inside that range may be the local end of another test's connection, and postgres then cannot bind it. */
+async function freePort(from: number, span: number): Promise<number> {
+  for (;;) {
+    const p = from + Math.floor(Math.random() * span);
+    const free = await new Promise<boolean>((resolve) => {
+      const s = net.createServer().once('error', () => resolve(false)).listen(p, '127.0.0.1', () => s.close(() => resolve(true)));
+    });
+    if (free) return p;
+  }
+}
+const port = await freePort(24000, 997); // and the two above it (gateway, MQTT); e2e's server is at 18480..
+const pgPort = await freePort(23000, 1000);
 let child: ChildProcess | undefined;
 
 function start() {

@@ -67,6 +67,7 @@ export async function startEmbeddedPostgres(opts: {
   // the postgres user must reach DATA_DIR/pg: say so plainly instead of initdb's exit code
   if (isRoot) checkEmbeddedDataDir(opts.dataDir, userIds('postgres'));
   stopStaleServer(pgDir, opts.log);
+  const lastLog: string[] = [];
   const pg = new EmbeddedPostgres({
     databaseDir: pgDir,
     user: SUPERUSER,
@@ -78,7 +79,11 @@ export async function startEmbeddedPostgres(opts: {
     // The package hard-codes lc-messages=en_US.UTF-8, which minimal systems lack; later flags win.
     initdbFlags: ['--locale=C.UTF-8', '--lc-messages=C', '--encoding=UTF8'],
     postgresFlags: ['-c', `unix_socket_directories=${sockDir}`, '-c', 'listen_addresses=127.0.0.1'],
-    onLog: () => {},
+    // kept for the start-up error: postgres says there why it stopped (a port in use, shared memory…)
+    onLog: (m) => {
+      lastLog.push(String(m).trim());
+      if (lastLog.length > 20) lastLog.shift();
+    },
     onError: (e) => opts.log(String(e)),
   });
   const fresh = !fs.existsSync(path.join(pgDir, 'PG_VERSION'));
@@ -91,7 +96,7 @@ export async function startEmbeddedPostgres(opts: {
     await pg.start();
     if (fresh) await pg.createDatabase('meter');
   } catch (e) {
-    throw embeddedFailure(e, { dataDir: opts.dataDir, port: opts.port });
+    throw embeddedFailure(e, { dataDir: opts.dataDir, port: opts.port, lastLog });
   }
   return {
     url: `postgres://${SUPERUSER}:${SUPERPASS}@127.0.0.1:${opts.port}/meter`,

