@@ -205,7 +205,7 @@ describe('支付平台对账 export of refund rows', { timeout: 60_000 }, () => 
     const x = await t.app.inject({ method: 'GET', url: `/yewu/api/Reconcile/Export?day=${today}&channel=wechat`, headers: { authorization: `Bearer ${a.token}` } });
     expect(x.statusCode, x.body.slice(0, 200)).toBe(200);
     const wb = new ExcelJS.Workbook();
-    await wb.xlsx.load(x.rawPayload as unknown as ArrayBuffer);
+    await wb.xlsx.load(new Uint8Array(x.rawPayload).buffer);
     const ws = wb.worksheets[0];
     const cells = (r: number) => Array.from({ length: ws.columnCount }, (_, i) => ws.getRow(r).getCell(i + 1).value ?? '');
     let header = 0;
