@@ -3,7 +3,7 @@ import { loadConfig } from './config.ts';
 import { setClockAt } from './clock.ts';
 import { startDatabase } from './db/index.ts';
 import { DEMO_LOGINS, DEMO_OWNER, demoOwnerLogin, seedDemoIfEmpty } from './demo/seed.ts';
-import { seedDemoHistory } from './demo/history.ts';
+import { seedDemoDeviceWork, seedDemoHistory } from './demo/history.ts';
 import { seedHelpDemo } from './demo/help.ts';
 import { buildApp } from './app.ts';
 import { authSettings } from './modules/auth/index.ts';
@@ -74,7 +74,8 @@ async function main() {
     bank: bank.client,
     files,
   });
-  // the demo's history goes through the API, before the simulated meters start from its last readings
+  // the demo's history goes through the API: first readings and payments, before the simulated meters start from
+  // the last readings
   if (seeded && config.DEMO_HISTORY) {
     await seedDemoHistory(app, DEMO_LOGINS[1], log).catch((e: Error) => log(`演示历史数据未能全部写入：${e.message}`));
   }
@@ -94,6 +95,10 @@ async function main() {
           return undefined;
         })
       : undefined;
+  // then what the staff did to the meters, carried out by the (simulated) meters now online
+  if (seeded && config.DEMO_HISTORY) {
+    await seedDemoDeviceWork(app, DEMO_LOGINS[1], { log, onlineWithinMs: fleet ? 30_000 : 0 }).catch((e: Error) => log(`演示历史数据未能全部写入：${e.message}`));
+  }
 
   if (config.roles.has('api')) await app.listen({ port: config.PORT, host: config.HOST });
   // a process without the API (gateway, worker) answers /healthz and /metrics on OPS_PORT

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { API, formatBeijing, pathOf, type CallInput, type Endpoint, type ResultOf } from '@meter/contracts';
+import { setTimeout as sleep } from 'node:timers/promises';
 import { beijingNow } from '../time.ts';
 
 // The demo's history (issue 15, "a demo with something on every page"): right after the first
@@ -35,15 +36,26 @@ export interface HistoryLogin {
   password: string;
 }
 
-export async function seedDemoHistory(app: FastifyInstance, login: HistoryLogin, log: (m: string) => void = () => {}) {
-  const anon = caller(app, null);
-  const { token } = await anon(API.auth.login, { body: login });
-  const call = caller(app, token);
-  const today = beijingNow();
+/** the demo's counter payments, one a room with an owner, in this order */
+const COUNTER_PAYMENTS = ['cash', 'wechat', 'alipay', 'bank', 'cash', 'cash', 'wechat', 'cash'] as const;
+const ownedRooms = async (call: Call) => (await call(API.billing.energyRooms, { query: { index: 1, size: 60 } })).filter((r) => r.ownerId != null);
 
+/** The demo administrator's calls, and the demo company's metered rooms' meters by kind. */
+async function demoSession(app: FastifyInstance, login: HistoryLogin) {
+  const { token } = await caller(app, null)(API.auth.login, { body: login });
+  const call = caller(app, token);
   const meters = await call(API.metering.meters, { query: { index: 1, size: 200 } });
-  const electric = meters.filter((m) => m.kind === 1 && m.roomId != null);
-  const water = meters.filter((m) => m.kind === 2 && m.roomId != null);
+  return {
+    call,
+    electric: meters.filter((m) => m.kind === 1 && m.roomId != null),
+    water: meters.filter((m) => m.kind === 2 && m.roomId != null),
+  };
+}
+
+/** Readings, payments and timed controls: before the simulated fleet starts from the last readings. */
+export async function seedDemoHistory(app: FastifyInstance, login: HistoryLogin, log: (m: string) => void = () => {}) {
+  const { call, electric, water } = await demoSession(app, login);
+  const today = beijingNow();
 
   // ---- three months of manual readings (/rgNotesCopy), settled (/copyread, reports by month) ----
   const read = [...electric.slice(0, 12), ...water.slice(0, 6)];
@@ -61,28 +73,17 @@ export async function seedDemoHistory(app: FastifyInstance, login: HistoryLogin,
   await call(API.billing.settleNow, { body: { meterIds: read.map((m) => m.id) }, query: {} });
 
   // ---- counter payments with receipts (/billprint, /notesPay, reports) ----
-  const rooms = (await call(API.billing.energyRooms, { query: { index: 1, size: 60 } })).filter((r) => r.ownerId != null);
-  const methods = ['cash', 'wechat', 'alipay', 'bank', 'cash', 'cash', 'wechat', 'cash'] as const;
+  const rooms = await ownedRooms(call);
   const receipts: number[] = [];
-  for (const [i, r] of rooms.slice(0, methods.length).entries()) {
+  for (const [i, r] of rooms.slice(0, COUNTER_PAYMENTS.length).entries()) {
     const paid = await call(API.billing.prepay, {
-      body: { roomId: r.roomId, wallet: i % 3 === 2 ? 'water' : 'electric', amount: String(50 + i * 25), payMethod: methods[i], memo: '柜台缴费', requestId: `demo-history-prepay-${r.roomId}` },
+      body: { roomId: r.roomId, wallet: i % 3 === 2 ? 'water' : 'electric', amount: String(50 + i * 25), payMethod: COUNTER_PAYMENTS[i], memo: '柜台缴费', requestId: `demo-history-prepay-${r.roomId}` },
       query: {},
     });
     receipts.push(paid.receiptId);
   }
   for (const id of receipts.slice(0, 3)) await call(API.billing.printReceipt, { params: { id }, query: {} });
   if (receipts.length > 4) await call(API.finance.voidReceipt, { body: { receiptId: receipts[4], reason: '金额录入错误，作废重开' }, query: {} });
-
-  // ---- protections (/keepElectric, /keepWater, /notesKeep*), one of them ended ----
-  const protectedMeters = [electric[12], electric[13], water[6]].filter((m) => m != null);
-  for (const m of protectedMeters) {
-    await call(API.metering.protectStart, {
-      body: { kind: m.kind, meterIds: [m.id], reason: m.kind === 1 ? '家中有老人，冬季保电' : '独居老人，保障用水', endAt: formatBeijing(today.add(60, 'day').toDate()) },
-      query: {},
-    });
-  }
-  if (electric[13]) await call(API.metering.protectEnd, { body: { kind: 1, meterIds: [electric[13].id], memo: '欠费已结清，解除保电' }, query: {} });
 
   // ---- timed valve control (/timeChangeControl): harmless in a demo (opens, and a disabled close) ----
   const timed = electric.slice(14, 17).map((m) => m.id);
@@ -95,15 +96,49 @@ export async function seedDemoHistory(app: FastifyInstance, login: HistoryLogin,
     if (closeId) await call(API.metering.timedEnable, { body: { ids: [closeId], enabled: false }, query: {} });
   }
 
+  log(`演示历史：人工抄表 ${read.length * 4} 条、柜台缴费 ${receipts.length} 笔、定时控制若干`);
+}
+
+/**
+ * What the demo's staff did to the meters themselves — protections (one ended), parameter settings, a
+ * closed account whose valve closes — once the simulated fleet is online, so these commands are carried
+ * out and read back (/notesConfig, /notesKeep*, /deviceReportLog) instead of timing out as 设备离线.
+ */
+export async function seedDemoDeviceWork(app: FastifyInstance, login: HistoryLogin, o: { log?: (m: string) => void; onlineWithinMs?: number } = {}) {
+  const { call, electric, water } = await demoSession(app, login);
+  const today = beijingNow();
+  // meters online by now (the fault plan keeps the first collector offline a while): wait for a few of each kind;
+  // without them (no simulated fleet) the commands go to the archive's meters and time out as 设备离线
+  let pool = { electric: electric.slice(12), water: water.slice(6) };
+  for (const until = Date.now() + (o.onlineWithinMs ?? 0); Date.now() < until; await sleep(1000)) {
+    const meters = (await call(API.metering.meters, { query: { index: 1, size: 200 } })).filter((m) => m.online && m.roomId != null);
+    const online = { electric: meters.filter((m) => m.kind === 1), water: meters.filter((m) => m.kind === 2) };
+    if (online.electric.length >= 7 && online.water.length >= 1) {
+      pool = online;
+      break;
+    }
+  }
+  const [e1, e2, , , , e3, e4] = pool.electric;
+
+  // ---- protections (/keepElectric, /keepWater, /notesKeep*), one of them ended ----
+  const protectedMeters = [e1, e2, pool.water[0]].filter((m) => m != null);
+  for (const m of protectedMeters) {
+    await call(API.metering.protectStart, {
+      body: { kind: m.kind, meterIds: [m.id], reason: m.kind === 1 ? '家中有老人，冬季保电' : '独居老人，保障用水', endAt: formatBeijing(today.add(60, 'day').toDate()) },
+      query: {},
+    });
+  }
+  if (e2) await call(API.metering.protectEnd, { body: { kind: 1, meterIds: [e2.id], memo: '欠费已结清，解除保电' }, query: {} });
+
   // ---- meter parameters (/notesConfig) ----
-  for (const m of electric.slice(17, 19)) {
+  for (const m of [e3, e4].filter((m) => m != null)) {
     await call(API.control.configSet, { body: { id: m.id, params: { alarm1Money: '30', alarm2Money: '10' }, memo: '调整预警金额' }, query: {} });
   }
 
   // ---- a closed account (/accountOff) ----
-  // a room without arrears (销户 refuses one in arrears), not one of those paid above
-  const closing = rooms.slice(methods.length).filter((r) => Number(r.electricBalance) >= 0 && Number(r.waterBalance) >= 0).at(-1);
+  // a room without arrears (销户 refuses one in arrears), not one of those paid at the counter
+  const closing = (await ownedRooms(call)).slice(COUNTER_PAYMENTS.length).filter((r) => Number(r.electricBalance) >= 0 && Number(r.waterBalance) >= 0).at(-1);
   if (closing) await call(API.billing.cancelAccount, { body: { roomId: closing.roomId, memo: '租户退租，结清销户', valvePassword: '123456' }, query: {} });
 
-  log(`演示历史：人工抄表 ${read.length * 4} 条、柜台缴费 ${receipts.length} 笔、保电/保水 ${protectedMeters.length} 个、定时控制与参数设置若干、销户 1 户`);
+  o.log?.(`演示历史：保电/保水 ${protectedMeters.length} 个、参数设置 2 块表、销户 1 户`);
 }
