@@ -4,6 +4,7 @@ import type { GatewayClient } from '../gateway/gateway.ts';
 import type { DeviceEvent, EventBus } from '../modules/realtime/index.ts';
 import { controlRepo as repo, clearWarnings, execute, raiseWarnings, SOURCE, afterFailure, COMMAND_KINDS, COMMAND_STATUS, ORIGIN, type ControlSettings, type Outcome, type CommandStatus } from '../modules/control/index.ts';
 import { commandAreas, tryJobLock } from './repo.ts';
+import { ResultWriter } from './results.ts';
 import { LEASE, SessionLease } from '../db/lease.ts';
 import { Scheduler } from '../modules/scheduler/index.ts';
 
@@ -58,8 +59,6 @@ export interface WorkerDeps {
   scheduler?: Scheduler;
 }
 
-/** how long a worker keeps trying to record an outcome while the database is away */
-const RESULT_RETRY_MS = 5 * 60_000;
 /** NB meters report every 5 minutes unless configured (NB_REPORT_INTERVAL_MINUTES) or set per meter */
 const NB_REPORT_MINUTES = 5;
 
@@ -74,6 +73,12 @@ export class Worker {
   private ownScheduler: Scheduler | undefined;
   private running = new Set<Promise<void>>();
   private offSignal: (() => void) | undefined;
+  /**
+   * Events and finished commands (the `command-done` signal) waiting to be published: what the attempts
+   * written by one batch produce goes out together at the next turn of the event loop, a few MQTT
+   * messages for the batch instead of a few a command.
+   */
+  private readonly outbox: { events: DeviceEvent[]; done: number[]; due: boolean } = { events: [], done: [], due: false };
   /** tasks whose counts the next recount brings up to date, that recount, and the last one started */
   private readonly tasksToCount = new Set<number>();
   private nextRecount: Promise<void> | undefined;
@@ -85,8 +90,11 @@ export class Worker {
    */
   private readonly lease: SessionLease;
   readonly leaseKey = 1 + Math.floor(Math.random() * 0x7ffffffe);
+  /** the outcomes of attempts, written in batches */
+  private readonly results: ResultWriter;
 
   constructor(private readonly deps: WorkerDeps) {
+    this.results = new ResultWriter(deps, () => this.stopped);
     this.lease = new SessionLease({ db: deps.db, key: LEASE.worker, sub: this.leaseKey, log: deps.log, name: '指令执行进程', retryMs: 1000, pingMs: 2000, onAcquired: () => this.pump() });
   }
 
@@ -131,8 +139,13 @@ export class Worker {
           // without its lease nobody could tell this worker's attempts from a dead one's: claim nothing
           while (!this.stopped && this.lease.held && this.inflight < this.deps.settings.concurrency) {
             const limit = Math.min(100, this.deps.settings.concurrency - this.inflight);
-            const claimed = await this.deps.db.tx(SYSTEM_SCOPE, (tx) => repo.claimCommands(tx, limit, this.leaseKey));
-            for (const cmd of claimed) this.launch(cmd);
+            // the claimed commands' meters read with them (one statement, not one transaction a command)
+            const { claimed, meters } = await this.deps.db.tx(SYSTEM_SCOPE, async (tx) => {
+              const claimed = await repo.claimCommands(tx, limit, this.leaseKey);
+              const meters = await repo.controlMeters(tx, claimed.flatMap((c) => (c.meterId != null ? [c.meterId] : [])));
+              return { claimed, meters: new Map(meters.map((m) => [m.id, m])) };
+            });
+            for (const cmd of claimed) this.launch(cmd, cmd.meterId != null ? (meters.get(cmd.meterId) ?? null) : undefined);
             if (claimed.length < limit) break;
           }
         } while (this.again && !this.stopped);
@@ -144,9 +157,9 @@ export class Worker {
     })();
   }
 
-  private launch(cmd: repo.CommandRow) {
+  private launch(cmd: repo.CommandRow, meter: repo.ControlMeter | null | undefined) {
     this.inflight++;
-    const p = this.run(cmd).finally(() => {
+    const p = this.run(cmd, meter).finally(() => {
       this.inflight--;
       this.running.delete(p);
       this.pump();
@@ -154,11 +167,11 @@ export class Worker {
     this.running.add(p);
   }
 
-  private async run(cmd: repo.CommandRow) {
+  private async run(cmd: repo.CommandRow, meter: repo.ControlMeter | null | undefined) {
     const started = Date.now();
     let outcome: Outcome;
     try {
-      outcome = await execute(this.deps, cmd);
+      outcome = await execute(this.deps, cmd, meter);
     } catch (e) {
       this.deps.log.error({ err: e, commandId: cmd.id }, '指令执行异常');
       outcome = { ok: false, transient: true, error: '服务内部错误，稍后重试', events: [] };
@@ -168,38 +181,28 @@ export class Worker {
       : afterFailure(cmd, outcome.transient, new Date(), this.deps.settings.retryDelayMs);
     const events: DeviceEvent[] = [...outcome.events];
     let taskId: number | null = null;
-    // the outcome is written even across a database outage (retried with backoff for a while), so the
-    // command does not stay 'sent' behind a live worker; only this attempt's row is updated
-    for (let wait = 250; ; wait = Math.min(wait * 2, 5000)) {
-      try {
-        const done = await this.deps.db.tx(SYSTEM_SCOPE, async (tx) => {
-          const r = await repo.finishAttempt(tx, cmd.id, {
-            status: next.status,
-            reply: outcome.reply ?? null,
-            error: outcome.ok ? '' : outcome.error,
-            nextAttemptAt: next.status === 'queued' ? next.nextAttemptAt : undefined,
-            attempt: cmd.attempts,
-          });
-          return r && { row: r, areaId: (await commandAreas(tx, [r])).get(r.id) ?? null };
-        });
-        if (done) {
-          const { row } = done;
-          if (row.status !== 'queued' && row.readTaskId) taskId = row.readTaskId;
-          events.push(commandEvent(row, done.areaId));
-          if (row.status !== 'queued') this.deps.bus.signal('command-done', { id: row.id, status: row.status });
-        }
-        break;
-      } catch (e) {
-        if (this.stopped || Date.now() - started > RESULT_RETRY_MS) {
-          this.deps.log.error({ err: e, commandId: cmd.id }, '写入指令结果失败');
-          break;
-        }
-        this.deps.log.warn({ err: e, commandId: cmd.id }, '写入指令结果失败，稍后重试');
-        await new Promise((r) => setTimeout(r, wait));
-      }
+    // written with the other attempts that end meanwhile, with the relay/valve state read back; retried
+    // across a database outage for a while, so the command does not stay 'sent' behind a live worker
+    const done = await this.results.write(
+      {
+        id: cmd.id,
+        attempt: cmd.attempts,
+        status: next.status,
+        reply: outcome.reply ?? null,
+        error: outcome.ok ? '' : outcome.error,
+        nextAttemptAt: next.status === 'queued' ? next.nextAttemptAt : undefined,
+        valve: outcome.valve !== undefined && cmd.meterId != null ? { meterId: cmd.meterId, state: outcome.valve } : undefined,
+      },
+      started,
+    );
+    if (done) {
+      const { row } = done;
+      if (row.status !== 'queued' && row.readTaskId) taskId = row.readTaskId;
+      events.push(commandEvent(row, done.areaId));
+      if (row.status !== 'queued') this.outbox.done.push(row.id);
     }
     if (taskId !== null) await this.recount(taskId);
-    this.deps.bus.emitAll(events);
+    this.publish(events);
     if (!outcome.ok) this.deps.log.info({ commandId: cmd.id, kind: cmd.kind, status: next.status, error: outcome.error }, '指令未成功');
   }
 
@@ -227,6 +230,21 @@ export class Worker {
     return this.nextRecount;
   }
 
+  private publish(events: DeviceEvent[]) {
+    const box = this.outbox;
+    box.events.push(...events);
+    if (box.due || (!box.events.length && !box.done.length)) return;
+    box.due = true;
+    setImmediate(() => {
+      const { events: out, done } = box;
+      box.events = [];
+      box.done = [];
+      box.due = false;
+      this.deps.bus.emitAll(out);
+      if (done.length) this.deps.bus.signal('command-done', { ids: done });
+    });
+  }
+
   // -------------------------------------------------------------------------------------------
   // Periodic jobs
   // -------------------------------------------------------------------------------------------
@@ -252,10 +270,8 @@ export class Worker {
       const all = [...expired, ...stale];
       return { all, areas: await commandAreas(tx, all) };
     });
-    for (const c of out?.all ?? []) {
-      this.deps.bus.emit(commandEvent(c, out!.areas.get(c.id) ?? null));
-      if (c.status !== 'queued') this.deps.bus.signal('command-done', { id: c.id, status: c.status });
-    }
+    for (const c of out?.all ?? []) if (c.status !== 'queued') this.outbox.done.push(c.id);
+    this.publish((out?.all ?? []).map((c) => commandEvent(c, out!.areas.get(c.id) ?? null)));
     if (out?.all.some((c) => c.status === 'queued')) this.pump();
   }
 

@@ -84,6 +84,8 @@ export const commands = pgTable('commands', {
   index('commands_read_task').on(t.readTaskId).where(sql`read_task_id IS NOT NULL`),
   index('commands_pending').on(t.status, t.nextAttemptAt).where(sql`status IN ('queued', 'sent')`),
   uniqueIndex('commands_one_pending').on(t.meterId, t.kind).where(sql`status IN ('queued', 'sent')`),
+  /** the worker's claim: a collector's queued commands in claim order (people's before scheduled reads) */
+  index('commands_queued_collector').on(t.collectorId, sql`(origin = 4)`, t.nextAttemptAt, t.id).where(sql`status = 'queued'`),
 ]);
 
 /** A round of reading (scheduled or bulk on-demand): /task and device/read/task/list. */

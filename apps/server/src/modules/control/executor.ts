@@ -43,9 +43,14 @@ export interface ControlSettings {
   clockEveryHours: number;
 }
 
-export type Outcome =
-  | { ok: true; reply: Record<string, unknown>; events: DeviceEvent[] }
-  | { ok: false; transient: boolean; error: string; reply?: Record<string, unknown>; events: DeviceEvent[] };
+/**
+ * What an attempt came to. `valve`: the relay/valve state read back from the meter, which the worker
+ * records on the meter in the transaction that records the outcome (the events are published after it).
+ */
+export type Outcome = { events: DeviceEvent[]; valve?: number } & (
+  | { ok: true; reply: Record<string, unknown> }
+  | { ok: false; transient: boolean; error: string; reply?: Record<string, unknown> }
+);
 
 export interface ExecDeps {
   db: Db;
@@ -92,9 +97,14 @@ function merge(a: Facts, b: Facts | undefined): Facts {
 const VALVE_TEXT = (kind: number, v: number | undefined) =>
   v === undefined ? '未知' : kind === 2 ? (v === 1 ? '开阀' : '关阀') : v === 1 ? '合闸（通电）' : '拉闸（断电）';
 
-export async function execute(d: ExecDeps, cmd: repo.CommandRow): Promise<Outcome> {
+/**
+ * Carries out the command. `known`: its meter as the claim read it (null: the claim found none); looked
+ * up here when not given.
+ */
+export async function execute(d: ExecDeps, cmd: repo.CommandRow, known?: repo.ControlMeter | null): Promise<Outcome> {
   const events: DeviceEvent[] = [];
-  const [meter] = cmd.meterId ? await d.db.tx(SYSTEM_SCOPE, (tx) => repo.controlMeters(tx, [cmd.meterId!])) : [];
+  const [meter] =
+    known !== undefined ? (known ? [known] : []) : cmd.meterId ? await d.db.tx(SYSTEM_SCOPE, (tx) => repo.controlMeters(tx, [cmd.meterId!])) : [];
   if (!meter) return { ok: false, transient: false, error: '表具不存在', events };
   if (meter.status === 2) return { ok: false, transient: false, error: '表具已销表，不能操作', events };
   const route = routeOf(meter, meter.collectorImei);
@@ -225,13 +235,12 @@ async function valve(d: ExecDeps, cmd: repo.CommandRow, meter: repo.ControlMeter
   }
   const before = await readState(d, route, cmd.id);
   if (before.valve === want) {
-    events.push(...(await settleValve(d, meter, want)));
-    return { ok: true, reply: { valve: want, already: true, text: `表具已是${VALVE_TEXT(meter.kind, want)}状态，无需操作` }, events };
+    return { ok: true, reply: { valve: want, already: true, text: `表具已是${VALVE_TEXT(meter.kind, want)}状态，无需操作` }, events, valve: seen(meter, want, events) };
   }
   if (cmd.payload.verifyOnly === true) {
     // an interrupted attempt with no attempt left: what the device says is the outcome, nothing is sent again
-    if (before.valve !== undefined) events.push(...(await settleValve(d, meter, before.valve)));
-    return { ok: false, transient: false, error: `执行中断，回读状态为${VALVE_TEXT(meter.kind, before.valve)}，未再下发`, reply: { valve: before.valve ?? null }, events };
+    const valve = before.valve !== undefined ? seen(meter, before.valve, events) : undefined;
+    return { ok: false, transient: false, error: `执行中断，回读状态为${VALVE_TEXT(meter.kind, before.valve)}，未再下发`, reply: { valve: before.valve ?? null }, events, valve };
   }
   const actuate =
     route.protocol === 'dlt645'
@@ -246,11 +255,10 @@ async function valve(d: ExecDeps, cmd: repo.CommandRow, meter: repo.ControlMeter
   }
   const after = await readState(d, route, cmd.id);
   if (after.valve === want) {
-    events.push(...(await settleValve(d, meter, want)));
-    return { ok: true, reply: { valve: want, answered, text: `已确认${VALVE_TEXT(meter.kind, want)}` }, events };
+    return { ok: true, reply: { valve: want, answered, text: `已确认${VALVE_TEXT(meter.kind, want)}` }, events, valve: seen(meter, want, events) };
   }
-  if (after.valve !== undefined) events.push(...(await settleValve(d, meter, after.valve)));
-  if (!answered) return { ok: false, transient: true, error: '设备未应答，回读状态未改变', reply: { valve: after.valve ?? null }, events };
+  const valve = after.valve !== undefined ? seen(meter, after.valve, events) : undefined;
+  if (!answered) return { ok: false, transient: true, error: '设备未应答，回读状态未改变', reply: { valve: after.valve ?? null }, events, valve };
   const warn = await d.db.tx(SYSTEM_SCOPE, (tx) =>
     raiseWarnings(tx, [{
       companyId: meter.companyId,
@@ -268,13 +276,14 @@ async function valve(d: ExecDeps, cmd: repo.CommandRow, meter: repo.ControlMeter
     error: `设备已应答，但回读状态为${after.valveFault ? '阀门故障' : VALVE_TEXT(meter.kind, after.valve)}，与指令不符`,
     reply: { valve: after.valve ?? null },
     events,
+    valve,
   };
 }
 
-/** Records the relay/valve state read back, and publishes it. */
-async function settleValve(d: ExecDeps, meter: repo.ControlMeter, v: number): Promise<DeviceEvent[]> {
-  await d.db.tx(SYSTEM_SCOPE, (tx) => repo.setValveState(tx, meter.id, v));
-  return meter.valveState === v ? [] : [{ companyId: meter.companyId, kind: 'online', body: { meterId: meter.id, areaId: meter.areaId, online: true, valve: v } }];
+/** A relay/valve state read back (Outcome.valve): its event when it changed; returns the state. */
+function seen(meter: repo.ControlMeter, v: number, events: DeviceEvent[]): number {
+  if (meter.valveState !== v) events.push({ companyId: meter.companyId, kind: 'online', body: { meterId: meter.id, areaId: meter.areaId, online: true, valve: v } });
+  return v;
 }
 
 async function protect(d: ExecDeps, cmd: repo.CommandRow, route: Route, events: DeviceEvent[]): Promise<Outcome> {

@@ -257,8 +257,9 @@ export async function waitFor(ctx: Ctx, api: ControlApi, views: CommandView[]): 
           checking = false;
         }
       };
+      // the worker's signal names the commands that finished together (`ids`)
       const off = api.bus.onSignal('command-done', (d) => {
-        if (pending.has(Number(d.id))) void check();
+        if (Array.isArray(d.ids) && d.ids.some((id) => pending.has(Number(id)))) void check();
       });
       const poll = setInterval(() => void check(), 1000);
       const timer = setTimeout(() => done(), api.waitMs);

@@ -1,6 +1,6 @@
 // Commands and their lifecycle (queue, claim, attempts, recovery, expiry), and meters as commands see them. Control owns the commands table: other modules go through these functions.
 import { sql, type SQL } from 'drizzle-orm';
-import type { Tx } from '../../../db/client.ts';
+import { executePrepared, type Tx } from '../../../db/client.ts';
 import { areaAndBelow } from '../../../db/crud-repo.ts';
 import type { CommandKind, CommandStatus } from '../rules.ts';
 import { and, arr, d, dn, like, num, paged } from './sql.ts';
@@ -120,57 +120,104 @@ export async function getCommands(tx: Tx, ids: number[]) {
  */
 export const PER_COLLECTOR = 2;
 
+/** A queued command that may start now: due, not expired, its meter has none in flight nor an older one due. */
+const STARTABLE = sql`q.status = 'queued' AND q.next_attempt_at <= now() AND q.expires_at > now()
+  AND NOT EXISTS (SELECT 1 FROM commands s WHERE s.meter_id = q.meter_id AND s.status IN ('queued', 'sent')
+    AND (s.status = 'sent' OR (s.id < q.id AND s.next_attempt_at <= now() AND s.expires_at > now())))`;
+
 /**
  * Claims up to `limit` due commands for execution (queued → sent, one attempt more): at most one
  * command per meter at a time and at most PER_COLLECTOR per collector (so a bulk run spreads over
  * every collector instead of queueing behind a few), people's commands before scheduled reads, then
- * round-robin over collectors. Claims are serialised by an advisory lock so two workers never start
- * two commands of one meter together.
+ * round-robin over collectors. Only the collectors with a free slot are looked at: the collectors with
+ * queued commands are found by a skip scan of commands_queued_collector (one probe each), and each
+ * free one's next commands read from it in claim order, so a claim with thousands queued reads tens of
+ * rows, not all of them. Claims are serialised by an advisory lock so two workers never start two
+ * commands of one meter together.
  */
 export async function claimCommands(tx: Tx, limit: number, worker: number | null = null): Promise<CommandRow[]> {
   await tx.execute(sql`SELECT pg_advisory_xact_lock(724100)`);
-  const r = await tx.execute(sql`
-    WITH candidates AS MATERIALIZED (
-      SELECT DISTINCT ON (q.meter_id) q.id, q.origin, q.next_attempt_at, q.collector_id FROM commands q
-      WHERE q.status = 'queued' AND q.next_attempt_at <= now() AND q.expires_at > now()
-        AND NOT EXISTS (SELECT 1 FROM commands s WHERE s.meter_id = q.meter_id AND s.status = 'sent')
-      ORDER BY q.meter_id, q.id),
+  const r = await executePrepared(tx, sql`
+    WITH RECURSIVE queued_at AS (
+      (SELECT collector_id FROM commands WHERE status = 'queued' AND collector_id IS NOT NULL ORDER BY collector_id LIMIT 1)
+      UNION ALL
+      SELECT (SELECT c.collector_id FROM commands c WHERE c.status = 'queued' AND c.collector_id > r.collector_id ORDER BY c.collector_id LIMIT 1)
+      FROM queued_at r WHERE r.collector_id IS NOT NULL),
     busy AS MATERIALIZED (
-      SELECT collector_id, count(*) AS n FROM commands WHERE status = 'sent' AND collector_id IS NOT NULL GROUP BY collector_id),
+      SELECT collector_id, count(*)::int AS n FROM commands WHERE status = 'sent' AND collector_id IS NOT NULL GROUP BY collector_id),
+    free AS MATERIALIZED (
+      SELECT q.collector_id, coalesce(b.n, 0) AS n FROM queued_at q LEFT JOIN busy b ON b.collector_id = q.collector_id
+      WHERE q.collector_id IS NOT NULL AND coalesce(b.n, 0) < ${PER_COLLECTOR}::int),
     ranked AS MATERIALIZED (
-      SELECT k.id, k.origin, k.next_attempt_at,
-        CASE WHEN k.collector_id IS NULL THEN 1
-          ELSE coalesce(b.n, 0) + row_number() OVER (PARTITION BY k.collector_id ORDER BY (k.origin = 4), k.next_attempt_at, k.id) END AS slot
-      FROM candidates k LEFT JOIN busy b ON b.collector_id = k.collector_id),
+      SELECT q.id, q.origin, q.next_attempt_at, k.n + row_number() OVER (PARTITION BY k.collector_id ORDER BY (q.origin = 4), q.next_attempt_at, q.id) AS slot
+      FROM free k CROSS JOIN LATERAL (
+        SELECT q.id, q.origin, q.next_attempt_at FROM commands q WHERE q.collector_id = k.collector_id AND ${STARTABLE}
+        ORDER BY (q.origin = 4), q.next_attempt_at, q.id LIMIT ${PER_COLLECTOR}::int) q
+      UNION ALL
+      (SELECT q.id, q.origin, q.next_attempt_at, 1 FROM commands q WHERE q.collector_id IS NULL AND ${STARTABLE}
+        ORDER BY (q.origin = 4), q.next_attempt_at, q.id LIMIT ${limit}::int)),
     picked AS (
       SELECT c.id FROM commands c JOIN ranked k ON k.id = c.id
-      WHERE c.status = 'queued' AND k.slot <= ${PER_COLLECTOR}
+      WHERE c.status = 'queued' AND k.slot <= ${PER_COLLECTOR}::int
       ORDER BY (k.origin = 4), k.slot, k.next_attempt_at, c.id
-      LIMIT ${limit}
+      LIMIT ${limit}::int
       FOR UPDATE OF c SKIP LOCKED)
-    UPDATE commands c SET status = 'sent', attempts = c.attempts + 1, sent_at = now(), claimed_by = ${worker}, orphan_at = NULL
+    UPDATE commands c SET status = 'sent', attempts = c.attempts + 1, sent_at = now(), claimed_by = ${worker}::int, orphan_at = NULL
     FROM picked WHERE c.id = picked.id
     RETURNING c.*`);
   return r.rows.map(toCommand);
 }
 
+/** The end of one attempt: a final status, or back to the queue for another try (see finishAttempts). */
+export interface AttemptResult {
+  id: number;
+  /** the attempt that ended (commands.attempts when it was claimed) */
+  attempt: number;
+  status: CommandStatus;
+  reply: Record<string, unknown> | null;
+  error: string;
+  nextAttemptAt?: Date;
+  /** the relay/valve state read back from the command's meter during the attempt, recorded on the meter */
+  valve?: { meterId: number; state: number };
+}
+
 /**
- * Ends an attempt: a final status, or back to the queue for another try. Only from 'sent', and only
- * the attempt given (`attempt`): a worker whose attempt was recovered and claimed again by another
- * cannot overwrite the newer attempt's outcome.
+ * Ends attempts in one statement: each only from 'sent', and only the attempt given, so a worker whose
+ * attempt was recovered and claimed again by another cannot overwrite the newer attempt's outcome. The
+ * relay/valve states read back are recorded on their meters in the same statement (a state is a fact
+ * of the device: recorded whether or not the attempt was still this worker's). Returns each command
+ * whose attempt it ended, with the area of its device (its meter's, else its collector's).
  */
-export async function finishAttempt(
-  tx: Tx,
-  id: number,
-  t: { status: CommandStatus; reply?: Record<string, unknown> | null; error?: string; nextAttemptAt?: Date; attempt?: number },
-): Promise<CommandRow | undefined> {
-  const final = t.status !== 'queued';
+export async function finishAttempts(tx: Tx, results: AttemptResult[]): Promise<{ row: CommandRow; areaId: number | null }[]> {
+  if (!results.length) return [];
+  const doc = JSON.stringify(
+    results.map((t) => ({
+      id: t.id,
+      attempt: t.attempt,
+      status: t.status,
+      reply: t.reply,
+      error: t.error,
+      next: t.nextAttemptAt?.toISOString() ?? null,
+      meter: t.valve?.meterId ?? null,
+      valve: t.valve?.state ?? null,
+    })),
+  );
+  // one state a meter (the last attempt's, should two of its attempts end together)
   const r = await tx.execute(sql`
-    UPDATE commands SET status = ${t.status}, reply = coalesce(${t.reply ? JSON.stringify(t.reply) : null}::jsonb, reply),
-      error = ${t.error ?? ''}, finished_at = ${final ? sql`now()` : sql`NULL`},
-      next_attempt_at = ${t.nextAttemptAt ? t.nextAttemptAt.toISOString() : sql`next_attempt_at`}
-    WHERE id = ${id} AND status = 'sent' ${t.attempt !== undefined ? sql`AND attempts = ${t.attempt}` : sql``} RETURNING *`);
-  return r.rows[0] ? toCommand(r.rows[0]) : undefined;
+    WITH v AS MATERIALIZED (
+      SELECT * FROM jsonb_to_recordset(${doc}::jsonb)
+        AS x(id bigint, attempt int, status text, reply jsonb, error text, next timestamptz, meter bigint, valve int)),
+    valves AS (
+      UPDATE meters m SET valve_state = s.valve, online = true, last_seen_at = now()
+      FROM (SELECT DISTINCT ON (meter) meter, valve FROM v WHERE meter IS NOT NULL ORDER BY meter, id DESC) s
+      WHERE m.id = s.meter)
+    UPDATE commands c SET status = v.status, reply = coalesce(v.reply, c.reply), error = v.error,
+      finished_at = CASE WHEN v.status <> 'queued' THEN now() END,
+      next_attempt_at = coalesce(v.next, c.next_attempt_at)
+    FROM v WHERE c.id = v.id AND c.status = 'sent' AND c.attempts = v.attempt
+    RETURNING c.*, CASE WHEN c.meter_id IS NOT NULL THEN (SELECT area_id FROM meters WHERE id = c.meter_id)
+      ELSE (SELECT area_id FROM collectors WHERE id = c.collector_id) END AS device_area_id`);
+  return r.rows.map((x) => ({ row: toCommand(x), areaId: num(x.device_area_id) }));
 }
 
 /**

@@ -213,7 +213,3 @@ export async function afterReadings(
     ORDER BY meter_id, finished_at DESC`);
   return new Map(r.rows.map((x) => [Number(x.meter_id), { kind: String(x.kind), at: d(x.finished_at) }]));
 }
-
-export async function setValveState(tx: Tx, meterId: number, valve: number) {
-  await tx.execute(sql`UPDATE meters SET valve_state = ${valve}, online = true, last_seen_at = now() WHERE id = ${meterId}`);
-}
