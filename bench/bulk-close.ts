@@ -16,16 +16,13 @@
 // relay/valve off, every command succeeded): exits 1 when not.
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { OPERATION_KEYS, ROUTES } from '@meter/contracts';
-import { loadDefinition, spawnLoadGenerator } from '@meter/simulator';
-import pino from 'pino';
+import { loadDefinition } from '@meter/simulator';
 import { SYSTEM_SCOPE } from '../apps/server/src/db/client.ts';
 import { buildApp } from '../apps/server/src/app.ts';
-import { Worker } from '../apps/server/src/jobs/worker.ts';
 import { hashPassword } from '../apps/server/src/modules/auth/crypto.ts';
 import { controlRepo, routeOf } from '../apps/server/src/modules/control/index.ts';
 import { cjt, dlt, DLT645_READS } from '../apps/server/src/gateway/frames.ts';
-import { BENCH_DEVICE_SECRET, fmt, freshDatabase, hardLimit, runBench, seedFleet, startGateway } from './device-common.ts';
+import { benchWorker, fmt, freshDatabase, hardLimit, runBench, seedBenchUser, seedFleet, spawnFleet, startGateway } from './device-common.ts';
 
 hardLimit(10 * 60_000);
 const DB = process.env.BENCH_DB ?? 'meter_bench_close';
@@ -42,59 +39,21 @@ const load1 = () => os.loadavg()[0].toFixed(1);
 
 async function main() {
   const collectors = Math.ceil(METERS / PER_COLLECTOR);
-  const def = loadDefinition({ connections: collectors, metersPerConnection: PER_COLLECTOR, kind: 'mixed', prefix: '5', deviceSecret: BENCH_DEVICE_SECRET });
+  const fleet = { connections: collectors, metersPerConnection: PER_COLLECTOR, kind: 'mixed', prefix: '5' } as const;
+  const def = loadDefinition(fleet);
   const { owner, db } = await freshDatabase(DB);
   const { companyId, meterIds } = await seedFleet(owner, def);
   // every tenth meter single-phase (phaseId 1): the bulk close asks the valve password once
   const phase = await owner.query(`SELECT id FROM device_lookups WHERE id = 1`);
   if (phase.rowCount) await owner.query(`UPDATE meters SET phase_id = 1 WHERE company_id = $1 AND id % 10 = 0`, [companyId]);
   await owner.query(`UPDATE companies SET valve_control_pwd = $2 WHERE id = $1`, [companyId, await hashPassword(VALVE_PASSWORD)]);
-  const role = await owner.query(`INSERT INTO roles (company_id, name, routes, operations) VALUES ($1, '压测', $2, $3) RETURNING id`, [
-    companyId,
-    ROUTES.filter((r) => r.access === undefined).map((r) => r.key),
-    OPERATION_KEYS,
-  ]);
-  await owner.query(`INSERT INTO admin_users (company_id, username, password_hash, role_id, access, real_name) VALUES ($1, 'bench', $2, $3, 1, '压测')`, [
-    companyId,
-    await hashPassword('bench123'),
-    role.rows[0].id,
-  ]);
+  await seedBenchUser(owner, companyId);
 
   const { gateway, bus, stop: stopGateway } = await startGateway(db, { heartbeatSeconds: 60, replyTimeoutMs: 3000 });
-  const log = pino({ level: process.env.BENCH_LOG_LEVEL ?? 'warn' });
-  // WORKER_* and COMMAND_* defaults of apps/server/src/config.ts
-  const worker = new Worker({
-    db,
-    bus,
-    gateway,
-    log,
-    settings: {
-      auth: { password: '02000000', operator: '00000000' },
-      clockDriftSeconds: 300,
-      retryDelayMs: 5000,
-      commandTtlMinutes: 10,
-      maxAttempts: 3,
-      clockEveryHours: 24,
-      concurrency: CONCURRENCY,
-      pollMs: 1000,
-      readIntervalMinutes: 0,
-      offlineWarnMinutes: 60,
-      heartbeatSeconds: 60,
-      replyTimeoutMs: 3000,
-      retries: 1,
-      queueWaitMs: 60_000,
-      reportRetentionDays: 90,
-    },
-  });
+  const worker = benchWorker({ db, bus, gateway }, { concurrency: CONCURRENCY, queueWaitMs: 60_000 });
   const app = await buildApp({ db, auth: { idleMinutes: 30, maxHours: 12 }, logLevel: 'silent', bus, control: { waitMs: 15_000 } });
   await app.ready();
-  const sim = await spawnLoadGenerator({
-    deviceSecret: BENCH_DEVICE_SECRET,
-    connections: collectors,
-    metersPerConnection: PER_COLLECTOR,
-    kind: 'mixed',
-    prefix: '5',
-    gateway: { host: '127.0.0.1', port: gateway.port },
+  const sim = await spawnFleet(fleet, gateway, {
     heartbeatMs: 60_000,
     replyLatencyMs: LATENCY_MS,
     // meter clocks at real speed: a remote-control frame's validity is checked against them

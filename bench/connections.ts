@@ -8,13 +8,9 @@
 // (goal < 1 s). Stops by itself (hard limit 5 minutes).
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { OPERATION_KEYS, ROUTES } from '@meter/contracts';
-import { loadDefinition, spawnLoadGenerator } from '@meter/simulator';
+import { loadDefinition } from '@meter/simulator';
 import { buildApp } from '../apps/server/src/app.ts';
-import { Worker } from '../apps/server/src/jobs/worker.ts';
-import { hashPassword } from '../apps/server/src/modules/auth/crypto.ts';
-import { BENCH_DEVICE_SECRET, fmt, freshDatabase, hardLimit, runBench, seedFleet, startGateway } from './device-common.ts';
-import pino from 'pino';
+import { benchWorker, fmt, freshDatabase, hardLimit, runBench, seedBenchUser, seedFleet, spawnFleet, startGateway } from './device-common.ts';
 
 hardLimit(5 * 60_000);
 const DB = process.env.BENCH_DB ?? 'meter_bench_conn';
@@ -37,60 +33,21 @@ const settle = async () => {
 };
 
 async function main() {
-  const def = loadDefinition({ connections: CONNECTIONS, metersPerConnection: 1, kind: 'electric', prefix: '8' });
+  const fleet = { connections: CONNECTIONS, metersPerConnection: 1, kind: 'electric', prefix: '8' } as const;
+  const def = loadDefinition(fleet);
   const { owner, db } = await freshDatabase(DB);
   const { companyId, meterIds } = await seedFleet(owner, def);
-  const role = await owner.query(`INSERT INTO roles (company_id, name, routes, operations) VALUES ($1, '压测', $2, $3) RETURNING id`, [
-    companyId,
-    ROUTES.filter((r) => r.access === undefined).map((r) => r.key),
-    OPERATION_KEYS,
-  ]);
-  await owner.query(`INSERT INTO admin_users (company_id, username, password_hash, role_id, access, real_name) VALUES ($1, 'bench', $2, $3, 1, '压测')`, [
-    companyId,
-    await hashPassword('bench123'),
-    role.rows[0].id,
-  ]);
+  await seedBenchUser(owner, companyId);
 
   const base = await settle();
   const { gateway, bus, stop: stopGateway } = await startGateway(db, { heartbeatSeconds: 30 });
-  const log = pino({ level: process.env.BENCH_LOG_LEVEL ?? 'warn' });
-  const worker = new Worker({
-    db,
-    bus,
-    gateway,
-    log,
-    settings: {
-      auth: { password: '02000000', operator: '00000000' },
-      clockDriftSeconds: 300,
-      retryDelayMs: 1000,
-      commandTtlMinutes: 5,
-      maxAttempts: 2,
-      clockEveryHours: 24,
-      concurrency: 200,
-      pollMs: 1000,
-      readIntervalMinutes: 0,
-      offlineWarnMinutes: 60,
-      heartbeatSeconds: 30,
-      replyTimeoutMs: 3000,
-      retries: 1,
-      reportRetentionDays: 90,
-    },
-  });
+  const worker = benchWorker({ db, bus, gateway }, { retryDelayMs: 1000, commandTtlMinutes: 5, maxAttempts: 2, concurrency: 200, heartbeatSeconds: 30 });
   worker.start();
   const app = await buildApp({ db, auth: { idleMinutes: 30, maxHours: 12 }, logLevel: 'silent', bus, control: { waitMs: 10_000 } });
   await app.ready();
   const afterStart = await settle();
 
-  const load = await spawnLoadGenerator({
-    deviceSecret: BENCH_DEVICE_SECRET,
-    connections: CONNECTIONS,
-    metersPerConnection: 1,
-    kind: 'electric',
-    prefix: '8',
-    gateway: { host: '127.0.0.1', port: gateway.port },
-    heartbeatMs: 30_000,
-    connectConcurrency: 500,
-  });
+  const load = await spawnFleet(fleet, gateway, { heartbeatMs: 30_000, connectConcurrency: 500 });
   try {
     const c = await load.connect(120_000);
     console.log(`# ${fmt(CONNECTIONS)} 块 4G 表（各自一条 TCP 连接，30 s 心跳）；CPU ${os.cpus().length} 核，负载 ${os.loadavg()[0].toFixed(1)}；${(globalThis as { gc?: unknown }).gc ? '已启用 GC 测量' : '未启用 --expose-gc，内存含未回收对象'}`);

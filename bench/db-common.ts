@@ -27,3 +27,12 @@ export async function migratedDatabase(name: string) {
   await admin.end();
   await migrateDatabase(ownerUrl(name), APP_PASSWORD);
 }
+
+/** {@link migratedDatabase}, then its owner's connection `o` and `one(text, params)`: a statement's first row. */
+export async function migratedOwner(name: string) {
+  await migratedDatabase(name);
+  const o = new pg.Client({ connectionString: ownerUrl(name) });
+  await o.connect();
+  const one = async (text: string, p: unknown[] = []) => (await o.query(text, p)).rows[0];
+  return { o, one };
+}

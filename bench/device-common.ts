@@ -4,9 +4,12 @@
 // (every device event the gateway publishes goes through the broker; devices speak TCP).
 import pg from 'pg';
 import pino from 'pino';
-import type { FleetDefinition } from '@meter/simulator';
+import { OPERATION_KEYS, ROUTES } from '@meter/contracts';
+import { spawnLoadGenerator, type FleetDefinition, type LoadDefinitionOptions, type LoadGeneratorOptions } from '@meter/simulator';
 import { appUrlFrom, openDb, type Db } from '../apps/server/src/db/client.ts';
 import { Gateway } from '../apps/server/src/gateway/gateway.ts';
+import { Worker, type WorkerSettings } from '../apps/server/src/jobs/worker.ts';
+import { hashPassword } from '../apps/server/src/modules/auth/crypto.ts';
 import { connectMqtt, startBroker } from '../apps/server/src/gateway/mqtt.ts';
 import { DeviceSecrets, Sealer } from '../apps/server/src/gateway/security.ts';
 import { EventBus } from '../apps/server/src/modules/realtime/bus.ts';
@@ -53,6 +56,56 @@ export async function seedFleet(owner: pg.Pool, def: FleetDefinition): Promise<{
   const meterIds = new Map<string, number>(r.rows.map((x) => [String(x.address), Number(x.id)]));
   await owner.query('ANALYZE collectors, meters');
   return { companyId, meterIds };
+}
+
+/** The company's back-office user bench / bench123, allowed every page and operation (for the HTTP API). */
+export async function seedBenchUser(owner: pg.Pool, companyId: number) {
+  const role = await owner.query(`INSERT INTO roles (company_id, name, routes, operations) VALUES ($1, '压测', $2, $3) RETURNING id`, [
+    companyId,
+    ROUTES.filter((r) => r.access === undefined).map((r) => r.key),
+    OPERATION_KEYS,
+  ]);
+  await owner.query(`INSERT INTO admin_users (company_id, username, password_hash, role_id, access, real_name) VALUES ($1, 'bench', $2, $3, 1, '压测')`, [
+    companyId,
+    await hashPassword('bench123'),
+    role.rows[0].id,
+  ]);
+}
+
+/**
+ * The command worker with the WORKER_* and COMMAND_* defaults of apps/server/src/config.ts and no
+ * scheduled reading rounds; `settings` overrides them. Not started.
+ */
+export function benchWorker(d: { db: Db; bus: EventBus; gateway: Gateway }, settings: Partial<WorkerSettings> = {}) {
+  return new Worker({
+    ...d,
+    log: pino({ level: process.env.BENCH_LOG_LEVEL ?? 'warn' }),
+    settings: {
+      auth: { password: '02000000', operator: '00000000' },
+      clockDriftSeconds: 300,
+      retryDelayMs: 5000,
+      commandTtlMinutes: 10,
+      maxAttempts: 3,
+      clockEveryHours: 24,
+      concurrency: 800,
+      pollMs: 1000,
+      readIntervalMinutes: 0,
+      offlineWarnMinutes: 60,
+      heartbeatSeconds: 60,
+      replyTimeoutMs: 3000,
+      retries: 1,
+      reportRetentionDays: 90,
+      ...settings,
+    },
+  });
+}
+
+/**
+ * The load generator (a child process) for `fleet`, the options its definition was seeded from:
+ * registering with the benchmark's device secret at `gateway`; `o` adds the run's own options.
+ */
+export function spawnFleet(fleet: LoadDefinitionOptions, gateway: Gateway, o: Omit<LoadGeneratorOptions, keyof LoadDefinitionOptions | 'gateway' | 'logger'>) {
+  return spawnLoadGenerator({ ...fleet, deviceSecret: BENCH_DEVICE_SECRET, gateway: { host: '127.0.0.1', port: gateway.port }, ...o });
 }
 
 export async function startGateway(db: Db, opts: { heartbeatSeconds?: number; replyTimeoutMs?: number } = {}) {

@@ -11,7 +11,7 @@ import { PassThrough, Writable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { appUrlFrom, openDb } from '../apps/server/src/db/client.ts';
-import { APP_PASSWORD, ownerUrl, migratedDatabase } from './db-common.ts';
+import { APP_PASSWORD, ownerUrl, migratedOwner } from './db-common.ts';
 import { buildApp } from '../apps/server/src/app.ts';
 import { hashPassword } from '../apps/server/src/modules/auth/crypto.ts';
 import { SETTLEMENT_COLUMNS } from '../apps/server/src/modules/billing/export.ts';
@@ -33,11 +33,8 @@ const secs = (ms: number) => (ms / 1000).toFixed(2);
 const mb = (b: number) => `${(b / 1048576).toFixed(0)} MB`;
 
 async function prepare() {
-  await migratedDatabase(DB);
-  const o = new pg.Client({ connectionString: ownerUrl(DB) });
-  await o.connect();
+  const { o, one } = await migratedOwner(DB);
   const t0 = performance.now();
-  const one = async (text: string, p: unknown[] = []) => (await o.query(text, p)).rows[0];
   const company = Number((await one(`INSERT INTO companies (name) VALUES ('导出基准单位') RETURNING id`)).id);
   const area = Number((await one(`INSERT INTO areas (company_id, name) VALUES ($1, '导出园区') RETURNING id`, [company])).id);
   await o.query(`INSERT INTO rooms (company_id, area_id, name) SELECT $1, $2, 'R' || g FROM generate_series(1, ${METERS / 2}) g`, [company, area]);

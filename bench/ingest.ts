@@ -40,10 +40,10 @@ import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
-import { loadDefinition, spawnLoadGenerator } from '@meter/simulator';
+import { loadDefinition } from '@meter/simulator';
 import { SYSTEM_SCOPE } from '../apps/server/src/db/client.ts';
 import { ingestReadings, type IngestItem } from '../apps/server/src/modules/control/ingest.ts';
-import { BENCH_DEVICE_SECRET, fmt, freshDatabase, hardLimit, runBench, ownerUrl, seedFleet, startGateway } from './device-common.ts';
+import { fmt, freshDatabase, hardLimit, runBench, ownerUrl, seedFleet, spawnFleet, startGateway } from './device-common.ts';
 
 hardLimit(5 * 60_000);
 const DB = process.env.BENCH_DB ?? 'meter_bench_ingest';
@@ -100,20 +100,12 @@ function copyIn(url: string, table: string, columns: string[], data: string): Pr
 }
 
 async function main() {
-  const def = loadDefinition({ connections: CONNECTIONS, metersPerConnection: PER, kind: 'mixed', prefix: '7' });
+  const fleet = { connections: CONNECTIONS, metersPerConnection: PER, kind: 'mixed', prefix: '7' } as const;
+  const def = loadDefinition(fleet);
   const { owner, db } = await freshDatabase(DB);
   await seedFleet(owner, def);
   const { gateway, stop: stopGateway } = await startGateway(db);
-  const load = await spawnLoadGenerator({
-    deviceSecret: BENCH_DEVICE_SECRET,
-    connections: CONNECTIONS,
-    metersPerConnection: PER,
-    kind: 'mixed',
-    prefix: '7',
-    gateway: { host: '127.0.0.1', port: gateway.port },
-    heartbeatMs: 0,
-    speed: 600,
-  });
+  const load = await spawnFleet(fleet, gateway, { heartbeatMs: 0, speed: 600 });
   try {
     const c = await load.connect(60_000);
     if (c.pending) throw new Error(`${c.pending} 个连接未能注册`);

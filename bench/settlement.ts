@@ -18,7 +18,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { appUrlFrom, openDb } from '../apps/server/src/db/client.ts';
-import { APP_PASSWORD, ownerUrl, migratedDatabase } from './db-common.ts';
+import { APP_PASSWORD, ownerUrl, migratedOwner } from './db-common.ts';
 import { sweep } from '../apps/server/src/modules/billing/settlement.ts';
 import { copyIn } from '../apps/server/src/db/copy.ts';
 import { to as copyTo } from 'pg-copy-streams';
@@ -74,11 +74,8 @@ async function meter(o: pg.Client) {
 }
 
 async function prepare() {
-  await migratedDatabase(DB);
-  const o = new pg.Client({ connectionString: ownerUrl(DB) });
-  await o.connect();
+  const { o, one } = await migratedOwner(DB);
   const t0 = performance.now();
-  const one = async (text: string, p: unknown[] = []) => (await o.query(text, p)).rows[0];
   const company = Number((await one(`INSERT INTO companies (name) VALUES ('结算基准单位') RETURNING id`)).id);
   const area = Number((await one(`INSERT INTO areas (company_id, name) VALUES ($1, '基准园区') RETURNING id`, [company])).id);
   const scheme = async (name: string, kind: number, monthType: number | null, mode: string, unitPrice: string, tiers: unknown[], tou: unknown) => {

@@ -198,6 +198,19 @@ export function copyBytes(src: Uint8Array, start = 0, end = src.length): Uint8Ar
   return out;
 }
 
+/** The parts one after another in a new `Uint8Array`. */
+export function concatBytes(...parts: Uint8Array[]): Uint8Array {
+  let n = 0;
+  for (const p of parts) n += p.length;
+  const out = new Uint8Array(n);
+  let o = 0;
+  for (const p of parts) {
+    out.set(p, o);
+    o += p.length;
+  }
+  return out;
+}
+
 /** Sum of `bytes[start..end)` modulo 256: the checksum used by both DL/T 645 and CJ/T 188. */
 export function checksum(bytes: Uint8Array, start = 0, end = bytes.length): number {
   let sum = 0;

@@ -22,9 +22,9 @@
  * The meaning of the status word ST beyond the valve and battery bits, and even the position of
  * those bits, differs between vendors: pick a status profile (`decode(bytes, { profile })`).
  */
-import { bcdToByte, checksum, copyBytes, decodeAddress, decodeBcdDecimal, encodeAddress, encodeBcdDecimal, hex2 } from './bcd.ts';
+import { bcdToByte, copyBytes, decodeAddress, decodeBcdDecimal, encodeAddress, encodeBcdDecimal, hex2 } from './bcd.ts';
 import { ProtocolError } from './errors.ts';
-import { checkFrameEnd, expectBytes, frameStart, type FrameMeta } from './frame.ts';
+import { checkFrameEnd, endFrame, expectBytes, frameStart, startFrame, type FrameMeta } from './frame.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Constants
@@ -143,8 +143,6 @@ export const CJT188_UNIT_SYMBOL: Readonly<Record<number, string>> = Object.freez
 
 export const CJT188_WILDCARD_ADDRESS = 'AAAAAAAAAAAAAA';
 
-/** Upper bound for the 0xFE preamble `encode` will write (decode accepts any run). */
-const MAX_PREAMBLE = 1024;
 const FRAME_OVERHEAD = 13; // 68 T A×7 C L CS 16
 const KNOWN_DI = new Set<number>(Object.values(CJT188_DI));
 const FLOW_PAYLOAD = 19; // 5 + 5 + 7 + 2
@@ -642,23 +640,14 @@ function body(message: Cjt188Message, options: Cjt188EncodeOptions): { control: 
 export function encode(message: Cjt188Message, options: Cjt188EncodeOptions = {}): Uint8Array {
   if (!message || typeof message !== 'object') throw new ProtocolError('INVALID_ARGUMENT', 'message must be an object');
   const { control, data } = body(message, options);
-  if (data.length > 0xff) throw new ProtocolError('LENGTH', `data field of ${data.length} bytes exceeds 255`);
   const preamble = options.preamble ?? (message as { preamble?: number }).preamble ?? 0;
-  if (!Number.isInteger(preamble) || preamble < 0 || preamble > MAX_PREAMBLE) {
-    throw new ProtocolError('RANGE', `preamble must be 0..${MAX_PREAMBLE} bytes, got ${preamble}`);
-  }
-  const out = new Uint8Array(preamble + FRAME_OVERHEAD + data.length);
-  out.fill(0xfe, 0, preamble);
-  const p = preamble;
-  out[p] = 0x68;
+  const { out, p } = startFrame(data.length, preamble, FRAME_OVERHEAD);
   out[p + 1] = u8(message.meterType, 'meterType');
   out.set(encodeAddress(message.address, 7), p + 2);
   out[p + 9] = control;
   out[p + 10] = data.length;
   out.set(data, p + 11);
-  out[p + 11 + data.length] = checksum(out, p, p + 11 + data.length);
-  out[p + 12 + data.length] = 0x16;
-  return out;
+  return endFrame(out, p, p + 11 + data.length);
 }
 
 // ---------------------------------------------------------------------------------------------

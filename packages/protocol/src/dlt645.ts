@@ -19,7 +19,7 @@
 import {
   byteToBcd,
   bcdToByte,
-  checksum,
+  concatBytes,
   decodeAddress,
   decodeBcdDecimal,
   encodeAddress,
@@ -28,7 +28,7 @@ import {
   type MeterDateTime,
 } from './bcd.ts';
 import { ProtocolError } from './errors.ts';
-import { checkFrameEnd, expectBytes, frameStart, type FrameMeta } from './frame.ts';
+import { checkFrameEnd, endFrame, expectBytes, frameStart, startFrame, type FrameMeta } from './frame.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Constants
@@ -194,8 +194,6 @@ export const DLT645_WILDCARD_ADDRESS = 'AAAAAAAAAAAA';
 /** Offset added to each DATA byte on the wire. */
 const DATA_OFFSET = 0x33;
 /** Bytes outside DATA: 68 + 6 address + 68 + C + L + CS + 16. */
-/** Upper bound for the 0xFE preamble `encode` will write (decode accepts any run). */
-const MAX_PREAMBLE = 1024;
 const FRAME_OVERHEAD = 12;
 
 // ---------------------------------------------------------------------------------------------
@@ -716,18 +714,6 @@ function dataIdBytes(dataId: number): Uint8Array {
   return Uint8Array.of(dataId & 0xff, (dataId >>> 8) & 0xff, (dataId >>> 16) & 0xff, dataId >>> 24);
 }
 
-function concat(...parts: Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-}
-
 // ---------------------------------------------------------------------------------------------
 // encode
 // ---------------------------------------------------------------------------------------------
@@ -740,7 +726,7 @@ function body(message: Dlt645Message, options: Dlt645EncodeOptions): { address: 
         return {
           address: message.address,
           control: DLT645_CONTROL.READ,
-          data: concat(dataIdBytes(message.dataId), message.extra ?? new Uint8Array(0)),
+          data: concatBytes(dataIdBytes(message.dataId), message.extra ?? new Uint8Array(0)),
         };
       }
       let payload: Uint8Array;
@@ -758,7 +744,7 @@ function body(message: Dlt645Message, options: Dlt645EncodeOptions): { address: 
       return {
         address: message.address,
         control: message.hasFollowing ? DLT645_CONTROL.READ_RESPONSE_FOLLOWING : DLT645_CONTROL.READ_RESPONSE,
-        data: concat(dataIdBytes(message.dataId), payload),
+        data: concatBytes(dataIdBytes(message.dataId), payload),
       };
     }
     case 'readAddress':
@@ -783,7 +769,7 @@ function body(message: Dlt645Message, options: Dlt645EncodeOptions): { address: 
         return {
           address: message.address,
           control: DLT645_CONTROL.REMOTE_CONTROL,
-          data: concat(
+          data: concatBytes(
             Uint8Array.of(u8(pw.level, 'password.level')),
             hexField(pw.code, 3, 'password.code'),
             hexField(message.operator, 4, 'operator'),
@@ -818,25 +804,14 @@ function body(message: Dlt645Message, options: Dlt645EncodeOptions): { address: 
 export function encode(message: Dlt645Message, options: Dlt645EncodeOptions = {}): Uint8Array {
   if (!message || typeof message !== 'object') throw new ProtocolError('INVALID_ARGUMENT', 'message must be an object');
   const { address, control, data } = body(message, options);
-  if (data.length > 0xff) {
-    throw new ProtocolError('LENGTH', `data field of ${data.length} bytes exceeds 255`);
-  }
   const preamble = options.preamble ?? (message as { preamble?: number }).preamble ?? 0;
-  if (!Number.isInteger(preamble) || preamble < 0 || preamble > MAX_PREAMBLE) {
-    throw new ProtocolError('RANGE', `preamble must be 0..${MAX_PREAMBLE} bytes, got ${preamble}`);
-  }
-  const out = new Uint8Array(preamble + FRAME_OVERHEAD + data.length);
-  out.fill(0xfe, 0, preamble);
-  const p = preamble;
-  out[p] = 0x68;
+  const { out, p } = startFrame(data.length, preamble, FRAME_OVERHEAD);
   out.set(encodeAddress(address, 6), p + 1);
   out[p + 7] = 0x68;
   out[p + 8] = control;
   out[p + 9] = data.length;
   for (let i = 0; i < data.length; i++) out[p + 10 + i] = (data[i] + DATA_OFFSET) & 0xff;
-  out[p + 10 + data.length] = checksum(out, p, p + 10 + data.length);
-  out[p + 11 + data.length] = 0x16;
-  return out;
+  return endFrame(out, p, p + 10 + data.length);
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -4,6 +4,32 @@
 import { checksum, hex2 } from './bcd.ts';
 import { ProtocolError } from './errors.ts';
 
+/** Upper bound for the 0xFE preamble `encode` will write (decode accepts any run). */
+const MAX_PREAMBLE = 1024;
+
+/**
+ * encode's buffer for a frame of `dataLength` data bytes (LENGTH over 255) after `preamble` 0xFE
+ * bytes (0..1024, RANGE), with the first 0x68 written; `p` is its offset. The codec writes the header
+ * and data, then {@link endFrame}.
+ */
+export function startFrame(dataLength: number, preamble: number, overhead: number): { out: Uint8Array; p: number } {
+  if (dataLength > 0xff) throw new ProtocolError('LENGTH', `data field of ${dataLength} bytes exceeds 255`);
+  if (!Number.isInteger(preamble) || preamble < 0 || preamble > MAX_PREAMBLE) {
+    throw new ProtocolError('RANGE', `preamble must be 0..${MAX_PREAMBLE} bytes, got ${preamble}`);
+  }
+  const out = new Uint8Array(preamble + overhead + dataLength);
+  out.fill(0xfe, 0, preamble);
+  out[preamble] = 0x68;
+  return { out, p: preamble };
+}
+
+/** Writes the checksum of `out[p, end)` at `end` and the 0x16 after it; returns the frame. */
+export function endFrame(out: Uint8Array, p: number, end: number): Uint8Array {
+  out[end] = checksum(out, p, end);
+  out[end + 1] = 0x16;
+  return out;
+}
+
 /** decode's first check: the input is bytes (INVALID_ARGUMENT). */
 export function expectBytes(bytes: Uint8Array): void {
   if (!(bytes instanceof Uint8Array)) {

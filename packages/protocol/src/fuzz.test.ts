@@ -17,7 +17,7 @@ import fc from 'fast-check';
 import { dlt645 } from './dlt645.ts';
 import { cjt188 } from './cjt188.ts';
 import { FrameSplitter } from './splitter.ts';
-import { fromHex, toHex } from './bcd.ts';
+import { concatBytes, fromHex, toHex } from './bcd.ts';
 import { ProtocolError } from './errors.ts';
 import { cjtMessage, dltMessage } from './arbitraries.test-util.ts';
 
@@ -81,18 +81,6 @@ function buildPool(): { bytes: Uint8Array; proto: Proto }[] {
 
 const HEARTBEAT = Uint8Array.from('HB:0001', (c) => c.charCodeAt(0));
 
-function join(...parts: Uint8Array[]): Uint8Array {
-  let n = 0;
-  for (const p of parts) n += p.length;
-  const out = new Uint8Array(n);
-  let o = 0;
-  for (const p of parts) {
-    out.set(p, o);
-    o += p.length;
-  }
-  return out;
-}
-
 function sameBytes(a: Uint8Array, b: Uint8Array): boolean {
   if (a.length !== b.length) return false;
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
@@ -151,12 +139,12 @@ describe('fuzz: decoders and splitter under random and mutated input', () => {
         case 'insert': {
           const at = rnd.int(bytes.length + 1);
           const extra = Uint8Array.from({ length: 1 + rnd.int(4) }, () => (rnd.next() < 0.2 ? 0x68 : rnd.byte()));
-          bytes = join(bytes.subarray(0, at), extra, bytes.subarray(at));
+          bytes = concatBytes(bytes.subarray(0, at), extra, bytes.subarray(at));
           break;
         }
         case 'delete': {
           const at = rnd.int(bytes.length);
-          bytes = join(bytes.subarray(0, at), bytes.subarray(at + 1 + rnd.int(4)));
+          bytes = concatBytes(bytes.subarray(0, at), bytes.subarray(at + 1 + rnd.int(4)));
           break;
         }
         case 'overwrite':
@@ -177,7 +165,7 @@ describe('fuzz: decoders and splitter under random and mutated input', () => {
           if (bytes.length > 0 && rnd.next() < 0.5) bytes[0] = 0x68;
           break;
         case 'concat':
-          bytes = join(bytes, pool[rnd.int(pool.length)].bytes);
+          bytes = concatBytes(bytes, pool[rnd.int(pool.length)].bytes);
           break;
         case 'contentFixedChecksum': {
           // Corrupt the data field but repair the checksum: exercises BCD / layout errors.
@@ -228,7 +216,7 @@ describe('fuzz: decoders and splitter under random and mutated input', () => {
       // Stream the same input through the splitter in random-sized chunks, with an occasional
       // heartbeat text between inputs.
       if (mutation === 'none') stats.intactPushed++;
-      if (rnd.next() < 0.05) bytes = join(HEARTBEAT, bytes);
+      if (rnd.next() < 0.05) bytes = concatBytes(HEARTBEAT, bytes);
       let off = 0;
       while (off < bytes.length) {
         const size = 1 + rnd.int(64);

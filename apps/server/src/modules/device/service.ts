@@ -1,6 +1,6 @@
 import {
-  COLLECTOR_PLAN_OPTIONS, COLLECTOR_PLANS, ELECTRIC_PLAN_OPTIONS, ELECTRIC_PLANS, LOOKUP_FIELDS, LOOKUP_KINDS, METER_CLOSED,
-  METER_KIND, METER_KINDS, PHASE_SINGLE, WATER_PLAN_OPTIONS, WATER_PLANS, addressDigits, meterPlanLabel,
+  COLLECTOR_PLAN_OPTIONS, ELECTRIC_PLAN_OPTIONS, LOOKUP_FIELDS, LOOKUP_KINDS, METER_CLOSED,
+  METER_KINDS, PHASE_SINGLE, WATER_PLAN_OPTIONS, addressDigits, meterPlanLabel,
   type AllowedPlans, type CollectorInput, type CollectorListInput, type FocusInput, type FocusListInput, type LookupKind,
   type MeterInput, type MeterListInput,
 } from '@meter/contracts';
@@ -9,6 +9,7 @@ import { companyOf, type Ctx } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
 import { AppError, badRequest, conflict, notFound, refuse } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
+import { collectorPlanRefusal, meterPlanInvalid, meterPlanRefusal } from './plans.ts';
 import * as repo from './repo.ts';
 
 // Collectors, meters, focus devices and device dictionaries (issue 3 §5–6). Rules:
@@ -66,18 +67,13 @@ async function plansOf(tx: Tx, companyId: number) {
 }
 
 async function assertCollectorPlan(tx: Tx, companyId: number, plan: number) {
-  const p = await plansOf(tx, companyId);
-  if (p.deviceCheck && !p.collectorPlans.includes(plan)) {
-    throw planNotAllowed(`本单位未开通「${COLLECTOR_PLANS[plan] ?? plan}」采集器方案，请联系平台管理员开通设备权限`);
-  }
+  const refusal = collectorPlanRefusal(await plansOf(tx, companyId), plan);
+  if (refusal) throw planNotAllowed(refusal);
 }
 
 async function assertMeterPlan(tx: Tx, companyId: number, kind: number, plan: number) {
-  const p = await plansOf(tx, companyId);
-  const allowed = kind === METER_KIND.water ? p.waterPlans : p.electricPlans;
-  if (p.deviceCheck && !allowed.includes(plan)) {
-    throw planNotAllowed(`本单位未开通${METER_KINDS[kind]}方案「${meterPlanLabel(kind, plan)}」，请联系平台管理员开通设备权限`);
-  }
+  const refusal = meterPlanRefusal(await plansOf(tx, companyId), kind, plan);
+  if (refusal) throw planNotAllowed(refusal);
 }
 
 /** The plans the company may use (all of them when deviceCheck is off or no company is picked). */
@@ -210,9 +206,9 @@ export function getMeter(ctx: Ctx, id: number) {
 /** Input rules that need the database: references, address by protocol, plan permission. */
 async function checkMeter(tx: Tx, companyId: number, v: MeterInput) {
   if (v.status === METER_CLOSED) throw field('status', '已销表只能通过销表操作设置');
+  const invalid = meterPlanInvalid(v.kind, v.plan);
+  if (invalid) throw field('plan', invalid);
   const kindName = METER_KINDS[v.kind];
-  const plans = v.kind === METER_KIND.water ? WATER_PLANS : ELECTRIC_PLANS;
-  if (!plans.includes(v.plan)) throw field('plan', `「${v.plan}」不是有效的${kindName}方案`);
 
   const room = await repo.roomById(tx, v.roomId);
   if (!room || room.companyId !== companyId) throw field('roomId', '房间不存在或无权使用');

@@ -2,7 +2,7 @@ import { and, desc, eq, sql } from 'drizzle-orm';
 import { textArr } from '../../db/array-literal.ts';
 import type { Tx } from '../../db/client.ts';
 import {
-  alarmSchemes, areas, chargingSchemes, chargingTypes, collectors, companies, deviceLookups, importBatches, meters, ownerRoomHistory, owners, rooms,
+  alarmSchemes, areas, chargingSchemes, chargingTypes, collectors, deviceLookups, importBatches, meters, ownerRoomHistory, owners, rooms,
 } from '../../db/schema/index.ts';
 
 // The only SQL of the import module: what a file's rows are checked against (the caller's company,
@@ -66,14 +66,6 @@ export function schemesOf(tx: Tx, companyId: number) {
 
 export function lookups(tx: Tx) {
   return tx.select({ id: deviceLookups.id, kind: deviceLookups.kind, name: deviceLookups.name, code: deviceLookups.code }).from(deviceLookups);
-}
-
-export async function companyPlans(tx: Tx, companyId: number) {
-  const [r] = await tx
-    .select({ deviceCheck: companies.deviceCheck, collectorPlans: companies.collectorPlans, electricPlans: companies.electricPlans, waterPlans: companies.waterPlans })
-    .from(companies)
-    .where(eq(companies.id, companyId));
-  return r;
 }
 
 export function collectorsOf(tx: Tx, companyId: number) {

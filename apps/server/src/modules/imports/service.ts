@@ -8,6 +8,7 @@ import { refuse } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
 import { checkPerm } from '../../http/routes.ts';
 import { post, type Wallet } from '../billing/index.ts';
+import { companyPlans } from '../device/index.ts';
 import { COLUMNS } from './columns.ts';
 import * as repo from './repo.ts';
 import {
@@ -76,7 +77,7 @@ async function refsFor(ctx: Ctx, tx: Tx, kind: ImportKind, companyId: number, ro
     chargingSchemes,
     alarmSchemes,
     lookups: kind === 'meter' ? await repo.lookups(tx) : [],
-    plans: needsDevices ? await repo.companyPlans(tx, companyId) : undefined,
+    plans: needsDevices ? await companyPlans(tx, companyId) : undefined,
     collectors: kind === 'meter' ? await repo.collectorsOf(tx, companyId) : [],
     owners: kind === 'owner' || kind === 'opening' ? await repo.ownersOf(tx, companyId) : [],
     journal: kind === 'opening' ? await repo.journalKindsByOwner(tx, companyId) : new Map(),

@@ -1,7 +1,8 @@
 import {
-  AREA_MAX_DEEP, COLLECTOR_PLANS, ELECTRIC_PLANS, LOOKUP_KINDS, METER_KIND, METER_KINDS, WATER_PLANS, addressDigits, areaResource, collectorResource,
-  fieldSchema, formSchema, meterPlanLabel, meterResource, ownerResource, roomResource, yuanToFen, type ImportKind, type LookupKind, type ResourceDef,
+  AREA_MAX_DEEP, LOOKUP_KINDS, METER_KINDS, addressDigits, areaResource, collectorResource,
+  fieldSchema, formSchema, meterResource, ownerResource, roomResource, yuanToFen, type DevicePermiss, type ImportKind, type LookupKind, type ResourceDef,
 } from '@meter/contracts';
+import { collectorPlanRefusal, meterPlanInvalid, meterPlanRefusal } from '../device/index.ts';
 import { COLUMNS, WALLET_OPTIONS, headerOf } from './columns.ts';
 import type { AreaRef, OwnerRef, RoomRef } from './repo.ts';
 import type { SheetRow } from './workbook.ts';
@@ -30,7 +31,7 @@ export interface Refs {
   chargingSchemes: { id: number; name: string; kind: number }[];
   alarmSchemes: { id: number; name: string; kind: number }[];
   lookups: { id: number; kind: string; name: string; code: string }[];
-  plans?: { deviceCheck: boolean; collectorPlans: number[]; electricPlans: number[]; waterPlans: number[] };
+  plans?: DevicePermiss;
   collectors: { id: number; imei: string }[];
   owners: OwnerRef[];
   journal: Map<number, { openings: string[]; others: number }>;
@@ -283,9 +284,8 @@ export function checkCollectors(rows: SheetRow[], refs: Refs): Checked<Collector
     const { areaId } = areaCell(rc, refs, paths, '安装区域');
     const form = rc.parse<CollectorPlan>(collectorResource, { areaId });
     if (!form) return undefined;
-    if (refs.plans?.deviceCheck && !refs.plans.collectorPlans.includes(form.plan)) {
-      rc.fail('采集器方案', `本单位未开通「${COLLECTOR_PLANS[form.plan] ?? form.plan}」采集器方案，请联系平台管理员开通设备权限`);
-    }
+    const refusal = refs.plans && collectorPlanRefusal(refs.plans, form.plan);
+    if (refusal) rc.fail('采集器方案', refusal);
     const taken = imeiTaken(refs.takenImeis.get(form.imei), form.imei);
     if (taken) rc.fail('IMEI', taken);
     uniq.check(rc, form.imei, 'IMEI', `IMEI「${form.imei}」`);
@@ -334,11 +334,8 @@ export function checkMeters(rows: SheetRow[], refs: Refs): Checked<MeterPlan> {
     const form = rc.parse<MeterPlan>(meterResource, extra);
     if (!form) return undefined;
     const kindName = METER_KINDS[form.kind];
-    const plans = form.kind === METER_KIND.water ? WATER_PLANS : ELECTRIC_PLANS;
-    if (!plans.includes(form.plan)) rc.fail('表具方案', `「${form.plan}」不是有效的${kindName}方案`);
-    else if (refs.plans?.deviceCheck && !(form.kind === METER_KIND.water ? refs.plans.waterPlans : refs.plans.electricPlans).includes(form.plan)) {
-      rc.fail('表具方案', `本单位未开通${kindName}方案「${meterPlanLabel(form.kind, form.plan)}」，请联系平台管理员开通设备权限`);
-    }
+    const planRefusal = meterPlanInvalid(form.kind, form.plan) ?? (refs.plans && meterPlanRefusal(refs.plans, form.kind, form.plan));
+    if (planRefusal) rc.fail('表具方案', planRefusal);
     const digits = addressDigits(form.kind, protocolCode);
     if (form.address.length !== digits) rc.fail('表地址', `${kindName}地址须为 ${digits} 位数字（${digits === 12 ? 'DL/T 645' : 'CJ/T 188'}）`);
     if (refs.takenAddresses.has(form.address)) rc.fail('表地址', `表地址「${form.address}」已存在`);

@@ -1,11 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import type { TestApp } from '../../../test/helpers.ts';
 import { addReadings, billingCompany, makeMeter, type BillingCompany } from '../billing/fixtures.ts';
 import { sweep } from '../billing/index.ts';
 import { freshKeys } from '../payment/emulator/keys.ts';
 import type { Emulator } from '../payment/emulator/server.ts';
-import { emulatedGateways, emulatorInto } from '../payment/emulated.test-util.ts';
-import type { Payments } from '../payment/index.ts';
+import { paymentHarness, type PaymentHarness } from '../payment/emulated.test-util.ts';
 import { hashPassword } from '../auth/index.ts';
 import { EventBus } from '../realtime/index.ts';
 
@@ -20,6 +19,7 @@ let em: Emulator;
 let t: TestApp;
 let a: BillingCompany;
 let b: BillingCompany;
+let h: PaymentHarness | undefined;
 let seq = 0;
 const bus = new EventBus();
 const phone = () => `139${String(process.pid % 10000).padStart(4, '0')}${String(seq++).padStart(4, '0')}`;
@@ -41,16 +41,12 @@ const phoneLogin = async (p: string) => {
 };
 
 beforeAll(async () => {
-  em = await emulatorInto(keys, () => t);
-  const payments: Payments = { ttlMs: 3600_000, gateways: emulatedGateways(keys, em) };
-  t = await testApp({ idleMinutes: 30, maxHours: 12, loginPerIp: 1000, loginPerAccount: 1000 }, { payments, bus });
+  h = await paymentHarness(keys, { auth: { idleMinutes: 30, maxHours: 12, loginPerIp: 1000, loginPerAccount: 1000 }, bus });
+  ({ t, em } = h);
   a = await billingCompany(t, { rooms: 3 });
   b = await billingCompany(t, { rooms: 1 });
 });
-afterAll(async () => {
-  await t?.close();
-  await em?.close();
-});
+afterAll(() => h?.close());
 
 describe('owner sign-in', () => {
   it('phone + SMS code: queued through the outbox, only its hash kept; cooldown, wrong, spent and expired codes refused in Chinese', async () => {

@@ -3,7 +3,7 @@ import { testApp, type TestApp } from '../../../test/helpers.ts';
 import { balances, billingCompany, type BillingCompany } from '../billing/fixtures.ts';
 import { freshKeys } from './emulator/keys.ts';
 import type { Emulator } from './emulator/server.ts';
-import { emulatedGateways, emulatorInto } from './emulated.test-util.ts';
+import { paymentHarness, type PaymentHarness } from './emulated.test-util.ts';
 
 // 扫码收款 at the counter (issue 14 item 15): the paid order prints a receipt (/billprint) and counts
 // in the operator's shift; an unpaid order can be cancelled — closed at the provider first, so the
@@ -67,15 +67,13 @@ describe('local emulators (the real provider protocols)', () => {
   let em: Emulator;
   let t: TestApp;
   let a: BillingCompany;
+  let h: PaymentHarness | undefined;
   beforeAll(async () => {
-    em = await emulatorInto(keys, () => t);
-    t = await testApp(undefined, { payments: { ttlMs: 3600_000, gateways: emulatedGateways(keys, em) } });
+    h = await paymentHarness(keys);
+    ({ t, em } = h);
     a = await billingCompany(t, { rooms: 2 });
   });
-  afterAll(async () => {
-    await t?.close();
-    await em?.close();
-  });
+  afterAll(() => h?.close());
 
   for (const channel of ['wechat', 'alipay'] as const) {
     it(`${channel}: cancel closes the order at the provider — the payer can no longer pay it`, async () => {

@@ -1,4 +1,6 @@
-import type { TestApp } from '../../../test/helpers.ts';
+import { testApp, type TestApp } from '../../../test/helpers.ts';
+import type { AuthSettings } from '../auth/index.ts';
+import type { EventBus } from '../realtime/index.ts';
 import { publicOf, type EmulatorKeys } from './emulator/keys.ts';
 import { startEmulator, type Emulator, type EmulatorOptions } from './emulator/server.ts';
 import { alipay } from './providers/alipay.ts';
@@ -39,5 +41,40 @@ export function emulatedGateways(keys: EmulatorKeys, em: Emulator): Payments['ga
       appId: keys.alipay.appId, sellerId: keys.alipay.sellerId, privateKey: keys.alipay.appKey, alipayPublicKey: publicOf(keys.alipay.alipayKey),
       gateway: `${em.url}/gateway.do`, notifyUrl: NOTIFY_URL.alipay,
     }),
+  };
+}
+
+export interface PaymentHarness {
+  t: TestApp;
+  em: Emulator;
+  payments: Payments;
+  close(): Promise<void>;
+}
+
+/**
+ * The emulators, then a test app whose WeChat Pay and Alipay gateways are theirs (they deliver their
+ * notifications into it). `lost` as in {@link emulatorInto}.
+ */
+export async function paymentHarness(
+  keys: EmulatorKeys,
+  o: { auth?: AuthSettings; bus?: EventBus; lost?: (url: string) => boolean } = {},
+): Promise<PaymentHarness> {
+  const built: { app?: TestApp } = {};
+  const em = await emulatorInto(keys, () => {
+    if (!built.app) throw new Error('a notification before the test app was built');
+    return built.app;
+  }, undefined, o.lost);
+  const payments: Payments = { ttlMs: 3600_000, gateways: emulatedGateways(keys, em) };
+  const t = await testApp(o.auth, { payments, bus: o.bus }).catch(async (e: unknown) => {
+    await em.close();
+    throw e;
+  });
+  built.app = t;
+  return {
+    t, em, payments,
+    close: async () => {
+      await t.close();
+      await em.close();
+    },
   };
 }

@@ -1,9 +1,9 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import type { TestApp } from '../../../test/helpers.ts';
 import { balances, billingCompany, makeMeter, type BillingCompany } from '../billing/fixtures.ts';
 import { freshKeys } from './emulator/keys.ts';
-import { emulatedGateways, emulatorInto } from './emulated.test-util.ts';
+import { paymentHarness, type PaymentHarness } from './emulated.test-util.ts';
 import { alipayNotification, wechatHeaders, wechatNotification, type Emulator } from './emulator/server.ts';
 import { recoverPayments } from './recover.ts';
 import { startBillingJobs } from '../../jobs/billing.ts';
@@ -19,6 +19,7 @@ let em: Emulator;
 let t: TestApp;
 let a: BillingCompany;
 let payments: Payments;
+let h: PaymentHarness | undefined;
 
 const ok = (r: { status: number; body: any }) => {
   expect(r.body.code, JSON.stringify(r.body)).toBe('SUCCESS');
@@ -34,15 +35,11 @@ const status = async (outTradeNo: string) => (await t.owner.query(`SELECT status
 const otherKey = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
 
 beforeAll(async () => {
-  em = await emulatorInto(keys, () => t);
-  payments = { ttlMs: 3600_000, gateways: emulatedGateways(keys, em) };
-  t = await testApp(undefined, { payments });
+  h = await paymentHarness(keys);
+  ({ t, em, payments } = h);
   a = await billingCompany(t, { rooms: 5 });
 });
-afterAll(async () => {
-  await t?.close();
-  await em?.close();
-});
+afterAll(() => h?.close());
 
 describe('WeChat Pay API v3 (emulator)', () => {
   it('Native order → payer page → signed notify credits once; 16 serial and 10 parallel replays change nothing', async () => {

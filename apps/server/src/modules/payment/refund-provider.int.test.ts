@@ -1,10 +1,10 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import type { TestApp } from '../../../test/helpers.ts';
 import { balances, billingCompany, type BillingCompany } from '../billing/fixtures.ts';
 import { freshKeys } from './emulator/keys.ts';
 import { wechatNotification, type Emulator } from './emulator/server.ts';
-import { emulatedGateways, emulatorInto } from './emulated.test-util.ts';
+import { paymentHarness, type PaymentHarness } from './emulated.test-util.ts';
 import { recoverRefunds } from './refund.ts';
 import type { Payments } from './service.ts';
 
@@ -19,6 +19,7 @@ let em: Emulator;
 let t: TestApp;
 let a: BillingCompany;
 let payments: Payments;
+let h: PaymentHarness | undefined;
 let dropRefundNotify = false;
 
 const ok = (r: { status: number; body: any }) => {
@@ -40,15 +41,11 @@ const sendRefundNotify = (n: { headers: Record<string, string>; raw: string }) =
   t.app.inject({ method: 'POST', url: '/wxpay/api/wxpay/refundNotify', headers: n.headers, payload: n.raw });
 
 beforeAll(async () => {
-  em = await emulatorInto(keys, () => t, undefined, (url) => dropRefundNotify && url.includes('refundNotify'));
-  payments = { ttlMs: 3600_000, gateways: emulatedGateways(keys, em) };
-  t = await testApp(undefined, { payments });
+  h = await paymentHarness(keys, { lost: (url) => dropRefundNotify && url.includes('refundNotify') });
+  ({ t, em, payments } = h);
   a = await billingCompany(t, { rooms: 5 });
 });
-afterAll(async () => {
-  await t?.close();
-  await em?.close();
-});
+afterAll(() => h?.close());
 
 describe('online refunds at the providers (emulators)', () => {
   it('WeChat: accepted as processing, the REFUND.SUCCESS notify ends it once; a replayed or forged notify changes nothing', async () => {

@@ -2,12 +2,12 @@ import fs from 'node:fs';
 import ExcelJS from 'exceljs';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import type { TestApp } from '../../../test/helpers.ts';
 import { makeCompany } from '../../../test/factories.ts';
 import { billingCompany, FINANCE_ROUTES, type BillingCompany } from '../billing/fixtures.ts';
 import { freshKeys } from '../payment/emulator/keys.ts';
 import type { Emulator } from '../payment/emulator/server.ts';
-import { emulatedGateways, emulatorInto } from '../payment/emulated.test-util.ts';
+import { paymentHarness, type PaymentHarness } from '../payment/emulated.test-util.ts';
 import type { Payments } from '../payment/index.ts';
 import { OPERATION_KEYS } from '@meter/contracts';
 import { addDays, businessDate, fromBeijingFields } from '../../time.ts';
@@ -24,6 +24,7 @@ let t: TestApp;
 let a: BillingCompany;
 let b: BillingCompany;
 let payments: Payments;
+let h: PaymentHarness | undefined;
 const today = businessDate(new Date());
 
 const ok = (r: { status: number; body: any }) => {
@@ -40,16 +41,12 @@ const rows = async (c: BillingCompany, channel = 'wechat') =>
 const recover = (c: BillingCompany, id: number) => t.call(c.token, { method: 'POST', url: '/yewu/api/Reconcile/Recover', payload: { id } });
 
 beforeAll(async () => {
-  em = await emulatorInto(keys, () => t);
-  payments = { ttlMs: 3600_000, gateways: emulatedGateways(keys, em) };
-  t = await testApp(undefined, { payments });
+  h = await paymentHarness(keys);
+  ({ t, em, payments } = h);
   a = await billingCompany(t, { rooms: 1 });
   b = await billingCompany(t, { rooms: 1 });
 });
-afterAll(async () => {
-  await t?.close();
-  await em?.close();
-});
+afterAll(() => h?.close());
 
 describe('支付平台对账 (WeChat Pay statement from the emulator)', { timeout: 60_000 }, () => {
   const no: Record<string, string> = {};

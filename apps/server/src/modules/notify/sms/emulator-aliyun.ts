@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { EmulatorState, listenOn, rawBodyServer, type EmulatorHandles } from './emulator-common.ts';
+import { EmulatorState, OncePerKey, listenOn, rawBodyServer, type EmulatorHandles } from './emulator-common.ts';
 
 // LOCAL EMULATOR of 阿里云短信 (Dysmsapi 2017-05-25, RPC style) — not a provider. An HTTP server on
 // 127.0.0.1 that checks each call's ACS3-HMAC-SHA256 signature exactly as the service does (canonical
@@ -98,9 +98,8 @@ export async function startAliyunEmulator(o: AliyunEmulatorOptions): Promise<Ali
   const app = rawBodyServer();
   const state = new EmulatorState<AliyunMessage>(o.undeliverable ?? new Set<string>(), 'isp.SYSTEM_ERROR');
   const { messages, undeliverable } = state;
-  const byOutId = new Map<string, AliyunMessage>();
-  const voiceCalls: AliyunVoiceCall[] = [];
-  const byVoiceOutId = new Map<string, AliyunVoiceCall>();
+  const sent = new OncePerKey(messages);
+  const called = new OncePerKey<AliyunVoiceCall>();
   const nonces = new Set<string>();
 
   const answer = (reply: FastifyReply, status: number, body: Record<string, unknown>) =>
@@ -125,15 +124,13 @@ export async function startAliyunEmulator(o: AliyunEmulatorOptions): Promise<Ali
       if (!/^SMS_\d+$/.test(templateCode)) return answer(reply, 200, { Code: 'isv.SMS_TEMPLATE_ILLEGAL', Message: '该账号下找不到对应模板' });
       const params = jsonParam(q, 'TemplateParam');
       if (params === undefined) return answer(reply, 200, { Code: 'isv.INVALID_JSON_PARAM', Message: 'JSON参数不合法，只接受字符串值' });
-      const seen = outId ? byOutId.get(outId) : undefined;
-      if (seen) return answer(reply, 200, { Code: 'OK', Message: 'OK', BizId: seen.bizId });
-      const now = new Date();
-      const msg: AliyunMessage = {
-        bizId: `${Math.floor(Math.random() * 1e15)}^0`, outId, phone, signName, templateCode,
-        content: `【${signName}】${String(params.content ?? '')}`, sendDate: beijing(now), sentAt: now,
-      };
-      messages.push(msg);
-      if (outId) byOutId.set(outId, msg);
+      const msg = sent.once(outId, () => {
+        const now = new Date();
+        return {
+          bizId: `${Math.floor(Math.random() * 1e15)}^0`, outId, phone, signName, templateCode,
+          content: `【${signName}】${String(params.content ?? '')}`, sendDate: beijing(now), sentAt: now,
+        };
+      });
       return answer(reply, 200, { Code: 'OK', Message: 'OK', BizId: msg.bizId });
     }
     if (action === 'SingleCallByTts') {
@@ -146,14 +143,10 @@ export async function startAliyunEmulator(o: AliyunEmulatorOptions): Promise<Ali
       if (!/^TTS_\d+$/.test(ttsCode)) return answer(reply, 200, { Code: 'isv.TTS_TEMPLATE_ILLEGAL', Message: '语音模板不存在或未审核' });
       const params = jsonParam(q, 'TtsParam');
       if (params === undefined) return answer(reply, 200, { Code: 'isv.INVALID_JSON_PARAM', Message: 'TtsParam 不是合法的 JSON' });
-      const seen = outId ? byVoiceOutId.get(outId) : undefined;
-      if (seen) return answer(reply, 200, { Code: 'OK', Message: 'OK', CallId: seen.callId });
-      const call: AliyunVoiceCall = {
+      const call = called.once(outId, () => ({
         callId: `${Math.floor(Math.random() * 1e12)}^${Math.floor(Math.random() * 1e11)}`, outId, phone, showNumber: show, ttsCode,
         content: String(params.content ?? ''), playTimes: Number(q.get('PlayTimes') ?? 1), at: new Date(),
-      };
-      voiceCalls.push(call);
-      if (outId) byVoiceOutId.set(outId, call);
+      }));
       return answer(reply, 200, { Code: 'OK', Message: 'OK', CallId: call.callId });
     }
     if (action === 'QuerySendDetails') {
@@ -180,5 +173,5 @@ export async function startAliyunEmulator(o: AliyunEmulatorOptions): Promise<Ali
 
   const host = o.host ?? '127.0.0.1';
   const endpoint = `${host}:${await listenOn(app, host, o.port ?? 0)}`;
-  return Object.assign(state, { url: `http://${endpoint}`, endpoint, voiceCalls, app, close: () => app.close() });
+  return Object.assign(state, { url: `http://${endpoint}`, endpoint, voiceCalls: called.all, app, close: () => app.close() });
 }

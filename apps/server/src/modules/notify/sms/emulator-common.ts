@@ -10,6 +10,27 @@ export type EmulatorHandles<M> = Pick<EmulatorState<M>, 'messages' | 'calls' | '
   close(): Promise<void>;
 };
 
+/**
+ * What an emulator keeps once per idempotency key (阿里云 OutId, 腾讯云 SessionContext): a repeat gets
+ * the first one back; an empty key is never a repeat.
+ */
+export class OncePerKey<T> {
+  private readonly byKey = new Map<string, T>();
+
+  /** `all`: every item kept, in order */
+  constructor(readonly all: T[] = []) {}
+
+  /** The item kept for `key`, else `make()`'s, now kept. */
+  once(key: string, make: () => T): T {
+    const seen = key ? this.byKey.get(key) : undefined;
+    if (seen) return seen;
+    const item = make();
+    this.all.push(item);
+    if (key) this.byKey.set(key, item);
+    return item;
+  }
+}
+
 /** The state and test handles of an emulator, whatever the provider. */
 export class EmulatorState<M> {
   /** every message delivered (one per idempotency key) */

@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Agent } from 'node:http';
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { EmulatorState, listenOn, rawBodyServer, type EmulatorHandles } from './emulator-common.ts';
+import { EmulatorState, OncePerKey, listenOn, rawBodyServer, type EmulatorHandles } from './emulator-common.ts';
 
 // LOCAL EMULATOR of 腾讯云短信 (SMS API 2021-01-11) — not a provider. An HTTP server on 127.0.0.1 that
 // checks each call's TC3-HMAC-SHA256 signature exactly as the service does (canonical request, the
@@ -102,9 +102,10 @@ export async function startTencentEmulator(o: TencentEmulatorOptions): Promise<T
   const app = rawBodyServer();
   const state = new EmulatorState<TencentMessage>(o.undeliverable ?? new Set<string>(), 'InternalError.SendAndRecvFail');
   const { messages, undeliverable } = state;
-  const bySession = new Map<string, TencentMessage>();
-  const voiceCalls: TencentVoiceCall[] = [];
-  const byVoiceSession = new Map<string, TencentVoiceCall>();
+  const sent = new OncePerKey(messages);
+  const called = new OncePerKey<TencentVoiceCall>();
+  /** a message or call repeats one with the same SessionContext to the same phone */
+  const keyOf = (session: string, phone: string) => (session ? `${session}|${phone}` : '');
 
   const respond = (reply: FastifyReply, body: Record<string, unknown>) => reply.code(200).send({ Response: { ...body, RequestId: randomUUID() } });
   const error = (reply: FastifyReply, code: string, message: string) => respond(reply, { Error: { Code: code, Message: message } });
@@ -129,16 +130,10 @@ export async function startTencentEmulator(o: TencentEmulatorOptions): Promise<T
       if (!/^\d{10}$/.test(appId)) return error(reply, 'MissingParameter', 'VoiceSdkAppid 必填');
       if (!/^\d+$/.test(String(p.TemplateId ?? ''))) return error(reply, 'FailedOperation.TemplateIncorrectOrUnapproved', '模板未审批或内容不匹配');
       const session = String(p.SessionContext ?? '');
-      const key = `${session}|${phone}`;
-      let call = session ? byVoiceSession.get(key) : undefined;
-      if (!call) {
-        call = {
-          callId: randomUUID(), sessionContext: session, phone, voiceSdkAppId: appId, templateId: String(p.TemplateId),
-          params: Array.isArray(p.TemplateParamSet) ? p.TemplateParamSet.map(String) : [], playTimes: Number(p.PlayTimes ?? 2), at: new Date(),
-        };
-        voiceCalls.push(call);
-        if (session) byVoiceSession.set(key, call);
-      }
+      const call = called.once(keyOf(session, phone), () => ({
+        callId: randomUUID(), sessionContext: session, phone, voiceSdkAppId: appId, templateId: String(p.TemplateId),
+        params: Array.isArray(p.TemplateParamSet) ? p.TemplateParamSet.map(String) : [], playTimes: Number(p.PlayTimes ?? 2), at: new Date(),
+      }));
       return respond(reply, { SendStatus: { CallId: call.callId, SessionContext: session } });
     }
     if (voice) return error(reply, 'InvalidAction', `接口 ${action} 不存在`);
@@ -155,13 +150,9 @@ export async function startTencentEmulator(o: TencentEmulatorOptions): Promise<T
       const set = phones.map((raw) => {
         const phone = mainland(raw);
         if (!phone) return { SerialNo: '', PhoneNumber: raw, Fee: 0, SessionContext: session, Code: 'InvalidParameterValue.IncorrectPhoneNumber', Message: '手机号格式错误', IsoCode: '' };
-        const key = `${session}|${phone}`;
-        let msg = session ? bySession.get(key) : undefined;
-        if (!msg) {
-          msg = { serialNo: `2645:${randomUUID().replace(/-/g, '').slice(0, 24)}`, sessionContext: session, phone, sdkAppId: appId, signName: String(p.SignName), templateId: String(p.TemplateId), params, sentAt: new Date() };
-          messages.push(msg);
-          if (session) bySession.set(key, msg);
-        }
+        const msg = sent.once(keyOf(session, phone), () => ({
+          serialNo: `2645:${randomUUID().replace(/-/g, '').slice(0, 24)}`, sessionContext: session, phone, sdkAppId: appId, signName: String(p.SignName), templateId: String(p.TemplateId), params, sentAt: new Date(),
+        }));
         return { SerialNo: msg.serialNo, PhoneNumber: `+86${phone}`, Fee: 1, SessionContext: session, Code: 'Ok', Message: 'send success', IsoCode: 'CN' };
       });
       return respond(reply, { SendStatusSet: set });
@@ -192,5 +183,5 @@ export async function startTencentEmulator(o: TencentEmulatorOptions): Promise<T
     agent.destroy();
     await app.close();
   };
-  return Object.assign(state, { endpoint: `${TENCENT_EMULATOR_HOST}:${port}`, voiceEndpoint: `${TENCENT_VOICE_EMULATOR_HOST}:${port}`, voiceCalls, agent, app, close });
+  return Object.assign(state, { endpoint: `${TENCENT_EMULATOR_HOST}:${port}`, voiceEndpoint: `${TENCENT_VOICE_EMULATOR_HOST}:${port}`, voiceCalls: called.all, agent, app, close });
 }
