@@ -4,7 +4,7 @@ import {
   FullscreenExitOutlined, FullscreenOutlined, LockOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined,
   PlaySquareOutlined, ReadOutlined, SettingOutlined, UserOutlined,
 } from '@ant-design/icons';
-import { useLocation, useNavigate } from 'react-router';
+import { useNavigate } from 'react-router';
 import { BANK_NAMES, EDITION_SHORT_TITLES, EDITION_TITLES, ACCESS } from '@meter/contracts';
 import { authApi } from '../api/yonghu.ts';
 import { Clock } from './Clock.tsx';
@@ -47,7 +47,6 @@ function useFullscreen(): [boolean, () => void] {
 export function HeaderBar(props: { session: Session; collapsed: boolean; onToggle(): void }) {
   const { session, collapsed, onToggle } = props;
   const navigate = useNavigate();
-  const location = useLocation();
   const [full, toggleFull] = useFullscreen();
   const company = session.company;
   const bank = company ? BANK_NAMES[company.bankType] : undefined;
@@ -95,8 +94,11 @@ export function HeaderBar(props: { session: Session; collapsed: boolean; onToggl
         <Tooltip title={full ? '退出全屏' : '全屏'}>
           <Button type="text" aria-label={full ? '退出全屏' : '全屏'} icon={full ? <FullscreenExitOutlined /> : <FullscreenOutlined />} onClick={toggleFull} />
         </Tooltip>
+        {/* the page to return to is the address shown, not the router's rendered location: a menu
+            click commits its route in a transition, so until the new page has rendered useLocation()
+            still names the previous one (unlocking then landed there, e.g. on /home) */}
         <Tooltip title="锁屏">
-          <Button type="text" aria-label="锁屏" icon={<LockOutlined />} onClick={() => startLock(location.pathname + location.search, (to) => navigate(to))} />
+          <Button type="text" aria-label="锁屏" icon={<LockOutlined />} onClick={() => startLock(window.location.pathname + window.location.search, (to) => navigate(to))} />
         </Tooltip>
         <span className="shell-user">{session.user.realName || session.user.username}</span>
         <Button type="text" size="small" danger aria-label="退出" title="退出" icon={<LogoutOutlined />} onClick={logout}><span className="shell-shortcut-text">退出</span></Button>
