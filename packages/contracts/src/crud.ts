@@ -33,6 +33,8 @@ export interface CrudOptions {
   tags: string[];
   /** fields a row carries besides the declared ones (added by the server's `present` hook) */
   extra?: z.ZodRawShape;
+  /** a rule across the form's fields, checked on create and update (add an issue to refuse) */
+  refine?: (values: Record<string, unknown>, ctx: z.RefinementCtx) => void;
 }
 
 /** A row of a CRUD resource as answered: its id and its fields. */
@@ -93,7 +95,9 @@ export function crudEndpoints(def: ResourceDef, o: CrudOptions) {
       : o.paths;
   const idKey = def.idKey ?? 'id';
   const row = rowSchema(def, o.extra).pipe(z.custom<CrudRow>());
-  const body = formSchema(def);
+  const checked = <T extends z.ZodObject>(t: T) => (o.refine ? t.superRefine(o.refine) : t);
+  const form = formSchema(def);
+  const body = checked(form);
   const { tags, read } = o;
   const byParam = p.detail.includes(':id');
   const withId = CompanyQuery.extend({ id });
@@ -116,7 +120,7 @@ export function crudEndpoints(def: ResourceDef, o: CrudOptions) {
     }),
     update: endpoint({
       method: 'PUT', path: p.update, summary: `编辑${def.title}`, perm: o.writes?.update ?? o.write, query: CompanyQuery,
-      body: body.extend({ [idKey]: id }), response: z.null(), tags,
+      body: checked(form.extend({ [idKey]: id })), response: z.null(), tags,
     }),
     remove: endpoint({
       method: 'DELETE', path: p.remove, summary: `删除${def.title}`, perm: o.writes?.remove ?? o.write, query: removeQuery, body: removeBody,

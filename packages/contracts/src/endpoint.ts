@@ -53,6 +53,12 @@ export interface Endpoint<
   multipart?: boolean;
   /** The answer is the bytes of a stored file shown in the page (an image, a video), not an envelope. */
   inline?: boolean;
+  /**
+   * The body is the request's text exactly as received, whatever its content type (a payment provider's
+   * callback: its signature covers those bytes, a parser would lose them): no body schema, the handler
+   * gets the string and writes the answer the caller expects.
+   */
+  raw?: boolean;
 }
 
 export function endpoint<

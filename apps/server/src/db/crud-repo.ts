@@ -25,6 +25,8 @@ export interface ListFilter {
   /** the table's area column, when the resource follows the area tree */
   areaKey?: string;
   extra?: SQL[];
+  /** the list's order (default: newest first) */
+  order?: SQL[];
 }
 
 export function whereOf(table: AnyTable, f: ListFilter): SQL | undefined {
@@ -40,17 +42,17 @@ export function whereOf(table: AnyTable, f: ListFilter): SQL | undefined {
 }
 
 /**
- * One page of a list, newest first, and the number of rows its filter finds: `select` is the list's
+ * One page of a list, newest first (or in `order`), and the number of rows its filter finds: `select` is the list's
  * select with its joins (`.$dynamic()`), `table` the table it lists and counts.
  */
-export async function newestPage<Q extends PgSelect>(tx: Tx, select: Q, table: AnyTable, cond: SQL | undefined, limit: number, offset: number) {
-  const rows: Awaited<Q> = await select.where(cond).orderBy(desc(table.id)).limit(limit).offset(offset);
+export async function newestPage<Q extends PgSelect>(tx: Tx, select: Q, table: AnyTable, cond: SQL | undefined, limit: number, offset: number, order?: SQL[]) {
+  const rows: Awaited<Q> = await select.where(cond).orderBy(...(order ?? [desc(table.id)])).limit(limit).offset(offset);
   const [c] = await tx.select({ n: count() }).from(table).where(cond);
   return { rows, count: c.n };
 }
 
 export async function list(tx: Tx, table: AnyTable, f: ListFilter, limit: number, offset: number) {
-  const r = await newestPage(tx, tx.select().from(table).$dynamic(), table, whereOf(table, f), limit, offset);
+  const r = await newestPage(tx, tx.select().from(table).$dynamic(), table, whereOf(table, f), limit, offset, f.order);
   return { rows: r.rows as Record<string, unknown>[], count: r.count };
 }
 

@@ -1,4 +1,5 @@
 import type { FastifyInstance } from 'fastify';
+import type { SQL } from 'drizzle-orm';
 import type { CrudEndpoints, ResourceDef } from '@meter/contracts';
 import type { Tx } from '../db/client.ts';
 import * as crud from '../db/crud-repo.ts';
@@ -28,6 +29,10 @@ export interface CrudOptions<Row = Record<string, unknown>> {
   beforeDelete?: (tx: Tx, ctx: Ctx, ids: number[]) => Promise<void>;
   /** audit label of a row, e.g. row => `房间 ${row.name}` */
   label?: (row: Record<string, unknown>) => string;
+  /** the list's order (default: newest first) */
+  order?: SQL[];
+  /** the transaction writes run in (default ctx.tx): `platformTx` when their checks must see every company */
+  writeTx?: <T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>) => Promise<T>;
 }
 
 type Values = Record<string, unknown>;
@@ -38,6 +43,7 @@ export function registerCrud(app: FastifyInstance, o: CrudOptions) {
   const idKey = def.idKey ?? 'id';
   const label = o.label ?? ((row) => `${def.title} ${String(row.name ?? row.id ?? '')}`);
   const present = async (tx: Tx, rows: Values[]) => (o.present ? o.present(tx, rows) : rows);
+  const writeTx = <T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>) => (o.writeTx ? o.writeTx(ctx, fn) : ctx.tx(fn));
 
   const checkUnique = async (tx: Tx, values: Values, id?: number) => {
     for (const f of def.fields) {
@@ -49,7 +55,7 @@ export function registerCrud(app: FastifyInstance, o: CrudOptions) {
 
   const list = (q: Values & { index: number; size: number }, ctx: Ctx) =>
     ctx.tx(async (tx) => {
-      const res = await crud.list(tx, table, { fields: def.fields, query: q, areaKey: o.areaKey }, q.size, (q.index - 1) * q.size);
+      const res = await crud.list(tx, table, { fields: def.fields, query: q, areaKey: o.areaKey, order: o.order }, q.size, (q.index - 1) * q.size);
       return new Page(await present(tx, res.rows), res.count);
     });
 
@@ -64,7 +70,7 @@ export function registerCrud(app: FastifyInstance, o: CrudOptions) {
     const values = { ...b };
     if (o.tenancy === 'company') values.companyId = companyOf(ctx);
     ctx.audit.target = label(values);
-    return ctx.tx(async (tx) => {
+    return writeTx(ctx, async (tx) => {
       await checkUnique(tx, values);
       await o.beforeWrite?.(tx, ctx, values);
       return { [idKey]: await crud.insert(tx, table, values) };
@@ -76,7 +82,7 @@ export function registerCrud(app: FastifyInstance, o: CrudOptions) {
     const values = { ...b };
     delete values[idKey];
     ctx.audit.target = label({ ...values, id });
-    return ctx.tx(async (tx) => {
+    return writeTx(ctx, async (tx) => {
       if (!(await crud.get(tx, table, id))) throw notFound(def.title);
       await checkUnique(tx, values, id);
       await o.beforeWrite?.(tx, ctx, values, id);
@@ -86,7 +92,7 @@ export function registerCrud(app: FastifyInstance, o: CrudOptions) {
   };
 
   const remove = (ids: number[], ctx: Ctx) =>
-    ctx.tx(async (tx) => {
+    writeTx(ctx, async (tx) => {
       const rows = (await Promise.all(ids.map((id) => crud.get(tx, table, id)))).filter((x): x is Values => !!x);
       if (rows.length !== ids.length) throw notFound(def.title);
       ctx.audit.target = rows.map(label).join('、').slice(0, 400);

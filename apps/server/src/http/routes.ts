@@ -2,7 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest, onRequestAsyncHookH
 import type { ZodType, z } from 'zod';
 import { findControlChar, routeAllowed, SUCCESS, type Endpoint, type HandlerInput } from '@meter/contracts';
 import { z as zod } from 'zod';
-import { badRequest, forbidden } from './errors.ts';
+import { validatorCompiler } from 'fastify-type-provider-zod';
+import { AppError, badRequest, forbidden } from './errors.ts';
 import { envelope } from './envelope.ts';
 import type { Ctx, OwnerCtx, PublicCtx } from './context.ts';
 
@@ -136,7 +137,7 @@ export function routes(app: FastifyInstance) {
     hooks?: RouteSpec<undefined, undefined, undefined>['hooks'],
   ) => {
     const data = e.response && (e.paged ? zod.array(e.response) : e.response);
-    app.route({
+    const add = (to: FastifyInstance) => to.route({
       method: e.method,
       url: e.path,
       schema: {
@@ -165,8 +166,37 @@ export function routes(app: FastifyInstance) {
         return envelope(result);
       },
     });
+    if (!e.raw) {
+      add(app);
+      return;
+    }
+    // a raw body: this route alone (an encapsulated context) reads every content type as text
+    void app.register(async (sub) => {
+      sub.removeAllContentTypeParsers();
+      sub.addContentTypeParser('*', { parseAs: 'string' }, (_req, body, done) => done(null, body));
+      add(sub);
+    });
   };
   return { get: add('GET'), post: add('POST'), put: add('PUT'), delete: add('DELETE'), endpoint };
+}
+
+/**
+ * A raw body (declarations with `raw`) read as JSON against a schema and refused as a declared JSON body
+ * would be: 415 for another content type, 400 when it does not parse, 400 naming the failing field.
+ */
+export function jsonBody<T extends ZodType>(schema: T, req: FastifyRequest): z.output<T> {
+  if (!/^application\/json\b/i.test(String(req.headers['content-type'] ?? ''))) throw new AppError('BAD_REQUEST', '不支持的请求格式', 415);
+  let value: unknown;
+  try {
+    value = JSON.parse(String(req.body ?? ''));
+  } catch {
+    throw badRequest('请求格式错误');
+  }
+  const bad = findControlChar(value);
+  if (bad) throw badRequest(bad.length ? `参数「${bad.join('.')}」含有不允许的控制字符` : '请求内容含有不允许的控制字符');
+  const r = validatorCompiler({ schema, method: req.method, url: req.url })(value) as { value?: z.output<T>; error?: unknown[] };
+  if (r.error) throw Object.assign(new Error('请求参数无效'), { statusCode: 400, validation: r.error });
+  return r.value as z.output<T>;
 }
 
 /** a business refusal answered with HTTP 200 (SPEC §8): any code but SUCCESS, and its message */

@@ -31,15 +31,7 @@ export const smsApi = {
     call(E.notify.creditJournal, { query: { ...q, ...(company ? { searchCompanyID: company } : {}) } }),
 };
 
-export type { SmsTemplate, SmsRuleAnswer } from '@meter/contracts';
-
-export interface SmsTemplateBody {
-  name: string;
-  event: number;
-  content: string;
-  status: number;
-  memo: string;
-}
+export type { SmsRuleAnswer } from '@meter/contracts';
 
 export interface SmsRuleInput {
   meterKind: number;
@@ -52,10 +44,8 @@ export interface SmsRuleInput {
 type TemplateQuery = { index: number; size: number; name?: string; event?: number; status?: number };
 
 export const smsTemplateApi = {
-  list: (q: TemplateQuery) => call(E.sms.templateList, { query: q }),
-  create: (body: SmsTemplateBody) => call(E.sms.templateCreate, { body }),
-  update: (id: number, body: SmsTemplateBody) => call(E.sms.templateUpdate, { body: { ...body, id } }),
-  remove: (ids: number[]) => call(E.sms.templateDelete, { body: { ids } }),
+  /** the declared resource's list (the page itself is a CrudPage on E.smsTemplate) */
+  list: (q: TemplateQuery) => call(E.smsTemplate.list, { query: q }),
   rules: () => call(E.sms.ruleList),
   saveRules: (rules: SmsRuleInput[]) => call(E.sms.ruleSave, { body: { rules } }),
 };

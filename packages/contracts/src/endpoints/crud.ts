@@ -7,6 +7,7 @@ import { chargingTypeResource } from '../resources/room.ts';
 import { companyClassifyResource } from '../resources/company.ts';
 import { deviceLookupResource } from '../resources/device.ts';
 import { teachingVideoResource } from '../resources/help.ts';
+import { SMS_UNKNOWN_VARIABLE, smsTemplateResource, unknownVariables } from '../resources/sms.ts';
 
 // The declared CRUD resources' endpoints, one registry entry each: paths (SPEC §7), who may read and write.
 // Each gives five declarations (list, detail, create, update, remove; packages/contracts/src/crud.ts);
@@ -47,6 +48,14 @@ export const crudApi = {
       update: '/yewu/api/alarmscheme/detail', remove: '/yewu/api/alarmscheme/detail',
     },
     tags: schemeTags, read: { routes: ['recordsPolice', 'recordsTable'] }, write: { routes: ['recordsPolice'] },
+  }),
+  // platform-wide message templates: written by platform admins, read by whoever binds them (/systemSend)
+  smsTemplate: crudEndpoints(smsTemplateResource, {
+    paths: '/yewu/api/alermSmsConfigTemplate', tags: ['短信'],
+    read: { routes: ['alermSmsConfigTemplate', 'systemSend'] }, write: { routes: ['alermSmsConfigTemplate'], access: 0 },
+    refine: (v, ctx) => {
+      if (unknownVariables(String(v.content ?? '')).length) ctx.addIssue({ code: 'custom', path: ['content'], message: SMS_UNKNOWN_VARIABLE });
+    },
   }),
   // read by everyone signed in (the help page of every account), written on the platform's /teachingVideo
   teachingVideo: crudEndpoints(teachingVideoResource, {

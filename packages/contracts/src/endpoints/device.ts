@@ -313,6 +313,11 @@ export const deviceEndpoints = {
 
   // ---- 表具 (device) ----
   meters: meter.list,
+  /** the same filters and paging (index, size) in a JSON body: a query sent as POST, not audited; answered as a page */
+  metersByBody: endpoint({
+    method: 'POST', path: `${V1}/device/list`, summary: '表具列表（条件在请求体）', perm: { routes: ['recordsTable'] }, action: false, body: MeterListQuery,
+    response: z.array(MeterInfoRow), tags: meterTags,
+  }),
   plans: endpoint({
     method: 'GET', path: `${V1}/device/plans`, summary: '本单位可用的设备方案', perm: { routes: ['recordsTable', 'recordsCollect'] }, query: CompanyQuery,
     response: AllowedPlansRow, tags: meterTags,

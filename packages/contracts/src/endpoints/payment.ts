@@ -6,9 +6,9 @@ import { CompanyQuery, wireTime, optionalRef, coded } from '../query.ts';
 
 // Online payments (SPEC §7): POST /wxpay/api/wxpay/pay and /alipay/api/alipay/pay (a QR order),
 // GET /wxpay/api/wxpay/list (page, size) and …/query, and the simulated provider's "the payer paid"
-// (…/simulatePaid). 取消订单 (…/close) is declared with the finance day (endpoints/finance.ts). The
-// providers' notify callbacks stay registered by hand in the server (payment/routes.ts): with a real
-// provider configured the same path takes the raw body the signature covers, not JSON.
+// (…/simulatePaid), and the providers' notify callbacks (`raw`: with a real provider configured the path
+// takes the raw body the signature covers, not JSON). 取消订单 (…/close) is declared with the finance day
+// (endpoints/finance.ts).
 
 const id = num(z.number({ error: '须为正整数' }).int('须为正整数').positive('须为正整数'), '须为正整数');
 
@@ -171,6 +171,14 @@ export const paymentEndpoints = {
   simulateAlipay: endpoint({
     method: 'POST', path: '/alipay/api/alipay/simulatePaid', summary: '模拟支付成功（离线版模拟支付平台）', perm: payOp, query: company, body: SimulateBody,
     response: CreditResult, tags,
+  }),  // The providers' result callbacks: no session (the signature is the proof), no page. With WeChat Pay v3 /
+  // Alipay configured the body is the raw text the signature covers (?merchant=<companyId>: a company's own
+  // merchant) and the answer is the provider's own; the simulated provider posts NotifyBody as JSON.
+  notifyWechat: endpoint({ method: 'POST', path: '/wxpay/api/wxpay/notify', summary: '微信支付结果通知（支付平台回调，验签）', perm: false, raw: true, tags }),
+  notifyAlipay: endpoint({ method: 'POST', path: '/alipay/api/alipay/notify', summary: '支付宝支付结果通知（支付平台回调，验签）', perm: false, raw: true, tags }),
+  /** WeChat Pay's refund results (registered with a WeChat Pay gateway or companies' own merchants) */
+  refundNotifyWechat: endpoint({
+    method: 'POST', path: '/wxpay/api/wxpay/refundNotify', summary: '微信支付退款结果通知（支付平台回调，原文验签）', perm: false, raw: true, tags,
   }),
 };
 

@@ -1,52 +1,13 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { PageQuery, optText } from '../query.ts';
-import { formSchema, typed } from '../resource.ts';
-import { smsTemplateResource, unknownVariables } from '../resources/sms.ts';
 
-// 短信模板 (/yewu/api/alermSmsConfigTemplate, page /alermSmsConfigTemplate, platform admins) and the
-// company's reminder rules (/yewu/api/alermSmsConfig, page /systemSend): which template, threshold and
-// channel each meter kind and event uses.
+// The company's reminder rules (/yewu/api/alermSmsConfig, page /systemSend): which 短信模板 (a declared
+// CRUD resource, crudApi.smsTemplate in endpoints/crud.ts), threshold and channel each meter kind and
+// event uses.
 
 const tags = ['短信'];
-const T = '/yewu/api/alermSmsConfigTemplate';
-const id = num(z.number().int().positive());
-/** templates are written by platform admins and read by whoever binds them */
-const readTemplates = { routes: ['alermSmsConfigTemplate', 'systemSend'] };
-const writeTemplates = { routes: ['alermSmsConfigTemplate'], access: 0 as const };
 const rules = { routes: ['systemSend'] };
-
-export interface SmsTemplateInput {
-  name: string;
-  event: number;
-  content: string;
-  status: number;
-  memo: string;
-}
-
-const form = formSchema(smsTemplateResource);
-const known = (v: { content?: unknown }) => !unknownVariables(String(v.content ?? '')).length;
-const unknownMessage = { message: '模板内容含未知变量（可用：{company} {owner} {room} {kind} {balance} {threshold} {amount} {title}）', path: ['content'] };
-
-export const SmsTemplateBody = typed<SmsTemplateInput>(form.refine(known, unknownMessage));
-export const SmsTemplateUpdateBody = typed<SmsTemplateInput & { id: number }>(form.extend({ id }).refine(known, unknownMessage));
-const blankOr = <T extends z.ZodType>(t: T) => t.optional().or(z.literal('').transform(() => undefined));
-export const SmsTemplateListQuery = PageQuery.extend({
-  name: optText(),
-  event: blankOr(num(z.number().int().min(1, '事件须为 1–5').max(5, '事件须为 1–5'))),
-  status: blankOr(num(z.number().int().min(0, '状态须为 0 或 1').max(1, '状态须为 0 或 1'))),
-});
-
-export const SmsTemplateRow = z.object({
-  id: z.number(),
-  name: z.string(),
-  event: z.number(),
-  content: z.string(),
-  status: z.number(),
-  memo: z.string(),
-  createdAt: z.string(),
-});
 
 /** sms 短信, phone 电话, both 短信和电话, off 不发送 */
 export const RULE_CHANNELS: Record<string, string> = { sms: '短信', phone: '电话', both: '短信和电话', off: '不发送' };
@@ -70,22 +31,6 @@ export const SmsRuleRow = SmsRule.extend({
 });
 
 export const smsEndpoints = {
-  templateList: endpoint({
-    method: 'GET', path: `${T}/List`, summary: '短信模板列表', perm: readTemplates, query: SmsTemplateListQuery, response: SmsTemplateRow, paged: true, tags,
-  }),
-  templateDetail: endpoint({
-    method: 'GET', path: `${T}/Detail`, summary: '短信模板详情', perm: readTemplates, query: z.object({ id }), response: SmsTemplateRow, tags,
-  }),
-  templateCreate: endpoint({
-    method: 'POST', path: `${T}/Detail`, summary: '新增短信模板', perm: writeTemplates, body: SmsTemplateBody, response: z.object({ id: z.number() }), tags,
-  }),
-  templateUpdate: endpoint({
-    method: 'PUT', path: `${T}/Detail`, summary: '编辑短信模板', perm: writeTemplates, body: SmsTemplateUpdateBody, response: z.null(), tags,
-  }),
-  templateDelete: endpoint({
-    method: 'DELETE', path: `${T}/Detail`, summary: '删除短信模板', perm: writeTemplates, body: z.object({ ids: z.array(id).min(1, '请选择要删除的模板').max(200) }),
-    response: z.null(), tags,
-  }),
   ruleList: endpoint({
     method: 'GET', path: '/yewu/api/alermSmsConfig/ConfigList', summary: '短信提醒规则', perm: rules, response: z.array(SmsRuleRow), tags,
   }),
@@ -94,7 +39,6 @@ export const smsEndpoints = {
   }),
 };
 
-export type SmsTemplate = z.output<typeof SmsTemplateRow>;
 export type SmsRuleAnswer = z.output<typeof SmsRuleRow>;
 
 // 群发短信 (/systemSend): owners chosen by area, arrears or meter kind; a preview of the count and the

@@ -36,6 +36,9 @@ export const smsTemplateResource = defineResource({
   ],
 });
 
+/** Why a template naming an unknown variable is refused. */
+export const SMS_UNKNOWN_VARIABLE = '模板内容含未知变量（可用：{company} {owner} {room} {kind} {balance} {threshold} {amount} {title}）';
+
 /** The variables named in a template that are not known ({x} with x not a variable). */
 export function unknownVariables(content: string): string[] {
   return [...content.matchAll(/\{(\w+)\}/g)].map((m) => m[1]).filter((v) => !(v in SMS_VARIABLES));

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  API, MeterListQuery, deviceLookupResource, type CollectorListInput, type FocusListInput, type MeterListInput,
+  API, deviceLookupResource, type CollectorListInput, type FocusListInput, type MeterListInput,
 } from '@meter/contracts';
 import { routes } from '../../http/routes.ts';
 import { registerCrud } from '../../http/crud.ts';
@@ -26,9 +26,7 @@ export default function deviceRoutes(app: FastifyInstance) {
 
   // ---- 表具 (device) ----
   r.endpoint(D.meters, ({ query }, ctx) => device.listMeters(ctx, query as Record<string, unknown> & MeterListInput));
-  // paged by its body, not its query: declarations page by query (endpoint.test), so this one stays registered here
-  r.post(D.meters.path, { summary: '表具列表（条件在请求体）', perm: { routes: ['recordsTable'] }, body: MeterListQuery, action: false, tags: ['表具'] }, ({ body }, ctx) =>
-    device.listMeters(ctx, body as Record<string, unknown> & MeterListInput));
+  r.endpoint(D.metersByBody, ({ body }, ctx) => device.listMeters(ctx, body as Record<string, unknown> & MeterListInput));
   r.endpoint(D.plans, (_i, ctx) => device.allowedPlans(ctx));
   r.endpoint(D.meter, ({ query }, ctx) => device.getMeter(ctx, query.id));
   r.endpoint(D.createMeter, ({ body }, ctx) => device.createMeter(ctx, body));

@@ -71,7 +71,7 @@ const NOTICE_TEXT = '【{company}】尊敬的{owner}，物业发布了公告「{
 export async function queueNoticeSms(tx: Tx, companyId: number, notice: { id: number; title: string }, to: bulkRepo.Recipient[]): Promise<number> {
   const mobile = to.filter((r) => MOBILE.test(r.phone));
   if (!mobile.length) return 0;
-  const template = (await rulesRepo.listTemplates(tx, { event: NOTICE_SMS_EVENT, status: 1 }, 1, 0)).rows[0]?.content ?? NOTICE_TEXT;
+  const template = (await rulesRepo.firstTemplateContent(tx, NOTICE_SMS_EVENT)) ?? NOTICE_TEXT;
   const company = await bulkRepo.companyName(tx, companyId);
   const { smsPriceFen } = await configRepo.smsPrices(tx, companyId);
   return repo.insertNotifications(tx, mobile.map((r) => ({

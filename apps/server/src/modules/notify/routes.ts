@@ -1,5 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { API } from '@meter/contracts';
+import { asc } from 'drizzle-orm';
+import { API, smsTemplateResource } from '@meter/contracts';
+import { smsTemplates } from '../../db/schema/index.ts';
+import { platformTx } from '../../http/context.ts';
+import { registerCrud } from '../../http/crud.ts';
 import { routes } from '../../http/routes.ts';
 import * as bulk from './bulk-service.ts';
 import * as config from './config-service.ts';
@@ -19,11 +23,11 @@ export default function notifyRoutes(app: FastifyInstance, sms: SmsSetup) {
   r.endpoint(API.notify.creditTopUp, ({ body }, ctx) => credit.topUp(ctx, body));
   r.endpoint(API.notify.creditJournal, ({ query }, ctx) => credit.journal(ctx, query));
   const S = API.sms;
-  r.endpoint(S.templateList, ({ query }, ctx) => rules.listTemplates(ctx, query));
-  r.endpoint(S.templateDetail, ({ query }, ctx) => rules.getTemplate(ctx, query.id));
-  r.endpoint(S.templateCreate, ({ body }, ctx) => rules.createTemplate(ctx, body));
-  r.endpoint(S.templateUpdate, ({ body }, ctx) => rules.updateTemplate(ctx, body));
-  r.endpoint(S.templateDelete, ({ body }, ctx) => rules.deleteTemplates(ctx, body.ids));
+  // 短信模板: platform-wide, written (and their uses counted) across every company; listed by event
+  registerCrud(app, {
+    def: smsTemplateResource, endpoints: API.smsTemplate, table: smsTemplates, tenancy: 'platform', writeTx: platformTx,
+    order: [asc(smsTemplates.event), asc(smsTemplates.id)], beforeDelete: rules.templateHooks.beforeDelete,
+  });
   r.endpoint(S.ruleList, (_req, ctx) => rules.listRules(ctx));
   r.endpoint(S.ruleSave, ({ body }, ctx) => rules.saveRules(ctx, body));
   r.endpoint(API.bulk.preview, ({ body }, ctx) => bulk.preview(ctx, body));

@@ -1,10 +1,8 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { localTime } from '../../db/local-time.ts';
 
 // The only SQL of 短信模板 (sms_templates, platform-wide) and 短信提醒规则 (sms_rules, per company).
-
-const like = (v: string) => `%${v.replace(/[%_\\]/g, '\\$&')}%`;
 
 export interface TemplateRow {
   id: number;
@@ -22,55 +20,21 @@ const templateOf = (x: Record<string, unknown>): TemplateRow => ({
 });
 const templateCols = sql`id, name, event, content, status, memo, ${localTime(sql`created_at`)} AS "createdAt"`;
 
-export async function listTemplates(tx: Tx, f: { name?: string; event?: number; status?: number }, limit: number, offset: number) {
-  const w: SQL[] = [sql`true`];
-  if (f.name) w.push(sql`name ILIKE ${like(f.name)}`);
-  if (f.event != null) w.push(sql`event = ${f.event}`);
-  if (f.status != null) w.push(sql`status = ${f.status}`);
-  const where = sql.join(w, sql` AND `);
-  const rows = await tx.execute(sql`SELECT ${templateCols} FROM sms_templates WHERE ${where} ORDER BY event, id LIMIT ${limit} OFFSET ${offset}`);
-  const c = await tx.execute(sql`SELECT count(*)::int AS n FROM sms_templates WHERE ${where}`);
-  return { rows: rows.rows.map(templateOf), count: Number(c.rows[0]?.n ?? 0) };
-}
-
 export async function getTemplate(tx: Tx, id: number): Promise<TemplateRow | null> {
   const r = await tx.execute(sql`SELECT ${templateCols} FROM sms_templates WHERE id = ${id}`);
   return r.rows[0] ? templateOf(r.rows[0]) : null;
 }
 
-export async function templateNameTaken(tx: Tx, name: string, exceptId?: number) {
-  const r = await tx.execute(sql`SELECT 1 FROM sms_templates WHERE name = ${name} AND id <> ${exceptId ?? 0} LIMIT 1`);
-  return r.rows.length > 0;
-}
-
-export interface TemplateValues {
-  name: string;
-  event: number;
-  content: string;
-  status: number;
-  memo: string;
-}
-
-export async function insertTemplate(tx: Tx, v: TemplateValues) {
-  const r = await tx.execute(sql`INSERT INTO sms_templates (name, event, content, status, memo) VALUES (${v.name}, ${v.event}, ${v.content}, ${v.status}, ${v.memo}) RETURNING id`);
-  return Number(r.rows[0].id);
-}
-
-export async function updateTemplate(tx: Tx, id: number, v: TemplateValues) {
-  const r = await tx.execute(sql`
-    UPDATE sms_templates SET name = ${v.name}, event = ${v.event}, content = ${v.content}, status = ${v.status}, memo = ${v.memo}, updated_at = now()
-    WHERE id = ${id} RETURNING id`);
-  return r.rows.length > 0;
+/** The content of the first template in use for an event (the oldest), if any. */
+export async function firstTemplateContent(tx: Tx, event: number): Promise<string | undefined> {
+  const r = await tx.execute(sql`SELECT content FROM sms_templates WHERE event = ${event} AND status = 1 ORDER BY id LIMIT 1`);
+  return r.rows[0] ? String(r.rows[0].content) : undefined;
 }
 
 /** How many companies' rules use these templates (all companies: the platform admin's question). */
 export async function templateUses(tx: Tx, ids: number[]) {
   const r = await tx.execute(sql`SELECT count(*)::int AS n FROM sms_rules WHERE template_id = ANY(${sql.param(ids)}::bigint[])`);
   return Number(r.rows[0]?.n ?? 0);
-}
-
-export async function deleteTemplates(tx: Tx, ids: number[]) {
-  await tx.execute(sql`DELETE FROM sms_templates WHERE id = ANY(${sql.param(ids)}::bigint[])`);
 }
 
 export interface RuleRow {

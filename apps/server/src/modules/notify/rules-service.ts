@@ -1,66 +1,21 @@
 import type { z } from 'zod';
-import { renderTemplate, type SmsRulesBody, type SmsTemplateBody, type SmsTemplateListQuery, type SmsTemplateUpdateBody } from '@meter/contracts';
+import { renderTemplate, type SmsRulesBody } from '@meter/contracts';
 import type { Tx } from '../../db/client.ts';
 import { companyOf, type Ctx } from '../../http/context.ts';
-import { Page } from '../../http/envelope.ts';
-import { badRequest, conflict, notFound } from '../../http/errors.ts';
-import { offsetOf } from '../../http/paging.ts';
+import { badRequest, conflict } from '../../http/errors.ts';
 import * as repo from './rules-repo.ts';
 
-// 短信模板 (platform admins, /alermSmsConfigTemplate) and each company's reminder rules (alermSmsConfig,
-// /systemSend 提醒规则): for each meter kind and event, the template, the channel and — for 余额不足 —
+// 短信模板 (platform admins, /alermSmsConfigTemplate: a declared CRUD resource, registered in routes.ts)
+// and each company's reminder rules (alermSmsConfig, /systemSend 提醒规则): for each meter kind and event, the template, the channel and — for 余额不足 —
 // the balance at or below which to remind. The billing alarms ask `noticeRules` which rule applies.
 
-/** Templates are platform-wide: written (and their uses counted) across every company. */
-function platformTx<T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>) {
-  return ctx.db.tx({ ...ctx.scope, companyId: null, allCompanies: true, areaIds: null }, fn);
-}
-
-export function listTemplates(ctx: Ctx, q: z.output<typeof SmsTemplateListQuery>) {
-  return ctx.tx(async (tx) => {
-    const r = await repo.listTemplates(tx, { name: q.name, event: q.event, status: q.status }, q.size, offsetOf(q));
-    return new Page(r.rows, r.count);
-  });
-}
-
-export async function getTemplate(ctx: Ctx, id: number) {
-  const r = await ctx.tx((tx) => repo.getTemplate(tx, id));
-  if (!r) throw notFound('短信模板');
-  return r;
-}
-
-const valuesOf = (v: z.output<typeof SmsTemplateBody>): repo.TemplateValues => ({
-  name: v.name.trim(), event: Number(v.event), content: v.content.trim(), status: Number(v.status ?? 1), memo: v.memo ?? '',
-});
-
-export function createTemplate(ctx: Ctx, b: z.output<typeof SmsTemplateBody>) {
-  const v = valuesOf(b);
-  return platformTx(ctx, async (tx) => {
-    if (await repo.templateNameTaken(tx, v.name)) throw conflict(`模板名称「${v.name}」已存在`);
-    ctx.audit.target = `短信模板 ${v.name}`;
-    return { id: await repo.insertTemplate(tx, v) };
-  });
-}
-
-export function updateTemplate(ctx: Ctx, b: z.output<typeof SmsTemplateUpdateBody>) {
-  const v = valuesOf(b);
-  return platformTx(ctx, async (tx) => {
-    if (await repo.templateNameTaken(tx, v.name, b.id)) throw conflict(`模板名称「${v.name}」已存在`);
-    ctx.audit.target = `短信模板 ${v.name}`;
-    if (!(await repo.updateTemplate(tx, b.id, v))) throw notFound('短信模板');
-    return null;
-  });
-}
-
-export function deleteTemplates(ctx: Ctx, ids: number[]) {
-  return platformTx(ctx, async (tx) => {
+/** Hooks of 短信模板 (registerCrud): a template still bound by a company's rule is not deleted. */
+export const templateHooks = {
+  async beforeDelete(tx: Tx, _ctx: Ctx, ids: number[]) {
     const used = await repo.templateUses(tx, ids);
     if (used) throw conflict(`模板正被 ${used} 条单位提醒规则使用，不能删除（可改为停用）`);
-    ctx.audit.target = `短信模板 ${ids.join('、')}`;
-    await repo.deleteTemplates(tx, ids);
-    return null;
-  });
-}
+  },
+};
 
 const KINDS = [1, 2];
 const EVENTS = [1, 2, 3, 4];

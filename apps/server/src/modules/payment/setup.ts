@@ -1,5 +1,6 @@
 import { createPrivateKey, createPublicKey } from 'node:crypto';
 import fs from 'node:fs';
+import { API } from '@meter/contracts';
 import type { Config } from '../../config.ts';
 import type { Db } from '../../db/client.ts';
 import { sealingKey } from '../../sealed.ts';
@@ -19,9 +20,8 @@ export type PaySettings = Pick<Config, 'PORT' | 'dataDir' | 'PAY_MODE' | 'PAY_CO
   | 'WECHAT_MCHID' | 'WECHAT_APPID' | 'WECHAT_MERCHANT_SERIAL' | 'WECHAT_MERCHANT_KEY_PATH' | 'WECHAT_PLATFORM_SERIAL' | 'WECHAT_PLATFORM_KEY_PATH' | 'WECHAT_APIV3_KEY' | 'WECHAT_BASE_URL'
   | 'ALIPAY_APP_ID' | 'ALIPAY_SELLER_ID' | 'ALIPAY_APP_KEY_PATH' | 'ALIPAY_PUBLIC_KEY_PATH' | 'ALIPAY_GATEWAY'>;
 
-export const NOTIFY_PATHS = { wechat: '/wxpay/api/wxpay/notify', alipay: '/alipay/api/alipay/notify' };
-/** WeChat Pay's refund result notifications (the refund request names it: the pay notify path with refundNotify) */
-export const REFUND_NOTIFY_PATH = '/wxpay/api/wxpay/refundNotify';
+/** the providers' notify callbacks (declared: API.payment.notifyWechat / notifyAlipay) */
+export const NOTIFY_PATHS = { wechat: API.payment.notifyWechat.path, alipay: API.payment.notifyAlipay.path };
 
 const read = (p: string) => fs.readFileSync(p, 'utf8');
 

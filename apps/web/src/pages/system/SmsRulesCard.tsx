@@ -43,7 +43,7 @@ export function SmsRulesCard() {
     }
   };
 
-  const options = (event: number) => (templates.data?.data ?? []).filter((t) => t.event === event).map((t) => ({ value: t.id, label: t.name }));
+  const options = (event: number) => (templates.data?.data ?? []).filter((t) => t.event === event).map((t) => ({ value: t.id, label: String(t.name) }));
 
   return (
     <Card title="提醒规则" loading={rules.isLoading} extra={<Button type="primary" loading={saving} onClick={() => void save()}>保存规则</Button>}>
