@@ -1,0 +1,101 @@
+-- Rollups (issue 16 item 9): what the monthly report (扣费报表) and /home add up, kept per China day
+-- (and per hour for usage) by statement triggers in the same statement as the rows they sum: a
+-- settlement batch or a posting that rolls back takes its rollup change with it, one that commits
+-- cannot be counted twice (the settlement is unique per reading, the posting per key). Set-based: one
+-- upsert per table a statement, whatever its row count, taking its rows' locks in key order (two
+-- statements never wait on each other's rollup rows in a cycle).
+CREATE TABLE "usage_daily" (
+	"meter_id" bigint NOT NULL,
+	"day" date NOT NULL,
+	"meter_kind" integer NOT NULL,
+	"company_id" bigint NOT NULL,
+	"settlements" integer DEFAULT 0 NOT NULL,
+	"quantity" numeric(20, 4) DEFAULT '0' NOT NULL,
+	"amount_fen" bigint DEFAULT 0 NOT NULL,
+	"charged_fen" bigint DEFAULT 0 NOT NULL,
+	"vacant_fen" bigint DEFAULT 0 NOT NULL,
+	CONSTRAINT "usage_daily_pk" PRIMARY KEY ("meter_id", "day", "meter_kind")
+);
+--> statement-breakpoint
+CREATE INDEX "usage_daily_company_day" ON "usage_daily" ("company_id", "day");
+--> statement-breakpoint
+CREATE TABLE "usage_hourly" (
+	"meter_id" bigint NOT NULL,
+	"hour" timestamp with time zone NOT NULL,
+	"company_id" bigint NOT NULL,
+	"settlements" integer DEFAULT 0 NOT NULL,
+	"quantity" numeric(20, 4) DEFAULT '0' NOT NULL,
+	"amount_fen" bigint DEFAULT 0 NOT NULL,
+	CONSTRAINT "usage_hourly_pk" PRIMARY KEY ("meter_id", "hour")
+);
+--> statement-breakpoint
+CREATE TABLE "journal_daily" (
+	"company_id" bigint NOT NULL,
+	"day" date NOT NULL,
+	"room_id" bigint NOT NULL,
+	"kind" varchar(12) NOT NULL,
+	"pay_method" varchar(12) NOT NULL,
+	"entries" integer DEFAULT 0 NOT NULL,
+	"amount_fen" bigint DEFAULT 0 NOT NULL,
+	CONSTRAINT "journal_daily_pk" PRIMARY KEY ("company_id", "day", "room_id", "kind", "pay_method")
+);
+--> statement-breakpoint
+CALL app_enable_tenancy('usage_daily');
+--> statement-breakpoint
+CALL app_enable_tenancy('usage_hourly');
+--> statement-breakpoint
+CALL app_enable_tenancy('journal_daily');
+--> statement-breakpoint
+-- the app adds to rollups through the triggers' upserts; it never deletes from them
+REVOKE DELETE, TRUNCATE ON usage_daily, usage_hourly, journal_daily FROM meter_app;
+--> statement-breakpoint
+-- settlements: per meter and China day (the report's day), and per meter and hour
+CREATE OR REPLACE FUNCTION usage_rollup() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO usage_daily AS u (meter_id, day, meter_kind, company_id, settlements, quantity, amount_fen, charged_fen, vacant_fen)
+    SELECT s.meter_id, (s.read_at AT TIME ZONE 'Asia/Shanghai')::date, s.meter_kind, min(s.company_id), count(*), sum(s.quantity), sum(s.amount_fen),
+      coalesce(sum(s.amount_fen) FILTER (WHERE s.journal_id IS NOT NULL OR s.note = 'shared'), 0),
+      coalesce(sum(s.amount_fen) FILTER (WHERE s.note = 'vacant'), 0)
+    FROM new_settlements s GROUP BY 1, 2, 3 ORDER BY 1, 2, 3
+  ON CONFLICT (meter_id, day, meter_kind) DO UPDATE
+    SET settlements = u.settlements + excluded.settlements, quantity = u.quantity + excluded.quantity,
+      amount_fen = u.amount_fen + excluded.amount_fen, charged_fen = u.charged_fen + excluded.charged_fen, vacant_fen = u.vacant_fen + excluded.vacant_fen;
+  INSERT INTO usage_hourly AS u (meter_id, hour, company_id, settlements, quantity, amount_fen)
+    SELECT s.meter_id, date_trunc('hour', s.read_at, 'Asia/Shanghai'), min(s.company_id), count(*), sum(s.quantity), sum(s.amount_fen)
+    FROM new_settlements s GROUP BY 1, 2 ORDER BY 1, 2
+  ON CONFLICT (meter_id, hour) DO UPDATE
+    SET settlements = u.settlements + excluded.settlements, quantity = u.quantity + excluded.quantity, amount_fen = u.amount_fen + excluded.amount_fen;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER usage_rollup AFTER INSERT ON settlements REFERENCING NEW TABLE AS new_settlements
+  FOR EACH STATEMENT EXECUTE FUNCTION usage_rollup();
+--> statement-breakpoint
+-- journal: per company, China day of created_at, room (0: none), kind and pay method
+CREATE OR REPLACE FUNCTION journal_keys_insert() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO journal_keys (company_id, idempotency_key, journal_id, created_at)
+    SELECT company_id, idempotency_key, id, created_at FROM new_journal;
+  INSERT INTO journal_daily AS d (company_id, day, room_id, kind, pay_method, entries, amount_fen)
+    SELECT j.company_id, (j.created_at AT TIME ZONE 'Asia/Shanghai')::date, coalesce(j.room_id, 0), j.kind, j.pay_method, count(*), sum(j.amount_fen)
+    FROM new_journal j GROUP BY 1, 2, 3, 4, 5 ORDER BY 1, 2, 3, 4, 5
+  ON CONFLICT (company_id, day, room_id, kind, pay_method) DO UPDATE
+    SET entries = d.entries + excluded.entries, amount_fen = d.amount_fen + excluded.amount_fen;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+SELECT set_config('app.all_companies', 'on', true);
+--> statement-breakpoint
+INSERT INTO usage_daily (meter_id, day, meter_kind, company_id, settlements, quantity, amount_fen, charged_fen, vacant_fen)
+  SELECT s.meter_id, (s.read_at AT TIME ZONE 'Asia/Shanghai')::date, s.meter_kind, min(s.company_id), count(*), sum(s.quantity), sum(s.amount_fen),
+    coalesce(sum(s.amount_fen) FILTER (WHERE s.journal_id IS NOT NULL OR s.note = 'shared'), 0),
+    coalesce(sum(s.amount_fen) FILTER (WHERE s.note = 'vacant'), 0)
+  FROM settlements s GROUP BY 1, 2, 3;
+--> statement-breakpoint
+INSERT INTO usage_hourly (meter_id, hour, company_id, settlements, quantity, amount_fen)
+  SELECT s.meter_id, date_trunc('hour', s.read_at, 'Asia/Shanghai'), min(s.company_id), count(*), sum(s.quantity), sum(s.amount_fen)
+  FROM settlements s GROUP BY 1, 2;
+--> statement-breakpoint
+INSERT INTO journal_daily (company_id, day, room_id, kind, pay_method, entries, amount_fen)
+  SELECT j.company_id, (j.created_at AT TIME ZONE 'Asia/Shanghai')::date, coalesce(j.room_id, 0), j.kind, j.pay_method, count(*), sum(j.amount_fen)
+  FROM journal j GROUP BY 1, 2, 3, 4, 5;
