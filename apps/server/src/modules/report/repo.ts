@@ -93,10 +93,10 @@ const wholeDays = (f: ReportFilter) => startOfBeijingDay(f.from).getTime() === f
  * 扣费 from usage_daily (0055: settlements per meter, China day and kind, kept by the settlements'
  * statement trigger): at most one row a meter a day, whatever the number of readings. The same
  * figures as deductFromSettlements (the integration test compares both); `meters` counts the rollup
- * rows, one per meter that had a settlement that day.
+ * rows holding settlements, one per meter and kind that had a settlement that day.
  */
 export async function deductFromRollup(tx: Tx, f: ReportFilter) {
-  const w: SQL[] = [sql`u.day >= ${businessDate(f.from)}::date`, sql`u.day < ${businessDate(f.to)}::date`];
+  const w: SQL[] = [sql`u.day >= ${businessDate(f.from)}::date`, sql`u.day < ${businessDate(f.to)}::date`, sql`u.settlements > 0`];
   if (f.companyId != null) w.push(sql`u.company_id = ${f.companyId}`);
   if (f.searchArea != null) w.push(sql`m.area_id IN ${areaAndBelow(f.searchArea)}`);
   const r = await tx.execute(sql`
