@@ -46,6 +46,18 @@ END $$;
 --> statement-breakpoint
 GRANT EXECUTE ON FUNCTION ensure_month_partitions(text, date, int) TO meter_app;
 --> statement-breakpoint
+-- <tbl>_legacy (the table as it was) becomes the partition of <tbl> for everything before the cut-over:
+-- the China month after both now and its newest row. With the validated check, ATTACH does not scan the
+-- rows again.
+CREATE OR REPLACE PROCEDURE app_attach_before_cutover(tbl text, col text) LANGUAGE plpgsql AS $$
+DECLARE cut timestamptz;
+BEGIN
+  EXECUTE format($q$SELECT (date_trunc('month', greatest(now(), coalesce(max(%I), now())) AT TIME ZONE 'Asia/Shanghai') + interval '1 month')
+    AT TIME ZONE 'Asia/Shanghai' FROM %I$q$, col, tbl || '_legacy') INTO cut;
+  EXECUTE format('ALTER TABLE %I ADD CONSTRAINT %I CHECK (%I < %L)', tbl || '_legacy', tbl || '_legacy_range', col, cut);
+  EXECUTE format('ALTER TABLE %I ATTACH PARTITION %I FOR VALUES FROM (MINVALUE) TO (%L)', tbl, tbl || '_legacy', cut);
+END $$;
+--> statement-breakpoint
 -- the migration reads and moves every company's rows
 SELECT set_config('app.all_companies', 'on', true);
 --> statement-breakpoint
@@ -97,17 +109,7 @@ CREATE INDEX journal_company_day ON journal (company_id, business_day);
 --> statement-breakpoint
 ALTER SEQUENCE journal_id_seq OWNED BY journal.id;
 --> statement-breakpoint
-DO $$
-DECLARE cut timestamptz;
-BEGIN
-  -- the China month after both now and the newest row
-  SELECT (date_trunc('month', greatest(now(), coalesce(max(created_at), now())) AT TIME ZONE 'Asia/Shanghai') + interval '1 month')
-           AT TIME ZONE 'Asia/Shanghai'
-    INTO cut FROM journal_legacy;
-  EXECUTE format('ALTER TABLE journal_legacy ADD CONSTRAINT journal_legacy_range CHECK (created_at < %L)', cut);
-  -- with the validated check, ATTACH does not scan the rows again
-  EXECUTE format('ALTER TABLE journal ATTACH PARTITION journal_legacy FOR VALUES FROM (MINVALUE) TO (%L)', cut);
-END $$;
+CALL app_attach_before_cutover('journal', 'created_at');
 --> statement-breakpoint
 CREATE TABLE journal_default PARTITION OF journal DEFAULT;
 --> statement-breakpoint
@@ -162,15 +164,7 @@ CREATE INDEX settlements_owner_time ON settlements (owner_id, read_at);
 --> statement-breakpoint
 ALTER SEQUENCE settlements_id_seq OWNED BY settlements.id;
 --> statement-breakpoint
-DO $$
-DECLARE cut timestamptz;
-BEGIN
-  SELECT (date_trunc('month', greatest(now(), coalesce(max(read_at), now())) AT TIME ZONE 'Asia/Shanghai') + interval '1 month')
-           AT TIME ZONE 'Asia/Shanghai'
-    INTO cut FROM settlements_legacy;
-  EXECUTE format('ALTER TABLE settlements_legacy ADD CONSTRAINT settlements_legacy_range CHECK (read_at < %L)', cut);
-  EXECUTE format('ALTER TABLE settlements ATTACH PARTITION settlements_legacy FOR VALUES FROM (MINVALUE) TO (%L)', cut);
-END $$;
+CALL app_attach_before_cutover('settlements', 'read_at');
 --> statement-breakpoint
 CREATE TABLE settlements_default PARTITION OF settlements DEFAULT;
 --> statement-breakpoint

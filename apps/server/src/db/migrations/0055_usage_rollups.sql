@@ -60,6 +60,14 @@ CREATE OR REPLACE FUNCTION rollup_source(op text) RETURNS text LANGUAGE sql IMMU
     ELSE 'SELECT n.*, 1 AS sign FROM new_rows n UNION ALL SELECT o.*, -1 FROM old_rows o' END
 $$;
 --> statement-breakpoint
+-- a rollup function on every event of a table (a transition table serves one event a trigger)
+CREATE OR REPLACE PROCEDURE app_rollup_triggers(tbl text, fn text) LANGUAGE plpgsql AS $$
+BEGIN
+  EXECUTE format('CREATE TRIGGER %I AFTER INSERT ON %I REFERENCING NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION %I()', fn || '_inserted', tbl, fn);
+  EXECUTE format('CREATE TRIGGER %I AFTER UPDATE ON %I REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows FOR EACH STATEMENT EXECUTE FUNCTION %I()', fn || '_updated', tbl, fn);
+  EXECUTE format('CREATE TRIGGER %I AFTER DELETE ON %I REFERENCING OLD TABLE AS old_rows FOR EACH STATEMENT EXECUTE FUNCTION %I()', fn || '_deleted', tbl, fn);
+END $$;
+--> statement-breakpoint
 -- settlements: per meter and China day (the report's day), and per meter and hour
 CREATE OR REPLACE FUNCTION usage_rollup() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
@@ -83,14 +91,7 @@ BEGIN
   RETURN NULL;
 END $$;
 --> statement-breakpoint
-CREATE TRIGGER usage_rollup_inserted AFTER INSERT ON settlements REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION usage_rollup();
---> statement-breakpoint
-CREATE TRIGGER usage_rollup_updated AFTER UPDATE ON settlements REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION usage_rollup();
---> statement-breakpoint
-CREATE TRIGGER usage_rollup_deleted AFTER DELETE ON settlements REFERENCING OLD TABLE AS old_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION usage_rollup();
+CALL app_rollup_triggers('settlements', 'usage_rollup');
 --> statement-breakpoint
 -- journal: per company, China day of created_at, room (0: none), kind and pay method
 CREATE OR REPLACE FUNCTION journal_rollup() RETURNS trigger LANGUAGE plpgsql AS $$
@@ -105,14 +106,7 @@ BEGIN
   RETURN NULL;
 END $$;
 --> statement-breakpoint
-CREATE TRIGGER journal_rollup_inserted AFTER INSERT ON journal REFERENCING NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION journal_rollup();
---> statement-breakpoint
-CREATE TRIGGER journal_rollup_updated AFTER UPDATE ON journal REFERENCING OLD TABLE AS old_rows NEW TABLE AS new_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION journal_rollup();
---> statement-breakpoint
-CREATE TRIGGER journal_rollup_deleted AFTER DELETE ON journal REFERENCING OLD TABLE AS old_rows
-  FOR EACH STATEMENT EXECUTE FUNCTION journal_rollup();
+CALL app_rollup_triggers('journal', 'journal_rollup');
 --> statement-breakpoint
 SELECT set_config('app.all_companies', 'on', true);
 --> statement-breakpoint
