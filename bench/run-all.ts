@@ -124,6 +124,17 @@ const BENCHES: Bench[] = [
     keep: /^bulk-close check=|^检查:/,
   },
   {
+    key: 'growth',
+    file: 'growth.ts',
+    env: { BENCH_DB: `${PREFIX}_growth`, BENCH_READINGS: '200000', BENCH_METERS: '2000', BENCH_TIMES: '3' },
+    minutes: 6,
+    figures: [
+      { name: 'monthly report (扣费报表) HTTP median / 2 s (200,000 readings)', pick: num(/BENCH growth [^\n]*report_ratio=([\d.]+)/), unit: '', goal: { atMost: 1 } },
+      { name: '/home BillingSummary HTTP median / 2 s', pick: num(/BENCH growth [^\n]*home_ratio=([\d.]+)/), unit: '', goal: { atMost: 1 } },
+    ],
+    keep: /^growth invariants=/,
+  },
+  {
     key: 'web-bundle',
     file: 'web-bundle.ts',
     env: {},

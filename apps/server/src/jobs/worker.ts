@@ -10,7 +10,7 @@ import { Scheduler } from '../modules/scheduler/index.ts';
 
 // The worker (ROLES includes `worker`): claims due commands (FOR UPDATE SKIP LOCKED) and carries
 // them out through the gateway, and runs the periodic device jobs: scheduled reading rounds,
-// expiry of stale commands, offline detection, reading partitions and retention.
+// expiry of stale commands, offline detection, monthly partitions (readings, journal, settlements) and retention.
 
 export interface WorkerSettings extends ControlSettings {
   /** commands carried out at the same time */
@@ -109,7 +109,7 @@ export class Worker {
     every(5_000, 'housekeeping', '指令过期与卡住指令回收', () => this.housekeeping(), 1_000);
     if (s.readIntervalMinutes > 0) every(30_000, 'schedule', '定时抄表', () => this.scheduleReads(), 10_000);
     every(30_000, 'offline', '设备离线检测', () => this.offlineSweep(), 15_000);
-    every(24 * 3600_000, 'partitions', '读数分区维护', () => this.exclusive(JOB.partitions, (tx) => repo.ensurePartitions(tx, 3)), 2_000);
+    every(24 * 3600_000, 'partitions', '分区维护（读数、流水、结算）', () => this.exclusive(JOB.partitions, (tx) => repo.ensurePartitions(tx, 3)), 2_000);
     every(24 * 3600_000, 'retention', '原始报文清理', () => this.retention(), 60_000);
     scheduler.start();
     this.deps.log.info({ concurrency: s.concurrency, readIntervalMinutes: s.readIntervalMinutes }, '指令执行器已启动');

@@ -15,3 +15,4 @@ export * from './reconcile.ts';
 export * from './bank.ts';
 export * from './files.ts';
 export * from './owner.ts';
+export * from './rollups.ts';

@@ -1,5 +1,5 @@
 import { sql } from 'drizzle-orm';
-import { bigint, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, uniqueIndex, varchar, boolean } from 'drizzle-orm/pg-core';
+import { bigint, bigserial, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, uniqueIndex, varchar, boolean } from 'drizzle-orm/pg-core';
 import { ref, companyId, tenantKey, createdAt, updatedAt, timestamps, ts, memo, operator, blank, blankText, inUse } from './common.ts';
 import { owners, rooms } from './area.ts';
 import { meters } from './device.ts';
@@ -27,12 +27,18 @@ export const accounts = pgTable('accounts', {
   ...timestamps(),
 }, (t) => [uniqueIndex('accounts_owner_wallet').on(t.ownerId, t.wallet), index('accounts_company_room').on(t.companyId, t.roomId)]);
 
+/** a partitioned table's id: drawn from its sequence, unique with the partition key (its primary key) */
+const partitionedId = () => bigserial('id', { mode: 'number' }).notNull();
+
 /**
  * The journal. kind: prepay 充值, refund 退费, subsidy 补贴, deduction 扣费, fee 费用, reversal 冲正,
  * withdrawal 提现. amount_fen is signed (+ credit, − debit). Append-only for the app role.
+ * Partitioned by China month of created_at (migration 0054): the primary key is (id, created_at), and
+ * a posting's key is unique in journal_keys, written by the journal's statement trigger.
  */
 export const journal = pgTable('journal', {
-  ...tenantKey(),
+  id: partitionedId(),
+  companyId: companyId(),
   accountId: ref('account_id').notNull().references(() => accounts.id),
   ownerId: ref('owner_id').notNull(),
   roomId: ref('room_id'),
@@ -52,7 +58,7 @@ export const journal = pgTable('journal', {
   /** the business day (China date) the row counts on: set by the database on insert (migration 0036, modules/finance) */
   businessDay: date('business_day', { mode: 'string' }),
 }, (t) => [
-  uniqueIndex('journal_idempotency').on(t.companyId, t.idempotencyKey),
+  primaryKey({ name: 'journal_pk', columns: [t.id, t.createdAt] }),
   index('journal_account').on(t.accountId, t.id),
   index('journal_company_time').on(t.companyId, t.createdAt),
   index('journal_company_day').on(t.companyId, t.businessDay),
@@ -60,7 +66,8 @@ export const journal = pgTable('journal', {
 
 /** Finance audit of journal rows (/financerecode): the journal itself never changes. */
 export const journalAudits = pgTable('journal_audits', {
-  journalId: ref('journal_id').primaryKey().references(() => journal.id),
+  /** a journal row (no foreign key: the journal is partitioned; visibleJournal checks it first) */
+  journalId: ref('journal_id').primaryKey(),
   companyId: companyId(),
   auditedBy: ref('audited_by').notNull(),
   auditedByName: blank('audited_by_name', 64),
@@ -68,9 +75,10 @@ export const journalAudits = pgTable('journal_audits', {
   auditedAt: ts('audited_at').notNull().defaultNow(),
 });
 
-/** One settlement per reading: the reading's consumption priced and deducted exactly once. */
+/** One settlement per reading: the reading's consumption priced and deducted exactly once. Partitioned by China month of read_at (0054). */
 export const settlements = pgTable('settlements', {
-  ...tenantKey(),
+  id: partitionedId(),
+  companyId: companyId(),
   meterId: ref('meter_id').notNull().references(() => meters.id),
   ownerId: ref('owner_id'),
   roomId: ref('room_id'),
@@ -90,6 +98,7 @@ export const settlements = pgTable('settlements', {
   note: blank('note', 16),
   createdAt: createdAt(),
 }, (t) => [
+  primaryKey({ name: 'settlements_pk', columns: [t.id, t.readAt] }),
   uniqueIndex('settlements_reading').on(t.meterId, t.readAt),
   index('settlements_company_time').on(t.companyId, t.readAt),
   index('settlements_owner_time').on(t.ownerId, t.readAt),

@@ -20,7 +20,7 @@ const job = (over: Record<string, unknown>) => ({
 const JOBS = [
   job({}),
   job({ name: 'notify.outbox', label: '短信/电话提醒发送', lastOk: false, lastError: '短信平台无应答', lastErrorAt: '2026-11-25T01:59:00Z', state: 'failed', stateText: '上次失败', failures: 3 }),
-  job({ name: 'worker.partitions', label: '读数分区维护', everyMs: 86_400_000, state: 'overdue', stateText: '未按时运行' }),
+  job({ name: 'worker.partitions', label: '分区维护（读数、流水、结算）', everyMs: 86_400_000, state: 'overdue', stateText: '未按时运行' }),
 ];
 
 /** the platform's timed jobs; anything else an empty list */
@@ -44,7 +44,7 @@ describe('/task 定时任务', { timeout: 60_000 }, () => {
     expect(within(settle).getByText('2026-11-25 10:00:00')).toBeTruthy(); // last run, Beijing time
     expect(within(settle).getByText('2026-11-25 10:00:05')).toBeTruthy(); // next run
     expect(within(settle).getByText('120 毫秒')).toBeTruthy();
-    const parts = screen.getByText('读数分区维护').closest('tr')!;
+    const parts = screen.getByText('分区维护（读数、流水、结算）').closest('tr')!;
     expect(within(parts).getByText('未按时运行')).toBeTruthy();
     expect(within(parts).getByText('24 小时')).toBeTruthy();
   });

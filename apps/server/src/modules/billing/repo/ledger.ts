@@ -1,7 +1,7 @@
 // Ledger SQL: accounts, journal and balances (one row or set-based batches), alarm levels. Every function runs inside the caller's transaction.
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, getTableColumns, sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client.ts';
-import { accounts, journal } from '../../../db/schema/index.ts';
+import { accounts, journal, journalKeys } from '../../../db/schema/index.ts';
 import { arr } from './sql.ts';
 
 /** A journal row as stored: whose account and wallet, what kind, how much (signed 分), how paid, what for. */
@@ -31,11 +31,13 @@ export async function lockAccount(tx: Tx, a: { companyId: number; ownerId: numbe
   return row;
 }
 
+/** The journal row posted under a key: found through journal_keys, then by its primary key (one partition). */
 export async function findByKey(tx: Tx, companyId: number, key: string) {
   const [r] = await tx
-    .select()
-    .from(journal)
-    .where(and(eq(journal.companyId, companyId), eq(journal.idempotencyKey, key)));
+    .select(getTableColumns(journal))
+    .from(journalKeys)
+    .innerJoin(journal, and(eq(journal.id, journalKeys.journalId), eq(journal.createdAt, journalKeys.createdAt)))
+    .where(and(eq(journalKeys.companyId, companyId), eq(journalKeys.idempotencyKey, key)));
   return r;
 }
 
@@ -110,8 +112,9 @@ export async function findByKeys(tx: Tx, keys: { companyId: number; key: string 
   if (!keys.length) return [];
   const r = await tx.execute(sql`
     SELECT j.id, j.account_id, j.balance_after_fen, j.amount_fen, j.company_id, j.idempotency_key
-    FROM journal j JOIN unnest(${arr(keys.map((k) => k.companyId))}::bigint[], ${arr(keys.map((k) => k.key))}::varchar[]) AS k(company_id, key)
-      ON j.company_id = k.company_id AND j.idempotency_key = k.key`);
+    FROM unnest(${arr(keys.map((k) => k.companyId))}::bigint[], ${arr(keys.map((k) => k.key))}::varchar[]) AS k(company_id, key)
+      JOIN journal_keys jk ON jk.company_id = k.company_id AND jk.idempotency_key = k.key
+      JOIN journal j ON j.id = jk.journal_id AND j.created_at = jk.created_at`);
   return r.rows.map((x) => ({
     id: Number(x.id),
     accountId: Number(x.account_id),

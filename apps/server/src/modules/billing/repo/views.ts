@@ -439,25 +439,30 @@ export async function markPrinted(tx: Tx, id: number) {
 
 // ---- home figures ------------------------------------------------------------------------------------
 
+/**
+ * The /home figures. Money comes from journal_daily (0055: the journal summed per company, China day,
+ * room, kind and pay method by the journal's statement trigger), the same sums as the journal rows
+ * since the China month's first day, at a few rows a room a day whatever the journal's size.
+ */
 export async function homeFigures(tx: Tx, f: { companyId: number | null; areaRestricted: boolean; searchArea?: number }) {
   const roomCond = f.searchArea != null
-    ? sql`AND j.room_id IN (SELECT ra.id FROM rooms ra WHERE ra.area_id IN ${areaAndBelow(f.searchArea)})`
-    : f.areaRestricted ? sql`AND j.room_id IN (SELECT ra.id FROM rooms ra)` : sql``;
-  const company = f.companyId != null ? sql`AND j.company_id = ${f.companyId}` : sql``;
-  const day0 = sql`(date_trunc('day', now() AT TIME ZONE 'Asia/Shanghai') AT TIME ZONE 'Asia/Shanghai')`;
-  const month0 = sql`(date_trunc('month', now() AT TIME ZONE 'Asia/Shanghai') AT TIME ZONE 'Asia/Shanghai')`;
+    ? sql`AND d.room_id IN (SELECT ra.id FROM rooms ra WHERE ra.area_id IN ${areaAndBelow(f.searchArea)})`
+    : f.areaRestricted ? sql`AND d.room_id IN (SELECT ra.id FROM rooms ra)` : sql``;
+  const company = f.companyId != null ? sql`AND d.company_id = ${f.companyId}` : sql``;
+  const day0 = sql`(now() AT TIME ZONE 'Asia/Shanghai')::date`;
+  const month0 = sql`date_trunc('month', now() AT TIME ZONE 'Asia/Shanghai')::date`;
   // a prepay by a real pay method is money received ('prepay'); a prepay by the system is a credit
   // ('system'); opening balances and subsidies are their own kinds (issue 11 item 9)
-  const category = sql`CASE WHEN j.kind = 'prepay' AND j.pay_method NOT IN ('cash', 'wechat', 'alipay', 'bank') THEN 'system' ELSE j.kind END`;
+  const category = sql`CASE WHEN d.kind = 'prepay' AND d.pay_method NOT IN ('cash', 'wechat', 'alipay', 'bank') THEN 'system' ELSE d.kind END`;
   const money = await tx.execute(sql`
-    SELECT ${category} AS kind, coalesce(sum(j.amount_fen) FILTER (WHERE j.created_at >= ${day0}), 0)::bigint AS today,
-      coalesce(sum(j.amount_fen), 0)::bigint AS month, count(*) FILTER (WHERE j.created_at >= ${day0})::bigint AS today_n
-    FROM journal j WHERE j.created_at >= ${month0} ${company} ${roomCond} GROUP BY 1`);
+    SELECT ${category} AS kind, coalesce(sum(d.amount_fen) FILTER (WHERE d.day >= ${day0}), 0)::bigint AS today,
+      coalesce(sum(d.amount_fen), 0)::bigint AS month, coalesce(sum(d.entries) FILTER (WHERE d.day >= ${day0}), 0)::bigint AS today_n
+    FROM journal_daily d WHERE d.day >= ${month0} ${company} ${roomCond} GROUP BY 1`);
   const trend = await tx.execute(sql`
-    SELECT to_char(j.created_at AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD') AS day,
-      coalesce(sum(j.amount_fen) FILTER (WHERE j.kind = 'prepay' AND j.pay_method IN ('cash', 'wechat', 'alipay', 'bank')), 0)::bigint AS prepay,
-      coalesce(-sum(j.amount_fen) FILTER (WHERE j.kind IN ('deduction', 'fee')), 0)::bigint AS deduction
-    FROM journal j WHERE j.created_at >= ${day0} - interval '6 days' ${company} ${roomCond}
+    SELECT to_char(d.day, 'YYYY-MM-DD') AS day,
+      coalesce(sum(d.amount_fen) FILTER (WHERE d.kind = 'prepay' AND d.pay_method IN ('cash', 'wechat', 'alipay', 'bank')), 0)::bigint AS prepay,
+      coalesce(-sum(d.amount_fen) FILTER (WHERE d.kind IN ('deduction', 'fee')), 0)::bigint AS deduction
+    FROM journal_daily d WHERE d.day >= ${day0} - 6 ${company} ${roomCond}
     GROUP BY 1 ORDER BY 1`);
   const acc = await tx.execute(sql`
     SELECT count(*) FILTER (WHERE a.balance_fen < 0)::bigint AS arrears_n, coalesce(-sum(a.balance_fen) FILTER (WHERE a.balance_fen < 0), 0)::bigint AS arrears,

@@ -84,8 +84,15 @@ export async function readAgain(tx: Tx, cutoff: Date): Promise<number[]> {
   return r.rows.map((x) => Number(x.meter_id));
 }
 
+/**
+ * Monthly partitions ahead: readings (months of the database's time zone, 0005), and the journal and
+ * settlements (China months, 0054). Old months are detached by hand (docs/OPERATIONS.md «Partitions»).
+ */
 export async function ensurePartitions(tx: Tx, monthsAhead: number) {
-  const r = await tx.execute(sql`SELECT ensure_reading_partitions(date_trunc('month', now())::date, ${monthsAhead}) AS made`);
+  const china = sql`(now() AT TIME ZONE 'Asia/Shanghai')::date`;
+  const r = await tx.execute(sql`
+    SELECT ensure_reading_partitions(date_trunc('month', now())::date, ${monthsAhead})
+      + ensure_month_partitions('journal', ${china}, ${monthsAhead}) + ensure_month_partitions('settlements', ${china}, ${monthsAhead}) AS made`);
   return Number(r.rows[0].made);
 }
 

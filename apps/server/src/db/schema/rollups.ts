@@ -1,0 +1,55 @@
+import { bigint, date, index, integer, numeric, pgTable, primaryKey, varchar } from 'drizzle-orm/pg-core';
+import { companyId, ref, ts } from './common.ts';
+
+// Growth (issue 16 item 9, migrations 0054–0055): the journal's idempotency keys apart from the
+// partitioned journal, and the rollups kept by statement triggers in the same statement as the rows
+// they add up (settlements → usage_daily/usage_hourly, journal → journal_daily). The app never writes
+// these tables itself.
+
+/** (company, idempotency key) → the journal row posted under it: a posting happens once. */
+export const journalKeys = pgTable('journal_keys', {
+  companyId: companyId(),
+  idempotencyKey: varchar('idempotency_key', { length: 128 }).notNull(),
+  journalId: ref('journal_id').notNull(),
+  /** the row's created_at: with journal_id, its primary key (the partition it is in) */
+  createdAt: ts('created_at').notNull(),
+}, (t) => [primaryKey({ name: 'journal_keys_pk', columns: [t.companyId, t.idempotencyKey] })]);
+
+/** Settlements per meter, China day of read_at and meter kind (the 扣费报表's figures). */
+export const usageDaily = pgTable('usage_daily', {
+  meterId: ref('meter_id').notNull(),
+  day: date('day', { mode: 'string' }).notNull(),
+  meterKind: integer('meter_kind').notNull(),
+  companyId: companyId(),
+  settlements: integer('settlements').notNull().default(0),
+  quantity: numeric('quantity', { precision: 20, scale: 4 }).notNull().default('0'),
+  amountFen: bigint('amount_fen', { mode: 'number' }).notNull().default(0),
+  /** charged to an owner or apportioned (journal_id set, or note 'shared') */
+  chargedFen: bigint('charged_fen', { mode: 'number' }).notNull().default(0),
+  /** note 'vacant': no owner, not charged */
+  vacantFen: bigint('vacant_fen', { mode: 'number' }).notNull().default(0),
+}, (t) => [
+  primaryKey({ name: 'usage_daily_pk', columns: [t.meterId, t.day, t.meterKind] }),
+  index('usage_daily_company_day').on(t.companyId, t.day),
+]);
+
+/** Settlements per meter and hour of read_at. */
+export const usageHourly = pgTable('usage_hourly', {
+  meterId: ref('meter_id').notNull(),
+  hour: ts('hour').notNull(),
+  companyId: companyId(),
+  settlements: integer('settlements').notNull().default(0),
+  quantity: numeric('quantity', { precision: 20, scale: 4 }).notNull().default('0'),
+  amountFen: bigint('amount_fen', { mode: 'number' }).notNull().default(0),
+}, (t) => [primaryKey({ name: 'usage_hourly_pk', columns: [t.meterId, t.hour] })]);
+
+/** Journal rows per company, China day of created_at, room (0: none), kind and pay method (/home). */
+export const journalDaily = pgTable('journal_daily', {
+  companyId: companyId(),
+  day: date('day', { mode: 'string' }).notNull(),
+  roomId: ref('room_id').notNull(),
+  kind: varchar('kind', { length: 12 }).notNull(),
+  payMethod: varchar('pay_method', { length: 12 }).notNull(),
+  entries: integer('entries').notNull().default(0),
+  amountFen: bigint('amount_fen', { mode: 'number' }).notNull().default(0),
+}, (t) => [primaryKey({ name: 'journal_daily_pk', columns: [t.companyId, t.day, t.roomId, t.kind, t.payMethod] })]);
