@@ -336,7 +336,8 @@ export class SimCollector {
     this.stateValue = 'connecting';
     this.stats.connects++;
     this.connectStartedAt = performance.now();
-    const socket = net.connect({ host: this.env.gateway.host, port: this.env.gateway.port });
+    const { host, port, localAddress } = this.env.gateway;
+    const socket = net.connect(localAddress ? { host, port, localAddress } : { host, port });
     socket.setNoDelay(true);
     this.socket = socket;
     this.splitter = new FrameSplitter({ minTextLength: 2, maxBuffer: 4096 });

@@ -21,6 +21,11 @@ import type { CollectorDefinition, FleetDefinition, FleetLogger, GatewayAddress,
 export interface LoadDefinitionOptions {
   /** TCP connections (each registers its own IMEI). */
   connections: number;
+  /**
+   * Index of the first connection (default 0): a load split over several processes gives each the
+   * same prefix and its own slice (`offset` = connections of the processes before it).
+   */
+  offset?: number;
   /** Meters behind each connection. Default 1 (a 4G meter). */
   metersPerConnection?: number;
   /** Meter kind. `mixed` alternates electric and water. Default `electric`. */
@@ -124,10 +129,12 @@ export function loadDefinition(options: LoadDefinitionOptions): FleetDefinition 
   if (!/^\d{1,4}$/.test(prefix)) throw new RangeError('prefix must be 1–4 digits');
   if (!(Number.isInteger(connections) && connections >= 0)) throw new RangeError('connections must be a non-negative integer');
   if (!(Number.isInteger(perConnection) && perConnection >= 1)) throw new RangeError('metersPerConnection must be ≥ 1');
+  const offset = options.offset ?? 0;
+  if (!(Number.isInteger(offset) && offset >= 0)) throw new RangeError('offset must be a non-negative integer');
   const kind = options.kind ?? 'electric';
   const collectors: CollectorDefinition[] = [];
-  let meterIndex = 0;
-  for (let i = 0; i < connections; i++) {
+  let meterIndex = offset * perConnection;
+  for (let i = offset; i < offset + connections; i++) {
     const imei = pad(`86${prefix}`, i + 1, 15);
     const meters: MeterDefinition[] = [];
     for (let j = 0; j < perConnection; j++) {

@@ -147,6 +147,8 @@ export type FleetLogger = (level: 'debug' | 'info' | 'warn' | 'error', message: 
 export interface GatewayAddress {
   host: string;
   port: number;
+  /** local (source) address of the connections, e.g. 127.0.0.2: each source address has its own ephemeral ports */
+  localAddress?: string;
 }
 
 export const IMEI_PATTERN = /^\d{15}$/;

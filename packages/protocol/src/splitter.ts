@@ -93,8 +93,11 @@ export function defaultCjt188Type(b: number): boolean {
   return (b >= 0x10 && b <= 0x4f) || b === 0xaa;
 }
 
+/** the empty pending buffer, shared (an idle splitter holds no bytes of its own: many thousands sit on idle connections) */
+const EMPTY = new Uint8Array(0);
+
 export class FrameSplitter {
-  private buf: Uint8Array = new Uint8Array(0);
+  private buf: Uint8Array = EMPTY;
   private readonly maxBuffer: number;
   private readonly emitText: boolean;
   private readonly minTextLength: number;
@@ -160,7 +163,7 @@ export class FrameSplitter {
       rest = rest.subarray(excess);
     }
     // Copy so that we never retain (or alias) the caller's chunk.
-    this.buf = copyBytes(rest);
+    this.buf = rest.length ? copyBytes(rest) : EMPTY;
     return items;
   }
 
@@ -173,7 +176,7 @@ export class FrameSplitter {
     if (this.buf.length > 0) {
       this.seen = this.buf.length;
       this.scan(this.buf, items, true);
-      this.buf = new Uint8Array(0);
+      this.buf = EMPTY;
     }
     this.atBoundary = true;
     return items;
@@ -182,7 +185,7 @@ export class FrameSplitter {
   /** Forget buffered bytes without emitting anything (counted as dropped). */
   reset(): void {
     this.counters.droppedBytes += this.buf.length;
-    this.buf = new Uint8Array(0);
+    this.buf = EMPTY;
     this.atBoundary = true;
   }
 

@@ -14,21 +14,44 @@ import { LogThrottle, sameText } from './security.ts';
 export interface Connection {
   id: number;
   socket: net.Socket;
-  remote: string;
   imei: string;
   device: repo.RegisteredDevice | null;
   splitter: FrameSplitter;
+  /** created on the first request to the device (most connections only send heartbeats and reports) */
   channel: Channel | null;
   lastRx: number;
   replaced: boolean;
+  /** until registered: the bytes so far and the registration deadline (null once registered) */
+  pending: PendingRegistration | null;
   /** error reports written in the current minute (a babbling device must not flood the log) */
-  errorBudget: { minute: number; used: number };
+  errorMinute: number;
+  errorsUsed: number;
+}
+
+interface PendingRegistration {
+  /** the bytes received so far (the REG line, and what came while it was checked) */
+  bytes: Buffer;
+  /** the REG line is being checked */
+  registering: boolean;
+  /** Date.now() after which an unregistered connection is closed */
+  deadline: number;
+}
+
+/** the Connection of a socket (one property, so the socket's listeners are shared, not closures per socket) */
+const CONN = Symbol('connection');
+type DeviceSocket = net.Socket & { [CONN]?: Connection };
+
+/** `ip:port` of a connection's device (for logs; asked only when logged, so no address object stays on each socket) */
+export function remoteOf(conn: Connection): string {
+  return `${conn.socket.remoteAddress}:${conn.socket.remotePort}`;
 }
 
 /** `REG <imei> <secret>` (the secret: the collector's reg_secret, or a 4G meter's derived one) */
 const REG = /^REG\s+(\d{15})(?:\s+([\x21-\x7e]{1,64}))?$/;
 const MAX_PRE_REGISTRATION = 256;
 export const ERROR_REPORTS_PER_MINUTE = 20;
+const ignore = () => {};
+const NOTHING = Buffer.alloc(0);
 
 /** The collector a connection is (null: a 4G meter, or not registered yet). */
 export function collectorOf(conn: Connection) {
@@ -72,11 +95,24 @@ export class TcpListener {
   private readonly conns = new Set<Connection>();
   private readonly imeis: ImeiLookup;
   private readonly refusals: LogThrottle;
+  /** connections not registered yet, checked against their deadline once a second (no timer per socket) */
+  private readonly unregistered = new Set<Connection>();
+  private registerSweep: NodeJS.Timeout | undefined;
   private nextId = 1;
+  // the listeners of every socket (`this` is the socket; its Connection is its CONN property)
+  private readonly onData: (this: DeviceSocket, chunk: Buffer) => void;
+  private readonly onClose: (this: DeviceSocket) => void;
 
   constructor(private readonly g: GatewayParts) {
     this.imeis = new ImeiLookup(g.deps.db);
     this.refusals = new LogThrottle(g.log, '设备注册被拒绝');
+    const listener = this;
+    this.onData = function (chunk) {
+      listener.data(this[CONN]!, chunk);
+    };
+    this.onClose = function () {
+      listener.closed(this[CONN]!);
+    };
   }
 
   private get log() {
@@ -97,6 +133,8 @@ export class TcpListener {
     const s = this.g.deps.settings;
     this.server = net.createServer((socket) => this.accept(socket));
     this.server.maxConnections = 100_000;
+    this.registerSweep = setInterval(() => this.dropUnregistered(), 1000);
+    this.registerSweep.unref();
     await new Promise<void>((resolve, reject) => {
       this.server!.once('error', reject);
       this.server!.listen(s.port, s.host, () => {
@@ -113,12 +151,14 @@ export class TcpListener {
 
   /** Stops listening. */
   close(): Promise<void> {
+    clearInterval(this.registerSweep);
     return new Promise<void>((resolve) => (this.server ? this.server.close(() => resolve()) : resolve()));
   }
 
   /** the channel of the device registered under this IMEI, if connected here */
-  channelOf(imei: string): Channel | null | undefined {
-    return this.byImei.get(imei)?.channel;
+  channelOf(imei: string): Channel | undefined {
+    const conn = this.byImei.get(imei);
+    return conn && (conn.channel ?? (conn.channel = this.openChannel(conn)));
   }
 
   /** a device with this IMEI is connected here */
@@ -139,75 +179,89 @@ export class TcpListener {
     for (const c of this.conns) c.socket.resume();
   }
 
-  private accept(socket: net.Socket) {
+  private accept(socket: DeviceSocket) {
     socket.setNoDelay(true);
     socket.setKeepAlive(true, 60_000);
+    const now = Date.now();
     const conn: Connection = {
       id: this.nextId++,
       socket,
-      remote: `${socket.remoteAddress}:${socket.remotePort}`,
       imei: '',
       device: null,
       splitter: new FrameSplitter({ minTextLength: 2 }),
       channel: null,
-      lastRx: Date.now(),
+      lastRx: now,
       replaced: false,
-      errorBudget: { minute: 0, used: 0 },
+      pending: { bytes: NOTHING, registering: false, deadline: now + Math.max(5000, this.g.deps.settings.heartbeatSeconds * 1000) },
+      errorMinute: 0,
+      errorsUsed: 0,
     };
+    socket[CONN] = conn;
     this.conns.add(conn);
+    this.unregistered.add(conn);
     if (this.g.buffer.paused) socket.pause();
-    let pre: Buffer | null = Buffer.alloc(0);
-    let registering = false;
-    const registerTimer = setTimeout(() => {
-      if (!conn.device) socket.destroy();
-    }, Math.max(5000, this.g.deps.settings.heartbeatSeconds * 1000));
-    registerTimer.unref();
+    socket.on('data', this.onData);
+    socket.on('error', ignore); // a reset connection ends in 'close'
+    socket.on('close', this.onClose);
+  }
 
-    socket.on('data', (chunk: Buffer) => {
-      conn.lastRx = Date.now();
-      if (conn.device) {
-        this.receive(conn, chunk);
-        return;
+  private data(conn: Connection, chunk: Buffer) {
+    conn.lastRx = Date.now();
+    const pending = conn.pending;
+    if (!pending) {
+      if (conn.device) this.receive(conn, chunk);
+      return;
+    }
+    const pre = (pending.bytes = Buffer.concat([pending.bytes, chunk]));
+    if (pending.registering) return; // kept for after the answer
+    const nl = pre.indexOf(0x0a);
+    if (nl < 0) {
+      if (pre.length > MAX_PRE_REGISTRATION) this.refuse(conn, 'invalid');
+      return;
+    }
+    const m = REG.exec(pre.toString('latin1', 0, nl).replace(/\r$/, '').trim());
+    if (!m) {
+      this.refuse(conn, 'invalid');
+      return;
+    }
+    pending.registering = true;
+    // the IMEI as its own string (a match would keep the whole line it was cut from)
+    const at = pre.indexOf(m[1]);
+    const imei = pre.toString('latin1', at, at + m[1].length);
+    void this.register(conn, imei, m[2] ?? '').then(
+      (ok) => {
+        this.unregistered.delete(conn);
+        conn.pending = null;
+        const rest = pending.bytes.subarray(nl + 1);
+        if (ok && rest.length) this.receive(conn, rest);
+      },
+      (e) => {
+        this.log.error({ err: e, imei }, '设备注册失败');
+        conn.socket.destroy();
+      },
+    );
+  }
+
+  private closed(conn: Connection) {
+    this.unregistered.delete(conn);
+    this.conns.delete(conn);
+    void this.disconnected(conn);
+  }
+
+  /** Closes connections past their registration deadline. */
+  private dropUnregistered() {
+    const now = Date.now();
+    for (const c of this.unregistered) {
+      if (c.pending && now > c.pending.deadline) {
+        this.unregistered.delete(c);
+        c.socket.destroy();
       }
-      if (pre === null) return; // registration under way: drop until answered
-      pre = Buffer.concat([pre, chunk]);
-      if (registering) return;
-      const nl = pre.indexOf(0x0a);
-      if (nl < 0) {
-        if (pre.length > MAX_PRE_REGISTRATION) this.refuse(conn, 'invalid');
-        return;
-      }
-      const line = pre.subarray(0, nl).toString('latin1').replace(/\r$/, '').trim();
-      const m = REG.exec(line);
-      if (!m) {
-        this.refuse(conn, 'invalid');
-        return;
-      }
-      registering = true;
-      void this.register(conn, m[1], m[2] ?? '').then(
-        (ok) => {
-          clearTimeout(registerTimer);
-          const rest = pre!.subarray(nl + 1);
-          pre = null;
-          if (ok && rest.length) this.receive(conn, rest);
-        },
-        (e) => {
-          this.log.error({ err: e, imei: m[1] }, '设备注册失败');
-          socket.destroy();
-        },
-      );
-    });
-    socket.on('error', () => {}); // a reset connection ends in 'close'
-    socket.on('close', () => {
-      clearTimeout(registerTimer);
-      this.conns.delete(conn);
-      void this.disconnected(conn);
-    });
+    }
   }
 
   /** Refuses a registration; a wrong secret is answered as an unknown IMEI (which IMEIs exist is not told). */
   private refuse(conn: Connection, why: 'invalid' | 'unknown' | 'secret', imei?: string) {
-    this.refusals.hit({ remote: conn.remote, why, imei });
+    this.refusals.hit({ remote: remoteOf(conn), why, imei });
     conn.socket.end(`ERR ${why === 'invalid' ? 'invalid' : 'unknown'}\n`);
     setTimeout(() => conn.socket.destroy(), 1000).unref();
   }
@@ -227,7 +281,23 @@ export class TcpListener {
     }
     conn.imei = imei;
     conn.device = device;
-    conn.channel = new Channel({
+    const old = this.byImei.get(imei);
+    this.byImei.set(imei, conn);
+    if (old && old !== conn) {
+      old.replaced = true;
+      old.channel?.close(new DeviceError('replaced'));
+      this.log.info({ imei, old: remoteOf(old), now: remoteOf(conn) }, '设备重新连接，旧连接已关闭');
+      old.socket.destroy();
+    }
+    conn.socket.write('OK\n');
+    this.log.debug({ imei, type: device.type, id: device.id, remote: remoteOf(conn) }, '设备已注册');
+    this.g.health.registeredNow(conn);
+    return true;
+  }
+
+  /** The request channel of a registered connection. */
+  private openChannel(conn: Connection): Channel {
+    return new Channel({
       timeoutMs: this.g.deps.settings.replyTimeoutMs,
       retries: this.g.deps.settings.retries,
       send: (bytes, req) => {
@@ -238,18 +308,6 @@ export class TcpListener {
       onReply: (req, d) => this.g.dialogue.replied(req, d, 'tcp', conn),
       onTimeout: (req) => void this.g.health.unanswered(req),
     });
-    const old = this.byImei.get(imei);
-    this.byImei.set(imei, conn);
-    if (old && old !== conn) {
-      old.replaced = true;
-      old.channel?.close(new DeviceError('replaced'));
-      old.socket.destroy();
-      this.log.info({ imei, old: old.remote, now: conn.remote }, '设备重新连接，旧连接已关闭');
-    }
-    conn.socket.write('OK\n');
-    this.log.debug({ imei, type: device.type, id: device.id, remote: conn.remote }, '设备已注册');
-    this.g.health.registeredNow(conn);
-    return true;
   }
 
   private async disconnected(conn: Connection) {
@@ -257,7 +315,7 @@ export class TcpListener {
     if (!conn.device || conn.replaced || this.byImei.get(conn.imei) !== conn) return;
     this.byImei.delete(conn.imei);
     if (this.g.stopped) return;
-    this.log.debug({ imei: conn.imei, remote: conn.remote }, '设备已断开');
+    this.log.debug({ imei: conn.imei }, '设备已断开');
     await this.g.health.disconnected(conn);
   }
 
@@ -291,8 +349,11 @@ export class TcpListener {
   /** Malformed input from a connection: logged and written to the frame log (a budget a minute). */
   badInput(conn: Connection, hexText: string, error: string) {
     const minute = Math.floor(Date.now() / 60_000);
-    if (conn.errorBudget.minute !== minute) conn.errorBudget = { minute, used: 0 };
-    if (conn.errorBudget.used++ >= ERROR_REPORTS_PER_MINUTE) return;
+    if (conn.errorMinute !== minute) {
+      conn.errorMinute = minute;
+      conn.errorsUsed = 0;
+    }
+    if (conn.errorsUsed++ >= ERROR_REPORTS_PER_MINUTE) return;
     this.log.warn({ imei: conn.imei, error }, '设备报文异常，已丢弃');
     const d = conn.device!;
     this.g.buffer.report(d.companyId, d.type === 'meter' ? d.id : null, collectorOf(conn), 'up', 'tcp', hexText, null, error);
