@@ -106,12 +106,13 @@ export class TcpListener {
   constructor(private readonly g: GatewayParts) {
     this.imeis = new ImeiLookup(g.deps.db);
     this.refusals = new LogThrottle(g.log, '设备注册被拒绝');
-    const listener = this;
+    const data = (conn: Connection, chunk: Buffer) => this.data(conn, chunk);
+    const closed = (conn: Connection) => this.closed(conn);
     this.onData = function (chunk) {
-      listener.data(this[CONN]!, chunk);
+      data(this[CONN]!, chunk);
     };
     this.onClose = function () {
-      listener.closed(this[CONN]!);
+      closed(this[CONN]!);
     };
   }
 
