@@ -11,16 +11,17 @@ import { formSchema, listQuerySchema, type FieldDef, type ResourceDef } from './
 
 export interface CrudPaths {
   list: string;
-  /** with `:id` the id travels in the path, otherwise as ?id= */
+  /** with `:id` the id travels in the path, otherwise as ?<idKey>= */
   detail: string;
   create: string;
   /** the id travels in the body (as the resource's idKey) */
   update: string;
-  /** the ids travel in the body ({ids}); with `removeBy: 'query'` one id as ?id= */
+  /** the ids travel in the body ({ids}); with `removeBy: 'query'` one id as ?id=; with `:id` one id in the path */
   remove: string;
 }
 
-export interface CrudOptions {
+/** R: the row a resource's own `schemas.row` answers (its fields typed for the web) */
+export interface CrudOptions<R extends object = object> {
   /** the five paths, or the SPEC §7 base: `${base}/List` and `${base}/Detail` (GET, POST, PUT, DELETE) */
   paths: CrudPaths | string;
   /** who may list and read */
@@ -35,6 +36,12 @@ export interface CrudOptions {
   extra?: z.ZodRawShape;
   /** a rule across the form's fields, checked on create and update (add an issue to refuse) */
   refine?: (values: Record<string, unknown>, ctx: z.RefinementCtx) => void;
+  /**
+   * The resource's own schemas where the derived ones do not fit (its service answers the action
+   * through registerCrud's `handle` hook): a read model's filters and row, a body with more than the
+   * declared fields, a create answer with more than the id.
+   */
+  schemas?: { listQuery?: z.ZodObject<z.ZodRawShape>; row?: z.ZodType<R>; body?: z.ZodObject<z.ZodRawShape>; created?: z.ZodRawShape };
 }
 
 /** A row of a CRUD resource as answered: its id and its fields. */
@@ -88,45 +95,50 @@ export function rowSchema(def: ResourceDef, extra: z.ZodRawShape = {}) {
 }
 
 /** The five declarations of a resource (see CrudOptions for where ids travel). */
-export function crudEndpoints(def: ResourceDef, o: CrudOptions) {
+export function crudEndpoints<R extends object = object>(def: ResourceDef, o: CrudOptions<R>) {
   const p: CrudPaths =
     typeof o.paths === 'string'
       ? { list: `${o.paths}/List`, detail: `${o.paths}/Detail`, create: `${o.paths}/Detail`, update: `${o.paths}/Detail`, remove: `${o.paths}/Detail` }
       : o.paths;
   const idKey = def.idKey ?? 'id';
-  const row = rowSchema(def, o.extra).pipe(z.custom<CrudRow>());
+  const s = o.schemas ?? {};
+  const answered: z.ZodType = s.row ?? rowSchema(def, o.extra);
+  const row = answered.pipe(z.custom<CrudRow & R>());
   const checked = <T extends z.ZodObject>(t: T) => (o.refine ? t.superRefine(o.refine) : t);
-  const form = formSchema(def);
+  const form: z.ZodObject<z.ZodRawShape> = s.body ?? formSchema(def);
   const body = checked(form);
   const { tags, read } = o;
   const byParam = p.detail.includes(':id');
   const withId = CompanyQuery.extend({ id });
   // the id's place varies by resource: the schemas are typed as the wider of the two
-  const detailQuery: z.ZodObject<z.ZodRawShape> = byParam ? CompanyQuery : withId;
+  const detailQuery: z.ZodObject<z.ZodRawShape> = byParam ? CompanyQuery : CompanyQuery.extend({ [idKey]: id });
   const detailParams: z.ZodObject<{ id: typeof id }> | undefined = byParam ? z.object({ id }) : undefined;
+  const updateBody: z.ZodObject<z.ZodRawShape> = checked(form.extend({ [idKey]: id }));
+  const removeByParam = p.remove.includes(':id');
   const removeQuery: z.ZodObject<z.ZodRawShape> = o.removeBy === 'query' ? withId : CompanyQuery;
+  const removeParams: z.ZodObject<{ id: typeof id }> | undefined = removeByParam ? z.object({ id }) : undefined;
   const removeBody: z.ZodObject<{ ids: z.ZodArray<typeof id> }> | undefined =
-    o.removeBy === 'query' ? undefined : z.object({ ids: z.array(id).min(1, '请选择要删除的记录').max(1000) });
+    o.removeBy === 'query' || removeByParam ? undefined : z.object({ ids: z.array(id).min(1, '请选择要删除的记录').max(1000) });
   return {
     list: endpoint({
-      method: 'GET', path: p.list, summary: `${def.title}列表`, perm: read, query: listQuerySchema(def), response: row, paged: true, tags,
+      method: 'GET', path: p.list, summary: `${def.title}列表`, perm: read, query: s.listQuery ?? listQuerySchema(def), response: row, paged: true, tags,
     }),
     detail: endpoint({
       method: 'GET', path: p.detail, summary: `${def.title}详情`, perm: read, query: detailQuery, params: detailParams, response: row, tags,
     }),
     create: endpoint({
       method: 'POST', path: p.create, summary: `新增${def.title}`, perm: o.writes?.create ?? o.write, query: CompanyQuery, body,
-      response: z.object({ [idKey]: z.number() }), tags,
+      response: z.object({ [idKey]: z.number(), ...s.created }), tags,
     }),
     update: endpoint({
       method: 'PUT', path: p.update, summary: `编辑${def.title}`, perm: o.writes?.update ?? o.write, query: CompanyQuery,
-      body: checked(form.extend({ [idKey]: id })), response: z.null(), tags,
+      body: updateBody, response: z.null(), tags,
     }),
     remove: endpoint({
-      method: 'DELETE', path: p.remove, summary: `删除${def.title}`, perm: o.writes?.remove ?? o.write, query: removeQuery, body: removeBody,
+      method: 'DELETE', path: p.remove, summary: `删除${def.title}`, perm: o.writes?.remove ?? o.write, query: removeQuery, params: removeParams, body: removeBody,
       response: z.null(), tags,
     }),
   };
 }
 
-export type CrudEndpoints = ReturnType<typeof crudEndpoints>;
+export type CrudEndpoints = ReturnType<typeof crudEndpoints<object>>;

@@ -33,9 +33,22 @@ export interface CrudOptions<Row = Record<string, unknown>> {
   order?: SQL[];
   /** the transaction writes run in (default ctx.tx): `platformTx` when their checks must see every company */
   writeTx?: <T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>) => Promise<T>;
+  /**
+   * Actions the resource's own service answers, given the input as the declaration parsed it: a read
+   * model's list or detail, a write whose rules go beyond beforeWrite (the declaration's `schemas`).
+   */
+  handle?: Partial<Handlers>;
 }
 
 type Values = Record<string, unknown>;
+
+interface Handlers {
+  list(query: Values & { index: number; size: number }, ctx: Ctx): Promise<unknown>;
+  detail(id: number, ctx: Ctx): Promise<unknown>;
+  create(body: Values, ctx: Ctx): Promise<unknown>;
+  update(body: Values, ctx: Ctx): Promise<unknown>;
+  remove(ids: number[], ctx: Ctx): Promise<unknown>;
+}
 
 export function registerCrud(app: FastifyInstance, o: CrudOptions) {
   const r = routes(app);
@@ -101,11 +114,13 @@ export function registerCrud(app: FastifyInstance, o: CrudOptions) {
       return null;
     });
 
+  const h: Handlers = { list, detail: getOne, create, update, remove, ...o.handle };
   // where the id travels is the declaration's: a path parameter, ?id=, or the body
-  const idOf = (i: { query?: unknown; params?: unknown }) => (i.params as { id?: number } | undefined)?.id ?? (i.query as { id: number }).id;
-  r.endpoint(E.list, ({ query }, ctx) => list(query as Values & { index: number; size: number }, ctx));
-  r.endpoint(E.detail, (i, ctx) => getOne(idOf(i), ctx));
-  r.endpoint(E.create, ({ body }, ctx) => create(body, ctx));
-  r.endpoint(E.update, ({ body }, ctx) => update(body, ctx));
-  r.endpoint(E.remove, ({ query, body }, ctx) => remove(E.remove.body ? (body as { ids: number[] }).ids : [(query as { id: number }).id], ctx));
+  const idOf = (i: { query?: unknown; params?: unknown }, key = idKey) =>
+    (i.params as { id?: number } | undefined)?.id ?? (i.query as Record<string, number>)[key];
+  r.endpoint(E.list, ({ query }, ctx) => h.list(query as Values & { index: number; size: number }, ctx));
+  r.endpoint(E.detail, (i, ctx) => h.detail(idOf(i), ctx));
+  r.endpoint(E.create, ({ body }, ctx) => h.create(body, ctx));
+  r.endpoint(E.update, ({ body }, ctx) => h.update(body, ctx));
+  r.endpoint(E.remove, (i, ctx) => h.remove(E.remove.body ? (i.body as { ids: number[] }).ids : [idOf(i, 'id')], ctx));
 }

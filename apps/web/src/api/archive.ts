@@ -21,10 +21,6 @@ export const roomApi = {
   list: (q: PageQuery) => call(E.room.list, { query: q }),
   /** rooms nobody lives in (to move an owner in) */
   vacant: (q: PageQuery) => call(E.room.vacant, { query: q }),
-  get: (Id: number, company?: Company) => call(E.room.detail, { query: { Id, ...withCompany(company) } }),
-  create: (body: Body, company?: Company) => call(E.room.create, { body, query: withCompany(company) }),
-  update: (Id: number, body: Body, company?: Company) => call(E.room.update, { body: { ...body, Id }, query: withCompany(company) }),
-  remove: (Id: number, company?: Company) => call(E.room.remove, { params: { id: Id }, query: withCompany(company) }),
   decorations: () => call(E.room.decorations),
   orientations: () => call(E.room.orientations),
 };

@@ -20,11 +20,12 @@ type Body = Record<string, unknown>;
 /** the company a platform admin works in (searchCompanyID); ignored for company staff */
 type Company = string | undefined;
 
+/** the area archive's own calls (its list, create, edit and delete are the declared resource's: CrudPage) */
 export const areaArchiveApi = {
-  list: (q: Query & { index: number; size: number }) => call(E.area.childAreas, { query: q }),
+  /** the first page, prefetched with the route (pages/loaders.ts) */
+  list: (q: Query & { index: number; size: number }) => call(E.area.list, { query: q }),
+  /** 新增下级: a child area from the row's own dialog */
   create: (body: Body, company: Company) => call(E.area.create, { body, query: { searchCompanyID: company } }),
-  update: (id: number, body: Body, company: Company) => call(E.area.update, { body: { ...body, id }, query: { searchCompanyID: company } }),
-  remove: (id: number, company: Company) => call(E.area.remove, { params: { id }, query: { searchCompanyID: company } }),
   addressOptions: (company: Company) => call(E.area.addressOptions, { query: { searchCompanyID: company } }),
   /** the area tree without rooms */
   treeNoRoom: (company: Company) => call(E.area.treeNoRoom, { query: { searchCompanyID: company } }),

@@ -5,9 +5,10 @@
 //   <CrudPage resource={noticeTypeResource} api={E.noticeType} />
 // Custom behaviour is an explicit hook, never a copy of the page: `overrides` (a column's render or a
 // custom form item such as a tree picker), `extraColumns` + `order` (derived columns), `createDefaults`,
-// `load` (open the full record), `fromForm` (the body), `rowActions` / `toolBar` / `rowCan` (a per-row
-// veto of edit / delete), `actionRef` (the page reloads the list after its own dialogs), and `drawer`
-// (the page inside a drawer opened from another page, titled by the drawer).
+// `load` (open the full record), `toForm` / `fromForm` (the form's values and the body), `rowActions` /
+// `toolBar` / `rowCan` (a per-row veto of edit / delete), `actionRef` (the page reloads the list after its
+// own dialogs), `onChanged` (after a create, edit or delete: refresh what else shows the rows), and
+// `drawer` (the page inside a drawer opened from another page, titled by the drawer).
 import { useMemo, type ReactNode } from 'react';
 import { Drawer } from 'antd';
 import type { CrudEndpoints, CrudRow, ResourceDef, RouteRef } from '@meter/contracts';
@@ -29,7 +30,7 @@ export interface CrudDrawer {
   onClose(): void;
 }
 
-export interface CrudPageProps<T extends CrudRow = CrudRow> {
+export interface CrudPageProps<T extends Record<string, unknown> = CrudRow> {
   resource: ResourceDef;
   api: CrudRefs;
   /** used in 新增X / 编辑X / 确定删除该X吗？ (default: the resource's title) */
@@ -51,8 +52,14 @@ export interface CrudPageProps<T extends CrudRow = CrudRow> {
   createDefaults?: Record<string, unknown>;
   /** fetch the full record before the edit modal opens (default: the row itself) */
   load?(row: T, company: string | undefined): Promise<T>;
+  /** open the edit modal with the record the declared detail answers (instead of the row) */
+  loadDetail?: boolean;
+  /** a row → the edit form's values (default: rowToForm) */
+  toForm?(row: T): Record<string, unknown>;
   /** form values → request body (default: the form as it is; the server applies the declaration's rules) */
   fromForm?(values: Record<string, unknown>): Record<string, unknown>;
+  /** after a create, edit or delete succeeded (e.g. refresh the trees and pickers that show the rows) */
+  onChanged?(): void;
   rowActions?: ResourceTableProps<T>['rowActions'];
   toolBar?: ResourceTableProps<T>['toolBar'];
   /** per-row veto of 编辑 / 删除 (e.g. a record the workflow has moved on) */
@@ -64,25 +71,38 @@ export interface CrudPageProps<T extends CrudRow = CrudRow> {
 }
 
 /** A row as its form's initial values: enums as the strings antd's selects key their options by. */
-export function rowToForm(def: ResourceDef, row: CrudRow): Record<string, unknown> {
+export function rowToForm(def: ResourceDef, row: Record<string, unknown>): Record<string, unknown> {
   const out: Record<string, unknown> = { ...row };
   for (const f of def.fields) if (f.type === 'enum' && row[f.key] != null) out[f.key] = String(row[f.key]);
   return out;
 }
 
+/** A delete's input: the id in the path (`:id`), or {ids} in the body and ?id= (the declared one is read). */
+function removeInput(ref: { path: string }, id: number, query: { searchCompanyID?: string }) {
+  return ref.path.includes(':id') ? { params: { id }, query } : { body: { ids: [id] }, query: { ...query, id } };
+}
+
+/** A detail's input: the id in the path (`:id`) or as ?<idKey>=. */
+function detailInput(ref: { path: string }, idKey: string, id: number, query: { searchCompanyID?: string }) {
+  return ref.path.includes(':id') ? { params: { id }, query } : { query: { ...query, [idKey]: id } };
+}
+
 /** The derived columns with the page's overrides and extra columns, in `order` when given. */
-function pageColumns<T extends CrudRow>(
+export function pageColumns<T extends Record<string, unknown>>(
   { resource, overrides, extraColumns, order }: Pick<CrudPageProps<T>, 'resource' | 'overrides' | 'extraColumns' | 'order'>,
 ): ResourceColumn<T>[] {
   const cols = columnsFromResource<T>(resource, overrides, extraColumns);
   return order ? inOrder(cols, order) : cols;
 }
 
-export function CrudPage<T extends CrudRow = CrudRow>(props: CrudPageProps<T>) {
+export function CrudPage<T extends Record<string, unknown> = CrudRow>(props: CrudPageProps<T>) {
   const {
     resource, api, headerTitle, overrides, extraColumns, order, areaFilter = false, formColumns = 1, modalWidth,
-    load, fromForm, drawer,
+    toForm, fromForm, onChanged, drawer, loadDetail,
   } = props;
+  // the row's id travels under the declaration's idKey (the room's is `Id`)
+  const idKey = resource.idKey ?? 'id';
+  const idOf = (r: T) => Number(r[idKey]);
   // the page's hooks that ResourceTable takes as they are
   const { createDefaults, rowActions, toolBar, rowCan, actionRef } = props;
   const passed = { createDefaults, rowActions, toolBar, rowCan, actionRef };
@@ -93,6 +113,11 @@ export function CrudPage<T extends CrudRow = CrudRow>(props: CrudPageProps<T>) {
   const query = company ? { searchCompanyID: company } : {};
   /** an action the user's access level may call (the declared operation key is checked by ResourceTable) */
   const may = (ref: { access?: number }) => ref.access === undefined || session?.access === ref.access;
+  const load = loadDetail ? (r: T) => call(api.detail, detailInput(api.detail, idKey, idOf(r), query)) as Promise<T> : props.load;
+  const changed = async (p: Promise<unknown>) => {
+    await p;
+    onChanged?.();
+  };
 
   const table = (
     <ResourceTable<T>
@@ -102,12 +127,12 @@ export function CrudPage<T extends CrudRow = CrudRow>(props: CrudPageProps<T>) {
       areaFilter={areaFilter}
       permissions={{ create: api.create.op, update: api.update.op, remove: api.remove.op }}
       list={(q) => call(api.list, { query: q }) as Promise<Paged<T>>}
+      rowKey={idKey as Extract<keyof T, string>}
       load={load && ((r) => load(r, company))}
-      create={may(api.create) ? (v) => call(api.create, { body: v, query }) : undefined}
-      update={may(api.update) ? (r, v) => call(api.update, { body: { ...v, id: r.id }, query }) : undefined}
-      // a declaration removes by {ids} in the body or by ?id=: both are sent, the declared one is read
-      remove={may(api.remove) ? (r) => call(api.remove, { body: { ids: [r.id] }, query: { ...query, id: r.id } }) : undefined}
-      toForm={(r) => rowToForm(resource, r)}
+      create={may(api.create) ? (v) => changed(call(api.create, { body: v, query })) : undefined}
+      update={may(api.update) ? (r, v) => changed(call(api.update, { body: { ...v, [idKey]: idOf(r) }, query })) : undefined}
+      remove={may(api.remove) ? (r) => changed(call(api.remove, removeInput(api.remove, idOf(r), query))) : undefined}
+      toForm={toForm ?? ((r) => rowToForm(resource, r))}
       fromForm={fromForm && ((v) => fromForm(v))}
       {...passed}
       formColumns={formColumns}

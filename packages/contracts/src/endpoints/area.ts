@@ -1,17 +1,17 @@
 import { z, type ZodType } from 'zod';
 import { endpoint, type EndpointPerm } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { AreaFilter, CompanyQuery, IdParams, optText, PageQuery, wireTime, optionalRef } from '../query.ts';
+import { AreaFilter, CompanyQuery, optText, PageQuery, wireTime, optionalRef } from '../query.ts';
 import { formSchema } from '../resource.ts';
 import { areaResource } from '../resources/area.ts';
 
-// 区域 (/yewu/api): the area trees (SPEC §3 node shape), the area archive (/recordsArea), the
-// binding of accounts to areas and the area-permission sets in use. The area-permission CRUD itself
-// is registered from its declared resource (http/crud.ts).
+// 区域 (/yewu/api): the area trees (SPEC §3 node shape), the binding of accounts to areas and the
+// area-permission sets in use. The area archive (/recordsArea) and the area-permission sets are
+// declared resources (./crud.ts: `area` and `areaPermission`), registered with registerCrud.
 
-const tags = ['区域'];
+export const areaTags = ['区域'];
 /** the area archive page */
-const areaPage = { routes: ['recordsArea'] };
+export const areaPage = { routes: ['recordsArea'] };
 /** where accounts are managed (company staff; platform admins for company managers) */
 const accounts = { routes: ['systemRecords', 'administrator'] };
 
@@ -29,7 +29,6 @@ export const TreeQuery = z.object({
 export const ChildAreaQuery = PageQuery.merge(AreaFilter).extend({ name: optText() });
 
 export const AreaBody = formSchema(areaResource);
-export const AreaUpdateBody = AreaBody.extend({ id });
 
 export const UserTreeQuery = z.object({ userId: id, searchArea: z.string().trim().max(64).optional() });
 
@@ -107,7 +106,7 @@ const Y = '/yewu/api';
 
 /** An area tree: a GET of `${Y}/<name>` answering the tree's nodes. */
 const areaTree = <Q extends ZodType>(name: string, summary: string, perm: EndpointPerm, query: Q) =>
-  endpoint({ method: 'GET', path: `${Y}/${name}`, summary, perm, query, response: z.array(AreaTreeNodeRow), tags });
+  endpoint({ method: 'GET', path: `${Y}/${name}`, summary, perm, query, response: z.array(AreaTreeNodeRow), tags: areaTags });
 
 export const areaEndpoints = {
   tree: areaTree('GetAreaTree', '区域树（含房间）', {}, TreeQuery),
@@ -116,34 +115,18 @@ export const areaEndpoints = {
   userBindTree: areaTree('GetUserBindAreaTree', '账号已绑定的区域树', accounts, UserTreeQuery),
   userBindableTree: areaTree('GetNoUserBindAreaTreeV2', '账号可绑定的区域树', accounts, NoBindTreeQuery),
 
-  childAreas: endpoint({
-    method: 'GET', path: `${Y}/Area/GetAllChildArea`, summary: '下级区域列表', perm: areaPage, query: ChildAreaQuery,
-    response: AreaRow, paged: true, tags,
-  }),
   addressOptions: endpoint({
     method: 'GET', path: `${Y}/Area/GetAddressOptions`, summary: '已使用的区域地址（地址选择提示）', perm: areaPage, query: CompanyQuery,
-    response: z.array(AddressOptionRow), tags,
-  }),
-  create: endpoint({
-    method: 'POST', path: `${Y}/Area/Detail`, summary: '新增区域', perm: areaPage, query: CompanyQuery, body: AreaBody,
-    response: z.object({ id: z.number(), deep: z.number() }), tags,
-  }),
-  update: endpoint({
-    method: 'PUT', path: `${Y}/Area/Detail`, summary: '编辑区域', perm: areaPage, query: CompanyQuery, body: AreaUpdateBody,
-    response: z.null(), tags,
-  }),
-  remove: endpoint({
-    method: 'DELETE', path: `${Y}/Area/Detail/:id`, summary: '删除区域', perm: areaPage, query: CompanyQuery, params: IdParams,
-    response: z.null(), tags,
+    response: z.array(AddressOptionRow), tags: areaTags,
   }),
 
   usingPermissions: endpoint({
     method: 'GET', path: `${Y}/AreaPermission/GetUsingList`, summary: '在用的区域权限', perm: accounts, query: CompanyQuery,
-    response: z.array(AreaPermissionUsingRow), tags,
+    response: z.array(AreaPermissionUsingRow), tags: areaTags,
   }),
   bindUser: endpoint({
     method: 'POST', path: `${Y}/AreaPermission/BindUser`, summary: '设置账号绑定的区域', perm: accounts, body: BindUserBody,
-    response: z.object({ userId: z.number(), areaIds: z.array(z.number()) }), tags,
+    response: z.object({ userId: z.number(), areaIds: z.array(z.number()) }), tags: areaTags,
   }),
 };
 

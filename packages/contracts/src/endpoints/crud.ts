@@ -2,12 +2,14 @@ import { z } from 'zod';
 import { crudEndpoints } from '../crud.ts';
 import { alarmSchemeResource, CHARGING_SCHEME_OP, chargeCodeResource } from '../resources/scheme.ts';
 import { appealTypeResource, noticeTypeResource, workOrderTypeResource } from '../resources/content.ts';
-import { areaPermissionResource } from '../resources/area.ts';
-import { chargingTypeResource } from '../resources/room.ts';
+import { areaPermissionResource, areaResource } from '../resources/area.ts';
+import { chargingTypeResource, roomResource } from '../resources/room.ts';
+import { RoomInfoRow, roomEndpoints, roomRead, roomTags, roomWrite } from './room.ts';
 import { companyClassifyResource } from '../resources/company.ts';
 import { deviceLookupResource } from '../resources/device.ts';
 import { teachingVideoResource } from '../resources/help.ts';
 import { SMS_UNKNOWN_VARIABLE, smsTemplateResource, unknownVariables } from '../resources/sms.ts';
+import { AreaRow, areaEndpoints, areaPage, areaTags, ChildAreaQuery } from './area.ts';
 
 // The declared CRUD resources' endpoints, one registry entry each: paths (SPEC §7), who may read and write.
 // Each gives five declarations (list, detail, create, update, remove; packages/contracts/src/crud.ts);
@@ -21,12 +23,37 @@ const platformWrite = { access: 0 as const, routes: ['belongs'] };
 const feesRead = { routes: ['systemFees'] };
 const schemeTags = ['收费与报警方案'];
 const V1 = '/device/api/v1';
+const Y = '/yewu/api';
 
-/** API group name → the resource's five endpoints (`API.noticeType.list`, web `E.noticeType.list`). */
+/**
+ * API group name → the resource's five endpoints (`API.noticeType.list`, web `E.noticeType.list`); a
+ * resource with actions of its own (trees, 开户, device operations) carries them in the same group.
+ */
 export const crudApi = {
+  // the area archive (/recordsArea): the list is the tree-ordered read model below the picked area, a
+  // delete's id travels in the path, a create answers the new level too; trees and bindings alongside
+  area: {
+    ...crudEndpoints(areaResource, {
+      paths: { list: `${Y}/Area/GetAllChildArea`, detail: `${Y}/Area/Detail/:id`, create: `${Y}/Area/Detail`, update: `${Y}/Area/Detail`, remove: `${Y}/Area/Detail/:id` },
+      read: areaPage, write: areaPage, tags: areaTags,
+      schemas: { listQuery: ChildAreaQuery, row: AreaRow, created: { deep: z.number() } },
+    }),
+    ...areaEndpoints,
+  },
   noticeType: crudEndpoints(noticeTypeResource, { ...content, paths: '/yewu/api/NoticeType' }),
   appealType: crudEndpoints(appealTypeResource, { ...content, paths: '/yewu/api/AppealType' }),
   workOrderType: crudEndpoints(workOrderTypeResource, { ...content, paths: '/yewu/api/WorkOrderType' }),
+  // the room archive (/recordsRoom): rows carry the area path, owner and meter count; a delete's id in the path
+  room: {
+    ...crudEndpoints(roomResource, {
+      paths: {
+        list: `${Y}/RoomInfo/GetAllChildRoom`, detail: `${Y}/RoomInfo/Detail`, create: `${Y}/RoomInfo/Detail`, update: `${Y}/RoomInfo/Detail`,
+        remove: `${Y}/RoomInfo/Detail/:id`,
+      },
+      read: roomRead, write: roomWrite, tags: roomTags, schemas: { row: RoomInfoRow },
+    }),
+    ...roomEndpoints,
+  },
   areaPermission: crudEndpoints(areaPermissionResource, {
     paths: '/yewu/api/AreaPermission', tags: ['区域'],
     read: { routes: ['systemRecords', 'administrator', 'recordsArea'] }, write: { routes: ['systemRecords', 'recordsArea'] },

@@ -1,6 +1,5 @@
 import type { Endpoint } from '../endpoint.ts';
 import { adminEndpoints } from './admin.ts';
-import { areaEndpoints } from './area.ts';
 import { authEndpoints } from './auth.ts';
 import { notifyEndpoints } from './notify.ts';
 import { ownerEndpoints } from './owner.ts';
@@ -19,7 +18,6 @@ import { crudApi } from './crud.ts';
 import { importEndpoints } from './imports.ts';
 import { bulkEndpoints, smsEndpoints } from './sms.ts';
 import { companyEndpoints } from './company.ts';
-import { roomEndpoints } from './room.ts';
 import { deviceEndpoints } from './device.ts';
 import { reconcileEndpoints } from './reconcile.ts';
 import { screenEndpoints } from './screen.ts';
@@ -67,7 +65,6 @@ export const API = {
   system: systemEndpoints,
   finance: financeEndpoints,
   admin: adminEndpoints,
-  area: areaEndpoints,
   scheme: schemeEndpoints,
   notify: notifyEndpoints,
   owner: ownerEndpoints,
@@ -85,7 +82,6 @@ export const API = {
   sms: smsEndpoints,
   bulk: bulkEndpoints,
   company: companyEndpoints,
-  room: roomEndpoints,
   device: deviceEndpoints,
   reconcile: reconcileEndpoints,
   screen: screenEndpoints,

@@ -1,18 +1,15 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
-import { num } from '../input.ts';
 import { AreaFilter, CompanyQuery, PageQuery, optText, wireTime, optionalRef } from '../query.ts';
-import { formSchema, listQuerySchema, typed } from '../resource.ts';
-import { roomResource } from '../resources/room.ts';
 
 // 房间 (/yewu/api/RoomInfo, /recordsRoom) at the exact paths of SPEC §7, the room enums, and the
-// charging-type option lists of /systemFees. The charging-type CRUD itself is registered from its
-// declared resource (http/crud.ts). The room's id travels as `Id` (SPEC §3).
+// charging-type option lists of /systemFees. The room archive and the charging types are declared
+// resources (./crud.ts: `room`, `chargingType`). The room's id travels as `Id` (SPEC §3).
 
-const tags = ['房间'];
+export const roomTags = ['房间'];
 const feeTags = ['收费类型'];
-const roomRead = { routes: ['recordsRoom', 'recordsOwner'] };
-const roomWrite = { routes: ['recordsRoom'], op: 'room.basic' };
+export const roomRead = { routes: ['recordsRoom', 'recordsOwner'] };
+export const roomWrite = { routes: ['recordsRoom'], op: 'room.basic' };
 /** moving an owner in picks a vacant room (the owner archive and the move-in history) */
 const vacantRead = { routes: ['recordsRoom', 'recordsOwner', 'inRoomRecord'] };
 const feesOptions = { routes: ['systemFees', 'recordsRoom'] };
@@ -40,16 +37,6 @@ export interface RoomListInput {
   status?: number;
 }
 
-const id = num(z.number().int().positive());
-
-const roomForm = formSchema(roomResource);
-export const RoomBody = typed<RoomInput>(roomForm);
-export const RoomUpdateBody = typed<RoomInput & { Id: number }>(roomForm.extend({ Id: id }));
-export const RoomDetailQuery = CompanyQuery.extend({ Id: id });
-export const RoomIdParams = z.object({ id });
-
-/** GetAllChildRoom: paging, the area subtree and the resource's search fields (read as RoomListInput) */
-export const RoomListQuery = listQuerySchema(roomResource);
 export const VacantRoomQuery = PageQuery.extend(AreaFilter.shape).extend({ name: optText() });
 
 /** RoomInfo/GetAllChildRoom, getNoUserRoom and RoomInfo/Detail */
@@ -81,28 +68,12 @@ export const ChargingTypeOptionRow = z.object({ id: z.number(), name: z.string()
 const Y = '/yewu/api';
 
 export const roomEndpoints = {
-  list: endpoint({
-    method: 'GET', path: `${Y}/RoomInfo/GetAllChildRoom`, summary: '房间列表（所选区域及其下级）', perm: roomRead, query: RoomListQuery,
-    response: RoomInfoRow, paged: true, tags,
-  }),
   vacant: endpoint({
     method: 'GET', path: `${Y}/getNoUserRoom`, summary: '无人入住的房间', perm: vacantRead, query: VacantRoomQuery,
-    response: RoomInfoRow, paged: true, tags,
+    response: RoomInfoRow, paged: true, tags: roomTags,
   }),
-  detail: endpoint({ method: 'GET', path: `${Y}/RoomInfo/Detail`, summary: '房间详情', perm: roomRead, query: RoomDetailQuery, response: RoomInfoRow, tags }),
-  create: endpoint({
-    method: 'POST', path: `${Y}/RoomInfo/Detail`, summary: '新增房间', perm: roomWrite, query: CompanyQuery, body: RoomBody,
-    response: z.object({ Id: z.number() }), tags,
-  }),
-  update: endpoint({
-    method: 'PUT', path: `${Y}/RoomInfo/Detail`, summary: '编辑房间', perm: roomWrite, query: CompanyQuery, body: RoomUpdateBody, response: z.null(), tags,
-  }),
-  remove: endpoint({
-    method: 'DELETE', path: `${Y}/RoomInfo/Detail/:id`, summary: '删除房间', perm: roomWrite, query: CompanyQuery, params: RoomIdParams,
-    response: z.null(), tags,
-  }),
-  decorations: endpoint({ method: 'GET', path: `${Y}/GetDecorationEnum`, summary: '装修情况选项', perm: roomRead, response: z.array(EnumOptionRow), tags }),
-  orientations: endpoint({ method: 'GET', path: `${Y}/GetOrientationEnum`, summary: '朝向选项', perm: roomRead, response: z.array(EnumOptionRow), tags }),
+  decorations: endpoint({ method: 'GET', path: `${Y}/GetDecorationEnum`, summary: '装修情况选项', perm: roomRead, response: z.array(EnumOptionRow), tags: roomTags }),
+  orientations: endpoint({ method: 'GET', path: `${Y}/GetOrientationEnum`, summary: '朝向选项', perm: roomRead, response: z.array(EnumOptionRow), tags: roomTags }),
 
   chargeTypes: endpoint({
     method: 'GET', path: `${Y}/GetChargeTypeEnum`, summary: '费用类别选项', perm: feesOptions, response: z.array(EnumOptionRow), tags: feeTags,

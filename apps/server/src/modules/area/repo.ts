@@ -43,20 +43,23 @@ export interface AreaListRow {
 /**
  * Areas in tree order (each after its parent, siblings by sort then id). With `under`, the areas below
  * that area (all levels, not the area itself); without, every visible area, starting from the
- * visible roots (a bound user's roots are their bound areas).
+ * visible roots (a bound user's roots are their bound areas). With `id`, that one area.
  */
 export async function listAreas(
   tx: Tx,
-  f: { under?: number; name?: string; companyClassifyId?: number },
+  f: { under?: number; name?: string; companyClassifyId?: number; id?: number },
   limit: number,
   offset: number,
 ) {
-  const anchor = f.under != null
-    ? sql`a.parent_id = ${f.under}`
-    : sql`(a.parent_id IS NULL OR NOT EXISTS (SELECT 1 FROM areas p WHERE p.id = a.parent_id))`;
+  const anchor = f.id != null
+    ? sql`a.id = ${f.id}`
+    : f.under != null
+      ? sql`a.parent_id = ${f.under}`
+      : sql`(a.parent_id IS NULL OR NOT EXISTS (SELECT 1 FROM areas p WHERE p.id = a.parent_id))`;
   const w: SQL[] = [sql`true`];
   if (f.name) w.push(sql`a.name ILIKE ${`%${f.name.replace(/[%_\\]/g, '\\$&')}%`}`);
   if (f.companyClassifyId != null) w.push(sql`c.classify_id = ${f.companyClassifyId}`);
+  if (f.id != null) w.push(sql`a.id = ${f.id}`);
   const where = sql.join(w, sql` AND `);
   const tree = sql`WITH RECURSIVE t AS (
       SELECT a.id, ARRAY[a.sort::bigint, a.id] AS path FROM areas a WHERE ${anchor}
@@ -159,12 +162,12 @@ export async function areaUsage(tx: Tx, id: number) {
 }
 
 /** Deletes an area and takes it out of every area-permission set. */
-export async function deleteArea(tx: Tx, id: number) {
+/** An area about to be deleted leaves the area-permission sets that name it. */
+export async function dropFromPermissions(tx: Tx, id: number) {
   await tx
     .update(areaPermissions)
     .set({ areaIds: sql`array_remove(${areaPermissions.areaIds}, ${id}::bigint)`, updatedAt: sql`now()` })
     .where(sql`${id}::bigint = ANY(${areaPermissions.areaIds})`);
-  await tx.delete(areas).where(eq(areas.id, id));
 }
 
 /** Distinct addresses already used by the company's areas (suggestions for the address picker). */

@@ -7,7 +7,7 @@ import { badRequest, conflict, notFound, refuse } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
 import * as repo from './repo.ts';
 import { buildTree, markChecked, markSelectable, withoutSubtrees } from './tree.ts';
-import type { AreaBody, AreaUpdateBody, BindUserBody, ChildAreaQuery, NoBindTreeQuery, TreeQuery, UserTreeQuery } from '@meter/contracts';
+import type { AreaBody, BindUserBody, ChildAreaQuery, NoBindTreeQuery, TreeQuery, UserTreeQuery } from '@meter/contracts';
 
 // The area tree (区域档案), area-permission sets and the binding of admin users to areas.
 
@@ -93,22 +93,28 @@ export async function bindUser(ctx: Ctx, b: z.output<typeof BindUserBody>) {
 
 // ---- the area list and form ---------------------------------------------------------------------
 
+const present = (a: repo.AreaListRow) => ({
+  ...a,
+  title: a.name,
+  companyID: a.companyId,
+  companyClassifyID: a.classifyId,
+  areaTypeName: AREA_TYPES[a.areaType] ?? '',
+  address: [a.province, a.city, a.district, a.town].filter(Boolean).join(''),
+  addressCodes: [a.province, a.city, a.district, a.town].filter(Boolean),
+});
+
 export async function childAreas(ctx: Ctx, q: z.output<typeof ChildAreaQuery>) {
   const r = await ctx.tx((tx) =>
     repo.listAreas(tx, { under: q.searchArea, name: q.name, companyClassifyId: q.searchClassify }, q.size, offsetOf(q)),
   );
-  return new Page(
-    r.rows.map((a) => ({
-      ...a,
-      title: a.name,
-      companyID: a.companyId,
-      companyClassifyID: a.classifyId,
-      areaTypeName: AREA_TYPES[a.areaType] ?? '',
-      address: [a.province, a.city, a.district, a.town].filter(Boolean).join(''),
-      addressCodes: [a.province, a.city, a.district, a.town].filter(Boolean),
-    })),
-    r.count,
-  );
+  return new Page(r.rows.map(present), r.count);
+}
+
+/** One area as the list shows it. */
+export async function detail(ctx: Ctx, id: number) {
+  const [a] = (await ctx.tx((tx) => repo.listAreas(tx, { id }, 1, 0))).rows;
+  if (!a) throw notFound('区域');
+  return present(a);
 }
 
 type Body = z.output<typeof AreaBody>;
@@ -161,8 +167,8 @@ export async function create(ctx: Ctx, b: Body) {
   });
 }
 
-export async function update(ctx: Ctx, b: z.output<typeof AreaUpdateBody>) {
-  const id = (b as { id: number }).id;
+export async function update(ctx: Ctx, b: Body & { id: number }) {
+  const id = b.id;
   const f = fields(b);
   checkAddress(f);
   ctx.audit.target = `区域 ${f.name}`;
@@ -197,11 +203,11 @@ export async function update(ctx: Ctx, b: z.output<typeof AreaUpdateBody>) {
   });
 }
 
-export async function remove(ctx: Ctx, id: number) {
-  return ctx.tx(async (tx) => {
-    const area = await repo.getArea(tx, id);
-    if (!area) throw notFound('区域');
-    ctx.audit.target = `区域 ${area.name}`;
+/** registerCrud's beforeDelete: an area still in use is refused (and says by what); the area-permission
+ * sets that name it drop it. */
+export async function beforeRemove(tx: Tx, _ctx: Ctx, ids: number[]) {
+  for (const id of ids) {
+    const area = (await repo.getArea(tx, id))!;
     const u = await repo.areaUsage(tx, id);
     const parts = [
       u.children && `下级区域 ${u.children} 个`,
@@ -211,9 +217,8 @@ export async function remove(ctx: Ctx, id: number) {
     ].filter(Boolean);
     if (parts.length) throw conflict(`区域「${area.name}」下还有${parts.join('、')}，请先删除或移走后再删除`);
     if (u.bound.length) throw conflict(`区域「${area.name}」已绑定给账号 ${u.bound.slice(0, 5).join('、')}${u.bound.length > 5 ? ' 等' : ''}，请先解除绑定`);
-    await repo.deleteArea(tx, id);
-    return null;
-  });
+    await repo.dropFromPermissions(tx, id);
+  }
 }
 
 /** Addresses the company's areas already use: suggestions for the four-level address picker. */

@@ -1,9 +1,11 @@
 import type { FastifyInstance } from 'fastify';
-import { API, CHARGE_TYPES, DECORATIONS, ORIENTATIONS, chargingTypeResource, enumOptions, type RoomListInput } from '@meter/contracts';
+import {
+  API, CHARGE_TYPES, DECORATIONS, ORIENTATIONS, chargingTypeResource, enumOptions, roomResource, type RoomInput, type RoomListInput,
+} from '@meter/contracts';
 import { routes } from '../../http/routes.ts';
 import { registerCrud } from '../../http/crud.ts';
 import { conflict } from '../../http/errors.ts';
-import { chargingTypes } from '../../db/schema/index.ts';
+import { chargingTypes, rooms } from '../../db/schema/index.ts';
 import * as room from './service.ts';
 import * as repo from './repo.ts';
 
@@ -12,13 +14,23 @@ import * as repo from './repo.ts';
 export default function roomRoutes(app: FastifyInstance) {
   const r = routes(app);
   const R = API.room;
-  // the list query comes from the declared resource's search fields (typed as RoomListInput)
-  r.endpoint(R.list, ({ query }, ctx) => room.listRooms(ctx, query as Record<string, unknown> & RoomListInput));
+  // the room archive: its list (area totals, owner, meters) and writes (a move carries the meters along,
+  // a delete is refused while someone lives there) are the service's; the query and body are the declared
+  // resource's search fields and form (typed as RoomListInput, RoomInput)
+  registerCrud(app, {
+    def: roomResource,
+    endpoints: R,
+    table: rooms,
+    tenancy: 'company',
+    handle: {
+      list: (q, ctx) => room.listRooms(ctx, q as typeof q & RoomListInput),
+      detail: (id, ctx) => room.getRoom(ctx, id),
+      create: (b, ctx) => room.createRoom(ctx, b as typeof b & RoomInput),
+      update: (b, ctx) => room.updateRoom(ctx, b.Id as number, b as typeof b & RoomInput),
+      remove: ([id], ctx) => room.deleteRoom(ctx, id),
+    },
+  });
   r.endpoint(R.vacant, ({ query }, ctx) => room.listVacantRooms(ctx, query));
-  r.endpoint(R.detail, ({ query }, ctx) => room.getRoom(ctx, query.Id));
-  r.endpoint(R.create, ({ body }, ctx) => room.createRoom(ctx, body));
-  r.endpoint(R.update, ({ body }, ctx) => room.updateRoom(ctx, body.Id, body));
-  r.endpoint(R.remove, ({ params }, ctx) => room.deleteRoom(ctx, params.id));
   r.endpoint(R.decorations, () => enumOptions(DECORATIONS));
   r.endpoint(R.orientations, () => enumOptions(ORIENTATIONS));
 

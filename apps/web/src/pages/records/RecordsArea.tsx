@@ -7,9 +7,10 @@ import { Alert, Button, Tag } from 'antd';
 import { BetaSchemaForm, type ActionType } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
 import { ACCESS, AREA_TYPES, areaResource } from '@meter/contracts';
-import { ResourceTable, formColumns, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { formColumns } from '../../components/ResourceTable.tsx';
+import { CrudPage, pageColumns, type CrudPageProps } from '../../components/CrudPage.tsx';
 import { ImportButton } from '../../components/ImportDialog.tsx';
-import { columnsFromResource, inOrder } from '../../components/resourceColumns.tsx';
+import { E } from '../../api/endpoints.gen.ts';
 import { FORM_INVALID, supersededValidation } from '../../components/validate.ts';
 import { areaArchiveApi, type AreaRow } from '../../api/area.ts';
 import { useAreaFilter } from '../../app/page.tsx';
@@ -58,82 +59,75 @@ export default function RecordsArea() {
     void queryClient.invalidateQueries({ queryKey: ['areaAddressOptions'] });
   }, [queryClient]);
 
-  const columns = useMemo<ResourceColumn<Row>[]>(() => {
-    const cols = columnsFromResource<Row>(
-      areaResource,
-      {
-        name: { copyable: true },
-        parentId: {
-          hideInTable: true,
-          valueType: undefined,
-          request: undefined,
-          fieldProps: undefined,
-          colProps: { span: 24 },
-          renderFormItem: () => <ParentPicker company={company} />,
-        },
-        deep: { render: (_d, r) => `第 ${r.deep + 1} 级`, width: 80 },
-        areaType: {
-          required: true,
-          initialValue: '0',
-          render: (_d, r) => (r.areaType === 1 ? <Tag>{AREA_TYPES[1]}</Tag> : AREA_TYPES[0]),
-        },
-        sort: { width: 70 },
-        createdAt: { hideInTable: true },
+  const { overrides, extraColumns } = useMemo<Pick<CrudPageProps<Row>, 'overrides' | 'extraColumns'>>(() => ({
+    overrides: {
+      name: { copyable: true },
+      parentId: {
+        hideInTable: true,
+        valueType: undefined,
+        request: undefined,
+        fieldProps: undefined,
+        colProps: { span: 24 },
+        renderFormItem: () => <ParentPicker company={company} />,
       },
-      [
-        { title: '上级区域', dataIndex: 'parentName', key: 'parentName', hideInForm: true, render: (_d, r) => r.parentName ?? '—' },
-        { title: '地址', dataIndex: 'address', key: 'address', hideInForm: true, ellipsis: true, render: (_d, r) => r.address || '—' },
-        {
-          title: '地址',
-          dataIndex: 'addressForm',
-          key: 'addressForm',
-          formOnly: true,
-          colProps: { span: 24 },
-          tooltip: '依次选择或输入省、市、区/县、乡镇/街道',
-          rules: [
-            {
-              validator: (_r, v?: Address) => {
-                const gap = addressGap(v ?? []);
-                return gap < 0 ? Promise.resolve() : Promise.reject(new Error(`请先选择${LEVELS[gap]}`));
-              },
-            },
-          ],
-          renderFormItem: () => <AddressInput company={company} />,
-        },
-        { title: '下级区域', dataIndex: 'childCount', key: 'childCount', hideInForm: true, width: 80 },
-        { title: '房间数', dataIndex: 'roomCount', key: 'roomCount', hideInForm: true, width: 80 },
-        { title: '所属单位', dataIndex: 'companyName', key: 'companyName', hideInForm: true, hideInTable: session?.access !== ACCESS.platform },
-      ],
-    );
+      deep: { render: (_d, r) => `第 ${r.deep + 1} 级`, width: 80 },
+      areaType: {
+        required: true,
+        initialValue: '0',
+        render: (_d, r) => (r.areaType === 1 ? <Tag>{AREA_TYPES[1]}</Tag> : AREA_TYPES[0]),
+      },
+      sort: { width: 70 },
+      createdAt: { hideInTable: true },
+    },
     // the four address fields travel as one cascader value
-    return inOrder(cols, ORDER);
-  }, [company, session?.access]);
+    extraColumns: [
+      { title: '上级区域', dataIndex: 'parentName', key: 'parentName', hideInForm: true, render: (_d, r) => r.parentName ?? '—' },
+      { title: '地址', dataIndex: 'address', key: 'address', hideInForm: true, ellipsis: true, render: (_d, r) => r.address || '—' },
+      {
+        title: '地址',
+        dataIndex: 'addressForm',
+        key: 'addressForm',
+        formOnly: true,
+        colProps: { span: 24 },
+        tooltip: '依次选择或输入省、市、区/县、乡镇/街道',
+        rules: [
+          {
+            validator: (_r, v?: Address) => {
+              const gap = addressGap(v ?? []);
+              return gap < 0 ? Promise.resolve() : Promise.reject(new Error(`请先选择${LEVELS[gap]}`));
+            },
+          },
+        ],
+        renderFormItem: () => <AddressInput company={company} />,
+      },
+      { title: '下级区域', dataIndex: 'childCount', key: 'childCount', hideInForm: true, width: 80 },
+      { title: '房间数', dataIndex: 'roomCount', key: 'roomCount', hideInForm: true, width: 80 },
+      { title: '所属单位', dataIndex: 'companyName', key: 'companyName', hideInForm: true, hideInTable: session?.access !== ACCESS.platform },
+    ],
+  }), [company, session?.access]);
 
-  const childColumns = useMemo(() => formColumns(columns, 'create'), [columns]);
+  const childColumns = useMemo(
+    () => formColumns(pageColumns<Row>({ resource: areaResource, overrides, extraColumns, order: ORDER }), 'create'),
+    [overrides, extraColumns],
+  );
   const selectedArea = filter.searchArea ? Number(filter.searchArea) : undefined;
 
   return (
     <>
       {platformWithoutCompany && <Alert type="info" showIcon style={{ marginBottom: 12 }} message="请先在页面顶部选择单位，再新建顶级区域；在已有区域下新建下级区域时将归属该区域的单位。" />}
-      <ResourceTable<Row>
-        entityName="区域"
+      <CrudPage<Row>
+        resource={areaResource}
+        api={E.area}
         headerTitle="区域列表"
         actionRef={actionRef}
-        columns={columns}
-        list={(q) => areaArchiveApi.list(q)}
-        create={async (v) => {
-          await areaArchiveApi.create(areaBody(v), company);
-          refreshTrees();
-        }}
-        update={async (r, v) => {
-          await areaArchiveApi.update(r.id, areaBody(v), company);
-          refreshTrees();
-        }}
-        remove={async (r) => {
-          await areaArchiveApi.remove(r.id, company);
-          refreshTrees();
-        }}
-        toForm={(r) => areaForm(r)}
+        overrides={overrides}
+        extraColumns={extraColumns}
+        order={ORDER}
+        areaFilter
+        formColumns={2}
+        onChanged={refreshTrees}
+        fromForm={areaBody}
+        toForm={areaForm}
         createDefaults={{ parentId: selectedArea, addressForm: ['', '', '', ''] }}
         modalWidth={720}
         rowActions={(r) => [

@@ -5,13 +5,12 @@
 import { useMemo } from 'react';
 import { Tag } from 'antd';
 import { DECORATIONS, ORIENTATIONS, roomResource } from '@meter/contracts';
-import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { CrudPage, type CrudPageProps } from '../../components/CrudPage.tsx';
 import { ImportButton } from '../../components/ImportDialog.tsx';
-import { columnsFromResource, inOrder } from '../../components/resourceColumns.tsx';
-import { chargingTypeApi, roomApi, type RoomRow } from '../../api/archive.ts';
+import { chargingTypeApi, type RoomRow } from '../../api/archive.ts';
+import { E } from '../../api/endpoints.gen.ts';
 import { useCompany } from './deviceFields.tsx';
 import { RoomAreaPicker, useUnitLabel } from './roomFields.tsx';
-import { companyCrud } from './companyCrud.ts';
 
 type Row = RoomRow & Record<string, unknown>;
 
@@ -39,8 +38,8 @@ export default function RecordsRoom() {
   const company = useCompany();
   const unit = useUnitLabel();
 
-  const columns = useMemo<ResourceColumn<Row>[]>(() => {
-    const cols = columnsFromResource<Row>(roomResource, {
+  const overrides = useMemo<CrudPageProps<Row>['overrides']>(
+    () => ({
       name: { title: `${unit}名称` },
       areaId: {
         hideInTable: true,
@@ -61,19 +60,23 @@ export default function RecordsRoom() {
       meterCount: { width: 80 },
       status: { render: (_d, r) => (r.status === 1 ? <Tag color="success">在用</Tag> : <Tag>停用</Tag>) },
       createdAt: { hideInTable: true },
-    });
-    return inOrder(cols, ORDER);
-  }, [unit, company]);
+    }),
+    [unit, company],
+  );
 
   return (
-    <ResourceTable<Row>
+    <CrudPage<Row>
+      resource={roomResource}
+      api={E.room}
       entityName={unit}
       headerTitle={`${unit}列表`}
-      rowKey="Id"
-      columns={columns}
-      list={(q) => roomApi.list(q)}
-      {...companyCrud<Row>(roomApi, roomBody, company, 'Id')}
-      permissions={{ create: 'room.basic', update: 'room.basic', remove: 'room.basic' }}
+      overrides={overrides}
+      order={ORDER}
+      areaFilter
+      formColumns={2}
+      modalWidth={640}
+      loadDetail
+      fromForm={roomBody}
       toForm={(r) => ({
         ...r,
         decoration: String(r.decoration),

@@ -28,7 +28,7 @@ function server(calls: Call[]) {
   mockServer(
     serve(
       [
-        answer(E.area.childAreas, [AREA], 1),
+        answer(E.area.list, [AREA], 1),
         answer(E.area.addressOptions, [{ province: '广东省', city: '深圳市', district: '南山区', town: '粤海街道' }]),
         answer(E.area.tree, TREE),
         answer(E.area.treeNoRoom, TREE),
