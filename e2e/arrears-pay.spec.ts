@@ -15,7 +15,7 @@
 // The server is started by playwright.config.ts with SIMULATOR=0, so this spec runs its own small
 // fleet (the simulator CLI with a definition built from the demo archive) for the owed meter's collector.
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
@@ -35,6 +35,8 @@ interface Meter {
 interface Command { id: number; kind: string; status: string; origin: number; memo: string }
 
 let fleet: ChildProcess | undefined;
+/** the simulated collector's definition file, removed afterwards */
+let fleetDir: string | undefined;
 let token = '';
 let room: Room;
 let meter: Meter;
@@ -79,8 +81,8 @@ test.beforeAll(async ({ request }) => {
   if (ownFleet) {
     const behind = meters.filter((m) => m.collectorImei === meter.collectorImei);
     const { secret } = await api<{ secret: string }>(request, 'GET', `${V1}/gather/secret?id=${meter.collectorId}`);
-    const dir = mkdtempSync(join(tmpdir(), 'meter-e2e-fleet-'));
-    const file = join(dir, 'fleet.json');
+    fleetDir = mkdtempSync(join(tmpdir(), 'meter-e2e-fleet-'));
+    const file = join(fleetDir, 'fleet.json');
     writeFileSync(file, JSON.stringify({
       collectors: [{
         imei: meter.collectorImei,
@@ -105,6 +107,7 @@ test.afterAll(async ({ request }) => {
     fleet.kill('SIGTERM');
     await new Promise((r) => fleet!.once('exit', r));
   }
+  if (fleetDir) rmSync(fleetDir, { recursive: true, force: true });
 });
 
 async function meterRow(page: Page) {
