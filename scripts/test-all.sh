@@ -33,26 +33,24 @@ together() {
   return "$failed"
 }
 
+step "代码检查、类型检查与构建 (lint: typescript-eslint + module boundaries; typecheck; server, simulator and packages to JavaScript; web build)"
+together "npm run lint --silent" "npx tsc --noEmit -p tsconfig.json"
+together "npx tsc --noEmit -p apps/web/tsconfig.json" "npm run build -w @meter/server --silent && npm run build -w @meter/web --silent"
+
+step "前端首屏体积 (first-load JS budget)"
+npx tsx bench/web-bundle.ts
+
 E2E="E2E_SERVER=compiled npx playwright test -c e2e/playwright.config.ts"
-BUILD="npm run build -w @meter/server --silent && npm run build -w @meter/web --silent && npx tsx bench/web-bundle.ts"
-CHECKS="npm run lint --silent && npx tsc --noEmit -p tsconfig.json && npx tsc --noEmit -p apps/web/tsconfig.json"
 if [ "${TEST_SERIAL:-0}" = 1 ]; then
-  step "代码检查、类型检查与构建 (lint: typescript-eslint + module boundaries; typecheck; server, simulator and packages to JavaScript; web build; first-load JS budget)"
-  bash -c "$CHECKS"
-  bash -c "$BUILD"
   step "单元、组件与集成测试 (vitest: unit, web, integration on PostgreSQL + embedded)"
   npx vitest run
   step "端到端测试 (Playwright in Chromium, against the compiled server)"
   bash -c "$E2E"
 else
-  step "代码检查、类型检查与构建 (lint: typescript-eslint + module boundaries; typecheck; server, simulator and packages to JavaScript; web build; first-load JS budget)"
-  together "$BUILD" "$CHECKS"
-  step "单元、组件、集成与端到端测试 (Playwright in Chromium against the compiled server; beside it vitest unit and web, and vitest integration on PostgreSQL + embedded)"
-  # three lines side by side. End-to-end is the longest: it starts right after the build, and the other two
-  # fill the cores around it at a lower priority (nice), so the browser and its server are not kept waiting.
-  # Integration mostly waits on PostgreSQL, MQTT and its own timers (2 files at once, each in its own
-  # database copy); it starts after the build because embedded.int.test.ts serves apps/web/dist. End-to-end
-  # runs its own server, embedded PostgreSQL and MQTT broker on E2E_PORT.. (playwright.config.ts): it shares
-  # nothing with integration. TEST_SERIAL=1: one after the other.
-  together "$E2E" "nice -n 5 npx vitest run --project unit --project 'web*'" "nice -n 5 npx vitest run --project integration"
+  step "单元、组件、集成与端到端测试 (vitest: unit and web, then Playwright in Chromium against the compiled server; beside them vitest integration on PostgreSQL + embedded)"
+  # two lines side by side: unit and web, then end-to-end, keep a core busy while integration mostly waits on
+  # PostgreSQL, MQTT and its own timers (2 files at once, each in its own database copy). End-to-end runs its
+  # own server, embedded PostgreSQL and MQTT broker on E2E_PORT.. (playwright.config.ts): it shares nothing
+  # with integration. TEST_SERIAL=1: one after the other.
+  together "npx vitest run --project unit --project 'web*' && $E2E" "npx vitest run --project integration"
 fi
