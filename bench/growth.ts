@@ -9,20 +9,16 @@
 // Env: BENCH_PG_ADMIN_URL, BENCH_DB (meter_bench_growth), BENCH_READINGS (10000000), BENCH_METERS
 // (10000; readings spread evenly over the last BENCH_DAYS = 40 days, ending now), BENCH_CHUNK (500000
 // rows a COPY statement), BENCH_TIMES (5 timed calls an endpoint after one cold call).
-import { fork, type ChildProcess } from 'node:child_process';
 import { performance } from 'node:perf_hooks';
 import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { from as copyFrom } from 'pg-copy-streams';
-import { appUrlFrom, openDb } from '../apps/server/src/db/client.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { authSettings } from '../apps/server/src/modules/auth/service.ts';
-import { buildApp } from '../apps/server/src/app.ts';
 import { hashPassword } from '../apps/server/src/modules/auth/crypto.ts';
 import { businessDate } from '@meter/contracts';
-import { ADMIN_URL, APP_PASSWORD, migratedDatabase, ownerUrl } from './db-common.ts';
+import { ADMIN_URL, migratedDatabase, ownerUrl } from './db-common.ts';
+import { forkAppChild, isAppChild, serveAppChild } from './app-child.ts';
 
 const DB = process.env.BENCH_DB ?? 'meter_bench_growth';
 const READINGS = Number(process.env.BENCH_READINGS ?? 10_000_000);
@@ -195,11 +191,7 @@ async function timed(port: number, token: string, path: string) {
 async function main() {
   const o = await prepare(process.argv.includes('--fresh'));
   const os = await import('node:os');
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, BENCH_ROLE: 'server' }, stdio: 'inherit' });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('message', (m) => resolve((m as { port: number }).port));
-    child.once('exit', (code) => reject(new Error(`服务进程退出（${code}）`)));
-  });
+  const { port, stop } = await forkAppChild(fileURLToPath(import.meta.url));
   try {
     const login = await fetch(`http://127.0.0.1:${port}/yonghu/api/admin/login`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(USER) });
     const token = ((await login.json()) as { data?: { token?: string } }).data?.token;
@@ -228,18 +220,12 @@ async function main() {
     if (inv.unbalanced !== 0 || inv.twice !== 0) process.exitCode = 1;
   } finally {
     await o.end();
-    child.disconnect();
-    await new Promise((resolve) => child.once('exit', resolve));
+    await stop();
   }
 }
 
-if (process.env.BENCH_ROLE === 'server') {
-  const db = openDb(appUrlFrom(ownerUrl(DB), APP_PASSWORD), 10);
-  const app = await buildApp({ db, auth: authSettings(loadConfig(process.env)), logLevel: 'warn' });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const addr = app.server.address();
-  process.send?.({ port: typeof addr === 'object' && addr ? addr.port : 0 });
-  process.on('disconnect', () => void app.close().then(() => db.close()).then(() => process.exit(0)));
+if (isAppChild) {
+  await serveAppChild(DB, 10);
 } else {
   await main().catch((e) => {
     console.error(e);

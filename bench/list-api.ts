@@ -18,17 +18,14 @@
 // 4 round trips against 2, plus HTTP and JSON. On this machine every round trip costs two syscalls on
 // each side of a 2-core VM the database shares, so the ratio follows the round-trip count. The
 // reference line (an authenticated call that returns a constant) is the ceiling any endpoint has here.
-import { fork, type ChildProcess } from 'node:child_process';
 import http from 'node:http';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 import { PgDialect } from 'drizzle-orm/pg-core';
-import { appUrlFrom, migrateDatabase, openDb } from '../apps/server/src/db/client.ts';
+import { appUrlFrom, migrateDatabase } from '../apps/server/src/db/client.ts';
 import { ADMIN_URL, APP_PASSWORD, ownerUrl, recreateDatabase } from './db-common.ts';
-import { loadConfig } from '../apps/server/src/config.ts';
-import { authSettings } from '../apps/server/src/modules/auth/service.ts';
-import { buildApp } from '../apps/server/src/app.ts';
+import { forkAppChild, isAppChild, serveAppChild } from './app-child.ts';
 import { hashPassword } from '../apps/server/src/modules/auth/crypto.ts';
 import { roomPageSql, roomTotalsSql, totalsOf, type RoomFilter } from '../apps/server/src/modules/room/repo.ts';
 
@@ -183,11 +180,7 @@ async function timed(times: number, once: () => Promise<void>) {
 async function main() {
   const { companyId } = await prepare(process.argv.includes('--fresh'));
 
-  const child: ChildProcess = fork(fileURLToPath(import.meta.url), [], { env: { ...process.env, BENCH_ROLE: 'server' }, stdio: 'inherit' });
-  const port = await new Promise<number>((resolve, reject) => {
-    child.once('message', (m) => resolve((m as { port: number }).port));
-    child.once('exit', (code) => reject(new Error(`服务进程退出（${code}）`)));
-  });
+  const { port, stop } = await forkAppChild(fileURLToPath(import.meta.url));
   try {
     const login = await post(port, '/yonghu/api/admin/login', USER);
     const token = JSON.parse(login.body).data?.token as string;
@@ -263,21 +256,14 @@ async function main() {
     await raw.end();
   } finally {
     agent.destroy();
-    child.disconnect();
-    await new Promise((resolve) => child.once('exit', resolve));
+    await stop();
   }
 }
 
 // ---- the app, in a child process ------------------------------------------------------------
 
-if (process.env.BENCH_ROLE === 'server') {
-  const db = openDb(appUrlFrom(ownerUrl(DB), APP_PASSWORD), 20);
-  // the production auth settings (session idle/absolute limits, the session memo), from the environment's defaults
-  const app = await buildApp({ db, auth: authSettings(loadConfig(process.env)), logLevel: 'warn' });
-  await app.listen({ port: 0, host: '127.0.0.1' });
-  const addr = app.server.address();
-  process.send?.({ port: typeof addr === 'object' && addr ? addr.port : 0 });
-  process.on('disconnect', () => void app.close().then(() => db.close()).then(() => process.exit(0)));
+if (isAppChild) {
+  await serveAppChild(DB, 20);
 } else {
   const hardStop = setTimeout(() => {
     console.error('基准测试超过 5 分钟，强制结束');
