@@ -12,6 +12,18 @@ const WEB_MOCKING = readdirSync(WEB_SRC, { recursive: true, encoding: 'utf8' })
   .filter((f) => /\.test\.tsx?$/.test(f) && /\bvi\.(mock|doMock)\(/.test(readFileSync(join(WEB_SRC, f), 'utf8')))
   .map((f) => `src/${f.split(sep).join('/')}`);
 
+/** The server and package unit files share one module graph (`isolate: false`): none may replace a module. */
+const UNIT_ROOTS = [...readdirSync(join(import.meta.dirname, 'packages')).map((p) => `packages/${p}/src`), 'apps/server/src', 'apps/simulator/src'];
+const unitMocking = UNIT_ROOTS.flatMap((root) =>
+  readdirSync(join(import.meta.dirname, root), { recursive: true, encoding: 'utf8' })
+    .filter((f) => /(?<!\.int)\.test\.ts$/.test(f))
+    .filter((f) => /\bvi\.(mock|doMock)\(/.test(readFileSync(join(import.meta.dirname, root, f), 'utf8')))
+    .map((f) => `${root}/${f}`),
+);
+if (unitMocking.length) {
+  throw new Error(`unit test files share a module graph and may not call vi.mock: ${unitMocking.join(', ')} (use vi.spyOn, or make it an integration test)`);
+}
+
 export default defineConfig({
   test: {
     projects: [
@@ -21,6 +33,12 @@ export default defineConfig({
           include: ['packages/*/src/**/*.test.ts', 'apps/server/src/**/*.test.ts', 'apps/simulator/src/**/*.test.ts'],
           exclude: ['**/*.int.test.ts', '**/node_modules/**'],
           environment: 'node',
+          // the files share one module graph per worker (none replaces a module with vi.mock): the server's
+          // imports are transformed and evaluated once per worker instead of once per file (276 s → 59 s wall
+          // on 2 cores at load 14; user CPU 64 → 20 s). Property tests (fast-check, thousands of runs) get
+          // room for a loaded machine.
+          isolate: false,
+          testTimeout: 30_000,
         },
       },
       {
