@@ -1,7 +1,7 @@
 import type { Db } from '../db/client.ts';
 import type { EventBus } from '../modules/realtime/index.ts';
 import { pollWithdrawals, type BankClient } from '../modules/bank/index.ts';
-import { creditSubsidies, postMinimumCharges, postMonthlyFees, retryCloses, sweep } from '../modules/billing/index.ts';
+import { compactHomeRollup, creditSubsidies, postMinimumCharges, postMonthlyFees, retryCloses, sweep } from '../modules/billing/index.ts';
 import { collectReceipts, logProvider, providersFrom, sendQueued, type NotifyProvider, type ProviderFor, type SmsSetup } from '../modules/notify/index.ts';
 import { simulatedProvider, runPayAppJobs, type PayAppProvider } from '../modules/payapp/index.ts';
 import { recoverPayments, recoverRefunds, type Payments } from '../modules/payment/index.ts';
@@ -10,8 +10,8 @@ import { Scheduler } from '../modules/scheduler/index.ts';
 
 // The billing jobs of the worker role, timed by the process's scheduler: settlement runs continuously (a sweep every few seconds, and
 // soon after readings arrive), the calendar postings (monthly fees, minimum charges, room timed
-// subsidies) every ten minutes, deferred automatic closes every minute, queued notifications are sent,
-// and the pay-application accounts are tended every 2 s (applications opened as the provider answers,
+// subsidies) every ten minutes, deferred automatic closes and the /home rollup's compaction every minute,
+// queued notifications are sent, and the pay-application accounts are tended every 2 s (applications opened as the provider answers,
 // paid online payments collected, withdrawals submitted and finished). Every job is safe to run in
 // several workers at once: settlement shares the meters by SKIP LOCKED, the postings are idempotent
 // by key, notifications are claimed by SKIP LOCKED, pay-application effects are checked under a row
@@ -90,6 +90,8 @@ export function addBillingJobs(scheduler: Scheduler, d: BillingJobDeps): () => v
       }
     },
   });
+  // the journal's per-company deltas into the daily rows /home reads (exact either way; this keeps the deltas few)
+  scheduler.add({ name: 'billing.rollups', label: '首页金额汇总整理', everyMs: 60_000, firstMs: 20_000, run: () => compactHomeRollup(d.db) });
   scheduler.add({ name: 'notify.outbox', label: '短信/电话提醒发送', everyMs: d.notifyEveryMs ?? 3_000, firstMs: 2_000, run: () => sendQueued(d.db, provider, 200) });
   scheduler.add({ name: 'notify.receipts', label: '短信回执查询', everyMs: d.receiptsEveryMs ?? 60_000, firstMs: 10_000, run: () => collectReceipts(d.db, provider, 200) });
   const payApp = d.payAppProvider ?? simulatedProvider();

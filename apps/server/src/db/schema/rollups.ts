@@ -53,3 +53,26 @@ export const journalDaily = pgTable('journal_daily', {
   entries: integer('entries').notNull().default(0),
   amountFen: bigint('amount_fen', { mode: 'number' }).notNull().default(0),
 }, (t) => [primaryKey({ name: 'journal_daily_pk', columns: [t.companyId, t.day, t.roomId, t.kind, t.payMethod] })]);
+
+/**
+ * What each journal statement adds per company, China day, kind and pay method (0058: append only, written by
+ * the journal's trigger); the billing.rollups job moves it into journal_company_daily.
+ */
+export const journalCompanyDelta = pgTable('journal_company_delta', {
+  companyId: companyId(),
+  day: date('day', { mode: 'string' }).notNull(),
+  kind: varchar('kind', { length: 12 }).notNull(),
+  payMethod: varchar('pay_method', { length: 12 }).notNull(),
+  entries: integer('entries').notNull(),
+  amountFen: bigint('amount_fen', { mode: 'number' }).notNull(),
+}, (t) => [index('journal_company_delta_company_day').on(t.companyId, t.day)]);
+
+/** The journal per company, China day, kind and pay method (/home), without the deltas not yet moved in. */
+export const journalCompanyDaily = pgTable('journal_company_daily', {
+  companyId: companyId(),
+  day: date('day', { mode: 'string' }).notNull(),
+  kind: varchar('kind', { length: 12 }).notNull(),
+  payMethod: varchar('pay_method', { length: 12 }).notNull(),
+  entries: bigint('entries', { mode: 'number' }).notNull().default(0),
+  amountFen: bigint('amount_fen', { mode: 'number' }).notNull().default(0),
+}, (t) => [primaryKey({ name: 'journal_company_daily_pk', columns: [t.companyId, t.day, t.kind, t.payMethod] })]);

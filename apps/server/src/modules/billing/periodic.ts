@@ -80,3 +80,8 @@ export async function creditSubsidies(db: Db, now = new Date()): Promise<number>
 export async function retryCloses(db: Db): Promise<number> {
   return db.tx(SYSTEM_SCOPE, (tx) => retryDeferredCloses(tx));
 }
+
+/** Moves the journal's per-company deltas into the daily rows /home reads (billing.rollups); answers how many moved. */
+export async function compactHomeRollup(db: Db): Promise<number> {
+  return db.tx(SYSTEM_SCOPE, (tx) => repo.compactJournalDeltas(tx));
+}

@@ -440,30 +440,34 @@ export async function markPrinted(tx: Tx, id: number) {
 // ---- home figures ------------------------------------------------------------------------------------
 
 /**
- * The /home figures. Money comes from journal_daily (0055: the journal summed per company, China day,
- * room, kind and pay method by the journal's statement trigger), the same sums as the journal rows
- * since the China month's first day, at a few rows a room a day whatever the journal's size.
+ * The /home figures: the same sums as the journal rows since the China month's first day. A user who
+ * sees the whole company reads journal_company_daily plus the deltas not yet moved into it (0058: a few
+ * rows a company a day, whatever the number of rooms); a user bound to areas, or a search by area, reads
+ * journal_daily (0055: a few rows a room a day), both kept by the journal's statement trigger.
  */
 export async function homeFigures(tx: Tx, f: { companyId: number | null; areaRestricted: boolean; searchArea?: number }) {
   const roomCond = f.searchArea != null
     ? sql`AND d.room_id IN (SELECT ra.id FROM rooms ra WHERE ra.area_id IN ${areaAndBelow(f.searchArea)})`
-    : f.areaRestricted ? sql`AND d.room_id IN (SELECT ra.id FROM rooms ra)` : sql``;
-  const company = f.companyId != null ? sql`AND d.company_id = ${f.companyId}` : sql``;
+    : f.areaRestricted ? sql`AND d.room_id IN (SELECT ra.id FROM rooms ra)` : null;
+  const company = f.companyId != null ? sql`AND company_id = ${f.companyId}` : sql``;
   const day0 = sql`(now() AT TIME ZONE 'Asia/Shanghai')::date`;
   const month0 = sql`date_trunc('month', now() AT TIME ZONE 'Asia/Shanghai')::date`;
+  const since = (from: SQL) => roomCond
+    ? sql`(SELECT day, kind, pay_method, entries, amount_fen FROM journal_daily d WHERE day >= ${from} ${company} ${roomCond})`
+    : sql`(SELECT day, kind, pay_method, entries, amount_fen FROM journal_company_daily WHERE day >= ${from} ${company}
+        UNION ALL SELECT day, kind, pay_method, entries, amount_fen FROM journal_company_delta WHERE day >= ${from} ${company})`;
   // a prepay by a real pay method is money received ('prepay'); a prepay by the system is a credit
   // ('system'); opening balances and subsidies are their own kinds (issue 11 item 9)
   const category = sql`CASE WHEN d.kind = 'prepay' AND d.pay_method NOT IN ('cash', 'wechat', 'alipay', 'bank') THEN 'system' ELSE d.kind END`;
   const money = await tx.execute(sql`
     SELECT ${category} AS kind, coalesce(sum(d.amount_fen) FILTER (WHERE d.day >= ${day0}), 0)::bigint AS today,
       coalesce(sum(d.amount_fen), 0)::bigint AS month, coalesce(sum(d.entries) FILTER (WHERE d.day >= ${day0}), 0)::bigint AS today_n
-    FROM journal_daily d WHERE d.day >= ${month0} ${company} ${roomCond} GROUP BY 1`);
+    FROM ${since(month0)} d GROUP BY 1`);
   const trend = await tx.execute(sql`
     SELECT to_char(d.day, 'YYYY-MM-DD') AS day,
       coalesce(sum(d.amount_fen) FILTER (WHERE d.kind = 'prepay' AND d.pay_method IN ('cash', 'wechat', 'alipay', 'bank')), 0)::bigint AS prepay,
       coalesce(-sum(d.amount_fen) FILTER (WHERE d.kind IN ('deduction', 'fee')), 0)::bigint AS deduction
-    FROM journal_daily d WHERE d.day >= ${day0} - 6 ${company} ${roomCond}
-    GROUP BY 1 ORDER BY 1`);
+    FROM ${since(sql`${day0} - 6`)} d GROUP BY 1 ORDER BY 1`);
   const acc = await tx.execute(sql`
     SELECT count(*) FILTER (WHERE a.balance_fen < 0)::bigint AS arrears_n, coalesce(-sum(a.balance_fen) FILTER (WHERE a.balance_fen < 0), 0)::bigint AS arrears,
       count(*) FILTER (WHERE a.alarm_level IN (1, 2))::bigint AS low_n, ${homeSupplyCounts},
@@ -480,4 +484,22 @@ export async function homeFigures(tx: Tx, f: { companyId: number | null; areaRes
       closedCount: Number(acc.rows[0].closed_n), pendingCloseCount: Number(acc.rows[0].pending_n), electricFen: Number(acc.rows[0].electric), waterFen: Number(acc.rows[0].water),
     },
   };
+}
+
+/**
+ * Moves journal_company_delta into journal_company_daily (0058). The rows added are the rows deleted, in
+ * one statement: a delta is counted once, whether /home reads it before or after; a second run at the
+ * same time waits on the rows the first deletes and then skips them.
+ */
+export async function compactJournalDeltas(tx: Tx): Promise<number> {
+  const r = await tx.execute(sql`
+    WITH moved AS (DELETE FROM journal_company_delta RETURNING company_id, day, kind, pay_method, entries, amount_fen),
+    added AS (
+      INSERT INTO journal_company_daily AS d (company_id, day, kind, pay_method, entries, amount_fen)
+        SELECT company_id, day, kind, pay_method, sum(entries), sum(amount_fen) FROM moved GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
+      ON CONFLICT (company_id, day, kind, pay_method) DO UPDATE
+        SET entries = d.entries + excluded.entries, amount_fen = d.amount_fen + excluded.amount_fen
+      RETURNING 1)
+    SELECT (SELECT count(*) FROM moved)::int AS moved, (SELECT count(*) FROM added)::int AS days`);
+  return Number(r.rows[0].moved);
 }
