@@ -7,6 +7,7 @@ import { commandAreas, tryJobLock } from './repo.ts';
 import { ResultWriter } from './results.ts';
 import { LEASE, SessionLease } from '../db/lease.ts';
 import { Scheduler } from '../modules/scheduler/index.ts';
+import { coalesced } from '../coalesced.ts';
 
 // The worker (ROLES includes `worker`): claims due commands (FOR UPDATE SKIP LOCKED) and carries
 // them out through the gateway, and runs the periodic device jobs: scheduled reading rounds,
@@ -66,8 +67,6 @@ const JOB = { schedule: 1, housekeeping: 2, offline: 3, partitions: 4, retention
 
 export class Worker {
   private inflight = 0;
-  private claiming = false;
-  private again = false;
   private stopped = false;
   /** the scheduler this worker made for itself when the process gave it none */
   private ownScheduler: Scheduler | undefined;
@@ -126,36 +125,29 @@ export class Worker {
 
   /** Claims and starts due commands until the concurrency limit is reached or none is due. */
   pump() {
-    if (this.stopped) return;
-    if (this.claiming) {
-      this.again = true;
-      return;
-    }
-    this.claiming = true;
-    void (async () => {
-      try {
-        do {
-          this.again = false;
-          // without its lease nobody could tell this worker's attempts from a dead one's: claim nothing
-          while (!this.stopped && this.lease.held && this.inflight < this.deps.settings.concurrency) {
-            const limit = Math.min(100, this.deps.settings.concurrency - this.inflight);
-            // the claimed commands' meters read with them (one statement, not one transaction a command)
-            const { claimed, meters } = await this.deps.db.tx(SYSTEM_SCOPE, async (tx) => {
-              const claimed = await repo.claimCommands(tx, limit, this.leaseKey);
-              const meters = await repo.controlMeters(tx, claimed.flatMap((c) => (c.meterId != null ? [c.meterId] : [])));
-              return { claimed, meters: new Map(meters.map((m) => [m.id, m])) };
-            });
-            for (const cmd of claimed) this.launch(cmd, cmd.meterId != null ? (meters.get(cmd.meterId) ?? null) : undefined);
-            if (claimed.length < limit) break;
-          }
-        } while (this.again && !this.stopped);
-      } catch (e) {
-        this.deps.log.error({ err: e }, '领取指令失败');
-      } finally {
-        this.claiming = false;
-      }
-    })();
+    if (!this.stopped) void this.claim();
   }
+
+  /** one claiming round at a time; a pump during one makes one more right after it */
+  private readonly claim = coalesced(async () => {
+    if (this.stopped) return;
+    try {
+      // without its lease nobody could tell this worker's attempts from a dead one's: claim nothing
+      while (!this.stopped && this.lease.held && this.inflight < this.deps.settings.concurrency) {
+        const limit = Math.min(100, this.deps.settings.concurrency - this.inflight);
+        // the claimed commands' meters read with them (one statement, not one transaction a command)
+        const { claimed, meters } = await this.deps.db.tx(SYSTEM_SCOPE, async (tx) => {
+          const claimed = await repo.claimCommands(tx, limit, this.leaseKey);
+          const meters = await repo.controlMeters(tx, claimed.flatMap((c) => (c.meterId != null ? [c.meterId] : [])));
+          return { claimed, meters: new Map(meters.map((m) => [m.id, m])) };
+        });
+        for (const cmd of claimed) this.launch(cmd, cmd.meterId != null ? (meters.get(cmd.meterId) ?? null) : undefined);
+        if (claimed.length < limit) break;
+      }
+    } catch (e) {
+      this.deps.log.error({ err: e }, '领取指令失败');
+    }
+  });
 
   private launch(cmd: repo.CommandRow, meter: repo.ControlMeter | null | undefined) {
     this.inflight++;

@@ -16,6 +16,7 @@ import type * as S from './schema.ts';
 import { ELECTRIC_PARAM_KEYS, WATER_PARAM_KEYS } from './schema.ts';
 import type { z } from 'zod';
 import { now as clock } from '../../clock.ts';
+import { coalesced } from '../../coalesced.ts';
 import { startOfBeijingDay } from '../../time.ts';
 import { warningsHandled } from './work-orders.ts';
 
@@ -243,20 +244,17 @@ export async function waitFor(ctx: Ctx, api: ControlApi, views: CommandView[]): 
   const pending = new Set(views.filter((v) => !FINAL.includes(v.status)).map((v) => v.id));
   if (pending.size && api.waitMs > 0) {
     await new Promise<void>((resolve) => {
-      let checking = false;
-      const check = async () => {
-        if (checking) return;
-        checking = true;
+      // one read at a time; a signal during a read makes one more read right after it (the signal may be for
+      // a command the read in progress saw before it finished)
+      const check = coalesced(async () => {
         try {
           const rows = await ctx.tx((tx) => repo.getCommands(tx, [...pending]));
           for (const c of rows) if (FINAL.includes(c.status)) pending.delete(c.id);
           if (!pending.size) done();
         } catch {
           /* keep waiting until the deadline */
-        } finally {
-          checking = false;
         }
-      };
+      });
       // the worker's signal names the commands that finished together (`ids`)
       const off = api.bus.onSignal('command-done', (d) => {
         if (Array.isArray(d.ids) && d.ids.some((id) => pending.has(Number(id)))) void check();
