@@ -32,6 +32,11 @@ const settings = (tx: Parameters<Parameters<Db['tx']>[1]>[0]) =>
     current_setting('app.area_ids', true) AS ar, current_setting('app.user_id', true) AS u`).then((r) => r.rows[0]);
 
 describe('db.tx', () => {
+  it("runs the app's sessions without JIT (compiling cost more than running /home's and settlement's queries)", async () => {
+    const r = await db.tx(SYSTEM_SCOPE, (tx) => tx.execute(sql`SELECT current_setting('jit') AS jit`));
+    expect(r.rows[0].jit).toBe('off');
+  });
+
   it('applies the scope for the transaction only; row-level security follows it', async () => {
     const seen = await db.tx({ companyId: a, allCompanies: false, areaIds: [3, 4], userId: 9 }, async (tx) => ({
       s: await settings(tx),

@@ -16,9 +16,8 @@ import { arr, isoOf, orNull } from './sql.ts';
 export async function pendingMeters(tx: Tx, afterId: number, limit: number): Promise<number[]> {
   // walks meter_latest in id order from afterId (scalar subqueries, so the planner cannot turn them
   // into joins over every meter) with two index probes per row, stopping after `limit` pending
-  // meters: a whole sweep costs one pass over the meters, however many pages it takes. Its estimated
-  // cost is above jit_above_cost, and compiling it (≈ 12 ms) cost more than running it
-  await tx.execute(sql`SET LOCAL jit = off`);
+  // meters: a whole sweep costs one pass over the meters, however many pages it takes (the app's
+  // sessions run without JIT, db/client.ts: compiling this one took longer than running it)
   const r = await tx.execute(sql`
     SELECT ml.meter_id FROM meter_latest ml
     WHERE ml.meter_id > ${afterId}
