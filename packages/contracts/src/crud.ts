@@ -113,7 +113,8 @@ export function crudEndpoints<R extends object = object>(def: ResourceDef, o: Cr
   // the id's place varies by resource: the schemas are typed as the wider of the two
   const detailQuery: z.ZodObject<z.ZodRawShape> = byParam ? CompanyQuery : CompanyQuery.extend({ [idKey]: id });
   const detailParams: z.ZodObject<{ id: typeof id }> | undefined = byParam ? z.object({ id }) : undefined;
-  const updateBody: z.ZodObject<z.ZodRawShape> = checked(form.extend({ [idKey]: id }));
+  const createOnly = Object.fromEntries(def.fields.filter((f) => f.createOnly && f.key in form.shape).map((f) => [f.key, true] as const));
+  const updateBody: z.ZodObject<z.ZodRawShape> = checked(form.omit(createOnly).extend({ [idKey]: id }));
   const removeByParam = p.remove.includes(':id');
   const removeQuery: z.ZodObject<z.ZodRawShape> = o.removeBy === 'query' ? withId : CompanyQuery;
   const removeParams: z.ZodObject<{ id: typeof id }> | undefined = removeByParam ? z.object({ id }) : undefined;

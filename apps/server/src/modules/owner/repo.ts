@@ -106,10 +106,6 @@ export async function insertOwner(tx: Tx, v: OwnerValues & { companyId: number }
   return r.id;
 }
 
-export async function updateOwner(tx: Tx, id: number, v: OwnerValues) {
-  await tx.update(owners).set({ ...v, updatedAt: sql`now()` }).where(eq(owners.id, id));
-}
-
 export async function setOwnerRoom(tx: Tx, id: number, roomId: number | null) {
   await tx
     .update(owners)

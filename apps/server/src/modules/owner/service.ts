@@ -95,16 +95,13 @@ export async function createOwner(ctx: Ctx, v: OwnerInput) {
   });
 }
 
-export async function updateOwner(ctx: Ctx, id: number, v: OwnerInput) {
-  ctx.audit.target = `业主 ${v.name}`;
-  await ctx.tx(async (tx) => {
-    const before = await visibleOwner(tx, ctx, id);
-    // a new phone: whoever signed in as this owner with the old phone's code signs in again (other
-    // owners' phone sessions stop seeing this room by themselves: they match the phone)
-    if (before.phone !== v.phone) await repo.endOwnerSessions(tx, id, 'sms');
-    await repo.updateOwner(tx, id, profile(v));
-  });
-  return null;
+/** registerCrud's beforeWrite of an edit (the declared form's fields are then written as they are). */
+export async function beforeUpdate(tx: Tx, ctx: Ctx, v: Record<string, unknown>, id?: number) {
+  if (id == null) return;
+  const before = await visibleOwner(tx, ctx, id);
+  // a new phone: whoever signed in as this owner with the old phone's code signs in again (other
+  // owners' phone sessions stop seeing this room by themselves: they match the phone)
+  if (before.phone !== v.phone) await repo.endOwnerSessions(tx, id, 'sms');
 }
 
 /** Owners still living in a room are not deleted; their history stays (with the names as written). */
