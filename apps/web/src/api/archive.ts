@@ -30,9 +30,8 @@ export const chargingTypeApi = {
 };
 
 
-/** the owner archive's own calls (its list, create, edit and delete are the declared resource's: CrudPage) */
+/** the owner archive's own calls (its create, edit and delete are the declared resource's: CrudPage) */
 export const ownerApi = {
-  /** the first page, prefetched with the route (pages/loaders.ts) */
   list: (q: PageQuery) => call(E.owner.list, { query: q }),
   /** a new owner-portal password, answered once */
   resetPwd: (id: number, company?: Company) => call(E.owner.resetPwd, { body: { id }, query: withCompany(company) }),

@@ -10,10 +10,8 @@ import * as owner from './service.ts';
 export default function ownerRoutes(app: FastifyInstance) {
   const r = routes(app);
   const O = API.owner;
-  // the owner archive: its list (room, area path, area scope), detail, create (straight into a room) and
-  // delete (refused while the owner lives in a room) are the service's; an edit is the declared form's
-  // fields, after the service's check (area scope; a new phone signs its sessions out). The queries and
-  // bodies are the declared resource's (typed as OwnerListInput, OwnerInput)
+  // the owner archive: list, detail, create (入住) and delete are the service's (area scope, rooms); an edit
+  // writes the declared form after beforeUpdate (area scope, a new phone's sessions end)
   registerCrud(app, {
     def: ownerResource,
     endpoints: O,

@@ -169,9 +169,7 @@ export default function RecordsOwner() {
         areaFilter
         formColumns={2}
         actionRef={actionRef}
-        onList={(q) => {
-          lastQuery.current = q;
-        }}
+        onList={(q) => (lastQuery.current = q)}
         loadDetail
         fromForm={(v, mode) => ownerBody(v, mode === 'create')}
         createDefaults={{ gender: '0' }}
@@ -186,17 +184,15 @@ export default function RecordsOwner() {
             </Popconfirm>,
           ].filter(Boolean);
         }}
-        toolBar={(h) =>
-          [
-            <ImportButton key="import" kind="owner" onDone={h.reload} />,
-            <ImportButton key="opening" kind="opening" onDone={h.reload}>导入期初余额</ImportButton>,
-            canExport && (
-              <Button key="export" icon={<DownloadOutlined />} loading={exporting} onClick={() => void doExport()}>
-                导出
-              </Button>
-            ),
-          ].filter(Boolean)
-        }
+        toolBar={(h) => [
+          <ImportButton key="import" kind="owner" onDone={h.reload} />,
+          <ImportButton key="opening" kind="opening" onDone={h.reload}>导入期初余额</ImportButton>,
+          canExport && (
+            <Button key="export" icon={<DownloadOutlined />} loading={exporting} onClick={() => void doExport()}>
+              导出
+            </Button>
+          ),
+        ].filter(Boolean)}
       />
       <MoveModal
         moving={moving}
