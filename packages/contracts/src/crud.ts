@@ -103,7 +103,8 @@ export function crudEndpoints<R extends object = object>(def: ResourceDef, o: Cr
   const idKey = def.idKey ?? 'id';
   const s = o.schemas ?? {};
   const answered: z.ZodType = s.row ?? rowSchema(def, o.extra);
-  const row = answered.pipe(z.custom<CrudRow & R>());
+  // typed as the row the web reads (no pipe: the OpenAPI answer keeps the row's own schema)
+  const row = answered as z.ZodType<CrudRow & R>;
   const checked = <T extends z.ZodObject>(t: T) => (o.refine ? t.superRefine(o.refine) : t);
   const form: z.ZodObject<z.ZodRawShape> = s.body ?? formSchema(def);
   const body = checked(form);
