@@ -103,7 +103,8 @@ export function crudEndpoints<R extends object = object>(def: ResourceDef, o: Cr
   const idKey = def.idKey ?? 'id';
   const s = o.schemas ?? {};
   const answered: z.ZodType = s.row ?? rowSchema(def, o.extra);
-  const row = answered.pipe(z.custom<CrudRow & R>());
+  // typed as the row the web reads (no pipe: the OpenAPI answer keeps the row's own schema)
+  const row = answered as z.ZodType<CrudRow & R>;
   const checked = <T extends z.ZodObject>(t: T) => (o.refine ? t.superRefine(o.refine) : t);
   const form: z.ZodObject<z.ZodRawShape> = s.body ?? formSchema(def);
   const body = checked(form);
@@ -113,7 +114,8 @@ export function crudEndpoints<R extends object = object>(def: ResourceDef, o: Cr
   // the id's place varies by resource: the schemas are typed as the wider of the two
   const detailQuery: z.ZodObject<z.ZodRawShape> = byParam ? CompanyQuery : CompanyQuery.extend({ [idKey]: id });
   const detailParams: z.ZodObject<{ id: typeof id }> | undefined = byParam ? z.object({ id }) : undefined;
-  const updateBody: z.ZodObject<z.ZodRawShape> = checked(form.extend({ [idKey]: id }));
+  const createOnly = Object.fromEntries(def.fields.filter((f) => f.createOnly && f.key in form.shape).map((f) => [f.key, true] as const));
+  const updateBody: z.ZodObject<z.ZodRawShape> = checked(form.omit(createOnly).extend({ [idKey]: id }));
   const removeByParam = p.remove.includes(':id');
   const removeQuery: z.ZodObject<z.ZodRawShape> = o.removeBy === 'query' ? withId : CompanyQuery;
   const removeParams: z.ZodObject<{ id: typeof id }> | undefined = removeByParam ? z.object({ id }) : undefined;

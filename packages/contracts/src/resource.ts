@@ -31,6 +31,8 @@ export interface FieldDef {
   hideInTable?: boolean;
   /** not in the create/edit form (server-computed) */
   readonly?: boolean;
+  /** taken on create only: not in the update body, hidden in the edit form (later changes have actions of their own) */
+  createOnly?: boolean;
   /** unique within the company (the server checks and answers 409 with the label) */
   unique?: boolean;
   /** default value for create */

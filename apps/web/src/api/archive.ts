@@ -8,7 +8,6 @@ import { E } from './endpoints.gen.ts';
 export type { ChargingTypeOption, EnumOption, OwnerRow, RoomRow };
 
 type PageQuery = Query & { index: number; size: number };
-type Body = Record<string, unknown>;
 /** the company a platform admin works in (searchCompanyID); ignored for company staff */
 type Company = string | undefined;
 
@@ -31,12 +30,9 @@ export const chargingTypeApi = {
 };
 
 
+/** the owner archive's own calls (its create, edit and delete are the declared resource's: CrudPage) */
 export const ownerApi = {
   list: (q: PageQuery) => call(E.owner.list, { query: q }),
-  get: (id: number, company?: Company) => call(E.owner.detail, { params: { id }, query: withCompany(company) }),
-  create: (body: Body, company?: Company) => call(E.owner.create, { body, query: withCompany(company) }),
-  update: (id: number, body: Body, company?: Company) => call(E.owner.update, { body: { ...body, id }, query: withCompany(company) }),
-  remove: (ids: number[], company?: Company) => call(E.owner.remove, { body: { ids }, query: withCompany(company) }),
   /** a new owner-portal password, answered once */
   resetPwd: (id: number, company?: Company) => call(E.owner.resetPwd, { body: { id }, query: withCompany(company) }),
   moveIn: (id: number, roomId: number, memo: string, company?: Company) =>

@@ -5,7 +5,8 @@
 //   <CrudPage resource={noticeTypeResource} api={E.noticeType} />
 // Custom behaviour is an explicit hook, never a copy of the page: `overrides` (a column's render or a
 // custom form item such as a tree picker), `extraColumns` + `order` (derived columns), `createDefaults`,
-// `load` (open the full record), `toForm` / `fromForm` (the form's values and the body), `rowActions` /
+// `load` (open the full record), `toForm` / `fromForm` (the form's values and the body), `onList` (the
+// list's query as asked, e.g. for an export of the filters on screen), `rowActions` /
 // `toolBar` / `rowCan` (a per-row veto of edit / delete), `actionRef` (the page reloads the list after its
 // own dialogs), `onChanged` (after a create, edit or delete: refresh what else shows the rows), and
 // `drawer` (the page inside a drawer opened from another page, titled by the drawer).
@@ -17,7 +18,7 @@ import { call } from '../api/endpoint.ts';
 import { companyPick } from '../app/page.tsx';
 import { useSession } from '../app/session.ts';
 import { useStore } from '../app/store.ts';
-import { ResourceTable, type ResourceColumn, type ResourceTableProps } from './ResourceTable.tsx';
+import { ResourceTable, type FormMode, type ListQuery, type ResourceColumn, type ResourceTableProps } from './ResourceTable.tsx';
 import { columnsFromResource, inOrder } from './resourceColumns.tsx';
 
 /** The web's references to a resource's five declarations (`E.noticeType`, …). */
@@ -57,7 +58,9 @@ export interface CrudPageProps<T extends Record<string, unknown> = CrudRow> {
   /** a row → the edit form's values (default: rowToForm) */
   toForm?(row: T): Record<string, unknown>;
   /** form values → request body (default: the form as it is; the server applies the declaration's rules) */
-  fromForm?(values: Record<string, unknown>): Record<string, unknown>;
+  fromForm?(values: Record<string, unknown>, mode: FormMode): Record<string, unknown>;
+  /** the list's query each time the table asks for a page (e.g. the filters an export takes) */
+  onList?(query: ListQuery): void;
   /** after a create, edit or delete succeeded (e.g. refresh the trees and pickers that show the rows) */
   onChanged?(): void;
   rowActions?: ResourceTableProps<T>['rowActions'];
@@ -98,7 +101,7 @@ export function pageColumns<T extends Record<string, unknown>>(
 export function CrudPage<T extends Record<string, unknown> = CrudRow>(props: CrudPageProps<T>) {
   const {
     resource, api, headerTitle, overrides, extraColumns, order, areaFilter = false, formColumns = 1, modalWidth,
-    toForm, fromForm, onChanged, drawer, loadDetail,
+    toForm, fromForm, onChanged, drawer, loadDetail, onList,
   } = props;
   // the row's id travels under the declaration's idKey (the room's is `Id`)
   const idKey = resource.idKey ?? 'id';
@@ -126,14 +129,17 @@ export function CrudPage<T extends Record<string, unknown> = CrudRow>(props: Cru
       columns={columns}
       areaFilter={areaFilter}
       permissions={{ create: api.create.op, update: api.update.op, remove: api.remove.op }}
-      list={(q) => call(api.list, { query: q }) as Promise<Paged<T>>}
+      list={(q) => {
+        onList?.(q);
+        return call(api.list, { query: q }) as Promise<Paged<T>>;
+      }}
       rowKey={idKey as Extract<keyof T, string>}
       load={load && ((r) => load(r, company))}
       create={may(api.create) ? (v) => changed(call(api.create, { body: v, query })) : undefined}
       update={may(api.update) ? (r, v) => changed(call(api.update, { body: { ...v, [idKey]: idOf(r) }, query })) : undefined}
       remove={may(api.remove) ? (r) => changed(call(api.remove, removeInput(api.remove, idOf(r), query))) : undefined}
       toForm={toForm ?? ((r) => rowToForm(resource, r))}
-      fromForm={fromForm && ((v) => fromForm(v))}
+      fromForm={fromForm && ((v, mode) => fromForm(v, mode))}
       {...passed}
       formColumns={formColumns}
       modalWidth={modalWidth ?? (formColumns === 1 ? 480 : 640)}

@@ -69,6 +69,7 @@ export function columnOf<T>(f: FieldDef): ResourceColumn<T> {
     search: f.search ? true : false,
     hideInTable: f.hideInTable,
     hideInForm: f.readonly,
+    ...(f.createOnly ? { hideInEdit: true } : {}),
     // the selects key their options by string: a number default showed a raw 1 in the 状态 filter
     initialValue: f.type === 'enum' && f.default != null ? String(f.default) : f.default,
   };

@@ -10,6 +10,8 @@ import { deviceLookupResource } from '../resources/device.ts';
 import { teachingVideoResource } from '../resources/help.ts';
 import { SMS_UNKNOWN_VARIABLE, smsTemplateResource, unknownVariables } from '../resources/sms.ts';
 import { AreaRow, areaEndpoints, areaPage, areaTags, ChildAreaQuery } from './area.ts';
+import { ownerResource } from '../resources/owner.ts';
+import { OwnerInfoRow, ownerEndpoints, OwnerListQuery, ownerPaths, ownerRead, ownerTags, ownerWrite } from './owner.ts';
 
 // The declared CRUD resources' endpoints, one registry entry each: paths (SPEC §7), who may read and write.
 // Each gives five declarations (list, detail, create, update, remove; packages/contracts/src/crud.ts);
@@ -53,6 +55,14 @@ export const crudApi = {
       read: roomRead, write: roomWrite, tags: roomTags, schemas: { row: RoomInfoRow },
     }),
     ...roomEndpoints,
+  },
+  // the owner archive (/recordsOwner): rows carry the room, area path and portal password state; a create
+  // may move the owner in (roomId, create only); moving in/out, the password, history and export alongside
+  owner: {
+    ...crudEndpoints(ownerResource, {
+      paths: ownerPaths, read: ownerRead, write: ownerWrite, tags: ownerTags, schemas: { listQuery: OwnerListQuery, row: OwnerInfoRow },
+    }),
+    ...ownerEndpoints,
   },
   areaPermission: crudEndpoints(areaPermissionResource, {
     paths: '/yewu/api/AreaPermission', tags: ['区域'],

@@ -2,7 +2,6 @@ import type { Endpoint } from '../endpoint.ts';
 import { adminEndpoints } from './admin.ts';
 import { authEndpoints } from './auth.ts';
 import { notifyEndpoints } from './notify.ts';
-import { ownerEndpoints } from './owner.ts';
 import { reportEndpoints } from './report.ts';
 import { schemeEndpoints } from './scheme.ts';
 import { systemEndpoints } from './system.ts';
@@ -67,7 +66,6 @@ export const API = {
   admin: adminEndpoints,
   scheme: schemeEndpoints,
   notify: notifyEndpoints,
-  owner: ownerEndpoints,
   report: reportEndpoints,
   appeal: appealEndpoints,
   notice: noticeEndpoints,

@@ -26,7 +26,7 @@ export const ownerResource = defineResource({
       pattern: { re: '^$|^[^\\s@]+@[^\\s@]+\\.[^\\s@]+$', message: '邮箱格式不正确' },
     },
     {
-      key: 'roomId', label: '入住房间', type: 'ref', hideInTable: true, tooltip: '选填：新增时直接入住该房间（只列出无人入住的房间）',
+      key: 'roomId', label: '入住房间', type: 'ref', hideInTable: true, createOnly: true, tooltip: '选填：新增时直接入住该房间（只列出无人入住的房间）',
       ref: { url: '/yewu/api/getNoUserRoom' },
     },
     { key: 'roomName', label: '房间', type: 'text', readonly: true, search: 'like' },

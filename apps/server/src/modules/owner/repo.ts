@@ -3,23 +3,18 @@ import type { Tx } from '../../db/client.ts';
 import { areaAndBelow } from '../../db/crud-repo.ts';
 import { ownerRoomHistory, owners } from '../../db/schema/index.ts';
 import { areaPathOf, isoTime } from '../room/index.ts';
-import type { HistoryListInput, OwnerRow } from '@meter/contracts';
+import type { HistoryListInput, OwnerInput, OwnerListInput, OwnerRow } from '@meter/contracts';
 export type { OwnerRow };
 
 // Owners (userinfo) and their move-in history: the only SQL of the owner module. Row-level
 // security limits every statement to the caller's company; owners follow their room's area scope
 // here (an owner without a room is visible to the whole company).
 
-export interface OwnerFilter {
+/** the list's search fields as declared (packages/contracts), in the caller's company and area scope */
+export interface OwnerFilter extends Omit<OwnerListInput, 'index' | 'size'> {
   companyId: number | null;
   /** the user is bound to areas: only owners in visible rooms, or without a room */
   areaRestricted: boolean;
-  searchArea?: number;
-  name?: string;
-  phone?: string;
-  roomName?: string;
-  roomId?: number;
-  status?: number;
 }
 
 const like = (v: string) => `%${v.replace(/[%_\\]/g, '\\$&')}%`;
@@ -92,22 +87,9 @@ export async function currentOwnerOf(tx: Tx, roomId: number) {
   return o;
 }
 
-export interface OwnerValues {
-  name: string;
-  phone: string;
-  idNumber: string;
-  gender: number;
-  email: string;
-  memo: string;
-}
-
-export async function insertOwner(tx: Tx, v: OwnerValues & { companyId: number }) {
+export async function insertOwner(tx: Tx, v: Omit<OwnerInput, 'roomId'> & { companyId: number }) {
   const [r] = await tx.insert(owners).values({ ...v, status: 0 }).returning({ id: owners.id });
   return r.id;
-}
-
-export async function updateOwner(tx: Tx, id: number, v: OwnerValues) {
-  await tx.update(owners).set({ ...v, updatedAt: sql`now()` }).where(eq(owners.id, id));
 }
 
 export async function setOwnerRoom(tx: Tx, id: number, roomId: number | null) {

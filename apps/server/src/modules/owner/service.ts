@@ -19,16 +19,8 @@ import { formatBeijing } from '../../time.ts';
 const restricted = (ctx: Ctx) => ctx.scope.areaIds != null;
 
 function filterOf(ctx: Ctx, q: Partial<OwnerListInput>): repo.OwnerFilter {
-  return {
-    companyId: ctx.scope.companyId,
-    areaRestricted: restricted(ctx),
-    searchArea: q.searchArea,
-    name: q.name,
-    phone: q.phone,
-    roomName: q.roomName,
-    roomId: q.roomId,
-    status: q.status,
-  };
+  const { index: _index, size: _size, ...search } = q;
+  return { ...search, companyId: ctx.scope.companyId, areaRestricted: restricted(ctx) };
 }
 
 export async function listOwners(ctx: Ctx, q: OwnerListInput) {
@@ -46,15 +38,6 @@ async function visibleOwner(tx: Tx, ctx: Ctx, id: number) {
 }
 
 export const getOwner = (ctx: Ctx, id: number) => ctx.tx((tx) => visibleOwner(tx, ctx, id));
-
-const profile = (v: OwnerInput): repo.OwnerValues => ({
-  name: v.name,
-  phone: v.phone,
-  idNumber: v.idNumber ?? '',
-  gender: v.gender ?? 0,
-  email: v.email ?? '',
-  memo: v.memo ?? '',
-});
 
 const operator = (ctx: Ctx) => ({ operatorId: ctx.user.id, operatorName: ctx.user.realName || ctx.user.username });
 
@@ -85,26 +68,24 @@ async function moveIn(tx: Tx, ctx: Ctx, ownerId: number, roomId: number, memo: s
   ctx.audit.target = `业主 ${owner.name} 入住 ${room.path}`;
 }
 
-export async function createOwner(ctx: Ctx, v: OwnerInput) {
+/** The declared form's fields (defaults filled in by the declaration); with a room the owner moves in. */
+export async function createOwner(ctx: Ctx, { roomId, ...profile }: OwnerInput) {
   const companyId = companyOf(ctx);
-  ctx.audit.target = `业主 ${v.name}`;
+  ctx.audit.target = `业主 ${profile.name}`;
   return ctx.tx(async (tx) => {
-    const id = await repo.insertOwner(tx, { ...profile(v), companyId });
-    if (v.roomId != null) await moveIn(tx, ctx, id, v.roomId, '新增业主时入住');
+    const id = await repo.insertOwner(tx, { ...profile, companyId });
+    if (roomId != null) await moveIn(tx, ctx, id, roomId, '新增业主时入住');
     return { id };
   });
 }
 
-export async function updateOwner(ctx: Ctx, id: number, v: OwnerInput) {
-  ctx.audit.target = `业主 ${v.name}`;
-  await ctx.tx(async (tx) => {
-    const before = await visibleOwner(tx, ctx, id);
-    // a new phone: whoever signed in as this owner with the old phone's code signs in again (other
-    // owners' phone sessions stop seeing this room by themselves: they match the phone)
-    if (before.phone !== v.phone) await repo.endOwnerSessions(tx, id, 'sms');
-    await repo.updateOwner(tx, id, profile(v));
-  });
-  return null;
+/** registerCrud's beforeWrite of an edit (the declared form's fields are then written as they are). */
+export async function beforeUpdate(tx: Tx, ctx: Ctx, v: Record<string, unknown>, id?: number) {
+  if (id == null) return;
+  const before = await visibleOwner(tx, ctx, id);
+  // a new phone: whoever signed in as this owner with the old phone's code signs in again (other
+  // owners' phone sessions stop seeing this room by themselves: they match the phone)
+  if (before.phone !== v.phone) await repo.endOwnerSessions(tx, id, 'sms');
 }
 
 /** Owners still living in a room are not deleted; their history stays (with the names as written). */

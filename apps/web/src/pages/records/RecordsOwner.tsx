@@ -6,10 +6,12 @@ import { useMemo, useRef, useState } from 'react';
 import { Alert, Button, Form, Modal, Popconfirm, Tag, Typography } from 'antd';
 import { DownloadOutlined } from '@ant-design/icons';
 import { GENDERS, ownerResource, type OwnerListInput } from '@meter/contracts';
-import { ResourceTable, type ListQuery, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import type { ListQuery } from '../../components/ResourceTable.tsx';
+import type { TableAction } from '../../components/LightTable.tsx';
+import { CrudPage, type CrudPageProps } from '../../components/CrudPage.tsx';
 import { ImportButton } from '../../components/ImportDialog.tsx';
-import { columnsFromResource, inOrder } from '../../components/resourceColumns.tsx';
 import { ownerApi, type OwnerRow } from '../../api/archive.ts';
+import { E } from '../../api/endpoints.gen.ts';
 import { useCan } from '../../app/session.ts';
 import { getModal, toast } from '../../app/feedback.tsx';
 import { useCompany } from './deviceFields.tsx';
@@ -17,7 +19,6 @@ import { VacantRoomSelect, useUnitLabel } from './roomFields.tsx';
 import { MemoItem } from '../../components/formItems.tsx';
 import { useFormSave } from '../../components/submit.tsx';
 import { FormDialog } from '../../components/FormDialog.tsx';
-import { companyCrud, removeOne } from './companyCrud.ts';
 
 type Row = OwnerRow & Record<string, unknown>;
 
@@ -101,12 +102,11 @@ export default function RecordsOwner() {
   const lastQuery = useRef<ListQuery | null>(null);
   const [moving, setMoving] = useState<Moving>(null);
   const [exporting, setExporting] = useState(false);
-  const reloadRef = useRef<() => void>(() => {});
+  const actionRef = useRef<TableAction | undefined>(undefined);
 
-  const columns = useMemo<ResourceColumn<Row>[]>(() => {
-    const cols = columnsFromResource<Row>(ownerResource, {
+  const overrides = useMemo<CrudPageProps<Row>['overrides']>(
+    () => ({
       roomId: {
-        hideInEdit: true,
         valueType: 'select',
         request: undefined,
         fieldProps: undefined,
@@ -122,9 +122,9 @@ export default function RecordsOwner() {
       },
       idNumber: { hideInTable: true },
       createdAt: { hideInTable: true },
-    });
-    return inOrder(cols, ORDER);
-  }, [unit]);
+    }),
+    [unit],
+  );
 
   const resetPassword = async (r: Row) => {
     try {
@@ -160,20 +160,20 @@ export default function RecordsOwner() {
 
   return (
     <>
-      <ResourceTable<Row>
-        entityName="业主"
+      <CrudPage<Row>
+        resource={ownerResource}
+        api={E.owner}
         headerTitle="业主列表"
-        columns={columns}
-        list={(q) => {
-          lastQuery.current = q;
-          return ownerApi.list(q);
-        }}
-        {...companyCrud<Row>(removeOne(ownerApi), (v, mode) => ownerBody(v, mode === 'create'), company)}
-        permissions={{ create: 'owner.basic', update: 'owner.basic', remove: 'owner.basic' }}
-        toForm={(r) => ({ ...r, gender: String(r.gender) })}
+        overrides={overrides}
+        order={ORDER}
+        areaFilter
+        formColumns={2}
+        actionRef={actionRef}
+        onList={(q) => (lastQuery.current = q)}
+        loadDetail
+        fromForm={(v, mode) => ownerBody(v, mode === 'create')}
         createDefaults={{ gender: '0' }}
-        rowActions={(r, h) => {
-          reloadRef.current = h.reload;
+        rowActions={(r) => {
           if (!canBasic) return [];
           return [
             r.status === 0 && <a key="in" onClick={() => setMoving({ owner: r, mode: 'in' })}>入住</a>,
@@ -184,25 +184,22 @@ export default function RecordsOwner() {
             </Popconfirm>,
           ].filter(Boolean);
         }}
-        toolBar={(h) => {
-          reloadRef.current = h.reload;
-          return [
-            <ImportButton key="import" kind="owner" onDone={h.reload} />,
-            <ImportButton key="opening" kind="opening" onDone={h.reload}>导入期初余额</ImportButton>,
-            canExport && (
-              <Button key="export" icon={<DownloadOutlined />} loading={exporting} onClick={() => void doExport()}>
-                导出
-              </Button>
-            ),
-          ].filter(Boolean);
-        }}
+        toolBar={(h) => [
+          <ImportButton key="import" kind="owner" onDone={h.reload} />,
+          <ImportButton key="opening" kind="opening" onDone={h.reload}>导入期初余额</ImportButton>,
+          canExport && (
+            <Button key="export" icon={<DownloadOutlined />} loading={exporting} onClick={() => void doExport()}>
+              导出
+            </Button>
+          ),
+        ].filter(Boolean)}
       />
       <MoveModal
         moving={moving}
         onClose={() => setMoving(null)}
         onDone={() => {
           setMoving(null);
-          reloadRef.current();
+          void actionRef.current?.reload();
         }}
       />
     </>
