@@ -113,9 +113,10 @@ export function crudEndpoints<R extends object = object>(def: ResourceDef, o: Cr
       : o.paths;
   const idKey = def.idKey ?? 'id';
   const s = o.schemas ?? {};
-  const answered: z.ZodType = s.row ?? rowSchema(def, o.extra);
-  const row = answered.pipe(z.custom<CrudRow & R>());
-  const detailRow = s.detailRow ? s.detailRow.pipe(z.custom<CrudRow & R>()) : row;
+  // typed as the row the web reads (its fields typed by `schemas.row`); the schema itself is what
+  // OpenAPI shows and what answers are checked against
+  const row = (s.row ?? rowSchema(def, o.extra)) as z.ZodType<CrudRow & R>;
+  const detailRow = (s.detailRow ?? row) as z.ZodType<CrudRow & R>;
   const summary = (a: CrudAction, derived: string) => o.summaries?.[a] ?? derived;
   const checked = <T extends z.ZodObject>(t: T) => (o.refine ? t.superRefine(o.refine) : t);
   const form: z.ZodObject<z.ZodRawShape> = s.body ?? formSchema(def);
