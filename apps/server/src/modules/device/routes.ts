@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import {
-  API, collectorResource, deviceLookupResource, focusResource, meterResource,
-  type CollectorInput, type CollectorListInput, type FocusInput, type FocusListInput, type MeterInput, type MeterListInput,
+  API, collectorResource, deviceLookupResource, focusResource, meterResource, type CrudEndpoints, type MeterListInput, type ResourceDef,
 } from '@meter/contracts';
 import { routes } from '../../http/routes.ts';
-import { registerCrud } from '../../http/crud.ts';
+import { byService, registerCrud, type ServiceCrud } from '../../http/crud.ts';
+import type { AnyTable } from '../../db/crud-repo.ts';
 import { collectors, deviceLookups, focusDevices, meters } from '../../db/schema/index.ts';
 import * as device from './service.ts';
 
@@ -17,39 +17,21 @@ import * as device from './service.ts';
 
 export default function deviceRoutes(app: FastifyInstance) {
   const r = routes(app);
+  const serviceCrud = <L, B>(def: ResourceDef, endpoints: CrudEndpoints, table: AnyTable, s: ServiceCrud<L, B>) =>
+    registerCrud(app, { def, endpoints, table, tenancy: 'company', handle: byService(s) });
 
   // ---- 采集器 (gather) ----
   const C = API.collector;
-  registerCrud(app, {
-    def: collectorResource,
-    endpoints: C,
-    table: collectors,
-    tenancy: 'company',
-    handle: {
-      list: (q, ctx) => device.listCollectors(ctx, q as typeof q & CollectorListInput),
-      detail: (id, ctx) => device.getCollector(ctx, id),
-      create: (b, ctx) => device.createCollector(ctx, b as typeof b & CollectorInput),
-      update: (b, ctx) => device.updateCollector(ctx, b.id as number, b as typeof b & CollectorInput),
-      remove: ([id], ctx) => device.deleteCollector(ctx, id),
-    },
+  serviceCrud(collectorResource, C, collectors, {
+    list: device.listCollectors, detail: device.getCollector, create: device.createCollector, update: device.updateCollector, remove: device.deleteCollector,
   });
   r.endpoint(C.secret, ({ query }, ctx) => device.getCollectorSecret(ctx, query.id));
   r.endpoint(C.resetSecret, ({ query }, ctx) => device.resetCollectorSecret(ctx, query.id));
 
   // ---- 表具 (device) ----
   const M = API.meter;
-  registerCrud(app, {
-    def: meterResource,
-    endpoints: M,
-    table: meters,
-    tenancy: 'company',
-    handle: {
-      list: (q, ctx) => device.listMeters(ctx, q as typeof q & MeterListInput),
-      detail: (id, ctx) => device.getMeter(ctx, id),
-      create: (b, ctx) => device.createMeter(ctx, b as typeof b & MeterInput),
-      update: (b, ctx) => device.updateMeter(ctx, b.id as number, b as typeof b & MeterInput),
-      remove: ([id], ctx) => device.deleteMeter(ctx, id),
-    },
+  serviceCrud(meterResource, M, meters, {
+    list: device.listMeters, detail: device.getMeter, create: device.createMeter, update: device.updateMeter, remove: device.deleteMeter,
   });
   r.endpoint(M.listByBody, ({ body }, ctx) => device.listMeters(ctx, body as Record<string, unknown> & MeterListInput));
   r.endpoint(M.plans, (_i, ctx) => device.allowedPlans(ctx));
@@ -57,18 +39,8 @@ export default function deviceRoutes(app: FastifyInstance) {
   r.endpoint(M.group2, () => device.groupSuspended());
 
   // ---- 关注设备 (focus) ----
-  registerCrud(app, {
-    def: focusResource,
-    endpoints: API.focus,
-    table: focusDevices,
-    tenancy: 'company',
-    handle: {
-      list: (q, ctx) => device.listFocus(ctx, q as typeof q & FocusListInput),
-      detail: (id, ctx) => device.getFocus(ctx, id),
-      create: (b, ctx) => device.createFocus(ctx, b as typeof b & FocusInput),
-      update: (b, ctx) => device.updateFocus(ctx, b.id as number, b as typeof b & FocusInput),
-      remove: ([id], ctx) => device.deleteFocus(ctx, id),
-    },
+  serviceCrud(focusResource, API.focus, focusDevices, {
+    list: device.listFocus, detail: device.getFocus, create: device.createFocus, update: device.updateFocus, remove: device.deleteFocus,
   });
 
   // ---- 设备字典: option lists for every signed-in user (phase and brand paged, SPEC §7) ----
