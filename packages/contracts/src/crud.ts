@@ -41,8 +41,19 @@ export interface CrudOptions<R extends object = object> {
    * through registerCrud's `handle` hook): a read model's filters and row, a body with more than the
    * declared fields, a create answer with more than the id.
    */
-  schemas?: { listQuery?: z.ZodObject<z.ZodRawShape>; row?: z.ZodType<R>; body?: z.ZodObject<z.ZodRawShape>; created?: z.ZodRawShape };
+  schemas?: {
+    listQuery?: z.ZodObject<z.ZodRawShape>;
+    row?: z.ZodType<R>;
+    /** the detail's row when it differs from the list's (default: `row`) */
+    detailRow?: z.ZodType<object>;
+    body?: z.ZodObject<z.ZodRawShape>;
+    created?: z.ZodRawShape;
+  };
+  /** an action's summary when the derived one (`${title}列表`, `新增${title}`, …) does not say it */
+  summaries?: Partial<Record<CrudAction, string>>;
 }
+
+export type CrudAction = 'list' | 'detail' | 'create' | 'update' | 'remove';
 
 /** A row of a CRUD resource as answered: its id and its fields. */
 export type CrudRow = { id: number } & Record<string, unknown>;
@@ -102,9 +113,11 @@ export function crudEndpoints<R extends object = object>(def: ResourceDef, o: Cr
       : o.paths;
   const idKey = def.idKey ?? 'id';
   const s = o.schemas ?? {};
-  const answered: z.ZodType = s.row ?? rowSchema(def, o.extra);
-  // typed as the row the web reads (no pipe: the OpenAPI answer keeps the row's own schema)
-  const row = answered as z.ZodType<CrudRow & R>;
+  // typed as the row the web reads (its fields typed by `schemas.row`); the schema itself is what
+  // OpenAPI shows and what answers are checked against
+  const row = (s.row ?? rowSchema(def, o.extra)) as z.ZodType<CrudRow & R>;
+  const detailRow = (s.detailRow ?? row) as z.ZodType<CrudRow & R>;
+  const summary = (a: CrudAction, derived: string) => o.summaries?.[a] ?? derived;
   const checked = <T extends z.ZodObject>(t: T) => (o.refine ? t.superRefine(o.refine) : t);
   const form: z.ZodObject<z.ZodRawShape> = s.body ?? formSchema(def);
   const body = checked(form);
@@ -123,21 +136,21 @@ export function crudEndpoints<R extends object = object>(def: ResourceDef, o: Cr
     o.removeBy === 'query' || removeByParam ? undefined : z.object({ ids: z.array(id).min(1, '请选择要删除的记录').max(1000) });
   return {
     list: endpoint({
-      method: 'GET', path: p.list, summary: `${def.title}列表`, perm: read, query: s.listQuery ?? listQuerySchema(def), response: row, paged: true, tags,
+      method: 'GET', path: p.list, summary: summary('list', `${def.title}列表`), perm: read, query: s.listQuery ?? listQuerySchema(def), response: row, paged: true, tags,
     }),
     detail: endpoint({
-      method: 'GET', path: p.detail, summary: `${def.title}详情`, perm: read, query: detailQuery, params: detailParams, response: row, tags,
+      method: 'GET', path: p.detail, summary: summary('detail', `${def.title}详情`), perm: read, query: detailQuery, params: detailParams, response: detailRow, tags,
     }),
     create: endpoint({
-      method: 'POST', path: p.create, summary: `新增${def.title}`, perm: o.writes?.create ?? o.write, query: CompanyQuery, body,
+      method: 'POST', path: p.create, summary: summary('create', `新增${def.title}`), perm: o.writes?.create ?? o.write, query: CompanyQuery, body,
       response: z.object({ [idKey]: z.number(), ...s.created }), tags,
     }),
     update: endpoint({
-      method: 'PUT', path: p.update, summary: `编辑${def.title}`, perm: o.writes?.update ?? o.write, query: CompanyQuery,
+      method: 'PUT', path: p.update, summary: summary('update', `编辑${def.title}`), perm: o.writes?.update ?? o.write, query: CompanyQuery,
       body: updateBody, response: z.null(), tags,
     }),
     remove: endpoint({
-      method: 'DELETE', path: p.remove, summary: `删除${def.title}`, perm: o.writes?.remove ?? o.write, query: removeQuery, params: removeParams, body: removeBody,
+      method: 'DELETE', path: p.remove, summary: summary('remove', `删除${def.title}`), perm: o.writes?.remove ?? o.write, query: removeQuery, params: removeParams, body: removeBody,
       response: z.null(), tags,
     }),
   };

@@ -50,6 +50,30 @@ interface Handlers {
   remove(ids: number[], ctx: Ctx): Promise<unknown>;
 }
 
+/** A module service's functions for one resource, as the modules write them: the context first. */
+export interface ServiceCrud<L, B> {
+  list(ctx: Ctx, query: L): Promise<unknown>;
+  detail(ctx: Ctx, id: number): Promise<unknown>;
+  create(ctx: Ctx, body: B): Promise<unknown>;
+  update(ctx: Ctx, id: number, body: B): Promise<unknown>;
+  /** one row: the declaration's delete names a single id (in the path or as ?id=) */
+  remove(ctx: Ctx, id: number): Promise<unknown>;
+}
+
+/**
+ * `handle` when the service answers all five actions: the declared query and body reach it typed as
+ * its inputs (the resource's search fields and form), the update's id taken from the body's idKey.
+ */
+export function byService<L, B>(s: ServiceCrud<L, B>, idKey = 'id'): Handlers {
+  return {
+    list: (q, ctx) => s.list(ctx, q as typeof q & L),
+    detail: (id, ctx) => s.detail(ctx, id),
+    create: (b, ctx) => s.create(ctx, b as typeof b & B),
+    update: (b, ctx) => s.update(ctx, b[idKey] as number, b as typeof b & B),
+    remove: ([id], ctx) => s.remove(ctx, id),
+  };
+}
+
 export function registerCrud(app: FastifyInstance, o: CrudOptions) {
   const r = routes(app);
   const { def, table, endpoints: E } = o;

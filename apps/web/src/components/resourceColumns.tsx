@@ -152,8 +152,20 @@ export function yuanColumn<T>(key: string, dependencies: string[] = []): Partial
   };
 }
 
-/** The columns whose keys `order` names, in that order (a key not among them is skipped, a column not named is left out). */
+/**
+ * The columns whose keys `order` names, in that order (a key not among them is skipped, a column not
+ * named is left out). Columns sharing a key (a table column and its form-only twin) are taken in turn
+ * by each time `order` names the key.
+ */
 export function inOrder<T>(cols: ResourceColumn<T>[], order: readonly string[]): ResourceColumn<T>[] {
-  const byKey = new Map(cols.map((c) => [c.key as string, c]));
-  return order.map((k) => byKey.get(k)).filter((c): c is ResourceColumn<T> => !!c);
+  const byKey = new Map<string, ResourceColumn<T>[]>();
+  for (const c of cols) byKey.set(c.key as string, [...(byKey.get(c.key as string) ?? []), c]);
+  const taken = new Map<string, number>();
+  return order.flatMap((k) => {
+    const i = taken.get(k) ?? 0;
+    taken.set(k, i + 1);
+    const same = byKey.get(k) ?? [];
+    const c = same[Math.min(i, same.length - 1)];
+    return c ? [c] : [];
+  });
 }

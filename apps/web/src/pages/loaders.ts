@@ -7,7 +7,8 @@
 import { areaFilterOf, DEFAULT_PAGE_SIZE, listFilter } from '../app/page.tsx';
 import { logApi, roleApi, userApi } from '../api/yonghu.ts';
 import { ownerApi, roomApi } from '../api/archive.ts';
-import { gatherApi, meterApi } from '../api/device.ts';
+import { call } from '../api/endpoint.ts';
+import { E } from '../api/endpoints.gen.ts';
 import { alarmSchemeApi, chargingSchemeApi } from '../api/scheme.ts';
 import { areaArchiveApi } from '../api/area.ts';
 import { companyAdminApi } from '../api/company.ts';
@@ -34,8 +35,8 @@ export const PAGE_LOADERS: Record<string, Loader> = {
   notesOperate: { list: (q) => logApi.list(q), pageSize: 20 },
   recordsRoom: { list: (q) => roomApi.list(q), search: IN_USE },
   recordsOwner: { list: (q) => ownerApi.list(q) },
-  recordsTable: { list: (q) => meterApi.list(q) },
-  recordsCollect: { list: (q) => gatherApi.list(q) },
+  recordsTable: { list: (q) => call(E.meter.list, { query: q }) },
+  recordsCollect: { list: (q) => call(E.collector.list, { query: q }) },
   recordsArea: { list: (q) => areaArchiveApi.list(q) },
   recordsFees: { list: (q) => chargingSchemeApi.list(q), search: IN_USE },
   recordsPolice: { list: (q) => alarmSchemeApi.list(q), search: IN_USE },

@@ -6,7 +6,11 @@ import { areaPermissionResource, areaResource } from '../resources/area.ts';
 import { chargingTypeResource, roomResource } from '../resources/room.ts';
 import { RoomInfoRow, roomEndpoints, roomRead, roomTags, roomWrite } from './room.ts';
 import { companyClassifyResource } from '../resources/company.ts';
-import { deviceLookupResource } from '../resources/device.ts';
+import { collectorResource, deviceLookupResource, focusResource, meterResource } from '../resources/device.ts';
+import {
+  CollectorInfoRow, FocusDetailRow, FocusInfoRow, MeterInfoRow, V1, collectorEndpoints, collectorOp, collectorRead, focusTags,
+  gatherTags, meterEndpoints, meterOp, meterRead, meterTags,
+} from './device.ts';
 import { teachingVideoResource } from '../resources/help.ts';
 import { SMS_UNKNOWN_VARIABLE, smsTemplateResource, unknownVariables } from '../resources/sms.ts';
 import { AreaRow, areaEndpoints, areaPage, areaTags, ChildAreaQuery } from './area.ts';
@@ -24,8 +28,13 @@ const content = { read: contentRead, write: contentWrite, tags: ['增值服务']
 const platformWrite = { access: 0 as const, routes: ['belongs'] };
 const feesRead = { routes: ['systemFees'] };
 const schemeTags = ['收费与报警方案'];
-const V1 = '/device/api/v1';
 const Y = '/yewu/api';
+
+/** a device resource's paths: `${V1}/<seg>/list`, the rest at `${V1}/<seg>` */
+const devicePaths = (seg: string) => {
+  const one = `${V1}/${seg}`;
+  return { list: `${one}/list`, detail: one, create: one, update: one, remove: one };
+};
 
 /**
  * API group name → the resource's five endpoints (`API.noticeType.list`, web `E.noticeType.list`); a
@@ -71,8 +80,32 @@ export const crudApi = {
   }),
   chargingType: crudEndpoints(chargingTypeResource, { paths: '/yewu/api/ChargingType', tags: ['收费类型'], read: feesRead, write: feesRead }),
   companyClassify: crudEndpoints(companyClassifyResource, { paths: '/yewu/api/CompanyClassify', tags: ['单位'], read: {}, write: platformWrite }),
+  // the device archives (/recordsCollect, /recordsTable): the list and detail at `${V1}/<seg>/list` and
+  // `${V1}/<seg>`, the id as ?id=; rows carry the joined names and the gateway's state
+  collector: {
+    ...crudEndpoints(collectorResource, {
+      paths: devicePaths('gather'), removeBy: 'query', tags: gatherTags, read: collectorRead,
+      write: collectorOp('device.collectorAdd'),
+      writes: { update: collectorOp('device.collectorEdit'), remove: collectorOp('device.collectorDelete') },
+      schemas: { row: CollectorInfoRow },
+    }),
+    ...collectorEndpoints,
+  },
+  meter: {
+    ...crudEndpoints(meterResource, {
+      paths: devicePaths('device'), removeBy: 'query', tags: meterTags, read: meterRead,
+      write: meterOp('device.add'), writes: { update: meterOp('device.edit'), remove: meterOp('device.delete') },
+      schemas: { row: MeterInfoRow },
+    }),
+    ...meterEndpoints,
+  },
+  // anyone who may read meters keeps their own focus list; its detail answers the row without the area path
+  focus: crudEndpoints(focusResource, {
+    paths: devicePaths('focus'), removeBy: 'query', tags: focusTags, read: meterRead, write: meterRead,
+    schemas: { row: FocusInfoRow, detailRow: FocusDetailRow }, summaries: { create: '关注表具', remove: '取消关注' },
+  }),
   deviceLookup: crudEndpoints(deviceLookupResource, {
-    paths: { list: `${V1}/lookup/list`, detail: `${V1}/lookup`, create: `${V1}/lookup`, update: `${V1}/lookup`, remove: `${V1}/lookup` },
+    paths: devicePaths('lookup'),
     removeBy: 'query', tags: ['设备字典'], read: {}, write: { access: 0 },
   }),
   chargeCode: crudEndpoints(chargeCodeResource, {

@@ -1,22 +1,20 @@
-import { z, type ZodType } from 'zod';
-import { endpoint, type EndpointPerm } from '../endpoint.ts';
-import { num } from '../input.ts';
+import { z } from 'zod';
+import { endpoint } from '../endpoint.ts';
 import { CompanyQuery, IdQuery, PageQuery, wireTime, optionalRef } from '../query.ts';
-import { formSchema, listQuerySchema, typed } from '../resource.ts';
-import {
-  LOOKUP_KINDS, collectorResource, focusResource, meterResource, type LookupKind, type PlanOption,
-} from '../resources/device.ts';
+import { listQuerySchema } from '../resource.ts';
+import { LOOKUP_KINDS, meterResource, type LookupKind, type PlanOption } from '../resources/device.ts';
 
-// Device service (SPEC §7, /device/api/v1): collectors (gather), meters (device), focus devices, the
-// company's allowed device plans and the device dictionaries as option lists. Pages: /recordsCollect
-// (采集器档案) and /recordsTable (表具档案). The platform admins' dictionary CRUD (lookup) is registered
-// from its declared resource (http/crud.ts).
+// Device service (SPEC §7, /device/api/v1): the rows collectors (gather), meters (device) and focus
+// devices answer, their actions beside the five CRUD ones (注册密钥, the list in a body, the allowed
+// plans), and the device dictionaries as option lists. Pages: /recordsCollect (采集器档案) and
+// /recordsTable (表具档案). The five CRUD endpoints of collector, meter, focus and the platform admins'
+// dictionary (deviceLookup) are declared resources (./crud.ts), registered with registerCrud.
 
 /** Pages that read collectors / meters; other pages' own endpoints serve their lists. */
-const collectorRead = { routes: ['recordsCollect', 'recordsTable'] };
-const meterRead = { routes: ['recordsTable'] };
-const collectorOp = (op: string) => ({ routes: ['recordsCollect'], op });
-const meterOp = (op: string) => ({ routes: ['recordsTable'], op });
+export const collectorRead = { routes: ['recordsCollect', 'recordsTable'] };
+export const meterRead = { routes: ['recordsTable'] };
+export const collectorOp = (op: string) => ({ routes: ['recordsCollect'], op });
+export const meterOp = (op: string) => ({ routes: ['recordsTable'], op });
 
 // ---- inputs ----------------------------------------------------------------------------------------
 
@@ -95,26 +93,10 @@ export interface FocusListInput extends Paging {
   kind?: number;
 }
 
-const id = num(z.number().int().positive());
-
-const collectorForm = formSchema(collectorResource);
-export const CollectorBody = typed<CollectorInput>(collectorForm);
-export const CollectorUpdateBody = typed<CollectorInput & { id: number }>(collectorForm.extend({ id }));
-/** the resource's search fields, read as CollectorListInput (a ZodObject: paged declarations check its shape) */
-export const CollectorListQuery = listQuerySchema(collectorResource);
-
-const meterForm = formSchema(meterResource);
-export const MeterBody = typed<MeterInput>(meterForm);
-export const MeterUpdateBody = typed<MeterInput & { id: number }>(meterForm.extend({ id }));
 /** GET device/list (query) and POST device/list (the same filters in a JSON body) */
 export const MeterListQuery = listQuerySchema(meterResource);
 
-const focusForm = formSchema(focusResource);
-export const FocusBody = typed<FocusInput>(focusForm);
-export const FocusUpdateBody = typed<FocusInput & { id: number }>(focusForm.extend({ id }));
-export const FocusListQuery = listQuerySchema(focusResource);
-
-/** ?id= of one collector, meter or focus row, in the company a platform admin picked */
+/** ?id= of one collector, in the company a platform admin picked */
 export const DeviceIdQuery = IdQuery.extend(CompanyQuery.shape);
 
 /** The legacy group calls accept any object: they are refused whatever they carry (SPEC §8). */
@@ -231,14 +213,12 @@ export const AllowedPlansRow = z.object({
   water: z.array(planOption),
 });
 
-const created = z.object({ id: z.number() });
-
 // ---- declarations ----------------------------------------------------------------------------------
 
-const V1 = '/device/api/v1';
-const gatherTags = ['采集器'];
-const meterTags = ['表具'];
-const focusTags = ['关注设备'];
+export const V1 = '/device/api/v1';
+export const gatherTags = ['采集器'];
+export const meterTags = ['表具'];
+export const focusTags = ['关注设备'];
 const dictTags = ['设备字典'];
 
 /** A dictionary as options for every signed-in user (SPEC §7). */
@@ -253,68 +233,22 @@ const lookupPage = (kind: LookupKind) =>
     response: LookupInfoRow, paged: true, tags: dictTags,
   });
 
-/**
- * One device kind's list (paged), detail, create, update and delete under `${V1}/${seg}`: the id as
- * ?id=, the company as ?companyId= on writes. Summaries are `${name}列表` … `删除${name}` unless given.
- */
-function deviceCrud<LQ extends ZodType, LR extends ZodType, DR extends ZodType, CB extends ZodType, UB extends ZodType>(d: {
-  seg: string; name: string; tags: string[]; read: EndpointPerm; writes: [add: EndpointPerm, edit: EndpointPerm, remove: EndpointPerm];
-  listQuery: LQ; row: LR; detailRow: DR; body: CB; updateBody: UB; createSummary?: string; removeSummary?: string;
-}) {
-  const path = `${V1}/${d.seg}`;
-  const [add, edit, remove] = d.writes;
-  return {
-    list: endpoint({ method: 'GET', path: `${path}/list`, summary: `${d.name}列表`, perm: d.read, query: d.listQuery, response: d.row, paged: true, tags: d.tags }),
-    detail: endpoint({ method: 'GET', path, summary: `${d.name}详情`, perm: d.read, query: DeviceIdQuery, response: d.detailRow, tags: d.tags }),
-    create: endpoint({
-      method: 'POST', path, summary: d.createSummary ?? `新增${d.name}`, perm: add, query: CompanyQuery, body: d.body, response: created, tags: d.tags,
-    }),
-    update: endpoint({
-      method: 'PUT', path, summary: `编辑${d.name}`, perm: edit, query: CompanyQuery, body: d.updateBody, response: z.null(), tags: d.tags,
-    }),
-    remove: endpoint({
-      method: 'DELETE', path, summary: d.removeSummary ?? `删除${d.name}`, perm: remove, query: DeviceIdQuery, response: z.null(), tags: d.tags,
-    }),
-  };
-}
-
-const gather = deviceCrud({
-  seg: 'gather', name: '采集器', tags: gatherTags, read: collectorRead,
-  writes: [collectorOp('device.collectorAdd'), collectorOp('device.collectorEdit'), collectorOp('device.collectorDelete')],
-  listQuery: CollectorListQuery, row: CollectorInfoRow, detailRow: CollectorInfoRow, body: CollectorBody, updateBody: CollectorUpdateBody,
-});
-const meter = deviceCrud({
-  seg: 'device', name: '表具', tags: meterTags, read: meterRead,
-  writes: [meterOp('device.add'), meterOp('device.edit'), meterOp('device.delete')],
-  listQuery: MeterListQuery, row: MeterInfoRow, detailRow: MeterInfoRow, body: MeterBody, updateBody: MeterUpdateBody,
-});
-// anyone who may read meters keeps their own focus list
-const focus = deviceCrud({
-  seg: 'focus', name: '关注设备', tags: focusTags, read: meterRead, writes: [meterRead, meterRead, meterRead],
-  listQuery: FocusListQuery, row: FocusInfoRow, detailRow: FocusDetailRow, body: FocusBody, updateBody: FocusUpdateBody,
-  createSummary: '关注表具', removeSummary: '取消关注',
-});
-
-export const deviceEndpoints = {
-  // ---- 采集器 (gather) ----
-  collectors: gather.list,
-  collector: gather.detail,
-  createCollector: gather.create,
-  updateCollector: gather.update,
-  collectorSecret: endpoint({
+/** 采集器 beside its five CRUD endpoints (crudApi.collector): the registration secret. */
+export const collectorEndpoints = {
+  secret: endpoint({
     method: 'GET', path: `${V1}/gather/secret`, summary: '采集器注册密钥', perm: collectorOp('device.collectorEdit'), query: DeviceIdQuery,
     response: CollectorSecretRow, tags: gatherTags,
   }),
-  resetCollectorSecret: endpoint({
+  resetSecret: endpoint({
     method: 'POST', path: `${V1}/gather/secret/reset`, summary: '重置采集器注册密钥', perm: collectorOp('device.collectorEdit'), query: DeviceIdQuery,
     response: CollectorSecretRow, tags: gatherTags,
   }),
-  deleteCollector: gather.remove,
+};
 
-  // ---- 表具 (device) ----
-  meters: meter.list,
+/** 表具 beside its five CRUD endpoints (crudApi.meter): the list in a body, the allowed plans, the withdrawn groups. */
+export const meterEndpoints = {
   /** the same filters and paging (index, size) in a JSON body: a query sent as POST, not audited; answered as a page */
-  metersByBody: endpoint({
+  listByBody: endpoint({
     method: 'POST', path: `${V1}/device/list`, summary: '表具列表（条件在请求体）', perm: { routes: ['recordsTable'] }, action: false, body: MeterListQuery,
     response: z.array(MeterInfoRow), tags: meterTags,
   }),
@@ -322,10 +256,6 @@ export const deviceEndpoints = {
     method: 'GET', path: `${V1}/device/plans`, summary: '本单位可用的设备方案', perm: { routes: ['recordsTable', 'recordsCollect'] }, query: CompanyQuery,
     response: AllowedPlansRow, tags: meterTags,
   }),
-  meter: meter.detail,
-  createMeter: meter.create,
-  updateMeter: meter.update,
-  deleteMeter: meter.remove,
   /** withdrawn (SPEC §8): always refused with FEATURE_SUSPENDED */
   group: endpoint({
     method: 'POST', path: `${V1}/device/list/group`, summary: '表具分组（已停用）', perm: meterRead, body: AnyBody, response: z.null(), tags: meterTags,
@@ -333,15 +263,10 @@ export const deviceEndpoints = {
   group2: endpoint({
     method: 'POST', path: `${V1}/device/list/group2`, summary: '表具分组 2（已停用）', perm: meterRead, body: AnyBody, response: z.null(), tags: meterTags,
   }),
+};
 
-  // ---- 关注设备 (focus) ----
-  focusList: focus.list,
-  focus: focus.detail,
-  createFocus: focus.create,
-  updateFocus: focus.update,
-  deleteFocus: focus.remove,
-
-  // ---- 设备字典: option lists (phase and brand paged) ----
+/** 设备字典: option lists (phase and brand paged) */
+export const deviceEndpoints = {
   protocolList: lookupList('protocol'),
   baudList: lookupList('baud'),
   gatewayList: lookupList('gateway'),

@@ -2,6 +2,7 @@ import { and, asc, count, desc, eq, ilike, inArray, or, sql, type SQL } from 'dr
 import { alias, type AnyPgColumn } from 'drizzle-orm/pg-core';
 import type { MeterListInput } from '@meter/contracts';
 import type { Tx } from '../../db/client.ts';
+import * as crud from '../../db/crud-repo.ts';
 import { areaAndBelow, newestPage } from '../../db/crud-repo.ts';
 import {
   alarmSchemes, areas, chargingSchemes, collectors, companies, deviceLookups, focusDevices, meters, owners, readings, rooms,
@@ -159,14 +160,8 @@ export async function getCollector(tx: Tx, id: number) {
 
 export type CollectorValues = Pick<typeof collectors.$inferInsert, 'name' | 'imei' | 'plan' | 'areaId' | 'simNo' | 'installAddress' | 'memo'>;
 
-export async function insertCollector(tx: Tx, companyId: number, v: CollectorValues) {
-  const [r] = await tx.insert(collectors).values({ ...v, companyId }).returning({ id: collectors.id });
-  return r.id;
-}
-
-export async function updateCollector(tx: Tx, id: number, v: CollectorValues) {
-  await tx.update(collectors).set({ ...v, updatedAt: sql`now()` }).where(eq(collectors.id, id));
-}
+export const insertCollector = (tx: Tx, companyId: number, v: CollectorValues) => crud.insert(tx, collectors, { ...v, companyId });
+export const updateCollector = (tx: Tx, id: number, v: CollectorValues) => crud.update(tx, collectors, id, v);
 
 /** The collector's registration secret (`REG <imei> <secret>`). */
 export async function collectorSecret(tx: Tx, id: number) {
@@ -182,9 +177,7 @@ export async function resetCollectorSecret(tx: Tx, id: number) {
   return r.secret;
 }
 
-export async function deleteCollector(tx: Tx, id: number) {
-  await tx.delete(collectors).where(eq(collectors.id, id));
-}
+export const deleteCollector = (tx: Tx, id: number) => crud.remove(tx, collectors, [id]);
 
 /** Meters behind a collector (every one the database holds: run it in the system scope). */
 export async function metersBehind(tx: Tx, collectorId: number) {
@@ -324,18 +317,9 @@ export async function getMeter(tx: Tx, id: number) {
 export type MeterValues = Omit<typeof meters.$inferInsert, 'id' | 'companyId' | 'areaId' | 'online' | 'valveState' | 'lastSeenAt' | 'createdAt' | 'updatedAt'>;
 
 /** The meter's area is set from its room by the database (trigger meters_area_from_room). */
-export async function insertMeter(tx: Tx, companyId: number, v: MeterValues) {
-  const [r] = await tx.insert(meters).values({ ...v, companyId }).returning({ id: meters.id });
-  return r.id;
-}
-
-export async function updateMeter(tx: Tx, id: number, v: MeterValues) {
-  await tx.update(meters).set({ ...v, updatedAt: sql`now()` }).where(eq(meters.id, id));
-}
-
-export async function deleteMeter(tx: Tx, id: number) {
-  await tx.delete(meters).where(eq(meters.id, id));
-}
+export const insertMeter = (tx: Tx, companyId: number, v: MeterValues) => crud.insert(tx, meters, { ...v, companyId });
+export const updateMeter = (tx: Tx, id: number, v: MeterValues) => crud.update(tx, meters, id, v);
+export const deleteMeter = (tx: Tx, id: number) => crud.remove(tx, meters, [id]);
 
 /** Whether a meter address is taken (of every company: run it in the system scope). */
 export async function addressTaken(tx: Tx, address: string, exceptId?: number) {
@@ -418,18 +402,9 @@ export async function focusOfMeter(tx: Tx, companyId: number, meterId: number) {
   return r?.id;
 }
 
-export async function insertFocus(tx: Tx, v: { companyId: number; meterId: number; memo: string; createdBy: number }) {
-  const [r] = await tx.insert(focusDevices).values(v).returning({ id: focusDevices.id });
-  return r.id;
-}
-
-export async function updateFocus(tx: Tx, id: number, v: { meterId: number; memo: string }) {
-  await tx.update(focusDevices).set(v).where(eq(focusDevices.id, id));
-}
-
-export async function deleteFocus(tx: Tx, id: number) {
-  await tx.delete(focusDevices).where(eq(focusDevices.id, id));
-}
+export const insertFocus = (tx: Tx, v: { companyId: number; meterId: number; memo: string; createdBy: number }) => crud.insert(tx, focusDevices, v);
+export const updateFocus = (tx: Tx, id: number, v: { meterId: number; memo: string }) => crud.update(tx, focusDevices, id, v);
+export const deleteFocus = (tx: Tx, id: number) => crud.remove(tx, focusDevices, [id]);
 
 // ---- demo seed (bulk) ---------------------------------------------------------------------------
 

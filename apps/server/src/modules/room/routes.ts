@@ -1,9 +1,7 @@
 import type { FastifyInstance } from 'fastify';
-import {
-  API, CHARGE_TYPES, DECORATIONS, ORIENTATIONS, chargingTypeResource, enumOptions, roomResource, type RoomInput, type RoomListInput,
-} from '@meter/contracts';
+import { API, CHARGE_TYPES, DECORATIONS, ORIENTATIONS, chargingTypeResource, enumOptions, roomResource } from '@meter/contracts';
 import { routes } from '../../http/routes.ts';
-import { registerCrud } from '../../http/crud.ts';
+import { byService, registerCrud } from '../../http/crud.ts';
 import { conflict } from '../../http/errors.ts';
 import { chargingTypes, rooms } from '../../db/schema/index.ts';
 import * as room from './service.ts';
@@ -16,19 +14,13 @@ export default function roomRoutes(app: FastifyInstance) {
   const R = API.room;
   // the room archive: its list (area totals, owner, meters) and writes (a move carries the meters along,
   // a delete is refused while someone lives there) are the service's; the query and body are the declared
-  // resource's search fields and form (typed as RoomListInput, RoomInput)
+  // resource's search fields and form, as the service types them (RoomListInput, RoomInput)
   registerCrud(app, {
     def: roomResource,
     endpoints: R,
     table: rooms,
     tenancy: 'company',
-    handle: {
-      list: (q, ctx) => room.listRooms(ctx, q as typeof q & RoomListInput),
-      detail: (id, ctx) => room.getRoom(ctx, id),
-      create: (b, ctx) => room.createRoom(ctx, b as typeof b & RoomInput),
-      update: (b, ctx) => room.updateRoom(ctx, b.Id as number, b as typeof b & RoomInput),
-      remove: ([id], ctx) => room.deleteRoom(ctx, id),
-    },
+    handle: byService({ list: room.listRooms, detail: room.getRoom, create: room.createRoom, update: room.updateRoom, remove: room.deleteRoom }, 'Id'),
   });
   r.endpoint(R.vacant, ({ query }, ctx) => room.listVacantRooms(ctx, query));
   r.endpoint(R.decorations, () => enumOptions(DECORATIONS));

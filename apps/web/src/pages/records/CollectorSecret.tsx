@@ -4,7 +4,9 @@
 // asked for, and regenerating it (audited) makes the old one stop working at once.
 import { useState } from 'react';
 import { Alert, Button, Descriptions, Modal, Popconfirm, Space, Typography } from 'antd';
-import { gatherApi, type CollectorSecret } from '../../api/device.ts';
+import type { CollectorSecret } from '@meter/contracts';
+import { call } from '../../api/endpoint.ts';
+import { E } from '../../api/endpoints.gen.ts';
 import { toast } from '../../app/feedback.tsx';
 
 const MASK = '•'.repeat(16);
@@ -19,11 +21,12 @@ export function CollectorSecretModal({ collector, company, onClose }: {
 }) {
   const [shown, setShown] = useState<CollectorSecret | null>(null);
   const [busy, setBusy] = useState(false);
+  const one = { query: { id: collector.id, searchCompanyID: company } };
 
   const reveal = async () => {
     setBusy(true);
     try {
-      setShown(await gatherApi.secret(collector.id, company));
+      setShown(await call(E.collector.secret, one));
     } catch {
       // shown by the request wrapper
     } finally {
@@ -34,7 +37,7 @@ export function CollectorSecretModal({ collector, company, onClose }: {
   const regenerate = async () => {
     setBusy(true);
     try {
-      setShown(await gatherApi.resetSecret(collector.id, company));
+      setShown(await call(E.collector.resetSecret, one));
       toast.success('注册密钥已重新生成，请将新的注册包配置到采集器');
     } catch {
       // shown by the request wrapper

@@ -4,14 +4,12 @@
 // shows or regenerates the secret the collector registers with.
 import { useMemo, useState } from 'react';
 import { COLLECTOR_PLANS, collectorResource, type CollectorRow } from '@meter/contracts';
-import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { CrudPage, type CrudPageProps } from '../../components/CrudPage.tsx';
 import { ImportButton } from '../../components/ImportDialog.tsx';
-import { columnsFromResource, inOrder } from '../../components/resourceColumns.tsx';
-import { gatherApi } from '../../api/device.ts';
+import { E } from '../../api/endpoints.gen.ts';
 import { useCan } from '../../app/session.ts';
 import { CollectorSecretModal } from './CollectorSecret.tsx';
 import { AreaPicker, ONLINE_ENUM, OnlineCell, useAllowedPlans, useCompany } from './deviceFields.tsx';
-import { companyCrud } from './companyCrud.ts';
 
 type Row = CollectorRow & Record<string, unknown>;
 
@@ -35,12 +33,11 @@ export default function RecordsCollect() {
   const canEdit = useCan('device.collectorEdit');
   const [secretOf, setSecretOf] = useState<Row | null>(null);
 
-  const columns = useMemo<ResourceColumn<Row>[]>(() => {
-    const planEnum = Object.fromEntries(plans.collector.map((o) => [String(o.value), { text: o.label }]));
-    const cols = columnsFromResource<Row>(collectorResource, {
+  const overrides = useMemo<CrudPageProps<Row>['overrides']>(
+    () => ({
       imei: { copyable: true },
       plan: {
-        valueEnum: planEnum,
+        valueEnum: Object.fromEntries(plans.collector.map((o) => [String(o.value), { text: o.label }])),
         render: (_d, r) => COLLECTOR_PLANS[r.plan] ?? String(r.plan),
       },
       areaId: {
@@ -60,20 +57,23 @@ export default function RecordsCollect() {
       meterCount: { width: 80 },
       memo: { hideInTable: true },
       createdAt: { hideInTable: true },
-    });
-    return inOrder(cols, ORDER);
-  }, [plans]);
+    }),
+    [plans],
+  );
 
   return (
     <>
-      <ResourceTable<Row>
-        entityName="采集器"
+      <CrudPage<Row>
+        resource={collectorResource}
+        api={E.collector}
         headerTitle="采集器列表"
-        columns={columns}
-        list={(q) => gatherApi.list(q)}
-        {...companyCrud<Row>(gatherApi, collectorBody, company)}
-        permissions={{ create: 'device.collectorAdd', update: 'device.collectorEdit', remove: 'device.collectorDelete' }}
-        toForm={(r) => ({ ...r, plan: String(r.plan) })}
+        overrides={overrides}
+        order={ORDER}
+        areaFilter
+        formColumns={2}
+        modalWidth={640}
+        loadDetail
+        fromForm={collectorBody}
         createDefaults={{ plan: plans.collector[0] ? String(plans.collector[0].value) : undefined }}
         rowActions={canEdit ? (r) => [<a key="secret" onClick={() => setSecretOf(r)}>注册密钥</a>] : undefined}
         toolBar={(h) => [<ImportButton key="import" kind="collector" onDone={h.reload} />]}

@@ -11,14 +11,13 @@ import {
 } from '@meter/contracts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { ImportButton } from '../../components/ImportDialog.tsx';
-import { columnsFromResource, inOrder } from '../../components/resourceColumns.tsx';
-import { focusApi, meterApi } from '../../api/device.ts';
+import { columnsFromResource } from '../../components/resourceColumns.tsx';
+import { focusApi } from '../../api/device.ts';
 import { E } from '../../api/endpoints.gen.ts';
 import { CrudPage, type CrudPageProps } from '../../components/CrudPage.tsx';
 import { alarmSchemeApi, chargingSchemeApi } from '../../api/scheme.ts';
 import { toast } from '../../app/feedback.tsx';
 import { useSession } from '../../app/session.ts';
-import { companyCrud } from './companyCrud.ts';
 import {
   AreaPicker, ONLINE_ENUM, OnlineCell, PlanSelect, ValveCell, collectorOptions, planSearchEnum, useAllowedPlans, useCompany,
 } from './deviceFields.tsx';
@@ -27,14 +26,15 @@ type Row = MeterRow & Record<string, unknown>;
 type FocusRowT = FocusRow & Record<string, unknown>;
 type LookupRowT = LookupRow & Record<string, unknown>;
 
-/** table order; the rest of the declared fields stay in the form (hidden in the table) */
-const TABLE_ORDER = [
-  'address', 'name', 'kind', 'plan', 'roomId', 'roomName', 'areaName', 'ownerName', 'collectorId', 'collectorName',
-  'online', 'valveState', 'phaseId', 'brandId', 'multiplier', 'status', 'lastSeenAt',
-];
+/** the declared fields the form has and the table hides */
 const FORM_ONLY = [
   'imei', 'protocolId', 'baudId', 'gatewayId', 'portId', 'caliberId', 'typeId', 'initialReading', 'chargingSchemeId',
   'alarmSchemeId', 'installDate', 'reportInterval', 'memo', 'createdAt',
+];
+/** the table's columns, the form-only fields, then the form's status (plan and status are named twice: their form twins) */
+const ORDER = [
+  'address', 'name', 'kind', 'plan', 'plan', 'roomId', 'roomName', 'areaName', 'ownerName', 'collectorId', 'collectorName',
+  'online', 'valveState', 'phaseId', 'brandId', 'multiplier', 'status', 'lastSeenAt', ...FORM_ONLY, 'status',
 ];
 
 const STATUS_VIEW = {
@@ -79,74 +79,82 @@ export default function RecordsTable() {
   const [focusOpen, setFocusOpen] = useState(false);
   const [lookupOpen, setLookupOpen] = useState(false);
 
-  const columns = useMemo<ResourceColumn<Row>[]>(() => {
-    const cols = columnsFromResource<Row>(meterResource, {
-      address: { copyable: true, fieldProps: { maxLength: 14 } },
-      kind: { formFieldProps: { allowClear: false } },
-      // the table and search column; the form has its own plan picker (below), which follows the kind
-      plan: {
-        valueType: 'select',
-        valueEnum: planSearchEnum(plans),
-        fieldProps: undefined,
-        hideInForm: true,
-        render: (_d, r) => r.planName,
-      },
-      roomId: {
-        hideInTable: true,
-        search: false,
-        valueType: 'treeSelect',
-        request: undefined,
-        fieldProps: undefined,
-        colProps: { span: 24 },
-        renderFormItem: () => <AreaPicker rooms />,
-      },
-      roomName: { title: '房间' },
-      areaName: { title: '区域', render: (_d, r) => r.areaPath ?? r.areaName ?? '-' },
-      collectorId: {
-        hideInTable: true,
-        request: () => collectorOptions(company),
-        params: { company },
-      },
-      collectorName: { title: '采集器' },
-      online: { valueType: 'select', valueEnum: ONLINE_ENUM, render: (_d, r) => <OnlineCell online={r.online} /> },
-      valveState: { render: (_d, r) => <ValveCell kind={r.kind} state={r.valveState} /> },
-      phaseId: { render: (_d, r) => r.phaseName ?? '-' },
-      brandId: { render: (_d, r) => r.brandName ?? '-' },
-      chargingSchemeId: { request: async () => schemeOptions(await chargingSchemeApi.using(company)), params: { company } },
-      alarmSchemeId: { request: async () => schemeOptions((await alarmSchemeApi.list({ index: 1, size: 1000, searchCompanyID: company })).data), params: { company } },
-      // a filter, not preset: the list shows every status until one is picked
-      status: { hideInForm: true, valueEnum: STATUS_VIEW, initialValue: undefined },
-      lastSeenAt: { width: 160 },
-    });
-    // 已销表 is set only by 销表: the form offers 在用 / 停用. Same key as the table's status column
-    // (the form field's name is its key); the two never meet: one is table-only, the other form-only.
-    const planForm: ResourceColumn<Row> = {
+  const overrides = useMemo<CrudPageProps<Row>['overrides']>(() => ({
+    ...Object.fromEntries(FORM_ONLY.map((k) => [k, { hideInTable: true }])),
+    address: { copyable: true, fieldProps: { maxLength: 14 } },
+    kind: { formFieldProps: { allowClear: false } },
+    // the table and search column; the form has its own plan picker (below), which follows the kind
+    plan: {
+      valueType: 'select',
+      valueEnum: planSearchEnum(plans),
+      fieldProps: undefined,
+      hideInForm: true,
+      render: (_d, r) => r.planName,
+    },
+    roomId: {
+      hideInTable: true,
+      search: false,
+      valueType: 'treeSelect',
+      request: undefined,
+      fieldProps: undefined,
+      colProps: { span: 24 },
+      renderFormItem: () => <AreaPicker rooms />,
+    },
+    roomName: { title: '房间' },
+    areaName: { title: '区域', render: (_d, r) => r.areaPath ?? r.areaName ?? '-' },
+    collectorId: {
+      hideInTable: true,
+      request: () => collectorOptions(company),
+      params: { company },
+    },
+    collectorName: { title: '采集器' },
+    online: { valueType: 'select', valueEnum: ONLINE_ENUM, render: (_d, r) => <OnlineCell online={r.online} /> },
+    valveState: { render: (_d, r) => <ValveCell kind={r.kind} state={r.valveState} /> },
+    phaseId: { render: (_d, r) => r.phaseName ?? '-' },
+    brandId: { render: (_d, r) => r.brandName ?? '-' },
+    chargingSchemeId: {
+      hideInTable: true, request: async () => schemeOptions(await chargingSchemeApi.using(company)), params: { company },
+    },
+    alarmSchemeId: {
+      hideInTable: true,
+      request: async () => schemeOptions((await alarmSchemeApi.list({ index: 1, size: 1000, searchCompanyID: company })).data),
+      params: { company },
+    },
+    // a filter, not preset: the list shows every status until one is picked
+    status: { hideInForm: true, valueEnum: STATUS_VIEW, initialValue: undefined },
+    lastSeenAt: { width: 160 },
+  }), [plans, company]);
+
+  // the form's plan picker and status: same keys as the table's columns (the form field's name is its
+  // key); the two never meet, one is table-only, the other form-only (ORDER names each key twice)
+  const formTwins = useMemo<ResourceColumn<Row>[]>(() => [
+    {
       title: '表具方案', dataIndex: 'plan', key: 'plan', formOnly: true, required: true, valueType: 'select',
       renderFormItem: (_s, _c, form) => <PlanSelect form={form} plans={plans} />,
-    };
-    const statusForm: ResourceColumn<Row> = {
+    },
+    // 已销表 is set only by 销表: the form offers 在用 / 停用
+    {
       title: '状态', dataIndex: 'status', key: 'status', formOnly: true,
       renderFormItem: () => <Radio.Group options={[{ label: '在用', value: 1 }, { label: '停用', value: 0 }]} />,
-    };
-    const inTable = inOrder(cols, TABLE_ORDER);
-    const formOnly = inOrder(cols, FORM_ONLY).map((c) => ({ ...c, hideInTable: true }));
-    // form order: the plan picker right after 表具类别
-    const withPlan = inTable.flatMap((c) => (c.key === 'kind' ? [c, planForm] : [c]));
-    return [...withPlan, ...formOnly, statusForm];
-  }, [plans, company]);
+    },
+  ], [plans]);
 
   const isPlatform = session?.access === 0;
 
   return (
     <>
-      <ResourceTable<Row>
-        entityName="表具"
+      <CrudPage<Row>
+        resource={meterResource}
+        api={E.meter}
         headerTitle="表具列表"
-        columns={columns}
+        overrides={overrides}
+        extraColumns={formTwins}
+        order={ORDER}
+        areaFilter
+        formColumns={2}
         modalWidth={820}
-        list={(q) => meterApi.list(q)}
-        {...companyCrud<Row>(meterApi, meterBody, company)}
-        permissions={{ create: 'device.add', update: 'device.edit', remove: 'device.delete' }}
+        loadDetail
+        fromForm={meterBody}
         rowCan={(r, action) => action === 'remove' || r.status !== 2}
         createDefaults={{ kind: '1', status: 1, multiplier: 1, initialReading: 0, protocolId: 11, baudId: 22, phaseId: 1 }}
         toForm={(r) => ({ ...r, kind: String(r.kind) })}

@@ -7,7 +7,6 @@ import { useQuery } from '@tanstack/react-query';
 import { METER_KIND, VALVE_STATE_LABELS, type AllowedPlans, type PlanOption } from '@meter/contracts';
 import { call } from '../../api/endpoint.ts';
 import { E } from '../../api/endpoints.gen.ts';
-import { gatherApi, meterApi } from '../../api/device.ts';
 import type { AreaNode } from '../../api/yewu.ts';
 import { companyPick } from '../../app/page.tsx';
 import { useStore } from '../../app/store.ts';
@@ -99,7 +98,7 @@ export const EMPTY_PLANS: AllowedPlans = { deviceCheck: false, collector: [], el
 /** The plans the company may use (SPEC §5/§6: filtered when its device check is on). */
 export function useAllowedPlans(): AllowedPlans {
   const company = useCompany();
-  const { data } = useQuery({ queryKey: ['devicePlans', company], queryFn: () => meterApi.plans(company) });
+  const { data } = useQuery({ queryKey: ['devicePlans', company], queryFn: () => call(E.meter.plans, { query: { searchCompanyID: company } }) });
   return data ?? EMPTY_PLANS;
 }
 
@@ -138,7 +137,7 @@ export function planSearchEnum(plans: AllowedPlans): Record<string, { text: stri
 
 /** Collector options of the current company: 名称（IMEI）. */
 export async function collectorOptions(company?: string) {
-  const page = await gatherApi.list({ index: 1, size: 1000, searchCompanyID: company });
+  const page = await call(E.collector.list, { query: { index: 1, size: 1000, searchCompanyID: company } });
   return (page.data ?? []).map((c) => ({ label: `${c.name}（${c.imei}）`, value: c.id }));
 }
 

@@ -35,13 +35,13 @@ function mockDevices(calls: Call[]) {
   mockServer(
     serve(
       [
-        answer(E.device.meters, [METER], 1),
-        answer(E.device.plans, PLANS),
-        answer(E.device.collectors, [COLLECTOR], 1),
+        answer(E.meter.list, [METER], 1),
+        answer(E.meter.plans, PLANS),
+        answer(E.collector.list, [COLLECTOR], 1),
         answer(E.area.tree, TREE),
         answer(E.area.treeNoRoom, TREE),
-        answer(E.device.collectorSecret, { id: 4, imei: '868800001000001', secret: 'a'.repeat(32) }),
-        answer(E.device.resetCollectorSecret, { id: 4, imei: '868800001000001', secret: 'b'.repeat(32) }),
+        answer(E.collector.secret, { id: 4, imei: '868800001000001', secret: 'a'.repeat(32) }),
+        answer(E.collector.resetSecret, { id: 4, imei: '868800001000001', secret: 'b'.repeat(32) }),
       ],
       (c) => {
         if (/\/(protocol|baud|gateway|port|caliber|type)\/list$/.test(c.path)) return ok([]);
