@@ -20,8 +20,8 @@ import { useStore } from '../app/store.ts';
 import { ResourceTable, type ResourceColumn, type ResourceTableProps } from './ResourceTable.tsx';
 import { columnsFromResource, inOrder } from './resourceColumns.tsx';
 
-/** The web's references to a resource's five declarations (`E.noticeType`, …). */
-export type CrudRefs = { [K in keyof CrudEndpoints]: RouteRef<CrudEndpoints[K]> };
+/** The web's references to a resource's declarations (`E.noticeType`, …): the five, or those it has (a list at least). */
+export type CrudRefs = { [K in keyof CrudEndpoints]?: RouteRef<CrudEndpoints[K]> } & { list: RouteRef<CrudEndpoints['list']> };
 
 export interface CrudDrawer {
   title: ReactNode;
@@ -77,9 +77,10 @@ export function rowToForm(def: ResourceDef, row: Record<string, unknown>): Recor
   return out;
 }
 
-/** A delete's input: the id in the path (`:id`), or {ids} in the body and ?id= (the declared one is read). */
-function removeInput(ref: { path: string }, id: number, query: { searchCompanyID?: string }) {
-  return ref.path.includes(':id') ? { params: { id }, query } : { body: { ids: [id] }, query: { ...query, id } };
+/** A delete's input: the id in the path (`:id`), {id} in a POST's body (SPEC's …/Del), or {ids} in the body and ?id= (the declared one is read). */
+function removeInput(ref: { path: string; method: string }, id: number, query: { searchCompanyID?: string }) {
+  if (ref.path.includes(':id')) return { params: { id }, query };
+  return ref.method === 'POST' ? { body: { id }, query } : { body: { ids: [id] }, query: { ...query, id } };
 }
 
 /** A detail's input: the id in the path (`:id`) or as ?<idKey>=. */
@@ -112,8 +113,9 @@ export function CrudPage<T extends Record<string, unknown> = CrudRow>(props: Cru
   // the platform admin's picked company travels with every write, as with the list
   const query = company ? { searchCompanyID: company } : {};
   /** an action the user's access level may call (the declared operation key is checked by ResourceTable) */
-  const may = (ref: { access?: number }) => ref.access === undefined || session?.access === ref.access;
-  const load = loadDetail ? (r: T) => call(api.detail, detailInput(api.detail, idKey, idOf(r), query)) as Promise<T> : props.load;
+  const may = <R extends { access?: number }>(ref: R | undefined): ref is R => !!ref && (ref.access === undefined || session?.access === ref.access);
+  const { create, update, remove, detail } = api;
+  const load = loadDetail && detail ? (r: T) => call(detail, detailInput(detail, idKey, idOf(r), query)) as Promise<T> : props.load;
   const changed = async (p: Promise<unknown>) => {
     await p;
     onChanged?.();
@@ -125,13 +127,13 @@ export function CrudPage<T extends Record<string, unknown> = CrudRow>(props: Cru
       headerTitle={drawer ? headerTitle : (headerTitle ?? resource.title)}
       columns={columns}
       areaFilter={areaFilter}
-      permissions={{ create: api.create.op, update: api.update.op, remove: api.remove.op }}
+      permissions={{ create: create?.op, update: update?.op, remove: remove?.op }}
       list={(q) => call(api.list, { query: q }) as Promise<Paged<T>>}
       rowKey={idKey as Extract<keyof T, string>}
       load={load && ((r) => load(r, company))}
-      create={may(api.create) ? (v) => changed(call(api.create, { body: v, query })) : undefined}
-      update={may(api.update) ? (r, v) => changed(call(api.update, { body: { ...v, [idKey]: idOf(r) }, query })) : undefined}
-      remove={may(api.remove) ? (r) => changed(call(api.remove, removeInput(api.remove, idOf(r), query))) : undefined}
+      create={may(create) ? (v) => changed(call(create, { body: v, query })) : undefined}
+      update={may(update) ? (r, v) => changed(call(update, { body: { ...v, [idKey]: idOf(r) }, query })) : undefined}
+      remove={may(remove) ? (r) => changed(call(remove, removeInput(remove, idOf(r), query))) : undefined}
       toForm={toForm ?? ((r) => rowToForm(resource, r))}
       fromForm={fromForm && ((v) => fromForm(v))}
       {...passed}

@@ -1,6 +1,9 @@
 import { z } from 'zod';
 import { crudEndpoints } from '../crud.ts';
-import { alarmSchemeResource, CHARGING_SCHEME_OP, chargeCodeResource } from '../resources/scheme.ts';
+import {
+  alarmSchemeResource, CHARGING_SCHEME_OP, ChargingSchemeBody, ChargingSchemeUpdateBody, chargeCodeResource, chargingSchemeResource,
+} from '../resources/scheme.ts';
+import { ChargingSchemeDetailRow, ChargingSchemeListRow, SCHEME_PATH, schemeEndpoints, schemeRead, schemeTags, schemeWrite } from './scheme.ts';
 import { appealTypeResource, noticeTypeResource, workOrderTypeResource } from '../resources/content.ts';
 import { areaPermissionResource, areaResource } from '../resources/area.ts';
 import { chargingTypeResource, roomResource } from '../resources/room.ts';
@@ -10,6 +13,10 @@ import { deviceLookupResource } from '../resources/device.ts';
 import { teachingVideoResource } from '../resources/help.ts';
 import { SMS_UNKNOWN_VARIABLE, smsTemplateResource, unknownVariables } from '../resources/sms.ts';
 import { AreaRow, areaEndpoints, areaPage, areaTags, ChildAreaQuery } from './area.ts';
+import { payAppResource } from '../resources/payapp.ts';
+import {
+  PAY_APP_PATH, PayAppAddForm, PayAppListQuery, PayAppRow, payAppIdNoRule, payAppManage, payAppRead, payAppTags, payappEndpoints,
+} from './payapp.ts';
 
 // The declared CRUD resources' endpoints, one registry entry each: paths (SPEC §7), who may read and write.
 // Each gives five declarations (list, detail, create, update, remove; packages/contracts/src/crud.ts);
@@ -21,7 +28,7 @@ const contentWrite = { op: 'content.types', access: 1 as const };
 const content = { read: contentRead, write: contentWrite, tags: ['增值服务'] };
 const platformWrite = { access: 0 as const, routes: ['belongs'] };
 const feesRead = { routes: ['systemFees'] };
-const schemeTags = ['收费与报警方案'];
+const C = SCHEME_PATH;
 const V1 = '/device/api/v1';
 const Y = '/yewu/api';
 
@@ -65,6 +72,16 @@ export const crudApi = {
     paths: { list: `${V1}/lookup/list`, detail: `${V1}/lookup`, create: `${V1}/lookup`, update: `${V1}/lookup`, remove: `${V1}/lookup` },
     removeBy: 'query', tags: ['设备字典'], read: {}, write: { access: 0 },
   }),
+  // the charging schemes (/recordsFees): a body carries the scheme's price versions (checked and made
+  // canonical by its schema), the detail answers them too, a list row the version in effect; in-use pickers alongside
+  scheme: {
+    ...crudEndpoints(chargingSchemeResource, {
+      paths: { list: `${C}/list`, detail: `${C}/detail/:id`, create: `${C}/detail`, update: `${C}/detail`, remove: `${C}/detail` },
+      read: schemeRead, write: schemeWrite, tags: schemeTags, summaries: { detail: '收费方案详情（含价格版本）' },
+      schemas: { row: ChargingSchemeListRow, detail: ChargingSchemeDetailRow, create: ChargingSchemeBody, update: ChargingSchemeUpdateBody },
+    }),
+    ...schemeEndpoints,
+  },
   chargeCode: crudEndpoints(chargeCodeResource, {
     paths: '/yewu/api/sys_companychargecode', tags: schemeTags,
     read: { routes: ['recordsFees', 'chargeCode', 'compre'] }, write: { routes: ['recordsFees', 'chargeCode'], op: CHARGING_SCHEME_OP },
@@ -84,6 +101,17 @@ export const crudApi = {
       if (unknownVariables(String(v.content ?? '')).length) ctx.addIssue({ code: 'custom', path: ['content'], message: SMS_UNKNOWN_VARIABLE });
     },
   }),
+  // the pay-application accounts (/huifu): list, add (answers the state it starts in) and Del (POST {id}); no
+  // detail or edit — the settlement card, the state and withdrawals are the group's own endpoints
+  payapp: {
+    ...crudEndpoints(payAppResource, {
+      paths: { list: `${PAY_APP_PATH}/GetAdaPayApplicationAllList`, create: `${PAY_APP_PATH}/AddAdaPayApplication`, remove: `${PAY_APP_PATH}/Del` },
+      actions: ['list', 'create', 'remove'], removeBy: 'post', summaries: { list: '汇付账户列表（含可用余额）', create: '新增汇付账户申请' },
+      read: payAppRead, write: payAppManage, tags: payAppTags, refine: payAppIdNoRule,
+      schemas: { listQuery: PayAppListQuery, row: PayAppRow, body: PayAppAddForm, created: { status: z.string(), statusText: z.string() } },
+    }),
+    ...payappEndpoints,
+  },
   // read by everyone signed in (the help page of every account), written on the platform's /teachingVideo
   teachingVideo: crudEndpoints(teachingVideoResource, {
     paths: '/yewu/api/Sys_TeachingVideo', tags: ['帮助'], read: {}, write: { access: 0, routes: ['teachingVideo'] },

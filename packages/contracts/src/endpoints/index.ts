@@ -4,7 +4,6 @@ import { authEndpoints } from './auth.ts';
 import { notifyEndpoints } from './notify.ts';
 import { ownerEndpoints } from './owner.ts';
 import { reportEndpoints } from './report.ts';
-import { schemeEndpoints } from './scheme.ts';
 import { systemEndpoints } from './system.ts';
 import { financeEndpoints } from './finance.ts';
 import { appealEndpoints } from './appeal.ts';
@@ -12,7 +11,6 @@ import { noticeEndpoints } from './notice.ts';
 import { controlEndpoints } from './control.ts';
 import { meteringEndpoints } from './metering.ts';
 import { paymentEndpoints } from './payment.ts';
-import { payappEndpoints } from './payapp.ts';
 import { billingEndpoints } from './billing.ts';
 import { crudApi } from './crud.ts';
 import { importEndpoints } from './imports.ts';
@@ -65,7 +63,6 @@ export const API = {
   system: systemEndpoints,
   finance: financeEndpoints,
   admin: adminEndpoints,
-  scheme: schemeEndpoints,
   notify: notifyEndpoints,
   owner: ownerEndpoints,
   report: reportEndpoints,
@@ -74,7 +71,6 @@ export const API = {
   control: controlEndpoints,
   metering: meteringEndpoints,
   payment: paymentEndpoints,
-  payapp: payappEndpoints,
   billing: billingEndpoints,
   // the declared CRUD resources (./crud.ts): list, detail, create, update, remove each
   ...crudApi,
