@@ -45,6 +45,8 @@ export interface CrudPageProps<T extends Record<string, unknown> = CrudRow> {
   order?: string[];
   /** add the page's area filter to the list query (default: no, a dictionary is company-wide) */
   areaFilter?: boolean;
+  /** a platform-wide resource (单位): the header's company pick goes neither with the list nor the writes */
+  platformWide?: boolean;
   /** form grid: one column by default (a dictionary's short form) */
   formColumns?: 1 | 2;
   modalWidth?: number;
@@ -99,7 +101,7 @@ export function pageColumns<T extends Record<string, unknown>>(
 export function CrudPage<T extends Record<string, unknown> = CrudRow>(props: CrudPageProps<T>) {
   const {
     resource, api, headerTitle, overrides, extraColumns, order, areaFilter = false, formColumns = 1, modalWidth,
-    toForm, fromForm, onChanged, drawer, loadDetail,
+    toForm, fromForm, onChanged, drawer, loadDetail, platformWide,
   } = props;
   // the row's id travels under the declaration's idKey (the room's is `Id`)
   const idKey = resource.idKey ?? 'id';
@@ -108,7 +110,8 @@ export function CrudPage<T extends Record<string, unknown> = CrudRow>(props: Cru
   const { createDefaults, rowActions, toolBar, rowCan, actionRef } = props;
   const passed = { createDefaults, rowActions, toolBar, rowCan, actionRef };
   const session = useSession();
-  const company = useStore(companyPick) || undefined;
+  const picked = useStore(companyPick) || undefined;
+  const company = platformWide ? undefined : picked;
   const columns = useMemo(() => pageColumns<T>({ resource, overrides, extraColumns, order }), [resource, overrides, extraColumns, order]);
   // the platform admin's picked company travels with every write, as with the list
   const query = company ? { searchCompanyID: company } : {};
@@ -128,7 +131,7 @@ export function CrudPage<T extends Record<string, unknown> = CrudRow>(props: Cru
       columns={columns}
       areaFilter={areaFilter}
       permissions={{ create: create?.op, update: update?.op, remove: remove?.op }}
-      list={(q) => call(api.list, { query: q }) as Promise<Paged<T>>}
+      list={(q) => call(api.list, { query: platformWide ? { ...q, searchCompanyID: undefined } : q }) as Promise<Paged<T>>}
       rowKey={idKey as Extract<keyof T, string>}
       load={load && ((r) => load(r, company))}
       create={may(create) ? (v) => changed(call(create, { body: v, query })) : undefined}

@@ -8,7 +8,8 @@ import { appealTypeResource, noticeTypeResource, workOrderTypeResource } from '.
 import { areaPermissionResource, areaResource } from '../resources/area.ts';
 import { chargingTypeResource, roomResource } from '../resources/room.ts';
 import { RoomInfoRow, roomEndpoints, roomRead, roomTags, roomWrite } from './room.ts';
-import { companyClassifyResource } from '../resources/company.ts';
+import { companyClassifyResource, companyResource } from '../resources/company.ts';
+import { COMPANY_PATH, CompanyInfoRow, companyEndpoints, companyPlatform, companyTags } from './company.ts';
 import { deviceLookupResource } from '../resources/device.ts';
 import { teachingVideoResource } from '../resources/help.ts';
 import { SMS_UNKNOWN_VARIABLE, smsTemplateResource, unknownVariables } from '../resources/sms.ts';
@@ -26,7 +27,6 @@ import {
 const contentRead = { routes: ['addedAppeal', 'systemAppeal', 'addedNotice', 'systemNotice'] };
 const contentWrite = { op: 'content.types', access: 1 as const };
 const content = { read: contentRead, write: contentWrite, tags: ['增值服务'] };
-const platformWrite = { access: 0 as const, routes: ['belongs'] };
 const feesRead = { routes: ['systemFees'] };
 const C = SCHEME_PATH;
 const V1 = '/device/api/v1';
@@ -67,7 +67,16 @@ export const crudApi = {
     extra: { areaNames: z.array(z.string()) },
   }),
   chargingType: crudEndpoints(chargingTypeResource, { paths: '/yewu/api/ChargingType', tags: ['收费类型'], read: feesRead, write: feesRead }),
-  companyClassify: crudEndpoints(companyClassifyResource, { paths: '/yewu/api/CompanyClassify', tags: ['单位'], read: {}, write: platformWrite }),
+  // the companies (/belongs, platform admins): rows name their codes and say whether a valve password is set;
+  // the company's own info, valve password and device permissions alongside
+  company: {
+    ...crudEndpoints(companyResource, {
+      paths: { list: `${COMPANY_PATH}/list`, detail: `${COMPANY_PATH}/detail/:id`, create: `${COMPANY_PATH}/detail`, update: `${COMPANY_PATH}/detail`, remove: `${COMPANY_PATH}/detail` },
+      read: companyPlatform, write: companyPlatform, tags: companyTags, schemas: { row: CompanyInfoRow },
+    }),
+    ...companyEndpoints,
+  },
+  companyClassify: crudEndpoints(companyClassifyResource, { paths: '/yewu/api/CompanyClassify', tags: ['单位'], read: {}, write: companyPlatform }),
   deviceLookup: crudEndpoints(deviceLookupResource, {
     paths: { list: `${V1}/lookup/list`, detail: `${V1}/lookup`, create: `${V1}/lookup`, update: `${V1}/lookup`, remove: `${V1}/lookup` },
     removeBy: 'query', tags: ['设备字典'], read: {}, write: { access: 0 },

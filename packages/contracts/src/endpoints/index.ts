@@ -15,7 +15,6 @@ import { billingEndpoints } from './billing.ts';
 import { crudApi } from './crud.ts';
 import { importEndpoints } from './imports.ts';
 import { bulkEndpoints, smsEndpoints } from './sms.ts';
-import { companyEndpoints } from './company.ts';
 import { deviceEndpoints } from './device.ts';
 import { reconcileEndpoints } from './reconcile.ts';
 import { screenEndpoints } from './screen.ts';
@@ -77,7 +76,6 @@ export const API = {
   imports: importEndpoints,
   sms: smsEndpoints,
   bulk: bulkEndpoints,
-  company: companyEndpoints,
   device: deviceEndpoints,
   reconcile: reconcileEndpoints,
   screen: screenEndpoints,

@@ -15,13 +15,9 @@ export default function payAppRoutes(app: FastifyInstance) {
   const r = routes(app);
   const A = API.payapp;
   registerCrud(app, {
-    def: payAppResource,
-    endpoints: A,
-    table: payApps,
-    tenancy: 'company',
+    def: payAppResource, endpoints: A, table: payApps, tenancy: 'company',
     handle: {
-      list: (q, ctx) => payapp.listApps(ctx, q as ListInput),
-      create: (b, ctx) => payapp.addApp(ctx, b as typeof b & AddInput),
+      list: (q, ctx) => payapp.listApps(ctx, q as ListInput), create: (b, ctx) => payapp.addApp(ctx, b as typeof b & AddInput),
       remove: ([id], ctx) => payapp.deleteApp(ctx, id),
     },
   });

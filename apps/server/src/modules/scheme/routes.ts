@@ -19,16 +19,10 @@ export default function schemeRoutes(app: FastifyInstance) {
   // the charging schemes: their price versions (list with the version in effect, detail, writes that keep
   // the versions in step, in-use refusals) are the service's; the bodies are the declared, canonical ones
   registerCrud(app, {
-    def: chargingSchemeResource,
-    endpoints: S,
-    table: chargingSchemes,
-    tenancy: 'company',
+    def: chargingSchemeResource, endpoints: S, table: chargingSchemes, tenancy: 'company',
     handle: {
-      list: (q, ctx) => scheme.listSchemes(ctx, q),
-      detail: (id, ctx) => scheme.getScheme(ctx, id),
-      create: (b, ctx) => scheme.createScheme(ctx, b as ChargingSchemeInput),
-      update: (b, ctx) => scheme.updateScheme(ctx, b as ChargingSchemeInput & { id: number }),
-      remove: (ids, ctx) => scheme.deleteSchemes(ctx, ids),
+      list: (q, ctx) => scheme.listSchemes(ctx, q), detail: (id, ctx) => scheme.getScheme(ctx, id), remove: (ids, ctx) => scheme.deleteSchemes(ctx, ids),
+      create: (b, ctx) => scheme.createScheme(ctx, b as ChargingSchemeInput), update: (b, ctx) => scheme.updateScheme(ctx, b as ChargingSchemeInput & { id: number }),
     },
   });
 
