@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import type { SQL } from 'drizzle-orm';
-import type { CrudEndpoints, ResourceDef } from '@meter/contracts';
+import type { ResourceDef, SomeCrudEndpoints } from '@meter/contracts';
 import type { Tx } from '../db/client.ts';
 import * as crud from '../db/crud-repo.ts';
 import type { AnyTable } from '../db/crud-repo.ts';
@@ -14,8 +14,8 @@ import { routes } from './routes.ts';
 
 export interface CrudOptions<Row = Record<string, unknown>> {
   def: ResourceDef;
-  /** the resource's declarations (API.<resource>, from crudEndpoints) */
-  endpoints: CrudEndpoints;
+  /** the resource's declarations (API.<resource>, from crudEndpoints): the five, or the `actions` it has */
+  endpoints: SomeCrudEndpoints;
   table: AnyTable;
   /** 'company': rows carry company_id (set from the caller); 'platform': a platform-wide dictionary */
   tenancy: 'company' | 'platform';
@@ -142,9 +142,14 @@ export function registerCrud(app: FastifyInstance, o: CrudOptions) {
   // where the id travels is the declaration's: a path parameter, ?id=, or the body
   const idOf = (i: { query?: unknown; params?: unknown }, key = idKey) =>
     (i.params as { id?: number } | undefined)?.id ?? (i.query as Record<string, number>)[key];
+  // a delete's ids: {ids} or {id} in the body, else the one id of the path or query
+  const idsOf = (i: { body?: unknown; query?: unknown; params?: unknown }) => {
+    const b = i.body as { ids?: number[]; id?: number } | undefined;
+    return b ? (b.ids ?? [b.id!]) : [idOf(i, 'id')];
+  };
   r.endpoint(E.list, ({ query }, ctx) => h.list(query as Values & { index: number; size: number }, ctx));
-  r.endpoint(E.detail, (i, ctx) => h.detail(idOf(i), ctx));
-  r.endpoint(E.create, ({ body }, ctx) => h.create(body, ctx));
-  r.endpoint(E.update, ({ body }, ctx) => h.update(body, ctx));
-  r.endpoint(E.remove, (i, ctx) => h.remove(E.remove.body ? (i.body as { ids: number[] }).ids : [idOf(i, 'id')], ctx));
+  if (E.detail) r.endpoint(E.detail, (i, ctx) => h.detail(idOf(i), ctx));
+  if (E.create) r.endpoint(E.create, ({ body }, ctx) => h.create(body as Values, ctx));
+  if (E.update) r.endpoint(E.update, ({ body }, ctx) => h.update(body as Values, ctx));
+  if (E.remove) r.endpoint(E.remove, (i, ctx) => h.remove(idsOf(i), ctx));
 }

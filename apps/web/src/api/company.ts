@@ -10,18 +10,13 @@ export type { CompanyRow, Merchant, MerchantInput, PayGear, ReceiptAccount, SmsP
 /** a company's device-plan permissions as the dialog edits them */
 export type DevicePermiss = CompanyDevicePermiss;
 
-type Body = Record<string, unknown>;
 
 export const companyAdminApi = {
-  /** company management is platform-wide: the header's company pick is not sent */
+  /** company management is platform-wide: the header's company pick is not sent (/belongs' first list; its page is CrudPage's) */
   list: ({ searchCompanyID: _c, searchArea: _a, areaName: _n, ...q }: Query & { index: number; size: number }) => {
     void _c; void _a; void _n;
     return call(E.company.list, { query: q });
   },
-  get: (id: number) => call(E.company.detail, { params: { id } }),
-  create: (body: Body) => call(E.company.create, { body }),
-  update: (id: number, body: Body) => call(E.company.update, { body: { ...body, id } }),
-  remove: (ids: number[]) => call(E.company.remove, { body: { ids } }),
   devicePermiss: (companyId: number) => call(E.company.devicePermiss, { query: { companyId } }),
   saveDevicePermiss: (body: DevicePermissInput) => call(E.company.saveDevicePermiss, { body }),
   /** 支付商户: secrets never come back (set / fingerprint only); a blank secret keeps the stored one */

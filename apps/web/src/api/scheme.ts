@@ -11,20 +11,16 @@ export type ChargeCodeRow = ChargeCode & CrudRow;
 export type AlarmSchemeRow = AlarmScheme & CrudRow;
 
 type PageQuery = Query & { index: number; size: number };
-type Body = Record<string, unknown>;
 /** the company a platform admin works in (searchCompanyID); ignored for company staff */
 type Company = string | undefined;
 
 const inCompany = (company: Company) => ({ searchCompanyID: company });
 
+/** the schemes' list (the home page's loader) and the pickers' in-use lists; /recordsFees is CrudPage's (E.scheme) */
 export const chargingSchemeApi = {
   list: (q: PageQuery) => call(E.scheme.list, { query: q }),
-  detail: (id: number, company?: Company) => call(E.scheme.detail, { params: { id }, query: { searchCompanyID: company } }),
-  using: (company?: Company) => call(E.scheme.using, { query: { searchCompanyID: company } }),
-  byType: (type: 1 | 2, company?: Company) => call(E.scheme.byType, { query: { type, searchCompanyID: company } }),
-  create: (body: Body, company?: Company) => call(E.scheme.create, { body, query: { searchCompanyID: company } }),
-  update: (id: number, body: Body, company?: Company) => call(E.scheme.update, { body: { ...body, id }, query: { searchCompanyID: company } }),
-  remove: (ids: number[], company?: Company) => call(E.scheme.remove, { body: { ids }, query: { searchCompanyID: company } }),
+  using: (company?: Company) => call(E.scheme.using, { query: inCompany(company) }),
+  byType: (type: 1 | 2, company?: Company) => call(E.scheme.byType, { query: { type, ...inCompany(company) } }),
 };
 
 export const chargeCodeApi = {

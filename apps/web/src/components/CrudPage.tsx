@@ -21,8 +21,8 @@ import { useStore } from '../app/store.ts';
 import { ResourceTable, type FormMode, type ListQuery, type ResourceColumn, type ResourceTableProps } from './ResourceTable.tsx';
 import { columnsFromResource, inOrder } from './resourceColumns.tsx';
 
-/** The web's references to a resource's five declarations (`E.noticeType`, …). */
-export type CrudRefs = { [K in keyof CrudEndpoints]: RouteRef<CrudEndpoints[K]> };
+/** The web's references to a resource's declarations (`E.noticeType`, …): the five, or those it has (a list at least). */
+export type CrudRefs = { [K in keyof CrudEndpoints]?: RouteRef<CrudEndpoints[K]> } & { list: RouteRef<CrudEndpoints['list']> };
 
 export interface CrudDrawer {
   title: ReactNode;
@@ -46,6 +46,8 @@ export interface CrudPageProps<T extends Record<string, unknown> = CrudRow> {
   order?: string[];
   /** add the page's area filter to the list query (default: no, a dictionary is company-wide) */
   areaFilter?: boolean;
+  /** a platform-wide resource (单位): the header's company pick goes neither with the list nor the writes */
+  platformWide?: boolean;
   /** form grid: one column by default (a dictionary's short form) */
   formColumns?: 1 | 2;
   modalWidth?: number;
@@ -80,9 +82,10 @@ export function rowToForm(def: ResourceDef, row: Record<string, unknown>): Recor
   return out;
 }
 
-/** A delete's input: the id in the path (`:id`), or {ids} in the body and ?id= (the declared one is read). */
-function removeInput(ref: { path: string }, id: number, query: { searchCompanyID?: string }) {
-  return ref.path.includes(':id') ? { params: { id }, query } : { body: { ids: [id] }, query: { ...query, id } };
+/** A delete's input: the id in the path (`:id`), {id} in a POST's body (SPEC's …/Del), or {ids} in the body and ?id= (the declared one is read). */
+function removeInput(ref: { path: string; method: string }, id: number, query: { searchCompanyID?: string }) {
+  if (ref.path.includes(':id')) return { params: { id }, query };
+  return ref.method === 'POST' ? { body: { id }, query } : { body: { ids: [id] }, query: { ...query, id } };
 }
 
 /** A detail's input: the id in the path (`:id`) or as ?<idKey>=. */
@@ -101,7 +104,7 @@ export function pageColumns<T extends Record<string, unknown>>(
 export function CrudPage<T extends Record<string, unknown> = CrudRow>(props: CrudPageProps<T>) {
   const {
     resource, api, headerTitle, overrides, extraColumns, order, areaFilter = false, formColumns = 1, modalWidth,
-    toForm, fromForm, onChanged, drawer, loadDetail, onList,
+    toForm, fromForm, onChanged, drawer, loadDetail, onList, platformWide,
   } = props;
   // the row's id travels under the declaration's idKey (the room's is `Id`)
   const idKey = resource.idKey ?? 'id';
@@ -110,13 +113,15 @@ export function CrudPage<T extends Record<string, unknown> = CrudRow>(props: Cru
   const { createDefaults, rowActions, toolBar, rowCan, actionRef } = props;
   const passed = { createDefaults, rowActions, toolBar, rowCan, actionRef };
   const session = useSession();
-  const company = useStore(companyPick) || undefined;
+  const picked = useStore(companyPick) || undefined;
+  const company = platformWide ? undefined : picked;
   const columns = useMemo(() => pageColumns<T>({ resource, overrides, extraColumns, order }), [resource, overrides, extraColumns, order]);
   // the platform admin's picked company travels with every write, as with the list
   const query = company ? { searchCompanyID: company } : {};
   /** an action the user's access level may call (the declared operation key is checked by ResourceTable) */
-  const may = (ref: { access?: number }) => ref.access === undefined || session?.access === ref.access;
-  const load = loadDetail ? (r: T) => call(api.detail, detailInput(api.detail, idKey, idOf(r), query)) as Promise<T> : props.load;
+  const may = <R extends { access?: number }>(ref: R | undefined): ref is R => !!ref && (ref.access === undefined || session?.access === ref.access);
+  const { create, update, remove, detail } = api;
+  const load = loadDetail && detail ? (r: T) => call(detail, detailInput(detail, idKey, idOf(r), query)) as Promise<T> : props.load;
   const changed = async (p: Promise<unknown>) => {
     await p;
     onChanged?.();
@@ -128,16 +133,16 @@ export function CrudPage<T extends Record<string, unknown> = CrudRow>(props: Cru
       headerTitle={drawer ? headerTitle : (headerTitle ?? resource.title)}
       columns={columns}
       areaFilter={areaFilter}
-      permissions={{ create: api.create.op, update: api.update.op, remove: api.remove.op }}
+      permissions={{ create: create?.op, update: update?.op, remove: remove?.op }}
       list={(q) => {
         onList?.(q);
-        return call(api.list, { query: q }) as Promise<Paged<T>>;
+        return call(api.list, { query: platformWide ? { ...q, searchCompanyID: undefined } : q }) as Promise<Paged<T>>;
       }}
       rowKey={idKey as Extract<keyof T, string>}
       load={load && ((r) => load(r, company))}
-      create={may(api.create) ? (v) => changed(call(api.create, { body: v, query })) : undefined}
-      update={may(api.update) ? (r, v) => changed(call(api.update, { body: { ...v, [idKey]: idOf(r) }, query })) : undefined}
-      remove={may(api.remove) ? (r) => changed(call(api.remove, removeInput(api.remove, idOf(r), query))) : undefined}
+      create={may(create) ? (v) => changed(call(create, { body: v, query })) : undefined}
+      update={may(update) ? (r, v) => changed(call(update, { body: { ...v, [idKey]: idOf(r) }, query })) : undefined}
+      remove={may(remove) ? (r) => changed(call(remove, removeInput(remove, idOf(r), query))) : undefined}
       toForm={toForm ?? ((r) => rowToForm(resource, r))}
       fromForm={fromForm && ((v, mode) => fromForm(v, mode))}
       {...passed}

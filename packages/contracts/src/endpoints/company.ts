@@ -1,24 +1,23 @@
 import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
-import { CompanyQuery, IdParams, IdsBody, wireTime, optionalRef, ref } from '../query.ts';
-import { formSchema, listQuerySchema } from '../resource.ts';
-import { ALL_COLLECTOR_PLANS, ALL_ELECTRIC_PLANS, ALL_WATER_PLANS, companyResource } from '../resources/company.ts';
+import { CompanyQuery, wireTime, optionalRef, ref } from '../query.ts';
+import { ALL_COLLECTOR_PLANS, ALL_ELECTRIC_PLANS, ALL_WATER_PLANS } from '../resources/company.ts';
 
 // 单位 (/yewu/api/Company, /belongs): the platform's company list, what staff read of their own company
 // (info, receipt account), the valve-control password and the company's device-plan permissions
-// (CompanyDevicePermiss). The company-classify CRUD is registered from its declared resource (http/crud.ts).
+// (CompanyDevicePermiss). The companies' five CRUD endpoints and the company classifies are declared
+// resources (./crud.ts: `company`, `companyClassify`).
 
-const tags = ['单位'];
-const platform = { access: 0 as const, routes: ['belongs'] };
+export const companyTags = ['单位'];
+const tags = companyTags;
+/** company management: platform admins on /belongs */
+export const companyPlatform = { access: 0 as const, routes: ['belongs'] };
+const platform = companyPlatform;
 /** the valve dialog: whoever may switch valves */
 const valve = { op: 'device.valve' };
 /** a company admin (account or role administration) who may switch valves sets the password */
 const valveAdmin = { access: 1 as const, routes: ['systemRecords', 'systemRole'], op: 'device.valve' };
-
-export const CompanyBody = formSchema(companyResource);
-export const CompanyUpdateBody = CompanyBody.extend({ id: num(z.number().int().positive()) });
-export const CompanyListQuery = listQuerySchema(companyResource);
 
 const planList = (all: number[], label: string) =>
   z
@@ -101,9 +100,11 @@ export const DevicePermissRow = z.object({
   waterPlans: z.array(z.number()),
 });
 
-const C = '/yewu/api/Company';
+export const COMPANY_PATH = '/yewu/api/Company';
+const C = COMPANY_PATH;
 const D = '/yewu/api/CompanyDevicePermiss/detail';
 
+/** besides the companies' five (the registry's `company` group, ./crud.ts) */
 export const companyEndpoints = {
   userCompanies: endpoint({
     method: 'GET', path: `${C}/getUserCompanyList`, summary: '可切换的单位列表', perm: {}, response: z.array(NamedOptionRow), tags,
@@ -130,14 +131,6 @@ export const companyEndpoints = {
     method: 'PUT', path: `${C}/setValveControlPwd`, summary: '设置/修改本单位阀控密码（已设置时须输入当前密码）', perm: valveAdmin,
     action: '设置阀控密码', query: CompanyQuery, body: ValvePwdSetBody, response: z.null(), tags,
   }),
-
-  list: endpoint({ method: 'GET', path: `${C}/list`, summary: '单位列表', perm: platform, query: CompanyListQuery, response: CompanyInfoRow, paged: true, tags }),
-  detail: endpoint({ method: 'GET', path: `${C}/detail/:id`, summary: '单位详情', perm: platform, params: IdParams, response: CompanyInfoRow, tags }),
-  create: endpoint({
-    method: 'POST', path: `${C}/detail`, summary: '新增单位', perm: platform, body: CompanyBody, response: z.object({ id: z.number() }), tags,
-  }),
-  update: endpoint({ method: 'PUT', path: `${C}/detail`, summary: '编辑单位', perm: platform, body: CompanyUpdateBody, response: z.null(), tags }),
-  remove: endpoint({ method: 'DELETE', path: `${C}/detail`, summary: '删除单位', perm: platform, body: IdsBody, response: z.null(), tags }),
 
   devicePermiss: endpoint({
     method: 'GET', path: D, summary: '单位设备权限', perm: {}, query: DevicePermissQuery, response: DevicePermissRow, tags,

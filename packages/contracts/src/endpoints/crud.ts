@@ -1,11 +1,15 @@
 import { z } from 'zod';
 import { crudEndpoints } from '../crud.ts';
-import { alarmSchemeResource, CHARGING_SCHEME_OP, chargeCodeResource } from '../resources/scheme.ts';
+import {
+  alarmSchemeResource, CHARGING_SCHEME_OP, ChargingSchemeBody, ChargingSchemeUpdateBody, chargeCodeResource, chargingSchemeResource,
+} from '../resources/scheme.ts';
+import { ChargingSchemeDetailRow, ChargingSchemeListRow, SCHEME_PATH, schemeEndpoints, schemeRead, schemeTags, schemeWrite } from './scheme.ts';
 import { appealTypeResource, noticeTypeResource, workOrderTypeResource } from '../resources/content.ts';
 import { areaPermissionResource, areaResource } from '../resources/area.ts';
 import { chargingTypeResource, roomResource } from '../resources/room.ts';
 import { RoomInfoRow, roomEndpoints, roomRead, roomTags, roomWrite } from './room.ts';
-import { companyClassifyResource } from '../resources/company.ts';
+import { companyClassifyResource, companyResource } from '../resources/company.ts';
+import { COMPANY_PATH, CompanyInfoRow, companyEndpoints, companyPlatform, companyTags } from './company.ts';
 import { collectorResource, deviceLookupResource, focusResource, meterResource } from '../resources/device.ts';
 import {
   CollectorInfoRow, FocusDetailRow, FocusInfoRow, MeterInfoRow, V1, collectorEndpoints, collectorOp, collectorRead, focusTags,
@@ -16,6 +20,10 @@ import { SMS_UNKNOWN_VARIABLE, smsTemplateResource, unknownVariables } from '../
 import { AreaRow, areaEndpoints, areaPage, areaTags, ChildAreaQuery } from './area.ts';
 import { ownerResource } from '../resources/owner.ts';
 import { OwnerInfoRow, ownerEndpoints, OwnerListQuery, ownerPaths, ownerRead, ownerTags, ownerWrite } from './owner.ts';
+import { payAppResource } from '../resources/payapp.ts';
+import {
+  PAY_APP_PATH, PayAppAddForm, PayAppListQuery, PayAppRow, payAppIdNoRule, payAppManage, payAppRead, payAppTags, payappEndpoints,
+} from './payapp.ts';
 
 // The declared CRUD resources' endpoints, one registry entry each: paths (SPEC §7), who may read and write.
 // Each gives five declarations (list, detail, create, update, remove; packages/contracts/src/crud.ts);
@@ -25,9 +33,8 @@ import { OwnerInfoRow, ownerEndpoints, OwnerListQuery, ownerPaths, ownerRead, ow
 const contentRead = { routes: ['addedAppeal', 'systemAppeal', 'addedNotice', 'systemNotice'] };
 const contentWrite = { op: 'content.types', access: 1 as const };
 const content = { read: contentRead, write: contentWrite, tags: ['增值服务'] };
-const platformWrite = { access: 0 as const, routes: ['belongs'] };
 const feesRead = { routes: ['systemFees'] };
-const schemeTags = ['收费与报警方案'];
+const C = SCHEME_PATH;
 const Y = '/yewu/api';
 
 /** a device resource's paths: `${V1}/<seg>/list`, the rest at `${V1}/<seg>` */
@@ -79,7 +86,16 @@ export const crudApi = {
     extra: { areaNames: z.array(z.string()) },
   }),
   chargingType: crudEndpoints(chargingTypeResource, { paths: '/yewu/api/ChargingType', tags: ['收费类型'], read: feesRead, write: feesRead }),
-  companyClassify: crudEndpoints(companyClassifyResource, { paths: '/yewu/api/CompanyClassify', tags: ['单位'], read: {}, write: platformWrite }),
+  // the companies (/belongs, platform admins): rows name their codes and say whether a valve password is set;
+  // the company's own info, valve password and device permissions alongside
+  company: {
+    ...crudEndpoints(companyResource, {
+      paths: { list: `${COMPANY_PATH}/list`, detail: `${COMPANY_PATH}/detail/:id`, create: `${COMPANY_PATH}/detail`, update: `${COMPANY_PATH}/detail`, remove: `${COMPANY_PATH}/detail` },
+      read: companyPlatform, write: companyPlatform, tags: companyTags, schemas: { row: CompanyInfoRow },
+    }),
+    ...companyEndpoints,
+  },
+  companyClassify: crudEndpoints(companyClassifyResource, { paths: '/yewu/api/CompanyClassify', tags: ['单位'], read: {}, write: companyPlatform }),
   // the device archives (/recordsCollect, /recordsTable): the list and detail at `${V1}/<seg>/list` and
   // `${V1}/<seg>`, the id as ?id=; rows carry the joined names and the gateway's state
   collector: {
@@ -102,12 +118,22 @@ export const crudApi = {
   // anyone who may read meters keeps their own focus list; its detail answers the row without the area path
   focus: crudEndpoints(focusResource, {
     paths: devicePaths('focus'), removeBy: 'query', tags: focusTags, read: meterRead, write: meterRead,
-    schemas: { row: FocusInfoRow, detailRow: FocusDetailRow }, summaries: { create: '关注表具', remove: '取消关注' },
+    schemas: { row: FocusInfoRow, detail: FocusDetailRow }, summaries: { create: '关注表具', remove: '取消关注' },
   }),
   deviceLookup: crudEndpoints(deviceLookupResource, {
     paths: devicePaths('lookup'),
     removeBy: 'query', tags: ['设备字典'], read: {}, write: { access: 0 },
   }),
+  // the charging schemes (/recordsFees): a body carries the scheme's price versions (checked and made
+  // canonical by its schema), the detail answers them too, a list row the version in effect; in-use pickers alongside
+  scheme: {
+    ...crudEndpoints(chargingSchemeResource, {
+      paths: { list: `${C}/list`, detail: `${C}/detail/:id`, create: `${C}/detail`, update: `${C}/detail`, remove: `${C}/detail` },
+      read: schemeRead, write: schemeWrite, tags: schemeTags, summaries: { detail: '收费方案详情（含价格版本）' },
+      schemas: { row: ChargingSchemeListRow, detail: ChargingSchemeDetailRow, create: ChargingSchemeBody, update: ChargingSchemeUpdateBody },
+    }),
+    ...schemeEndpoints,
+  },
   chargeCode: crudEndpoints(chargeCodeResource, {
     paths: '/yewu/api/sys_companychargecode', tags: schemeTags,
     read: { routes: ['recordsFees', 'chargeCode', 'compre'] }, write: { routes: ['recordsFees', 'chargeCode'], op: CHARGING_SCHEME_OP },
@@ -127,6 +153,17 @@ export const crudApi = {
       if (unknownVariables(String(v.content ?? '')).length) ctx.addIssue({ code: 'custom', path: ['content'], message: SMS_UNKNOWN_VARIABLE });
     },
   }),
+  // the pay-application accounts (/huifu): list, add (answers the state it starts in) and Del (POST {id}); no
+  // detail or edit — the settlement card, the state and withdrawals are the group's own endpoints
+  payapp: {
+    ...crudEndpoints(payAppResource, {
+      paths: { list: `${PAY_APP_PATH}/GetAdaPayApplicationAllList`, create: `${PAY_APP_PATH}/AddAdaPayApplication`, remove: `${PAY_APP_PATH}/Del` },
+      actions: ['list', 'create', 'remove'], removeBy: 'post', summaries: { list: '汇付账户列表（含可用余额）', create: '新增汇付账户申请' },
+      read: payAppRead, write: payAppManage, tags: payAppTags, refine: payAppIdNoRule,
+      schemas: { listQuery: PayAppListQuery, row: PayAppRow, body: PayAppAddForm, created: { status: z.string(), statusText: z.string() } },
+    }),
+    ...payappEndpoints,
+  },
   // read by everyone signed in (the help page of every account), written on the platform's /teachingVideo
   teachingVideo: crudEndpoints(teachingVideoResource, {
     paths: '/yewu/api/Sys_TeachingVideo', tags: ['帮助'], read: {}, write: { access: 0, routes: ['teachingVideo'] },

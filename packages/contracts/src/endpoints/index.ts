@@ -3,7 +3,6 @@ import { adminEndpoints } from './admin.ts';
 import { authEndpoints } from './auth.ts';
 import { notifyEndpoints } from './notify.ts';
 import { reportEndpoints } from './report.ts';
-import { schemeEndpoints } from './scheme.ts';
 import { systemEndpoints } from './system.ts';
 import { financeEndpoints } from './finance.ts';
 import { appealEndpoints } from './appeal.ts';
@@ -11,12 +10,10 @@ import { noticeEndpoints } from './notice.ts';
 import { controlEndpoints } from './control.ts';
 import { meteringEndpoints } from './metering.ts';
 import { paymentEndpoints } from './payment.ts';
-import { payappEndpoints } from './payapp.ts';
 import { billingEndpoints } from './billing.ts';
 import { crudApi } from './crud.ts';
 import { importEndpoints } from './imports.ts';
 import { bulkEndpoints, smsEndpoints } from './sms.ts';
-import { companyEndpoints } from './company.ts';
 import { deviceEndpoints } from './device.ts';
 import { reconcileEndpoints } from './reconcile.ts';
 import { screenEndpoints } from './screen.ts';
@@ -64,7 +61,6 @@ export const API = {
   system: systemEndpoints,
   finance: financeEndpoints,
   admin: adminEndpoints,
-  scheme: schemeEndpoints,
   notify: notifyEndpoints,
   report: reportEndpoints,
   appeal: appealEndpoints,
@@ -72,14 +68,12 @@ export const API = {
   control: controlEndpoints,
   metering: meteringEndpoints,
   payment: paymentEndpoints,
-  payapp: payappEndpoints,
   billing: billingEndpoints,
   // the declared CRUD resources (./crud.ts): list, detail, create, update, remove each
   ...crudApi,
   imports: importEndpoints,
   sms: smsEndpoints,
   bulk: bulkEndpoints,
-  company: companyEndpoints,
   device: deviceEndpoints,
   reconcile: reconcileEndpoints,
   screen: screenEndpoints,

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
 import { CompanyQuery, PageQuery, TimeTextRange, optText, ref, coded, withdrawalEnd } from '../query.ts';
-import { formSchema, typed } from '../resource.ts';
+import { formSchema } from '../resource.ts';
 import { idNoError, payAppResource } from '../resources/payapp.ts';
 import { Money } from './billing-input.ts';
 
@@ -30,14 +30,15 @@ export interface PayAppAddInput {
   name: string; kind: number; legalPerson: string; contactName: string; idNo: string; phone: string;
   bankName: string; bankAccountName: string; bankAccountNo: string; memo: string;
 }
-export const PayAppAddBody = typed<PayAppAddInput>(formSchema(payAppResource)
-  .extend({ bankAccountNo: accountNo, idNo: z.string({ error: '请输入证件号码' }).trim().toUpperCase() })
-  .superRefine((v, c) => {
-    const e = idNoError(Number(v.kind), String(v.idNo ?? ''));
-    if (e) c.addIssue({ code: 'custom', path: ['idNo'], message: e });
-  }));
+/** AddAdaPayApplication: the declared form, the account number without spaces, the ID number upper-cased */
+export const PayAppAddForm = formSchema(payAppResource)
+  .extend({ bankAccountNo: accountNo, idNo: z.string({ error: '请输入证件号码' }).trim().toUpperCase() });
+/** the ID number fits the account's kind (a rule across fields: crudEndpoints' `refine`) */
+export function payAppIdNoRule(v: Record<string, unknown>, c: z.RefinementCtx) {
+  const e = idNoError(Number(v.kind), String(v.idNo ?? ''));
+  if (e) c.addIssue({ code: 'custom', path: ['idNo'], message: e });
+}
 
-export const PayAppIdBody = z.object({ id });
 export const PayAppIdQuery = company.extend({ id });
 export const PayAppBankBody = z.object({ id, bankName, bankAccountName, bankAccountNo: accountNo });
 export type PayAppBankInput = z.infer<typeof PayAppBankBody>;
@@ -53,6 +54,7 @@ export const WithdrawBody = z.object({
 export type WithdrawInput = z.infer<typeof WithdrawBody>;
 
 const appStatus = blankless(z.enum(['pending', 'opened', 'disabled', 'rejected'], { error: '状态须为 pending、opened、disabled 或 rejected' }).optional());
+/** GetAdaPayApplicationAllList (the registry's `payapp` group, ./crud.ts) */
 export const PayAppListQuery = PageQuery.extend(company.shape).extend({ name: optText(), status: appStatus });
 export type PayAppListInput = z.infer<typeof PayAppListQuery>;
 
@@ -171,19 +173,21 @@ export const PayAppJournalRow = z.object({
 
 // ---- endpoints ----------------------------------------------------------------------------------
 
-const P = '/pay/api/AdaPayApplication';
+export const PAY_APP_PATH = '/pay/api/AdaPayApplication';
+const P = PAY_APP_PATH;
 /** reading the accounts, their balances and withdrawals */
-const read = { routes: ['huifu', 'noteswithdraw'] };
+export const payAppRead = { routes: ['huifu', 'noteswithdraw'] };
+const read = payAppRead;
 /** registering and changing accounts: the /huifu page (platform management) */
-const manage = { routes: ['huifu'] };
+export const payAppManage = { routes: ['huifu'] };
+const manage = payAppManage;
 /** taking money out: the page and the finance operation 商户提现 */
 const withdraw = { routes: ['huifu', 'noteswithdraw'], op: 'finance.withdraw' };
-const tags = ['汇付账户与提现'];
+export const payAppTags = ['汇付账户与提现'];
+const tags = payAppTags;
 
+/** besides the accounts' list, add and Del (the registry's `payapp` group, ./crud.ts) */
 export const payappEndpoints = {
-  list: endpoint({
-    method: 'GET', path: `${P}/GetAdaPayApplicationAllList`, summary: '汇付账户列表（含可用余额）', perm: read, query: PayAppListQuery, response: PayAppRow, paged: true, tags,
-  }),
   balance: endpoint({ method: 'GET', path: `${P}/GetBalance`, summary: '汇付账户余额与提现手续费规则', perm: read, query: PayAppIdQuery, response: PayAppBalanceRow, tags }),
   withdrawals: endpoint({
     method: 'GET', path: `${P}/FindWithdrawalLog`, summary: '商户提现记录', perm: read, query: WithdrawalLogQuery, response: WithdrawalRow, paged: true, tags,
@@ -191,11 +195,6 @@ export const payappEndpoints = {
   journal: endpoint({
     method: 'GET', path: `${P}/FindJournal`, summary: '汇付账户流水（收款、提现、手续费、退回）', perm: read, query: PayAppJournalQuery, response: PayAppJournalRow, paged: true, tags,
   }),
-  add: endpoint({
-    method: 'POST', path: `${P}/AddAdaPayApplication`, summary: '新增汇付账户申请', perm: manage, query: company, body: PayAppAddBody,
-    response: z.object({ id: z.number(), status: z.string(), statusText: z.string() }), tags,
-  }),
-  remove: endpoint({ method: 'POST', path: `${P}/Del`, summary: '删除汇付账户', perm: manage, query: company, body: PayAppIdBody, response: z.null(), tags }),
   changeBank: endpoint({ method: 'POST', path: `${P}/ChangeBankCode`, summary: '修改汇付账户结算银行卡', perm: manage, query: company, body: PayAppBankBody, response: z.null(), tags }),
   setEnabled: endpoint({ method: 'POST', path: `${P}/ChangeStatus`, summary: '停用或启用汇付账户', perm: manage, query: company, body: PayAppStatusBody, response: z.null(), tags }),
   /** the provider's signed callback: JSON, so declared like any other (no session, not audited by a user) */

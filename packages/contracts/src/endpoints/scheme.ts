@@ -2,32 +2,23 @@ import { z } from 'zod';
 import { endpoint } from '../endpoint.ts';
 import { num } from '../input.ts';
 import { CompanyQuery, wireTime } from '../query.ts';
-import { listQuerySchema } from '../resource.ts';
-import {
-  CHARGING_SCHEME_OP, ChargingSchemeBody, ChargingSchemeUpdateBody, chargingSchemeResource,
-} from '../resources/scheme.ts';
+import { CHARGING_SCHEME_OP } from '../resources/scheme.ts';
 import { PRICE_MODES, type PriceMode } from '../resources/pricing.ts';
 
-// 收费方案 (/yewu/api/chargingscheme, /recordsFees): charging schemes with their price versions, and
-// the charge-code category list. Charge codes and alarm schemes themselves are registered from their
-// declared resources (http/crud.ts). Money: 元 strings on the wire (resources/scheme.ts).
+// 收费方案 (/yewu/api/chargingscheme, /recordsFees): the pickers' lists of schemes in use, the answers of
+// the charging schemes with their price versions, and the charge-code category list. The schemes' five
+// CRUD endpoints, the charge codes and the alarm schemes are declared resources (./crud.ts).
+// Money: 元 strings on the wire (resources/scheme.ts).
 
-const tags = ['收费与报警方案'];
+export const schemeTags = ['收费与报警方案'];
+const tags = schemeTags;
 // pickers on the meter archive (/recordsTable) read schemes too
-const feesRead = { routes: ['recordsFees', 'recordsTable'] };
-const feesWrite = { routes: ['recordsFees'], op: CHARGING_SCHEME_OP };
-
-export const SchemeListQuery = listQuerySchema(chargingSchemeResource);
+export const schemeRead = { routes: ['recordsFees', 'recordsTable'] };
+export const schemeWrite = { routes: ['recordsFees'], op: CHARGING_SCHEME_OP };
 
 /** GetListByType?type: 1 电费, 2 水费 (the SchemeEnum numbers). */
 export const SchemeTypeQuery = CompanyQuery.extend({
   type: num(z.number({ error: '请指定方案类型' }).int().refine((v) => v === 1 || v === 2, '方案类型须为 1（电费）或 2（水费）'), '请指定方案类型'),
-});
-
-export const SchemeIdParams = z.object({ id: num(z.number({ error: '收费方案 id 无效' }).int().positive('收费方案 id 无效'), '收费方案 id 无效') });
-
-export const SchemeDeleteBody = z.object({
-  ids: z.array(num(z.number().int().positive()), { error: '请选择要删除的记录' }).min(1, '请选择要删除的记录').max(1000),
 });
 
 const monthType = z.union([z.literal(1), z.literal(2)]).nullable();
@@ -76,36 +67,18 @@ export const ChargingSchemeListRow = z.object({
 /** GetAllUsingList / GetListByType: the schemes in use (status 1), for pickers. */
 export const ChargingSchemeOptionRow = z.object({ id: z.number(), name: z.string(), kind: z.number(), chargingMonthType: monthType });
 
-const C = '/yewu/api/chargingscheme';
+export const SCHEME_PATH = '/yewu/api/chargingscheme';
+const C = SCHEME_PATH;
 
+/** besides the schemes' five (the registry's `scheme` group, ./crud.ts) */
 export const schemeEndpoints = {
   using: endpoint({
-    method: 'GET', path: `${C}/GetAllUsingList`, summary: '在用收费方案（全部）', perm: feesRead, query: CompanyQuery,
+    method: 'GET', path: `${C}/GetAllUsingList`, summary: '在用收费方案（全部）', perm: schemeRead, query: CompanyQuery,
     response: z.array(ChargingSchemeOptionRow), tags,
   }),
   byType: endpoint({
-    method: 'GET', path: `${C}/GetListByType`, summary: '按类型取在用收费方案', perm: feesRead, query: SchemeTypeQuery,
+    method: 'GET', path: `${C}/GetListByType`, summary: '按类型取在用收费方案', perm: schemeRead, query: SchemeTypeQuery,
     response: z.array(ChargingSchemeOptionRow), tags,
-  }),
-  list: endpoint({
-    method: 'GET', path: `${C}/list`, summary: '收费方案列表', perm: feesRead, query: SchemeListQuery,
-    response: ChargingSchemeListRow, paged: true, tags,
-  }),
-  detail: endpoint({
-    method: 'GET', path: `${C}/detail/:id`, summary: '收费方案详情（含价格版本）', perm: feesRead, query: CompanyQuery, params: SchemeIdParams,
-    response: ChargingSchemeDetailRow, tags,
-  }),
-  create: endpoint({
-    method: 'POST', path: `${C}/detail`, summary: '新增收费方案', perm: feesWrite, query: CompanyQuery, body: ChargingSchemeBody,
-    response: z.object({ id: z.number() }), tags,
-  }),
-  update: endpoint({
-    method: 'PUT', path: `${C}/detail`, summary: '编辑收费方案', perm: feesWrite, query: CompanyQuery, body: ChargingSchemeUpdateBody,
-    response: z.null(), tags,
-  }),
-  remove: endpoint({
-    method: 'DELETE', path: `${C}/detail`, summary: '删除收费方案', perm: feesWrite, query: CompanyQuery, body: SchemeDeleteBody,
-    response: z.null(), tags,
   }),
   schemeEnum: endpoint({
     method: 'GET', path: '/yewu/api/sys_companychargecode/SchemeEnum', summary: '收费类别枚举', perm: {},

@@ -77,27 +77,13 @@ export async function getCompany(tx: Tx, id: number) {
   return r;
 }
 
-export async function nameTaken(tx: Tx, name: string, exceptId?: number) {
-  const w = [eq(companies.name, name)];
-  if (exceptId) w.push(ne(companies.id, exceptId));
-  const [r] = await tx.select({ id: companies.id }).from(companies).where(and(...w)).limit(1);
-  return !!r;
-}
-
 /** The company's pay gears (分, ascending); undefined when no such company is visible. */
 export async function payGears(tx: Tx, id: number): Promise<number[] | undefined> {
   const [r] = await tx.select({ g: companies.payGears }).from(companies).where(eq(companies.id, id));
   return r?.g;
 }
 
-export type CompanyValues = Partial<typeof companies.$inferInsert>;
-
-export async function insertCompany(tx: Tx, v: CompanyValues & { name: string }) {
-  const [r] = await tx.insert(companies).values(v).returning({ id: companies.id });
-  return r.id;
-}
-
-export async function updateCompany(tx: Tx, id: number, v: CompanyValues) {
+export async function updateCompany(tx: Tx, id: number, v: Partial<typeof companies.$inferInsert>) {
   const r = await tx.update(companies).set({ ...v, updatedAt: sql`now()` }).where(eq(companies.id, id)).returning({ id: companies.id });
   return r.length > 0;
 }

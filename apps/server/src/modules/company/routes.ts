@@ -1,8 +1,9 @@
 import type { FastifyInstance } from 'fastify';
-import { API, companyClassifyResource } from '@meter/contracts';
+import { API, companyClassifyResource, companyResource } from '@meter/contracts';
 import { routes } from '../../http/routes.ts';
 import { registerCrud } from '../../http/crud.ts';
-import { companyClassifies } from '../../db/schema/index.ts';
+import { platformTx } from '../../http/context.ts';
+import { companies, companyClassifies } from '../../db/schema/index.ts';
 import * as repo from './repo.ts';
 import * as company from './service.ts';
 import * as payGear from './pay-gear.ts';
@@ -20,11 +21,12 @@ export default function companyRoutes(app: FastifyInstance) {
   r.endpoint(C.checkValvePwd, ({ body }, ctx) => valvePwd.verify(ctx, body.password));
   r.endpoint(C.setValvePwd, ({ body }, ctx) => valvePwd.set(ctx, body.password, body.currentPassword));
 
-  r.endpoint(C.list, ({ query }, ctx) => company.list(ctx, query));
-  r.endpoint(C.detail, ({ params }, ctx) => company.get(ctx, params.id));
-  r.endpoint(C.create, ({ body }, ctx) => company.create(ctx, body));
-  r.endpoint(C.update, ({ body }, ctx) => company.update(ctx, body));
-  r.endpoint(C.remove, ({ body }, ctx) => company.remove(ctx, body.ids));
+  // the companies, platform-wide (writes in platformTx): rows with their codes' names, a write-only valve
+  // password, deletes refused while a company still holds data
+  registerCrud(app, {
+    def: companyResource, endpoints: C, table: companies, tenancy: 'platform', writeTx: platformTx, beforeWrite: company.beforeWrite,
+    handle: { list: (q, ctx) => company.list(ctx, q), detail: (id, ctx) => company.get(ctx, id), remove: (ids, ctx) => company.remove(ctx, ids) },
+  });
 
   r.endpoint(API.settings.configList, ({ query }, ctx) => config.list(ctx, query));
   r.endpoint(API.settings.configSave, ({ query, body }, ctx) => config.save(ctx, query, body));

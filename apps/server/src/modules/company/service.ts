@@ -1,7 +1,7 @@
 import type { z } from 'zod';
 import {
   BANK_NAMES, COLLECTOR_PLANS, EDITION_TITLES, NOTIFY_TYPES, UNIT_LABELS,
-  type CompanyBody, type CompanyListQuery, type CompanyUpdateBody, type DevicePermissBody, type DevicePermissQuery,
+  type DevicePermissBody, type DevicePermissQuery,
 } from '@meter/contracts';
 import type { Tx } from '../../db/client.ts';
 import { companyOf, platformTx, type Ctx } from '../../http/context.ts';
@@ -42,8 +42,10 @@ export function present(r: Row) {
   };
 }
 
-export async function list(ctx: Ctx, q: z.output<typeof CompanyListQuery>) {
-  const query = q as Record<string, unknown> & { index: number; size: number };
+/** the declared list query: paging and the resource's search fields */
+type ListQuery = Record<string, unknown> & { index: number; size: number };
+
+export async function list(ctx: Ctx, query: ListQuery) {
   const classifyId = (query.classifyId as number | undefined) ?? (query.searchClassify as number | undefined);
   const r = await companyTx(ctx, (tx) =>
     repo.listCompanies(tx, { name: query.name as string | undefined, classifyId }, query.size, (query.index - 1) * query.size),
@@ -57,53 +59,14 @@ export async function get(ctx: Ctx, id: number) {
   return present(r);
 }
 
-type Body = z.output<typeof CompanyBody>;
-
-function values(b: Body): repo.CompanyValues & { name: string } {
-  const v = b as Record<string, unknown>;
-  return {
-    name: v.name as string,
-    classifyId: (v.classifyId as number | null) ?? null,
-    contact: v.contact as string,
-    phone: v.phone as string,
-    address: v.address as string,
-    bankType: v.bankType as number,
-    edition: v.edition as number,
-    smsPriceFen: v.smsPriceFen as number,
-    phonePriceFen: v.phonePriceFen as number,
-    deviceCheck: v.deviceCheck as boolean,
-    valveControlPwd: (v.valveControlPwd as string | null) ?? '',
-  };
-}
-
-async function checkWrite(tx: Tx, v: { name: string; classifyId?: number | null }, id?: number) {
-  if (await repo.nameTaken(tx, v.name, id)) throw conflict(`单位名称「${v.name}」已存在`);
-  if (v.classifyId != null && !(await repo.classifyExists(tx, v.classifyId))) throw badRequest('参数「classifyId」单位分类不存在');
-}
-
-export async function create(ctx: Ctx, b: Body) {
-  const v = values(b);
-  v.valveControlPwd = await valvePwd.hashIfSet(v.valveControlPwd);
-  ctx.audit.target = `单位 ${v.name}`;
-  return companyTx(ctx, async (tx) => {
-    await checkWrite(tx, v);
-    return { id: await repo.insertCompany(tx, v) };
-  });
-}
-
-export async function update(ctx: Ctx, b: z.output<typeof CompanyUpdateBody>) {
-  const id = (b as { id: number }).id;
-  const v = values(b);
-  // the password is write-only: blank keeps the one set before
-  if (!v.valveControlPwd) delete v.valveControlPwd;
-  else v.valveControlPwd = await valvePwd.hashIfSet(v.valveControlPwd);
-  ctx.audit.target = `单位 ${v.name}`;
-  return companyTx(ctx, async (tx) => {
-    if (!(await repo.getCompany(tx, id))) throw notFound('单位');
-    await checkWrite(tx, v, id);
-    await repo.updateCompany(tx, id, v);
-    return null;
-  });
+/**
+ * registerCrud's beforeWrite of a company: its classify must exist; the valve password is stored as a
+ * hash and is write-only (blank on edit keeps the one set before, blank on create = none).
+ */
+export async function beforeWrite(tx: Tx, _ctx: Ctx, v: Record<string, unknown>, id?: number) {
+  if (v.classifyId != null && !(await repo.classifyExists(tx, v.classifyId as number))) throw badRequest('参数「classifyId」单位分类不存在');
+  if (id !== undefined && !v.valveControlPwd) delete v.valveControlPwd;
+  else v.valveControlPwd = await valvePwd.hashIfSet(v.valveControlPwd as string | null);
 }
 
 const HOLDING_LABELS: Record<string, [string, string]> = {

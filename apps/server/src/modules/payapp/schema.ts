@@ -2,9 +2,7 @@
 // endpoints/payapp.ts); re-exported here under the service's names.
 
 export {
-  PayAppAddBody as AddBody,
   PayAppBankBody as BankBody,
-  PayAppIdBody as IdBody,
   PayAppIdQuery as IdQuery,
   PayAppJournalQuery as JournalQuery,
   PayAppListQuery as ListQuery,

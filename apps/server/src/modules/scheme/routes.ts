@@ -1,8 +1,8 @@
 import type { FastifyInstance } from 'fastify';
-import { API, alarmSchemeResource, chargeCodeResource } from '@meter/contracts';
+import { API, alarmSchemeResource, chargeCodeResource, chargingSchemeResource, type ChargingSchemeInput } from '@meter/contracts';
 import { routes } from '../../http/routes.ts';
 import { registerCrud } from '../../http/crud.ts';
-import { alarmSchemes, companyChargeCodes } from '../../db/schema/index.ts';
+import { alarmSchemes, chargingSchemes, companyChargeCodes } from '../../db/schema/index.ts';
 import * as scheme from './service.ts';
 
 // Archives: charging schemes (/recordsFees), company charge codes and alarm schemes (/recordsPolice).
@@ -14,12 +14,17 @@ export default function schemeRoutes(app: FastifyInstance) {
   const S = API.scheme;
   r.endpoint(S.using, (_i, ctx) => scheme.usingSchemes(ctx));
   r.endpoint(S.byType, ({ query }, ctx) => scheme.usingSchemes(ctx, query.type));
-  r.endpoint(S.list, ({ query }, ctx) => scheme.listSchemes(ctx, query as Record<string, unknown> & { index: number; size: number }));
-  r.endpoint(S.detail, ({ params }, ctx) => scheme.getScheme(ctx, params.id));
-  r.endpoint(S.create, ({ body }, ctx) => scheme.createScheme(ctx, body));
-  r.endpoint(S.update, ({ body }, ctx) => scheme.updateScheme(ctx, body as typeof body & { id: number }));
-  r.endpoint(S.remove, ({ body }, ctx) => scheme.deleteSchemes(ctx, body.ids));
   r.endpoint(S.schemeEnum, () => scheme.schemeEnum());
+
+  // the charging schemes: their price versions (list with the version in effect, detail, writes that keep
+  // the versions in step, in-use refusals) are the service's; the bodies are the declared, canonical ones
+  registerCrud(app, {
+    def: chargingSchemeResource, endpoints: S, table: chargingSchemes, tenancy: 'company',
+    handle: {
+      list: (q, ctx) => scheme.listSchemes(ctx, q), detail: (id, ctx) => scheme.getScheme(ctx, id), remove: (ids, ctx) => scheme.deleteSchemes(ctx, ids),
+      create: (b, ctx) => scheme.createScheme(ctx, b as ChargingSchemeInput), update: (b, ctx) => scheme.updateScheme(ctx, b as ChargingSchemeInput & { id: number }),
+    },
+  });
 
   registerCrud(app, {
     def: chargeCodeResource,

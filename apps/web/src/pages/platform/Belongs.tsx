@@ -1,13 +1,15 @@
 // 单位管理 (/belongs, platform admins): companies with search by name and classify; create / edit /
 // delete (refused by the server while a company still has accounts, areas, rooms or meters, naming
-// them); the device-permission and payment-settings (支付商户, 充值档位) dialogs per company.
-import { useCallback, useMemo, useRef, useState } from 'react';
+// them); the device-permission and payment-settings (支付商户, 充值档位) dialogs per company. The list and
+// the writes are the declared resource's (CrudPage, E.company), platform-wide: the header's pick is not sent.
+import { useCallback, useRef, useState } from 'react';
 import { Tag } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
 import { companyResource } from '@meter/contracts';
-import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
-import { columnsFromResource, inOrder } from '../../components/resourceColumns.tsx';
-import { companyAdminApi, type CompanyRow } from '../../api/company.ts';
+import type { ResourceColumn } from '../../components/ResourceTable.tsx';
+import { CrudPage, type CrudPageProps } from '../../components/CrudPage.tsx';
+import type { CompanyRow } from '../../api/company.ts';
+import { E } from '../../api/endpoints.gen.ts';
 import DevicePermissModal from './DevicePermissModal.tsx';
 import MerchantModal from './MerchantModal.tsx';
 
@@ -42,42 +44,37 @@ export function companyForm(r: CompanyRow): Record<string, unknown> {
   return { ...r, bankType: String(r.bankType), edition: String(r.edition), classifyId: r.classifyId ?? undefined, valveControlPwd: '' };
 }
 
+const OVERRIDES: CrudPageProps<Row>['overrides'] = {
+  name: { copyable: true },
+  classifyId: { hideInTable: true },
+  address: { hideInTable: true, colProps: { span: 24 } },
+  bankType: { render: (_d, r) => r.bankName, initialValue: '0' },
+  edition: { render: (_d, r) => r.editionName, initialValue: '0' },
+  smsPriceFen: { render: (_d, r) => r.smsPriceFen, width: 110 },
+  phonePriceFen: { render: (_d, r) => r.phonePriceFen, width: 110 },
+  deviceCheck: { render: (_d, r) => (r.deviceCheck ? <Tag color="blue">开启</Tag> : <Tag>关闭</Tag>) },
+  valveControlPwd: {
+    hideInEdit: false,
+    formFieldProps: { autoComplete: 'new-password', placeholder: '留空表示不设置或不修改' },
+  },
+};
+
+const EXTRA: ResourceColumn<Row>[] = [
+  { title: '单位分类', dataIndex: 'classifyName', key: 'classifyName', hideInForm: true, render: (_d, r) => r.classifyName ?? '—' },
+  {
+    title: '阀控密码',
+    dataIndex: 'hasValveControlPwd',
+    key: 'hasValveControlPwd',
+    hideInForm: true,
+    render: (_d, r) => (r.hasValveControlPwd ? <Tag color="green">已设置</Tag> : <Tag color="orange">未设置</Tag>),
+  },
+];
+
 export default function Belongs() {
   const actionRef = useRef<ActionType | undefined>(undefined);
   const [permiss, setPermiss] = useState<{ id: number; name: string } | null>(null);
   const [pay, setPay] = useState<{ id: number; name: string } | null>(null);
   const closePay = useCallback(() => setPay(null), []);
-
-  const columns = useMemo<ResourceColumn<Row>[]>(() => {
-    const cols = columnsFromResource<Row>(
-      companyResource,
-      {
-        name: { copyable: true },
-        classifyId: { hideInTable: true },
-        address: { hideInTable: true, colProps: { span: 24 } },
-        bankType: { render: (_d, r) => r.bankName, initialValue: '0' },
-        edition: { render: (_d, r) => r.editionName, initialValue: '0' },
-        smsPriceFen: { render: (_d, r) => r.smsPriceFen, width: 110 },
-        phonePriceFen: { render: (_d, r) => r.phonePriceFen, width: 110 },
-        deviceCheck: { render: (_d, r) => (r.deviceCheck ? <Tag color="blue">开启</Tag> : <Tag>关闭</Tag>) },
-        valveControlPwd: {
-          hideInEdit: false,
-          formFieldProps: { autoComplete: 'new-password', placeholder: '留空表示不设置或不修改' },
-        },
-      },
-      [
-        { title: '单位分类', dataIndex: 'classifyName', key: 'classifyName', hideInForm: true, render: (_d, r) => r.classifyName ?? '—' },
-        {
-          title: '阀控密码',
-          dataIndex: 'hasValveControlPwd',
-          key: 'hasValveControlPwd',
-          hideInForm: true,
-          render: (_d, r) => (r.hasValveControlPwd ? <Tag color="green">已设置</Tag> : <Tag color="orange">未设置</Tag>),
-        },
-      ],
-    );
-    return inOrder(cols, ORDER);
-  }, []);
 
   const closePermiss = useCallback((saved: boolean) => {
     setPermiss(null);
@@ -86,19 +83,20 @@ export default function Belongs() {
 
   return (
     <>
-      <ResourceTable<Row>
-        entityName="单位"
+      <CrudPage<Row>
+        resource={companyResource}
+        api={E.company}
         headerTitle="单位列表"
+        platformWide
         actionRef={actionRef}
-        columns={columns}
-        areaFilter={false}
-        list={(q) => companyAdminApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}
-        load={(r) => companyAdminApi.get(r.id) as Promise<Row>}
-        create={(v) => companyAdminApi.create(companyBody(v))}
-        update={(r, v) => companyAdminApi.update(r.id, companyBody(v))}
-        remove={(r) => companyAdminApi.remove([r.id])}
+        overrides={OVERRIDES}
+        extraColumns={EXTRA}
+        order={ORDER}
+        loadDetail
+        fromForm={companyBody}
         toForm={(r) => companyForm(r)}
         createDefaults={{ bankType: '0', edition: '0', smsPriceFen: 10, phonePriceFen: 20, deviceCheck: false }}
+        formColumns={2}
         modalWidth={760}
         rowActions={(r) => [
           <a key="permiss" onClick={() => setPermiss({ id: r.id, name: r.name })}>

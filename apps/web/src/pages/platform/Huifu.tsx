@@ -4,17 +4,19 @@
 // actions: 提现 (finance.withdraw, opened accounts), 流水 (the account's statement), 修改结算卡
 // (ChangeBankCode), 停用/启用 and 删除
 // (refused by the server while the account holds money or a withdrawal is processing). A platform
-// admin registers accounts inside the company picked in the header.
+// admin registers accounts inside the company picked in the header. The list, 新增 and 删除 are the
+// declared resource's (CrudPage, E.payapp); the rest are the page's own row actions.
 import { useMemo, useRef, useState } from 'react';
 import { Form, Input, Modal, Popconfirm, Tag, Typography } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
 import { idNoError, payAppResource } from '@meter/contracts';
 import type { PayAppAddInput } from '@meter/contracts';
 import { payAppApi, type PayAppRow } from '../../api/payapp.ts';
+import { E } from '../../api/endpoints.gen.ts';
 import { toast } from '../../app/feedback.tsx';
 import { useCan } from '../../app/session.ts';
-import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
-import { columnsFromResource, inOrder } from '../../components/resourceColumns.tsx';
+import { CrudPage, type CrudPageProps } from '../../components/CrudPage.tsx';
+import type { ResourceColumn } from '../../components/ResourceTable.tsx';
 import { formValues } from '../../components/validate.ts';
 import { moneyColumn, useCompanyPick } from '../fee/common.tsx';
 import { maskAccount } from '../notes/NotesWithdraw.tsx';
@@ -104,55 +106,56 @@ export default function Huifu() {
   const [statement, setStatement] = useState<PayAppRow | null>(null);
   const reload = () => void actionRef.current?.reload();
 
-  const columns = useMemo<ResourceColumn<Row>[]>(() => {
-    const cols = columnsFromResource<Row>(
-      payAppResource,
-      {
-        name: { copyable: true },
-        kind: { render: (_d, r) => r.kindText, initialValue: '1' },
-        idNo: {
-          rules: [
-            { required: true, message: '请输入证件号码' },
-            ({ getFieldValue }) => ({
-              validator: (_r, v) => {
-                const e = v ? idNoError(Number(getFieldValue('kind') ?? 1), String(v)) : null;
-                return e ? Promise.reject(new Error(e)) : Promise.resolve();
-              },
-            }),
-          ],
-        },
-        bankAccountNo: { render: (_d, r) => maskAccount(r.bankAccountNo) },
-        status: {
-          hideInForm: true,
-          render: (_d, r) => (
-            <span>
-              <Tag color={PAY_APP_STATUS_COLOR[r.status] ?? 'default'}>{r.statusText}</Tag>
-              {r.status === 'rejected' && r.reason ? <Typography.Text type="danger">{r.reason}</Typography.Text> : null}
-            </span>
-          ),
-        },
+  const overrides = useMemo<CrudPageProps<Row>['overrides']>(
+    () => ({
+      name: { copyable: true },
+      kind: { render: (_d, r) => r.kindText, initialValue: '1' },
+      idNo: {
+        rules: [
+          { required: true, message: '请输入证件号码' },
+          ({ getFieldValue }) => ({
+            validator: (_r, v) => {
+              const e = v ? idNoError(Number(getFieldValue('kind') ?? 1), String(v)) : null;
+              return e ? Promise.reject(new Error(e)) : Promise.resolve();
+            },
+          }),
+        ],
       },
-      [
-        { title: '所属单位', dataIndex: 'companyName', key: 'companyName', hideInForm: true, hideInTable: !!company, render: (_d, r) => r.companyName ?? '-' },
-        moneyColumn<Row>('可用余额', 'balance', { hideInForm: true, width: 120 }),
-        moneyColumn<Row>('提现中', 'processing', { hideInForm: true, width: 110 }),
-      ],
-    );
-    return inOrder(cols, ORDER);
-  }, [company]);
+      bankAccountNo: { render: (_d, r) => maskAccount(r.bankAccountNo) },
+      status: {
+        hideInForm: true,
+        render: (_d, r) => (
+          <span>
+            <Tag color={PAY_APP_STATUS_COLOR[r.status] ?? 'default'}>{r.statusText}</Tag>
+            {r.status === 'rejected' && r.reason ? <Typography.Text type="danger">{r.reason}</Typography.Text> : null}
+          </span>
+        ),
+      },
+    }),
+    [],
+  );
+  const extraColumns = useMemo<ResourceColumn<Row>[]>(
+    () => [
+      { title: '所属单位', dataIndex: 'companyName', key: 'companyName', hideInForm: true, hideInTable: !!company, render: (_d, r) => r.companyName ?? '-' },
+      moneyColumn<Row>('可用余额', 'balance', { hideInForm: true, width: 120 }),
+      moneyColumn<Row>('提现中', 'processing', { hideInForm: true, width: 110 }),
+    ],
+    [company],
+  );
 
   return (
     <>
-      <ResourceTable<Row>
-        entityName="汇付账户"
+      <CrudPage<Row>
+        resource={payAppResource}
+        api={E.payapp}
         headerTitle="汇付用户申请"
         actionRef={actionRef}
-        columns={columns}
-        areaFilter={false}
-        list={(q) => payAppApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}
-        create={(v) => payAppApi.add(payAppBody(v), company)}
-        remove={(r) => payAppApi.remove(r.id, company)}
+        overrides={overrides}
+        extraColumns={extraColumns}
+        order={ORDER}
+        fromForm={(v) => ({ ...payAppBody(v) })}
         createDefaults={{ kind: '1' }}
+        formColumns={2}
         modalWidth={760}
         rowActions={(r) => [
           canWithdraw && r.status === 'opened' ? (
