@@ -26,6 +26,10 @@ if (unitMocking.length) {
 
 export default defineConfig({
   test: {
+    // two workers for unit and web (vitest's default on two cores is one): the web files, at about 2 s of
+    // CPU each, take half the wall time; each worker loads antd and the app once (web: isolate false).
+    // Integration keeps its own count below. TEST_WORKERS to change.
+    maxWorkers: Number(process.env.TEST_WORKERS ?? 2),
     projects: [
       {
         test: {
@@ -69,6 +73,8 @@ export default defineConfig({
           // happy-dom: the same tests as under jsdom at about a third of the CPU time (antd's renders)
           environment: 'happy-dom',
           setupFiles: ['./src/test/setup.ts'],
+          // a page test takes 1-3 s alone; beside integration and a busy machine, several times that
+          testTimeout: 15_000,
           // the files of a worker share one module graph and one happy-dom window: antd, pro-components and
           // the app are transformed and evaluated once per worker, not once per file (most of a file's time
           // was spent there). Each test still starts clean: setup.ts unmounts, clears storage and restores
@@ -87,6 +93,8 @@ export default defineConfig({
           include: WEB_MOCKING,
           environment: 'happy-dom',
           setupFiles: ['./src/test/setup.ts'],
+          // a page test takes 1-3 s alone; beside integration and a busy machine, several times that
+          testTimeout: 15_000,
         },
       },
     ],

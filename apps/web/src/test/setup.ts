@@ -1,6 +1,7 @@
 // Vitest setup for the web project (happy-dom): what antd needs from the browser, and cleanup between tests.
 import { afterEach, beforeAll } from 'vitest';
 import { cleanup } from '@testing-library/react';
+import './lean.ts';
 
 if (!window.matchMedia) {
   Object.defineProperty(window, 'matchMedia', {
