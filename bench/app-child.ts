@@ -19,11 +19,15 @@ export async function serveAppChild(db: string, poolSize: number) {
   const addr = app.server.address();
   process.send?.({ port: typeof addr === 'object' && addr ? addr.port : 0 });
   process.on('disconnect', () => void app.close().then(() => pool.close()).then(() => process.exit(0)));
+  return { app, pool };
 }
 
-/** In the bench: forks `file` (the bench's own, from import.meta.url) as the app and waits for its port. */
-export async function forkAppChild(file: string): Promise<{ child: ChildProcess; port: number; stop: () => Promise<void> }> {
-  const child = fork(file, [], { env: { ...process.env, BENCH_ROLE: 'server' }, stdio: 'inherit' });
+/**
+ * In the bench: forks `file` (the bench's own, from import.meta.url) as the app and waits for its port.
+ * `execArgv` replaces the bench's own Node flags for the child (default: the same as the bench's).
+ */
+export async function forkAppChild(file: string, execArgv = process.execArgv): Promise<{ child: ChildProcess; port: number; stop: () => Promise<void> }> {
+  const child = fork(file, [], { env: { ...process.env, BENCH_ROLE: 'server' }, stdio: 'inherit', execArgv });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { port: number }).port));
     child.once('exit', (code) => reject(new Error(`服务进程退出（${code}）`)));

@@ -247,6 +247,7 @@ declare module 'pg' {
   // node-postgres' Query does these (lib/query.js) but @types/pg does not declare them
   interface QueryConfig {
     queryMode?: 'extended';
+    rowMode?: 'array';
   }
   interface Query {
     prepare(connection: Wire): void;
@@ -277,19 +278,23 @@ class ScopedQuery<R extends pg.QueryResultRow> extends pg.Query<R> {
 
 const dialect = new PgDialect();
 
+/** `query` under the scope's settings on `client`, one round trip (ScopedQuery); rows as objects or value arrays. */
+function scopedQuery<R extends pg.QueryResultRow>(client: pg.PoolClient, settings: string, query: SQL, rowMode?: 'array') {
+  const q = dialect.sqlToQuery(query);
+  return new Promise<pg.QueryResult<R>>((resolve, reject) => {
+    const config: pg.QueryConfig = { text: q.sql, values: q.params, types: rawTypes, rowMode };
+    client.query(new ScopedQuery<R>(settings, config, (err, res) => (err ? reject(err) : resolve(res))));
+  });
+}
+
 async function runRead<T>(pool: pg.Pool, scope: Scope, fn: (r: Reader) => Promise<T>): Promise<T> {
   const client = await pool.connect();
   let destroy: Error | undefined;
   const settings = scopeSql(scope);
   const reader: Reader = {
     async execute<R extends Record<string, unknown>>(query: SQL) {
-      const q = dialect.sqlToQuery(query);
       try {
-        const r = await new Promise<pg.QueryResult<R>>((resolve, reject) => {
-          const config: pg.QueryConfig = { text: q.sql, values: q.params, types: rawTypes };
-          client.query(new ScopedQuery<R>(settings, config, (err, res) => (err ? reject(err) : resolve(res))));
-        });
-        return { rows: r.rows };
+        return { rows: (await scopedQuery<R>(client, settings, query)).rows };
       } catch (err) {
         if (!(err instanceof pg.DatabaseError)) destroy = err instanceof Error ? err : new Error(String(err));
         throw err;
@@ -298,6 +303,24 @@ async function runRead<T>(pool: pg.Pool, scope: Scope, fn: (r: Reader) => Promis
   };
   try {
     return await fn(reader);
+  } finally {
+    client.release(destroy ?? false);
+  }
+}
+
+/**
+ * One statement under `scope` in one round trip (as db.read), its rows as arrays of values in the
+ * statement's column order (node-postgres' rowMode 'array'): no object with a property per column,
+ * for reads of many rows such as an export's batches. Values as db.read gives them.
+ */
+export async function readArrays(db: Db, scope: Scope, query: SQL): Promise<unknown[][]> {
+  const client = await db.pool.connect();
+  let destroy: Error | undefined;
+  try {
+    return (await scopedQuery<unknown[]>(client, scopeSql(scope), query, 'array')).rows;
+  } catch (err) {
+    if (!(err instanceof pg.DatabaseError)) destroy = err instanceof Error ? err : new Error(String(err));
+    throw err;
   } finally {
     client.release(destroy ?? false);
   }

@@ -1,14 +1,15 @@
 import type { FastifyReply } from 'fastify';
 import { EXPORT_LAYOUTS, fenToYuan } from '@meter/contracts';
 import type { Ctx } from '../../http/context.ts';
+import { readArrays } from '../../db/client.ts';
 import { keyset, shownColumns, streamXlsx } from '../report/index.ts';
 import * as repo from './repo/index.ts';
 import { NOTE_TEXT, settlementFilter, type SettlementQueryInput } from './views.ts';
 
 // CopySettlement/Export: the settlements of the filter as .xlsx, streamed (report/xlsx.ts). Each
-// batch is one short transaction (keyset on read_at, id), so a long export holds no snapshot open.
+// batch is one statement (keyset on read_at, id), so a long export holds no snapshot open.
 
-const BATCH = 5000;
+const BATCH = 2000;
 
 export const SETTLEMENT_COLUMNS = EXPORT_LAYOUTS.settlement.columns;
 
@@ -21,13 +22,33 @@ function yuanNumber(amountFen: unknown): number {
   return Number.isSafeInteger(fen) ? fen / 100 : Number(fenToYuan(String(amountFen)));
 }
 
+/** The export's cells of a settlement row as the list reads it (an object with the list's names). */
 export function settlementRow(x: Record<string, unknown>): unknown[] {
-  const water = Number(x.meterKind) === 2;
-  return [
-    x.meterName, x.address, water ? '水表' : '电表', x.roomName ?? '', x.ownerName ?? '', x.prevReadAt ?? '', x.readAt,
-    Number(x.prevTotal), Number(x.total), Number(x.multiplier), Number(x.quantity), water ? 'm³' : 'kWh',
-    yuanNumber(x.amountFen), x.periodKey, NOTE_TEXT[String(x.note)] ?? x.note, x.settledAt,
-  ];
+  return settlementCells([
+    x.meterName, x.address, x.meterKind, x.roomName, x.ownerName, x.prevReadAt, x.readAt, x.prevTotal, x.total, x.multiplier,
+    x.quantity, null, x.amountFen, x.periodKey, x.note, x.settledAt,
+  ]);
+}
+
+/**
+ * A batch row of settlementBatchSql (its 16 cells, then the keyset's id and read_at) made the sheet's row
+ * in place: kind → type and unit, numbers, yuan, the note's text; the keyset's two values cut off.
+ */
+export function settlementCells(r: unknown[]): unknown[] {
+  const water = Number(r[2]) === 2;
+  r[2] = water ? '水表' : '电表';
+  r[3] ??= '';
+  r[4] ??= '';
+  r[5] ??= '';
+  r[7] = Number(r[7]);
+  r[8] = Number(r[8]);
+  r[9] = Number(r[9]);
+  r[10] = Number(r[10]);
+  r[11] = water ? 'm³' : 'kWh';
+  r[12] = yuanNumber(r[12]);
+  r[14] = NOTE_TEXT[String(r[14])] ?? r[14];
+  r.length = 16;
+  return r;
 }
 
 export async function exportSettlements(ctx: Ctx, q: SettlementQueryInput, reply: FastifyReply) {
@@ -38,10 +59,12 @@ export async function exportSettlements(ctx: Ctx, q: SettlementQueryInput, reply
     sheet: '抄表结算',
     columns: SETTLEMENT_COLUMNS,
     keep: await shownColumns(ctx, 'settlement'),
+    // each batch one statement in one round trip (its own implicit transaction: no snapshot held
+    // across the export), rows as value arrays
     batches: keyset(
-      (after: { at: string; id: number } | null) => ctx.tx((tx) => repo.settlementsBefore(tx, f, after, BATCH)),
-      (row) => ({ at: String(row.readAtIso), id: Number(row.id) }),
-      settlementRow,
+      (after: { at: string; id: number } | null) => readArrays(ctx.db, ctx.scope, repo.settlementBatchSql(f, after, BATCH)),
+      (row) => ({ at: String(row[17]), id: Number(row[16]) }),
+      settlementCells,
     ),
   });
 }

@@ -103,18 +103,14 @@ export async function streamXlsx(
   reply: FastifyReply,
   o: { filename: string; sheet: string; columns: readonly Column[]; batches: AsyncIterator<unknown[][]>; keep?: readonly number[] },
 ) {
-  const first = await o.batches.next();
+  let first: IteratorResult<unknown[][]> | null = await o.batches.next();
   const replay: AsyncIterator<unknown[][]> = {
-    next: (() => {
-      let used = false;
-      return () => {
-        if (!used) {
-          used = true;
-          return Promise.resolve(first);
-        }
-        return o.batches.next();
-      };
-    })(),
+    next: () => {
+      if (!first) return o.batches.next();
+      const r = first;
+      first = null; // not held for the rest of the export
+      return Promise.resolve(r);
+    },
     return: (v?: unknown) => o.batches.return?.(v) ?? Promise.resolve({ done: true, value: undefined }),
   };
   const out = new PassThrough({ highWaterMark: 1 << 20 });
@@ -140,7 +136,7 @@ export async function* keyset<R, K>(fetch: (after: K | null) => Promise<R[]>, ke
   for (;;) {
     const rows = await fetch(after);
     if (!rows.length) return;
+    after = key(rows[rows.length - 1]); // before mapping: map may reuse the row
     yield rows.map(map);
-    after = key(rows[rows.length - 1]);
   }
 }

@@ -251,12 +251,6 @@ const settlementColumns = sql`s.id, s.meter_id AS "meterId", m.name AS "meterNam
   m.multiplier, s.quantity, s.amount_fen AS "amountFen", s.period_key AS "periodKey", s.note, s.journal_id AS "journalId", s.lines,
   ${localTime(sql`s.created_at`)} AS "settledAt"`;
 
-/** The export's columns: the list's without the priced lines. */
-const exportColumns = sql`s.id, s.meter_id AS "meterId", m.name AS "meterName", m.address, s.meter_kind AS "meterKind",
-  r.name AS "roomName", o.name AS "ownerName", ${localTime(sql`s.prev_read_at`)} AS "prevReadAt", ${localTime(sql`s.read_at`)} AS "readAt",
-  s.prev_total AS "prevTotal", s.total, m.multiplier, s.quantity, s.amount_fen AS "amountFen", s.period_key AS "periodKey", s.note,
-  ${localTime(sql`s.created_at`)} AS "settledAt"`;
-
 export async function listSettlements(tx: Tx, f: SettlementFilter, limit: number, offset: number) {
   const where = settlementWhere(f);
   const rows = await tx.execute(sql`
@@ -270,17 +264,23 @@ export async function listSettlements(tx: Tx, f: SettlementFilter, limit: number
   return { rows: rows.rows, count: Number(c.rows[0]?.n ?? 0) };
 }
 
-/** The next batch of an export, newest first, after (read_at, id) of the last row (keyset). */
-export async function settlementsBefore(tx: Tx, f: SettlementFilter, before: { at: string; id: number } | null, limit: number) {
-  // the plain bound lets the (company_id, read_at) index start at the keyset; the row comparison is exact
+/**
+ * The statement of an export batch as arrays (db/client readArrays): the sheet's 16 columns in order —
+ * meter name, address, meter kind (→ type), room, owner, prev read, read, prev total, total, multiplier,
+ * quantity, NULL (→ unit), amount (fen), period, note, settled — then id and read_at (ISO) for the keyset.
+ * Newest first, after (read_at, id) of the last row (keyset); the plain bound lets the (company_id,
+ * read_at) index start at the keyset, the row comparison is exact.
+ */
+export function settlementBatchSql(f: SettlementFilter, before: { at: string; id: number } | null, limit: number): SQL {
   const after = before ? sql`AND s.read_at <= ${before.at}::timestamptz AND (s.read_at, s.id) < (${before.at}::timestamptz, ${before.id})` : sql``;
-  const r = await tx.execute(sql`
-    SELECT ${exportColumns}, ${isoOf(sql`s.read_at`)} AS "readAtIso"
+  return sql`
+    SELECT m.name, m.address, s.meter_kind, r.name, o.name, ${localTime(sql`s.prev_read_at`)}, ${localTime(sql`s.read_at`)},
+      s.prev_total, s.total, m.multiplier, s.quantity, NULL, s.amount_fen, s.period_key, s.note, ${localTime(sql`s.created_at`)},
+      s.id, ${isoOf(sql`s.read_at`)}
     FROM settlements s JOIN meters m ON m.id = s.meter_id
     LEFT JOIN rooms r ON r.id = s.room_id LEFT JOIN owners o ON o.id = s.owner_id
     WHERE ${settlementWhere(f)} ${after}
-    ORDER BY s.read_at DESC, s.id DESC LIMIT ${limit}`);
-  return r.rows;
+    ORDER BY s.read_at DESC, s.id DESC LIMIT ${limit}`;
 }
 
 export async function settlementSummary(tx: Tx, f: SettlementFilter) {
