@@ -74,8 +74,10 @@ export class Dialogue {
       buffer.report(companyId, meter.id, collectorId, 'up', channel, d.hex, summarize(d), '设备发来的是请求帧，已忽略');
       return;
     }
-    const facts = factsOf(d);
+    // a report's reading needs no meter clock: it is read only when the facts go to the frame log
+    let facts = factsOf(d, false);
     if (facts.total === undefined || this.g.deps.settings.frameLog === 'all') {
+      facts = factsOf(d);
       buffer.report(companyId, meter.id, collectorId, 'up', channel, d.hex, { ...summarize(d), facts }, '');
     }
     this.g.health.meterSeen(meter);

@@ -409,7 +409,8 @@ function setValve(facts: Facts, valve: string) {
 
 const REAL_TIME = /^(\d{4})-(\d{2})-(\d{2}) (\d{2}):(\d{2}):(\d{2})$/;
 
-export function cjtFacts(f: Cjt188Frame): Facts {
+/** `clock` false: without the meter's clock (a report's reading does not need it; parsing it costs). */
+export function cjtFacts(f: Cjt188Frame, clock = true): Facts {
   if (f.direction !== 'response' || f.abnormal) return {};
   if (f.kind === 'readData' && f.values?.kind === 'flow') {
     const v = f.values;
@@ -422,7 +423,7 @@ export function cjtFacts(f: Cjt188Frame): Facts {
       registers,
     };
     setValve(facts, v.status.valve);
-    const m = v.realTime && REAL_TIME.exec(v.realTime);
+    const m = clock && v.realTime && REAL_TIME.exec(v.realTime);
     if (m) {
       const t = meterClock({ year: +m[1], month: +m[2], day: +m[3], hour: +m[4], minute: +m[5], second: +m[6] });
       if (t) facts.meterTime = t;
@@ -437,8 +438,9 @@ export function cjtFacts(f: Cjt188Frame): Facts {
   return {};
 }
 
-export function factsOf(d: Decoded): Facts {
-  return d.protocol === 'dlt645' ? dltFacts(d.frame) : cjtFacts(d.frame);
+/** The facts a frame tells; `clock` false: without the meter's clock (see {@link cjtFacts}). */
+export function factsOf(d: Decoded, clock = true): Facts {
+  return d.protocol === 'dlt645' ? dltFacts(d.frame) : cjtFacts(d.frame, clock);
 }
 
 export const bytesOf = (frameHex: string) => fromHex(frameHex);

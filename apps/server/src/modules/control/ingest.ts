@@ -84,19 +84,32 @@ function byMeterAndTime(items: IngestItem[]): { order: number[]; meterIds: numbe
   return { order, meterIds: Array.from(meterIds) };
 }
 
-/** numeric(14,2) as PostgreSQL prints it: compared as exact hundredths without decimal.js. */
-const CANONICAL = /^(?:0|[1-9]\d{0,11})\.\d\d$/;
-const hundredths = (s: string) => (CANONICAL.test(s) ? Number(s.slice(0, -3) + s.slice(-2)) : null);
+/**
+ * numeric(14,2) as PostgreSQL prints it (`0.50`, `1234.56`: no sign, no leading zero, at most 12
+ * integer digits), as exact hundredths; null for any other form (those are compared with decimal.js).
+ * Char by char, not a regular expression: it runs several times for every reading.
+ */
+export function hundredths(s: string): number | null {
+  const n = s.length;
+  if (n < 4 || n > 15 || s.charCodeAt(n - 3) !== 46 /* . */) return null;
+  if (n > 4 && s.charCodeAt(0) === 48 /* leading 0 */) return null;
+  let v = 0;
+  for (let i = 0; i < n; i++) {
+    if (i === n - 3) continue;
+    const c = s.charCodeAt(i) - 48;
+    if (c < 0 || c > 9) return null;
+    v = v * 10 + c;
+  }
+  return v;
+}
 
 /** A total as stored: two decimals, exact. */
 function exact(v: string): string {
-  return CANONICAL.test(v) ? v : new Decimal(v).toFixed(2);
+  return hundredths(v) !== null ? v : new Decimal(v).toFixed(2);
 }
 
-/** a < b, exactly */
-function less(a: string, b: string): boolean {
-  const x = hundredths(a);
-  const y = hundredths(b);
+/** a < b, exactly (x, y: their hundredths when known) */
+function less(a: string, b: string, x = hundredths(a), y = hundredths(b)): boolean {
   return x !== null && y !== null ? x < y : new Decimal(a).lt(b);
 }
 
@@ -111,23 +124,27 @@ function difference(a: string, b: string): string {
   return new Decimal(a).minus(b).toString();
 }
 
-/** a − b as a number of units (thresholds only, never money) */
-function used(a: string, b: string): number {
-  const x = hundredths(a);
-  const y = hundredths(b);
+/** a − b as a number of units (thresholds only, never money; x, y: their hundredths when known) */
+function used(a: string, b: string, x = hundredths(a), y = hundredths(b)): number {
   return x !== null && y !== null ? (x - y) / 100 : Number(a) - Number(b);
 }
+
+/** A meter's latest good reading as this batch moves it, with its total's hundredths once parsed. */
+type Latest = repo.LatestRow & { cents?: number | null };
+const centsOf = (l: Latest) => (l.cents === undefined ? (l.cents = hundredths(l.total)) : l.cents);
 
 /**
  * The usual use (units an hour) of the batch's meters whose consumption is large enough for the
  * usual-use rule to matter: one query, and only for those (rarely any in a batch of reports).
  */
-async function usualUses(tx: Tx, items: IngestItem[], latest: Map<number, repo.LatestRow>): Promise<Map<number, number>> {
+async function usualUses(tx: Tx, items: IngestItem[], latest: Map<number, Latest>): Promise<Map<number, number>> {
   let ask: Map<number, repo.LatestRow> | undefined;
   for (const it of items) {
     const prev = latest.get(it.meter.id);
     if (!prev || it.source === SOURCE.manual || ask?.has(it.meter.id)) continue;
-    if (needsUsualUse(used(exact(it.total), prev.total))) (ask ??= new Map()).set(it.meter.id, prev);
+    const x = hundredths(it.total);
+    const total = x !== null ? it.total : exact(it.total);
+    if (needsUsualUse(used(total, prev.total, x ?? hundredths(total), centsOf(prev)))) (ask ??= new Map()).set(it.meter.id, prev);
   }
   return ask ? usualUse(tx, [...ask.values()]) : new Map();
 }
@@ -158,7 +175,9 @@ export async function ingestReadings(
   const events: DeviceEvent[] = [];
   if (!items.length) return { results: [], events, stored: 0 };
   const { order, meterIds } = byMeterAndTime(items);
-  const { latest, companyOf, terms } = await repo.lockIngest(tx, meterIds);
+  const locked = await repo.lockIngest(tx, meterIds);
+  const { companyOf, terms } = locked;
+  const latest: Map<number, Latest> = locked.latest;
   const usual = await usualUses(tx, items, latest);
 
   const rows: (repo.ReadingRow & { idx: number; valve?: 0 | 1 })[] = [];
@@ -176,23 +195,24 @@ export async function ingestReadings(
     }
     lastMeter = it.meter.id;
     lastTime = time;
-    const prev = latest.get(it.meter.id);
-    const total = exact(it.total);
+    const prev: Latest | undefined = latest.get(it.meter.id);
+    let cents = hundredths(it.total);
+    const total = cents !== null ? it.total : exact(it.total);
+    if (cents === null) cents = hundredths(total);
     let exception = '';
     let held: Implausible | null = null;
     if (prev) {
-      const t = it.readAt.getTime();
       const p = prev.readAt.getTime();
-      if (t === p) {
+      if (time === p) {
         duplicateIdx.add(idx);
         continue;
       }
-      if (t < p) exception = 'older';
-      else if (less(total, prev.total)) exception = 'backwards';
+      if (time < p) exception = 'older';
+      else if (less(total, prev.total, cents, centsOf(prev))) exception = 'backwards';
       else if (it.source !== SOURCE.manual) {
         // a person's own reading is theirs to answer for; what devices say is checked
         const term = terms.get(it.meter.id);
-        held = term ? implausible(used(total, prev.total), t - p, ratedPerHour(term), usual.get(it.meter.id) ?? null) : null;
+        held = term ? implausible(used(total, prev.total, cents, centsOf(prev)), time - p, ratedPerHour(term), usual.get(it.meter.id) ?? null) : null;
         if (held) exception = 'implausible';
       }
     }
@@ -235,7 +255,7 @@ export async function ingestReadings(
       // an older reading is kept out of billing and meter_latest, but it is no alarm: a command's
       // reading reaches the database after a report that came in during its dialogue. Only one
       // higher than the newer reading contradicts it.
-      if (exception === 'older' && !less(prev!.total, total)) continue;
+      if (exception === 'older' && !less(prev!.total, total, centsOf(prev!), cents)) continue;
       warnings.push({
         companyId: it.meter.companyId,
         meterId: it.meter.id,
@@ -264,7 +284,14 @@ export async function ingestReadings(
     }
     // what the next reading of this meter is compared with (only the valve of the registers is read)
     const valve = 'valve' in registers ? registers.valve : prev?.registers.valve;
-    latest.set(it.meter.id, { meterId: it.meter.id, readAt: it.readAt, total, registers: valve === 1 ? VALVE_OPEN : valve === 0 ? VALVE_CLOSED : valve === undefined ? EMPTY : { valve } });
+    const seen = valve === 1 ? VALVE_OPEN : valve === 0 ? VALVE_CLOSED : valve === undefined ? EMPTY : { valve };
+    if (prev) {
+      // the batch's own record of this meter (read for this batch): moved in place, not a new object a reading
+      prev.readAt = it.readAt;
+      prev.total = total;
+      prev.cents = cents;
+      prev.registers = seen;
+    } else latest.set(it.meter.id, { meterId: it.meter.id, readAt: it.readAt, total, cents, registers: seen });
   }
 
   const inserted = await storeReadings(tx, rows, companyOf, opts.copyMinRows ?? COPY_MIN_ROWS);

@@ -2,7 +2,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import { clientOf, queryMany, type Tx } from '../../../db/client.ts';
 import { intArr, textArr } from '../../../db/array-literal.ts';
-import { BinaryCopyWriter } from '../../../db/copy-binary.ts';
+import { BinaryCopyWriter, flatJson } from '../../../db/copy-binary.ts';
 import { copyIn } from '../../../db/copy.ts';
 import type { PlausibilityTerms } from '../plausible.ts';
 import { arr, d, num } from './sql.ts';
@@ -140,7 +140,7 @@ export async function copyReadings(tx: Tx, rows: ReadingRow[]): Promise<boolean>
       .timestamptz(x.readAt)
       .int4(x.source)
       .numeric(x.total)
-      .jsonb(JSON.stringify(x.registers))
+      .jsonb(flatJson(x.registers))
       .text(x.exception)
       .int8(x.commandId)
       .int8(x.operatorId);
@@ -177,7 +177,7 @@ function latestUpsertSql(rows: ReadingRow[]): SQL {
     SELECT v.m, v.c, v.t, v.total, v.reg, v.src, now() FROM unnest(
       ${intArr(rows.map((x) => x.meterId))}::bigint[], ${intArr(rows.map((x) => x.companyId))}::bigint[],
       ${textArr(rows.map((x) => x.readAt.toISOString()))}::timestamptz[], ${textArr(rows.map((x) => x.total))}::numeric[],
-      ${textArr(rows.map((x) => JSON.stringify(x.registers)))}::jsonb[], ${intArr(rows.map((x) => x.source))}::int[]) AS v(m, c, t, total, reg, src)
+      ${textArr(rows.map((x) => flatJson(x.registers)))}::jsonb[], ${intArr(rows.map((x) => x.source))}::int[]) AS v(m, c, t, total, reg, src)
     ON CONFLICT (meter_id) DO UPDATE SET read_at = EXCLUDED.read_at, total = EXCLUDED.total,
       registers = meter_latest.registers || EXCLUDED.registers, source = EXCLUDED.source, updated_at = now()
     WHERE meter_latest.read_at < EXCLUDED.read_at`;
