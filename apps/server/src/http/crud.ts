@@ -142,10 +142,11 @@ export function registerCrud(app: FastifyInstance, o: CrudOptions) {
   // where the id travels is the declaration's: a path parameter, ?id=, or the body
   const idOf = (i: { query?: unknown; params?: unknown }, key = idKey) =>
     (i.params as { id?: number } | undefined)?.id ?? (i.query as Record<string, number>)[key];
-  // a delete's ids: {ids} or {id} in the body, else the one id of the path or query
+  // a delete's ids: {ids} or {id} in the body, else the one id of the path or query (a body the
+  // declaration does not read, `{}` say, is not where the id is)
   const idsOf = (i: { body?: unknown; query?: unknown; params?: unknown }) => {
     const b = i.body as { ids?: number[]; id?: number } | undefined;
-    return b ? (b.ids ?? [b.id!]) : [idOf(i, 'id')];
+    return b?.ids ?? (b?.id != null ? [b.id] : [idOf(i, 'id')]);
   };
   r.endpoint(E.list, ({ query }, ctx) => h.list(query as Values & { index: number; size: number }, ctx));
   if (E.detail) r.endpoint(E.detail, (i, ctx) => h.detail(idOf(i), ctx));

@@ -153,7 +153,8 @@ describe('RoomInfo', () => {
     const g2 = await t.call(demo, { method: 'GET', url: `${Y}/RoomInfo/Detail?Id=${Id}` });
     expect(g2.body.data).toMatchObject({ name: `${name}改`, decoration: 0, orientation: 0, chargingTypeId: null, sizeM2: '', memo: '' });
 
-    expect((await t.call(demo, { method: 'DELETE', url: `${Y}/RoomInfo/Detail/${Id}` })).body.code).toBe('SUCCESS');
+    // the id is the path's, whatever JSON body a client sends along (`{}` here)
+    expect((await t.call(demo, { method: 'DELETE', url: `${Y}/RoomInfo/Detail/${Id}`, payload: {} })).body.code).toBe('SUCCESS');
     expect((await t.call(demo, { method: 'GET', url: `${Y}/RoomInfo/Detail?Id=${Id}` })).status).toBe(404);
     const audit = await t.owner.query(`SELECT target FROM audit_log WHERE path = '/yewu/api/RoomInfo/Detail/:id' ORDER BY id DESC LIMIT 1`);
     expect(audit.rows[0].target).toContain(`${name}改`);
