@@ -33,12 +33,12 @@ styles.transformers = [visibilityOnly];
 
 // 2. The styles a component registered stay cached when its last instance unmounts (cssinjs drops them and
 // regenerates them on the next mount, i.e. in every test): the same token and component give the same CSS.
-const cache = styles.cache as unknown as { opUpdate(key: string, update: (prev: unknown) => unknown): void };
+const cache = styles.cache;
 const opUpdate = cache.opUpdate.bind(cache);
 cache.opUpdate = (key, update) =>
   opUpdate(key, (prev) => {
     const next = update(prev);
-    return next === null && Array.isArray(prev) ? [0, prev[1]] : next;
+    return next === null && prev !== null ? [0, prev[1]] : next;
   });
 
 // 3. No animations (as antd's `theme.token.motion: false`): a dialog, drawer or dropdown opens and closes in one
@@ -48,7 +48,7 @@ defaultOf(MotionContext).motion = false;
 // 4. React in development captures an Error stack and a console task for each element it creates (owner stacks
 // for its warnings); its own limit per render is 10,000. Always at the limit: warnings keep their component
 // stack, without the owner's source line.
-const internals = (React as unknown as Record<string, unknown>).__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE;
+const internals: unknown = Reflect.get(React, '__CLIENT_INTERNALS_DO_NOT_USE_OR_WARN_USERS_THEY_CANNOT_UPGRADE');
 if (internals && typeof internals === 'object' && 'recentlyCreatedOwnerStacks' in internals) {
   Object.defineProperty(internals, 'recentlyCreatedOwnerStacks', { get: () => 1e4, set: () => {} });
 }

@@ -498,8 +498,7 @@ export async function compactJournalDeltas(tx: Tx): Promise<number> {
       INSERT INTO journal_company_daily AS d (company_id, day, kind, pay_method, entries, amount_fen)
         SELECT company_id, day, kind, pay_method, sum(entries), sum(amount_fen) FROM moved GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
       ON CONFLICT (company_id, day, kind, pay_method) DO UPDATE
-        SET entries = d.entries + excluded.entries, amount_fen = d.amount_fen + excluded.amount_fen
-      RETURNING 1)
-    SELECT (SELECT count(*) FROM moved)::int AS moved, (SELECT count(*) FROM added)::int AS days`);
+        SET entries = d.entries + excluded.entries, amount_fen = d.amount_fen + excluded.amount_fen)
+    SELECT count(*)::int AS moved FROM moved`);
   return Number(r.rows[0].moved);
 }
