@@ -6,6 +6,22 @@ import { hashPassword } from '../src/modules/auth/crypto.ts';
 let seq = 0;
 export const uniq = (p: string) => `${p}${Date.now().toString(36)}${(seq++).toString(36)}`;
 
+/**
+ * Meter addresses (DL/T 645: 12 digits, CJ/T 188: 14) and IMEIs (15) under a family's own prefixes, so that
+ * they never collide with the demo seed's (20/30/86) or another family's; the time and process id in them
+ * keep files running side by side apart.
+ */
+export function deviceNumbers(prefix: { dlt645: string; cjt188: string; imei: string }) {
+  let n = 0;
+  const stamp = () => `${Date.now() % 100000}`.padStart(5, '0') + `${process.pid % 100}`.padStart(2, '0');
+  const next = () => `${n++ % 1000}`.padStart(3, '0');
+  return {
+    addr12: () => `${prefix.dlt645}${stamp()}${next()}`,
+    addr14: () => `${prefix.cjt188}${stamp()}${next()}`,
+    imei15: () => `${prefix.imei}${stamp()}${next()}000`,
+  };
+}
+
 export async function makeCompany(owner: pg.Pool, name = uniq('测试单位')) {
   const { rows } = await owner.query(`INSERT INTO companies (name) VALUES ($1) RETURNING id`, [name]);
   return Number(rows[0].id);
@@ -49,6 +65,23 @@ export async function makeArea(owner: pg.Pool, companyId: number, name: string, 
     [companyId, parentId, name, deep],
   );
   return Number(rows[0].id);
+}
+
+/** A small area tree of the company: 园区 → 1号楼 → 1层, and 园区 → 2号楼. */
+export async function makeAreaTree(owner: pg.Pool, companyId: number) {
+  const park = await makeArea(owner, companyId, '园区');
+  const b1 = await makeArea(owner, companyId, '1号楼', park, 1);
+  const f1 = await makeArea(owner, companyId, '1层', b1, 2);
+  const b2 = await makeArea(owner, companyId, '2号楼', park, 1);
+  return { park, b1, f1, b2 };
+}
+
+/** Another company's room (园区 他司园区, room 他司房间): what the tests of tenancy reach for. */
+export async function makeOtherRoom(owner: pg.Pool) {
+  const companyId = await makeCompany(owner);
+  const areaId = await makeArea(owner, companyId, '他司园区');
+  const roomId = await makeRoom(owner, companyId, areaId, '他司房间');
+  return { companyId, areaId, roomId };
 }
 
 export async function makeRoom(owner: pg.Pool, companyId: number, areaId: number, name: string) {

@@ -1,4 +1,4 @@
-import { afterAll } from 'vitest';
+import { afterAll, expect } from 'vitest';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import pg from 'pg';
 import { appUrlFrom, openDb, type Db } from '../src/db/client.ts';
@@ -11,6 +11,7 @@ import type { BankClient } from '../src/modules/bank/index.ts';
 import type { FileSetup } from '../src/modules/files/index.ts';
 import { DEMO_LOGINS } from '../src/demo/seed.ts';
 import { TEST_DB_NAME, testOwnerUrl } from './global-setup.ts';
+import { makeRole, makeUser } from './factories.ts';
 
 // Builds the real app against the test database; tests talk HTTP to it through inject().
 
@@ -98,4 +99,53 @@ export async function fileApp(...args: Parameters<typeof testApp>): Promise<Test
 /** The demo company's id (the company of the seed's `demo` account). */
 export async function demoCompanyId(owner: pg.Pool): Promise<number> {
   return Number((await owner.query(`SELECT company_id FROM admin_users WHERE username = 'demo'`)).rows[0].company_id);
+}
+
+/** An answer's data, after checking that it is SUCCESS (the whole body in the failure's message). */
+export function ok(r: { body: any }) {
+  expect(r.body?.code, JSON.stringify(r.body)).toBe('SUCCESS');
+  return r.body.data;
+}
+
+/** An answer's body, after checking that it is a 200 and SUCCESS. */
+export function success(r: { status: number; body: any }): { code: string; message: string; data: any; count?: number } {
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  expect(r.body.code, JSON.stringify(r.body)).toBe('SUCCESS');
+  return r.body;
+}
+
+/** A refusal: a 200 with this code and a message in Chinese (answered). */
+export function refused(r: { status: number; body: any }, code: string): string {
+  expect(r.status, JSON.stringify(r.body)).toBe(200);
+  expect(r.body.code, JSON.stringify(r.body)).toBe(code);
+  expect(r.body.message).toMatch(/[\u4e00-\u9fa5]/);
+  return r.body.message;
+}
+
+/** A new user of the company whose role has these routes and operations, signed in (`token`). */
+export async function signedInStaff(t: TestApp, companyId: number, routes: string[], operations: string[] = []) {
+  const roleId = await makeRole(t.owner, companyId, routes, operations);
+  const u = await makeUser(t.owner, { companyId, roleId });
+  return { ...u, roleId, token: await t.login(u.username, u.password) };
+}
+
+/** A 400 whose message names the field (「field…). */
+export function expect400(r: { status: number; body: any }, field: string) {
+  expect(r.status, JSON.stringify(r.body)).toBe(400);
+  expect(r.body.message).toContain(`「${field}`);
+}
+
+/** The demo company and the first two floors (deep 2) of its seeded area tree. */
+export async function demoFloors(owner: pg.Pool) {
+  const demoCompany = await demoCompanyId(owner);
+  const floors = (await owner.query(`SELECT id FROM areas WHERE company_id = $1 AND deep = 2 ORDER BY id LIMIT 2`, [demoCompany])).rows;
+  return { demoCompany, floorA: Number(floors[0].id), floorB: Number(floors[1].id) };
+}
+
+/** Each request, made with the token, answers this HTTP status (the method and URL in the failure's message). */
+export async function expectEachStatus(t: TestApp, token: string, requests: readonly (readonly [InjectOptions['method'], string, unknown?])[], status: number) {
+  for (const [method, url, payload] of requests) {
+    const r = await t.call(token, { method, url, payload: payload as InjectOptions['payload'] });
+    expect(r.status, `${method} ${url}`).toBe(status);
+  }
 }

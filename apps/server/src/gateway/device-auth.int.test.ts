@@ -224,7 +224,8 @@ describe('NB down messages', () => {
     await attacker.publishAsync(topic, JSON.stringify({ id: 1, frame: closeFrame }));
     const { id, exp, nonce } = JSON.parse(captured[0].toString());
     await attacker.publishAsync(topic, JSON.stringify({ id, frame: closeFrame, exp: exp + 60_000, nonce: `${nonce}x`, sig: '00'.repeat(32) }));
-    await pause(500);
+    // every one of them reaches the meter and is refused (not a fixed wait: the last refusal is the event)
+    await until(async () => nb.stats.refusedDown - refusedBefore >= replayed.length + 2, 5000, 'the forged frames refused');
     expect(meter.supplyOn).toBe(true);
     expect(nb.stats.refusedDown - refusedBefore).toBe(replayed.length + 2);
     // the meter's own credentials are what the platform derives: the simulator logged in with them

@@ -1,8 +1,7 @@
 import mqtt from 'mqtt';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { DLT645_DI } from '@meter/protocol';
-import type { Fleet } from '@meter/simulator';
-import { harness, imei15, MQTT_URL, silent, testSealer, TEST_SECRETS, until, type Harness, type TestCompany } from '../modules/control/harness.test-util.ts';
+import { fileHarness, imei15, MQTT_URL, silent, testSealer, TEST_SECRETS, until } from '../modules/control/harness.test-util.ts';
 import type { Route } from '../modules/control/index.ts';
 import { LEASE, leaseKeyOf } from '../db/lease.ts';
 import { DeviceError } from './channel.ts';
@@ -14,40 +13,22 @@ import { RemoteGateway } from './remote.ts';
 // Split roles, in one test process: a worker reaching a slow collector through gateway/exec, a worker
 // that dies with requests queued, a dead worker's commands, and two gateways that may serve MQTT meters.
 
-let h: Harness;
-let c: TestCompany;
-let fleet: Fleet;
-let nbFleet: Fleet;
+const h = await fileHarness({ worker: { orphanGraceSeconds: 1 } });
+const c = await h.company();
 const imei = imei15();
-let slow: { id: number; address: string };
-let off: { id: number; address: string };
-let on: { id: number; address: string };
-let nb: { id: number; address: string };
-let route: Route;
+const {
+  meters: [slow, off, on],
+  fleet,
+} = await h.station(c, [10, 11, 12].map((initialTotal, i) => ({ kind: 'electric' as const, initialTotal, supplyOn: i !== 1 })), imei);
+const nb = await h.meter(c, { kind: 1, plan: 3, imei: imei15() });
+const nbFleet = await h.fleet([], [{ address: nb.address, kind: 'electric', initialTotal: 50 }]);
+fleet.setFault(slow.address, 'slowReplies', 300);
+const route: Route = { address: slow.address, protocol: 'dlt645', imei, mqtt: false };
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const read = () => dlt.read(slow.address, DLT645_DI.FORWARD_ACTIVE_TOTAL, '读电量');
 const requestsAt = (address: string) => fleet.meter(address)!.counters.requests;
 
-beforeAll(async () => {
-  h = await harness({ worker: { orphanGraceSeconds: 1 } });
-  c = await h.company();
-  const collectorId = await h.collector(c.companyId, imei);
-  slow = await h.meter(c, { kind: 1, collectorId });
-  off = await h.meter(c, { kind: 1, collectorId });
-  on = await h.meter(c, { kind: 1, collectorId });
-  nb = await h.meter(c, { kind: 1, plan: 3, imei: imei15() });
-  fleet = await h.fleet(
-    [{ imei, meters: [slow, off, on].map((m, i) => ({ address: m.address, kind: 'electric' as const, initialTotal: 10 + i, supplyOn: m !== off })) }],
-  );
-  nbFleet = await h.fleet([], [{ address: nb.address, kind: 'electric', initialTotal: 50 }]);
-  fleet.setFault(slow.address, 'slowReplies', 300);
-  route = { address: slow.address, protocol: 'dlt645', imei, mqtt: false };
-});
-
-afterAll(async () => {
-  await h?.close();
-});
 
 describe('a worker reaching a slow collector through another process (gateway/exec)', () => {
   it('waits for its turn in the connection’s queue: the deadline counts from when the frame is on the wire', async () => {

@@ -1,6 +1,6 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { API } from '@meter/contracts';
-import { testApp, type TestApp } from '../../test/helpers.ts';
+import { fileApp } from '../../test/helpers.ts';
 import { makeCompany } from '../../test/factories.ts';
 
 // Contract probe of issue 14 ("Must show": every call named answers with the envelope, no 接口不存在):
@@ -9,18 +9,9 @@ import { makeCompany } from '../../test/factories.ts';
 // as the platform administrator with an empty input. Each must answer — a result, a refusal or a 400
 // naming the field, always in the envelope (or the declared .xlsx file) — and never 404 接口不存在.
 
-let t: TestApp;
-let admin: string;
-let companyId: number;
-
-beforeAll(async () => {
-  t = await testApp();
-  admin = await t.login('admin', 'admin123');
-  companyId = await makeCompany(t.owner);
-});
-afterAll(async () => {
-  await t.close();
-});
+const t = await fileApp();
+const [admin] = await t.signIn('admin');
+const companyId = await makeCompany(t.owner);
 
 const GROUPS = ['payment', 'reconcile', 'merchant', 'bank', 'propertyInfo', 'agricultureBank', 'companyBocInfo', 'notify', 'sms', 'bulk', 'finance', 'imports', 'report'] as const;
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fileApp } from '../../../test/helpers.ts';
-import { makeArea, makeCompany, makeRole, makeUser, uniq } from '../../../test/factories.ts';
+import { makeAreaTree, makeCompany, makeRole, makeUser, uniq } from '../../../test/factories.ts';
 
 // AreaPermission (named area sets), binding admin users to areas, and the two user trees.
 const t = await fileApp();
@@ -16,12 +16,9 @@ async function company() {
   const role = await makeRole(t.owner, id, ['systemRecords', 'recordsArea', 'home'], []);
   const manager = await makeUser(t.owner, { companyId: id, roleId: role });
   const token = await t.login(manager.username, manager.password);
-  const park = await makeArea(t.owner, id, '园区');
-  const b1 = await makeArea(t.owner, id, '1号楼', park, 1);
-  const f1 = await makeArea(t.owner, id, '1层', b1, 2);
-  const b2 = await makeArea(t.owner, id, '2号楼', park, 1);
+  const tree = await makeAreaTree(t.owner, id);
   const staff = await makeUser(t.owner, { companyId: id, roleId: role });
-  return { id, token, manager, staff, role, park, b1, f1, b2 };
+  return { id, token, manager, staff, role, ...tree };
 }
 
 describe('AreaPermission CRUD', () => {

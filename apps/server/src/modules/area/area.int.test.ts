@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { fileApp, demoCompanyId } from '../../../test/helpers.ts';
-import { makeArea, makeCompany, makeRole, makeRoom, makeUser, uniq } from '../../../test/factories.ts';
+import { makeArea, makeAreaTree, makeCompany, makeRole, makeRoom, makeUser, uniq } from '../../../test/factories.ts';
 
 // The area archive (/recordsArea): the paged child list, create/edit/delete, and the V2 tree.
 const t = await fileApp();
@@ -16,11 +16,7 @@ async function company() {
   const role = await makeRole(t.owner, id, ['recordsArea', 'systemRecords'], []);
   const u = await makeUser(t.owner, { companyId: id, roleId: role });
   const token = await t.login(u.username, u.password);
-  const park = await makeArea(t.owner, id, '园区');
-  const b1 = await makeArea(t.owner, id, '1号楼', park, 1);
-  const f1 = await makeArea(t.owner, id, '1层', b1, 2);
-  const b2 = await makeArea(t.owner, id, '2号楼', park, 1);
-  return { id, token, user: u, park, b1, f1, b2 };
+  return { id, token, user: u, ...(await makeAreaTree(t.owner, id)) };
 }
 
 describe('Area/Detail and GetAllChildArea', () => {

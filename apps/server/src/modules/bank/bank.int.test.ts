@@ -1,9 +1,10 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
-import { makeCompany, makeRole, makeUser, uniq } from '../../../test/factories.ts';
+import { describe, expect, it } from 'vitest';
+import { refused, success } from '../../../test/helpers.ts';
+import { makeCompany, uniq } from '../../../test/factories.ts';
+import { loginWith } from '../scheme/fixtures.ts';
 import { bankClient } from './client.ts';
-import { startBankEmulator, type BankEmulator } from './emulator.ts';
+import { fileBankApp } from './emulated.test-util.ts';
 
 // Bank sub-merchants against the local bank emulator, through HTTP on a real PostgreSQL: the whole
 // application (register → code sent → verified by code and random amount → active), wrong code, wrong
@@ -14,28 +15,16 @@ import { startBankEmulator, type BankEmulator } from './emulator.ts';
 const AB = '/pay/api/AgricultureBank';
 const PI = '/yewu/api/Property_Info';
 const MER = '103881000000009';
-const key = randomBytes(32);
 
-let t: TestApp;
-let bank: BankEmulator;
-let admin: string;
-let companyA: number;
-let companyB: number;
-let userA: string;
-let userB: string;
+const { t, bank } = await fileBankApp(MER);
+const [admin] = await t.signIn('admin');
+const companyA = await makeCompany(t.owner);
+const companyB = await makeCompany(t.owner);
+const userA = await loginWith(t, companyA, ['noteBocLog', 'noteswithdraw'], ['finance.withdraw']);
+const userB = await loginWith(t, companyB, ['noteBocLog', 'noteswithdraw'], ['finance.withdraw']);
 
 type Res = { status: number; body: { code: string; message: string; data: any; count?: number } };
-const ok = (r: Res) => {
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  expect(r.body.code, JSON.stringify(r.body)).toBe('SUCCESS');
-  return r.body.data;
-};
-const refused = (r: Res, code: string) => {
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  expect(r.body.code, JSON.stringify(r.body)).toBe(code);
-  expect(r.body.message).toMatch(/[\u4e00-\u9fa5]/);
-  return r.body.message;
-};
+const ok = (r: Res) => success(r).data;
 const get = (token: string, url: string) => t.call(token, { method: 'GET', url }) as Promise<Res>;
 const send = (token: string, method: 'POST' | 'PUT', url: string, payload: unknown) => t.call(token, { method, url, payload: payload as object }) as Promise<Res>;
 const inA = (url: string) => `${url}${url.includes('?') ? '&' : '?'}searchCompanyID=${companyA}`;
@@ -78,22 +67,6 @@ async function activeSubMer(balanceFen = 0, o: Record<string, unknown> = {}) {
   return { id, subMerId };
 }
 
-beforeAll(async () => {
-  bank = await startBankEmulator({ key, merId: MER });
-  t = await testApp(undefined, { bank: bankClient({ url: bank.url, merId: MER, key }) });
-  admin = await t.login('admin', 'admin123');
-  companyA = await makeCompany(t.owner);
-  companyB = await makeCompany(t.owner);
-  for (const [c, set] of [[companyA, (x: string) => (userA = x)], [companyB, (x: string) => (userB = x)]] as const) {
-    const role = await makeRole(t.owner, c, ['noteBocLog', 'noteswithdraw'], ['finance.withdraw']);
-    const u = await makeUser(t.owner, { companyId: c, roleId: role });
-    set(await t.login(u.username, u.password));
-  }
-});
-afterAll(async () => {
-  await t.close();
-  await bank.close();
-});
 
 describe('the application', () => {
   it('goes draft → applied → code sent → verified → active, each step logged with the bank of the company', async () => {

@@ -1,11 +1,11 @@
-import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import type pg from 'pg';
+import { ok } from '../../../test/helpers.ts';
 import { makeCompany } from '../../../test/factories.ts';
 import { addBillingJobs } from '../../jobs/billing.ts';
 import { Scheduler } from '../scheduler/index.ts';
-import { bankClient, type BankClient } from './client.ts';
-import { SANDBOX_SUB_MER, startBankEmulator, type BankEmulator } from './emulator.ts';
+import { SANDBOX_SUB_MER } from './emulator.ts';
+import { fileBankApp } from './emulated.test-util.ts';
 import { pollWithdrawals } from './poll.ts';
 
 // The poll job of lost bank withdrawals: the emulator drops the answer to a withdrawal, the
@@ -14,44 +14,26 @@ import { pollWithdrawals } from './poll.ts';
 
 const AB = '/pay/api/AgricultureBank';
 const MER = '103881000000019';
-const key = randomBytes(32);
 
-let t: TestApp;
-let bank: BankEmulator;
-let client: BankClient;
-let admin: string;
-let companyId: number;
-let propertyId: number;
-
-const ok = (r: { status: number; body: { code: string; data: any } }) => {
-  expect(r.body.code, JSON.stringify(r.body)).toBe('SUCCESS');
-  return r.body.data;
-};
-const status = async (id: number) => (await t.owner.query(`SELECT status, bank_serial, reason FROM bank_withdrawals WHERE id = $1`, [id])).rows[0];
-
-beforeAll(async () => {
-  bank = await startBankEmulator({ key, merId: MER });
-  client = bankClient({ url: bank.url, merId: MER, key });
-  t = await testApp(undefined, { bank: client });
-  admin = await t.login('admin', 'admin123');
-  // the emulator's sandbox sub-merchant (opened, with money): the demo company's when seeded, else a new company's
-  const seeded = (await t.owner.query(`SELECT id, company_id FROM property_infos WHERE sub_mer_id = $1`, [SANDBOX_SUB_MER])).rows[0];
-  if (seeded) {
-    [propertyId, companyId] = [Number(seeded.id), Number(seeded.company_id)];
-    return;
-  }
-  companyId = await makeCompany(t.owner);
-  const bankRow = (await t.owner.query(`SELECT id FROM banks ORDER BY id LIMIT 1`)).rows[0];
-  propertyId = Number((await t.owner.query(
+/** the emulator's sandbox sub-merchant (opened, with money): the demo company's when seeded, else a new company's */
+async function sandbox(owner: pg.Pool) {
+  const seeded = (await owner.query(`SELECT id, company_id FROM property_infos WHERE sub_mer_id = $1`, [SANDBOX_SUB_MER])).rows[0];
+  if (seeded) return { propertyId: Number(seeded.id), companyId: Number(seeded.company_id) };
+  const companyId = await makeCompany(owner);
+  const bankRow = (await owner.query(`SELECT id FROM banks ORDER BY id LIMIT 1`)).rows[0];
+  const propertyId = Number((await owner.query(
     `INSERT INTO property_infos (company_id, name, short_name, license_no, legal_person, legal_id_no, contact_name, phone, address, bank_id, account_name, account_no, status, sub_mer_id)
      VALUES ($1, '查单测试商户', '查单', '91440300MA5FABCD1K', '张三', '11010519491231002X', '李四', '13812345678', '深圳', $2, '测试物业', '6228480000000000000', 'active', $3) RETURNING id`,
     [companyId, bankRow.id, SANDBOX_SUB_MER],
   )).rows[0].id);
-});
-afterAll(async () => {
-  await t.close();
-  await bank.close();
-});
+  return { propertyId, companyId };
+}
+
+const { t, bank, client } = await fileBankApp(MER);
+const [admin] = await t.signIn('admin');
+const { companyId, propertyId } = await sandbox(t.owner);
+
+const status = async (id: number) => (await t.owner.query(`SELECT status, bank_serial, reason FROM bank_withdrawals WHERE id = $1`, [id])).rows[0];
 
 describe('bank.withdrawals', () => {
   it('is a job of the one scheduler (shown on /task)', () => {

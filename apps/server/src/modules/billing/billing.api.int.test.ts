@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { expect400, signedInStaff, success, testApp, type TestApp } from '../../../test/helpers.ts';
 import { makeRole, makeUser, uniq } from '../../../test/factories.ts';
 import { SYSTEM_SCOPE } from '../../db/client.ts';
 import { addReadings, balances, billingCompany, insertScheme, makeMeter, type BillingCompany } from './fixtures.ts';
@@ -24,23 +24,13 @@ const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000);
 const q = async (text: string, p: unknown[] = []) => (await t.owner.query(text, p)).rows;
 const get = (token: string, url: string) => t.call(token, { method: 'GET', url });
 const send = (token: string, method: 'POST' | 'PUT' | 'DELETE', url: string, payload: unknown) => t.call(token, { method, url, payload: payload as object });
-const expect400 = (r: { status: number; body: { message: string } }, field: string) => {
-  expect(r.status, JSON.stringify(r.body)).toBe(400);
-  expect(r.body.message).toContain(`「${field}`);
-};
-const ok = (r: { status: number; body: { code: string } }) => {
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  expect(r.body.code, JSON.stringify(r.body)).toBe('SUCCESS');
-  return r.body as { code: string; data: any; count?: number };
-};
+const ok = success;
 
 beforeAll(async () => {
   t = await testApp();
   a = await billingCompany(t, { rooms: 4 });
   b = await billingCompany(t, { rooms: 2 });
-  const role = await makeRole(t.owner, a.companyId, ['recordsArea']);
-  const u = await makeUser(t.owner, { companyId: a.companyId, roleId: role });
-  weak = await t.login(u.username, u.password);
+  ({ token: weak } = await signedInStaff(t, a.companyId, ['recordsArea']));
   meterA = await makeMeter(t.owner, { companyId: a.companyId, roomId: a.rooms[0], schemeId: a.schemes.flat, alarmSchemeId: a.alarm, name: '照明电表' });
   waterA = await makeMeter(t.owner, { companyId: a.companyId, roomId: a.rooms[0], kind: 2, schemeId: a.schemes.water, name: '冷水表' });
   // company B has money, settlements and receipts of its own

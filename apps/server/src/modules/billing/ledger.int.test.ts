@@ -1,25 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp } from '../../../test/helpers.ts';
 import { makeArea, makeCompany, makeRoom, uniq } from '../../../test/factories.ts';
 import type { Scope } from '../../db/client.ts';
 import { post, type Kind } from './ledger.ts';
 
-let t: TestApp;
-let companyId: number;
-let ownerId: number;
-let roomId: number;
-let scope: Scope;
-
-beforeAll(async () => {
-  t = await testApp();
-  companyId = await makeCompany(t.owner);
-  const area = await makeArea(t.owner, companyId, uniq('园区'));
-  roomId = await makeRoom(t.owner, companyId, area, uniq('房'));
-  const { rows } = await t.owner.query(`INSERT INTO owners (company_id, room_id, name) VALUES ($1, $2, '账户测试') RETURNING id`, [companyId, roomId]);
-  ownerId = Number(rows[0].id);
-  scope = { companyId, allCompanies: false, areaIds: null, userId: null };
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const companyId = await makeCompany(t.owner);
+const roomId = await makeRoom(t.owner, companyId, await makeArea(t.owner, companyId, uniq('园区')), uniq('房'));
+const ownerId = Number((await t.owner.query(`INSERT INTO owners (company_id, room_id, name) VALUES ($1, $2, '账户测试') RETURNING id`, [companyId, roomId])).rows[0].id);
+const scope: Scope = { companyId, allCompanies: false, areaIds: null, userId: null };
 
 const base = () => ({ companyId, ownerId, roomId, wallet: 'electric' as const });
 const balance = async () => {

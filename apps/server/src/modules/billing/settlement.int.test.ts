@@ -14,6 +14,13 @@ const scope: Scope = { companyId: c.companyId, allCompanies: false, areaIds: nul
 
 const prepay = (ownerId: number, roomId: number, fen: number, wallet: 'electric' | 'water' = 'electric') =>
   t.db.tx(scope, (tx) => post(tx, { companyId: c.companyId, ownerId, roomId, wallet, kind: 'prepay', amountFen: fen, idempotencyKey: `test:${Math.random()}` }));
+/** A tiered electric meter from 0 in the third room, whose owner prepaid ¥1000; and this month's key. */
+async function tieredMeter() {
+  const [room, owner] = [c.rooms[2], c.owners[2]];
+  await prepay(owner, room, 100000);
+  const meter = await makeMeter(t.owner, { companyId: c.companyId, roomId: room, schemeId: c.schemes.tiered, initial: '0' });
+  return { room, owner, meter, thisMonth: monthKey(new Date()) };
+}
 const settle = (ids: number[], skipLocked = true) => t.db.tx(SYSTEM_SCOPE, (tx) => settleMeters(tx, ids, { skipLocked }));
 const hoursAgo = (h: number) => new Date(Date.now() - h * 3600_000);
 const rows = async (q: string, p: unknown[]) => (await t.owner.query(q, p)).rows;
@@ -77,10 +84,7 @@ describe('settlement', () => {
   });
 
   it('tiers accumulate per month; consumption crossing the month boundary is split by time', async () => {
-    const [room, owner] = [c.rooms[2], c.owners[2]];
-    await prepay(owner, room, 100000);
-    const meter = await makeMeter(t.owner, { companyId: c.companyId, roomId: room, schemeId: c.schemes.tiered, initial: '0' });
-    const thisMonth = monthKey(new Date());
+    const { owner, meter, thisMonth } = await tieredMeter();
     const start = monthRange(thisMonth).start;
     const prevStart = monthRange(previousMonth(thisMonth)).start;
     // 150 kWh on the 2nd of last month; then 300 kWh over 30 days ending 10 days into this month
@@ -106,10 +110,7 @@ describe('settlement', () => {
   });
 
   it('a period\'s tiers carry over between batches on the cursor; a new month keeps the old one in meter_periods', async () => {
-    const [room, owner] = [c.rooms[2], c.owners[2]];
-    await prepay(owner, room, 100000);
-    const meter = await makeMeter(t.owner, { companyId: c.companyId, roomId: room, schemeId: c.schemes.tiered, initial: '0' });
-    const thisMonth = monthKey(new Date());
+    const { owner, meter, thisMonth } = await tieredMeter();
     const lastMonth = previousMonth(thisMonth);
     const at = (base: Date, h: number) => new Date(base.getTime() + h * 3600_000);
     const [prevStart, start] = [monthRange(lastMonth).start, monthRange(thisMonth).start];

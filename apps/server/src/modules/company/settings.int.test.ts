@@ -1,27 +1,19 @@
 import ExcelJS from 'exceljs';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { EXPORT_LAYOUTS } from '@meter/contracts';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { fileApp } from '../../../test/helpers.ts';
 import { makeRole, makeUser } from '../../../test/factories.ts';
-import { loginWith, makeTenant, type Tenant } from '../scheme/fixtures.ts';
+import { loginWith, makeTenant } from '../scheme/fixtures.ts';
 
 // 系统配置 (sys_config), 导出配置 (/export/api/save/config) and what honours them (receipts read the
 // title, the .xlsx exports the columns), and 个人中心's profile and login history.
 
 const CFG = '/yewu/api/sys_config';
 const EXP = '/export/api/save/config';
-let t: TestApp;
-let a: Tenant;
-let b: Tenant;
-let admin: string;
-
-beforeAll(async () => {
-  t = await testApp();
-  a = await makeTenant(t);
-  b = await makeTenant(t);
-  admin = await t.login('admin', 'admin123');
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const a = await makeTenant(t);
+const b = await makeTenant(t);
+const [admin] = await t.signIn('admin');
 
 const value = (rows: { key: string; value: string }[], key: string) => rows.find((r) => r.key === key)?.value;
 

@@ -1,42 +1,30 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OPERATION_KEYS } from '@meter/contracts';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { fileApp, signedInStaff } from '../../../test/helpers.ts';
 import { makeArea, makeCompany, makeRole, makeRoom, makeUser, uniq } from '../../../test/factories.ts';
 
 // Appeals on real PostgreSQL: the flow, refused transitions (Chinese messages), roles, tenancy, overdue.
 
-let t: TestApp;
-let admin: string;
+const t = await fileApp();
 interface Co { companyId: number; token: string; areaId: number; roomId: number; typeId: number; userId: number }
-let A: Co;
-let B: Co;
-let viewer: string;
 
 const PAGES = ['addedAppeal', 'systemAppeal'];
 
 async function company(): Promise<Co> {
   const companyId = await makeCompany(t.owner);
-  const role = await makeRole(t.owner, companyId, PAGES, OPERATION_KEYS);
-  const u = await makeUser(t.owner, { companyId, roleId: role });
-  const token = await t.login(u.username, u.password);
+  const { token, id: userId } = await signedInStaff(t, companyId, PAGES, OPERATION_KEYS);
   const areaId = await makeArea(t.owner, companyId, uniq('园区'));
   const roomId = await makeRoom(t.owner, companyId, areaId, uniq('101-'));
   await t.owner.query(`INSERT INTO owners (company_id, room_id, name, phone) VALUES ($1, $2, '张三', '13800138000')`, [companyId, roomId]);
   const ty = await t.call(token, { method: 'POST', url: '/yewu/api/AppealType/Detail', payload: { name: '水电报修', limitHours: 4 } });
   expect(ty.body.code).toBe('SUCCESS');
-  return { companyId, token, areaId, roomId, typeId: ty.body.data.id, userId: u.id };
+  return { companyId, token, areaId, roomId, typeId: ty.body.data.id, userId };
 }
 
-beforeAll(async () => {
-  t = await testApp();
-  admin = await t.login('admin', 'admin123');
-  A = await company();
-  B = await company();
-  const role = await makeRole(t.owner, A.companyId, PAGES, ['appeal.create']);
-  const v = await makeUser(t.owner, { companyId: A.companyId, roleId: role });
-  viewer = await t.login(v.username, v.password);
-});
-afterAll(() => t.close());
+const [admin] = await t.signIn('admin');
+const A = await company();
+const B = await company();
+const { token: viewer } = await signedInStaff(t, A.companyId, PAGES, ['appeal.create']);
 
 const post = (token: string, url: string, payload: object) => t.call(token, { method: 'POST', url, payload });
 const detail = async (token: string, id: number, sys = false) =>

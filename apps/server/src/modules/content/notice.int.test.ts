@@ -1,17 +1,14 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { OPERATION_KEYS } from '@meter/contracts';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
-import { makeArea, makeCompany, makeRole, makeRoom, makeUser, uniq } from '../../../test/factories.ts';
+import { fileApp, signedInStaff } from '../../../test/helpers.ts';
+import { makeArea, makeCompany, makeRoom, uniq } from '../../../test/factories.ts';
 import { hashPassword } from '../auth/index.ts';
 
 // Notices on real PostgreSQL: draft → publish → withdraw, sanitizing, SMS through the outbox, read
 // counts (companies for a system notice, owners for a company notice), tenancy and owner scope.
 
-let t: TestApp;
-let admin: string;
+const t = await fileApp();
 interface Co { companyId: number; token: string; userId: number; areaA: number; areaB: number; ownerA: number; ownerB: number; ownerNoPhone: number }
-let A: Co;
-let B: Co;
 const PAGES = ['addedNotice', 'systemNotice'];
 
 async function owner(companyId: number, areaId: number, phone: string) {
@@ -22,24 +19,18 @@ async function owner(companyId: number, areaId: number, phone: string) {
 
 async function company(): Promise<Co> {
   const companyId = await makeCompany(t.owner);
-  const role = await makeRole(t.owner, companyId, PAGES, OPERATION_KEYS);
-  const u = await makeUser(t.owner, { companyId, roleId: role });
-  const token = await t.login(u.username, u.password);
+  const { token, id: userId } = await signedInStaff(t, companyId, PAGES, OPERATION_KEYS);
   const areaA = await makeArea(t.owner, companyId, uniq('一期'));
   const areaB = await makeArea(t.owner, companyId, uniq('二期'));
   return {
-    companyId, token, userId: u.id, areaA, areaB,
+    companyId, token, userId, areaA, areaB,
     ownerA: await owner(companyId, areaA, '13800138001'), ownerB: await owner(companyId, areaB, '13800138002'), ownerNoPhone: await owner(companyId, areaA, ''),
   };
 }
 
-beforeAll(async () => {
-  t = await testApp();
-  admin = await t.login('admin', 'admin123');
-  A = await company();
-  B = await company();
-});
-afterAll(() => t.close());
+const [admin] = await t.signIn('admin');
+const A = await company();
+const B = await company();
 
 const call = (token: string | null, method: 'GET' | 'POST' | 'PUT', url: string, payload?: object) => t.call(token, { method, url, payload });
 const sms = async (noticeId: number) =>

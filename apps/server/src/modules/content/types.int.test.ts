@@ -1,21 +1,12 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
-import { makeCompany, makeRole, makeUser, uniq } from '../../../test/factories.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp, signedInStaff } from '../../../test/helpers.ts';
+import { makeCompany, uniq } from '../../../test/factories.ts';
 
 // NoticeType, AppealType and WorkOrderType: declared CRUD resources at the SPEC §7 paths, per company.
 
-let t: TestApp;
-let demo: string;
-let reader: string;
-beforeAll(async () => {
-  t = await testApp();
-  demo = await t.login('demo', 'demo123');
-  const companyId = await makeCompany(t.owner);
-  const role = await makeRole(t.owner, companyId, ['addedAppeal'], []);
-  const u = await makeUser(t.owner, { companyId, roleId: role });
-  reader = await t.login(u.username, u.password);
-});
-afterAll(() => t.close());
+const t = await fileApp();
+const [demo] = await t.signIn('demo');
+const { token: reader } = await signedInStaff(t, await makeCompany(t.owner), ['addedAppeal']);
 
 describe.each(['NoticeType', 'AppealType', 'WorkOrderType'])('%s', (name) => {
   const U = `/yewu/api/${name}`;

@@ -1,46 +1,27 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ElectricMeter, Fleet, WaterMeter } from '@meter/simulator';
-import { harness, imei15, type Harness, type TestCompany } from './harness.test-util.ts';
+import { describe, expect, it } from 'vitest';
+import type { ElectricMeter, WaterMeter } from '@meter/simulator';
+import { fileHarness } from './harness.test-util.ts';
 
 // Setting meter parameters end to end: API → commands row → worker → executor (configSet: a DL/T 645
 // 写数据 0x14, then a read-back of the same DI that must match; CJ/T 188 写结算日 / 写标准时间) →
 // gateway over real TCP → simulated collector → simulated meter, which stores the value.
 
 const V1 = '/device/api/v1';
-let h: Harness;
-let c: TestCompany;
-let fleet: Fleet;
-const imei = imei15();
-let elec: { id: number; address: string };
-let locked: { id: number; address: string };
-let water: { id: number; address: string };
+const h = await fileHarness();
+const c = await h.company();
+const {
+  meters: [elec, locked, water],
+  fleet,
+} = await h.station(c, [
+  { kind: 'electric', initialTotal: 100 },
+  // the platform writes with password 000000 (DLT645_PASSWORD 02000000): this meter wants another
+  { kind: 'electric', initialTotal: 100, password: 'A1B2C3' },
+  { kind: 'water', initialTotal: 10 },
+]);
 
 const post = (url: string, payload: unknown) => h.call(c.token, { method: 'POST', url: `${V1}/${url}`, payload: payload as object });
 const electric = (address: string) => fleet.meter(address) as ElectricMeter;
 
-beforeAll(async () => {
-  h = await harness();
-  c = await h.company();
-  const collectorId = await h.collector(c.companyId, imei);
-  elec = await h.meter(c, { kind: 1, collectorId });
-  locked = await h.meter(c, { kind: 1, collectorId });
-  water = await h.meter(c, { kind: 2, collectorId });
-  fleet = await h.fleet([
-    {
-      imei,
-      meters: [
-        { address: elec.address, kind: 'electric', initialTotal: 100 },
-        // the platform writes with password 000000 (DLT645_PASSWORD 02000000): this meter wants another
-        { address: locked.address, kind: 'electric', initialTotal: 100, password: 'A1B2C3' },
-        { address: water.address, kind: 'water', initialTotal: 10 },
-      ],
-    },
-  ]);
-});
-
-afterAll(async () => {
-  await h?.close();
-});
 
 describe('DL/T 645 parameters reach the simulated meter and are read back', () => {
   it('透支限额下发 (device/order/limit) writes 04001003 over TCP, reads it back and succeeds; the meter holds it', async () => {

@@ -1,8 +1,7 @@
 import net from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { dlt645 } from '@meter/protocol';
-import type { Fleet } from '@meter/simulator';
-import { harness, imei15, until, type Harness, type TestCompany } from './harness.test-util.ts';
+import { fileHarness, imei15, until } from './harness.test-util.ts';
 import { SYSTEM_SCOPE } from '../../db/client.ts';
 import { ingestReadings, SOURCE } from './ingest.ts';
 import { now as clock } from '../../clock.ts';
@@ -11,40 +10,20 @@ import { now as clock } from '../../clock.ts';
 // simulated collectors/meters (@meter/simulator) on the other end of the sockets.
 
 const V1 = '/device/api/v1';
-let h: Harness;
-let c: TestCompany;
-let fleet: Fleet;
-const imei = imei15();
-let elec: { id: number; address: string };
-let elec2: { id: number; address: string };
-let water: { id: number; address: string };
-let collectorId: number;
+const h = await fileHarness();
+const c = await h.company();
+const {
+  collectorId,
+  meters: [elec, elec2, water],
+  fleet,
+} = await h.station(c, [
+  { kind: 'electric', initialTotal: 1000 },
+  { kind: 'electric', initialTotal: 500 },
+  { kind: 'water', initialTotal: 20 },
+]);
 
 const post = (url: string, payload: unknown, token = c.token) => h.call(token, { method: 'POST', url: `${V1}/${url}`, payload: payload as object });
 const get = (url: string, token = c.token) => h.call(token, { method: 'GET', url: `${V1}/${url}` });
-
-beforeAll(async () => {
-  h = await harness();
-  c = await h.company();
-  collectorId = await h.collector(c.companyId, imei);
-  elec = await h.meter(c, { kind: 1, collectorId });
-  elec2 = await h.meter(c, { kind: 1, collectorId });
-  water = await h.meter(c, { kind: 2, collectorId });
-  fleet = await h.fleet([
-    {
-      imei,
-      meters: [
-        { address: elec.address, kind: 'electric', initialTotal: 1000 },
-        { address: elec2.address, kind: 'electric', initialTotal: 500 },
-        { address: water.address, kind: 'water', initialTotal: 20 },
-      ],
-    },
-  ]);
-});
-
-afterAll(async () => {
-  await h?.close();
-});
 
 describe('gateway: registration, online state', () => {
   it('a simulated collector registers by IMEI and shows online with its last contact', async () => {

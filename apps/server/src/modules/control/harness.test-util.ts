@@ -1,4 +1,5 @@
 import pg from 'pg';
+import { afterAll } from 'vitest';
 import pino from 'pino';
 import type { FastifyInstance, InjectOptions } from 'fastify';
 import type { MqttClient } from 'mqtt';
@@ -13,7 +14,7 @@ import { Worker, type WorkerSettings } from '../../jobs/worker.ts';
 import { EventBus } from '../realtime/bus.ts';
 import type { ControlSettings } from './executor.ts';
 import { injector, OWNER_URL, signer } from '../../../test/helpers.ts';
-import { makeArea, makeCompany, makeRole, makeRoom, makeUser, uniq } from '../../../test/factories.ts';
+import { deviceNumbers, makeArea, makeCompany, makeRole, makeRoom, makeUser, uniq } from '../../../test/factories.ts';
 
 // The whole device side for integration tests: the real app, gateway (TCP on a free port, MQTT on
 // the real Mosquitto at 127.0.0.1:1883 under a topic prefix of its own), worker and event bus, and
@@ -21,12 +22,7 @@ import { makeArea, makeCompany, makeRole, makeRoom, makeUser, uniq } from '../..
 
 export const MQTT_URL = process.env.TEST_MQTT_URL ?? 'mqtt://127.0.0.1:1883';
 
-let n = 0;
-const stamp = () => `${Date.now() % 100000}`.padStart(5, '0') + `${process.pid % 100}`.padStart(2, '0');
-const next = () => `${n++ % 1000}`.padStart(3, '0');
-export const addr12 = () => `93${stamp()}${next()}`;
-export const addr14 = () => `9400${stamp()}${next()}`;
-export const imei15 = () => `37${stamp()}${next()}000`;
+export const { addr12, addr14, imei15 } = deviceNumbers({ dlt645: '93', cjt188: '9400', imei: '37' });
 
 export interface HarnessOptions {
   gateway?: Partial<GatewaySettings>;
@@ -59,6 +55,11 @@ export interface Harness {
   reg(imei: string): Promise<string>;
   meter(c: TestCompany, m: { kind: 1 | 2; address?: string; collectorId?: number | null; imei?: string; plan?: number; roomId?: number }): Promise<{ id: number; address: string }>;
   fleet(collectors: CollectorDefinition[], nbMeters?: MeterDefinition[], options?: { heartbeatMs?: number; faults?: FaultPlanEntry[] }): Promise<Fleet>;
+  /**
+   * A collector of the company (IMEI `imei`) with these meters in its archive (their addresses new), and
+   * its simulated fleet online: the meters in the order given.
+   */
+  station(c: TestCompany, meters: Omit<MeterDefinition, 'address'>[], imei?: string): Promise<{ collectorId: number; meters: { id: number; address: string }[]; fleet: Fleet }>;
   close(): Promise<void>;
 }
 
@@ -126,7 +127,7 @@ export async function harness(o: HarnessOptions = {}): Promise<Harness> {
   const call: Harness['call'] = injector(app);
   const { login } = signer(call);
 
-  return {
+  const h: Harness = {
     app,
     db,
     owner,
@@ -188,6 +189,13 @@ export async function harness(o: HarnessOptions = {}): Promise<Harness> {
       await f.whenOnline(15_000);
       return f;
     },
+    async station(c, meters, imei = imei15()) {
+      const collectorId = await h.collector(c.companyId, imei);
+      const rows: { id: number; address: string }[] = [];
+      for (const m of meters) rows.push(await h.meter(c, { kind: m.kind === 'water' ? 2 : 1, collectorId }));
+      const fleet = await h.fleet([{ imei, meters: meters.map((m, i) => ({ ...m, address: rows[i].address })) }]);
+      return { collectorId, meters: rows, fleet };
+    },
     async close() {
       for (const f of fleets) await f.stop().catch(() => {});
       await worker.stop(2000);
@@ -199,6 +207,14 @@ export async function harness(o: HarnessOptions = {}): Promise<Harness> {
       await owner.end();
     },
   };
+  return h;
+}
+
+/** {@link harness} for a whole test file (`const h = await fileHarness();` at its top), closed after its last test. */
+export async function fileHarness(o: HarnessOptions = {}): Promise<Harness> {
+  const h = await harness(o);
+  afterAll(() => h.close());
+  return h;
 }
 
 /** Polls until fn returns a truthy value (or fails after timeoutMs). */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { fileApp } from '../../../test/helpers.ts';
-import { makeRole, makeUser, uniq } from '../../../test/factories.ts';
+import { expectEachStatus, fileApp, signedInStaff } from '../../../test/helpers.ts';
+import { uniq } from '../../../test/factories.ts';
 import { countRows, deviceCompany, electricBody, imei15, setPlans, type DeviceCompany } from './fixtures.ts';
 
 // 采集器 (gather): /device/api/v1/gather[/list]
@@ -143,16 +143,11 @@ describe('collectors', () => {
 
   it('missing page or operation permission → 403', async () => {
     const id = await create(a);
-    for (const [method, url, payload] of [
+    await expectEachStatus(t, reader, [
       ['GET', `${G}/list`, undefined], ['GET', `${G}?id=${id}`, undefined], ['POST', G, body(a)], ['PUT', G, { ...body(a), id }], ['DELETE', `${G}?id=${id}`, undefined],
-    ] as const) {
-      const r = await t.call(reader, { method, url, payload });
-      expect(r.status, `${method} ${url}`).toBe(403);
-    }
+    ], 403);
     // the page but not the operation keys
-    const role = await makeRole(t.owner, a.companyId, ['recordsCollect'], ['device.add']);
-    const u = await makeUser(t.owner, { companyId: a.companyId, roleId: role });
-    const token = await t.login(u.username, u.password);
+    const { token } = await signedInStaff(t, a.companyId, ['recordsCollect'], ['device.add']);
     expect((await t.call(token, { method: 'GET', url: `${G}/list` })).body.code).toBe('SUCCESS');
     expect((await t.call(token, { method: 'POST', url: G, payload: body(a) })).status).toBe(403);
     expect((await t.call(token, { method: 'PUT', url: G, payload: { ...body(a), id } })).status).toBe(403);

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { fileApp } from '../../../test/helpers.ts';
+import { expectEachStatus, fileApp, signedInStaff } from '../../../test/helpers.ts';
 import { makeArea, makeRole, makeUser, uniq } from '../../../test/factories.ts';
 import {
   addr12, addr14, countRows, deviceCompany, electricBody, imei15, setPlans, waterBody, type DeviceCompany,
@@ -186,17 +186,12 @@ describe('meters', () => {
 
   it('missing page or operation permission → 403', async () => {
     const id = await create(a, electricBody(a.roomA));
-    for (const [method, url, payload] of [
+    await expectEachStatus(t, reader, [
       ['GET', `${D}/list`, undefined], ['POST', `${D}/list`, {}], ['GET', `${D}?id=${id}`, undefined], ['GET', `${D}/plans`, undefined],
       ['POST', D, electricBody(a.roomA)], ['PUT', D, { ...electricBody(a.roomA), id }], ['DELETE', `${D}?id=${id}`, undefined],
       ['POST', `${D}/list/group`, {}], ['POST', `${D}/list/group2`, {}],
-    ] as const) {
-      const r = await t.call(reader, { method, url, payload });
-      expect(r.status, `${method} ${url}`).toBe(403);
-    }
-    const role = await makeRole(t.owner, a.companyId, ['recordsTable'], ['device.collectorAdd']);
-    const u = await makeUser(t.owner, { companyId: a.companyId, roleId: role });
-    const token = await t.login(u.username, u.password);
+    ], 403);
+    const { token } = await signedInStaff(t, a.companyId, ['recordsTable'], ['device.collectorAdd']);
     expect((await t.call(token, { method: 'GET', url: `${D}/list` })).body.code).toBe('SUCCESS');
     expect((await t.call(token, { method: 'POST', url: D, payload: electricBody(a.roomA) })).status).toBe(403);
     expect((await t.call(token, { method: 'PUT', url: D, payload: { ...electricBody(a.roomA), id } })).status).toBe(403);

@@ -1,21 +1,13 @@
 import type pg from 'pg';
 import { OPERATION_KEYS } from '@meter/contracts';
 import type { TestApp } from '../../../test/helpers.ts';
-import { makeArea, makeCompany, makeRole, makeRoom, makeUser, uniq } from '../../../test/factories.ts';
+import { deviceNumbers, makeArea, makeCompany, makeRole, makeRoom, makeUser, uniq } from '../../../test/factories.ts';
 
 // Fixtures of the device integration tests: a company with a small area tree, its staff, and
 // addresses / IMEIs that never collide with the demo seed (which uses prefixes 20/30/86).
 
-let n = 0;
-const stamp = () => `${Date.now() % 100000}`.padStart(5, '0') + `${process.pid % 100}`.padStart(2, '0');
-const next = () => `${n++ % 1000}`.padStart(3, '0');
-
-/** a DL/T 645 address (12 digits) */
-export const addr12 = () => `91${stamp()}${next()}`;
-/** a CJ/T 188 address (14 digits) */
-export const addr14 = () => `9200${stamp()}${next()}`;
-/** an IMEI (15 digits) */
-export const imei15 = () => `35${stamp()}${next()}000`;
+/** a DL/T 645 address (12 digits), a CJ/T 188 address (14 digits), an IMEI (15 digits) */
+export const { addr12, addr14, imei15 } = deviceNumbers({ dlt645: '91', cjt188: '9200', imei: '35' });
 
 export interface DeviceCompany {
   companyId: number;

@@ -1,21 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
-import { makeCompany, makeRole, makeUser, uniq } from '../../../test/factories.ts';
+import { describe, expect, it } from 'vitest';
+import { fileApp } from '../../../test/helpers.ts';
+import { makeCompany, uniq } from '../../../test/factories.ts';
+import { loginWith } from '../scheme/fixtures.ts';
 
 // 短信记录 (/sms/log/list): queued and sent notifications as the list answers them (the answer is
 // checked against its declaration, NotificationRow, under tests).
 
-let t: TestApp;
-let token: string;
-let companyId: number;
-beforeAll(async () => {
-  t = await testApp();
-  // a company of its own: no other test's sender or count sees these rows
-  companyId = await makeCompany(t.owner);
-  const u = await makeUser(t.owner, { companyId, roleId: await makeRole(t.owner, companyId, ['notesMessage']) });
-  token = await t.login(u.username, u.password);
-});
-afterAll(() => t.close());
+const t = await fileApp();
+// a company of its own: no other test's sender or count sees these rows
+const companyId = await makeCompany(t.owner);
+const token = await loginWith(t, companyId, ['notesMessage']);
 
 describe('the notifications list', () => {
   it('lists a failed and a sent message with their state, price and Beijing times', async () => {

@@ -1,19 +1,20 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import ExcelJS from 'exceljs';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
-import { makeArea, makeCompany, makeRole, makeRoom, makeUser, uniq } from '../../../test/factories.ts';
+import { demoFloors, fileApp } from '../../../test/helpers.ts';
+import { makeArea, makeCompany, makeOtherRoom, makeRole, makeRoom, makeUser, uniq } from '../../../test/factories.ts';
 import { verifyPassword } from '../auth/crypto.ts';
 import { EXPORT_COLUMNS } from './service.ts';
 
 // Owners (userinfo/*), moving in and out with history, the portal password and the .xlsx export.
 
-let t: TestApp;
-let demo: string;
-let reader: string;
-let demoCompany: number;
-let floorA: number;
-let floorB: number;
-let other: { companyId: number; areaId: number; roomId: number; ownerId: number };
+const t = await fileApp();
+const [demo, reader] = await t.signIn('demo', 'reader');
+const { demoCompany, floorA, floorB } = await demoFloors(t.owner);
+const other = await (async () => {
+  const o = await makeOtherRoom(t.owner);
+  const r = await t.owner.query(`INSERT INTO owners (company_id, name, phone, room_id, status) VALUES ($1, '他司业主', '13700000000', $2, 1) RETURNING id`, [o.companyId, o.roomId]);
+  return { ...o, ownerId: Number(r.rows[0].id) };
+})();
 
 const U = '/yewu/api/userinfo';
 const count = async (sql: string, params: unknown[] = []) => Number((await t.owner.query(sql, params)).rows[0].n);
@@ -28,22 +29,6 @@ function idCard(first17: string) {
 let phoneSeq = 0;
 const phone = () => `139${String(Date.now() % 1e6).padStart(6, '0')}${String(phoneSeq++ % 100).padStart(2, '0')}`;
 
-beforeAll(async () => {
-  t = await testApp();
-  demo = await t.login('demo', 'demo123');
-  reader = await t.login('reader', 'reader123');
-  demoCompany = Number((await t.owner.query(`SELECT company_id FROM admin_users WHERE username = 'demo'`)).rows[0].company_id);
-  const floors = (await t.owner.query(`SELECT id FROM areas WHERE company_id = $1 AND deep = 2 ORDER BY id LIMIT 2`, [demoCompany])).rows;
-  floorA = Number(floors[0].id);
-  floorB = Number(floors[1].id);
-
-  const companyId = await makeCompany(t.owner);
-  const areaId = await makeArea(t.owner, companyId, '他司园区');
-  const roomId = await makeRoom(t.owner, companyId, areaId, '他司房间');
-  const o = await t.owner.query(`INSERT INTO owners (company_id, name, phone, room_id, status) VALUES ($1, '他司业主', '13700000000', $2, 1) RETURNING id`, [companyId, roomId]);
-  other = { companyId, areaId, roomId, ownerId: Number(o.rows[0].id) };
-});
-afterAll(() => t.close());
 
 async function vacantRoom(areaId = floorA) {
   return makeRoom(t.owner, demoCompany, areaId, uniq('空房'));

@@ -1,10 +1,9 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../../../test/helpers.ts';
-import { addReadings, billingCompany, makeMeter, type BillingCompany } from '../billing/fixtures.ts';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { ok } from '../../../test/helpers.ts';
+import { addReadings, billingCompany, makeMeter } from '../billing/fixtures.ts';
 import { sweep } from '../billing/index.ts';
 import { freshKeys } from '../payment/emulator/keys.ts';
-import type { Emulator } from '../payment/emulator/server.ts';
-import { paymentHarness, type PaymentHarness } from '../payment/emulated.test-util.ts';
+import { filePaymentHarness } from '../payment/emulated.test-util.ts';
 import { hashPassword } from '../auth/index.ts';
 import { EventBus } from '../realtime/index.ts';
 
@@ -15,21 +14,15 @@ import { EventBus } from '../realtime/index.ts';
 
 const O = '/yewu/api/OwnerApp';
 const keys = freshKeys();
-let em: Emulator;
-let t: TestApp;
-let a: BillingCompany;
-let b: BillingCompany;
-let h: PaymentHarness | undefined;
 let seq = 0;
 const bus = new EventBus();
+const { t, em } = await filePaymentHarness(keys, { auth: { idleMinutes: 30, maxHours: 12, loginPerIp: 1000, loginPerAccount: 1000 }, bus });
+const a = await billingCompany(t, { rooms: 3 });
+const b = await billingCompany(t, { rooms: 1 });
 const phone = () => `139${String(process.pid % 10000).padStart(4, '0')}${String(seq++).padStart(4, '0')}`;
 const q = async (text: string, params: unknown[] = []) => (await t.owner.query(text, params)).rows;
 const post = (token: string | null, url: string, payload: unknown) => t.call(token, { method: 'POST', url, payload: payload as Record<string, unknown> });
 const get = (token: string | null, url: string) => t.call(token, { method: 'GET', url });
-const ok = (r: { status: number; body: any }) => {
-  expect(r.body?.code, JSON.stringify(r.body)).toBe('SUCCESS');
-  return r.body.data;
-};
 /** the code the SMS carried (the outbox row: what the sender hands to the provider) */
 const smsCode = async (p: string) => {
   const [n] = await q(`SELECT content FROM notifications WHERE phone = $1 AND level = 8 ORDER BY id DESC LIMIT 1`, [p]);
@@ -40,13 +33,6 @@ const phoneLogin = async (p: string) => {
   return ok(await post(null, `${O}/Login/Phone`, { phone: p, code: await smsCode(p) })).token as string;
 };
 
-beforeAll(async () => {
-  h = await paymentHarness(keys, { auth: { idleMinutes: 30, maxHours: 12, loginPerIp: 1000, loginPerAccount: 1000 }, bus });
-  ({ t, em } = h);
-  a = await billingCompany(t, { rooms: 3 });
-  b = await billingCompany(t, { rooms: 1 });
-});
-afterAll(() => h?.close());
 
 describe('owner sign-in', () => {
   it('phone + SMS code: queued through the outbox, only its hash kept; cooldown, wrong, spent and expired codes refused in Chinese', async () => {

@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { withdrawalFeeFen } from '@meter/contracts';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { refused, success, testApp, type TestApp } from '../../../test/helpers.ts';
 import { makeRole, makeUser, uniq } from '../../../test/factories.ts';
 import { billingCompany, FINANCE_ROUTES, type BillingCompany } from '../billing/fixtures.ts';
 import { signNotice, simulatedProvider } from './provider.ts';
@@ -21,17 +21,7 @@ let admin: string;
 let noWithdraw: string;
 
 type Res = { status: number; body: { code: string; message: string; data: any; count?: number } };
-const ok = (r: Res) => {
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  expect(r.body.code, JSON.stringify(r.body)).toBe('SUCCESS');
-  return r.body;
-};
-const refused = (r: Res, code: string) => {
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  expect(r.body.code).toBe(code);
-  expect(r.body.message).toMatch(/[\u4e00-\u9fa5]/);
-  return r.body.message;
-};
+const ok = success;
 const get = (token: string, url: string) => t.call(token, { method: 'GET', url }) as Promise<Res>;
 const post = (token: string, url: string, payload: unknown) => t.call(token, { method: 'POST', url, payload: payload as object }) as Promise<Res>;
 

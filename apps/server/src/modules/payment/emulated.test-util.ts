@@ -1,4 +1,5 @@
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { afterAll } from 'vitest';
+import { ok, testApp, type TestApp } from '../../../test/helpers.ts';
 import type { AuthSettings } from '../auth/index.ts';
 import type { EventBus } from '../realtime/index.ts';
 import { publicOf, type EmulatorKeys } from './emulator/keys.ts';
@@ -77,4 +78,16 @@ export async function paymentHarness(
       await em.close();
     },
   };
+}
+
+/** {@link paymentHarness} for a whole test file (`const h = await filePaymentHarness(keys);` at its top), closed after its last test. */
+export async function filePaymentHarness(keys: EmulatorKeys, o: Parameters<typeof paymentHarness>[1] = {}): Promise<PaymentHarness> {
+  const h = await paymentHarness(keys, o);
+  afterAll(() => h.close());
+  return h;
+}
+
+/** An electric top-up order of the room through WeChat Pay or Alipay, placed with the token; the answer's data. */
+export async function placeOrder(t: TestApp, token: string, channel: 'wechat' | 'alipay', roomId: number, amount: string) {
+  return ok(await t.call(token, { method: 'POST', url: channel === 'wechat' ? '/wxpay/api/wxpay/pay' : '/alipay/api/alipay/pay', payload: { roomId, wallet: 'electric', amount } }));
 }

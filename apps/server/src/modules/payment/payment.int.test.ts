@@ -1,6 +1,6 @@
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { expect400, signedInStaff, success, testApp, type TestApp } from '../../../test/helpers.ts';
 import { makeRole, makeUser } from '../../../test/factories.ts';
 import { addReadings, balances, billingCompany, makeMeter, type BillingCompany } from '../billing/fixtures.ts';
 import { sweep } from '../billing/settlement.ts';
@@ -16,15 +16,7 @@ let b: BillingCompany;
 let weak: string;
 let bOrder: string;
 
-const ok = (r: { status: number; body: { code: string } }) => {
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  expect(r.body.code, JSON.stringify(r.body)).toBe('SUCCESS');
-  return r.body as { code: string; data: any; count?: number };
-};
-const expect400 = (r: { status: number; body: { message: string } }, field: string) => {
-  expect(r.status, JSON.stringify(r.body)).toBe(400);
-  expect(r.body.message).toContain(`「${field}`);
-};
+const ok = success;
 const get = (token: string, url: string) => t.call(token, { method: 'GET', url });
 const post = (token: string | null, url: string, payload: unknown) => t.call(token, { method: 'POST', url, payload: payload as object });
 const notify = (channel: 'wxpay' | 'alipay', n: { out_trade_no: string; trade_no: string; total_fee: number }, s = sign(n)) =>
@@ -34,9 +26,7 @@ beforeAll(async () => {
   t = await testApp();
   a = await billingCompany(t, { rooms: 2 });
   b = await billingCompany(t, { rooms: 1 });
-  const role = await makeRole(t.owner, a.companyId, ['recordsArea']);
-  const u = await makeUser(t.owner, { companyId: a.companyId, roleId: role });
-  weak = await t.login(u.username, u.password);
+  ({ token: weak } = await signedInStaff(t, a.companyId, ['recordsArea']));
   bOrder = ok(await post(b.token, '/wxpay/api/wxpay/pay', { roomId: b.rooms[0], wallet: 'electric', amount: '10' })).data.outTradeNo;
 });
 afterAll(() => t.close());

@@ -1,13 +1,11 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../../../test/helpers.ts';
-import { balances, billingCompany, makeMeter, type BillingCompany } from '../billing/fixtures.ts';
+import { describe, expect, it } from 'vitest';
+import { balances, billingCompany, makeMeter } from '../billing/fixtures.ts';
 import { freshKeys } from './emulator/keys.ts';
-import { paymentHarness, type PaymentHarness } from './emulated.test-util.ts';
-import { alipayNotification, wechatHeaders, wechatNotification, type Emulator } from './emulator/server.ts';
+import { filePaymentHarness, placeOrder } from './emulated.test-util.ts';
+import { alipayNotification, wechatHeaders, wechatNotification } from './emulator/server.ts';
 import { recoverPayments } from './recover.ts';
 import { startBillingJobs } from '../../jobs/billing.ts';
-import type { Payments } from './service.ts';
 
 // WeChat Pay API v3 and Alipay through the real verification code, against the local emulators (their
 // own keys): the payer page pays and the signed notification credits once (16 serial + 10 parallel
@@ -15,18 +13,10 @@ import type { Payments } from './service.ts';
 // job recovers a lost notification and closes expired orders.
 
 const keys = freshKeys();
-let em: Emulator;
-let t: TestApp;
-let a: BillingCompany;
-let payments: Payments;
-let h: PaymentHarness | undefined;
+const { t, em, payments } = await filePaymentHarness(keys);
+const a = await billingCompany(t, { rooms: 5 });
 
-const ok = (r: { status: number; body: any }) => {
-  expect(r.body.code, JSON.stringify(r.body)).toBe('SUCCESS');
-  return r.body.data;
-};
-const order = async (channel: 'wechat' | 'alipay', room: number, amount: string) =>
-  ok(await t.call(a.token, { method: 'POST', url: channel === 'wechat' ? '/wxpay/api/wxpay/pay' : '/alipay/api/alipay/pay', payload: { roomId: room, wallet: 'electric', amount } }));
+const order = (channel: 'wechat' | 'alipay', room: number, amount: string) => placeOrder(t, a.token, channel, room, amount);
 const send = (channel: 'wechat' | 'alipay', n: { headers: Record<string, string>; raw: string }) =>
   t.app.inject({ method: 'POST', url: channel === 'wechat' ? '/wxpay/api/wxpay/notify' : '/alipay/api/alipay/notify', headers: n.headers, payload: n.raw });
 const credits = async (outTradeNo: string) =>
@@ -34,12 +24,6 @@ const credits = async (outTradeNo: string) =>
 const status = async (outTradeNo: string) => (await t.owner.query(`SELECT status FROM payments WHERE out_trade_no = $1`, [outTradeNo])).rows[0].status;
 const otherKey = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
 
-beforeAll(async () => {
-  h = await paymentHarness(keys);
-  ({ t, em, payments } = h);
-  a = await billingCompany(t, { rooms: 5 });
-});
-afterAll(() => h?.close());
 
 describe('WeChat Pay API v3 (emulator)', () => {
   it('Native order → payer page → signed notify credits once; 16 serial and 10 parallel replays change nothing', async () => {

@@ -1,12 +1,11 @@
 import { generateKeyPairSync, randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { TestApp } from '../../../test/helpers.ts';
-import { balances, billingCompany, type BillingCompany } from '../billing/fixtures.ts';
+import { describe, expect, it, vi } from 'vitest';
+import { ok } from '../../../test/helpers.ts';
+import { balances, billingCompany } from '../billing/fixtures.ts';
 import { freshKeys } from './emulator/keys.ts';
-import { wechatNotification, type Emulator } from './emulator/server.ts';
-import { paymentHarness, type PaymentHarness } from './emulated.test-util.ts';
+import { wechatNotification } from './emulator/server.ts';
+import { filePaymentHarness, placeOrder } from './emulated.test-util.ts';
 import { recoverRefunds } from './refund.ts';
-import type { Payments } from './service.ts';
 
 // 退款 through WeChat Pay API v3 and Alipay, against the local emulators: WeChat accepts (PROCESSING)
 // and its signed, encrypted REFUND.SUCCESS / REFUND.ABNORMAL notification ends the refund; Alipay
@@ -15,24 +14,25 @@ import type { Payments } from './service.ts';
 // a refund whose notification was lost.
 
 const keys = freshKeys();
-let em: Emulator;
-let t: TestApp;
-let a: BillingCompany;
-let payments: Payments;
-let h: PaymentHarness | undefined;
 let dropRefundNotify = false;
+const { t, em, payments } = await filePaymentHarness(keys, { lost: (url) => dropRefundNotify && url.includes('refundNotify') });
+const a = await billingCompany(t, { rooms: 5 });
 
-const ok = (r: { status: number; body: any }) => {
-  expect(r.body.code, JSON.stringify(r.body)).toBe('SUCCESS');
-  return r.body.data;
-};
 const paidOrder = async (channel: 'wechat' | 'alipay', room: number, amount: string) => {
-  const o = ok(await t.call(a.token, { method: 'POST', url: channel === 'wechat' ? '/wxpay/api/wxpay/pay' : '/alipay/api/alipay/pay', payload: { roomId: room, wallet: 'electric', amount } }));
+  const o = await placeOrder(t, a.token, channel, room, amount);
   expect((await em.pay(o.outTradeNo))?.status).toBeLessThan(300);
   return o.outTradeNo as string;
 };
 const refund = (channel: 'wechat' | 'alipay', outTradeNo: string, amount: string, requestId = `rq${randomBytes(6).toString('hex')}`) =>
   t.call(a.token, { method: 'POST', url: channel === 'wechat' ? '/wxpay/api/wxpay/refund' : '/alipay/api/alipay/refund', payload: { outTradeNo, amount, reason: '多缴退回', requestId } });
+/** A paid order whose refund request is lost once on the way (`error`; the gateway's refund spied on as `sent`). */
+async function lostRefund(channel: 'wechat' | 'alipay', room: number, amount: string, refundAmount: string, error: string) {
+  const no = await paidOrder(channel, room, amount);
+  const gw = payments.gateways[channel]!;
+  const sent = vi.spyOn(gw, 'refund');
+  sent.mockRejectedValueOnce(new Error(error));
+  return { no, gw, sent, r: ok(await refund(channel, no, refundAmount)) };
+}
 const refundOf = async (outRefundNo: string) =>
   (await t.owner.query(`SELECT status, provider_refund_no, provider_message, reversal_journal_id FROM payment_refunds WHERE out_refund_no = $1`, [outRefundNo])).rows[0];
 const kinds = async (outTradeNo: string) =>
@@ -40,12 +40,6 @@ const kinds = async (outTradeNo: string) =>
 const sendRefundNotify = (n: { headers: Record<string, string>; raw: string }) =>
   t.app.inject({ method: 'POST', url: '/wxpay/api/wxpay/refundNotify', headers: n.headers, payload: n.raw });
 
-beforeAll(async () => {
-  h = await paymentHarness(keys, { lost: (url) => dropRefundNotify && url.includes('refundNotify') });
-  ({ t, em, payments } = h);
-  a = await billingCompany(t, { rooms: 5 });
-});
-afterAll(() => h?.close());
 
 describe('online refunds at the providers (emulators)', () => {
   it('WeChat: accepted as processing, the REFUND.SUCCESS notify ends it once; a replayed or forged notify changes nothing', async () => {
@@ -135,11 +129,7 @@ describe('online refunds at the providers (emulators)', () => {
   });
 
   it('重新查询/重发: a refund whose request never reached WeChat is sent again with the same out_refund_no and refunded once; repeats change nothing', async () => {
-    const no = await paidOrder('wechat', a.rooms[0], '8.00');
-    const gw = payments.gateways.wechat!;
-    const sent = vi.spyOn(gw, 'refund');
-    sent.mockRejectedValueOnce(new Error('socket hang up'));
-    const r = ok(await refund('wechat', no, '3'));
+    const { no, gw, sent, r } = await lostRefund('wechat', a.rooms[0], '8.00', '3', 'socket hang up');
     expect(r).toMatchObject({ status: 'processing', receiptId: null });
     expect(r.providerMessage).toContain('支付平台未应答');
     expect(await gw.refundQuery({ outTradeNo: no, outRefundNo: r.outRefundNo })).toBeNull();
@@ -182,11 +172,7 @@ describe('online refunds at the providers (emulators)', () => {
   });
 
   it('重新查询/重发 of an Alipay refund lost on the way: alipay.trade.fastpay.refund.query finds nothing → sent again (same out_request_no), refunded synchronously, once', async () => {
-    const no = await paidOrder('alipay', a.rooms[2], '9.00');
-    const gw = payments.gateways.alipay!;
-    const sent = vi.spyOn(gw, 'refund');
-    sent.mockRejectedValueOnce(new Error('ETIMEDOUT'));
-    const r = ok(await refund('alipay', no, '4'));
+    const { no, gw, sent, r } = await lostRefund('alipay', a.rooms[2], '9.00', '4', 'ETIMEDOUT');
     expect(r.status).toBe('processing');
     const x = ok(await t.call(a.token, { method: 'POST', url: '/wxpay/api/wxpay/refundRetry', payload: { outRefundNo: r.outRefundNo } }));
     expect(x).toMatchObject({ status: 'success', receiptId: expect.any(Number) });

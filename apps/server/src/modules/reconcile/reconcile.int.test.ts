@@ -1,14 +1,12 @@
 import fs from 'node:fs';
 import ExcelJS from 'exceljs';
 import path from 'node:path';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../../../test/helpers.ts';
+import { describe, expect, it } from 'vitest';
+import { ok } from '../../../test/helpers.ts';
 import { makeCompany } from '../../../test/factories.ts';
 import { billingCompany, FINANCE_ROUTES, type BillingCompany } from '../billing/fixtures.ts';
 import { freshKeys } from '../payment/emulator/keys.ts';
-import type { Emulator } from '../payment/emulator/server.ts';
-import { paymentHarness, type PaymentHarness } from '../payment/emulated.test-util.ts';
-import type { Payments } from '../payment/index.ts';
+import { filePaymentHarness, placeOrder } from '../payment/emulated.test-util.ts';
 import { OPERATION_KEYS } from '@meter/contracts';
 import { addDays, businessDate, fromBeijingFields } from '../../time.ts';
 import { reconcileYesterday } from './service.ts';
@@ -19,20 +17,12 @@ import { reconcileYesterday } from './service.ts';
 // daily job reconciles yesterday once.
 
 const keys = freshKeys();
-let em: Emulator;
-let t: TestApp;
-let a: BillingCompany;
-let b: BillingCompany;
-let payments: Payments;
-let h: PaymentHarness | undefined;
+const { t, em, payments } = await filePaymentHarness(keys);
+const a = await billingCompany(t, { rooms: 1 });
+const b = await billingCompany(t, { rooms: 1 });
 const today = businessDate(new Date());
 
-const ok = (r: { status: number; body: any }) => {
-  expect(r.body.code, JSON.stringify(r.body)).toBe('SUCCESS');
-  return r.body.data;
-};
-const order = async (c: BillingCompany, channel: 'wechat' | 'alipay', amount: string) =>
-  ok(await t.call(c.token, { method: 'POST', url: channel === 'wechat' ? '/wxpay/api/wxpay/pay' : '/alipay/api/alipay/pay', payload: { roomId: c.rooms[0], wallet: 'electric', amount } })).outTradeNo as string;
+const order = async (c: BillingCompany, channel: 'wechat' | 'alipay', amount: string) => (await placeOrder(t, c.token, channel, c.rooms[0], amount)).outTradeNo as string;
 const credits = async (outTradeNo: string) =>
   Number((await t.owner.query(`SELECT count(*) AS n FROM journal WHERE idempotency_key = $1`, [`pay:${outTradeNo}`])).rows[0].n);
 const run = (c: BillingCompany, channel = 'wechat') => t.call(c.token, { method: 'POST', url: '/yewu/api/Reconcile/Run', payload: { day: today, channel } });
@@ -40,13 +30,6 @@ const rows = async (c: BillingCompany, channel = 'wechat') =>
   ok(await t.call(c.token, { method: 'GET', url: `/yewu/api/Reconcile/Rows?day=${today}&channel=${channel}&index=1&size=100` })) as any[];
 const recover = (c: BillingCompany, id: number) => t.call(c.token, { method: 'POST', url: '/yewu/api/Reconcile/Recover', payload: { id } });
 
-beforeAll(async () => {
-  h = await paymentHarness(keys);
-  ({ t, em, payments } = h);
-  a = await billingCompany(t, { rooms: 1 });
-  b = await billingCompany(t, { rooms: 1 });
-});
-afterAll(() => h?.close());
 
 describe('支付平台对账 (WeChat Pay statement from the emulator)', { timeout: 60_000 }, () => {
   const no: Record<string, string> = {};

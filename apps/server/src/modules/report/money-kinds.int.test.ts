@@ -3,7 +3,7 @@ import path from 'node:path';
 import ExcelJS from 'exceljs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fenToYuan } from '@meter/contracts';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
+import { success, testApp, type TestApp } from '../../../test/helpers.ts';
 import { SYSTEM_SCOPE } from '../../db/client.ts';
 import { billingCompany, type BillingCompany } from '../billing/fixtures.ts';
 import { post, type Posting } from '../billing/ledger.ts';
@@ -17,11 +17,7 @@ import { dayKey } from '../billing/period.ts';
 let t: TestApp;
 let a: BillingCompany;
 const Y = '/yewu/api';
-const ok = (r: { status: number; body: { code: string } }) => {
-  expect(r.status, JSON.stringify(r.body)).toBe(200);
-  expect(r.body.code, JSON.stringify(r.body)).toBe('SUCCESS');
-  return r.body as { code: string; data: any; count?: number };
-};
+const ok = success;
 const get = (url: string) => t.call(a.token, { method: 'GET', url });
 const send = (url: string, payload: object) => t.call(a.token, { method: 'POST', url, payload });
 // yesterday … tomorrow in China days: the rows of this test, whatever the hour it runs at

@@ -1,41 +1,23 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { testApp, type TestApp } from '../../../test/helpers.ts';
-import { makeArea, makeCompany, makeRole, makeRoom, makeUser, uniq } from '../../../test/factories.ts';
+import { describe, expect, it } from 'vitest';
+import { demoFloors, fileApp } from '../../../test/helpers.ts';
+import { makeOtherRoom, makeRole, makeUser, uniq } from '../../../test/factories.ts';
 
 // Rooms (RoomInfo/*, getNoUserRoom, enums) and charging types (ChargingType/*) against a real database.
 
-let t: TestApp;
-let demo: string;
-let reader: string;
-let demoCompany: number;
+const t = await fileApp();
+const [demo, reader] = await t.signIn('demo', 'reader');
 /** a floor of the demo company's seeded tree, and a second floor to move rooms to */
-let floorA: number;
-let floorB: number;
-let park: number;
-let other: { companyId: number; areaId: number; roomId: number; chargingTypeId: number };
+const { demoCompany, floorA, floorB } = await demoFloors(t.owner);
+const park = Number((await t.owner.query(`SELECT id FROM areas WHERE company_id = $1 AND deep = 0 ORDER BY id LIMIT 1`, [demoCompany])).rows[0].id);
+const other = await (async () => {
+  const o = await makeOtherRoom(t.owner);
+  const ct = await t.owner.query(`INSERT INTO charging_types (company_id, name, charge_type) VALUES ($1, '他司收费', 1) RETURNING id`, [o.companyId]);
+  return { ...o, chargingTypeId: Number(ct.rows[0].id) };
+})();
 
 const Y = '/yewu/api';
 const count = async (sql: string, params: unknown[] = []) => Number((await t.owner.query(sql, params)).rows[0].n);
 
-beforeAll(async () => {
-  t = await testApp();
-  demo = await t.login('demo', 'demo123');
-  reader = await t.login('reader', 'reader123');
-  demoCompany = Number((await t.owner.query(`SELECT company_id FROM admin_users WHERE username = 'demo'`)).rows[0].company_id);
-  const floors = (await t.owner.query(
-    `SELECT id, parent_id FROM areas WHERE company_id = $1 AND deep = 2 ORDER BY id LIMIT 2`, [demoCompany],
-  )).rows;
-  floorA = Number(floors[0].id);
-  floorB = Number(floors[1].id);
-  park = Number((await t.owner.query(`SELECT id FROM areas WHERE company_id = $1 AND deep = 0 ORDER BY id LIMIT 1`, [demoCompany])).rows[0].id);
-
-  const companyId = await makeCompany(t.owner);
-  const areaId = await makeArea(t.owner, companyId, '他司园区');
-  const roomId = await makeRoom(t.owner, companyId, areaId, '他司房间');
-  const ct = await t.owner.query(`INSERT INTO charging_types (company_id, name, charge_type) VALUES ($1, '他司收费', 1) RETURNING id`, [companyId]);
-  other = { companyId, areaId, roomId, chargingTypeId: Number(ct.rows[0].id) };
-});
-afterAll(() => t.close());
 
 async function newChargingType(name = uniq('收费')) {
   const r = await t.call(demo, { method: 'POST', url: `${Y}/ChargingType/Detail`, payload: { name, chargeType: 1 } });

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fileApp } from '../../../test/helpers.ts';
+import { expectEachStatus, fileApp } from '../../../test/helpers.ts';
 import { makeArea, makeRoom, uniq } from '../../../test/factories.ts';
-import { countRows, loginWith, makeMeter, makeTenant, type Tenant } from './fixtures.ts';
+import { countRows, expectNameTaken, loginWith, makeMeter, makeTenant, type Tenant } from './fixtures.ts';
 
 // Alarm schemes (/recordsPolice): thresholds in 元 on the wire and 分 stored, alarm1 ≥ alarm2 ≥ close,
 // the no-disconnect window, permissions, tenancy and the in-use refusal.
@@ -86,25 +86,19 @@ describe('alarm schemes', () => {
   it('a duplicate name → 409', async () => {
     const name = uniq('同名');
     await create(a.token, { name });
-    const r = await t.call(a.token, { method: 'POST', url: `${A}/detail`, payload: body({ name }) });
-    expect(r.status).toBe(409);
-    expect(r.body.message).toBe(`方案名称「${name}」已存在`);
+    await expectNameTaken(t, a.token, `${A}/detail`, body({ name }), name);
   });
 
   it('unknown id → 404', async () => {
-    expect((await detail(a.token, 99999999)).status).toBe(404);
-    expect((await t.call(a.token, { method: 'PUT', url: `${A}/detail`, payload: { ...body(), id: 99999999 } })).status).toBe(404);
-    expect((await t.call(a.token, { method: 'DELETE', url: `${A}/detail`, payload: { ids: [99999999] } })).status).toBe(404);
+    await expectEachStatus(t, a.token, [['GET', `${A}/detail/99999999`], ['PUT', `${A}/detail`, { ...body(), id: 99999999 }], ['DELETE', `${A}/detail`, { ids: [99999999] }]], 404);
   });
 
   it('reader (no /recordsPolice) → 403', async () => {
-    const reader = await t.login('reader', 'reader123');
-    for (const [method, url, payload] of [
+    const [reader] = await t.signIn('reader');
+    await expectEachStatus(t, reader, [
       ['GET', `${A}/list`], ['GET', `${A}/detail/1`], ['POST', `${A}/detail`, body()], ['PUT', `${A}/detail`, { ...body(), id: 1 }],
       ['DELETE', `${A}/detail`, { ids: [1] }],
-    ] as const) {
-      expect((await t.call(reader, { method, url, payload })).status, `${method} ${url}`).toBe(403);
-    }
+    ], 403);
     // the meter archive may read them (its picker), not write them
     const meterClerk = await loginWith(t, a.companyId, ['recordsTable']);
     expect((await t.call(meterClerk, { method: 'GET', url: `${A}/list` })).body.code).toBe('SUCCESS');

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { fileApp } from '../../../test/helpers.ts';
+import { expectEachStatus, fileApp } from '../../../test/helpers.ts';
 import { makeArea, makeRoom, uniq } from '../../../test/factories.ts';
-import { countRows, loginWith, makeMeter, makeTenant, type Tenant } from './fixtures.ts';
+import { countRows, expectNameTaken, loginWith, makeMeter, makeTenant, type Tenant } from './fixtures.ts';
 
 // Charging schemes (/recordsFees) against a real database: every endpoint, the pricing validation,
 // permissions, tenancy and the in-use refusal.
@@ -214,9 +214,7 @@ describe('charging schemes: invalid input → 400 naming the field, nothing writ
   it('a duplicate name → 409', async () => {
     const name = uniq('重名');
     await create(a.token, { name });
-    const r = await t.call(a.token, { method: 'POST', url: `${C}/detail`, payload: body({ name }) });
-    expect(r.status).toBe(409);
-    expect(r.body.message).toBe(`方案名称「${name}」已存在`);
+    await expectNameTaken(t, a.token, `${C}/detail`, body({ name }), name);
     // the same name in another company is fine
     expect((await t.call(b.token, { method: 'POST', url: `${C}/detail`, payload: body({ name }) })).body.code).toBe('SUCCESS');
   });
@@ -224,20 +222,15 @@ describe('charging schemes: invalid input → 400 naming the field, nothing writ
 
 describe('charging schemes: not found, permissions, tenancy, in use', () => {
   it('unknown id → 404', async () => {
-    expect((await detail(a.token, 99999999)).status).toBe(404);
-    expect((await t.call(a.token, { method: 'PUT', url: `${C}/detail`, payload: { ...body(), id: 99999999 } })).status).toBe(404);
-    expect((await t.call(a.token, { method: 'DELETE', url: `${C}/detail`, payload: { ids: [99999999] } })).status).toBe(404);
+    await expectEachStatus(t, a.token, [['GET', `${C}/detail/99999999`], ['PUT', `${C}/detail`, { ...body(), id: 99999999 }], ['DELETE', `${C}/detail`, { ids: [99999999] }]], 404);
   });
 
   it('reader (no /recordsFees) → 403 everywhere; without the operation key writes → 403', async () => {
-    const reader = await t.login('reader', 'reader123');
-    for (const [method, url, payload] of [
+    const [reader] = await t.signIn('reader');
+    await expectEachStatus(t, reader, [
       ['GET', `${C}/list`], ['GET', `${C}/GetAllUsingList`], ['GET', `${C}/GetListByType?type=1`], ['GET', `${C}/detail/1`],
       ['POST', `${C}/detail`, body()], ['PUT', `${C}/detail`, { ...body(), id: 1 }], ['DELETE', `${C}/detail`, { ids: [1] }],
-    ] as const) {
-      const r = await t.call(reader, { method, url, payload });
-      expect(r.status, `${method} ${url}`).toBe(403);
-    }
+    ], 403);
     const viewer = await loginWith(t, a.companyId, ['recordsFees']);
     expect((await t.call(viewer, { method: 'GET', url: `${C}/list` })).body.code).toBe('SUCCESS');
     const before = await countRows(t.owner, 'charging_schemes', a.companyId);

@@ -1,4 +1,5 @@
 import type pg from 'pg';
+import { expect } from 'vitest';
 import { ROUTES, OPERATION_KEYS } from '@meter/contracts';
 import type { TestApp } from '../../../test/helpers.ts';
 import { makeArea, makeCompany, makeRole, makeRoom, makeUser, uniq } from '../../../test/factories.ts';
@@ -47,4 +48,11 @@ export async function countRows(owner: pg.Pool, table: string, companyId?: numbe
     ? await owner.query(`SELECT count(*)::int AS n FROM ${table}`)
     : await owner.query(`SELECT count(*)::int AS n FROM ${table} WHERE company_id = $1`, [companyId]);
   return rows[0].n as number;
+}
+
+/** One more scheme named `name` (created at `url` with the token) is refused: a 409 naming it. */
+export async function expectNameTaken(t: TestApp, token: string, url: string, payload: object, name: string) {
+  const r = await t.call(token, { method: 'POST', url, payload });
+  expect(r.status).toBe(409);
+  expect(r.body.message).toBe(`方案名称「${name}」已存在`);
 }

@@ -1,52 +1,25 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../../../../test/helpers.ts';
-import { makeCompany, makeRole, makeUser, uniq } from '../../../../test/factories.ts';
-import type { SmsEmulators } from './setup.ts';
-import { smsHarness, type SmsHarness } from './emulated.test-util.ts';
+import { describe, expect, it } from 'vitest';
+import { ok } from '../../../../test/helpers.ts';
+import { uniq } from '../../../../test/factories.ts';
+import { fileSmsHarness } from './emulated.test-util.ts';
 
 // 短信余额: a company whose SMS credit is kept by the platform is charged per priced message when it is
 // handed to the provider; when the credit does not cover the next one it is held (余额不足, not sent)
 // and the company is warned; a top-up releases it and it is sent exactly once; a message that fails
 // for good gets its charge back. Every movement is in the credit's own journal.
 
-let t: TestApp;
-let em: SmsEmulators;
-let h: SmsHarness;
-let admin: string;
-
-beforeAll(async () => {
-  h = await smsHarness();
-  ({ t, em } = h);
-  admin = await t.login('admin', 'admin123');
-});
-afterAll(async () => {
-  await h.close();
-});
-
-const send = () => h.send();
-const row = async (id: number) => (await t.owner.query(`SELECT * FROM notifications WHERE id = $1`, [id])).rows[0];
-const ok = (r: { status: number; body: { code: string; data: any } }) => {
-  expect(r.body.code, JSON.stringify(r.body)).toBe('SUCCESS');
-  return r.body.data;
-};
+const h = await fileSmsHarness();
+const { t, em, send, row } = h;
+const [admin] = await t.signIn('admin');
 
 async function company() {
-  const companyId = await makeCompany(t.owner);
-  await t.owner.query(`UPDATE companies SET sms_price_fen = 7 WHERE id = $1`, [companyId]);
-  const u = await makeUser(t.owner, { companyId, roleId: await makeRole(t.owner, companyId, ['systemSend', 'notesMessage']) });
-  const token = await t.login(u.username, u.password);
+  const { companyId, token } = await h.company({ smsFen: 7 });
   const cfg = await t.call(token, { method: 'POST', url: '/sms/config', payload: { provider: 'aliyun', accessKeyId: uniq('AK'), secret: 'k'.repeat(20), signName: '测试物业', templateCode: 'SMS_100000001' } });
   expect(cfg.status).toBe(200);
   return { companyId, token };
 }
 
-async function queue(companyId: number, phone = '13800000000') {
-  const { rows } = await t.owner.query(
-    `INSERT INTO notifications (company_id, level, channel, phone, content, price_fen, idempotency_key) VALUES ($1, 1, 'sms', $2, '余额不足，请及时充值', 7, $3) RETURNING id`,
-    [companyId, phone, uniq('credit')],
-  );
-  return Number(rows[0].id);
-}
+const queue = (companyId: number, phone = '13800000000') => h.queue(companyId, phone, 'credit');
 
 const topUp = (companyId: number, amount: string) => t.call(admin, { method: 'POST', url: '/sms/credit/topup', payload: { companyId, amount, memo: '测试充值' } });
 const delivered = (id: number) => em.aliyun.messages.filter((m) => m.outId === `notify-${id}`).length;

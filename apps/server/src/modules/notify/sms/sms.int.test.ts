@@ -1,14 +1,11 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { Db } from '../../../db/client.ts';
-import type { TestApp } from '../../../../test/helpers.ts';
-import { makeCompany, makeRole, makeUser, uniq } from '../../../../test/factories.ts';
-import { SendError } from '../provider.ts';
+import { describe, expect, it } from 'vitest';
+import { uniq } from '../../../../test/factories.ts';
 import { collectReceipts } from '../service.ts';
 import { aliyunSms } from './aliyun.ts';
 import { tencentSms } from './tencent.ts';
-import { providersFrom, type SmsEmulators, type SmsSetup } from './setup.ts';
-import { smsHarness, type SmsHarness } from './emulated.test-util.ts';
+import { providersFrom } from './setup.ts';
+import { expectWrongSignatureRefused, fileSmsHarness } from './emulated.test-util.ts';
 
 // 阿里云 and 腾讯云 SMS through their official SDKs against the local emulators, which check every
 // signature with the secret the company stored in /sms/config: a message is sent once, a retry after
@@ -16,43 +13,16 @@ import { smsHarness, type SmsHarness } from './emulated.test-util.ts';
 // refusal is recorded and tried again after its back-off, a final one is not, the cost is the
 // company's SMS price, and the delivery receipt updates the message.
 
-let t: TestApp;
-let db: Db;
-let em: SmsEmulators;
-let sms: SmsSetup;
-let h: SmsHarness;
-
-beforeAll(async () => {
-  h = await smsHarness();
-  ({ t, db, em, sms } = h);
-});
-afterAll(async () => {
-  await h.close();
-});
-
-const send = () => h.send();
+const h = await fileSmsHarness();
+const { t, db, em, sms, send, queue, row } = h;
 
 /** A company with SMS price `priceFen`, a user who may configure its SMS, and their token. */
-async function company(priceFen = 7) {
-  const companyId = await makeCompany(t.owner);
-  await t.owner.query(`UPDATE companies SET sms_price_fen = $2 WHERE id = $1`, [companyId, priceFen]);
-  const u = await makeUser(t.owner, { companyId, roleId: await makeRole(t.owner, companyId, ['systemSend', 'notesMessage']) });
-  return { companyId, token: await t.login(u.username, u.password) };
-}
+const company = (priceFen = 7) => h.company({ smsFen: priceFen });
 
 async function configure(token: string, body: Record<string, string>) {
   return t.call(token, { method: 'POST', url: '/sms/config', payload: body });
 }
 
-async function queue(companyId: number, phone = '13800000000') {
-  const { rows } = await t.owner.query(
-    `INSERT INTO notifications (company_id, level, channel, phone, content, price_fen, idempotency_key) VALUES ($1, 1, 'sms', $2, '余额不足，请及时充值', 7, $3) RETURNING id`,
-    [companyId, phone, uniq('sms-test')],
-  );
-  return Number(rows[0].id);
-}
-
-const row = async (id: number) => (await t.owner.query(`SELECT * FROM notifications WHERE id = $1`, [id])).rows[0];
 
 const ALIYUN = { provider: 'aliyun', accessKeyId: '', secret: '', signName: '测试物业', templateCode: 'SMS_100000001' };
 const TENCENT = { provider: 'tencent', accessKeyId: '', secret: '', signName: '测试物业', templateCode: '1000001', sdkAppId: '1400000001', region: 'ap-guangzhou' };
@@ -158,12 +128,7 @@ describe.each([
     const wrong = name === 'aliyun'
       ? aliyunSms({ accessKeyId: ak, accessKeySecret: 'wrong-secret', signName: 'x', templateCode: 'SMS_1', ...sms.aliyun })
       : tencentSms({ secretId: ak, secretKey: 'wrong-secret', sdkAppId: '1400000001', signName: 'x', templateId: '1', ...sms.tencent });
-    const calls = emulator().calls;
-    const e = await wrong.send({ id: 1, companyId: 1, channel: 'sms', phone: '13800000000', content: 'x', idempotencyKey: uniq('k') }).catch((x: unknown) => x as SendError);
-    expect(e).toBeInstanceOf(SendError);
-    expect((e as SendError).message).toMatch(/SignatureDoesNotMatch|SignatureFailure/);
-    expect((e as SendError).retryable).toBe(false);
-    expect(emulator().calls).toBe(calls);
+    await expectWrongSignatureRefused(wrong, 'sms', () => emulator().calls);
   });
 
   it('an undelivered receipt fails the message and it costs nothing', async () => {

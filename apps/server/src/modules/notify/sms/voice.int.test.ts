@@ -1,10 +1,7 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { TestApp } from '../../../../test/helpers.ts';
-import { makeCompany, makeRole, makeUser, uniq } from '../../../../test/factories.ts';
-import { SendError } from '../provider.ts';
-import type { SmsEmulators, SmsSetup } from './setup.ts';
-import { smsHarness, type SmsHarness } from './emulated.test-util.ts';
+import { describe, expect, it } from 'vitest';
+import { uniq } from '../../../../test/factories.ts';
+import { expectWrongSignatureRefused, fileSmsHarness } from './emulated.test-util.ts';
 import { aliyunVoice, tencentVoice } from './voice.ts';
 
 // 语音通知 (notify type 2, channel phone) through 阿里云 Dyvmsapi SingleCallByTts and 腾讯云 VMS
@@ -13,28 +10,9 @@ import { aliyunVoice, tencentVoice } from './voice.ts';
 // company's phone price (SPEC §3) and recorded like an SMS; without a voice template phone notices stay
 // on the log provider.
 
-let t: TestApp;
-let em: SmsEmulators;
-let sms: SmsSetup;
-let h: SmsHarness;
-
-beforeAll(async () => {
-  h = await smsHarness();
-  ({ t, em, sms } = h);
-});
-afterAll(async () => {
-  await h.close();
-});
-
-const send = () => h.send();
-const row = async (id: number) => (await t.owner.query(`SELECT * FROM notifications WHERE id = $1`, [id])).rows[0];
-
-async function company() {
-  const companyId = await makeCompany(t.owner);
-  await t.owner.query(`UPDATE companies SET sms_price_fen = 7, phone_price_fen = 15 WHERE id = $1`, [companyId]);
-  const u = await makeUser(t.owner, { companyId, roleId: await makeRole(t.owner, companyId, ['systemSend', 'notesMessage']) });
-  return { companyId, token: await t.login(u.username, u.password) };
-}
+const h = await fileSmsHarness();
+const { t, em, sms, send, row } = h;
+const company = () => h.company({ smsFen: 7, phoneFen: 15 });
 
 /** A phone notice priced by the company's phone price, as the alarm rules queue it. */
 async function queuePhone(companyId: number, phone = '13700000001') {
@@ -84,12 +62,7 @@ describe.each([
     const wrong = name === 'aliyun'
       ? aliyunVoice({ accessKeyId: ak, accessKeySecret: 'wrong', showNumber: '05710000001', ttsCode: 'TTS_1', endpoint: sms.aliyun.voiceEndpoint, protocol: 'HTTP' })
       : tencentVoice({ secretId: ak, secretKey: 'wrong', voiceSdkAppId: '1400000002', templateId: '1', endpoint: sms.tencent.voiceEndpoint, protocol: 'http://', agent: sms.tencent.agent });
-    const before = calls().length;
-    const e = await wrong.send({ id: 1, companyId: 1, channel: 'phone', phone: '13800000000', content: 'x', idempotencyKey: uniq('k') }).catch((x: unknown) => x as SendError);
-    expect(e).toBeInstanceOf(SendError);
-    expect((e as SendError).message).toMatch(/SignatureDoesNotMatch|SignatureFailure/);
-    expect((e as SendError).retryable).toBe(false);
-    expect(calls().length).toBe(before);
+    await expectWrongSignatureRefused(wrong, 'phone', () => calls().length);
   });
 });
 
