@@ -90,7 +90,8 @@ export function addBillingJobs(scheduler: Scheduler, d: BillingJobDeps): () => v
       }
     },
   });
-  // the journal's per-company deltas into the daily rows /home reads (exact either way; this keeps the deltas few)
+  // the rollups' deltas (journal per company and area, settlements per company) into the daily rows /home and the
+  // 扣费报表 read (exact either way; this keeps the deltas few)
   scheduler.add({ name: 'billing.rollups', label: '首页金额汇总整理', everyMs: 60_000, firstMs: 20_000, run: () => compactHomeRollup(d.db) });
   scheduler.add({ name: 'notify.outbox', label: '短信/电话提醒发送', everyMs: d.notifyEveryMs ?? 3_000, firstMs: 2_000, run: () => sendQueued(d.db, provider, 200) });
   scheduler.add({ name: 'notify.receipts', label: '短信回执查询', everyMs: d.receiptsEveryMs ?? 60_000, firstMs: 10_000, run: () => collectReceipts(d.db, provider, 200) });

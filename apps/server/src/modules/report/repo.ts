@@ -90,12 +90,36 @@ export async function deductByDay(tx: Tx, f: ReportFilter) {
 const wholeDays = (f: ReportFilter) => startOfBeijingDay(f.from).getTime() === f.from.getTime() && startOfBeijingDay(f.to).getTime() === f.to.getTime();
 
 /**
- * 扣费 from usage_daily (0055: settlements per meter, China day and kind, kept by the settlements'
- * statement trigger): at most one row a meter a day, whatever the number of readings. The same
- * figures as deductFromSettlements (the integration test compares both); `meters` counts the rollup
- * rows holding settlements, one per meter and kind that had a settlement that day.
+ * 扣费 from the rollups kept by the settlements' statement trigger: for a whole company (or every company),
+ * usage_company_daily plus the deltas not yet moved into it (0061: a row a company, day and kind); searched
+ * by area or for a user bound to areas, usage_daily (0055: a row a meter, day and kind, joined to the meters
+ * for their area). The same figures as deductFromSettlements (the integration tests compare them).
  */
 export async function deductFromRollup(tx: Tx, f: ReportFilter) {
+  return f.searchArea == null && !f.areaRestricted ? deductFromCompanyRollup(tx, f) : deductFromMeterRollup(tx, f);
+}
+
+/**
+ * `meters` is the sum of the rows' counts of meters that had a settlement that day (+1 when a meter's
+ * usage_daily row got its first one): a day and kind shows where that sum is above zero, as it shows in
+ * usage_daily where a row holds settlements.
+ */
+export async function deductFromCompanyRollup(tx: Tx, f: ReportFilter) {
+  const w: SQL[] = [sql`day >= ${businessDate(f.from)}::date`, sql`day < ${businessDate(f.to)}::date`];
+  if (f.companyId != null) w.push(sql`company_id = ${f.companyId}`);
+  const where = sql.join(w, sql` AND `);
+  const cols = sql`day, meter_kind, settlements, meters, quantity, amount_fen, charged_fen, vacant_fen`;
+  const r = await tx.execute(sql`
+    SELECT to_char(u.day, 'YYYY-MM-DD') AS day, u.meter_kind, sum(u.settlements)::int AS n, sum(u.meters)::int AS meters,
+      sum(u.quantity)::numeric(20, 4)::text AS quantity, sum(u.amount_fen)::bigint AS amount,
+      sum(u.charged_fen)::bigint AS charged, sum(u.vacant_fen)::bigint AS vacant
+    FROM (SELECT ${cols} FROM usage_company_daily WHERE ${where} UNION ALL SELECT ${cols} FROM usage_company_delta WHERE ${where}) u
+    GROUP BY 1, 2 HAVING sum(u.meters) > 0 ORDER BY 1, 2`);
+  return r.rows;
+}
+
+/** `meters` counts the usage_daily rows holding settlements, one per meter and kind that had a settlement that day. */
+export async function deductFromMeterRollup(tx: Tx, f: ReportFilter) {
   const w: SQL[] = [sql`u.day >= ${businessDate(f.from)}::date`, sql`u.day < ${businessDate(f.to)}::date`, sql`u.settlements > 0`];
   if (f.companyId != null) w.push(sql`u.company_id = ${f.companyId}`);
   if (f.searchArea != null) w.push(sql`m.area_id IN ${areaAndBelow(f.searchArea)}`);

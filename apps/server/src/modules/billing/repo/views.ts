@@ -6,6 +6,7 @@ import { receipts } from '../../../db/schema/index.ts';
 import { areaAndBelow } from '../../../db/crud-repo.ts';
 import { areaPathOf } from '../../room/index.ts';
 import { homeSupplyCounts } from '../supply-repo.ts';
+import { compactAreaJournalDeltas, compactCompanyJournalDeltas } from './rollups.ts';
 import { arr, isoOf, like } from './sql.ts';
 
 // ---- views: rooms and accounts ---------------------------------------------------------------------
@@ -443,17 +444,20 @@ export async function markPrinted(tx: Tx, id: number) {
  * The /home figures: the same sums as the journal rows since the China month's first day. A user who
  * sees the whole company reads journal_company_daily plus the deltas not yet moved into it (0058: a few
  * rows a company a day, whatever the number of rooms); a user bound to areas, or a search by area, reads
- * journal_daily (0055: a few rows a room a day), both kept by the journal's statement trigger.
+ * journal_area_daily and its deltas (0062: a few rows an area a day, per room's own area; the tables carry
+ * the rooms' area scope, and a search sums the areas of the subtree), all kept by the journal's trigger. An
+ * area a room left keeps rows of no entries: a day, kind and pay method counts where it holds entries.
  */
 export async function homeFigures(tx: Tx, f: { companyId: number | null; areaRestricted: boolean; searchArea?: number }) {
-  const roomCond = f.searchArea != null
-    ? sql`AND d.room_id IN (SELECT ra.id FROM rooms ra WHERE ra.area_id IN ${areaAndBelow(f.searchArea)})`
-    : f.areaRestricted ? sql`AND d.room_id IN (SELECT ra.id FROM rooms ra)` : null;
+  const areaCond = f.searchArea != null ? sql`AND area_id IN ${areaAndBelow(f.searchArea)}` : f.areaRestricted ? sql`` : null;
   const company = f.companyId != null ? sql`AND company_id = ${f.companyId}` : sql``;
   const day0 = sql`(now() AT TIME ZONE 'Asia/Shanghai')::date`;
   const month0 = sql`date_trunc('month', now() AT TIME ZONE 'Asia/Shanghai')::date`;
-  const since = (from: SQL) => roomCond
-    ? sql`(SELECT day, kind, pay_method, entries, amount_fen FROM journal_daily d WHERE day >= ${from} ${company} ${roomCond})`
+  const since = (from: SQL) => areaCond
+    ? sql`(SELECT day, kind, pay_method, sum(entries) AS entries, sum(amount_fen) AS amount_fen FROM (
+        SELECT day, kind, pay_method, entries, amount_fen FROM journal_area_daily WHERE day >= ${from} ${company} ${areaCond}
+        UNION ALL SELECT day, kind, pay_method, entries, amount_fen FROM journal_area_delta WHERE day >= ${from} ${company} ${areaCond}) a
+        GROUP BY 1, 2, 3 HAVING sum(entries) <> 0)`
     : sql`(SELECT day, kind, pay_method, entries, amount_fen FROM journal_company_daily WHERE day >= ${from} ${company}
         UNION ALL SELECT day, kind, pay_method, entries, amount_fen FROM journal_company_delta WHERE day >= ${from} ${company})`;
   // a prepay by a real pay method is money received ('prepay'); a prepay by the system is a credit
@@ -486,19 +490,7 @@ export async function homeFigures(tx: Tx, f: { companyId: number | null; areaRes
   };
 }
 
-/**
- * Moves journal_company_delta into journal_company_daily (0058). The rows added are the rows deleted, in
- * one statement: a delta is counted once, whether /home reads it before or after; a second run at the
- * same time waits on the rows the first deletes and then skips them.
- */
+/** Moves the journal's deltas into their daily rows (0058 per company, 0062 per area); answers how many moved. */
 export async function compactJournalDeltas(tx: Tx): Promise<number> {
-  const r = await tx.execute(sql`
-    WITH moved AS (DELETE FROM journal_company_delta RETURNING company_id, day, kind, pay_method, entries, amount_fen),
-    added AS (
-      INSERT INTO journal_company_daily AS d (company_id, day, kind, pay_method, entries, amount_fen)
-        SELECT company_id, day, kind, pay_method, sum(entries), sum(amount_fen) FROM moved GROUP BY 1, 2, 3, 4 ORDER BY 1, 2, 3, 4
-      ON CONFLICT (company_id, day, kind, pay_method) DO UPDATE
-        SET entries = d.entries + excluded.entries, amount_fen = d.amount_fen + excluded.amount_fen)
-    SELECT count(*)::int AS moved FROM moved`);
-  return Number(r.rows[0].moved);
+  return (await compactCompanyJournalDeltas(tx)) + (await compactAreaJournalDeltas(tx));
 }
