@@ -9,7 +9,7 @@
 // - /recordsFees: a flat charging scheme with a unit price → searched → renamed → deleted.
 import ExcelJS from 'exceljs';
 import { expect, test, type Locator, type Page } from '@playwright/test';
-import { login, toast } from './helpers.ts';
+import { loginAt, toast } from './helpers.ts';
 
 test.describe.configure({ mode: 'serial' });
 test.slow();
@@ -42,6 +42,32 @@ async function save(dialog: Locator) {
   await dialog.getByRole('button', { name: /保\s*存/ }).click();
 }
 
+/** 新增… opens its create modal: the modal. */
+async function openNew(page: Page, title: string): Promise<Locator> {
+  await page.getByRole('button', { name: title }).click();
+  const dialog = modal(page, title);
+  await expect(dialog).toBeVisible();
+  return dialog;
+}
+
+/** 保存 in the create modal: 新增成功 and the modal closes. */
+async function saveNew(page: Page, dialog: Locator) {
+  await save(dialog);
+  await expect(toast(page, '新增成功')).toBeVisible();
+  await expect(dialog).toBeHidden();
+}
+
+/** 编辑 in the row opens the `title` modal (`shows`: what it must show), sets `label` to `value`: 保存成功, the modal closes. */
+async function editRow(page: Page, r: Locator, title: string, shows: (edit: Locator) => Promise<void>, label: string, value: string) {
+  await r.getByText('编辑', { exact: true }).click();
+  const edit = modal(page, title);
+  await shows(edit);
+  await edit.getByLabel(label, { exact: true }).fill(value);
+  await save(edit);
+  await expect(toast(page, '保存成功')).toBeVisible();
+  await expect(edit).toBeHidden();
+}
+
 /** 删除 in the row, then 确定 in the Popconfirm. */
 async function deleteRow(page: Page, r: Locator, confirmTitle: string) {
   await r.getByText('删除', { exact: true }).click();
@@ -62,20 +88,15 @@ const dropdown = (page: Page) => page.locator('.ant-select-dropdown:not(.ant-sel
 test('/recordsRoom: create a room on a floor → search → rename → delete → gone', async ({ page }) => {
   const name = `E2E房${tail(6)}`;
   const renamed = `${name}改`;
-  await login(page);
-  await page.goto('/recordsRoom');
+  await loginAt(page, '/recordsRoom');
   await expect(page.getByText('物业列表')).toBeVisible();
 
-  await page.getByRole('button', { name: /新增物业/ }).click();
-  const dialog = modal(page, '新增物业');
-  await expect(dialog).toBeVisible();
+  const dialog = await openNew(page, '新增物业');
   await dialog.getByLabel('物业名称', { exact: true }).fill(name);
   await openPicker(dialog, '请选择所属区域（楼层）');
   // the tree opens fully expanded: the first 1层 is 阳光园区/1号楼/1层
   await dropdown(page).locator('.ant-select-tree-node-content-wrapper[title="1层"]').first().click();
-  await save(dialog);
-  await expect(toast(page, '新增成功')).toBeVisible();
-  await expect(dialog).toBeHidden();
+  await saveNew(page, dialog);
 
   await search(page, '物业名称', name);
   await expect(rows(page)).toHaveCount(1);
@@ -83,13 +104,9 @@ test('/recordsRoom: create a room on a floor → search → rename → delete �
   await expect(created).toContainText('阳光园区/1号楼/1层');
   await expect(created).toContainText('空置');
 
-  await created.getByText('编辑', { exact: true }).click();
-  const edit = modal(page, '编辑物业');
-  await expect(edit.getByLabel('物业名称', { exact: true })).toHaveValue(name);
-  await edit.getByLabel('物业名称', { exact: true }).fill(renamed);
-  await save(edit);
-  await expect(toast(page, '保存成功')).toBeVisible();
-  await expect(edit).toBeHidden();
+  await editRow(page, created, '编辑物业', async (edit) => {
+    await expect(edit.getByLabel('物业名称', { exact: true })).toHaveValue(name);
+  }, '物业名称', renamed);
 
   await search(page, '物业名称', renamed);
   await expect(rows(page)).toHaveCount(1);
@@ -133,8 +150,7 @@ test('/recordsOwner: create → search → edit → export (.xlsx matches the li
   const renamed = `${name}乙`;
   const phone = `139${tail(8)}`;
   const idNumber = '11010519491231002X';
-  await login(page);
-  await page.goto('/recordsOwner');
+  await loginAt(page, '/recordsOwner');
   await expect(page.getByText('业主列表')).toBeVisible();
 
   // the unfiltered export holds as many owners as the list's total
@@ -146,29 +162,21 @@ test('/recordsOwner: create → search → edit → export (.xlsx matches the li
   ]);
   expect(all.rows).toHaveLength(total);
 
-  await page.getByRole('button', { name: /新增业主/ }).click();
-  const dialog = modal(page, '新增业主');
-  await expect(dialog).toBeVisible();
+  const dialog = await openNew(page, '新增业主');
   await dialog.getByLabel('业主姓名', { exact: true }).fill(name);
   await dialog.getByLabel('手机号码', { exact: true }).fill(phone);
   await dialog.getByLabel('身份证号', { exact: true }).fill(idNumber);
-  await save(dialog);
-  await expect(toast(page, '新增成功')).toBeVisible();
-  await expect(dialog).toBeHidden();
+  await saveNew(page, dialog);
 
   await search(page, '业主姓名', name);
   await expect(rows(page)).toHaveCount(1);
   await expect(row(page, name)).toContainText(phone);
   await expect(row(page, name)).toContainText('未入住');
 
-  await row(page, name).getByText('编辑', { exact: true }).click();
-  const edit = modal(page, '编辑业主');
-  await expect(edit.getByLabel('业主姓名', { exact: true })).toHaveValue(name);
-  await expect(edit.getByLabel('身份证号', { exact: true })).toHaveValue(idNumber);
-  await edit.getByLabel('业主姓名', { exact: true }).fill(renamed);
-  await save(edit);
-  await expect(toast(page, '保存成功')).toBeVisible();
-  await expect(edit).toBeHidden();
+  await editRow(page, row(page, name), '编辑业主', async (edit) => {
+    await expect(edit.getByLabel('业主姓名', { exact: true })).toHaveValue(name);
+    await expect(edit.getByLabel('身份证号', { exact: true })).toHaveValue(idNumber);
+  }, '业主姓名', renamed);
 
   await search(page, '业主姓名', renamed);
   await expect(rows(page)).toHaveCount(1);
@@ -187,13 +195,10 @@ test('/recordsTable: create an electric meter in room 1-101 → search by addres
   const address = `99${tail(10)}`;
   const name = `E2E电表${tail(4)}`;
   const renamed = `${name}改`;
-  await login(page);
-  await page.goto('/recordsTable');
+  await loginAt(page, '/recordsTable');
   await expect(page.getByText('表具列表')).toBeVisible();
 
-  await page.getByRole('button', { name: /新增表具/ }).click();
-  const dialog = modal(page, '新增表具');
-  await expect(dialog).toBeVisible();
+  const dialog = await openNew(page, '新增表具');
   await dialog.getByLabel('表具名称', { exact: true }).fill(name);
   // 表具类别 defaults to 电表; take the first electric plan the company may use
   await expect(dialog.locator('.ant-select').filter({ hasText: '电表' }).first()).toBeVisible();
@@ -203,22 +208,16 @@ test('/recordsTable: create an electric meter in room 1-101 → search by addres
   await openPicker(dialog, '请选择房间');
   await page.keyboard.type('1-101');
   await dropdown(page).locator('.ant-select-tree-node-content-wrapper[title="1-101"]').first().click();
-  await save(dialog);
-  await expect(toast(page, '新增成功')).toBeVisible();
-  await expect(dialog).toBeHidden();
+  await saveNew(page, dialog);
 
   await search(page, '表地址', address);
   await expect(rows(page)).toHaveCount(1);
   await expect(row(page, address)).toContainText(name);
   await expect(row(page, address)).toContainText('1-101');
 
-  await row(page, address).getByText('编辑', { exact: true }).click();
-  const edit = modal(page, '编辑表具');
-  await expect(edit.getByLabel('表地址', { exact: true })).toHaveValue(address);
-  await edit.getByLabel('表具名称', { exact: true }).fill(renamed);
-  await save(edit);
-  await expect(toast(page, '保存成功')).toBeVisible();
-  await expect(edit).toBeHidden();
+  await editRow(page, row(page, address), '编辑表具', async (edit) => {
+    await expect(edit.getByLabel('表地址', { exact: true })).toHaveValue(address);
+  }, '表具名称', renamed);
   await expect(row(page, address)).toContainText(renamed);
 
   await deleteRow(page, row(page, address), '确定删除该表具吗？');
@@ -230,33 +229,24 @@ test('/recordsTable: create an electric meter in room 1-101 → search by addres
 test('/recordsFees: create a flat scheme with a unit price → search → rename → delete', async ({ page }) => {
   const name = `E2E统一电价${tail(6)}`;
   const renamed = `${name}改`;
-  await login(page);
-  await page.goto('/recordsFees');
+  await loginAt(page, '/recordsFees');
   // the page's own 收费方案 tab (the header's page tab has the same name)
   await expect(page.getByRole('tab', { name: '收费方案' }).last()).toHaveAttribute('aria-selected', 'true');
 
-  await page.getByRole('button', { name: /新增收费方案/ }).click();
-  const dialog = modal(page, '新增收费方案');
-  await expect(dialog).toBeVisible();
+  const dialog = await openNew(page, '新增收费方案');
   await dialog.getByLabel('方案名称', { exact: true }).fill(name);
   await dialog.getByRole('button', { name: /添加价格版本/ }).click();
   await dialog.getByPlaceholder('元/kWh，最多 4 位小数').fill('0.6800');
-  await save(dialog);
-  await expect(toast(page, '新增成功')).toBeVisible();
-  await expect(dialog).toBeHidden();
+  await saveNew(page, dialog);
 
   await search(page, '方案名称', name);
   await expect(rows(page)).toHaveCount(1);
   await expect(row(page, name)).toContainText('0.68');
 
-  await row(page, name).getByText('编辑', { exact: true }).click();
-  const edit = modal(page, '编辑收费方案');
-  await expect(edit.getByLabel('方案名称', { exact: true })).toHaveValue(name);
-  await expect(edit.getByPlaceholder('元/kWh，最多 4 位小数')).toHaveValue(/^0\.68/);
-  await edit.getByLabel('方案名称', { exact: true }).fill(renamed);
-  await save(edit);
-  await expect(toast(page, '保存成功')).toBeVisible();
-  await expect(edit).toBeHidden();
+  await editRow(page, row(page, name), '编辑收费方案', async (edit) => {
+    await expect(edit.getByLabel('方案名称', { exact: true })).toHaveValue(name);
+    await expect(edit.getByPlaceholder('元/kWh，最多 4 位小数')).toHaveValue(/^0\.68/);
+  }, '方案名称', renamed);
 
   await search(page, '方案名称', renamed);
   await expect(rows(page)).toHaveCount(1);

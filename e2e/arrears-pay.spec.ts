@@ -14,15 +14,13 @@
 // it runs (the demo's is 22:00–08:00 Beijing time) and is put back as it was afterwards.
 // The server is started by playwright.config.ts with SIMULATOR=0, so this spec runs its own small
 // fleet (the simulator CLI with a definition built from the demo archive) for the owed meter's collector.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { DEMO, login } from './helpers.ts';
+import { apiCall, apiToken, countPrints, login, openOnlineReceipt, payByQrAtCounter, printReceiptAndClose, startFleet, stopFleet } from './helpers.ts';
 
-const root = resolve(import.meta.dirname, '..');
-const gatewayPort = Number(process.env.E2E_GATEWAY_PORT ?? Number(process.env.E2E_PORT ?? 18480) + 3);
 const ownFleet = process.env.E2E_SIMULATOR !== '1';
 const V1 = '/device/api/v1';
 const Y = '/yewu/api';
@@ -42,12 +40,7 @@ let room: Room;
 let meter: Meter;
 let savedScheme: Record<string, unknown> | undefined;
 
-async function api<T>(request: APIRequestContext, method: 'GET' | 'PUT', url: string, data?: unknown): Promise<T> {
-  const res = await request.fetch(url, { method, headers: { Authorization: token }, ...(data !== undefined ? { data } : {}) });
-  const body = await res.json();
-  expect(body.code, `${method} ${url}: ${JSON.stringify(body)}`).toBe('SUCCESS');
-  return ('count' in body ? body : body.data) as T;
-}
+const api = <T>(request: APIRequestContext, method: 'GET' | 'PUT', url: string, data?: unknown) => apiCall<T>(request, token, method, url, data);
 
 const commands = async (request: APIRequestContext, kind: 'open' | 'close') =>
   (await api<{ data: Command[] }>(request, 'GET', `${V1}/device/order/list?index=1&size=50&meterId=${meter.id}&type=${kind}`)).data;
@@ -56,7 +49,7 @@ test.describe.configure({ mode: 'serial' });
 test.slow();
 
 test.beforeAll(async ({ request }) => {
-  token = (await (await request.post('/yonghu/api/admin/login', { data: DEMO })).json()).data.token;
+  token = await apiToken(request);
   // a demo room in arrears, a little (a ¥50 top-up brings it back), with one electric meter behind a collector
   const rooms = await api<{ data: Room[] }>(request, 'GET', `${Y}/RoomInfo/GetEnergyRoom?index=1&size=1000`);
   const meters = (await api<{ data: Meter[] }>(request, 'GET', `${V1}/device/list?index=1&size=1000&kind=1&plan=0`)).data;
@@ -90,11 +83,7 @@ test.beforeAll(async ({ request }) => {
         meters: behind.map((m) => ({ address: m.address, kind: 'electric', initialTotal: Number(m.initialReading), supplyOn: true, phases: m.phaseId === 1 ? 1 : 3 })),
       }],
     }));
-    fleet = spawn(process.execPath, ['--import', 'tsx', 'apps/simulator/src/cli.ts', '--gateway', `127.0.0.1:${gatewayPort}`, '--definition', file, '--status-every', '600000'], {
-      cwd: root,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    fleet.stderr?.on('data', (d) => process.stderr.write(`[simulator] ${d}`));
+    fleet = startFleet(file);
   }
   await expect.poll(async () => (await api<{ online: boolean }>(request, 'GET', `${V1}/gather?id=${meter.collectorId}`)).online, {
     timeout: 30_000, message: `collector ${meter.collectorImei} online at the gateway`,
@@ -103,10 +92,7 @@ test.beforeAll(async ({ request }) => {
 
 test.afterAll(async ({ request }) => {
   if (savedScheme) await api(request, 'PUT', `${Y}/alarmscheme/detail`, savedScheme);
-  if (fleet && fleet.exitCode === null) {
-    fleet.kill('SIGTERM');
-    await new Promise((r) => fleet!.once('exit', r));
-  }
+  await stopFleet(fleet);
   if (fleetDir) rmSync(fleetDir, { recursive: true, force: true });
 });
 
@@ -123,12 +109,7 @@ test('an owed room, its supply cut, pays by QR on the WeChat Pay emulator: the r
   const close = await request.post(`${V1}/device/order/open`, { headers: { Authorization: token }, data: { id: meter.id, open: false, password: '123456', memo: '欠费停电' } });
   expect((await close.json()).code).toBe('SUCCESS');
   await expect.poll(async () => (await commands(request, 'close'))[0]?.status, { timeout: 30_000, message: 'the close answered by the meter' }).toBe('succeeded');
-  await page.addInitScript(() => {
-    window.__printed = 0;
-    window.print = () => {
-      window.__printed += 1;
-    };
-  });
+  await countPrints(page);
   await login(page);
   await meterRow(page);
   // read back from the meter: the relay is open
@@ -136,34 +117,13 @@ test('an owed room, its supply cut, pays by QR on the WeChat Pay emulator: the r
   const opensBefore = (await commands(request, 'open')).length;
 
   // ---- the owner pays ¥50 by QR at the counter (/energy 扫码充值) on the emulator's payer page ----
-  await page.goto('/energy');
-  const form = page.locator(':is(.ant-pro-query-filter, .light-table-search)').first();
-  await form.getByLabel('房间', { exact: true }).fill(room.roomName);
-  await form.getByRole('button', { name: /查\s*询/ }).click();
-  await page.getByTestId(`online-${room.roomId}`).click();
-  const dialog = page.getByRole('dialog');
-  await dialog.getByLabel(/充值金额/).fill('50');
-  await dialog.getByRole('button', { name: /生成收款码/ }).click();
-  const payUrl = await page.getByTestId('online-emulator').getAttribute('href');
+  const payUrl = await payByQrAtCounter(page, context, room, '50');
   expect(payUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/scan\/wechat\//);
-  const payer = await context.newPage();
-  await payer.goto(payUrl!);
-  await expect(payer.getByText('¥50.00')).toBeVisible();
-  await payer.getByRole('button', { name: '确认支付' }).click();
-  await expect(payer.getByText(/商户已确认到账/)).toBeVisible();
-  await payer.close();
-  await expect(page.getByTestId('online-paid')).toContainText('¥50.00 已入账', { timeout: 30_000 });
 
   // ---- the receipt prints ----
-  await page.getByTestId('online-receipt').click();
-  await expect(page.getByTestId('receipt-amount')).toHaveText('¥50.00');
-  await expect(page.getByTestId('receipt-capitals')).toHaveText('伍拾元整');
+  await openOnlineReceipt(page, '50', '伍拾元整');
   await expect(page.getByTestId('receipt')).toContainText(room.roomName);
-  const preview = page.getByRole('dialog', { name: '票据预览' });
-  await preview.getByRole('button', { name: /打\s*印/ }).click();
-  await expect.poll(() => page.evaluate(() => window.__printed)).toBe(1);
-  await preview.getByRole('button', { name: /关\s*闭/ }).click();
-  await page.getByRole('button', { name: /完\s*成/ }).click();
+  await printReceiptAndClose(page);
 
   // ---- the balance is back above zero: billing opens the meter, which answers ----
   await expect.poll(async () => {

@@ -4,20 +4,13 @@
 // merchant reads the phone and the account statement), verifies, opens it; /noteBocLog shows each step.
 // The demo's opened sub-merchant withdraws from its sub-account.
 import { expect, test, type Page } from '@playwright/test';
-import { login, toast } from './helpers.ts';
+import { login, pickCompany, toast } from './helpers.ts';
 
 const ADMIN = { username: 'admin', password: 'admin123' };
 const DEMO_COMPANY = '阳光物业演示公司';
 
 test.describe.configure({ mode: 'serial' });
 test.slow();
-
-async function pickCompany(page: Page, name: string) {
-  const picker = page.getByRole('combobox', { name: '选择单位' });
-  await picker.click();
-  await picker.fill(name);
-  await page.locator('.ant-select-item-option').filter({ hasText: name }).first().click();
-}
 
 async function confirmAction(page: Page, testId: string) {
   await page.getByTestId(testId).click();

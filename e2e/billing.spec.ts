@@ -7,7 +7,7 @@
 //   exported, and the downloaded .xlsx (read with ExcelJS) holds exactly the rows on screen.
 import ExcelJS from 'exceljs';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { DEMO, login, toast } from './helpers.ts';
+import { apiCall, apiToken, countPrints, login, loginAt, toast } from './helpers.ts';
 
 const Y = '/yewu/api';
 const V1 = '/device/api/v1';
@@ -28,12 +28,7 @@ interface RoomDetail {
 
 let token = '';
 
-async function api<T>(request: APIRequestContext, method: 'GET' | 'POST', url: string, data?: unknown): Promise<T> {
-  const res = await request.fetch(url, { method, headers: { Authorization: token }, ...(data !== undefined ? { data } : {}) });
-  const body = await res.json();
-  expect(body.code, `${method} ${url}: ${JSON.stringify(body)}`).toBe('SUCCESS');
-  return ('count' in body ? body : body.data) as T;
-}
+const api = <T>(request: APIRequestContext, method: 'GET' | 'POST', url: string, data?: unknown) => apiCall<T>(request, token, method, url, data);
 
 /** "1234.50" → 123450 (integer 分, no float arithmetic). */
 function fen(yuan: string): number {
@@ -65,8 +60,7 @@ test.describe.configure({ mode: 'serial' });
 test.slow();
 
 test.beforeAll(async ({ request }) => {
-  const r = await request.post('/yonghu/api/admin/login', { data: DEMO });
-  token = (await r.json()).data.token;
+  token = await apiToken(request);
   const rooms = await api<{ data: EnergyRoom[] }>(request, 'GET', `${Y}/RoomInfo/GetEnergyRoom?index=1&size=200`);
   const occupied = rooms.data.filter((x) => x.ownerId != null && x.electricMeters > 0 && x.electricAlarm === 0 && fen(x.electricBalance) > 0);
   // room names repeat across buildings: pick rooms whose name is unique in the list
@@ -76,18 +70,12 @@ test.beforeAll(async ({ request }) => {
 });
 
 test('/energy: a WeChat top-up updates the balance; the receipt reads the amount in capitals; /notesPay lists it', async ({ page }) => {
-  await page.addInitScript(() => {
-    window.__printed = 0;
-    window.print = () => {
-      window.__printed += 1;
-    };
-  });
+  await countPrints(page);
   const memo = `e2e 柜台充值 ${Date.now()}`;
   const before = fen(topUpRoom.electricBalance);
   const after = before + fen('123.45');
 
-  await login(page);
-  await page.goto('/energy');
+  await loginAt(page, '/energy');
   await search(page, '房间', topUpRoom.roomName);
   const cell = page.getByTestId(`electric-${topUpRoom.roomId}`);
   await expect(cell).toHaveText(money(before));
@@ -143,8 +131,7 @@ test('/energy: a refund above the balance is refused with the server message; th
   const now = await api<{ data: EnergyRoom[] }>(request, 'GET', `${Y}/RoomInfo/GetEnergyRoom?index=1&size=5&roomName=${encodeURIComponent(topUpRoom.roomName)}`);
   const balance = fen(now.data.find((x) => x.roomId === topUpRoom.roomId)!.electricBalance);
 
-  await login(page);
-  await page.goto('/energy');
+  await loginAt(page, '/energy');
   await search(page, '房间', topUpRoom.roomName);
   await page.getByTestId(`refund-${topUpRoom.roomId}`).click();
   const dialog = page.getByRole('dialog');
@@ -175,8 +162,7 @@ test('/copyread: the export downloads a real .xlsx holding the rows on screen', 
   );
   expect(listed.count, 'the settled readings').toBeGreaterThanOrEqual(2);
 
-  await login(page);
-  await page.goto('/copyread');
+  await loginAt(page, '/copyread');
   await search(page, '表地址', meter.address);
   await expect(page.locator('.ant-table-row')).toHaveCount(Math.min(listed.count, 10));
   const [download] = await Promise.all([page.waitForEvent('download'), page.getByRole('button', { name: /导\s*出/ }).click()]);

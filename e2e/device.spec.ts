@@ -17,15 +17,13 @@
 // The server is started by playwright.config.ts with SIMULATOR=0, so this spec runs its own small
 // fleet (the simulator CLI with a definition built from the demo archive) for one demo collector.
 // With E2E_SIMULATOR=1 the server's own demo fleet answers instead.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { DEMO, login, toast } from './helpers.ts';
+import { apiCall, apiToken, login, loginAt, startFleet, stopFleet, toast } from './helpers.ts';
 
-const root = resolve(import.meta.dirname, '..');
-const gatewayPort = Number(process.env.E2E_GATEWAY_PORT ?? Number(process.env.E2E_PORT ?? 18480) + 3);
 // against an external server (E2E_BASE_URL) give its gateway port in E2E_GATEWAY_PORT
 const ownFleet = process.env.E2E_SIMULATOR !== '1';
 const V1 = '/device/api/v1';
@@ -57,18 +55,12 @@ let readMeter: DemoMeter;
 let closeMeter: DemoMeter;
 let savedScheme: AlarmScheme | undefined;
 
-async function api<T>(request: APIRequestContext, method: 'GET' | 'POST' | 'PUT', url: string, data?: unknown): Promise<T> {
-  const res = await request.fetch(url, { method, headers: { Authorization: token }, ...(data !== undefined ? { data } : {}) });
-  const body = await res.json();
-  expect(body.code, `${method} ${url}: ${JSON.stringify(body)}`).toBe('SUCCESS');
-  return ('count' in body ? body : body.data) as T;
-}
+const api = <T>(request: APIRequestContext, method: 'GET' | 'POST' | 'PUT', url: string, data?: unknown) => apiCall<T>(request, token, method, url, data);
 
 test.describe.configure({ mode: 'serial' });
 
 test.beforeAll(async ({ request }) => {
-  const r = await request.post('/yonghu/api/admin/login', { data: DEMO });
-  token = (await r.json()).data.token;
+  token = await apiToken(request);
   // a demo collector with single-phase electric meters behind it
   const list = await api<{ data: DemoMeter[] }>(request, 'GET', `${V1}/device/list?index=1&size=200&kind=1&plan=0`);
   // billing closes the meters of owners in arrears on its own: leave those out
@@ -96,11 +88,7 @@ test.beforeAll(async ({ request }) => {
         meters: meters.map((m) => ({ address: m.address, kind: 'electric', initialTotal: Number(m.initialReading), supplyOn: true, phases: m.phaseId === 1 ? 1 : 3 })),
       }],
     }));
-    fleet = spawn(process.execPath, ['--import', 'tsx', 'apps/simulator/src/cli.ts', '--gateway', `127.0.0.1:${gatewayPort}`, '--definition', file, '--status-every', '600000'], {
-      cwd: root,
-      stdio: ['ignore', 'ignore', 'pipe'],
-    });
-    fleet.stderr?.on('data', (d) => process.stderr.write(`[simulator] ${d}`));
+    fleet = startFleet(file);
   }
   // the collector registers with the gateway: its meters are reachable
   await expect.poll(async () => {
@@ -122,16 +110,12 @@ async function serverClock(request: APIRequestContext, minutes: number) {
 
 test.afterAll(async ({ request }) => {
   if (savedScheme) await api(request, 'PUT', '/yewu/api/alarmscheme/detail', savedScheme);
-  if (fleet && fleet.exitCode === null) {
-    fleet.kill('SIGTERM');
-    await new Promise((r) => fleet!.once('exit', r));
-  }
+  await stopFleet(fleet);
 });
 
 /** Signs in, opens a control page and searches one meter: its row. */
 async function openMeterRow(page: Page, path: string, address: string) {
-  await login(page);
-  await page.goto(path);
+  await loginAt(page, path);
   await page.getByPlaceholder('表号 / 名称 / 房间').fill(address);
   await page.getByRole('button', { name: /查\s*询/ }).click();
   const row = page.locator('tr', { hasText: address });

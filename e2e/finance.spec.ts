@@ -7,7 +7,7 @@
 // - /energy 扫码充值: the payer pays on the local WeChat Pay emulator's page, the order's receipt prints;
 //   an unpaid order is cancelled and the payer page can no longer pay it.
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { DEMO, login, openFromMenu, toast } from './helpers.ts';
+import { apiCall, apiToken, countPrints, login, loginAt, openFromMenu, openOnlineReceipt, payByQrAtCounter, printReceiptAndClose, toast } from './helpers.ts';
 
 const Y = '/yewu/api';
 let token = '';
@@ -16,11 +16,7 @@ async function call(request: APIRequestContext, method: 'GET' | 'POST', url: str
   const res = await request.fetch(url, { method, headers: { Authorization: token }, ...(data !== undefined ? { data } : {}) });
   return res.json();
 }
-async function api<T>(request: APIRequestContext, method: 'GET' | 'POST', url: string, data?: unknown): Promise<T> {
-  const body = await call(request, method, url, data);
-  expect(body.code, `${method} ${url}: ${JSON.stringify(body)}`).toBe('SUCCESS');
-  return ('count' in body ? body : body.data) as T;
-}
+const api = <T>(request: APIRequestContext, method: 'GET' | 'POST', url: string, data?: unknown) => apiCall<T>(request, token, method, url, data);
 
 interface Room { roomId: number; roomName: string; ownerId: number | null; electricBalance: string; electricMeters: number }
 interface Counter { journalId: number; receiptId: number; receiptNo: string; balance: string }
@@ -33,8 +29,7 @@ test.describe.configure({ mode: 'serial' });
 test.slow();
 
 test.beforeAll(async ({ request }) => {
-  const r = await request.post('/yonghu/api/admin/login', { data: DEMO });
-  token = (await r.json()).data.token;
+  token = await apiToken(request);
   const rooms = await api<{ data: Room[] }>(request, 'GET', `${Y}/RoomInfo/GetEnergyRoom?index=1&size=200`);
   const occupied = rooms.data.filter((x) => x.ownerId != null && x.electricMeters > 0);
   room = occupied.find((x) => rooms.data.filter((y) => y.roomName === x.roomName).length === 1) ?? occupied[0];
@@ -45,8 +40,7 @@ test('/billprint: 作废 voids a cash top-up by a reversal; the receipt prints a
   const topUp = await api<Counter>(request, 'POST', `${Y}/Energy/Prepay`, { roomId: room.roomId, wallet: 'electric', amount: '33.30', payMethod: 'cash', memo: 'e2e 作废' });
   const before = await api<Counter>(request, 'POST', `${Y}/Energy/Prepay`, { roomId: room.roomId, wallet: 'electric', amount: '0.01', payMethod: 'cash' });
 
-  await login(page);
-  await page.goto('/billprint');
+  await loginAt(page, '/billprint');
   const form = page.locator(':is(.ant-pro-query-filter, .light-table-search)').first();
   await form.getByLabel('票据号', { exact: true }).fill(topUp.receiptNo);
   await form.getByRole('button', { name: /查\s*询/ }).click();
@@ -112,46 +106,18 @@ test('/dailyClose: finance closes the day; later money goes to the next day; the
 });
 
 test('/energy 扫码充值 at the counter: paid on the emulator\'s payer page, the receipt prints; an unpaid order is cancelled', async ({ page, context }) => {
-  await page.addInitScript(() => {
-    window.__printed = 0;
-    window.print = () => {
-      window.__printed += 1;
-    };
-  });
+  await countPrints(page);
   await login(page);
-  await page.goto('/energy');
-  const form = page.locator(':is(.ant-pro-query-filter, .light-table-search)').first();
-  await form.getByLabel('房间', { exact: true }).fill(room.roomName);
-  await form.getByRole('button', { name: /查\s*询/ }).click();
 
   // paid: the payer page (local WeChat Pay emulator) → the notification credits → 打印票据
-  await page.getByTestId(`online-${room.roomId}`).click();
-  let dialog = page.getByRole('dialog');
-  await dialog.getByLabel(/充值金额/).fill('9.90');
-  await dialog.getByRole('button', { name: /生成收款码/ }).click();
-  const link = page.getByTestId('online-emulator');
-  const payUrl = await link.getAttribute('href');
-  expect(payUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\//);
-  const payer = await context.newPage();
-  await payer.goto(payUrl!);
-  await expect(payer.getByText('¥9.90')).toBeVisible();
-  await payer.getByRole('button', { name: '确认支付' }).click();
-  await expect(payer.getByText(/商户已确认到账/)).toBeVisible();
-  await payer.close();
-  await expect(page.getByTestId('online-paid')).toContainText('¥9.90 已入账', { timeout: 30_000 });
-  await page.getByTestId('online-receipt').click();
-  await expect(page.getByTestId('receipt-amount')).toHaveText('¥9.90');
-  await expect(page.getByTestId('receipt-capitals')).toHaveText('玖元玖角');
+  await payByQrAtCounter(page, context, room, '9.90');
+  await openOnlineReceipt(page, '9.90', '玖元玖角');
   await expect(page.getByTestId('receipt')).toContainText('微信');
-  const preview = page.getByRole('dialog', { name: '票据预览' });
-  await preview.getByRole('button', { name: /打\s*印/ }).click();
-  await expect.poll(() => page.evaluate(() => window.__printed)).toBe(1);
-  await preview.getByRole('button', { name: /关\s*闭/ }).click();
-  await page.getByRole('button', { name: /完\s*成/ }).click();
+  await printReceiptAndClose(page);
 
   // unpaid: 取消订单 → closed at the provider, the payer page can no longer pay
   await page.getByTestId(`online-${room.roomId}`).click();
-  dialog = page.getByRole('dialog');
+  const dialog = page.getByRole('dialog');
   await dialog.getByLabel(/充值金额/).fill('7.00');
   await dialog.getByRole('button', { name: /生成收款码/ }).click();
   const cancelUrl = await page.getByTestId('online-emulator').getAttribute('href');

@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import ExcelJS from 'exceljs';
 import { expect, test, type Page } from '@playwright/test';
-import { login } from './helpers.ts';
+import { loginAt } from './helpers.ts';
 
 test.slow();
 
@@ -32,8 +32,7 @@ async function fill(template: string, data: Record<string, string>[], name: stri
 test('/recordsOwner: 导入 → template → preview with the row error → corrected file → 确认导入 → owners listed', async ({ page }) => {
   const a = { 业主姓名: `导入甲${tail(4)}`, 手机号码: `137${tail(8)}`, 性别: '男' };
   const b = { 业主姓名: `导入乙${tail(4)}`, 手机号码: `136${tail(8)}`, 性别: '女' };
-  await login(page);
-  await page.goto('/recordsOwner');
+  await loginAt(page, '/recordsOwner');
   await expect(page.getByText('业主列表')).toBeVisible();
 
   await page.getByRole('button', { name: /导\s*入\s*$/ }).click();

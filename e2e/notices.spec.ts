@@ -3,24 +3,19 @@
 // - /addedAppeal 设备工单: the demo collector that is offline (the demo seed's fault; the e2e server runs
 //   no fleet) has an open work order; a simulated collector (the simulator CLI, over the gateway's TCP
 //   port) registers as it, and the order closes by itself with the note 设备已恢复在线.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { expect, test, type APIRequestContext } from '@playwright/test';
-import { DEMO, login, openFromMenu, toast } from './helpers.ts';
+import { DEMO, login, openFromMenu, startFleet, stopFleet, toast } from './helpers.ts';
 
 test.slow();
 
-const root = resolve(import.meta.dirname, '..');
-const gatewayPort = Number(process.env.E2E_GATEWAY_PORT ?? Number(process.env.E2E_PORT ?? 18480) + 3);
 let fleet: ChildProcess | undefined;
 
 test.afterAll(async () => {
-  if (fleet && fleet.exitCode === null) {
-    fleet.kill('SIGTERM');
-    await new Promise((r) => fleet!.once('exit', r));
-  }
+  await stopFleet(fleet);
 });
 
 async function api<T>(request: APIRequestContext, token: string, url: string): Promise<T> {
@@ -74,9 +69,7 @@ test('an offline collector\'s work order closes by itself when the collector com
   const { secret } = await api<{ secret: string }>(request, token, `/device/api/v1/gather/secret?id=${order!.collectorId}`);
   const file = join(mkdtempSync(join(tmpdir(), 'meter-e2e-notices-')), 'fleet.json');
   writeFileSync(file, JSON.stringify({ collectors: [{ imei: g.imei, secret, meters: [] }] }));
-  fleet = spawn(process.execPath, ['--import', 'tsx', 'apps/simulator/src/cli.ts', '--gateway', `127.0.0.1:${gatewayPort}`, '--definition', file, '--status-every', '600000'], {
-    cwd: root, stdio: ['ignore', 'ignore', 'pipe'],
-  });
+  fleet = startFleet(file);
   await expect.poll(async () => {
     const d = await api<{ status: number }>(request, token, `/yewu/api/WorkOrder/Detail?id=${order!.id}`);
     return d.status;

@@ -2,7 +2,7 @@
 // columns not hidden under the fixed 操作 / 房间 columns, no login refusal left on screen, a failing
 // form brought back to its first error, the market edition's names and meters.
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO, login, toast } from './helpers.ts';
+import { DEMO, login, loginAt, toast } from './helpers.ts';
 
 const KEY_COLUMNS = ['最新读数', '读数时间', '表具', '打印次数'];
 
@@ -40,6 +40,21 @@ function tables(page: Page): Promise<TableCheck> {
     }
     return out;
   }, KEY_COLUMNS);
+}
+
+/**
+ * Opens a route inside the running app, without loading it again: the history changes as a link's click
+ * changes it, and the router follows (popstate). The page opens in its tab as from the menu; the pages
+ * opened before stay mounted in theirs, hidden.
+ */
+async function goInApp(page: Page, route: string) {
+  await page.evaluate((r) => {
+    window.history.pushState({}, '', r);
+    window.dispatchEvent(new PopStateEvent('popstate'));
+  }, route);
+  await expect(page).toHaveURL(new RegExp(`${route}$`));
+  // shown, so every other page is hidden (the tables counted are this page's)
+  await page.locator(`.shell-page[data-page="${route.slice(1)}"]`).waitFor();
 }
 
 async function openTab(page: Page, name: string) {
@@ -99,14 +114,14 @@ test('the demo fills every page a new user found empty (issue 15: receipts, read
     '/warnElectricOff', '/warnWaterOff', '/warnElectricError', '/warnWaterValveError', '/warnElectricRateError', '/warnCopyReadError', '/deviceNoRead',
   ];
   const empty: string[] = [];
+  // one load of the app, every page opened inside it (a reload per page only loaded the app again)
   for (const route of routes) {
-    await page.goto(route);
+    await goInApp(page, route);
     await expect.poll(async () => (await tables(page)).rows, { timeout: 30_000 }).toBeGreaterThan(0).catch(() => empty.push(route));
   }
   expect(empty, 'pages with no rows').toEqual([]);
   // the platform's 汇付用户申请
-  await login(page, { username: 'admin', password: 'admin123' });
-  await page.goto('/huifu');
+  await loginAt(page, '/huifu', { username: 'admin', password: 'admin123' });
   await expect.poll(async () => (await tables(page)).rows, { message: '/huifu: rows', timeout: 20_000 }).toBeGreaterThan(1);
   await expect(page.locator('.ant-table-tbody')).toContainText('阳光物业汇付收款账户');
 });
@@ -127,8 +142,7 @@ test('the refusal of a wrong password does not stay on screen after the right on
 });
 
 test('a failing meter form scrolls back to its first field in error', async ({ page }) => {
-  await login(page);
-  await page.goto('/recordsTable');
+  await loginAt(page, '/recordsTable');
   await page.getByRole('button', { name: /新增表具/ }).click();
   const dialog = page.getByRole('dialog').filter({ has: page.locator('.ant-modal-title', { hasText: '新增表具' }) });
   await expect(dialog).toBeVisible();

@@ -4,7 +4,7 @@
 // (its oldest opened one, the demo's seeded 阳光物业汇付收款账户) shows the collected balance → 提现 with
 // the fee shown and a confirmation → the withdrawal is on /noteswithdraw (商户提现) and succeeds.
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO, login, toast } from './helpers.ts';
+import { apiToken, login, pickCompany, toast } from './helpers.ts';
 
 const ADMIN = { username: 'admin', password: 'admin123' };
 const DEMO_COMPANY = '阳光物业演示公司';
@@ -14,7 +14,7 @@ test.slow();
 
 test.beforeAll(async ({ request }) => {
   // an online payment of the demo company, paid on the local payment emulator's payer page (WeChat Pay v3 notify)
-  const token = (await (await request.post('/yonghu/api/admin/login', { data: DEMO })).json()).data.token as string;
+  const token = await apiToken(request);
   const h = { Authorization: token };
   const rooms = await (await request.get('/yewu/api/RoomInfo/GetEnergyRoom?index=1&size=50', { headers: h })).json();
   const room = rooms.data.find((x: { ownerId: number | null }) => x.ownerId != null);
@@ -26,13 +26,6 @@ test.beforeAll(async ({ request }) => {
   const action = /action="([^"]+)"/.exec(page)![1];
   expect(await (await request.post(new URL(action, order.data.codeUrl).toString())).text()).toContain('商户已确认到账');
 });
-
-async function pickCompany(page: Page, name: string) {
-  const picker = page.getByRole('combobox', { name: '选择单位' });
-  await picker.click();
-  await picker.fill(name);
-  await page.locator('.ant-select-item-option').filter({ hasText: name }).first().click();
-}
 
 async function searchName(page: Page, name: string) {
   const form = page.locator(':is(.ant-pro-query-filter, .light-table-search)').first();

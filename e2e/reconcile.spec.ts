@@ -3,7 +3,7 @@
 // /financerecode 支付平台对账 finance runs 对账 for today — the emulator's tradebill is downloaded and
 // the order shows 已匹配. At 1440×900 no column of the rows table hides under a fixed one.
 import { expect, test } from '@playwright/test';
-import { DEMO, login, toast } from './helpers.ts';
+import { DEMO, loginAt, toast } from './helpers.ts';
 
 const Y = '/yewu/api';
 const today = () => new Intl.DateTimeFormat('sv-SE', { timeZone: 'Asia/Shanghai' }).format(new Date());
@@ -26,8 +26,7 @@ test('pay through the emulator, 对账 today, the order is 已匹配', async ({ 
   await page.getByRole('button', { name: '确认支付' }).click();
   await expect(page.getByText('商户已确认到账')).toBeVisible();
 
-  await login(page);
-  await page.goto('/financerecode');
+  await loginAt(page, '/financerecode');
   await page.getByRole('tab', { name: '支付平台对账' }).click();
   const pane = page.locator('.ant-tabs-tabpane-active');
   const picker = pane.locator('.ant-picker input');

@@ -2,7 +2,7 @@
 // figures at 1920×1080, no panel over another at 1920×1080 or 1440×900, and a counter top-up made
 // through the API changes 今日缴费 within 5 s, without a reload.
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { DEMO, login } from './helpers.ts';
+import { DEMO, loginAt } from './helpers.ts';
 
 const PANELS = ['panel-online', 'panel-supply', 'panel-payments', 'panel-kpi', 'panel-hourly', 'panel-month', 'panel-top', 'panel-workorders', 'panel-alarms'];
 
@@ -52,8 +52,7 @@ test('the large screen shows the demo and follows a top-up live', async ({ page,
   expect((await (await request.post('/yewu/api/CopySettlement/Settle', { headers, data: { meterIds: [meter.id] } })).json()).code).toBe('SUCCESS');
 
   await page.setViewportSize({ width: 1920, height: 1080 });
-  await login(page);
-  await page.goto('/screen');
+  await loginAt(page, '/screen');
   await expect(page.getByTestId('screen-title')).toContainText('阳光物业演示公司');
   for (const id of PANELS) await expect(page.getByTestId(id), id).toBeVisible();
   for (const id of ['chart-online', 'chart-payments', 'chart-hourly', 'chart-month', 'chart-top']) {

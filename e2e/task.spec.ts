@@ -1,5 +1,5 @@
 import { expect, test } from '@playwright/test';
-import { login, openFromMenu } from './helpers.ts';
+import { login, loginAt, openFromMenu } from './helpers.ts';
 
 // /task as a platform administrator: the server's timed jobs (the one scheduler's record) above the
 // reading tasks — each with its state, last and next run; a company user sees the reading tasks only.
@@ -22,8 +22,7 @@ test('/task: a platform administrator sees every timed job with its last and nex
 });
 
 test('/task: a company user sees the reading tasks only', async ({ page }) => {
-  await login(page);
-  await page.goto('/task');
+  await loginAt(page, '/task');
   await expect(page.getByText('抄表任务')).toBeVisible();
   await expect(page.locator('.ant-card', { hasText: '定时任务' })).toHaveCount(0);
 });
