@@ -8,6 +8,7 @@ import { PageContext, areaSelections } from '../../app/page.tsx';
 import { saveSession } from '../../app/session.ts';
 import { configureRequest, resetInflight } from '../../api/request.ts';
 import TimeChangeControl from './TimeChangeControl.tsx';
+import { openRowDialog } from '../../test/harness.tsx';
 
 // 定时阀控 (/timeChangeControl) and the valve-control password (issue 12 §3): a timed close of a
 // single-phase meter asks the password in the form and sends it; switching such a stopped task back on
@@ -79,9 +80,7 @@ describe('定时阀控 page and the valve password', { timeout: 120_000 }, () =>
     const calls: Call[] = [];
     mockServer(calls, [task(1, 1)]);
     renderPage();
-    const row = (await screen.findByText('200001000001')).closest('tr')!;
-    fireEvent.click(within(row).getByText('编辑'));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await openRowDialog('200001000001', '编辑');
     expect(within(dialog).getByText('所选表具中有单相表，定时拉闸须输入阀控密码')).toBeTruthy();
     const save = () => fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
 
@@ -102,9 +101,7 @@ describe('定时阀控 page and the valve password', { timeout: 120_000 }, () =>
     const calls: Call[] = [];
     mockServer(calls, [task(2, 2)]);
     renderPage();
-    const row = (await screen.findByText('200001000002')).closest('tr')!;
-    fireEvent.click(within(row).getByText('编辑'));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await openRowDialog('200001000002', '编辑');
     expect(within(dialog).queryByLabelText('阀控密码')).toBeNull();
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
     await waitFor(() => expect(writes(calls, 'PUT', '/timed')).toHaveLength(1));

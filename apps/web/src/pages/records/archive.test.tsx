@@ -1,9 +1,9 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { areaSelections } from '../../app/page.tsx';
-import { resetInflight, setSaveBlob } from '../../api/request.ts';
+import { setSaveBlob } from '../../api/request.ts';
 import { E } from '../../api/endpoints.gen.ts';
-import { answer, mockServer, ok, renderPage, serve, signIn, type Call } from '../../test/harness.tsx';
+import { answer, mockServer, ok, renderPage, serve, signIn, type Call, freshPageState } from '../../test/harness.tsx';
 import RecordsRoom, { roomBody } from './RecordsRoom.tsx';
 import RecordsOwner, { exportFilters, ownerBody } from './RecordsOwner.tsx';
 import InRoomRecord, { timeRange } from '../notes/InRoomRecord.tsx';
@@ -65,10 +65,7 @@ function mockArchive(calls: Call[]) {
 }
 
 
-beforeEach(() => {
-  areaSelections.set({});
-  resetInflight();
-});
+freshPageState();
 
 describe('form bodies', () => {
   it('room, owner and charging-type bodies are trimmed; the owner keeps a room only on create', () => {

@@ -1,9 +1,8 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { areaSelections, setAreaSelection } from '../../app/page.tsx';
-import { resetInflight } from '../../api/request.ts';
+import { setAreaSelection } from '../../app/page.tsx';
 import { E } from '../../api/endpoints.gen.ts';
-import { answer, mockServer, ok, renderPage, serve, signIn, type Call } from '../../test/harness.tsx';
+import { answer, mockServer, ok, renderPage, serve, signIn, type Call, freshPageState } from '../../test/harness.tsx';
 import RecordsArea, { areaBody, areaForm } from './RecordsArea.tsx';
 import { addressFields, addressGap, addressOf, setLevel, suggestions } from './areaAddress.ts';
 import { parentOptions } from './areaFields.tsx';
@@ -52,10 +51,7 @@ function open(): Call[] {
   return calls;
 }
 
-beforeEach(() => {
-  areaSelections.set({});
-  resetInflight();
-});
+freshPageState();
 
 describe('address helpers (four cascader levels)', () => {
   it('a changed level clears the levels below it', () => {

@@ -1,10 +1,8 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ELECTRIC_PLAN_OPTIONS, WATER_PLAN_OPTIONS } from '@meter/contracts';
-import { areaSelections } from '../../app/page.tsx';
-import { resetInflight } from '../../api/request.ts';
 import { E } from '../../api/endpoints.gen.ts';
-import { answer, mockServer, ok, renderPage, serve, signIn, type Call } from '../../test/harness.tsx';
+import { answer, mockServer, ok, renderPage, serve, signIn, type Call, freshPageState, openRowDialog } from '../../test/harness.tsx';
 import RecordsTable, { meterBody } from './RecordsTable.tsx';
 import RecordsCollect, { collectorBody } from './RecordsCollect.tsx';
 import { planSearchEnum, treeOptions } from './deviceFields.tsx';
@@ -54,10 +52,7 @@ function mockDevices(calls: Call[]) {
 }
 
 
-beforeEach(() => {
-  areaSelections.set({});
-  resetInflight();
-});
+freshPageState();
 
 describe('helpers', () => {
   it('room pickers select rooms only, with area nodes keyed apart from room ids', () => {
@@ -163,9 +158,7 @@ describe('采集器档案 page', { timeout: 180_000 }, () => {
     const calls: Call[] = [];
     mockDevices(calls);
     renderPage('recordsCollect', <RecordsCollect />);
-    const row = (await screen.findByText('868800001000001')).closest('tr')!;
-    fireEvent.click(within(row).getByText('注册密钥'));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await openRowDialog('868800001000001', '注册密钥');
     // nothing fetched before it is asked for
     expect(calls.some((c) => c.url.includes('/gather/secret'))).toBe(false);
     expect(within(dialog).queryByText('a'.repeat(32))).toBeNull();

@@ -1,8 +1,6 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { areaSelections } from '../../app/page.tsx';
-import { resetInflight } from '../../api/request.ts';
-import { mockServer, ok, renderPage, signIn, type Call } from '../../test/harness.tsx';
+import { mockServer, ok, renderPage, signIn, type Call, freshPageState } from '../../test/harness.tsx';
 import { WarnElectricError, WarnWaterValveError } from './Warnings.tsx';
 import { KeepElectric } from '../control/Keep.tsx';
 
@@ -45,10 +43,7 @@ function mockWarnings(calls: Call[], warnings: unknown[] = [WARNING]) {
 }
 
 
-beforeEach(() => {
-  areaSelections.set({});
-  resetInflight();
-});
+freshPageState();
 
 describe('warning pages', { timeout: 120_000 }, () => {
   it('list the page\'s kinds for its meter kind, explain the detail, and handle one with a note', async () => {
