@@ -2,10 +2,10 @@
 // path — by hand or through the endpoint declarations (`answer(E.area.childAreas, rows)`) — and a page
 // rendered inside the app's providers.
 import type { ReactNode } from 'react';
-import { fireEvent, render, screen, within } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { QueryClient } from '@tanstack/react-query';
-import { beforeEach, vi } from 'vitest';
+import { beforeEach, expect, vi } from 'vitest';
 import type { Endpoint, LoginResult, ResultOf, RouteRef } from '@meter/contracts';
 import { Providers } from '../app/Root.tsx';
 import { PageContext, areaSelections } from '../app/page.tsx';
@@ -138,4 +138,14 @@ export async function findRow(text: string): Promise<HTMLElement> {
 export async function openRowDialog(rowText: string, action: string): Promise<HTMLElement> {
   fireEvent.click(within(await findRow(rowText)).getByText(action));
   return screen.findByRole('dialog');
+}
+
+/** Opens the tree select that shows `placeholder` in `dialog` and clicks its node titled `title`. */
+export async function pickTreeNode(dialog: HTMLElement, placeholder: string, title: string) {
+  fireEvent.mouseDown(within(dialog).getByText(placeholder).closest('.ant-select')!.querySelector('input')!);
+  fireEvent.click(await waitFor(() => {
+    const node = [...document.querySelectorAll(`.ant-select-tree [title="${title}"]`)][0];
+    expect(node).toBeTruthy();
+    return node;
+  }));
 }

@@ -23,8 +23,8 @@ const TREE = [{ id: 1, Parent: null, name: '阳光园区', deep: 0, areaType: 0,
 ] }];
 
 
-function server(calls: Call[]) {
-  mockServer(
+function server(calls: Call[] = []): Call[] {
+  return mockServer(
     serve(
       [
         answer(E.area.list, [AREA], 1),
@@ -45,8 +45,7 @@ const show = () => renderPage('recordsArea', <RecordsArea />);
 /** signed in as company staff, the server mocked, the page shown: the requests it sends */
 function open(): Call[] {
   session();
-  const calls: Call[] = [];
-  server(calls);
+  const calls = server();
   show();
   return calls;
 }
@@ -97,8 +96,7 @@ describe('区域档案 page', { timeout: 60_000 }, () => {
   it('lists the areas below the picked one, with parent, level, address and counts', async () => {
     session();
     setAreaSelection('recordsArea', { searchArea: '1', searchClassify: '', areaName: '阳光园区' });
-    const calls: Call[] = [];
-    server(calls);
+    const calls = server();
     show();
     expect(await screen.findByText('广东省深圳市南山区')).toBeTruthy();
     expect(screen.getByText('第 2 级')).toBeTruthy();
