@@ -8,14 +8,8 @@ import type { LoginResult, SessionCompany, SessionUser } from '@meter/contracts'
 import { sha256Hex } from './sha256.ts';
 import { KEYS, local, readJson, session as store } from './storage.ts';
 
-export interface Session {
-  token: string;
-  user: SessionUser;
-  access: number;
-  routes: string[];
-  operations: string[];
-  company: SessionCompany | null;
-}
+/** The signed-in session: what the login answered (user, token, access level, routes, operations, company). */
+export type Session = LoginResult;
 
 export type SessionInfo = Omit<LoginResult, 'token'>;
 

@@ -56,6 +56,11 @@ function withUnit<T>(f: FieldDef): Partial<ResourceColumn<T>> {
   return f.unit ? { render: (_d, r) => { const v = (r as Record<string, unknown>)[f.key]; return v == null ? '-' : `${String(v)} ${f.unit}`; } } : {};
 }
 
+/** A select column's options from a map of texts (or of { text, color }): value → { text }. */
+export function textEnum(map: Record<string, string | { text: string }>): Record<string, { text: string }> {
+  return Object.fromEntries(Object.entries(map).map(([k, v]) => [k, { text: typeof v === 'string' ? v : v.text }]));
+}
+
 /** One field → one column of the table, search form and edit form. */
 export function columnOf<T>(f: FieldDef): ResourceColumn<T> {
   const base: ResourceColumn<T> = {
@@ -90,7 +95,7 @@ export function columnOf<T>(f: FieldDef): ResourceColumn<T> {
       return {
         ...base,
         valueType: 'select',
-        valueEnum: Object.fromEntries(Object.entries(f.options ?? {}).map(([k, v]) => [k, { text: v }])),
+        valueEnum: textEnum(f.options ?? {}),
         // the server answers numbers; antd's select compares strings
         renderText: (v: unknown) => (v == null ? v : String(v)),
         ...(f.colors && { render: (_d: ReactNode, r: T) => enumTag(f, (r as Record<string, unknown>)[f.key]) }),

@@ -8,6 +8,7 @@ import { useState, type CSSProperties, type ReactNode } from 'react';
 import { Alert, type FormInstance } from 'antd';
 import { ApiError } from '../api/request.ts';
 import { formValues } from './validate.ts';
+import { useBusyRun } from './busyRun.ts';
 
 /** The message to show for a failed call: the server's own words when it gave any. */
 export function failureText(e: unknown): string {
@@ -65,17 +66,7 @@ export function RefusalAlert({ title, refusal, testId, style }: { title: ReactNo
  * validates the form first. The dialog stays open when the action throws.
  */
 export function useFormSave() {
-  const [saving, setSaving] = useState(false);
-  const run = async (action: () => Promise<void>) => {
-    setSaving(true);
-    try {
-      await action();
-    } catch {
-      // the request wrapper showed the server's reason; the form stays open
-    } finally {
-      setSaving(false);
-    }
-  };
+  const { busy: saving, run } = useBusyRun();
   const save = async <T,>(form: FormInstance<T>, action: (values: T) => Promise<void>) => {
     const v = await formValues(form);
     if (v !== undefined) await run(() => action(v));

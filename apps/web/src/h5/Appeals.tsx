@@ -4,12 +4,11 @@ import { Link, useParams } from 'react-router';
 import { Button, Empty, Tag } from 'antd';
 import Loading from './Loading.tsx';
 import { useQuery } from '@tanstack/react-query';
-import { formatBeijing } from '@meter/contracts';
 import { E } from '../api/endpoints.gen.ts';
 import { call } from '../api/endpoint.ts';
 import Photo from './Photo.tsx';
+import { LinkList, when } from './LinkList.tsx';
 
-const when = (iso: string) => formatBeijing(new Date(iso), 'YYYY-MM-DD HH:mm');
 export const STATUS_COLOR: Record<number, string> = { 0: 'orange', 1: 'blue', 2: 'green', 3: 'default' };
 
 export default function Appeals() {
@@ -18,18 +17,14 @@ export default function Appeals() {
   return (
     <>
       <div className="h5-head"><h1>我的诉求</h1><Link to="/h5/appeals/new"><Button type="primary">提交诉求</Button></Link></div>
-      <section className="h5-card">
-        {q.isLoading ? <Loading /> : rows.length ? (
-          <div>{rows.map((a) => (
-            <div key={a.id} className="h5-row">
-              <Link className="h5-link" to={`/h5/appeals/${a.id}`} style={{ width: '100%' }}>
-                <div><Tag color={STATUS_COLOR[a.status]}>{a.statusText}</Tag><strong>{a.title}</strong></div>
-                <div className="h5-muted">{a.typeName} · {a.roomName} · {when(a.createdAt)}</div>
-              </Link>
-            </div>
-          ))}</div>
-        ) : <Empty description="暂无诉求" />}
-      </section>
+      <LinkList loading={q.isLoading} rows={rows} to={(a) => `/h5/appeals/${a.id}`} empty="暂无诉求">
+        {(a) => (
+          <>
+            <div><Tag color={STATUS_COLOR[a.status]}>{a.statusText}</Tag><strong>{a.title}</strong></div>
+            <div className="h5-muted">{a.typeName} · {a.roomName} · {when(a.createdAt)}</div>
+          </>
+        )}
+      </LinkList>
     </>
   );
 }

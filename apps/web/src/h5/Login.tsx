@@ -8,13 +8,14 @@ import type { OwnerChoice } from '@meter/contracts';
 import { E } from '../api/endpoints.gen.ts';
 import { call } from '../api/endpoint.ts';
 import { clearToasts } from '../app/feedback.tsx';
+import { useBusyRun } from '../components/busyRun.ts';
 import { saveOwnerSession } from './session.ts';
 
 interface Answer { token: string; owner: { id: number; name: string; phone: string }; companyName: string }
 
 export default function Login() {
   const navigate = useNavigate();
-  const [busy, setBusy] = useState(false);
+  const { busy, run } = useBusyRun();
   const [wait, setWait] = useState(0);
   const [phoneForm] = Form.useForm<{ phone: string; code: string }>();
   /** the companies to choose from, with the phone and code that listed them (sent again with the choice) */
@@ -31,16 +32,6 @@ export default function Login() {
     clearToasts();
     saveOwnerSession({ token: a.token, owner: a.owner, companyName: a.companyName });
     navigate('/h5', { replace: true });
-  };
-  const run = async (fn: () => Promise<void>) => {
-    setBusy(true);
-    try {
-      await fn();
-    } catch {
-      /* the request wrapper showed the message */
-    } finally {
-      setBusy(false);
-    }
   };
   const sendCode = async () => {
     const phone = await phoneForm.validateFields(['phone']).then((v) => v.phone).catch(() => null);

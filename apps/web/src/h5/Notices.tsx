@@ -3,11 +3,9 @@ import { Link, useParams } from 'react-router';
 import { Empty, Tag } from 'antd';
 import Loading from './Loading.tsx';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
-import { formatBeijing } from '@meter/contracts';
 import { E } from '../api/endpoints.gen.ts';
 import { call } from '../api/endpoint.ts';
-
-const when = (iso: string) => formatBeijing(new Date(iso), 'YYYY-MM-DD HH:mm');
+import { LinkList, when } from './LinkList.tsx';
 
 export default function Notices() {
   const q = useQuery({ queryKey: ['owner', 'notices'], queryFn: () => call(E.notice.ownerList, { query: { size: 100 } }) });
@@ -15,18 +13,14 @@ export default function Notices() {
   return (
     <>
       <div className="h5-head"><h1>物业公告</h1>{q.data ? <span className="h5-muted">未读 {rows.filter((r) => !r.read).length}</span> : null}</div>
-      <section className="h5-card">
-        {q.isLoading ? <Loading /> : rows.length ? (
-          <div>{rows.map((n) => (
-            <div key={n.id} className="h5-row">
-              <Link className="h5-link" to={`/h5/notices/${n.id}`} style={{ width: '100%' }}>
-                <div>{!n.read && <span className="h5-dot" aria-label="未读" />}{n.pinned && <Tag color="red">置顶</Tag>}<strong>{n.title}</strong></div>
-                <div className="h5-muted">{n.typeName ? `${n.typeName} · ` : ''}{when(n.publishedAt)}{n.read ? ' · 已读' : ''}</div>
-              </Link>
-            </div>
-          ))}</div>
-        ) : <Empty description="暂无公告" />}
-      </section>
+      <LinkList loading={q.isLoading} rows={rows} to={(n) => `/h5/notices/${n.id}`} empty="暂无公告">
+        {(n) => (
+          <>
+            <div>{!n.read && <span className="h5-dot" aria-label="未读" />}{n.pinned && <Tag color="red">置顶</Tag>}<strong>{n.title}</strong></div>
+            <div className="h5-muted">{n.typeName ? `${n.typeName} · ` : ''}{when(n.publishedAt)}{n.read ? ' · 已读' : ''}</div>
+          </>
+        )}
+      </LinkList>
     </>
   );
 }

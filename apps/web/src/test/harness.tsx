@@ -2,15 +2,15 @@
 // path — by hand or through the endpoint declarations (`answer(E.area.childAreas, rows)`) — and a page
 // rendered inside the app's providers.
 import type { ReactNode } from 'react';
-import { render } from '@testing-library/react';
+import { fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { QueryClient } from '@tanstack/react-query';
-import { vi } from 'vitest';
+import { beforeEach, expect, vi } from 'vitest';
 import type { Endpoint, LoginResult, ResultOf, RouteRef } from '@meter/contracts';
 import { Providers } from '../app/Root.tsx';
-import { PageContext } from '../app/page.tsx';
+import { PageContext, areaSelections } from '../app/page.tsx';
 import { saveSession } from '../app/session.ts';
-import { configureRequest } from '../api/request.ts';
+import { configureRequest, resetInflight } from '../api/request.ts';
 
 export interface SessionOptions {
   /** 0: a platform administrator (no company); 1 (default): company staff of 演示物业 */
@@ -116,4 +116,36 @@ export function renderPage(routeKey: string, page: ReactNode, path = `/${routeKe
       </MemoryRouter>
     </Providers>,
   );
+}
+
+/**
+ * Before each test of the file: no area picked and no request in flight — module state the pages keep,
+ * which the web project's files share (one module graph per worker).
+ */
+export function freshPageState() {
+  beforeEach(() => {
+    areaSelections.set({});
+    resetInflight();
+  });
+}
+
+/** The table row that shows `text` (waits for it). */
+export async function findRow(text: string): Promise<HTMLElement> {
+  return (await screen.findByText(text)).closest('tr')!;
+}
+
+/** Clicks `action` in the row that shows `rowText`: the dialog it opens. */
+export async function openRowDialog(rowText: string, action: string): Promise<HTMLElement> {
+  fireEvent.click(within(await findRow(rowText)).getByText(action));
+  return screen.findByRole('dialog');
+}
+
+/** Opens the tree select that shows `placeholder` in `dialog` and clicks its node titled `title`. */
+export async function pickTreeNode(dialog: HTMLElement, placeholder: string, title: string) {
+  fireEvent.mouseDown(within(dialog).getByText(placeholder).closest('.ant-select')!.querySelector('input')!);
+  fireEvent.click(await waitFor(() => {
+    const node = [...document.querySelectorAll(`.ant-select-tree [title="${title}"]`)][0];
+    expect(node).toBeTruthy();
+    return node;
+  }));
 }

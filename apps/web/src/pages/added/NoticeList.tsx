@@ -15,7 +15,7 @@ import { getModal, toast } from '../../app/feedback.tsx';
 import { formValues } from '../../components/validate.ts';
 import { treeOptions, useCompany } from '../records/deviceFields.tsx';
 import { fmt } from './AppealDrawer.tsx';
-import { NoticeBody, RichTextEditor } from './RichTextEditor.tsx';
+import { NoticeReading, RichTextEditor } from './RichTextEditor.tsx';
 
 type Row = (Partial<Notice> & Partial<SystemNotice>) & { id: number; title: string; content: string; status: number; statusText: string; pinned: boolean } & Record<string, unknown>;
 
@@ -174,14 +174,13 @@ export function NoticeList({ kind }: { kind: NoticeKind }) {
       <EditModal kind={kind} editing={editing} onClose={() => setEditing(undefined)} onDone={() => { setEditing(undefined); ref.current?.reload(); }} />
       <Drawer title={viewing?.title} width={720} open={!!viewing} onClose={() => setViewing(undefined)} destroyOnHidden>
         {viewing && (
-          <>
-            <Space size={8} wrap style={{ marginBottom: 12 }}>
-              <Tag color={NOTICE_STATUS_COLORS[viewing.status]}>{viewing.statusText}</Tag>
-              <Typography.Text type="secondary">{system ? viewing.categoryText : viewing.typeName}</Typography.Text>
-              <Typography.Text type="secondary">发布时间：{fmt(viewing.publishedAt)}</Typography.Text>
-            </Space>
-            <NoticeBody html={viewing.content} />
-          </>
+          <NoticeReading
+            size={8}
+            wrap
+            labels={<><Tag color={NOTICE_STATUS_COLORS[viewing.status]}>{viewing.statusText}</Tag><Typography.Text type="secondary">{system ? viewing.categoryText : viewing.typeName}</Typography.Text></>}
+            publishedAt={viewing.publishedAt}
+            html={viewing.content}
+          />
         )}
       </Drawer>
     </>

@@ -5,13 +5,14 @@
 // Images: `pickImage` answers the src of an image to insert. Today: an image URL typed in, or a local
 // picture read inline (data:, at most IMAGE_MAX_BYTES). The uploads module plugs in here — pass its
 // picker as `pickImage` (it answers the uploaded file's URL) and drop the inline fallback.
-import { useEffect, useRef, useState } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import './RichTextEditor.css';
 import { Button, Input, Modal, Space, Tooltip, Typography } from 'antd';
 import {
   AlignCenterOutlined, AlignLeftOutlined, BoldOutlined, ClearOutlined, FontSizeOutlined, ItalicOutlined, LinkOutlined,
   OrderedListOutlined, PictureOutlined, UnderlineOutlined, UnorderedListOutlined,
 } from '@ant-design/icons';
+import { fmt } from './AppealDrawer.tsx';
 
 /** The largest local picture put inline until uploads exist. */
 export const IMAGE_MAX_BYTES = 300 * 1024;
@@ -155,4 +156,17 @@ export function RichTextEditor({ value, onChange, pickImage, placeholder = '请�
 /** A notice's body as it was stored (the server sanitized it). */
 export function NoticeBody({ html }: { html: string }) {
   return <div className="notice-body" style={{ lineHeight: 1.8, wordBreak: 'break-word' }} dangerouslySetInnerHTML={{ __html: html }} />;
+}
+
+/** A notice as read: its labels (state, category), 发布时间 and its body. */
+export function NoticeReading({ labels, publishedAt, html, size = 12, wrap }: { labels: ReactNode; publishedAt: string | null | undefined; html: string; size?: number; wrap?: boolean }) {
+  return (
+    <>
+      <Space size={size} wrap={wrap} style={{ marginBottom: 12 }}>
+        {labels}
+        <Typography.Text type="secondary">发布时间：{fmt(publishedAt)}</Typography.Text>
+      </Space>
+      <NoticeBody html={html} />
+    </>
+  );
 }

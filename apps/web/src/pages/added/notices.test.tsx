@@ -16,7 +16,7 @@ const notice = (over: Record<string, unknown>) => ({
   createdByName: '演示管理员', createdAt: at, updatedAt: at, ...over,
 });
 
-function server(calls: Call[] = []) {
+function server(calls: Call[] = []): Call[] {
   return mockServer((c) => {
     calls.push(c);
     if (c.path === '/yewu/api/Notice/List') return ok([notice({}), notice({ id: 2, title: '电梯维保', status: 0, statusText: '草稿', pinned: false, sendSms: false, smsCount: 0, readCount: 0, areaIds: [], areaNames: [], publishedAt: null })], 2);
@@ -38,8 +38,7 @@ function server(calls: Call[] = []) {
 describe('/addedNotice 物业公告', { timeout: 120_000 }, () => {
   it('lists notices with state, scope, read counts and SMS; publishes a draft after confirming', async () => {
     signIn(['addedNotice'], ['notice.publish']);
-    const calls: Call[] = [];
-    server(calls);
+    const calls = server();
     renderPage('addedNotice', <AddedNotice />);
     const published = (await screen.findByText('明日停水')).closest('tr')!;
     expect(within(published).getByText('已发布')).toBeTruthy();
@@ -60,8 +59,7 @@ describe('/addedNotice 物业公告', { timeout: 120_000 }, () => {
 
   it('writes a draft in the editor and saves it', async () => {
     signIn(['addedNotice'], ['notice.publish']);
-    const calls: Call[] = [];
-    server(calls);
+    const calls = server();
     renderPage('addedNotice', <AddedNotice />);
     fireEvent.click(await screen.findByRole('button', { name: /新建公告/ }));
     const modal = await screen.findByRole('dialog');

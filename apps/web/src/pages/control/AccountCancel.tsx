@@ -17,6 +17,7 @@ import { energyColumns } from '../fee/Energy.tsx';
 import { fmtTime, money } from '../fee/money.ts';
 import { ValveCancelled, needsPassword, useValvePassword } from './valvePassword.tsx';
 import { RefusalAlert, useRefusal } from '../../components/submit.tsx';
+import { useListReload, withoutReloadKey } from '../../components/useListReload.ts';
 
 type Row = EnergyRoomRow & Record<string, unknown>;
 
@@ -220,7 +221,7 @@ export default function AccountCancel() {
   const company = useCompanyPick();
   const canClose = useCan('room.closeAccount');
   const [closing, setClosing] = useState<Row | null>(null);
-  const [reloadKey, setReloadKey] = useState(0);
+  const reloading = useListReload();
   const columns = useMemo<ResourceColumn<Row>[]>(() => energyColumns(), []);
   return (
     <>
@@ -228,16 +229,12 @@ export default function AccountCancel() {
         headerTitle="销户销表"
         rowKey="roomId"
         columns={columns}
-        params={{ reloadKey }}
-        list={(q) => {
-          const { reloadKey: _r, ...rest } = q;
-          void _r;
-          return billingApi.energyRooms(rest as typeof q) as Promise<Paged<Row>>;
-        }}
+        params={reloading.params}
+        list={(q) => billingApi.energyRooms(withoutReloadKey(q)) as Promise<Paged<Row>>}
         rowActions={canClose ? (r) => [r.ownerId && <a key="close" style={{ color: '#ff4d4f' }} data-testid={`cancel-${r.roomId}`} onClick={() => setClosing(r)}>销户</a>] : undefined}
       />
       {closing && (
-        <CancelDialog room={closing} company={company} onClose={() => setClosing(null)} onDone={() => setReloadKey((k) => k + 1)} />
+        <CancelDialog room={closing} company={company} onClose={() => setClosing(null)} onDone={reloading.reload} />
       )}
     </>
   );

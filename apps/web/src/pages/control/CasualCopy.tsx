@@ -9,7 +9,7 @@ import { useNavigate } from 'react-router';
 import { toast } from '../../app/feedback.tsx';
 import { useCan } from '../../app/session.ts';
 import { controlApi, type Command } from './api.ts';
-import { CommandTag, ControlMeterTable, isFinal, timeText, useCommandWatch, useCompany, type MeterRow } from './shared.tsx';
+import { CommandTag, ControlMeterTable, isFinal, timeText, useCommandWatch, useCompany, useMeterSelection } from './shared.tsx';
 
 /** The reading a finished read command brought back, as text. */
 export function readingText(c: Command): string {
@@ -25,8 +25,8 @@ export default function CasualCopy() {
   const canRead = useCan('device.readEnergy');
   const navigate = useNavigate();
   const tableRef = useRef<ActionType | undefined>(undefined);
-  const [keys, setKeys] = useState<number[]>([]);
-  const [rows, setRows] = useState<MeterRow[]>([]);
+  const selection = useMeterSelection();
+  const { keys, rows } = selection;
   const [sending, setSending] = useState(false);
   const { commands, watch, clear, busyMeters } = useCommandWatch(company, () => void tableRef.current?.reload());
 
@@ -62,7 +62,7 @@ export default function CasualCopy() {
         headerTitle="随机抄表"
         actionRef={tableRef}
         busy={busyMeters}
-        selection={{ keys, rows, onChange: (k, r) => { setKeys(k); setRows(r); } }}
+        selection={selection}
         rowActions={(r) =>
           canRead
             ? [

@@ -12,7 +12,7 @@ import { useAreaFilter } from '../../app/page.tsx';
 import { useCan } from '../../app/session.ts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { protectApi, type Protection } from './api.ts';
-import { ControlMeterTable, keywordColumn, meterColumns, rangeColumn, timeText, useCompany, type MeterRow } from './shared.tsx';
+import { ControlMeterTable, keywordColumn, meterColumns, rangeColumn, timeText, useCompany, useMeterSelection } from './shared.tsx';
 import { useFormSave } from '../../components/submit.tsx';
 import { FormDialog } from '../../components/FormDialog.tsx';
 
@@ -48,8 +48,8 @@ export default function Keep({ kind }: { kind: 1 | 2 }) {
   const can = useCan('device.protect');
   const meterRef = useRef<ActionType | undefined>(undefined);
   const activeRef = useRef<ActionType | undefined>(undefined);
-  const [keys, setKeys] = useState<number[]>([]);
-  const [rows, setRows] = useState<MeterRow[]>([]);
+  const selection = useMeterSelection();
+  const { keys } = selection;
   const [target, setTarget] = useState<Target | null>(null);
   const { saving, save } = useFormSave();
   const [form] = Form.useForm<{ reason: string; endAt?: Dayjs }>();
@@ -66,8 +66,7 @@ export default function Keep({ kind }: { kind: 1 | 2 }) {
       const r = await protectApi.start(body, company);
       toast.success(r.message);
       setTarget(null);
-      setKeys([]);
-      setRows([]);
+      selection.onChange([], []);
       reload();
     });
 
@@ -75,8 +74,7 @@ export default function Keep({ kind }: { kind: 1 | 2 }) {
     try {
       const r = await protectApi.end({ kind, meterIds }, company);
       toast.success(r.message);
-      setKeys([]);
-      setRows([]);
+      selection.onChange([], []);
       reload();
     } catch {
       // shown by the request wrapper
@@ -103,7 +101,7 @@ export default function Keep({ kind }: { kind: 1 | 2 }) {
                 headerTitle={`${word}管理`}
                 kind={kind}
                 actionRef={meterRef}
-                selection={{ keys, rows, onChange: (k, r) => { setKeys(k); setRows(r); } }}
+                selection={selection}
                 rowActions={(r) =>
                   !can ? [] : r.protection
                     ? [

@@ -16,7 +16,7 @@ import { toast } from '../../app/feedback.tsx';
 import { useCan } from '../../app/session.ts';
 import { controlApi, type Command, type Company } from './api.ts';
 import type { BulkCloseResultData, ReadTask } from '@meter/contracts';
-import { CommandTag, ControlMeterTable, isFinal, useCommandWatch, useCompany, type MeterRow } from './shared.tsx';
+import { CommandTag, ControlMeterTable, isFinal, useCommandWatch, useCompany, useMeterSelection, type MeterRow } from './shared.tsx';
 import { ValveCancelled, switchOff, useValvePassword } from './valvePassword.tsx';
 import { BulkCloseConfirm } from './BulkCloseConfirm.tsx';
 import { FormDialog } from '../../components/FormDialog.tsx';
@@ -65,8 +65,8 @@ export default function LongRange() {
   const canValve = useCan('device.valve');
   const tableRef = useRef<ActionType | undefined>(undefined);
   const [memo, setMemo] = useState('');
-  const [keys, setKeys] = useState<number[]>([]);
-  const [rows, setRows] = useState<MeterRow[]>([]);
+  const selection = useMeterSelection();
+  const { keys, rows } = selection;
   const [bulk, setBulk] = useState<Bulk | null>(null);
   /** the bulk close running as a task on the server (its answer, then the task as /task lists it) */
   const [closeTask, setCloseTask] = useState<{ result: BulkCloseResultData; meters: MeterRow[]; password: string; task?: ReadTask } | null>(null);
@@ -219,7 +219,7 @@ export default function LongRange() {
         headerTitle="远程阀控"
         actionRef={tableRef}
         busy={busyMeters}
-        selection={{ keys, rows, onChange: (k, r) => { setKeys(k); setRows(r); } }}
+        selection={selection}
         rowActions={(r) =>
           canValve && r.status === 1
             ? [

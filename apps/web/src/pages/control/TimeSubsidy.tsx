@@ -13,7 +13,7 @@ import { toast } from '../../app/feedback.tsx';
 import { RefusalAlert, useRefusal } from '../../components/submit.tsx';
 import { WALLET_TEXT, billingApi, type BillingBody, type Paged, type SubsidyPlanRow, type Wallet } from '../fee/billingApi.ts';
 import { moneyColumn, timeColumn, useCompanyPick } from '../fee/common.tsx';
-import { amountInputError, normalizeAmount } from '../fee/money.ts';
+import { amountRule, normalizeAmount } from '../fee/money.ts';
 import { OccupiedRoomSelect } from '../fee/RoomSelect.tsx';
 import { MemoItem } from '../../components/formItems.tsx';
 
@@ -68,7 +68,7 @@ function AddModal({ company, onClose, onDone }: { company?: string; onClose(): v
         <Form.Item
           name="amount"
           label="每月补贴金额（元）"
-          rules={[{ validator: (_r, v) => { const e = amountInputError(v, '补贴金额'); return e ? Promise.reject(new Error(e)) : Promise.resolve(); } }]}
+          rules={[amountRule('补贴金额')]}
         >
           <Input prefix="¥" suffix="元" inputMode="decimal" autoComplete="off" maxLength={16} placeholder="如 20 或 20.50" />
         </Form.Item>

@@ -1,18 +1,14 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { areaSelections } from '../../app/page.tsx';
-import { resetInflight } from '../../api/request.ts';
 import AccountCancel from './AccountCancel.tsx';
 import { mockServer, ok, renderPage, signIn, type Call } from '../fee/testing.tsx';
+import { freshPageState } from '../../test/harness.tsx';
 
 // 销户 switches the room's meters off: where one has phaseId 1 the valve password is asked (SPEC §4)
 // and sent with the closing, which the server checks; a cancelled password dialog sends nothing.
 
 configure({ asyncUtilTimeout: 8000 });
-beforeEach(() => {
-  areaSelections.set({});
-  resetInflight();
-});
+freshPageState();
 
 const ROOM = {
   roomId: 11, roomName: '1-101', areaId: 3, areaName: '阳光园区/1号楼/1层', sizeM2: '56.50', ownerId: 21, ownerName: '王伟', ownerPhone: '13800001111',

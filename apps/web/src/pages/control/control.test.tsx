@@ -1,12 +1,12 @@
-import { beforeEach, describe, expect, it, vi } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import { MemoryRouter } from 'react-router';
 import { QueryClient } from '@tanstack/react-query';
 import type { LoginResult } from '@meter/contracts';
 import { Providers } from '../../app/Root.tsx';
-import { PageContext, areaSelections } from '../../app/page.tsx';
+import { PageContext } from '../../app/page.tsx';
 import { saveSession } from '../../app/session.ts';
-import { configureRequest, resetInflight } from '../../api/request.ts';
+import { configureRequest } from '../../api/request.ts';
 import LongRange from './LongRange.tsx';
 import CasualCopy from './CasualCopy.tsx';
 import { ValveCancelled, checkValvePassword, switchOff } from './valvePassword.tsx';
@@ -14,6 +14,7 @@ import { manualBody } from './PeopleCasualCopy.tsx';
 import { timedBody } from './TimeChangeControl.tsx';
 import { channelOf, paramBody, ELECTRIC_PARAMS } from './MeterParams.tsx';
 import { detailText } from '../warn/Warnings.tsx';
+import { findRow, freshPageState, openRowDialog } from '../../test/harness.tsx';
 
 configure({ asyncUtilTimeout: 8000 });
 
@@ -79,10 +80,30 @@ function renderPage(routeKey: string, page: React.ReactNode) {
 const opens = (calls: Call[]) => calls.filter((c) => c.url.includes('/device/order/open'));
 const bulkCloses = (calls: Call[]) => calls.filter((c) => c.url.includes('/device/order/close/bulk'));
 
-beforeEach(() => {
-  areaSelections.set({});
-  resetInflight();
-});
+/** Signed in with these operations, the server mocked, 远程阀控 shown: the requests it sends. */
+function showLongRange(operations: string[], o: Parameters<typeof mockServer>[1] = {}): Call[] {
+  session(operations);
+  const calls: Call[] = [];
+  mockServer(calls, o);
+  renderPage('longRange', <LongRange />);
+  return calls;
+}
+
+/** Ticks the rows of these two meters and clicks 批量拉闸/关阀（2）: its confirmation dialog. */
+async function bulkCloseDialog(first: string, second: string): Promise<HTMLElement> {
+  fireEvent.click(within(await findRow(first)).getByRole('checkbox'));
+  fireEvent.click(within(screen.getByText(second).closest('tr')!).getByRole('checkbox'));
+  fireEvent.click(await screen.findByRole('button', { name: /批量拉闸\/关阀（2）/ }));
+  return screen.findByRole('dialog');
+}
+
+/** The close of meter `id` (1-10<id>电表) refused as protected (高考) until it goes with an override reason. */
+const protectedOpen = (id: number) => (b: { overrideReason?: string }) =>
+  b.overrideReason
+    ? { code: 'SUCCESS', data: { id: 9, meterId: id, kind: 'close', kindText: '拉闸', status: 'succeeded', statusText: '成功', reply: {}, message: '拉闸成功', error: '' } }
+    : { code: 'METER_PROTECTED', message: `表具「1-10${id}电表」处于保电状态（高考），不能拉闸。如确需拉闸，请填写强制操作原因` };
+
+freshPageState();
 
 describe('valve password rules (SPEC §4/§5)', () => {
   it('the typed password is required and trimmed, then compared with the company one', () => {
@@ -111,13 +132,8 @@ describe('valve password rules (SPEC §4/§5)', () => {
 
 describe('远程阀控 page', { timeout: 120_000 }, () => {
   it('closing a phaseId-1 meter asks the password: empty and wrong are refused and send nothing; the right one (trimmed) sends the close', async () => {
-    session(['device.valve']);
-    const calls: Call[] = [];
-    mockServer(calls);
-    renderPage('longRange', <LongRange />);
-    const row = (await screen.findByText('200001000001')).closest('tr')!;
-    fireEvent.click(within(row).getByText('拉闸'));
-    const dialog = await screen.findByRole('dialog');
+    const calls = showLongRange(['device.valve']);
+    const dialog = await openRowDialog('200001000001', '拉闸');
     expect(within(dialog).getByText('阀控密码', { selector: '.ant-modal-title' })).toBeTruthy();
 
     fireEvent.click(within(dialog).getByRole('button', { name: /确\s*定/ }));
@@ -138,13 +154,8 @@ describe('远程阀控 page', { timeout: 120_000 }, () => {
   });
 
   it('cancel rejects and sends nothing; a phaseId-2 meter is closed without the dialog, with the memo', async () => {
-    session(['device.valve']);
-    const calls: Call[] = [];
-    mockServer(calls);
-    renderPage('longRange', <LongRange />);
-    const row1 = (await screen.findByText('200001000001')).closest('tr')!;
-    fireEvent.click(within(row1).getByText('拉闸'));
-    const dialog = await screen.findByRole('dialog');
+    const calls = showLongRange(['device.valve']);
+    const dialog = await openRowDialog('200001000001', '拉闸');
     fireEvent.click(within(dialog).getByRole('button', { name: /取\s*消/ }));
     expect(await screen.findByText('已取消，未下发指令')).toBeTruthy();
     expect(opens(calls)).toHaveLength(0);
@@ -158,19 +169,8 @@ describe('远程阀控 page', { timeout: 120_000 }, () => {
   });
 
   it('a protected meter\'s refusal is shown and can be overridden with a reason', async () => {
-    session(['device.valve']);
-    const calls: Call[] = [];
-    mockServer(calls, {
-      rows: [meter(2, 2)],
-      open: (b) =>
-        b.overrideReason
-          ? { code: 'SUCCESS', data: { id: 9, meterId: 2, kind: 'close', kindText: '拉闸', status: 'succeeded', statusText: '成功', reply: {}, message: '拉闸成功', error: '' } }
-          : { code: 'METER_PROTECTED', message: '表具「1-102电表」处于保电状态（高考），不能拉闸。如确需拉闸，请填写强制操作原因' },
-    });
-    renderPage('longRange', <LongRange />);
-    const row = (await screen.findByText('200001000002')).closest('tr')!;
-    fireEvent.click(within(row).getByText('拉闸'));
-    const dialog = await screen.findByRole('dialog');
+    const calls = showLongRange(['device.valve'], { rows: [meter(2, 2)], open: protectedOpen(2) });
+    const dialog = await openRowDialog('200001000002', '拉闸');
     expect(within(dialog).getByText(/处于保电状态（高考）/)).toBeTruthy();
     fireEvent.click(within(dialog).getByRole('button', { name: /强制执行/ }));
     expect(await within(dialog).findByText('请填写强制操作原因')).toBeTruthy();
@@ -181,19 +181,8 @@ describe('远程阀控 page', { timeout: 120_000 }, () => {
   });
 
   it('a forced close of a protected phaseId-1 meter goes with the password typed first (the server asks it again)', async () => {
-    session(['device.valve']);
-    const calls: Call[] = [];
-    mockServer(calls, {
-      rows: [meter(1, 1)],
-      open: (b) =>
-        b.overrideReason
-          ? { code: 'SUCCESS', data: { id: 9, meterId: 1, kind: 'close', kindText: '拉闸', status: 'succeeded', statusText: '成功', reply: {}, message: '拉闸成功', error: '' } }
-          : { code: 'METER_PROTECTED', message: '表具「1-101电表」处于保电状态（高考），不能拉闸。如确需拉闸，请填写强制操作原因' },
-    });
-    renderPage('longRange', <LongRange />);
-    const row = (await screen.findByText('200001000001')).closest('tr')!;
-    fireEvent.click(within(row).getByText('拉闸'));
-    const pwd = await screen.findByRole('dialog');
+    const calls = showLongRange(['device.valve'], { rows: [meter(1, 1)], open: protectedOpen(1) });
+    const pwd = await openRowDialog('200001000001', '拉闸');
     fireEvent.change(within(pwd).getByLabelText('阀控密码'), { target: { value: '123456' } });
     fireEvent.click(within(pwd).getByRole('button', { name: /确\s*定/ }));
     const dialog = (await screen.findByText(/处于保电状态（高考）/)).closest('.ant-modal') as HTMLElement;
@@ -205,16 +194,8 @@ describe('远程阀控 page', { timeout: 120_000 }, () => {
   });
 
   it('bulk close: one confirmation names the count and kind and asks the password once; the selection goes in one request with it, the task\'s progress is shown', async () => {
-    session(['device.valve']);
-    const calls: Call[] = [];
-    mockServer(calls);
-    renderPage('longRange', <LongRange />);
-    const row1 = (await screen.findByText('200001000001')).closest('tr')!;
-    const row2 = screen.getByText('200001000002').closest('tr')!;
-    fireEvent.click(within(row1).getByRole('checkbox'));
-    fireEvent.click(within(row2).getByRole('checkbox'));
-    fireEvent.click(await screen.findByRole('button', { name: /批量拉闸\/关阀（2）/ }));
-    const dialog = await screen.findByRole('dialog');
+    const calls = showLongRange(['device.valve']);
+    const dialog = await bulkCloseDialog('200001000001', '200001000002');
     expect(within(dialog).getByTestId('bulk-close-summary').textContent).toBe('将对 2 块表具断电：电表 2 块（拉闸）');
     expect(within(dialog).getByText('其中 1 块为单相表，需输入阀控密码')).toBeTruthy();
     // the first click sent nothing
@@ -240,16 +221,8 @@ describe('远程阀控 page', { timeout: 120_000 }, () => {
   });
 
   it('bulk close without a phaseId-1 meter still asks to confirm (no password field); cancel sends nothing', async () => {
-    session(['device.valve']);
-    const calls: Call[] = [];
-    mockServer(calls, { rows: [meter(2, 2), meter(3, 2, { kind: 2, kindText: '水表', name: '1-103水表' })] });
-    renderPage('longRange', <LongRange />);
-    const row2 = (await screen.findByText('200001000002')).closest('tr')!;
-    const row3 = screen.getByText('200001000003').closest('tr')!;
-    fireEvent.click(within(row2).getByRole('checkbox'));
-    fireEvent.click(within(row3).getByRole('checkbox'));
-    fireEvent.click(await screen.findByRole('button', { name: /批量拉闸\/关阀（2）/ }));
-    const dialog = await screen.findByRole('dialog');
+    const calls = showLongRange(['device.valve'], { rows: [meter(2, 2), meter(3, 2, { kind: 2, kindText: '水表', name: '1-103水表' })] });
+    const dialog = await bulkCloseDialog('200001000002', '200001000003');
     expect(within(dialog).getByTestId('bulk-close-summary').textContent).toBe('将对 2 块表具断电/断水：电表 1 块（拉闸）、水表 1 块（关阀）');
     expect(within(dialog).queryByLabelText('阀控密码')).toBeNull();
     fireEvent.click(within(dialog).getByRole('button', { name: /取\s*消/ }));
@@ -258,15 +231,8 @@ describe('远程阀控 page', { timeout: 120_000 }, () => {
   });
 
   it('bulk close without a phaseId-1 meter: confirmed, one request for every meter and no password is sent', async () => {
-    session(['device.valve']);
-    const calls: Call[] = [];
-    mockServer(calls, { rows: [meter(2, 2), meter(3, 2, { kind: 2, kindText: '水表', name: '1-103水表' })] });
-    renderPage('longRange', <LongRange />);
-    const row2 = (await screen.findByText('200001000002')).closest('tr')!;
-    fireEvent.click(within(row2).getByRole('checkbox'));
-    fireEvent.click(within(screen.getByText('200001000003').closest('tr')!).getByRole('checkbox'));
-    fireEvent.click(await screen.findByRole('button', { name: /批量拉闸\/关阀（2）/ }));
-    const dialog = await screen.findByRole('dialog');
+    const calls = showLongRange(['device.valve'], { rows: [meter(2, 2), meter(3, 2, { kind: 2, kindText: '水表', name: '1-103水表' })] });
+    const dialog = await bulkCloseDialog('200001000002', '200001000003');
     fireEvent.click(within(dialog).getByRole('button', { name: /确认拉闸\/关阀 2 块/ }));
     await waitFor(() => expect(bulkCloses(calls)).toHaveLength(1));
     expect(bulkCloses(calls)[0].body.ids).toEqual([2, 3]);
@@ -275,9 +241,7 @@ describe('远程阀控 page', { timeout: 120_000 }, () => {
   });
 
   it('bulk close: a protected meter is refused and listed; forcing it sends it again with the reason', async () => {
-    session(['device.valve']);
-    const calls: Call[] = [];
-    mockServer(calls, {
+    const calls = showLongRange(['device.valve'], {
       rows: [meter(2, 2), meter(3, 2)],
       closeBulk: (b) =>
         b.overrideReason
@@ -285,11 +249,7 @@ describe('远程阀控 page', { timeout: 120_000 }, () => {
           : { code: 'SUCCESS', data: { taskId: 10, queued: 1, joined: 0, refused: [{ meterId: 3, name: '1-103电表', code: 'METER_PROTECTED', message: '表具「1-103电表」处于保电状态，不能拉闸', overridable: true }] } },
       task: () => ({ total: 1, succeeded: 1, failed: 0, status: 'done' }),
     });
-    renderPage('longRange', <LongRange />);
-    fireEvent.click(within((await screen.findByText('200001000002')).closest('tr')!).getByRole('checkbox'));
-    fireEvent.click(within(screen.getByText('200001000003').closest('tr')!).getByRole('checkbox'));
-    fireEvent.click(await screen.findByRole('button', { name: /批量拉闸\/关阀（2）/ }));
-    fireEvent.click(within(await screen.findByRole('dialog')).getByRole('button', { name: /确认拉闸\/关阀 2 块/ }));
+    fireEvent.click(within(await bulkCloseDialog('200001000002', '200001000003')).getByRole('button', { name: /确认拉闸\/关阀 2 块/ }));
     const card = await screen.findByTestId('bulk-close-task');
     expect(await within(card).findByText('表具「1-103电表」处于保电状态，不能拉闸')).toBeTruthy();
     fireEvent.click(await within(card).findByRole('button', { name: /强制执行被拒绝的 1 块/ }));

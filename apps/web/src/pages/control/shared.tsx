@@ -77,11 +77,25 @@ export interface MeterTableProps {
   columnsAfter?: ResourceColumn<MeterRow>[];
   rowActions?(r: MeterRow, helpers: { reload(): void }): ReactNode[];
   toolBar?(helpers: { reload(): void }): ReactNode[];
-  selection?: { keys: number[]; rows: MeterRow[]; onChange(keys: number[], rows: MeterRow[]): void };
+  selection?: MeterSelection;
   actionRef?: MutableRefObject<ActionType | undefined>;
   /** rows whose command is in progress (shown as 执行中) */
   busy?: Set<number>;
   params?: Record<string, unknown>;
+}
+
+/** The meters ticked in a ControlMeterTable: their ids and rows; `onChange([], [])` clears them. */
+export interface MeterSelection {
+  keys: number[];
+  rows: MeterRow[];
+  onChange(keys: number[], rows: MeterRow[]): void;
+}
+
+/** A page's ticked meters, given to ControlMeterTable as its `selection`. */
+export function useMeterSelection(): MeterSelection {
+  const [keys, setKeys] = useState<number[]>([]);
+  const [rows, setRows] = useState<MeterRow[]>([]);
+  return { keys, rows, onChange: (k, r) => { setKeys(k); setRows(r); } };
 }
 
 /** The meters of the control pages (GET control/meter/list), beside the area tree where the route has it. */

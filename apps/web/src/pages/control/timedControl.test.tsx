@@ -8,6 +8,7 @@ import { PageContext, areaSelections } from '../../app/page.tsx';
 import { saveSession } from '../../app/session.ts';
 import { configureRequest, resetInflight } from '../../api/request.ts';
 import TimeChangeControl from './TimeChangeControl.tsx';
+import { openRowDialog } from '../../test/harness.tsx';
 
 // 定时阀控 (/timeChangeControl) and the valve-control password (issue 12 §3): a timed close of a
 // single-phase meter asks the password in the form and sends it; switching such a stopped task back on
@@ -36,7 +37,7 @@ const task = (id: number, phaseId: number | null, extra: Record<string, unknown>
 
 type Call = { method: string; url: string; body: any };
 
-function mockServer(calls: Call[], rows: unknown[]) {
+function mockServer(rows: unknown[], calls: Call[] = []): Call[] {
   const json = (b: unknown) => new Response(JSON.stringify(b), { status: 200 });
   const ok = (data: unknown, count?: number) => json({ code: 'SUCCESS', message: '', data, ...(count !== undefined ? { count } : {}) });
   configureRequest({
@@ -52,6 +53,7 @@ function mockServer(calls: Call[], rows: unknown[]) {
       return ok([], 0);
     }),
   });
+  return calls;
 }
 
 function renderPage() {
@@ -76,12 +78,9 @@ beforeEach(() => {
 
 describe('定时阀控 page and the valve password', { timeout: 120_000 }, () => {
   it('editing a timed close of a phaseId-1 meter asks the password in the form: empty and wrong save nothing, the right one is sent', async () => {
-    const calls: Call[] = [];
-    mockServer(calls, [task(1, 1)]);
+    const calls = mockServer([task(1, 1)]);
     renderPage();
-    const row = (await screen.findByText('200001000001')).closest('tr')!;
-    fireEvent.click(within(row).getByText('编辑'));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await openRowDialog('200001000001', '编辑');
     expect(within(dialog).getByText('所选表具中有单相表，定时拉闸须输入阀控密码')).toBeTruthy();
     const save = () => fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
 
@@ -99,12 +98,9 @@ describe('定时阀控 page and the valve password', { timeout: 120_000 }, () =>
   });
 
   it('a timed close of a meter without phaseId 1 saves without the password field', async () => {
-    const calls: Call[] = [];
-    mockServer(calls, [task(2, 2)]);
+    const calls = mockServer([task(2, 2)]);
     renderPage();
-    const row = (await screen.findByText('200001000002')).closest('tr')!;
-    fireEvent.click(within(row).getByText('编辑'));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await openRowDialog('200001000002', '编辑');
     expect(within(dialog).queryByLabelText('阀控密码')).toBeNull();
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
     await waitFor(() => expect(writes(calls, 'PUT', '/timed')).toHaveLength(1));
@@ -113,8 +109,7 @@ describe('定时阀控 page and the valve password', { timeout: 120_000 }, () =>
   });
 
   it('switching a stopped timed close of a phaseId-1 meter back on asks the password; cancel sends nothing', async () => {
-    const calls: Call[] = [];
-    mockServer(calls, [task(3, 1, { enabled: false })]);
+    const calls = mockServer([task(3, 1, { enabled: false })]);
     renderPage();
     const row = (await screen.findByText('200001000003')).closest('tr')!;
     fireEvent.click(within(row).getByRole('switch', { name: '启用' }));

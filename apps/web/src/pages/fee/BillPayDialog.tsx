@@ -4,7 +4,7 @@ import { useMemo, useState } from 'react';
 import { Alert, Form, Input, Modal, Radio } from 'antd';
 import { toast } from '../../app/feedback.tsx';
 import { COUNTER_PAY_METHODS, PAY_METHOD_TEXT, WALLET_TEXT, billingApi, type CounterResult, type PayMethod, type Wallet } from './billingApi.ts';
-import { amountInputError, money, newRequestId, normalizeAmount, signOf } from './money.ts';
+import { amountRule, money, newRequestId, normalizeAmount, signOf } from './money.ts';
 import { PaidModal } from './PaidModal.tsx';
 import { RefusalAlert, useRefusal } from '../../components/submit.tsx';
 import { MemoItem } from '../../components/formItems.tsx';
@@ -77,7 +77,7 @@ export function BillPayDialog({ room, company, onDone, onClose }: { room: BillRo
           <Form.Item
             name="amount"
             label="缴费金额（元）"
-            rules={[{ validator: (_r, value) => { const e = amountInputError(value, '缴费金额'); return e ? Promise.reject(new Error(e)) : Promise.resolve(); } }]}
+            rules={[amountRule('缴费金额')]}
           >
             <Input prefix="¥" suffix="元" inputMode="decimal" autoComplete="off" maxLength={16} />
           </Form.Item>

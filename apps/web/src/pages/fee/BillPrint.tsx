@@ -14,6 +14,8 @@ import { financeApi, type ReceiptVoid } from './financeApi.ts';
 import { VOIDABLE_KINDS, VoidDialog } from './VoidDialog.tsx';
 import { moneyColumn, rangeColumn, timeColumn, useCompanyPick } from './common.tsx';
 import { ReceiptModal } from './Receipt.tsx';
+import { useListReload, withoutReloadKey } from '../../components/useListReload.ts';
+import { textEnum } from '../../components/resourceColumns.tsx';
 
 type Row = ReceiptRow & Record<string, unknown> & { voided?: ReceiptVoid | null };
 
@@ -26,7 +28,7 @@ export function receiptColumns(): ResourceColumn<Row>[] {
       dataIndex: 'kind',
       search: true,
       valueType: 'select',
-      valueEnum: Object.fromEntries(Object.entries(RECEIPT_KIND_TEXT).map(([k, v]) => [k, { text: v }])),
+      valueEnum: textEnum(RECEIPT_KIND_TEXT),
       render: (_d, r) => (
         <>
           <Tag color={r.kind === 'refund' || r.kind === 'close' ? 'orange' : 'blue'}>{r.kindText}</Tag>
@@ -52,7 +54,7 @@ export default function BillPrint() {
   const { active } = usePage();
   const [params, setParams] = useSearchParams();
   const [viewing, setViewing] = useState<number | null>(null);
-  const [reloadKey, setReloadKey] = useState(0);
+  const reloading = useListReload();
   const [voiding, setVoiding] = useState<Row | null>(null);
   const canVoid = useCan('finance.reverse');
   const columns = useMemo(() => receiptColumns(), []);
@@ -76,12 +78,8 @@ export default function BillPrint() {
       <ResourceTable<Row>
         headerTitle="票据列表"
         columns={columns}
-        params={{ reloadKey }}
-        list={(q) => {
-          const { reloadKey: _r, ...rest } = q;
-          void _r;
-          return withVoids(billingApi.receipts(rest as typeof q) as Promise<Paged<Row>>, company);
-        }}
+        params={reloading.params}
+        list={(q) => withVoids(billingApi.receipts(withoutReloadKey(q)) as Promise<Paged<Row>>, company)}
         rowActions={(r) => [
           <a key="view" data-testid={`receipt-${r.id}`} onClick={() => setViewing(r.id)}>查看打印</a>,
           canVoid && !r.voided && !r.online && VOIDABLE_KINDS.has(r.kind) ? <a key="void" data-testid={`receipt-void-${r.id}`} style={{ color: '#cf1322' }} onClick={() => setVoiding(r)}>作废</a> : null,
@@ -93,10 +91,10 @@ export default function BillPrint() {
         onCancel={() => setVoiding(null)}
         onDone={() => {
           setVoiding(null);
-          setReloadKey((k) => k + 1);
+          reloading.reload();
         }}
       />
-      <ReceiptModal id={viewing} company={company} onClose={close} onPrinted={() => setReloadKey((k) => k + 1)} />
+      <ReceiptModal id={viewing} company={company} onClose={close} onPrinted={reloading.reload} />
     </>
   );
 }

@@ -10,7 +10,7 @@ import { PrinterOutlined } from '@ant-design/icons';
 import { useNavigate } from 'react-router';
 import { toast } from '../../app/feedback.tsx';
 import { COUNTER_PAY_METHODS, PAY_METHOD_TEXT, WALLET_TEXT, billingApi, type BillingBody, type CounterResult, type PayMethod, type Wallet } from './billingApi.ts';
-import { amountInputError, money, newRequestId, normalizeAmount } from './money.ts';
+import { amountRule, money, newRequestId, normalizeAmount } from './money.ts';
 import { RefusalAlert, useRefusal } from '../../components/submit.tsx';
 import { MemoItem, YuanInput } from '../../components/formItems.tsx';
 import { FormDialog } from '../../components/FormDialog.tsx';
@@ -147,14 +147,7 @@ export function CounterDialog({ op, room, wallet = 'electric', company, onDone, 
           name="amount"
           label={`${OP_TEXT[op]}金额（元）`}
           validateFirst
-          rules={[
-            {
-              validator: (_r, value) => {
-                const e = amountInputError(value, `${OP_TEXT[op]}金额`);
-                return e ? Promise.reject(new Error(e)) : Promise.resolve();
-              },
-            },
-          ]}
+          rules={[amountRule(`${OP_TEXT[op]}金额`)]}
         >
           <YuanInput />
         </Form.Item>

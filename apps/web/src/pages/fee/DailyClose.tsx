@@ -16,6 +16,7 @@ import { financeApi, type DayRow } from './financeApi.ts';
 import { moneyColumn, rangeColumn, timeColumn, useCompanyPick } from './common.tsx';
 import { money } from './money.ts';
 import { useFormSave } from '../../components/submit.tsx';
+import { useListReload, withoutReloadKey } from '../../components/useListReload.ts';
 
 export interface CloseTarget {
   kind: 'day' | 'shift';
@@ -106,13 +107,13 @@ export default function DailyClose() {
   const client = useQueryClient();
   const [viewing, setViewing] = useState<string | null>(null);
   const [target, setTarget] = useState<CloseTarget | null>(null);
-  const [reloadKey, setReloadKey] = useState(0);
+  const reloading = useListReload();
   const columns = useMemo(() => dayColumns(), []);
   const today = dayjs().format('YYYY-MM-DD');
 
   const done = (day: string) => {
     setTarget(null);
-    setReloadKey((k) => k + 1);
+    reloading.reload();
     void client.invalidateQueries({ queryKey: ['closingDay', day] });
     setViewing(day);
   };
@@ -123,12 +124,8 @@ export default function DailyClose() {
         headerTitle="日结交班"
         rowKey="day"
         columns={columns}
-        params={{ reloadKey }}
-        list={(q) => {
-          const { reloadKey: _r, ...rest } = q;
-          void _r;
-          return financeApi.days(rest as typeof q);
-        }}
+        params={reloading.params}
+        list={(q) => financeApi.days(withoutReloadKey(q))}
         toolBar={() => (canClose ? [
           <Button key="handover" icon={<SwapOutlined />} onClick={() => setTarget({ kind: 'shift', day: today })}>我的交班</Button>,
         ] : [])}

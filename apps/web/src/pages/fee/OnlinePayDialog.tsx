@@ -15,7 +15,7 @@ import { E } from '../../api/endpoints.gen.ts';
 import { toast } from '../../app/feedback.tsx';
 import { WALLET_TEXT, type Wallet } from './billingApi.ts';
 import type { CounterRoom } from './CounterDialog.tsx';
-import { amountInputError, fmtTime, money, normalizeAmount } from './money.ts';
+import { amountRule, fmtTime, money, normalizeAmount } from './money.ts';
 import { ReceiptModal } from './Receipt.tsx';
 import { RefusalAlert, useRefusal } from '../../components/submit.tsx';
 import { YuanInput } from '../../components/formItems.tsx';
@@ -164,7 +164,7 @@ export function OnlinePayDialog({ room, company, onPaid, onClose }: { room: Coun
         <Form.Item
           name="amount"
           label="充值金额（元）"
-          rules={[{ validator: (_r, value) => { const e = amountInputError(value, '充值金额'); return e ? Promise.reject(new Error(e)) : Promise.resolve(); } }]}
+          rules={[amountRule('充值金额')]}
         >
           <YuanInput />
         </Form.Item>

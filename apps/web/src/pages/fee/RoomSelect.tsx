@@ -1,6 +1,6 @@
 // A room picker for billing forms: searches the rooms with an owner living in them by name
 // (GetEnergyRoom) and shows where they are, who lives there and the balances.
-import { Select } from 'antd';
+import { SearchSelect } from '../../components/SearchSelect.tsx';
 import { useRemoteSearch } from '../../components/useRemoteSearch.ts';
 import { billingApi, type EnergyRoomRow } from './billingApi.ts';
 import { money } from './money.ts';
@@ -24,18 +24,15 @@ export function OccupiedRoomSelect({ value, onChange, company, placeholder = '�
   );
 
   return (
-    <Select
+    <SearchSelect<number>
       value={value}
-      showSearch
-      allowClear
-      filterOption={false}
       loading={loading}
+      searching="正在查找…"
+      none="没有找到在住房间"
       placeholder={placeholder}
-      notFoundContent={loading ? '正在查找…' : '没有找到在住房间'}
       options={rows.map((r) => ({ value: r.roomId, label: roomOptionLabel(r) }))}
       onSearch={onSearch}
       onChange={(v) => onChange?.(v ?? undefined, rows.find((r) => r.roomId === v))}
-      style={{ width: '100%' }}
       popupMatchSelectWidth={false}
     />
   );

@@ -1,22 +1,18 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { areaSelections } from '../../app/page.tsx';
-import { resetInflight } from '../../api/request.ts';
 import { amountInputError, compareYuan, fmtTime, money, normalizeAmount, parseAmountFen } from './money.ts';
 import { CounterDialog, counterBody } from './CounterDialog.tsx';
 import Energy, { withBalances } from './Energy.tsx';
 import { OnlinePayDialog } from './OnlinePayDialog.tsx';
 import { mockServer, ok, renderPage, signIn, type Call } from './testing.tsx';
+import { freshPageState } from '../../test/harness.tsx';
 
 // The money dialogs of /energy: amounts parsed as text into 分 (never floats), the validation
 // messages, the request bodies, a server refusal shown in the dialog, and the row's new balance.
 
 configure({ asyncUtilTimeout: 8000 });
 
-beforeEach(() => {
-  areaSelections.set({});
-  resetInflight();
-});
+freshPageState();
 
 describe('amounts without floats', () => {
   it('validation messages', () => {

@@ -1,8 +1,6 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import dayjs from 'dayjs';
-import { areaSelections } from '../../app/page.tsx';
-import { resetInflight } from '../../api/request.ts';
 import type { ReceiptDetail } from './billingApi.ts';
 import BillPrint from './BillPrint.tsx';
 import { ClosingSlip } from './ClosingSlip.tsx';
@@ -11,6 +9,7 @@ import type { DayDetail, MethodFigures } from './financeApi.ts';
 import { OnlinePayDialog } from './OnlinePayDialog.tsx';
 import { Receipt } from './Receipt.tsx';
 import { mockServer, ok, renderPage, signIn } from './testing.tsx';
+import { freshPageState } from '../../test/harness.tsx';
 
 // The finance day on the web: /dailyClose lists the business days with their state and figures, 日结
 // asks for a confirmation that shows what will be locked and then shows the slip; the slip prints;
@@ -19,10 +18,7 @@ import { mockServer, ok, renderPage, signIn } from './testing.tsx';
 
 configure({ asyncUtilTimeout: 8000 });
 
-beforeEach(() => {
-  areaSelections.set({});
-  resetInflight();
-});
+freshPageState();
 afterEach(() => {
   vi.restoreAllMocks();
 });

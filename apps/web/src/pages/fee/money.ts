@@ -24,6 +24,11 @@ export function amountInputError(input: unknown, what = '金额'): string | null
   return null;
 }
 
+/** A form rule that checks an amount typed in 元 (amountInputError's message, `what` naming it). */
+export function amountRule(what: string) {
+  return { validator: (_r: unknown, value: unknown) => { const e = amountInputError(value, what); return e ? Promise.reject(new Error(e)) : Promise.resolve(); } };
+}
+
 /** A valid 元 text → integer 分 ("100.5" → 10050). Throws for text amountInputError rejects. */
 export function parseAmountFen(input: string): number {
   const e = amountInputError(input);

@@ -1,8 +1,7 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configure, fireEvent, render, screen, waitFor, within } from '@testing-library/react';
 import dayjs from 'dayjs';
-import { areaSelections } from '../../app/page.tsx';
-import { resetInflight, setSaveBlob } from '../../api/request.ts';
+import { setSaveBlob } from '../../api/request.ts';
 import CopyRead, { monthParam } from './CopyRead.tsx';
 import FinanceRecode from './FinanceRecode.tsx';
 import { arrearsOf } from './BillPayDialog.tsx';
@@ -16,16 +15,14 @@ import { maskAccount } from '../notes/NotesWithdraw.tsx';
 import { startEnd } from '../notes/NotesElectricity.tsx';
 import type { ChargeCode } from './billingApi.ts';
 import { mockServer, ok, renderPage, signIn } from './testing.tsx';
+import { freshPageState } from '../../test/harness.tsx';
 
 // The other billing pages: settlement export and its totals, the finance audit, combined payment
 // lines, closing accounts, timed subsidies and the reports' totals rows.
 
 configure({ asyncUtilTimeout: 8000 });
 
-beforeEach(() => {
-  areaSelections.set({});
-  resetInflight();
-});
+freshPageState();
 
 const code = (id: number, amount: string, name = `项目${id}`): ChargeCode => ({ id, code: `C${id}`, name, schemeType: 3, amount, memo: '' });
 

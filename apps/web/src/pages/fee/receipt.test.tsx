@@ -1,22 +1,18 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configure, fireEvent, render, screen, waitFor } from '@testing-library/react';
 import QRCode from 'qrcode';
-import { areaSelections } from '../../app/page.tsx';
-import { resetInflight } from '../../api/request.ts';
 import { Receipt, receiptCapitals, type ReceiptView } from './Receipt.tsx';
 import BillPrint from './BillPrint.tsx';
 import { qrOptions } from './qr.ts';
 import { mockServer, ok, renderPage, signIn } from './testing.tsx';
+import { freshPageState } from '../../test/harness.tsx';
 
 // The receipt: amount in figures and in Chinese capitals, the QR code (the server's or drawn here at
 // version 4 / M / 500, the version rising when needed), and 打印 = POST Print/{id} then window.print().
 
 configure({ asyncUtilTimeout: 8000 });
 
-beforeEach(() => {
-  areaSelections.set({});
-  resetInflight();
-});
+freshPageState();
 afterEach(() => {
   vi.restoreAllMocks();
 });

@@ -1,19 +1,15 @@
-import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+import { afterEach, describe, expect, it, vi } from 'vitest';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { areaSelections } from '../../app/page.tsx';
-import { resetInflight } from '../../api/request.ts';
 import NotesPay from '../notes/NotesPay.tsx';
 import { mockServer, ok, renderPage, signIn, type Answer } from './testing.tsx';
+import { freshPageState } from '../../test/harness.tsx';
 
 // 退款 on /notesPay 在线支付: a paid order with something left to refund has 退款 (finance.refund); the
 // dialog asks for the amount (not above what is left) and a reason, sends one request id, and shows
 // the server's refusal in Chinese.
 
 configure({ asyncUtilTimeout: 8000 });
-beforeEach(() => {
-  areaSelections.set({});
-  resetInflight();
-});
+freshPageState();
 afterEach(() => vi.restoreAllMocks());
 
 const ORDER = (no: string, status: string, amount: string, refunded: string) => ({

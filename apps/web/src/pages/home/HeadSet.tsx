@@ -25,6 +25,13 @@ function SettingSwitch({ label, extra, checked, onChange }: { label: string; ext
   );
 }
 
+/** Saves a preference of this browser (then does what it needs at once) and says so. */
+function saveSetting(patch: Parameters<typeof updateSettings>[0], then?: () => void) {
+  updateSettings(patch);
+  then?.();
+  toast.success('设置已保存');
+}
+
 /**
  * 设置: preferences kept in this browser; the company's 系统配置 and 导出配置 (CompanySettings.tsx);
  * for a company admin also the company's valve-control password; links to the settings kept elsewhere.
@@ -42,20 +49,13 @@ export default function HeadSet() {
             label="保存已打开页签"
             extra="开启后，刷新浏览器会恢复已打开的页签"
             checked={s.persistTabs}
-            onChange={(v) => {
-              updateSettings({ persistTabs: v });
-              tabsStore.sync(); // write (or drop) the current tabs at once
-              toast.success('设置已保存');
-            }}
+            onChange={(v) => saveSetting({ persistTabs: v }, () => tabsStore.sync() /* write (or drop) the current tabs at once */)}
           />
           <SettingSwitch
             label="提示框自动关闭"
             extra="操作结果提示框在 3 秒倒计时后自动关闭"
             checked={s.noticeAutoClose}
-            onChange={(v) => {
-              updateSettings({ noticeAutoClose: v });
-              toast.success('设置已保存');
-            }}
+            onChange={(v) => saveSetting({ noticeAutoClose: v })}
           />
           <SettingSwitch label="收起侧边菜单" checked={s.menuCollapsed} onChange={(v) => updateSettings({ menuCollapsed: v })} />
         </Form>

@@ -4,6 +4,7 @@ import { EXPORT_LAYOUTS } from '@meter/contracts';
 import { resetInflight } from '../../api/request.ts';
 import { E } from '../../api/endpoints.gen.ts';
 import { setAreaSelection } from '../../app/page.tsx';
+import { DEFAULT_SETTINGS, settingsStore, updateSettings } from '../../app/settings.ts';
 import { answer, emptyList, mockServer, renderPage, serve, signIn, type Call } from '../../test/harness.tsx';
 import HeadSet from './HeadSet.tsx';
 import HeadUser, { browserOf } from './HeadUser.tsx';
@@ -62,6 +63,21 @@ describe('/headSet', { timeout: 90_000 }, () => {
     expect(await screen.findByText('业主档案导出配置已保存')).toBeTruthy();
     // the settings kept elsewhere are linked
     expect(screen.getByRole('button', { name: '报警方案' })).toBeTruthy();
+  });
+
+  it('the browser preferences are saved as switched (设置已保存)', async () => {
+    updateSettings(DEFAULT_SETTINGS);
+    signIn(['headSet']);
+    mockServer(serve([answer(E.settings.configList, CONFIG), answer(E.settings.exportConfig, [ownerExport()])]));
+    renderPage('headSet', <HeadSet />);
+    fireEvent.click(await screen.findByRole('switch', { name: '提示框自动关闭' }));
+    expect(settingsStore.get().noticeAutoClose).toBe(false);
+    expect(await screen.findByText('设置已保存')).toBeTruthy();
+    fireEvent.click(screen.getByRole('switch', { name: '保存已打开页签' }));
+    expect(settingsStore.get().persistTabs).toBe(false);
+    fireEvent.click(screen.getByRole('switch', { name: '收起侧边菜单' }));
+    expect(settingsStore.get().menuCollapsed).toBe(true);
+    updateSettings(DEFAULT_SETTINGS);
   });
 
   it('staff without administration read the configuration but cannot change it', async () => {

@@ -7,6 +7,7 @@ import { BANK_LOG_ACTIONS, SUB_MER_STATUS } from '@meter/contracts';
 import { bankApi, type BankLog } from '../../api/bank.ts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { rangeColumn, timeColumn, useCompanyPick } from '../fee/common.tsx';
+import { textEnum } from '../../components/resourceColumns.tsx';
 
 type Row = BankLog & Record<string, unknown>;
 
@@ -21,7 +22,7 @@ export function bankLogColumns(platform: boolean): ResourceColumn<Row>[] {
     { title: '银行', key: 'bankName', dataIndex: 'bankName', width: 110 },
     {
       title: '操作', key: 'action', dataIndex: 'action', search: true, valueType: 'select', width: 150,
-      valueEnum: Object.fromEntries(Object.entries(BANK_LOG_ACTIONS).map(([k, v]) => [k, { text: v }])),
+      valueEnum: textEnum(BANK_LOG_ACTIONS),
       render: (_d, r) => r.actionText,
     },
     {

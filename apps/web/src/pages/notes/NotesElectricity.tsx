@@ -7,6 +7,7 @@ import { Tag, Tooltip } from 'antd';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { billingApi, type CommandRow, type Paged } from '../fee/billingApi.ts';
 import { timeColumn } from '../fee/common.tsx';
+import { textEnum } from '../../components/resourceColumns.tsx';
 
 type Row = CommandRow & Record<string, unknown> & { roomName?: string | null; areaName?: string | null };
 
@@ -53,7 +54,7 @@ export function electricityColumns(): ResourceColumn<Row>[] {
       dataIndex: 'status',
       search: true,
       valueType: 'select',
-      valueEnum: Object.fromEntries(Object.entries(STATUS_TEXT).map(([k, v]) => [k, { text: v }])),
+      valueEnum: textEnum(STATUS_TEXT),
       render: (_d, r) =>
         r.error ? (
           <Tooltip title={r.error}>

@@ -8,6 +8,7 @@ import { ResourceTable, type ResourceColumn } from '../../components/ResourceTab
 import { billingApi, type NotificationRow, type Paged } from '../fee/billingApi.ts';
 import { rangeColumn, timeColumn } from '../fee/common.tsx';
 import { SmsCreditAlert } from '../system/SmsCreditAlert.tsx';
+import { textEnum } from '../../components/resourceColumns.tsx';
 
 type Row = NotificationRow & Record<string, unknown>;
 
@@ -38,7 +39,7 @@ export function messageColumns(): ResourceColumn<Row>[] {
       dataIndex: 'level',
       search: true,
       valueType: 'select',
-      valueEnum: Object.fromEntries(Object.entries(LEVEL_TEXT).map(([k, v]) => [k, { text: v }])),
+      valueEnum: textEnum(LEVEL_TEXT),
       render: (_d, r) => <Tag color={r.level === 3 ? 'red' : r.level === 2 ? 'orange' : r.level === 1 ? 'gold' : 'blue'}>{LEVEL_TEXT[r.level] ?? r.level}</Tag>,
     },
     { title: '内容', key: 'content', dataIndex: 'content', ellipsis: true, width: 360 },
@@ -48,7 +49,7 @@ export function messageColumns(): ResourceColumn<Row>[] {
       dataIndex: 'status',
       search: true,
       valueType: 'select',
-      valueEnum: Object.fromEntries(Object.entries(STATUS).map(([k, v]) => [k, { text: v.text }])),
+      valueEnum: textEnum(STATUS),
       render: (_d, r) => {
         const s = STATUS[r.status] ?? { text: r.status, color: 'default' };
         const tag = <Tag color={s.color}>{s.text}</Tag>;

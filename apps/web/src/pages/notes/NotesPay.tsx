@@ -13,6 +13,7 @@ import { moneyColumn, timeColumn, useCompanyPick } from '../fee/common.tsx';
 import { useCan, useSession } from '../../app/session.ts';
 import { RefundDialog, refundable } from '../fee/RefundDialog.tsx';
 import { RefundList } from '../fee/RefundList.tsx';
+import { useListReload, withoutReloadKey } from '../../components/useListReload.ts';
 
 type ReceiptTableRow = ReceiptRow & Record<string, unknown>;
 type OrderRow = OnlineOrderRow & Record<string, unknown>;
@@ -62,7 +63,7 @@ export default function NotesPay() {
   const canRefund = useCan('finance.refund');
   const [refunding, setRefunding] = useState<OrderRow | null>(null);
   const [listing, setListing] = useState<OrderRow | null>(null);
-  const [reloadKey, setReloadKey] = useState(0);
+  const reloading = useListReload();
 
   return (
     <>
@@ -76,8 +77,8 @@ export default function NotesPay() {
             rowActions: canView ? (r) => [<a key="view" onClick={() => setViewing(r.id)}>查看票据</a>] : undefined,
           }),
           listTab('online', '在线支付', {
-            headerTitle: '微信、支付宝订单', columns: orderCols, params: { reloadKey },
-            list: ({ reloadKey: _r, ...q }) => billingApi.onlineOrders(q) as Promise<Paged<OrderRow>>,
+            headerTitle: '微信、支付宝订单', columns: orderCols, params: reloading.params,
+            list: (q) => billingApi.onlineOrders(withoutReloadKey(q)) as Promise<Paged<OrderRow>>,
             rowActions: (r) => [
               canRefund && refundable(r) ? <a key="refund" data-testid={`refund-${r.outTradeNo}`} style={{ color: '#cf1322' }} onClick={() => setRefunding(r)}>退款</a> : null,
               Number(r.refunded) > 0 ? <a key="refunds" data-testid={`refunds-${r.outTradeNo}`} onClick={() => setListing(r)}>退款记录</a> : null,
@@ -92,12 +93,12 @@ export default function NotesPay() {
         onCancel={() => setRefunding(null)}
         onDone={(r) => {
           setRefunding(null);
-          setReloadKey((k) => k + 1);
+          reloading.reload();
           // refunded: its 退款凭证 opens, ready to print
           if (r.status === 'success' && r.receiptId != null) setViewing(r.receiptId);
         }}
       />
-      <RefundList order={listing} company={company} onPrint={setViewing} onClose={() => setListing(null)} onChanged={() => setReloadKey((k) => k + 1)} />
+      <RefundList order={listing} company={company} onPrint={setViewing} onClose={() => setListing(null)} onChanged={reloading.reload} />
     </>
   );
 }

@@ -13,6 +13,7 @@ import { billingApi, type Paged, type WithdrawalRow } from '../fee/billingApi.ts
 import { moneyColumn, rangeColumn, timeColumn, useCompanyPick } from '../fee/common.tsx';
 import { WithdrawLauncher } from '../platform/WithdrawDialog.tsx';
 import { journalColumns, type JournalTableRow } from '../fee/journalColumns.tsx';
+import { textEnum } from '../../components/resourceColumns.tsx';
 
 type Row = WithdrawalRow & Record<string, unknown>;
 
@@ -48,7 +49,7 @@ export function withdrawColumns(): ResourceColumn<Row>[] {
       dataIndex: 'status',
       search: true,
       valueType: 'select',
-      valueEnum: Object.fromEntries(Object.entries(WITHDRAW_STATUS).map(([k, v]) => [k, { text: v.text }])),
+      valueEnum: textEnum(WITHDRAW_STATUS),
       render: (_d, r) => {
         const s = WITHDRAW_STATUS[String(r.status)];
         return s ? <Tag color={s.color}>{r.statusText ?? s.text}</Tag> : <Tag>{r.statusText ?? String(r.status)}</Tag>;

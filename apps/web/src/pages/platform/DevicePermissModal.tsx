@@ -1,12 +1,13 @@
 // 设备权限 (CompanyDevicePermiss): which collector, electric and water meter types a company may use.
 // The lists apply only while 设备类型校验 is on (SPEC §5); off, every type is allowed.
-import { useEffect, useState } from 'react';
+import { useCallback } from 'react';
 import { Alert, Checkbox, Divider, Space, Switch, Typography } from 'antd';
 import { ALL_COLLECTOR_PLANS, ALL_ELECTRIC_PLANS, ALL_WATER_PLANS, DEVICE_PLAN_OPTIONS, type PlanGroup } from '@meter/contracts';
 import { companyAdminApi, type DevicePermiss } from '../../api/company.ts';
 import { toast } from '../../app/feedback.tsx';
 import { groupState, normalisePlans, toggleGroup } from './devicePermiss.ts';
-import SettingsModal from './SettingsModal.tsx';
+import SettingsModal, { useCompanySettings } from './SettingsModal.tsx';
+import { useBusyRun } from '../../components/busyRun.ts';
 
 interface Props {
   company: { id: number; name: string } | null;
@@ -48,28 +49,15 @@ function GroupChecklist({ groups, value, onChange }: { groups: PlanGroup[]; valu
 }
 
 export default function DevicePermissModal({ company, onClose }: Props) {
-  const [data, setData] = useState<DevicePermiss | null>(null);
-  const [saving, setSaving] = useState(false);
-
-  useEffect(() => {
-    setData(null);
-    if (!company) return;
-    let live = true;
-    companyAdminApi
-      .devicePermiss(company.id)
-      .then((d) => live && setData(d))
-      .catch(() => live && onClose(false));
-    return () => {
-      live = false;
-    };
-  }, [company, onClose]);
+  const failed = useCallback(() => onClose(false), [onClose]);
+  const [data, setData] = useCompanySettings<DevicePermiss>(company, companyAdminApi.devicePermiss, failed);
+  const { busy: saving, run } = useBusyRun();
 
   const set = (patch: Partial<DevicePermiss>) => setData((d) => (d ? { ...d, ...patch } : d));
 
   const save = async () => {
     if (!data || !company) return;
-    setSaving(true);
-    try {
+    await run(async () => {
       await companyAdminApi.saveDevicePermiss({
         companyId: company.id,
         deviceCheck: data.deviceCheck,
@@ -79,11 +67,7 @@ export default function DevicePermissModal({ company, onClose }: Props) {
       });
       toast.success('保存成功');
       onClose(true);
-    } catch {
-      // the request wrapper showed why
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   const off = !data?.deviceCheck;

@@ -2,11 +2,12 @@
 // (充值档位). Secrets are write-only: the server answers only whether one is stored and its public
 // half's fingerprint; a blank secret field keeps the stored one. Without an enabled merchant the
 // platform's merchant takes the company's online payments.
-import { useEffect, useState } from 'react';
+import { useEffect } from 'react';
 import { Alert, Button, Form, Input, Select, Space, Switch, Tabs, Tag, Typography } from 'antd';
 import { companyAdminApi, type Merchant, type MerchantInput } from '../../api/company.ts';
 import { toast } from '../../app/feedback.tsx';
-import SettingsModal from './SettingsModal.tsx';
+import SettingsModal, { useCompanySettings } from './SettingsModal.tsx';
+import { useBusyRun } from '../../components/busyRun.ts';
 
 interface Props {
   company: { id: number; name: string } | null;
@@ -62,44 +63,33 @@ function ProviderHead({ enabled, label, left, right }: { enabled: string; label:
   );
 }
 
+/** The company's merchant settings and its pay gears (充值档位). */
+async function loadSettings(companyId: number) {
+  const [merchant, g] = await Promise.all([companyAdminApi.merchant(companyId), companyAdminApi.payGear(companyId)]);
+  return { merchant, gears: g.gears };
+}
+
 export default function MerchantModal({ company, onClose }: Props) {
   const [form] = Form.useForm<Values>();
-  const [data, setData] = useState<Merchant | null>(null);
-  const [saving, setSaving] = useState(false);
-
+  const [loaded, setLoaded] = useCompanySettings(company, loadSettings, onClose);
+  const data = loaded?.merchant ?? null;
+  const { busy: saving, run } = useBusyRun();
+  // the form shows the settings as loaded, and as saved
   useEffect(() => {
-    setData(null);
-    if (!company) return;
-    let live = true;
-    Promise.all([companyAdminApi.merchant(company.id), companyAdminApi.payGear(company.id)])
-      .then(([m, g]) => {
-        if (!live) return;
-        setData(m);
-        form.setFieldsValue(merchantForm(m, g.gears));
-      })
-      .catch(() => live && onClose());
-    return () => {
-      live = false;
-    };
-  }, [company, form, onClose]);
+    if (loaded) form.setFieldsValue(merchantForm(loaded.merchant, loaded.gears));
+  }, [loaded, form]);
 
   const save = async () => {
     if (!company) return;
     const v = await form.validateFields().catch(() => null);
     if (!v) return;
-    setSaving(true);
-    try {
-      const m = await companyAdminApi.saveMerchant(merchantBody(company.id, v));
+    await run(async () => {
+      const merchant = await companyAdminApi.saveMerchant(merchantBody(company.id, v));
       const g = await companyAdminApi.savePayGear(company.id, (v.gears ?? []).map((x) => String(x).trim()).filter(Boolean));
-      setData(m);
-      form.setFieldsValue(merchantForm(m, g.gears));
+      setLoaded({ merchant, gears: g.gears });
       toast.success('保存成功');
       onClose();
-    } catch {
-      // the request wrapper showed why
-    } finally {
-      setSaving(false);
-    }
+    });
   };
 
   const useEmulator = () => {

@@ -6,6 +6,7 @@ import { Drawer, Tag } from 'antd';
 import { payAppApi, type PayAppJournalRow } from '../../api/payapp.ts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { moneyColumn, rangeColumn, timeColumn } from '../fee/common.tsx';
+import { textEnum } from '../../components/resourceColumns.tsx';
 
 type Row = PayAppJournalRow & Record<string, unknown>;
 
@@ -21,7 +22,7 @@ export function PayAppJournalDrawer({ app, company, onClose }: { app: { id: numb
     timeColumn<Row>('时间', 'createdAt'),
     {
       title: '类型', key: 'kind', dataIndex: 'kind', search: true, valueType: 'select', width: 120,
-      valueEnum: Object.fromEntries(Object.entries(JOURNAL_KINDS).map(([k, v]) => [k, { text: v.text }])),
+      valueEnum: textEnum(JOURNAL_KINDS),
       render: (_d, r) => <Tag color={JOURNAL_KINDS[r.kind]?.color}>{r.kindText}</Tag>,
     },
     moneyColumn<Row>('金额', 'amount'),

@@ -1,6 +1,6 @@
 // The per-company settings dialogs of /belongs (设备权限, 支付设置): 760 px, 保存/取消, a spinner until
 // the settings are loaded, kept open on a mask click.
-import type { ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { Spin } from 'antd';
 import { FormDialog } from '../../components/FormDialog.tsx';
 
@@ -35,4 +35,25 @@ export default function SettingsModal({ title, open, ready, saving, onOk, onCanc
       )}
     </FormDialog>
   );
+}
+
+/**
+ * The company's settings while its dialog is open: asked when `company` is set (null until they come and
+ * while closed); a failed load closes the dialog. `load` and `onFailed` keep their identity between renders
+ * (a module's function, useCallback): the settings are asked again when they change.
+ */
+export function useCompanySettings<T>(company: { id: number } | null, load: (companyId: number) => Promise<T>, onFailed: () => void) {
+  const [data, setData] = useState<T | null>(null);
+  useEffect(() => {
+    setData(null);
+    if (!company) return;
+    let live = true;
+    load(company.id)
+      .then((d) => live && setData(d))
+      .catch(() => live && onFailed());
+    return () => {
+      live = false;
+    };
+  }, [company, load, onFailed]);
+  return [data, setData] as const;
 }

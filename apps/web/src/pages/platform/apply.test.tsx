@@ -1,9 +1,7 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { areaSelections } from '../../app/page.tsx';
-import { resetInflight } from '../../api/request.ts';
 import { E } from '../../api/endpoints.gen.ts';
-import { answer, mockServer, renderPage, serve, signIn, type Call } from '../../test/harness.tsx';
+import { answer, mockServer, renderPage, serve, signIn, type Call, freshPageState } from '../../test/harness.tsx';
 import NoteBocLog from '../notes/NoteBocLog.tsx';
 import Apply, { propertyBody } from './Apply.tsx';
 import BankManagement from './BankManagement.tsx';
@@ -14,10 +12,7 @@ import { bankWithdrawError, randomAmountError } from './SubMerDialogs.tsx';
 
 configure({ asyncUtilTimeout: 8000 });
 
-beforeEach(() => {
-  areaSelections.set({});
-  resetInflight();
-});
+freshPageState();
 
 const base = {
   companyId: 1, companyName: '演示物业', shortName: '科技园', licenseNo: '91440300MA5FABCD1K', legalPerson: '张三', legalIdNo: '11010519491231002X',

@@ -25,8 +25,8 @@ const MERCHANT = {
   emulator: { wxPlatformSerial: 'PUB_KEY_ID_EMU', wxPlatformKey: '-----BEGIN PUBLIC KEY-----\nEMU\n-----END PUBLIC KEY-----', aliPublicKey: '-----BEGIN PUBLIC KEY-----\nALI\n-----END PUBLIC KEY-----' },
 };
 
-function mockBelongs(calls: Call[]) {
-  mockServer(
+function mockBelongs(calls: Call[] = []): Call[] {
+  return mockServer(
     serve(
       [
         answer(E.company.list, [COMPANY], 1),
@@ -45,6 +45,16 @@ function mockBelongs(calls: Call[]) {
 const session = () => signIn(['belongs'], [], { access: 0 });
 
 const show = () => renderPage('belongs', <Belongs />);
+
+/** Signed in, /belongs shown, the company's 设备权限 or 支付设置 opened: its dialog and the requests sent. */
+async function openSettings(action: '设备权限' | '支付设置') {
+  session();
+  const calls = mockBelongs();
+  show();
+  await screen.findByText('中国农业银行');
+  fireEvent.click(screen.getByText(action));
+  return { calls, dialog: await screen.findByRole('dialog') };
+}
 
 beforeEach(() => {
   resetInflight();
@@ -74,8 +84,7 @@ describe('单位管理 page', { timeout: 90_000 }, () => {
   it('lists companies without the header company pick; shows bank, edition, prices and password state', async () => {
     session();
     setCompanyPick('3');
-    const calls: Call[] = [];
-    mockBelongs(calls);
+    const calls = mockBelongs();
     show();
     expect(await screen.findByText('中国农业银行')).toBeTruthy();
     expect(screen.getByText('15')).toBeTruthy();
@@ -87,13 +96,7 @@ describe('单位管理 page', { timeout: 90_000 }, () => {
   });
 
   it('设备权限: loads the plans, a group can be ticked at once, save posts the lists', async () => {
-    session();
-    const calls: Call[] = [];
-    mockBelongs(calls);
-    show();
-    await screen.findByText('中国农业银行');
-    fireEvent.click(screen.getByText('设备权限'));
-    const dialog = await screen.findByRole('dialog');
+    const { calls, dialog } = await openSettings('设备权限');
     await within(dialog).findByText('采集器类型');
     // tick the whole ZDC electric group (code 150) at once
     const zdc = within(dialog).getAllByText('ZDC')[0].closest('label')!.querySelector('input')!;
@@ -106,13 +109,7 @@ describe('单位管理 page', { timeout: 90_000 }, () => {
 
   // a long dialog (three tabs of fields): slow on a loaded machine
   it('支付设置: shows whether secrets are stored (never the secret), blank secrets keep them, gears are saved', { timeout: 240_000 }, async () => {
-    session();
-    const calls: Call[] = [];
-    mockBelongs(calls);
-    show();
-    await screen.findByText('中国农业银行');
-    fireEvent.click(screen.getByText('支付设置'));
-    const dialog = await screen.findByRole('dialog');
+    const { calls, dialog } = await openSettings('支付设置');
     expect(await within(dialog).findByText(/公钥指纹 AB:CD:EF/)).toBeTruthy();
     expect((within(dialog).getByLabelText('商户号（mchid）') as HTMLInputElement).value).toBe('1230000109');
     expect((within(dialog).getByLabelText(/商户 API 私钥/) as HTMLTextAreaElement).value).toBe('');

@@ -1,21 +1,17 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { areaSelections } from '../../app/page.tsx';
-import { resetInflight } from '../../api/request.ts';
 import { mockServer, ok, renderPage, signIn } from '../fee/testing.tsx';
 import NotesWithdraw from '../notes/NotesWithdraw.tsx';
 import Huifu, { payAppBody } from './Huifu.tsx';
 import { withdrawAmountError } from './WithdrawDialog.tsx';
+import { freshPageState } from '../../test/harness.tsx';
 
 // /huifu: the pay-application accounts with their balances, and the withdrawal dialog (amount
 // checked as text against balance − fee, a confirmation step, one requestId per opening).
 
 configure({ asyncUtilTimeout: 8000 });
 
-beforeEach(() => {
-  areaSelections.set({});
-  resetInflight();
-});
+freshPageState();
 
 const P = '/pay/api/AdaPayApplication';
 const row = {

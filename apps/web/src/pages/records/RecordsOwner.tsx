@@ -19,6 +19,7 @@ import { VacantRoomSelect, useUnitLabel } from './roomFields.tsx';
 import { MemoItem } from '../../components/formItems.tsx';
 import { useFormSave } from '../../components/submit.tsx';
 import { FormDialog } from '../../components/FormDialog.tsx';
+import { textEnum } from '../../components/resourceColumns.tsx';
 
 type Row = OwnerRow & Record<string, unknown>;
 
@@ -117,7 +118,7 @@ export default function RecordsOwner() {
       phone: { copyable: true },
       gender: { render: (_d, r) => GENDERS[r.gender] ?? '' },
       status: {
-        valueEnum: Object.fromEntries(Object.entries(STATUS_TEXT).map(([k, v]) => [k, { text: v }])),
+        valueEnum: textEnum(STATUS_TEXT),
         render: (_d, r) => <Tag color={STATUS_COLORS[r.status]}>{STATUS_TEXT[r.status] ?? r.status}</Tag>,
       },
       idNumber: { hideInTable: true },

@@ -1,9 +1,9 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { areaSelections } from '../../app/page.tsx';
-import { resetInflight, setSaveBlob } from '../../api/request.ts';
+import { setSaveBlob } from '../../api/request.ts';
 import { E } from '../../api/endpoints.gen.ts';
-import { answer, mockServer, ok, renderPage, serve, signIn, type Call } from '../../test/harness.tsx';
+import { answer, mockServer, ok, renderPage, serve, signIn, type Call, freshPageState, pickTreeNode } from '../../test/harness.tsx';
 import RecordsRoom, { roomBody } from './RecordsRoom.tsx';
 import RecordsOwner, { exportFilters, ownerBody } from './RecordsOwner.tsx';
 import InRoomRecord, { timeRange } from '../notes/InRoomRecord.tsx';
@@ -42,8 +42,8 @@ const HISTORY = {
   at: '2025-01-01T00:00:00.000Z', operatorName: '演示管理员', memo: '办理入住',
 };
 
-function mockArchive(calls: Call[]) {
-  mockServer(
+function mockArchive(calls: Call[] = []): Call[] {
+  return mockServer(
     serve(
       [
         answer(E.room.list, [ROOM, EMPTY_ROOM], 2),
@@ -65,10 +65,7 @@ function mockArchive(calls: Call[]) {
 }
 
 
-beforeEach(() => {
-  areaSelections.set({});
-  resetInflight();
-});
+freshPageState();
 
 describe('form bodies', () => {
   it('room, owner and charging-type bodies are trimmed; the owner keeps a room only on create', () => {
@@ -90,8 +87,7 @@ describe('form bodies', () => {
 describe('房间档案 page', { timeout: 60_000 }, () => {
   it('lists rooms with their owner or 空置; no write buttons without room.basic', async () => {
     session([]);
-    const calls: Call[] = [];
-    mockArchive(calls);
+    const calls = mockArchive();
     renderPage('recordsRoom', <RecordsRoom />);
     expect(await screen.findByText('1-101')).toBeTruthy();
     expect(screen.getByText('王伟')).toBeTruthy();
@@ -104,8 +100,7 @@ describe('房间档案 page', { timeout: 60_000 }, () => {
 
   it('on the market edition the unit reads 出租屋; create posts the room', async () => {
     session(['room.basic'], 1);
-    const calls: Call[] = [];
-    mockArchive(calls);
+    const calls = mockArchive();
     renderPage('recordsRoom', <RecordsRoom />);
     await screen.findByText('1-101');
     expect(screen.getByText('出租屋列表')).toBeTruthy();
@@ -113,12 +108,7 @@ describe('房间档案 page', { timeout: 60_000 }, () => {
     fireEvent.click(screen.getByRole('button', { name: /新增出租屋/ }));
     const dialog = await screen.findByRole('dialog');
     fireEvent.change(dialog.querySelector('input#name, input[id$="_name"]')!, { target: { value: '1-199' } });
-    fireEvent.mouseDown(within(dialog).getByText('请选择所属区域（楼层）').closest('.ant-select')!.querySelector('input')!);
-    fireEvent.click(await waitFor(() => {
-      const node = [...document.querySelectorAll('.ant-select-tree [title="1层"]')][0];
-      expect(node).toBeTruthy();
-      return node;
-    }));
+    await pickTreeNode(dialog, '请选择所属区域（楼层）', '1层');
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
     await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.url.endsWith('/yewu/api/RoomInfo/Detail'))).toBe(true));
     const post = calls.find((c) => c.method === 'POST' && c.url.endsWith('/yewu/api/RoomInfo/Detail'))!;
@@ -129,8 +119,7 @@ describe('房间档案 page', { timeout: 60_000 }, () => {
 describe('业主档案 page', { timeout: 60_000 }, () => {
   it('move in / change room / move out / reset password follow owner.basic; move out sends the memo', async () => {
     session(['owner.basic']);
-    const calls: Call[] = [];
-    mockArchive(calls);
+    const calls = mockArchive();
     renderPage('recordsOwner', <RecordsOwner />);
     expect(await screen.findByText('李娜')).toBeTruthy();
     expect(screen.getByText('入住')).toBeTruthy(); // 李娜 has no room
@@ -162,8 +151,7 @@ describe('业主档案 page', { timeout: 60_000 }, () => {
 
   it('export downloads 业主档案.xlsx with the filters on screen', async () => {
     session(['owner.export']);
-    const calls: Call[] = [];
-    mockArchive(calls);
+    const calls = mockArchive();
     const saved: string[] = [];
     setSaveBlob((_b, name) => saved.push(name));
     areaSelections.set({ recordsOwner: { searchArea: '3', searchClassify: '', areaName: '1层' } });

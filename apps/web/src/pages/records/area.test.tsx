@@ -1,9 +1,8 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { areaSelections, setAreaSelection } from '../../app/page.tsx';
-import { resetInflight } from '../../api/request.ts';
+import { setAreaSelection } from '../../app/page.tsx';
 import { E } from '../../api/endpoints.gen.ts';
-import { answer, mockServer, ok, renderPage, serve, signIn, type Call } from '../../test/harness.tsx';
+import { answer, mockServer, ok, renderPage, serve, signIn, type Call, freshPageState } from '../../test/harness.tsx';
 import RecordsArea, { areaBody, areaForm } from './RecordsArea.tsx';
 import { addressFields, addressGap, addressOf, setLevel, suggestions } from './areaAddress.ts';
 import { parentOptions } from './areaFields.tsx';
@@ -24,8 +23,8 @@ const TREE = [{ id: 1, Parent: null, name: '阳光园区', deep: 0, areaType: 0,
 ] }];
 
 
-function server(calls: Call[]) {
-  mockServer(
+function server(calls: Call[] = []): Call[] {
+  return mockServer(
     serve(
       [
         answer(E.area.list, [AREA], 1),
@@ -46,16 +45,12 @@ const show = () => renderPage('recordsArea', <RecordsArea />);
 /** signed in as company staff, the server mocked, the page shown: the requests it sends */
 function open(): Call[] {
   session();
-  const calls: Call[] = [];
-  server(calls);
+  const calls = server();
   show();
   return calls;
 }
 
-beforeEach(() => {
-  areaSelections.set({});
-  resetInflight();
-});
+freshPageState();
 
 describe('address helpers (four cascader levels)', () => {
   it('a changed level clears the levels below it', () => {
@@ -101,8 +96,7 @@ describe('区域档案 page', { timeout: 60_000 }, () => {
   it('lists the areas below the picked one, with parent, level, address and counts', async () => {
     session();
     setAreaSelection('recordsArea', { searchArea: '1', searchClassify: '', areaName: '阳光园区' });
-    const calls: Call[] = [];
-    server(calls);
+    const calls = server();
     show();
     expect(await screen.findByText('广东省深圳市南山区')).toBeTruthy();
     expect(screen.getByText('第 2 级')).toBeTruthy();

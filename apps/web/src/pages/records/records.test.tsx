@@ -1,10 +1,8 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { ELECTRIC_PLAN_OPTIONS, WATER_PLAN_OPTIONS } from '@meter/contracts';
-import { areaSelections } from '../../app/page.tsx';
-import { resetInflight } from '../../api/request.ts';
 import { E } from '../../api/endpoints.gen.ts';
-import { answer, mockServer, ok, renderPage, serve, signIn, type Call } from '../../test/harness.tsx';
+import { answer, mockServer, ok, renderPage, serve, signIn, type Call, freshPageState, openRowDialog, pickTreeNode } from '../../test/harness.tsx';
 import RecordsTable, { meterBody } from './RecordsTable.tsx';
 import RecordsCollect, { collectorBody } from './RecordsCollect.tsx';
 import { planSearchEnum, treeOptions } from './deviceFields.tsx';
@@ -31,8 +29,8 @@ const TREE = [{ id: 1, Parent: null, name: '阳光园区', deep: 0, areaType: 0,
 ] }];
 const COLLECTOR = { id: 4, name: '4G采集器01', imei: '868800001000001', plan: 0, areaId: 2, areaName: '1层', meterCount: 12, online: false, lastSeenAt: null };
 
-function mockDevices(calls: Call[]) {
-  mockServer(
+function mockDevices(calls: Call[] = []): Call[] {
+  return mockServer(
     serve(
       [
         answer(E.meter.list, [METER], 1),
@@ -54,10 +52,7 @@ function mockDevices(calls: Call[]) {
 }
 
 
-beforeEach(() => {
-  areaSelections.set({});
-  resetInflight();
-});
+freshPageState();
 
 describe('helpers', () => {
   it('room pickers select rooms only, with area nodes keyed apart from room ids', () => {
@@ -87,8 +82,7 @@ describe('helpers', () => {
 describe('表具档案 page', { timeout: 180_000 }, () => {
   it('lists meters with plan, online and valve state; buttons follow the operation keys', async () => {
     session([]);
-    const calls: Call[] = [];
-    mockDevices(calls);
+    const calls = mockDevices();
     renderPage('recordsTable', <RecordsTable />);
     expect(await screen.findByText('200001000001')).toBeTruthy();
     expect(screen.getByText('普通（0）')).toBeTruthy();
@@ -105,8 +99,7 @@ describe('表具档案 page', { timeout: 180_000 }, () => {
 
   it('create: the plan picker follows the kind and the body reaches POST /device', async () => {
     session(['device.add', 'device.edit', 'device.delete']);
-    const calls: Call[] = [];
-    mockDevices(calls);
+    const calls = mockDevices();
     renderPage('recordsTable', <RecordsTable />);
     await screen.findByText('200001000001');
     expect(screen.getByText('编辑')).toBeTruthy();
@@ -121,12 +114,7 @@ describe('表具档案 page', { timeout: 180_000 }, () => {
     fireEvent.click(await screen.findByTitle(ELECTRIC_PLAN_OPTIONS[1].label));
     fireEvent.change(dialog.querySelector('input#address, input[id$="_address"]')!, { target: { value: '200001000099' } });
     // pick the room in the area tree
-    fireEvent.mouseDown(within(dialog).getByText('请选择房间').closest('.ant-select')!.querySelector('input')!);
-    fireEvent.click(await waitFor(() => {
-      const node = [...document.querySelectorAll('.ant-select-tree [title="1-101"]')][0];
-      expect(node).toBeTruthy();
-      return node;
-    }));
+    await pickTreeNode(dialog, '请选择房间', '1-101');
     fireEvent.click(within(dialog).getByRole('button', { name: /保\s*存/ }));
     await waitFor(() => expect(calls.some((c) => c.method === 'POST' && c.url.endsWith('/device/api/v1/device'))).toBe(true));
     const post = calls.find((c) => c.method === 'POST' && c.url.endsWith('/device/api/v1/device'))!;
@@ -147,8 +135,7 @@ describe('表具档案 page', { timeout: 180_000 }, () => {
 describe('采集器档案 page', { timeout: 180_000 }, () => {
   it('lists collectors; create / edit / delete need device.collectorAdd / Edit / Delete', async () => {
     session(['device.collectorEdit']);
-    const calls: Call[] = [];
-    mockDevices(calls);
+    mockDevices();
     renderPage('recordsCollect', <RecordsCollect />);
     expect(await screen.findByText('868800001000001')).toBeTruthy();
     expect(screen.getByText('离线')).toBeTruthy();
@@ -160,12 +147,9 @@ describe('采集器档案 page', { timeout: 180_000 }, () => {
 
   it('注册密钥: masked until shown, then the DTU registration line; regenerating needs a confirmation', async () => {
     session(['device.collectorEdit']);
-    const calls: Call[] = [];
-    mockDevices(calls);
+    const calls = mockDevices();
     renderPage('recordsCollect', <RecordsCollect />);
-    const row = (await screen.findByText('868800001000001')).closest('tr')!;
-    fireEvent.click(within(row).getByText('注册密钥'));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await openRowDialog('868800001000001', '注册密钥');
     // nothing fetched before it is asked for
     expect(calls.some((c) => c.url.includes('/gather/secret'))).toBe(false);
     expect(within(dialog).queryByText('a'.repeat(32))).toBeNull();

@@ -1,10 +1,9 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { areaSelections } from '../../app/page.tsx';
-import { resetInflight } from '../../api/request.ts';
 import { mockServer, ok, renderPage, signIn } from '../fee/testing.tsx';
 import RecordsRoom from './RecordsRoom.tsx';
 import SystemFees from '../system/SystemFees.tsx';
+import { freshPageState } from '../../test/harness.tsx';
 
 // What a new user found on /recordsRoom and /systemFees (issue 15): the 状态 filter showed a raw 1
 // instead of 在用, and a room area of -5 was clamped to 0 by the input and saved without a word.
@@ -17,10 +16,7 @@ const ROOM = {
   ownerPhone: null, meterCount: 0,
 };
 
-beforeEach(() => {
-  areaSelections.set({});
-  resetInflight();
-});
+freshPageState();
 
 /** The text the 状态 select of the search form shows. */
 async function statusFilterText(): Promise<string> {

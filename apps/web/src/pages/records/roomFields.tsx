@@ -1,9 +1,9 @@
 // Pieces shared by the room and owner archives (/recordsRoom, /recordsOwner): the building-unit label
 // by edition (SPEC §1: 出租屋 or 物业) and a vacant-room picker searched on the server.
 import { useMemo } from 'react';
-import { Select } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { UNIT_LABELS } from '@meter/contracts';
+import { SearchSelect } from '../../components/SearchSelect.tsx';
 import { useRemoteSearch } from '../../components/useRemoteSearch.ts';
 import { roomApi, type RoomRow } from '../../api/archive.ts';
 import { areaArchiveApi } from '../../api/area.ts';
@@ -33,18 +33,15 @@ export function VacantRoomSelect({ value, onChange, placeholder = '请选择房�
   );
 
   return (
-    <Select
+    <SearchSelect<number>
       value={value}
       onChange={(v) => onChange?.(v ?? undefined)}
       options={options}
       loading={loading}
-      showSearch
-      allowClear
-      filterOption={false}
+      searching="加载中…"
+      none="没有空置的房间"
       onSearch={onSearch}
       placeholder={placeholder}
-      notFoundContent={loading ? '加载中…' : '没有空置的房间'}
-      style={{ width: '100%' }}
     />
   );
 }

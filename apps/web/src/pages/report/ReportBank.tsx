@@ -2,10 +2,9 @@
 // company's bank type) and online payments (微信支付, 支付宝), with how many were audited
 // (Report/Bank); totals per channel and a 合计 row; the bank sub-accounts' withdrawals (子账户提现) of
 // the period with their state; .xlsx export.
-import { useState } from 'react';
 import { Space, Table, Tag, Typography, type TableColumnsType } from 'antd';
 import type { BankReportRow, BankReportWithdrawal } from '@meter/contracts';
-import { ReportFrame, ReportTable, defaultPeriod, m, useReport, useReportParams, type Period } from './reportKit.tsx';
+import { ReportFrame, ReportTable, m, usePeriodReport } from './reportKit.tsx';
 
 export type BankRow = BankReportRow;
 
@@ -32,13 +31,11 @@ const WD_COLUMNS: TableColumnsType<BankReportWithdrawal> = [
 ];
 
 export default function ReportBank() {
-  const [period, setPeriod] = useState<Period>(defaultPeriod());
-  const params = useReportParams(period);
-  const q = useReport('bank', params);
+  const { q, frame } = usePeriodReport('bank');
   const t = q.data?.totals;
   const w = q.data?.withdrawalTotals;
   return (
-    <ReportFrame which="bank" title="银行报表" period={period} onPeriod={setPeriod} params={params} loading={q.isFetching} data={q.data} onReload={() => void q.refetch()}>
+    <ReportFrame title="银行报表" {...frame}>
       {t && (
         <Space wrap style={{ marginBottom: 12 }}>
           <Tag color="blue">银行 {t.bank.count} 笔 {m(t.bank.amount)}</Tag>

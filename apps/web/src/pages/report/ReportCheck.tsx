@@ -2,13 +2,14 @@
 // refunds, 冲正 (voided receipts), net receipts, and apart from them subsidies, system credits and opening balances (never
 // income), and what was charged (Report/Check), a 合计 row, .xlsx export;
 // and the transaction detail behind it (Statistics/list, transactionType 0 全部 by default).
-import { useMemo, useState } from 'react';
+import { useMemo } from 'react';
 import { Tabs, type TableColumnsType } from 'antd';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { TRANSACTION_TYPES, billingApi, type Paged } from '../fee/billingApi.ts';
 import { journalColumns, type JournalTableRow } from '../fee/journalColumns.tsx';
 import type { CheckReportRow } from '@meter/contracts';
-import { ReportFrame, ReportTable, defaultPeriod, m, useReport, useReportParams, type Period } from './reportKit.tsx';
+import { ReportFrame, ReportTable, m, usePeriodReport } from './reportKit.tsx';
+import { textEnum } from '../../components/resourceColumns.tsx';
 
 export type CheckRow = CheckReportRow;
 
@@ -46,11 +47,9 @@ export function checkTotals(t: CheckRow) {
 }
 
 function CheckReport() {
-  const [period, setPeriod] = useState<Period>(defaultPeriod());
-  const params = useReportParams(period);
-  const q = useReport('check', params);
+  const { q, frame } = usePeriodReport('check');
   return (
-    <ReportFrame which="check" title="对账报表" period={period} onPeriod={setPeriod} params={params} loading={q.isFetching} data={q.data} onReload={() => void q.refetch()}>
+    <ReportFrame title="对账报表" {...frame}>
       <ReportTable<CheckRow>
         rowKey={(r) => r.day}
         rows={q.data?.rows ?? []}
@@ -73,7 +72,7 @@ function StatisticsList() {
       valueType: 'select',
       initialValue: '0',
       fieldProps: { allowClear: false },
-      valueEnum: Object.fromEntries(Object.entries(TRANSACTION_TYPES).map(([k, v]) => [k, { text: v }])),
+      valueEnum: textEnum(TRANSACTION_TYPES),
     },
     ...journalColumns({ wallets: ['electric', 'water', 'subsidy', 'other'] }),
   ], []);

@@ -1,11 +1,10 @@
 // 扣费报表 (/reportDeduct): per day and meter kind, the settlements of the period — readings
 // settled, meters, consumption, the amount, what was charged and what vacant rooms left uncharged
 // (Report/Deduct); 电表 / 水表 subtotals and a 合计 row; .xlsx export.
-import { useState } from 'react';
 import type { TableColumnsType } from 'antd';
 import type { DeductReportRow } from '@meter/contracts';
 import type { ReportAnswer } from '../fee/billingApi.ts';
-import { ReportFrame, ReportTable, defaultPeriod, m, useReport, useReportParams, type Period } from './reportKit.tsx';
+import { ReportFrame, ReportTable, m, usePeriodReport } from './reportKit.tsx';
 
 export type DeductRow = DeductReportRow;
 type DeductTotals = ReportAnswer<'deduct'>['totals'];
@@ -28,11 +27,9 @@ export function deductTotals(t: DeductTotals) {
 }
 
 export default function ReportDeduct() {
-  const [period, setPeriod] = useState<Period>(defaultPeriod());
-  const params = useReportParams(period);
-  const q = useReport('deduct', params);
+  const { q, frame } = usePeriodReport('deduct');
   return (
-    <ReportFrame which="deduct" title="扣费报表" period={period} onPeriod={setPeriod} params={params} loading={q.isFetching} data={q.data} onReload={() => void q.refetch()}>
+    <ReportFrame title="扣费报表" {...frame}>
       <ReportTable<DeductRow>
         rowKey={(r) => `${r.day}-${r.meterKind}`}
         rows={q.data?.rows ?? []}

@@ -34,6 +34,18 @@ export function useReport<K extends ReportKind>(which: K, params: Record<string,
   return q;
 }
 
+/**
+ * A report of the period picked in its frame (default: defaultPeriod()) and the page's area: the query,
+ * and the frame's props (`<ReportFrame title="…" {...frame}>`).
+ */
+export function usePeriodReport<K extends ReportKind>(which: K) {
+  const [period, setPeriod] = useState<Period>(defaultPeriod());
+  const params = useReportParams(period);
+  const q = useReport(which, params);
+  const frame = { which, period, onPeriod: setPeriod, params, loading: q.isFetching, data: q.data, onReload: () => void q.refetch() };
+  return { q, frame };
+}
+
 /** A money cell. */
 export const m = (v: unknown) => <Money value={v} />;
 

@@ -5,7 +5,7 @@ import { Badge, Drawer, Empty, List, Space, Spin, Tag, Typography } from 'antd';
 import { useQuery, useQueryClient } from '@tanstack/react-query';
 import { noticeInbox, readSystemNotice } from '../../api/notice.ts';
 import { fmt } from '../added/AppealDrawer.tsx';
-import { NoticeBody } from '../added/RichTextEditor.tsx';
+import { NoticeReading } from '../added/RichTextEditor.tsx';
 
 export const INBOX_KEY = ['noticeInbox'];
 
@@ -46,13 +46,7 @@ export function NoticeInbox() {
       />
       <Drawer title={notice?.title ?? '系统公告'} width={720} open={open !== undefined} onClose={() => setOpen(undefined)} destroyOnHidden>
         {loading || !notice ? <Spin /> : (
-          <>
-            <Space size={12} style={{ marginBottom: 12 }}>
-              <Typography.Text type="secondary">{notice.categoryText}</Typography.Text>
-              <Typography.Text type="secondary">发布时间：{fmt(notice.publishedAt)}</Typography.Text>
-            </Space>
-            <NoticeBody html={notice.content} />
-          </>
+          <NoticeReading labels={<Typography.Text type="secondary">{notice.categoryText}</Typography.Text>} publishedAt={notice.publishedAt} html={notice.content} />
         )}
       </Drawer>
     </>

@@ -23,8 +23,8 @@ const templates = [
   { id: 12, name: '余额不足提醒', event: 1, content: '{owner}余额¥{balance}', status: 1, memo: '', createdAt: '2026-11-26 10:00:00' },
 ];
 
-function mockSms(calls: Call[]) {
-  mockServer(
+function mockSms(calls: Call[] = []): Call[] {
+  return mockServer(
     (c) => {
       const p = c.path;
       if (p.endsWith('/sms/config') && c.method === 'POST') return ok({ ...stored, ...c.body, secret: undefined, secretSet: true });
@@ -51,8 +51,7 @@ const show = () => renderPage('systemSend', <SystemSend />);
 /** signed in, the server mocked, /systemSend shown: the requests it sends */
 function open(): Call[] {
   session();
-  const calls: Call[] = [];
-  mockSms(calls);
+  const calls = mockSms();
   show();
   return calls;
 }

@@ -1,8 +1,6 @@
-import { beforeEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
-import { areaSelections } from '../../app/page.tsx';
-import { resetInflight } from '../../api/request.ts';
-import { mockServer, ok, renderPage, signIn, type Call } from '../../test/harness.tsx';
+import { mockServer, ok, renderPage, signIn, type Call, freshPageState } from '../../test/harness.tsx';
 import { WarnElectricError, WarnWaterValveError } from './Warnings.tsx';
 import { KeepElectric } from '../control/Keep.tsx';
 
@@ -28,8 +26,8 @@ const HELD = {
   detail: { reason: '用量超过表具额定最大值（15/小时）在该时段内可能的用量', total: '5101.00', readAt: '2025-06-01T03:00:00Z', lastTotal: '101.00', lastReadAt: '2025-06-01T02:00:00Z', used: '5000.00', limit: 22.5 },
 };
 
-function mockWarnings(calls: Call[], warnings: unknown[] = [WARNING]) {
-  mockServer(
+function mockWarnings(calls: Call[] = [], warnings: unknown[] = [WARNING]): Call[] {
+  return mockServer(
     (c) => {
       const p = c.path;
       if (p.endsWith('/device/unusual/list')) return ok(warnings, warnings.length);
@@ -45,16 +43,12 @@ function mockWarnings(calls: Call[], warnings: unknown[] = [WARNING]) {
 }
 
 
-beforeEach(() => {
-  areaSelections.set({});
-  resetInflight();
-});
+freshPageState();
 
 describe('warning pages', { timeout: 120_000 }, () => {
   it('list the page\'s kinds for its meter kind, explain the detail, and handle one with a note', async () => {
     session(['device.edit'], ['warnWaterValveError']);
-    const calls: Call[] = [];
-    mockWarnings(calls);
+    const calls = mockWarnings();
     renderPage('warnWaterValveError', <WarnWaterValveError />);
     expect(await screen.findByText('30000001000009')).toBeTruthy();
     expect(screen.getByText('应为关阀，实际开阀')).toBeTruthy();
@@ -83,8 +77,7 @@ describe('warning pages', { timeout: 120_000 }, () => {
 describe('a reading held as implausible', { timeout: 120_000 }, () => {
   it('is accepted or rejected with a note, not 处理\'d, and only with 人工抄表', async () => {
     session(['device.manualRead'], ['warnElectricError']);
-    const calls: Call[] = [];
-    mockWarnings(calls, [HELD]);
+    const calls = mockWarnings([], [HELD]);
     renderPage('warnElectricError', <WarnElectricError />);
     const row = (await screen.findByText('200001000010')).closest('tr')!;
     expect(within(row).getByText(/本次 5101.00.*上次 101.00.*用量 5000.00/)).toBeTruthy();
@@ -113,8 +106,7 @@ describe('a reading held as implausible', { timeout: 120_000 }, () => {
 describe('保电管理 page', { timeout: 120_000 }, () => {
   it('starts 保电 for a meter with a required reason; without device.protect there is no button', async () => {
     session(['device.protect'], ['keepElectric']);
-    const calls: Call[] = [];
-    mockWarnings(calls);
+    const calls = mockWarnings();
     renderPage('keepElectric', <KeepElectric />);
     const row = (await screen.findByText('200001000007')).closest('tr')!;
     expect(calls.find((c) => c.url.includes('/control/meter/list'))!.url).toContain('kind=1');
