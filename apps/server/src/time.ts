@@ -7,24 +7,9 @@ import { addDays, fromBeijing, inBeijing } from '@meter/contracts';
 import { now } from './clock.ts';
 
 export {
-  ZONE,
-  addDays,
-  atBeijingTime,
-  beijingDayStart,
-  beijingFields,
-  beijingMinuteOfDay,
-  businessDate,
-  businessMonth,
-  formatBeijing,
-  fromBeijing,
-  fromBeijingFields,
-  inBeijing,
-  isoBeijing,
-  monthRange,
-  parseBeijing,
-  startOfBeijingDay,
-  startOfBeijingMonth,
-  startOfBeijingYear,
+  ZONE, addDays, atBeijingTime, beijingDayStart, beijingFields, beijingMinuteOfDay, businessDate,
+  businessMonth, formatBeijing, fromBeijing, fromBeijingFields, inBeijing, isoBeijing, monthRange,
+  parseBeijing, startOfBeijingDay, startOfBeijingMonth, startOfBeijingYear
 } from '@meter/contracts';
 
 /** Now (clock.ts) in Beijing time. */

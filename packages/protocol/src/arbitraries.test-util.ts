@@ -171,30 +171,28 @@ const realTime = nullable(
       return `${s[0]}${s[1]}-${s[2]}-${s[3]} ${s[4]}:${s[5]}:${s[6]}`;
     }),
 );
+/** A CJ/T 188 reading with its unit code: `key` (unsigned fixed point, or null) and `${key}Unit` (a byte). */
+function withUnit<K extends string>(key: K, bytesLen: number, decimals: number) {
+  return { [key]: nullable(fixedPoint(bytesLen, decimals, false)), [`${key}Unit`]: byte } as
+    { [P in K]: fc.Arbitrary<number | null> } & { [P in `${K}Unit`]: fc.Arbitrary<number> };
+}
 const statusInput = fc.integer({ min: 0, max: 0xffff }).map((raw) => ({ raw }));
 
 const flowData: fc.Arbitrary<Cjt188MeterDataInput> = fc.record({
   kind: fc.constant('flow' as const),
-  currentFlow: nullable(fixedPoint(4, 2, false)),
-  currentFlowUnit: byte,
-  settlementFlow: nullable(fixedPoint(4, 2, false)),
-  settlementFlowUnit: byte,
+  ...withUnit('currentFlow', 4, 2),
+  ...withUnit('settlementFlow', 4, 2),
   realTime,
   status: statusInput,
 });
 
 const heatData: fc.Arbitrary<Cjt188MeterDataInput> = fc.record({
   kind: fc.constant('heat' as const),
-  settlementHeat: nullable(fixedPoint(4, 2, false)),
-  settlementHeatUnit: byte,
-  currentHeat: nullable(fixedPoint(4, 2, false)),
-  currentHeatUnit: byte,
-  heatPower: nullable(fixedPoint(4, 2, false)),
-  heatPowerUnit: byte,
-  flowRate: nullable(fixedPoint(4, 4, false)),
-  flowRateUnit: byte,
-  cumulativeFlow: nullable(fixedPoint(4, 2, false)),
-  cumulativeFlowUnit: byte,
+  ...withUnit('settlementHeat', 4, 2),
+  ...withUnit('currentHeat', 4, 2),
+  ...withUnit('heatPower', 4, 2),
+  ...withUnit('flowRate', 4, 4),
+  ...withUnit('cumulativeFlow', 4, 2),
   supplyTemperature: nullable(fixedPoint(3, 2, false)),
   returnTemperature: nullable(fixedPoint(3, 2, false)),
   workingHours: nullable(fixedPoint(3, 0, false)),

@@ -5,27 +5,25 @@ import { sql } from 'drizzle-orm';
 // ingest cost more than the statements they feed (and was the largest share of ingest's allocation).
 // Cast the parameter in SQL: ${intArr(ids)}::bigint[], ${textArr(isos)}::timestamptz[].
 
-/** A PostgreSQL array literal of integers (or null). */
-export const intArr = (v: readonly (number | null)[]) => {
+/** `{a,b,NULL,…}`: each element as `element` writes it, null as NULL. */
+function literal<T>(v: readonly (T | null)[], element: (x: T) => string) {
   let out = '{';
   for (let i = 0; i < v.length; i++) {
     const x = v[i];
     if (i) out += ',';
-    if (x == null) out += 'NULL';
-    else if (Number.isSafeInteger(x)) out += x;
-    else throw new Error(`not an integer: ${x}`);
+    out += x == null ? 'NULL' : element(x);
   }
   return sql.param(out + '}');
+}
+
+const integer = (x: number) => {
+  if (!Number.isSafeInteger(x)) throw new Error(`not an integer: ${x}`);
+  return String(x);
 };
+const quoted = (x: string) => (x.includes('\\') || x.includes('"') ? `"${x.replace(/[\\"]/g, '\\$&')}"` : `"${x}"`);
+
+/** A PostgreSQL array literal of integers (or null). */
+export const intArr = (v: readonly (number | null)[]) => literal(v, integer);
 
 /** A PostgreSQL array literal of text elements (or null), each quoted; `\` and `"` escaped. */
-export const textArr = (v: readonly (string | null)[]) => {
-  let out = '{';
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i];
-    if (i) out += ',';
-    if (x == null) out += 'NULL';
-    else out += x.includes('\\') || x.includes('"') ? `"${x.replace(/[\\"]/g, '\\$&')}"` : `"${x}"`;
-  }
-  return sql.param(out + '}');
-};
+export const textArr = (v: readonly (string | null)[]) => literal(v, quoted);

@@ -17,4 +17,9 @@ export const badRequest = (message: string, code = 'BAD_REQUEST') => new AppErro
 export const unauthorized = (message = '登录状态过期，请重新登录') => new AppError('UNAUTHORIZED', message, 401);
 export const forbidden = (message = '无权限执行此操作') => new AppError('FORBIDDEN', message, 403);
 export const notFound = (what = '记录') => new AppError('NOT_FOUND', `${what}不存在或无权查看`, 404);
+/** A record a repository found, or NOT_FOUND when there is none (or the caller's scope hides it). */
+export function found<T>(v: T | null | undefined, what: string): T {
+  if (v === null || v === undefined) throw notFound(what);
+  return v;
+}
 export const conflict = (message: string) => new AppError('CONFLICT', message, 409);

@@ -81,6 +81,31 @@ export async function refuseControlChars(req: FastifyRequest) {
   }
 }
 
+/** A route's declared input for the schema (and /docs): summary, tags, query, body, path parameters. */
+function inputSchema(s: { summary: string; tags?: string[]; query?: ZodType; body?: ZodType; params?: ZodType }) {
+  return {
+    summary: s.summary,
+    ...(s.tags && { tags: s.tags }),
+    ...(s.query && { querystring: s.query }),
+    ...(s.body && { body: s.body }),
+    ...(s.params && { params: s.params }),
+  };
+}
+
+/** /docs marks a route that needs a session (perm false: login and the like need none). */
+const security = (perm: unknown) => (perm === false ? {} : { security: [{ token: [] }] });
+
+const hooksOf = (hooks: RouteSpec<undefined, undefined, undefined>['hooks']) => ({
+  ...(hooks?.onRequest && { onRequest: hooks.onRequest }),
+  ...(hooks?.preHandler && { preHandler: hooks.preHandler }),
+});
+
+/** A write is audited under its action (default: its summary); GETs and queries sent as POST (action false) are not. */
+const auditOf = (method: Method, s: { summary: string; action?: string | false }) => ({
+  audit: method !== 'GET' && s.action !== false,
+  action: method === 'GET' || s.action === false ? undefined : (s.action ?? s.summary),
+});
+
 /**
  * Registers the routes of one module. Handlers are one line into a service: they get the typed,
  * validated input and the request context, and return data (or a Page); the envelope is added here.
@@ -101,22 +126,10 @@ export function routes(app: FastifyInstance) {
       app.route({
         method,
         url,
-        schema: {
-          summary: spec.summary,
-          ...(spec.tags && { tags: spec.tags }),
-          ...(spec.query && { querystring: spec.query }),
-          ...(spec.body && { body: spec.body }),
-          ...(spec.params && { params: spec.params }),
-          ...(spec.perm === false ? {} : { security: [{ token: [] }] }),
-        },
+        schema: { ...inputSchema(spec), ...security(spec.perm) },
         preValidation: refuseControlChars,
-        ...(spec.hooks?.onRequest && { onRequest: spec.hooks.onRequest }),
-        ...(spec.hooks?.preHandler && { preHandler: spec.hooks.preHandler }),
-        config: {
-          perm: spec.perm,
-          audit: method !== 'GET' && spec.action !== false,
-          action: method === 'GET' || spec.action === false ? undefined : (spec.action ?? spec.summary),
-        },
+        ...hooksOf(spec.hooks),
+        config: { perm: spec.perm, ...auditOf(method, spec) },
         handler: async (req, reply) => {
           const input = { query: req.query, body: req.body, params: req.params } as { query: Out<Q>; body: Out<B>; params: Out<P> };
           const result = await handler(input, req.ctx as Ctx, req, reply);
@@ -141,23 +154,13 @@ export function routes(app: FastifyInstance) {
       method: e.method,
       url: e.path,
       schema: {
-        summary: e.summary,
-        ...(e.tags && { tags: e.tags }),
-        ...(e.query && { querystring: e.query }),
-        ...(e.body && { body: e.body }),
-        ...(e.params && { params: e.params }),
+        ...inputSchema(e),
         ...(data && { response: { 200: zod.union([zod.object({ code: zod.literal(SUCCESS), message: zod.string(), data, ...(e.paged && { count: zod.number() }) }), REFUSAL]) } }),
-        ...(e.perm === false ? {} : { security: [{ token: [] }] }),
+        ...security(e.perm),
       },
       preValidation: refuseControlChars,
-      ...(hooks?.onRequest && { onRequest: hooks.onRequest }),
-      ...(hooks?.preHandler && { preHandler: hooks.preHandler }),
-      config: {
-        perm: e.perm,
-        endpoint: e,
-        audit: e.method !== 'GET' && e.action !== false,
-        action: e.method === 'GET' || e.action === false ? undefined : (e.action ?? e.summary),
-      },
+      ...hooksOf(hooks),
+      config: { perm: e.perm, endpoint: e, ...auditOf(e.method, e) },
       handler: async (req, reply) => {
         const input = { query: req.query, body: req.body, params: req.params } as HandlerInput<E>;
         const result = await handler(input, req.ctx as Ctx, req, reply);

@@ -5,7 +5,7 @@ import { num } from '../input.ts';
 import { CompanyQuery, PageQuery, optText, optionalRef, ref, coded, withdrawalEnd } from '../query.ts';
 import { listQuerySchema } from '../resource.ts';
 import { bankResource, propertyInfoResource } from '../resources/bank.ts';
-import { Money } from './billing-input.ts';
+import { Money, withdrawalRequest } from './billing-input.ts';
 
 // Bank sub-merchants and their settlement (SPEC §7 Bank sub-merchant, Property_Info, companyBocInfo,
 // Bank/List; pages /apply, /noteBocLog, /bankManagement). Property_Info holds the application; the
@@ -35,12 +35,7 @@ export const VerifyBody = z.object({
   amount: Money,
 });
 export const SubMerStatusBody = z.object({ subMerId, status: z.enum(['active', 'disabled'], { error: '状态须为 active（开通）或 disabled（停用）' }) });
-export const BankWithdrawBody = z.object({
-  subMerId,
-  amount: Money,
-  requestId: z.string({ error: '请提供请求编号' }).trim().regex(/^[A-Za-z0-9_-]{8,64}$/, '须为 8–64 位字母、数字、下划线或连字符'),
-  memo: z.string().trim().max(200, '备注最多 200 个字').optional().default(''),
-});
+export const BankWithdrawBody = z.object({ subMerId, ...withdrawalRequest });
 export type BankWithdrawInput = z.infer<typeof BankWithdrawBody>;
 
 export const BankLogQuery = PageQuery.extend(CompanyQuery.shape).extend({

@@ -221,3 +221,13 @@ export const SharedMeterQuery = PageQuery.extend(AreaFilter.shape);
 export const SharedMeterIdsBody = z.object({ ids: z.array(id, { error: '请选择记录' }).min(1, '请选择记录').max(1000) });
 
 export const HomeQuery = AreaFilter;
+
+/**
+ * What a withdrawal asks (a bank sub-account's or a payment application's): the amount, the client's
+ * id of the request (the dialog makes one when it opens: the same id twice is one withdrawal), a note.
+ */
+export const withdrawalRequest = {
+  amount: Money,
+  requestId: z.string({ error: '请提供请求编号' }).trim().regex(/^[A-Za-z0-9_-]{8,64}$/, '须为 8–64 位字母、数字、下划线或连字符'),
+  memo: z.string().trim().max(200, '备注最多 200 个字').optional().default(''),
+};

@@ -4,7 +4,7 @@ import { num } from '../input.ts';
 import { CompanyQuery, PageQuery, TimeTextRange, optText, ref, coded, withdrawalEnd } from '../query.ts';
 import { formSchema } from '../resource.ts';
 import { idNoError, payAppResource } from '../resources/payapp.ts';
-import { Money } from './billing-input.ts';
+import { withdrawalRequest } from './billing-input.ts';
 
 // Pay-application accounts (SPEC §7 AdaPayApplication, pages /huifu and /noteswithdraw):
 // GET GetAdaPayApplicationAllList, GetBalance, FindWithdrawalLog; POST AddAdaPayApplication, Del,
@@ -44,13 +44,7 @@ export const PayAppBankBody = z.object({ id, bankName, bankAccountName, bankAcco
 export type PayAppBankInput = z.infer<typeof PayAppBankBody>;
 export const PayAppStatusBody = z.object({ id, enabled: z.boolean({ error: '请选择启用或停用' }) });
 
-export const WithdrawBody = z.object({
-  id,
-  amount: Money,
-  /** the client's id of this request (the dialog makes one when it opens): the same id twice is one withdrawal */
-  requestId: z.string({ error: '请提供请求编号' }).trim().regex(/^[A-Za-z0-9_-]{8,64}$/, '须为 8–64 位字母、数字、下划线或连字符'),
-  memo: z.string().trim().max(200, '备注最多 200 个字').optional().default(''),
-});
+export const WithdrawBody = z.object({ id, ...withdrawalRequest });
 export type WithdrawInput = z.infer<typeof WithdrawBody>;
 
 const appStatus = blankless(z.enum(['pending', 'opened', 'disabled', 'rejected'], { error: '状态须为 pending、opened、disabled 或 rejected' }).optional());

@@ -1,5 +1,5 @@
 import { bigint, index, integer, pgTable } from 'drizzle-orm/pg-core';
-import { ref, tenantKey, timestamps, ts, memo, operator, blank, blankText, rowName, inUse } from './common.ts';
+import { ref, tenantKey, timestamps, ts, memo, operator, blank, blankText, rowName, inUse, archiveTail } from './common.ts';
 
 /** 区域 tree: park → building → floor (rooms hang below). deep 0 is the top level. */
 export const areas = pgTable('areas', {
@@ -27,10 +27,8 @@ export const rooms = pgTable('rooms', {
   orientation: integer('orientation').notNull().default(0),
   chargingTypeId: ref('charging_type_id'),
   sizeM2: blank('size_m2', 16),
-  /** 1 在用, 0 停用 */
-  status: inUse(),
-  memo: memo(),
-  ...timestamps(),
+  /** status 1 在用, 0 停用 */
+  ...archiveTail(),
 }, (t) => [index('rooms_company_area').on(t.companyId, t.areaId)]);
 
 /** 业主 (the occupant who pays). */
@@ -82,8 +80,6 @@ export const areaPermissions = pgTable('area_permissions', {
   ...tenantKey(),
   name: rowName(),
   areaIds: bigint('area_ids', { mode: 'number' }).array().notNull().default([]),
-  /** 1 在用, 0 停用 */
-  status: inUse(),
-  memo: memo(),
-  ...timestamps(),
+  /** status 1 在用, 0 停用 */
+  ...archiveTail(),
 });

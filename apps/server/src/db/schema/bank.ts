@@ -1,7 +1,7 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, jsonb, pgTable, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { companies } from './company.ts';
-import { id, ref, tenantKey, createdAt, updatedAt, timestamps, ts, memo, withdrawalOutcome, blank, blankText, rowName, inUse } from './common.ts';
+import { id, ref, tenantKey, createdAt, updatedAt, timestamps, ts, memo, withdrawalOutcome, blank, blankText, rowName, archiveTail } from './common.ts';
 
 // Bank sub-merchants (module bank): the bank dictionary (platform), each company's bank information,
 // its sub-merchant applications (Property_Info), every exchange with the bank (the log of /noteBocLog)
@@ -16,9 +16,7 @@ export const banks = pgTable('banks', {
   /** the company bankType (0 农业银行, 1 中国银行, 2 地方商业银行) this bank settles for, if any */
   bankType: integer('bank_type'),
   sort: integer('sort').notNull().default(0),
-  status: inUse(),
-  memo: memo(),
-  ...timestamps(),
+  ...archiveTail(),
 }, (t) => [uniqueIndex('banks_name').on(t.name)]);
 
 /** companyBocInfo: the company's own information at its settlement bank (one row per company). */

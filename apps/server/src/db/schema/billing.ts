@@ -1,5 +1,5 @@
 import { boolean, integer, jsonb, numeric, pgTable, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { ref, tenantKey, createdAt, timestamps, ts, memo, blank, rowName, inUse } from './common.ts';
+import { ref, tenantKey, createdAt, timestamps, ts, memo, blank, rowName, archiveTail } from './common.ts';
 
 /** 收费类型 (ChargingType): what a room is charged for, e.g. 住宅用电, 商铺用水. */
 export const chargingTypes = pgTable('charging_types', {
@@ -7,10 +7,8 @@ export const chargingTypes = pgTable('charging_types', {
   name: rowName(),
   /** ChargeTypeEnum: 1 电费, 2 水费, 3 物业费, 4 公摊费, 5 其他 */
   chargeType: integer('charge_type').notNull().default(1),
-  /** 1 在用, 0 停用 */
-  status: inUse(),
-  memo: memo(),
-  ...timestamps(),
+  /** status 1 在用, 0 停用 */
+  ...archiveTail(),
 }, (t) => [uniqueIndex('charging_types_company_name').on(t.companyId, t.name)]);
 
 /**
@@ -24,9 +22,7 @@ export const chargingSchemes = pgTable('charging_schemes', {
   kind: integer('kind').notNull().default(1),
   /** 阶梯 accumulation: null none, 1 月累计, 2 年累计 */
   chargingMonthType: integer('charging_month_type'),
-  status: inUse(),
-  memo: memo(),
-  ...timestamps(),
+  ...archiveTail(),
 }, (t) => [uniqueIndex('charging_schemes_company_name').on(t.companyId, t.name)]);
 
 /**
@@ -75,8 +71,6 @@ export const alarmSchemes = pgTable('alarm_schemes', {
   noCloseStart: blank('no_close_start', 5),
   noCloseEnd: blank('no_close_end', 5),
   noCloseWeekend: boolean('no_close_weekend').notNull().default(false),
-  status: inUse(),
-  memo: memo(),
-  ...timestamps(),
+  ...archiveTail(),
 }, (t) => [uniqueIndex('alarm_schemes_company_name').on(t.companyId, t.name)]);
 

@@ -21,6 +21,8 @@ export const memo = () => blankText('memo');
 export const rowName = () => varchar('name', { length: 64 }).notNull();
 /** status 1 (在用/启用/open) unless set: 0 is off; some tables add states of their own */
 export const inUse = () => integer('status').notNull().default(1);
+/** the tail of an archive row (dictionaries, rooms, schemes…): in use or not (status), a memo, written and changed */
+export const archiveTail = () => ({ status: inUse(), memo: memo(), ...timestamps() });
 /** who did it: the account (null when the system did) and its name as it was then */
 export const operator = () => ({
   operatorId: ref('operator_id'),

@@ -1,5 +1,5 @@
 import { bigint, boolean, index, integer, pgTable, primaryKey, text, varchar } from 'drizzle-orm/pg-core';
-import { id, ref, companyId, tenantKey, createdAt, updatedAt, timestamps, memo, blank, blankText, inUse } from './common.ts';
+import { id, ref, companyId, tenantKey, createdAt, updatedAt, timestamps, memo, blank, blankText, inUse, archiveTail } from './common.ts';
 
 /** 单位分类: a platform-wide dictionary (no tenant). */
 export const companyClassifies = pgTable('company_classifies', {
@@ -74,9 +74,7 @@ export const smsTemplates = pgTable('sms_templates', {
   /** 1 余额不足, 2 欠费停止供应, 3 恢复供应, 4 缴费到账 */
   event: integer('event').notNull(),
   content: text('content').notNull(),
-  status: inUse(),
-  memo: memo(),
-  ...timestamps(),
+  ...archiveTail(),
 });
 
 /** 短信提醒规则 (alermSmsConfig): per company, meter kind and event — template, threshold, channel. */

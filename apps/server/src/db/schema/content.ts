@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { bigint, boolean, index, integer, pgTable, primaryKey, smallint, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { id, ref, companyId, tenantKey, createdAt, timestamps, ts, memo, blank, blankText, rowName, inUse } from './common.ts';
+import { id, ref, companyId, tenantKey, createdAt, timestamps, ts, blank, blankText, rowName, archiveTail } from './common.ts';
 
 // 增值服务: the company's notice/appeal/work-order type dictionaries and the appeals themselves
 // (owner → company on /addedAppeal, company → platform on /systemAppeal), with their history.
@@ -9,10 +9,8 @@ const typeColumns = () => ({
   ...tenantKey(),
   name: rowName(),
   sort: integer('sort').notNull().default(0),
-  /** 1 在用, 0 停用 */
-  status: inUse(),
-  memo: memo(),
-  ...timestamps(),
+  /** status 1 在用, 0 停用 */
+  ...archiveTail(),
 });
 
 /** 公告类型 (NoticeType). */

@@ -1,7 +1,7 @@
 import { bigint, boolean, index, integer, jsonb, numeric, pgTable, primaryKey, text, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
 import { sql } from 'drizzle-orm';
 import { ref, companyId, tenantKey, createdAt, updatedAt, ts, memo, blank, blankText } from './common.ts';
-import { collectors, meters } from './device.ts';
+import { collectors, meterReadingKey, meters } from './device.ts';
 
 // The device side (issue 4): readings, the latest value per meter, commands with a lifecycle,
 // read tasks, warnings, raw device reports, protection and timed control.
@@ -34,10 +34,7 @@ export const readings = pgTable('readings', {
 
 /** The latest good reading per meter (one row, updated on ingest). */
 export const meterLatest = pgTable('meter_latest', {
-  meterId: ref('meter_id').primaryKey().references(() => meters.id, { onDelete: 'cascade' }),
-  companyId: companyId(),
-  readAt: ts('read_at').notNull(),
-  total: numeric('total', { precision: 14, scale: 2 }).notNull(),
+  ...meterReadingKey(),
   registers: jsonb('registers').$type<Record<string, number | string | boolean>>().notNull().default({}),
   source: integer('source').notNull(),
   updatedAt: updatedAt(),

@@ -1,6 +1,6 @@
 import { sql } from 'drizzle-orm';
 import { boolean, index, integer, numeric, pgTable, uniqueIndex, varchar } from 'drizzle-orm/pg-core';
-import { id, ref, tenantKey, createdAt, timestamps, ts, memo, blank, blankText, rowName, inUse } from './common.ts';
+import { id, ref, companyId, tenantKey, createdAt, timestamps, ts, memo, blank, blankText, rowName, inUse } from './common.ts';
 import { areas, rooms } from './area.ts';
 import { alarmSchemes, chargingSchemes } from './billing.ts';
 
@@ -90,6 +90,17 @@ export const meters = pgTable('meters', {
   index('meters_charging_scheme').on(t.chargingSchemeId),
   index('meters_alarm_scheme').on(t.alarmSchemeId),
 ]);
+
+/**
+ * The head of a row kept per meter (gone with the meter): the meter as its key, the tenant, and the
+ * reading the row stands at (meter_latest: the latest good one; settle_cursors: the last settled one).
+ */
+export const meterReadingKey = () => ({
+  meterId: ref('meter_id').primaryKey().references(() => meters.id, { onDelete: 'cascade' }),
+  companyId: companyId(),
+  readAt: ts('read_at').notNull(),
+  total: numeric('total', { precision: 14, scale: 2 }).notNull(),
+});
 
 /** 关注设备. */
 export const focusDevices = pgTable('focus_devices', {

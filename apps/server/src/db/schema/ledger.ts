@@ -2,7 +2,7 @@ import { sql } from 'drizzle-orm';
 import { bigint, bigserial, date, index, integer, jsonb, numeric, pgTable, primaryKey, text, uniqueIndex, varchar, boolean } from 'drizzle-orm/pg-core';
 import { ref, companyId, tenantKey, createdAt, updatedAt, timestamps, ts, memo, operator, blank, blankText, inUse } from './common.ts';
 import { owners, rooms } from './area.ts';
-import { meters } from './device.ts';
+import { meterReadingKey, meters } from './device.ts';
 
 // Money (issue 5, DESIGN §5). Amounts are integer 分 (bigint). Every balance change is one row of
 // the append-only journal, posted in the same transaction that updates the account's balance:
@@ -120,10 +120,7 @@ export const meterPeriods = pgTable('meter_periods', {
 
 /** The last settled reading per meter: settlement resumes from here. */
 export const settleCursors = pgTable('settle_cursors', {
-  meterId: ref('meter_id').primaryKey().references(() => meters.id, { onDelete: 'cascade' }),
-  companyId: companyId(),
-  readAt: ts('read_at').notNull(),
-  total: numeric('total', { precision: 14, scale: 2 }).notNull(),
+  ...meterReadingKey(),
   /** the settled reading's 尖峰平谷 registers (TOU deltas start here) */
   registers: jsonb('registers').$type<Record<string, unknown>>().notNull().default({}),
   /**

@@ -1,6 +1,6 @@
 import { and, count, desc, eq, ilike, sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
-import { newestPage } from '../../db/crud-repo.ts';
+import { newestPage, remove, update } from '../../db/crud-repo.ts';
 import { adminUsers, companies, roles } from '../../db/schema/index.ts';
 
 // Admin users and roles. Row-level security limits every statement to the scope's company.
@@ -109,14 +109,12 @@ export async function insertRole(tx: Tx, v: typeof roles.$inferInsert) {
   return r.id;
 }
 
-export async function updateRole(tx: Tx, id: number, v: Partial<typeof roles.$inferInsert>) {
-  const r = await tx.update(roles).set({ ...v, updatedAt: sql`now()` }).where(eq(roles.id, id)).returning({ id: roles.id });
-  return r.length > 0;
+export function updateRole(tx: Tx, id: number, v: Partial<typeof roles.$inferInsert>) {
+  return update(tx, roles, id, v);
 }
 
 export async function deleteRole(tx: Tx, id: number) {
-  const r = await tx.delete(roles).where(eq(roles.id, id)).returning({ id: roles.id });
-  return r.length > 0;
+  return (await remove(tx, roles, [id])).length > 0;
 }
 
 export async function usersWithRole(tx: Tx, roleId: number) {

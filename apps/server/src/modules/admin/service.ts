@@ -2,9 +2,9 @@ import { ROUTES, OPERATION_KEYS } from '@meter/contracts';
 import { SYSTEM_SCOPE, type Db } from '../../db/client.ts';
 import { companyOf, isPlatform, type Ctx } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
-import { conflict, notFound, refuse } from '../../http/errors.ts';
+import { conflict, found, notFound, refuse } from '../../http/errors.ts';
 import { offsetOf, type PageQuery } from '../../http/paging.ts';
-import { hashPassword, randomPassword, revokeUserSessions } from '../auth/index.ts';
+import { hashPassword, randomPassword, resetPasswordPair, revokeUserSessions } from '../auth/index.ts';
 import * as repo from './repo.ts';
 import type { z } from 'zod';
 import type { ManagerBody, RoleBody, RoleUpdateBody, UserCreateBody, UserUpdateBody } from '@meter/contracts';
@@ -33,9 +33,7 @@ export async function listUsers(ctx: Ctx, q: PageQuery & { username?: string; re
 }
 
 export async function getUser(ctx: Ctx, id: number) {
-  const u = await ctx.tx((tx) => repo.getUser(tx, id));
-  if (!u) throw notFound('账号');
-  return u;
+  return found(await ctx.tx((tx) => repo.getUser(tx, id)), '账号');
 }
 
 export async function createUser(ctx: Ctx, b: z.output<typeof UserCreateBody>) {
@@ -85,11 +83,10 @@ export async function deleteUser(ctx: Ctx, id: number) {
 
 export async function resetPassword(ctx: Ctx, id: number) {
   const u = await getUser(ctx, id);
-  const password = randomPassword();
-  const passwordHash = await hashPassword(password);
+  const { password, hash } = await resetPasswordPair();
   ctx.audit.target = `账号 ${u.username}`;
   await ctx.tx(async (tx) => {
-    await repo.updateUser(tx, id, { passwordHash, passwordChangedAt: new Date(), failedCount: 0, lockedUntil: null });
+    await repo.updateUser(tx, id, { passwordHash: hash, passwordChangedAt: new Date(), failedCount: 0, lockedUntil: null });
     await revokeUserSessions(tx, id, 'reset');
   });
   return { password };
@@ -149,9 +146,7 @@ export async function listRoles(ctx: Ctx, q: PageQuery & { name?: string }) {
 }
 
 export async function getRole(ctx: Ctx, id: number) {
-  const r = await ctx.tx((tx) => repo.getRole(tx, id));
-  if (!r) throw notFound('角色');
-  return r;
+  return found(await ctx.tx((tx) => repo.getRole(tx, id)), '角色');
 }
 
 export async function createRole(ctx: Ctx, b: z.output<typeof RoleBody>) {

@@ -32,3 +32,9 @@ export function randomPassword(): string {
   const bytes = randomBytes(10);
   return Array.from(bytes, (b) => alphabet[b % alphabet.length]).join('');
 }
+
+/** A reset: a new random password (shown once) and the hash that is kept. */
+export async function resetPasswordPair(): Promise<{ password: string; hash: string }> {
+  const password = randomPassword();
+  return { password, hash: await hashPassword(password) };
+}

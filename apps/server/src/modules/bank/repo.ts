@@ -1,8 +1,9 @@
-import { sql, type SQL } from 'drizzle-orm';
+import { sql } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { localTime } from '../../db/local-time.ts';
 import { rowMapper } from '../../db/row-map.ts';
 import type { RegSubMerRequest } from './protocol.ts';
+import { companyRows, inPeriod } from '../../db/where.ts';
 
 // The only SQL of the bank sub-merchants.
 
@@ -88,13 +89,11 @@ export async function insertLog(tx: Tx, e: LogEntry) {
 }
 
 export async function listLogs(tx: Tx, f: { companyId: number | null; subMerId?: string; action?: string; ok?: boolean; from?: Date; to?: Date }, limit: number, offset: number) {
-  const w: SQL[] = [sql`true`];
-  if (f.companyId != null) w.push(sql`l.company_id = ${f.companyId}`);
+  const w = companyRows('l.company_id', f.companyId);
   if (f.subMerId) w.push(sql`l.sub_mer_id ILIKE ${like(f.subMerId)}`);
   if (f.action) w.push(sql`l.action = ${f.action}`);
   if (f.ok != null) w.push(sql`l.ok = ${f.ok}`);
-  if (f.from) w.push(sql`l.created_at >= ${f.from.toISOString()}`);
-  if (f.to) w.push(sql`l.created_at < ${f.to.toISOString()}`);
+  inPeriod(w, 'l.created_at', f);
   const where = sql.join(w, sql` AND `);
   const rows = await tx.execute(sql`
     SELECT l.id, l.company_id AS "companyId", c.name AS "companyName", l.property_id AS "propertyId", p.name AS "propertyName",
@@ -166,8 +165,7 @@ export async function pendingWithdrawals(tx: Tx, minAgeMs: number, limit: number
 }
 
 export async function listWithdrawals(tx: Tx, f: { companyId: number | null; subMerId?: string; id?: number }, limit: number, offset: number) {
-  const w: SQL[] = [sql`true`];
-  if (f.companyId != null) w.push(sql`w.company_id = ${f.companyId}`);
+  const w = companyRows('w.company_id', f.companyId);
   if (f.subMerId) w.push(sql`w.sub_mer_id = ${f.subMerId}`);
   if (f.id != null) w.push(sql`w.id = ${f.id}`);
   const where = sql.join(w, sql` AND `);

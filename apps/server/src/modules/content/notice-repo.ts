@@ -36,6 +36,19 @@ const common = (x: Record<string, unknown>) => ({
   createdAt: d(x.created_at)!, updatedAt: d(x.updated_at)!,
 });
 
+/** One page of a notice table (`select` reads it as n), in the lists' order, and the number `w` finds. */
+async function page<T>(tx: Tx, select: SQL, table: 'notices' | 'system_notices', w: SQL, limit: number, offset: number, rec: (x: Record<string, unknown>) => T) {
+  const rows = await tx.execute(sql`${select} WHERE ${w} ${ORDER} LIMIT ${limit} OFFSET ${offset}`);
+  const c = await tx.execute(sql`SELECT count(*)::int AS n FROM ${sql.raw(table)} n WHERE ${w}`);
+  return { rows: rows.rows.map(rec), count: Number(c.rows[0]!.n) };
+}
+
+/** One notice by id (locked for an update when `lock`). */
+async function one<T>(tx: Tx, select: SQL, id: number, lock: boolean, rec: (x: Record<string, unknown>) => T) {
+  const r = await tx.execute(sql`${select} WHERE n.id = ${id}${lock ? sql` FOR UPDATE OF n` : sql``}`);
+  return r.rows[0] ? rec(r.rows[0]) : undefined;
+}
+
 // ---------------------------------------------------------------------------------------------
 // 系统公告
 // ---------------------------------------------------------------------------------------------
@@ -46,16 +59,12 @@ export type SystemNoticeRecord = ReturnType<typeof systemRecord>;
 const SYSTEM_SELECT = sql`SELECT n.*, (SELECT count(DISTINCT r.company_id) FROM system_notice_reads r WHERE r.notice_id = n.id)::int AS read_companies
   FROM system_notices n`;
 
-export async function listSystem(tx: Tx, f: NoticeFilter, limit: number, offset: number) {
-  const w = where(f);
-  const rows = await tx.execute(sql`${SYSTEM_SELECT} WHERE ${w} ${ORDER} LIMIT ${limit} OFFSET ${offset}`);
-  const c = await tx.execute(sql`SELECT count(*)::int AS n FROM system_notices n WHERE ${w}`);
-  return { rows: rows.rows.map(systemRecord), count: Number(c.rows[0]!.n) };
+export function listSystem(tx: Tx, f: NoticeFilter, limit: number, offset: number) {
+  return page(tx, SYSTEM_SELECT, 'system_notices', where(f), limit, offset, systemRecord);
 }
 
-export async function getSystem(tx: Tx, id: number, lock = false) {
-  const r = await tx.execute(sql`${SYSTEM_SELECT} WHERE n.id = ${id}${lock ? sql` FOR UPDATE OF n` : sql``}`);
-  return r.rows[0] ? systemRecord(r.rows[0]) : undefined;
+export function getSystem(tx: Tx, id: number, lock = false) {
+  return one(tx, SYSTEM_SELECT, id, lock, systemRecord);
 }
 
 /** Companies a system notice reaches: every company in use. */
@@ -120,16 +129,12 @@ function audienceWhere(areaIds: number[]): SQL {
   return sql`o.status = 1 AND o.room_id IS NOT NULL${inAreas}`;
 }
 
-export async function list(tx: Tx, companyId: number, f: NoticeFilter, limit: number, offset: number) {
-  const w = where(f, [sql`n.company_id = ${companyId}`]);
-  const rows = await tx.execute(sql`${SELECT} WHERE ${w} ${ORDER} LIMIT ${limit} OFFSET ${offset}`);
-  const c = await tx.execute(sql`SELECT count(*)::int AS n FROM notices n WHERE ${w}`);
-  return { rows: rows.rows.map(record), count: Number(c.rows[0]!.n) };
+export function list(tx: Tx, companyId: number, f: NoticeFilter, limit: number, offset: number) {
+  return page(tx, SELECT, 'notices', where(f, [sql`n.company_id = ${companyId}`]), limit, offset, record);
 }
 
-export async function get(tx: Tx, id: number, lock = false) {
-  const r = await tx.execute(sql`${SELECT} WHERE n.id = ${id}${lock ? sql` FOR UPDATE OF n` : sql``}`);
-  return r.rows[0] ? record(r.rows[0]) : undefined;
+export function get(tx: Tx, id: number, lock = false) {
+  return one(tx, SELECT, id, lock, record);
 }
 
 export interface NoticeValues { typeId: number | null; typeName: string; title: string; content: string; areaIds: number[]; pinned: boolean; sendSms: boolean }

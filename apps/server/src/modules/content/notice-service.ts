@@ -39,6 +39,17 @@ function refuseState(n: { status: number }, action: '发布' | '撤回' | '修�
   throw refuse('NOTICE_STATE', `该公告${NOTICE_STATUSES[n.status] ?? ''}，不能${action}`);
 }
 
+/** Withdraws a published notice, or deletes a draft; refused in any other state. */
+async function withdrawOrRemove(tx: Tx, table: 'notices' | 'system_notices', n: { id: number; status: number }, action: 'withdraw' | 'remove') {
+  if (action === 'withdraw') {
+    if (n.status !== NOTICE_STATUS.published) refuseState(n, '撤回');
+    await repo.setStatus(tx, table, n.id, NOTICE_STATUS.withdrawn);
+  } else {
+    if (n.status !== NOTICE_STATUS.draft) refuseState(n, '删除');
+    await repo.remove(tx, table, n.id);
+  }
+}
+
 /** The platform's own writes and reads: every company's read rows. */
 function platformTx<T>(ctx: Ctx, fn: (tx: Tx) => Promise<T>) {
   return ctx.db.tx({ ...ctx.scope, companyId: null, allCompanies: true, areaIds: null }, fn);
@@ -98,13 +109,7 @@ export function setSystemStatus(ctx: Ctx, id: number, action: 'publish' | 'withd
     if (action === 'publish') {
       if (n.status === NOTICE_STATUS.published) refuseState(n, '发布');
       await repo.setStatus(tx, 'system_notices', n.id, NOTICE_STATUS.published);
-    } else if (action === 'withdraw') {
-      if (n.status !== NOTICE_STATUS.published) refuseState(n, '撤回');
-      await repo.setStatus(tx, 'system_notices', n.id, NOTICE_STATUS.withdrawn);
-    } else {
-      if (n.status !== NOTICE_STATUS.draft) refuseState(n, '删除');
-      await repo.remove(tx, 'system_notices', n.id);
-    }
+    } else await withdrawOrRemove(tx, 'system_notices', n, action);
     return null;
   });
 }
@@ -207,13 +212,7 @@ export function setStatus(ctx: Ctx, id: number, action: 'withdraw' | 'remove') {
   return ctx.tx(async (tx) => {
     const n = await load(tx, ctx, id, true);
     ctx.audit.target = `物业公告「${n.title}」`;
-    if (action === 'withdraw') {
-      if (n.status !== NOTICE_STATUS.published) refuseState(n, '撤回');
-      await repo.setStatus(tx, 'notices', n.id, NOTICE_STATUS.withdrawn);
-    } else {
-      if (n.status !== NOTICE_STATUS.draft) refuseState(n, '删除');
-      await repo.remove(tx, 'notices', n.id);
-    }
+    await withdrawOrRemove(tx, 'notices', n, action);
     return null;
   });
 }

@@ -7,7 +7,7 @@ import {
 import { SYSTEM_SCOPE, type Tx } from '../../db/client.ts';
 import { companyOf, type Ctx } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
-import { AppError, badRequest, conflict, notFound, refuse } from '../../http/errors.ts';
+import { AppError, badRequest, conflict, found, notFound, refuse } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
 import { collectorPlanRefusal, meterPlanInvalid, meterPlanRefusal } from './plans.ts';
 import * as repo from './repo.ts';
@@ -106,9 +106,7 @@ export function listCollectors(ctx: Ctx, q: CollectorListInput) {
 }
 
 async function collectorOr404(tx: Tx, id: number) {
-  const c = await repo.getCollector(tx, id);
-  if (!c) throw notFound('采集器');
-  return c;
+  return found(await repo.getCollector(tx, id), '采集器');
 }
 
 export function getCollector(ctx: Ctx, id: number) {
@@ -194,9 +192,7 @@ export function listMeters(ctx: Ctx, q: MeterListInput) {
 }
 
 async function meterOr404(tx: Tx, id: number) {
-  const m = await repo.getMeter(tx, id);
-  if (!m) throw notFound('表具');
-  return m;
+  return found(await repo.getMeter(tx, id), '表具');
 }
 
 export function getMeter(ctx: Ctx, id: number) {
@@ -339,9 +335,7 @@ export function listFocus(ctx: Ctx, q: FocusListInput) {
 }
 
 async function focusOr404(tx: Tx, id: number) {
-  const f = await repo.getFocus(tx, id);
-  if (!f) throw notFound('关注设备');
-  return f;
+  return found(await repo.getFocus(tx, id), '关注设备');
 }
 
 export function getFocus(ctx: Ctx, id: number) {

@@ -1,6 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { areaAndBelow } from '../../db/crud-repo.ts';
+import { inPeriod } from '../../db/where.ts';
 
 // The only SQL of the metering module: the meter list of the control pages, manual-reading
 // neighbours, protections (保电/保水) in bulk, timed valve control and the meter-config log. Row-level
@@ -47,6 +48,29 @@ const meterPlace = sql`LEFT JOIN rooms r ON r.id = m.room_id
 /** the meter of a row selected with m.name AS meter_name, m.address, m.kind (and meterPlace's names) */
 const meterOf = (x: Record<string, unknown>) => ({ meterName: str(x.meter_name), address: str(x.address), kind: Number(x.kind) });
 const placeOf = (x: Record<string, unknown>) => ({ roomName: str(x.room_name), areaName: str(x.area_name) });
+
+/**
+ * One page of a list of rows kept per meter: `from` (a table and its alias) joined to its meter (m) and
+ * the meter's place (r, a), then `joins`; filtered by `w`, in `order`, with the number found.
+ */
+async function perMeterPage<T>(
+  tx: Tx,
+  q: { cols: SQL; from: string; joins: SQL; w: SQL[]; order: SQL },
+  limit: number,
+  offset: number,
+  map: (x: Record<string, unknown>) => T,
+) {
+  const alias = sql.raw(q.from.split(' ')[1]);
+  const r = await tx.execute(sql`
+    SELECT ${q.cols}, count(*) OVER () AS total_count
+    FROM ${sql.raw(q.from)}
+    JOIN meters m ON m.id = ${alias}.meter_id
+    ${meterPlace}
+    ${q.joins}
+    WHERE ${and(q.w)}
+    ORDER BY ${q.order} LIMIT ${limit} OFFSET ${offset}`);
+  return paged(r.rows, map);
+}
 
 /** A protection in force now (active, started, not past its end). */
 const inForce = (p: string) => sql.raw(`${p}.active AND ${p}.start_at <= now() AND (${p}.end_at IS NULL OR ${p}.end_at > now())`);
@@ -271,22 +295,14 @@ export async function listProtections(tx: Tx, f: ProtectionFilter, limit: number
   if (f.active !== undefined) w.push(f.active ? sql`${inForce('p')}` : sql`NOT (${inForce('p')})`);
   if (f.meterId) w.push(sql`p.meter_id = ${f.meterId}`);
   meterSearch(w, f, sql`p.reason`);
-  if (f.start) w.push(sql`p.start_at >= ${iso(f.start)}`);
-  if (f.end) w.push(sql`p.start_at < ${iso(f.end)}`);
-  const r = await tx.execute(sql`
-    SELECT p.id, p.meter_id, p.kind, p.active, p.reason, p.start_at, p.end_at, p.created_at,
+  inPeriod(w, 'p.start_at', { from: f.start, to: f.end });
+  const cols = sql`p.id, p.meter_id, p.kind, p.active, p.reason, p.start_at, p.end_at, p.created_at,
       (${inForce('p')}) AS in_force, cu.real_name AS created_by_name, cu.username AS created_by_username,
       eu.real_name AS ended_by_name, eu.username AS ended_by_username, p.ended_by,
-      m.name AS meter_name, m.address, m.kind AS meter_kind, m.valve_state, r.name AS room_name, a.name AS area_name,
-      count(*) OVER () AS total_count
-    FROM protections p
-    JOIN meters m ON m.id = p.meter_id
-    ${meterPlace}
-    LEFT JOIN admin_users cu ON cu.id = p.created_by
-    LEFT JOIN admin_users eu ON eu.id = p.ended_by
-    WHERE ${and(w)}
-    ORDER BY p.id DESC LIMIT ${limit} OFFSET ${offset}`);
-  return paged(r.rows, (x) => {
+      m.name AS meter_name, m.address, m.kind AS meter_kind, m.valve_state, r.name AS room_name, a.name AS area_name`;
+  const joins = sql`LEFT JOIN admin_users cu ON cu.id = p.created_by
+    LEFT JOIN admin_users eu ON eu.id = p.ended_by`;
+  return perMeterPage(tx, { cols, from: 'protections p', joins, w, order: sql`p.id DESC` }, limit, offset, (x) => {
     const inForceNow = x.in_force === true;
     const endedByPerson = x.ended_by != null;
     return {
@@ -421,22 +437,15 @@ export async function listTimed(tx: Tx, f: TimedFilter, limit: number, offset: n
   if (f.enabled !== undefined) w.push(sql`t.enabled = ${f.enabled}`);
   if (f.meterId) w.push(sql`t.meter_id = ${f.meterId}`);
   meterSearch(w, f, sql`t.memo`);
-  const r = await tx.execute(sql`
-    SELECT t.*, m.name AS meter_name, m.address, m.kind, m.phase_id, m.valve_state, m.status AS meter_status,
+  const cols = sql`t.*, m.name AS meter_name, m.address, m.kind, m.phase_id, m.valve_state, m.status AS meter_status,
       r.name AS room_name, a.name AS area_name, u.real_name AS created_by_name, u.username AS created_by_username,
-      lc.id AS cmd_id, lc.status AS cmd_status, lc.error AS cmd_error, lc.created_at AS cmd_at,
-      count(*) OVER () AS total_count
-    FROM timed_controls t
-    JOIN meters m ON m.id = t.meter_id
-    ${meterPlace}
-    LEFT JOIN admin_users u ON u.id = t.created_by
+      lc.id AS cmd_id, lc.status AS cmd_status, lc.error AS cmd_error, lc.created_at AS cmd_at`;
+  const joins = sql`LEFT JOIN admin_users u ON u.id = t.created_by
     LEFT JOIN LATERAL (
       SELECT c.id, c.status, c.error, c.created_at FROM commands c
       WHERE c.meter_id = t.meter_id AND c.origin = 3 AND c.payload->>'timedControlId' = t.id::text
-      ORDER BY c.id DESC LIMIT 1) lc ON true
-    WHERE ${and(w)}
-    ORDER BY t.enabled DESC, t.id DESC LIMIT ${limit} OFFSET ${offset}`);
-  return paged(r.rows, (x) => ({
+      ORDER BY c.id DESC LIMIT 1) lc ON true`;
+  return perMeterPage(tx, { cols, from: 'timed_controls t', joins, w, order: sql`t.enabled DESC, t.id DESC` }, limit, offset, (x) => ({
     ...toTimed(x),
     ...meterOf(x),
     phaseId: num(x.phase_id),
@@ -489,20 +498,13 @@ export async function listConfigs(tx: Tx, f: ConfigFilter, limit: number, offset
   if (f.kind) w.push(sql`m.kind = ${f.kind}`);
   if (f.op) w.push(sql`g.op = ${f.op}`);
   meterSearch(w, f);
-  if (f.start) w.push(sql`g.created_at >= ${iso(f.start)}`);
-  if (f.end) w.push(sql`g.created_at < ${iso(f.end)}`);
-  const r = await tx.execute(sql`
-    SELECT g.id, g.meter_id, g.op, g.params, g.command_id, g.created_at, m.name AS meter_name, m.address, m.kind,
+  inPeriod(w, 'g.created_at', { from: f.start, to: f.end });
+  const cols = sql`g.id, g.meter_id, g.op, g.params, g.command_id, g.created_at, m.name AS meter_name, m.address, m.kind,
       r.name AS room_name, a.name AS area_name, c.status AS command_status, c.requester_name,
-      u.real_name AS created_by_name, u.username AS created_by_username, count(*) OVER () AS total_count
-    FROM meter_configs g
-    JOIN meters m ON m.id = g.meter_id
-    ${meterPlace}
-    LEFT JOIN commands c ON c.id = g.command_id
-    LEFT JOIN admin_users u ON u.id = g.created_by
-    WHERE ${and(w)}
-    ORDER BY g.id DESC LIMIT ${limit} OFFSET ${offset}`);
-  return paged(r.rows, (x) => ({
+      u.real_name AS created_by_name, u.username AS created_by_username`;
+  const joins = sql`LEFT JOIN commands c ON c.id = g.command_id
+    LEFT JOIN admin_users u ON u.id = g.created_by`;
+  return perMeterPage(tx, { cols, from: 'meter_configs g', joins, w, order: sql`g.id DESC` }, limit, offset, (x) => ({
     id: Number(x.id),
     meterId: Number(x.meter_id),
     ...meterOf(x),

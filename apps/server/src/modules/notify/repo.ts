@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { localTime } from '../../db/local-time.ts';
 import { areaAndBelow } from '../../db/crud-repo.ts';
+import { inPeriod } from '../../db/where.ts';
 
 // The only SQL of notifications (/notesMessage): queued by the alarm rules, sent by the worker.
 
@@ -143,8 +144,7 @@ function where(f: NotificationFilter): SQL {
   if (f.phone) w.push(sql`n.phone LIKE ${`%${f.phone.replace(/[%_\\]/g, '\\$&')}%`}`);
   if (f.status) w.push(sql`n.status = ${f.status}`);
   if (f.level != null) w.push(sql`n.level = ${f.level}`);
-  if (f.from) w.push(sql`n.created_at >= ${f.from.toISOString()}::timestamptz`);
-  if (f.to) w.push(sql`n.created_at < ${f.to.toISOString()}::timestamptz`);
+  inPeriod(w, 'n.created_at', f);
   return sql.join(w, sql` AND `);
 }
 

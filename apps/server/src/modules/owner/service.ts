@@ -5,7 +5,7 @@ import { companyOf, type Ctx } from '../../http/context.ts';
 import { Page } from '../../http/envelope.ts';
 import { conflict, notFound, refuse } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
-import { hashPassword, randomPassword } from '../auth/index.ts';
+import { resetPasswordPair } from '../auth/index.ts';
 import { lockRoom } from '../room/index.ts';
 import { pickColumns, shownColumns } from '../report/index.ts';
 import * as repo from './repo.ts';
@@ -132,8 +132,7 @@ export async function moveOwnerOut(ctx: Ctx, ownerId: number, memo: string) {
 /** A new owner-portal password, shown once: only its argon2 hash is kept. */
 export async function resetOwnerPassword(ctx: Ctx, id: number) {
   const owner = await getOwner(ctx, id);
-  const password = randomPassword();
-  const hash = await hashPassword(password);
+  const { password, hash } = await resetPasswordPair();
   ctx.audit.target = `业主 ${owner.name}`;
   await ctx.tx(async (tx) => {
     await repo.setOwnerPassword(tx, id, hash);

@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { localTime } from '../../db/local-time.ts';
 import { rowMapper } from '../../db/row-map.ts';
+import { companyRows, inPeriod } from '../../db/where.ts';
 
 // The only SQL of the pay-application accounts.
 
@@ -199,13 +200,11 @@ export async function listApps(tx: Tx, f: { companyId: number | null; name?: str
 }
 
 export async function listWithdrawals(tx: Tx, f: { companyId: number | null; status?: number; appId?: number; from?: Date; to?: Date; id?: number }, limit: number, offset: number) {
-  const w: SQL[] = [sql`true`];
-  if (f.companyId != null) w.push(sql`w.company_id = ${f.companyId}`);
+  const w = companyRows('w.company_id', f.companyId);
   if (f.status != null) w.push(sql`w.status = ${f.status}`);
   if (f.appId != null) w.push(sql`w.app_id = ${f.appId}`);
   if (f.id != null) w.push(sql`w.id = ${f.id}`);
-  if (f.from) w.push(sql`w.created_at >= ${f.from.toISOString()}`);
-  if (f.to) w.push(sql`w.created_at < ${f.to.toISOString()}`);
+  inPeriod(w, 'w.created_at', f);
   const where = sql.join(w, sql` AND `);
   const rows = await tx.execute(sql`
     SELECT w.id, w.company_id AS "companyId", c.name AS "companyName", w.app_id AS "applicationId", a.name AS "applicationName",
@@ -222,8 +221,7 @@ export async function listJournal(tx: Tx, f: { companyId: number | null; appId: 
   const w: SQL[] = [sql`j.app_id = ${f.appId}`];
   if (f.companyId != null) w.push(sql`j.company_id = ${f.companyId}`);
   if (f.kind) w.push(sql`j.kind = ${f.kind}`);
-  if (f.from) w.push(sql`j.created_at >= ${f.from.toISOString()}`);
-  if (f.to) w.push(sql`j.created_at < ${f.to.toISOString()}`);
+  inPeriod(w, 'j.created_at', f);
   const where = sql.join(w, sql` AND `);
   const rows = await tx.execute(sql`
     SELECT j.id, j.app_id AS "applicationId", j.kind, j.amount_fen AS "amountFen", j.balance_after_fen AS "balanceAfterFen",

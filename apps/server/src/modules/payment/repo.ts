@@ -2,6 +2,7 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { localTime } from '../../db/local-time.ts';
 import { areaAndBelow } from '../../db/crud-repo.ts';
+import { companyRows } from '../../db/where.ts';
 
 // The only SQL of online payments.
 
@@ -68,8 +69,7 @@ export interface PaymentFilter {
 }
 
 function where(f: PaymentFilter): SQL {
-  const w: SQL[] = [sql`true`];
-  if (f.companyId != null) w.push(sql`p.company_id = ${f.companyId}`);
+  const w = companyRows('p.company_id', f.companyId);
   if (f.channel) w.push(sql`p.channel = ${f.channel}`);
   if (f.status === 'closed') w.push(sql`(p.status = 'closed' OR (p.status = 'created' AND p.expires_at < now()))`);
   else if (f.status === 'created') w.push(sql`p.status = 'created' AND p.expires_at >= now()`);

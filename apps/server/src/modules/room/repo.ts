@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, ne, sql, type SQL } from 'drizzle-orm';
 import type { Reader, Tx } from '../../db/client.ts';
-import { areaAndBelow } from '../../db/crud-repo.ts';
+import { areaAndBelow, remove, update } from '../../db/crud-repo.ts';
 import { areas, chargingTypes, meters, owners, rooms } from '../../db/schema/index.ts';
 import { nearerEnd, slicesOf, type AreaCount } from './slices.ts';
 import type { RoomListInput, RoomRow } from '@meter/contracts';
@@ -192,14 +192,12 @@ export async function insertRoom(tx: Tx, v: RoomValues & { companyId: number }) 
 }
 
 /** Moving a room to another area carries its meters along (trigger rooms_carry_meters). */
-export async function updateRoom(tx: Tx, id: number, v: RoomValues) {
-  const r = await tx.update(rooms).set({ ...v, updatedAt: sql`now()` }).where(eq(rooms.id, id)).returning({ id: rooms.id });
-  return r.length > 0;
+export function updateRoom(tx: Tx, id: number, v: RoomValues) {
+  return update(tx, rooms, id, { ...v });
 }
 
 export async function deleteRoom(tx: Tx, id: number) {
-  const r = await tx.delete(rooms).where(eq(rooms.id, id)).returning({ id: rooms.id });
-  return r.length > 0;
+  return (await remove(tx, rooms, [id])).length > 0;
 }
 
 /** What keeps a room from being deleted: the owner living in it and its meters. */

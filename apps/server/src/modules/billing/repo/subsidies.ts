@@ -1,11 +1,12 @@
 // Room timed subsidies and 公摊 (shared) meters.
-import { eq, inArray, sql, type SQL } from 'drizzle-orm';
+import { eq, inArray, sql } from 'drizzle-orm';
 import type { Tx } from '../../../db/client.ts';
 import { localTime } from '../../../db/local-time.ts';
 import { sharedMeters, subsidyPlans } from '../../../db/schema/index.ts';
 import { areaAndBelow } from '../../../db/crud-repo.ts';
 import { areaPathOf } from '../../room/index.ts';
 import { arr, like, subtreeOf } from './sql.ts';
+import { companyRows } from '../../../db/where.ts';
 
 // ---- room timed subsidies ------------------------------------------------------------------------------
 
@@ -15,8 +16,7 @@ export async function insertSubsidyPlan(tx: Tx, v: typeof subsidyPlans.$inferIns
 }
 
 export async function listSubsidyPlans(tx: Tx, f: { companyId: number | null; searchArea?: number; roomName?: string; enabled?: number; roomId?: number }, limit: number, offset: number) {
-  const w: SQL[] = [sql`true`];
-  if (f.companyId != null) w.push(sql`p.company_id = ${f.companyId}`);
+  const w = companyRows('p.company_id', f.companyId);
   if (f.searchArea != null) w.push(sql`r.area_id IN ${areaAndBelow(f.searchArea)}`);
   if (f.roomName) w.push(sql`r.name ILIKE ${like(f.roomName)}`);
   if (f.enabled != null) w.push(sql`p.enabled = ${f.enabled === 1}`);
@@ -46,8 +46,7 @@ export async function setSubsidyEnabled(tx: Tx, id: number, enabled: boolean) {
 // ---- 公摊 meters -----------------------------------------------------------------------------------------
 
 export async function listSharedMeters(tx: Tx, f: { companyId: number | null; searchArea?: number }, limit: number, offset: number) {
-  const w: SQL[] = [sql`true`];
-  if (f.companyId != null) w.push(sql`sm.company_id = ${f.companyId}`);
+  const w = companyRows('sm.company_id', f.companyId);
   if (f.searchArea != null) w.push(sql`sm.area_id IN ${areaAndBelow(f.searchArea)}`);
   const where = sql.join(w, sql` AND `);
   const rows = await tx.execute(sql`

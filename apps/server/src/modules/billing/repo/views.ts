@@ -8,6 +8,7 @@ import { areaPathOf } from '../../room/index.ts';
 import { homeSupplyCounts } from '../supply-repo.ts';
 import { compactAreaJournalDeltas, compactCompanyJournalDeltas } from './rollups.ts';
 import { arr, isoOf, like } from './sql.ts';
+import { companyRows, inPeriod } from '../../../db/where.ts';
 
 // ---- views: rooms and accounts ---------------------------------------------------------------------
 
@@ -23,8 +24,7 @@ export interface EnergyRoomFilter {
 
 /** The rooms (area scope by RLS) with their current owner and the owner's energy accounts. */
 function energyRoomFrom(f: EnergyRoomFilter): SQL {
-  const w: SQL[] = [sql`true`];
-  if (f.companyId != null) w.push(sql`r.company_id = ${f.companyId}`);
+  const w = companyRows('r.company_id', f.companyId);
   if (f.searchArea != null) w.push(sql`r.area_id IN ${areaAndBelow(f.searchArea)}`);
   if (f.roomName) w.push(sql`r.name ILIKE ${like(f.roomName)}`);
   if (f.ownerName) w.push(sql`o.name ILIKE ${like(f.ownerName)}`);
@@ -124,15 +124,13 @@ export interface JournalFilter {
 }
 
 function journalWhere(f: JournalFilter): SQL {
-  const w: SQL[] = [sql`true`];
-  if (f.companyId != null) w.push(sql`j.company_id = ${f.companyId}`);
+  const w = companyRows('j.company_id', f.companyId);
   if (f.kinds?.length) w.push(sql`j.kind = ANY(${arr(f.kinds)}::varchar[])`);
   if (f.wallet) w.push(sql`j.wallet = ${f.wallet}`);
   if (f.payMethod) w.push(sql`j.pay_method = ${f.payMethod}`);
   if (f.roomId != null) w.push(sql`j.room_id = ${f.roomId}`);
   if (f.ownerId != null) w.push(sql`j.owner_id = ${f.ownerId}`);
-  if (f.from) w.push(sql`j.created_at >= ${f.from.toISOString()}::timestamptz`);
-  if (f.to) w.push(sql`j.created_at < ${f.to.toISOString()}::timestamptz`);
+  inPeriod(w, 'j.created_at', f);
   if (f.searchArea != null) w.push(sql`j.room_id IN (SELECT ra.id FROM rooms ra WHERE ra.area_id IN ${areaAndBelow(f.searchArea)})`);
   else if (f.areaRestricted) w.push(sql`j.room_id IN (SELECT ra.id FROM rooms ra)`);
   if (f.roomName) w.push(sql`j.room_id IN (SELECT rn.id FROM rooms rn WHERE rn.name ILIKE ${like(f.roomName)})`);
@@ -231,13 +229,11 @@ export interface SettlementFilter extends SettlementMatch {
 
 /** Settlements of the meters the caller may see (the meters join carries the area scope). */
 function settlementWhere(f: SettlementFilter): SQL {
-  const w: SQL[] = [sql`true`];
-  if (f.companyId != null) w.push(sql`s.company_id = ${f.companyId}`);
+  const w = companyRows('s.company_id', f.companyId);
   if (f.meterKind != null) w.push(sql`s.meter_kind = ${f.meterKind}`);
   if (f.meterId != null) w.push(sql`s.meter_id = ${f.meterId}`);
   if (f.roomId != null) w.push(sql`s.room_id = ${f.roomId}`);
-  if (f.from) w.push(sql`s.read_at >= ${f.from.toISOString()}::timestamptz`);
-  if (f.to) w.push(sql`s.read_at < ${f.to.toISOString()}::timestamptz`);
+  inPeriod(w, 's.read_at', f);
   if (f.searchArea != null) w.push(sql`m.area_id IN ${areaAndBelow(f.searchArea)}`);
   if (f.meterName) w.push(sql`m.name ILIKE ${like(f.meterName)}`);
   if (f.address) w.push(sql`m.address LIKE ${like(f.address)}`);
@@ -391,13 +387,11 @@ export interface ReceiptFilter {
 }
 
 function receiptWhere(f: ReceiptFilter): SQL {
-  const w: SQL[] = [sql`true`];
-  if (f.companyId != null) w.push(sql`rc.company_id = ${f.companyId}`);
+  const w = companyRows('rc.company_id', f.companyId);
   if (f.no) w.push(sql`rc.no LIKE ${like(f.no)}`);
   if (f.kind) w.push(sql`rc.kind = ${f.kind}`);
   if (f.kinds?.length) w.push(sql`rc.kind = ANY(${arr(f.kinds)}::varchar[])`);
-  if (f.from) w.push(sql`rc.created_at >= ${f.from.toISOString()}::timestamptz`);
-  if (f.to) w.push(sql`rc.created_at < ${f.to.toISOString()}::timestamptz`);
+  inPeriod(w, 'rc.created_at', f);
   if (f.searchArea != null) w.push(sql`rc.room_id IN (SELECT ra.id FROM rooms ra WHERE ra.area_id IN ${areaAndBelow(f.searchArea)})`);
   else if (f.areaRestricted) w.push(sql`rc.room_id IN (SELECT ra.id FROM rooms ra)`);
   if (f.roomName) w.push(sql`rc.room_id IN (SELECT rn.id FROM rooms rn WHERE rn.name ILIKE ${like(f.roomName)})`);

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { EmulatorState, OncePerKey, listenOn, rawBodyServer, type EmulatorHandles } from './emulator-common.ts';
+import { emulatorBase, listenOn, type EmulatorHandles } from './emulator-common.ts';
 
 // LOCAL EMULATOR of 阿里云短信 (Dysmsapi 2017-05-25, RPC style) — not a provider. An HTTP server on
 // 127.0.0.1 that checks each call's ACS3-HMAC-SHA256 signature exactly as the service does (canonical
@@ -95,11 +95,8 @@ function jsonParam(q: URLSearchParams, key: string): Record<string, unknown> | u
 }
 
 export async function startAliyunEmulator(o: AliyunEmulatorOptions): Promise<AliyunEmulator> {
-  const app = rawBodyServer();
-  const state = new EmulatorState<AliyunMessage>(o.undeliverable ?? new Set<string>(), 'isp.SYSTEM_ERROR');
+  const { app, state, sent, called } = emulatorBase<AliyunMessage, AliyunVoiceCall>(o.undeliverable, 'isp.SYSTEM_ERROR');
   const { messages, undeliverable } = state;
-  const sent = new OncePerKey(messages);
-  const called = new OncePerKey<AliyunVoiceCall>();
   const nonces = new Set<string>();
 
   const answer = (reply: FastifyReply, status: number, body: Record<string, unknown>) =>

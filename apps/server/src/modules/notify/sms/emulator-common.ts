@@ -71,6 +71,15 @@ export function rawBodyServer(): FastifyInstance {
   return app;
 }
 
+/**
+ * What each emulator starts from: its raw-body server, its state (refusing with `failCode` by default),
+ * the messages it delivers and the voice calls it places, each once per idempotency key.
+ */
+export function emulatorBase<M, C>(undeliverable: Set<string> | undefined, failCode: string) {
+  const state = new EmulatorState<M>(undeliverable ?? new Set<string>(), failCode);
+  return { app: rawBodyServer(), state, sent: new OncePerKey(state.messages), called: new OncePerKey<C>() };
+}
+
 /** Listens on host:port (0: any free port) and answers the port taken. */
 export async function listenOn(app: FastifyInstance, host: string, port: number): Promise<number> {
   await app.listen({ host, port });

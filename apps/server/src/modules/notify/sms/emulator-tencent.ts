@@ -1,7 +1,7 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { Agent } from 'node:http';
 import { createHash, createHmac, randomUUID, timingSafeEqual } from 'node:crypto';
-import { EmulatorState, OncePerKey, listenOn, rawBodyServer, type EmulatorHandles } from './emulator-common.ts';
+import { emulatorBase, listenOn, type EmulatorHandles } from './emulator-common.ts';
 
 // LOCAL EMULATOR of 腾讯云短信 (SMS API 2021-01-11) — not a provider. An HTTP server on 127.0.0.1 that
 // checks each call's TC3-HMAC-SHA256 signature exactly as the service does (canonical request, the
@@ -99,11 +99,8 @@ const serviceOf = (req: FastifyRequest) => String(req.headers.host ?? '').split(
 const mainland = (p: string) => /^(?:\+86|0086|86)?(1\d{10})$/.exec(p)?.[1] ?? '';
 
 export async function startTencentEmulator(o: TencentEmulatorOptions): Promise<TencentEmulator> {
-  const app = rawBodyServer();
-  const state = new EmulatorState<TencentMessage>(o.undeliverable ?? new Set<string>(), 'InternalError.SendAndRecvFail');
+  const { app, state, sent, called } = emulatorBase<TencentMessage, TencentVoiceCall>(o.undeliverable, 'InternalError.SendAndRecvFail');
   const { messages, undeliverable } = state;
-  const sent = new OncePerKey(messages);
-  const called = new OncePerKey<TencentVoiceCall>();
   /** a message or call repeats one with the same SessionContext to the same phone */
   const keyOf = (session: string, phone: string) => (session ? `${session}|${phone}` : '');
 
