@@ -55,6 +55,26 @@ function postgresCpu(): number {
   return ticks / 100;
 }
 
+/** CPU seconds used so far by one process (a backend of this bench). */
+function processCpu(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(f[11]) + Number(f[12])) / 100;
+  } catch {
+    return 0;
+  }
+}
+
+/**
+ * CPU seconds of this database's backends other than the owner's: the real path's pool (opened by the
+ * sweep, so all of their CPU is the sweep's). The machine-wide postgres CPU counts other work too.
+ */
+async function poolCpu(o: pg.Client) {
+  const pids = (await o.query(`SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()`)).rows.map((r) => Number(r.pid));
+  return pids.reduce((sum, pid) => sum + processCpu(pid), 0);
+}
+
 /** What a phase cost besides its time: WAL, full-page images, checkpoints, CPU. */
 async function meter(o: pg.Client) {
   const snap = async () => {
@@ -208,6 +228,8 @@ async function captureAndUndo(o: pg.Client, company: number) {
 async function floor(o: pg.Client, input: Awaited<ReturnType<typeof captureAndUndo>>) {
   await o.query('CHECKPOINT');
   const cost = await meter(o);
+  const own = Number((await o.query('SELECT pg_backend_pid() AS pid')).rows[0].pid);
+  const c0 = processCpu(own);
   const t0 = performance.now();
   await o.query('BEGIN');
   await copyIn(o, `COPY journal (${JOURNAL_COLS}) FROM STDIN`, input.journal);
@@ -220,7 +242,7 @@ async function floor(o: pg.Client, input: Awaited<ReturnType<typeof captureAndUn
     period_exact = v.period_exact, period_charged_fen = v.period_charged_fen, updated_at = now() FROM cur v WHERE c.meter_id = v.meter_id`);
   await o.query('COMMIT');
   const ms = performance.now() - t0;
-  return { ms, spent: await cost() };
+  return { ms, backend: processCpu(own) - c0, spent: await cost() };
 }
 
 /**
@@ -264,23 +286,26 @@ async function main() {
   const db = openDb(appUrlFrom(ownerUrl(DB), APP_PASSWORD), CONCURRENCY + 2);
   await o.query('CHECKPOINT');
   const cost = await meter(o);
+  const n0 = process.cpuUsage();
   const t0 = performance.now();
   const r = await sweep(db, { batchSize: BATCH, concurrency: CONCURRENCY, log: (m, e) => console.error(m, e) });
   const ms = performance.now() - t0;
+  const nodeCpu = (({ user, system }) => (user + system) / 1e6)(process.cpuUsage(n0));
   const spent = await cost();
+  const backends = await poolCpu(o);
   await db.close();
   console.log(`settlement real path (sweep, ${BATCH} meters/transaction × ${CONCURRENCY}): ${r.readings} readings in ${secs(ms)} s (${Math.round(r.readings / (ms / 1000))} readings/s)`);
-  console.log(`settlement real path cost: ${spent}`);
+  console.log(`settlement real path cost: ${spent}; its own backends' CPU ${backends.toFixed(1)} s`);
   const real = await books(o, company);
   console.log(`settlement check (real path): ${real.text}`);
 
   const input = await captureAndUndo(o, company);
   const f = await floor(o, input);
   console.log(`settlement floor (the same rows: COPY journal + COPY settlements + UPDATE … FROM balances and cursors): ${r.readings} readings in ${secs(f.ms)} s (${Math.round(r.readings / (f.ms / 1000))} readings/s)`);
-  console.log(`settlement floor cost: ${f.spent}`);
+  console.log(`settlement floor cost: ${f.spent}; its own backend's CPU ${f.backend.toFixed(1)} s`);
   const fl = await books(o, company);
   console.log(`settlement check (floor): ${fl.text}`);
-  console.log(`settlement ratio real/floor: ${(ms / f.ms).toFixed(2)}× (goal ≤ ${GOAL}×)`);
+  console.log(`settlement ratio real/floor: ${(ms / f.ms).toFixed(2)}× (goal ≤ ${GOAL}×); CPU: real path's backends + node / floor's backend ${((backends + nodeCpu) / f.backend).toFixed(2)}×, backends alone ${(backends / f.backend).toFixed(2)}×`);
   console.log(`BENCH settlement ratio=${(ms / f.ms).toFixed(3)} goal<=${GOAL} meters=${METERS} invariants=${real.ok && fl.ok ? 'ok' : 'FAILED'}`);
   await o.end();
   if (!real.ok || !fl.ok) process.exit(1);
