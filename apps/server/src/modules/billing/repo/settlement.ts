@@ -173,9 +173,9 @@ export async function lockAndLoad(tx: Tx, meterIds: number[], skipLocked: boolea
   // prepared: planning this statement (the readings' partitions, every policy) cost up to a third of running it.
   // Planned without sequential scans: each meter's pending readings are read from every partition
   // after its cursor, and the months ahead (made in advance, empty) would be sequential scans, which
-  // PostgreSQL restarts per meter at the price of a file-size call each — 13 of them a meter; an
-  // index scan of an empty partition costs a descent in a page already in memory. Nothing else in
-  // the statement wants a sequential scan (small tables are read by key either way).
+  // PostgreSQL restarts per meter — 13 of them a meter, 2–4× the cost of index scans of the same empty
+  // partitions (measured, bench/README.md «Settlement»). Nothing else in the statement wants a
+  // sequential scan (small tables are read by key either way).
   await tx.execute(sql`SET LOCAL enable_seqscan = off`);
   const r = await executePrepared(tx, sql`
     WITH c AS MATERIALIZED (
