@@ -1,7 +1,7 @@
 import type { Db } from '../db/client.ts';
 import type { EventBus } from '../modules/realtime/index.ts';
 import { pollWithdrawals, type BankClient } from '../modules/bank/index.ts';
-import { compactHomeRollup, creditSubsidies, postMinimumCharges, postMonthlyFees, retryCloses, sweep } from '../modules/billing/index.ts';
+import { compactRollups, creditSubsidies, postMinimumCharges, postMonthlyFees, retryCloses, sweep } from '../modules/billing/index.ts';
 import { collectReceipts, logProvider, providersFrom, sendQueued, type NotifyProvider, type ProviderFor, type SmsSetup } from '../modules/notify/index.ts';
 import { simulatedProvider, runPayAppJobs, type PayAppProvider } from '../modules/payapp/index.ts';
 import { recoverPayments, recoverRefunds, type Payments } from '../modules/payment/index.ts';
@@ -92,7 +92,7 @@ export function addBillingJobs(scheduler: Scheduler, d: BillingJobDeps): () => v
   });
   // the rollups' deltas (journal per company and area, settlements per company) into the daily rows /home and the
   // 扣费报表 read (exact either way; this keeps the deltas few)
-  scheduler.add({ name: 'billing.rollups', label: '首页金额汇总整理', everyMs: 60_000, firstMs: 20_000, run: () => compactHomeRollup(d.db) });
+  scheduler.add({ name: 'billing.rollups', label: '首页金额与扣费报表汇总整理', everyMs: 60_000, firstMs: 20_000, run: () => compactRollups(d.db) });
   scheduler.add({ name: 'notify.outbox', label: '短信/电话提醒发送', everyMs: d.notifyEveryMs ?? 3_000, firstMs: 2_000, run: () => sendQueued(d.db, provider, 200) });
   scheduler.add({ name: 'notify.receipts', label: '短信回执查询', everyMs: d.receiptsEveryMs ?? 60_000, firstMs: 10_000, run: () => collectReceipts(d.db, provider, 200) });
   const payApp = d.payAppProvider ?? simulatedProvider();

@@ -8,6 +8,6 @@ export { afterBalanceChange } from './alarms.ts';
 export { occupiedRoom, receiptOf } from './counter.ts';
 export { qrDataUrl } from './service.ts';
 export { ownerAccounts, ownerJournal } from './views.ts';
-export { compactHomeRollup, creditSubsidies, postMinimumCharges, postMonthlyFees, retryCloses } from './periodic.ts';
+export { compactRollups, creditSubsidies, postMinimumCharges, postMonthlyFees, retryCloses } from './periodic.ts';
 export { sweep } from './settlement.ts';
 export { seedBilling } from './seed.ts';

@@ -85,6 +85,6 @@ export async function retryCloses(db: Db): Promise<number> {
  * Moves the rollups' deltas into their daily rows (billing.rollups): the journal's per company and per area
  * (/home), the settlements' per company (扣费报表); answers how many moved.
  */
-export async function compactHomeRollup(db: Db): Promise<number> {
-  return db.tx(SYSTEM_SCOPE, async (tx) => (await repo.compactJournalDeltas(tx)) + (await repo.compactUsageDeltas(tx)));
+export async function compactRollups(db: Db): Promise<number> {
+  return db.tx(SYSTEM_SCOPE, (tx) => repo.compactRollups(tx));
 }

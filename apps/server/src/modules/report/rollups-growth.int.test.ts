@@ -7,8 +7,8 @@ import { SYSTEM_SCOPE, type Scope } from '../../db/client.ts';
 import { areaAndBelow } from '../../db/crud-repo.ts';
 import { addReadings, billingCompany, makeMeter } from '../billing/fixtures.ts';
 import { post } from '../billing/ledger.ts';
-import { compactUsageDeltas } from '../billing/repo/rollups.ts';
-import { compactJournalDeltas, homeFigures } from '../billing/repo/views.ts';
+import { compactJournalDeltas, compactUsageDeltas } from '../billing/repo/rollups.ts';
+import { homeFigures } from '../billing/repo/views.ts';
 import { settleMeters } from '../billing/settlement.ts';
 import { deductFromCompanyRollup, deductFromMeterRollup, deductFromSettlements, type ReportFilter } from './repo.ts';
 

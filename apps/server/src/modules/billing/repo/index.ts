@@ -3,7 +3,7 @@ export * from './ledger.ts';
 export * from './settlement.ts';
 export * from './accounts.ts';
 export * from './views.ts';
-export { compactUsageDeltas } from './rollups.ts';
+export { compactJournalDeltas, compactRollups, compactUsageDeltas } from './rollups.ts';
 export * from './subsidies.ts';
 export * from './periodic.ts';
 export * from './seed.ts';

@@ -19,14 +19,24 @@ async function moveDeltas(tx: Tx, delta: string, daily: string, keys: string[], 
 }
 
 /** journal_company_delta into journal_company_daily (0058: /home of a whole company). */
-export const compactCompanyJournalDeltas = (tx: Tx) =>
+const compactCompanyJournalDeltas = (tx: Tx) =>
   moveDeltas(tx, 'journal_company_delta', 'journal_company_daily', ['company_id', 'day', 'kind', 'pay_method'], ['entries', 'amount_fen']);
 
 /** journal_area_delta into journal_area_daily (0062: /home by area, or for a user bound to areas). */
-export const compactAreaJournalDeltas = (tx: Tx) =>
+const compactAreaJournalDeltas = (tx: Tx) =>
   moveDeltas(tx, 'journal_area_delta', 'journal_area_daily', ['company_id', 'day', 'area_id', 'kind', 'pay_method'], ['entries', 'amount_fen']);
 
 /** usage_company_delta into usage_company_daily (0061: the 扣费报表 of a whole company). */
 export const compactUsageDeltas = (tx: Tx) =>
   moveDeltas(tx, 'usage_company_delta', 'usage_company_daily', ['company_id', 'day', 'meter_kind'],
     ['settlements', 'meters', 'quantity', 'amount_fen', 'charged_fen', 'vacant_fen']);
+
+/** The journal's deltas into their daily rows (0058 per company, 0062 per area); answers how many moved. */
+export async function compactJournalDeltas(tx: Tx): Promise<number> {
+  return (await compactCompanyJournalDeltas(tx)) + (await compactAreaJournalDeltas(tx));
+}
+
+/** Every rollup's deltas into their daily rows (the billing.rollups job); answers how many moved. */
+export async function compactRollups(tx: Tx): Promise<number> {
+  return (await compactJournalDeltas(tx)) + (await compactUsageDeltas(tx));
+}

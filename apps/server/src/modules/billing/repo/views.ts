@@ -6,7 +6,6 @@ import { receipts } from '../../../db/schema/index.ts';
 import { areaAndBelow } from '../../../db/crud-repo.ts';
 import { areaPathOf } from '../../room/index.ts';
 import { homeSupplyCounts } from '../supply-repo.ts';
-import { compactAreaJournalDeltas, compactCompanyJournalDeltas } from './rollups.ts';
 import { arr, isoOf, like } from './sql.ts';
 import { companyRows, inPeriod } from '../../../db/where.ts';
 
@@ -482,9 +481,4 @@ export async function homeFigures(tx: Tx, f: { companyId: number | null; areaRes
       closedCount: Number(acc.rows[0].closed_n), pendingCloseCount: Number(acc.rows[0].pending_n), electricFen: Number(acc.rows[0].electric), waterFen: Number(acc.rows[0].water),
     },
   };
-}
-
-/** Moves the journal's deltas into their daily rows (0058 per company, 0062 per area); answers how many moved. */
-export async function compactJournalDeltas(tx: Tx): Promise<number> {
-  return (await compactCompanyJournalDeltas(tx)) + (await compactAreaJournalDeltas(tx));
 }
