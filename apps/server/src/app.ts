@@ -237,7 +237,8 @@ export async function buildApp(opts: AppOptions): Promise<FastifyInstance> {
       return;
     }
     const raw = (req.query as Record<string, string> | undefined)?.searchCompanyID;
-    const searchCompanyID = raw && /^\d+$/.test(raw) ? Number(raw) : undefined;
+    // a company id the database can hold; anything else is left to the route's schema to refuse (400)
+    const searchCompanyID = raw && /^[1-9]\d{0,14}$/.test(raw) ? Number(raw) : undefined;
     const { user, scope } = await authenticate(opts.db, opts.auth, token, searchCompanyID, sessions);
     req.ctx = {
       user,

@@ -69,7 +69,7 @@ export async function testApp(
 ): Promise<TestApp> {
   const db = openDb(appUrlFrom(OWNER_URL(), 'meter_app_test'), 10);
   const owner = new pg.Pool({ connectionString: OWNER_URL(), max: 3 });
-  const app = await buildApp({ db, auth, logLevel: 'silent', bus: o.bus, payments: o.payments, webDist: o.webDist, sms: o.sms, bank: o.bank, files: o.files });
+  const app = await buildApp({ db, auth, logLevel: process.env.TEST_LOG_LEVEL ?? 'silent', bus: o.bus, payments: o.payments, webDist: o.webDist, sms: o.sms, bank: o.bank, files: o.files });
   await app.ready();
   const call = injector(app);
   return {

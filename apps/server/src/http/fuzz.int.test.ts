@@ -182,6 +182,14 @@ describe('fuzz over every registered endpoint', () => {
     expect(rows[0].detail.body.password).toBe('******');
   });
 
+  it('a searchCompanyID no bigint holds answers 400 and the refusal is still audited (its audit row failed)', async () => {
+    const huge = '9'.repeat(40);
+    const r = await t.call(platform, { method: 'POST', url: `/yewu/api/Area/Detail?searchCompanyID=${huge}`, payload: {} });
+    expect(r.status).toBe(400);
+    const { rows } = await t.owner.query(`SELECT company_id, status FROM audit_log WHERE path = '/yewu/api/Area/Detail' AND detail->'query'->>'searchCompanyID' = $1`, [huge]);
+    expect(rows).toEqual([{ company_id: null, status: 400 }]);
+  });
+
   it('a boolean or an array is not an id (true was room 1, [12] was 12)', async () => {
     for (const id of [true, [12], null, '']) {
       const r = await t.call(demo, { method: 'PUT', url: '/yonghu/api/admin/resetPassword'.replace('admin/', 'admin/user/'), payload: { id } });

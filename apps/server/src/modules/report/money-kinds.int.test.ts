@@ -8,6 +8,7 @@ import { SYSTEM_SCOPE } from '../../db/client.ts';
 import { billingCompany, type BillingCompany } from '../billing/fixtures.ts';
 import { post, type Posting } from '../billing/ledger.ts';
 import { dayKey } from '../billing/period.ts';
+import { makeRoom } from '../../../test/factories.ts';
 
 // Issue 11 item 9: opening balances, subsidies, system credits and money received are different
 // kinds of credit. Every report, the /home figures, the finance reconciliation and the exports are
@@ -124,6 +125,21 @@ describe('every figure against the journal, kind by kind', () => {
     });
     const room1 = r.rows.find((x: { roomId: number }) => Number(x.roomId) === a.rooms[0]);
     expect(room1).toMatchObject({ prepay: '100.00', opening: '150.00', system: '12.34' });
+  });
+
+  it("/reportFees keeps a deleted room's charges: the row stays, named 已删除房间 (it answered 500)", async () => {
+    // an owner's old room: charged while the owner lived there, then the owner moved on and the room was deleted
+    const old = await makeRoom(t.owner, a.companyId, a.floorId, '旧房间');
+    await ledgerPost({ ownerId: a.owners[0], roomId: old, wallet: 'electric', kind: 'deduction', amountFen: 321, idempotencyKey: `old-room:${old}` });
+    await t.owner.query(`DELETE FROM rooms WHERE id = $1`, [old]);
+    const r = ok(await get(`${Y}/Report/Fees?index=1&size=50&${period()}`)).data;
+    expect(r.rows.find((x: { roomId: number }) => x.roomId === old)).toMatchObject({ roomName: '已删除房间', ownerName: '', electricAmount: '3.21' });
+    const x = await t.app.inject({ method: 'GET', url: `${Y}/Report/FeesExport?${period()}`, headers: { authorization: `Bearer ${a.token}` } });
+    expect(x.statusCode).toBe(200);
+    const wb = new ExcelJS.Workbook();
+    await wb.xlsx.load(x.rawPayload as never);
+    const names = (wb.worksheets[0].getColumn(1).values as unknown[]).map(String);
+    expect(names).toContain('已删除房间');
   });
 
   it('/reportBank counts no opening balance', async () => {

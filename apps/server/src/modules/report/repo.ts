@@ -147,6 +147,9 @@ export async function deductFromSettlements(tx: Tx, f: ReportFilter) {
   return r.rows;
 }
 
+/** What the fees report calls a room deleted since it was charged (the journal keeps its id, not its name). */
+export const DELETED_ROOM = '已删除房间';
+
 /** 费用: per room, consumption and charges of the period (keyset on room id, newest first). */
 export async function feesByRoom(tx: Tx, f: ReportFilter, limit: number, offset: number) {
   const scope = journalScope(f);
@@ -160,7 +163,7 @@ export async function feesByRoom(tx: Tx, f: ReportFilter, limit: number, offset:
         ${fen(sql`j.kind = 'fee'`)} AS fees, ${fen(sql`j.kind = 'subsidy'`)} AS subsidy,
         ${fen(RECEIPT)} AS prepay, ${fen(SYSTEM_CREDIT)} AS system, ${fen(OPENING)} AS opening, ${fen(sql`j.kind = 'refund'`)} AS refund
       FROM journal j WHERE ${scope} AND j.room_id IS NOT NULL GROUP BY j.room_id ORDER BY j.room_id DESC LIMIT ${limit} OFFSET ${offset})
-    SELECT b.room_id AS "roomId", r.name AS "roomName", o.name AS "ownerName", b.electric, b.water, b.fees, b.subsidy, b.prepay, b.system, b.opening, b.refund,
+    SELECT b.room_id AS "roomId", coalesce(r.name, ${DELETED_ROOM}) AS "roomName", o.name AS "ownerName", b.electric, b.water, b.fees, b.subsidy, b.prepay, b.system, b.opening, b.refund,
       ${sq(1)} AS "electricQuantity", ${sq(2)} AS "waterQuantity"
     FROM b LEFT JOIN rooms r ON r.id = b.room_id LEFT JOIN owners o ON o.room_id = b.room_id AND o.status = 1
     ORDER BY b.room_id DESC`);
