@@ -21,23 +21,8 @@ export interface Perm {
   owner?: true;
 }
 
-type Method = 'GET' | 'POST' | 'PUT' | 'DELETE';
-
-type Out<T> = T extends ZodType ? z.output<T> : undefined;
-
-export interface RouteSpec<Q, B, P> {
-  summary: string;
-  /** false = no session needed (login) */
-  perm: Perm | false;
-  /** the Chinese action name written to the audit log for a mutation; false: a query sent as POST, not audited */
-  action?: string | false;
-  tags?: string[];
-  query?: Q;
-  body?: B;
-  params?: P;
-  /** route hooks, e.g. rate limits: onRequest (before the body is read), preHandler (after validation) */
-  hooks?: { onRequest?: onRequestAsyncHookHandler[]; preHandler?: preHandlerAsyncHookHandler[] };
-}
+/** Route hooks, e.g. rate limits: onRequest (before the body is read), preHandler (after validation). */
+export interface RouteHooks { onRequest?: onRequestAsyncHookHandler[]; preHandler?: preHandlerAsyncHookHandler[] }
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -95,49 +80,11 @@ function inputSchema(s: { summary: string; tags?: string[]; query?: ZodType; bod
 /** /docs marks a route that needs a session (perm false: login and the like need none). */
 const security = (perm: unknown) => (perm === false ? {} : { security: [{ token: [] }] });
 
-const hooksOf = (hooks: RouteSpec<undefined, undefined, undefined>['hooks']) => ({
-  ...(hooks?.onRequest && { onRequest: hooks.onRequest }),
-  ...(hooks?.preHandler && { preHandler: hooks.preHandler }),
-});
-
-/** A write is audited under its action (default: its summary); GETs and queries sent as POST (action false) are not. */
-const auditOf = (method: Method, s: { summary: string; action?: string | false }) => ({
-  audit: method !== 'GET' && s.action !== false,
-  action: method === 'GET' || s.action === false ? undefined : (s.action ?? s.summary),
-});
-
 /**
- * Registers the routes of one module. Handlers are one line into a service: they get the typed,
- * validated input and the request context, and return data (or a Page); the envelope is added here.
+ * Registers the routes of one module from their declarations. Handlers are one line into a service: they get
+ * the typed, validated input and the request context, and return data (or a Page); the envelope is added here.
  */
 export function routes(app: FastifyInstance) {
-  const add =
-    (method: Method) =>
-    <Q extends ZodType | undefined = undefined, B extends ZodType | undefined = undefined, P extends ZodType | undefined = undefined>(
-      url: string,
-      spec: RouteSpec<Q, B, P>,
-      handler: (
-        input: { query: Out<Q>; body: Out<B>; params: Out<P> },
-        ctx: Ctx,
-        req: FastifyRequest,
-        reply: FastifyReply,
-      ) => unknown,
-    ) => {
-      app.route({
-        method,
-        url,
-        schema: { ...inputSchema(spec), ...security(spec.perm) },
-        preValidation: refuseControlChars,
-        ...hooksOf(spec.hooks),
-        config: { perm: spec.perm, ...auditOf(method, spec) },
-        handler: async (req, reply) => {
-          const input = { query: req.query, body: req.body, params: req.params } as { query: Out<Q>; body: Out<B>; params: Out<P> };
-          const result = await handler(input, req.ctx as Ctx, req, reply);
-          if (reply.sent || reply.getHeader('content-type')?.toString().includes('spreadsheet')) return reply;
-          return envelope(result);
-        },
-      });
-    };
   /**
    * Registers a declared endpoint (packages/contracts/src/endpoints): method, path, schemas,
    * permission and audit action come from the declaration; the handler stays one line into a service.
@@ -147,7 +94,7 @@ export function routes(app: FastifyInstance) {
   const endpoint = <E extends Endpoint>(
     e: E,
     handler: (input: HandlerInput<E>, ctx: Ctx, req: FastifyRequest, reply: FastifyReply) => unknown,
-    hooks?: RouteSpec<undefined, undefined, undefined>['hooks'],
+    hooks?: RouteHooks,
   ) => {
     const data = e.response && (e.paged ? zod.array(e.response) : e.response);
     const add = (to: FastifyInstance) => to.route({
@@ -159,8 +106,10 @@ export function routes(app: FastifyInstance) {
         ...security(e.perm),
       },
       preValidation: refuseControlChars,
-      ...hooksOf(hooks),
-      config: { perm: e.perm, endpoint: e, ...auditOf(e.method, e) },
+      ...(hooks?.onRequest && { onRequest: hooks.onRequest }),
+      ...(hooks?.preHandler && { preHandler: hooks.preHandler }),
+      // a write is audited under its action (default: its summary); GETs and queries sent as POST (action false) are not
+      config: { perm: e.perm, endpoint: e, audit: e.method !== 'GET' && e.action !== false, action: e.method === 'GET' || e.action === false ? undefined : (e.action ?? e.summary) },
       handler: async (req, reply) => {
         const input = { query: req.query, body: req.body, params: req.params } as HandlerInput<E>;
         const result = await handler(input, req.ctx as Ctx, req, reply);
@@ -180,7 +129,7 @@ export function routes(app: FastifyInstance) {
       add(sub);
     });
   };
-  return { get: add('GET'), post: add('POST'), put: add('PUT'), delete: add('DELETE'), endpoint };
+  return { endpoint };
 }
 
 /**
