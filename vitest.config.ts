@@ -60,7 +60,7 @@ export default defineConfig({
           // a project with its own maxWorkers runs in a group of its own: after unit and web
           sequence: { groupOrder: 1 },
           globalSetup: ['apps/server/test/global-setup.ts'],
-          setupFiles: ['apps/server/test/worker-db.ts', 'apps/server/test/clock-setup.ts'],
+          setupFiles: ['apps/server/test/worker-db.ts', 'apps/server/test/clock-setup.ts', 'apps/server/test/one-query-at-a-time.ts'],
         },
       },
       {

@@ -130,7 +130,12 @@ export function registerCrud(app: FastifyInstance, o: CrudOptions) {
 
   const remove = (ids: number[], ctx: Ctx) =>
     writeTx(ctx, async (tx) => {
-      const rows = (await Promise.all(ids.map((id) => crud.get(tx, table, id)))).filter((x): x is Values => !!x);
+      // one query at a time: a transaction is one connection
+      const rows: Values[] = [];
+      for (const id of ids) {
+        const row = await crud.get(tx, table, id);
+        if (row) rows.push(row);
+      }
       if (rows.length !== ids.length) throw notFound(def.title);
       ctx.audit.target = rows.map(label).join('、').slice(0, 400);
       await o.beforeDelete?.(tx, ctx, ids);

@@ -45,7 +45,8 @@ export async function listDays(ctx: Ctx, q: DayListInput) {
       days = all.filter((d) => closed.has(d) === (q.state === 'closed'));
     }
     const page = days.slice(offsetOf(q), offsetOf(q) + q.size);
-    const [cs, rows] = await Promise.all([repo.closings(tx, companyId, page), repo.dayFigures(tx, companyId, page)]);
+    const cs = await repo.closings(tx, companyId, page);
+    const rows = await repo.dayFigures(tx, companyId, page);
     return new Page(page.map((day) => {
       const closing = cs.find((c) => c.day === day && c.operatorId == null);
       const t: DayTotals = closing ? closing.totals : totalsOf(rows.filter((r) => r.day === day));
@@ -65,7 +66,9 @@ export async function dayDetail(ctx: Ctx, day: string) {
   const companyId = companyOf(ctx);
   checkDay(day);
   return ctx.tx(async (tx) => {
-    const [cs, rows, company] = await Promise.all([repo.closings(tx, companyId, [day]), repo.dayFigures(tx, companyId, [day]), repo.companyName(tx, companyId)]);
+    const cs = await repo.closings(tx, companyId, [day]);
+    const rows = await repo.dayFigures(tx, companyId, [day]);
+    const company = await repo.companyName(tx, companyId);
     const closing = cs.find((c) => c.operatorId == null);
     const live = totalsOf(rows);
     const totals: DayTotals = closing ? closing.totals : live;

@@ -57,11 +57,10 @@ export function chargingTypesOf(tx: Tx, companyId: number) {
   return tx.select({ id: chargingTypes.id, name: chargingTypes.name, status: chargingTypes.status }).from(chargingTypes).where(eq(chargingTypes.companyId, companyId));
 }
 
-export function schemesOf(tx: Tx, companyId: number) {
-  return Promise.all([
-    tx.select({ id: chargingSchemes.id, name: chargingSchemes.name, kind: chargingSchemes.kind }).from(chargingSchemes).where(eq(chargingSchemes.companyId, companyId)),
-    tx.select({ id: alarmSchemes.id, name: alarmSchemes.name, kind: alarmSchemes.kind }).from(alarmSchemes).where(eq(alarmSchemes.companyId, companyId)),
-  ]);
+export async function schemesOf(tx: Tx, companyId: number) {
+  const charging = await tx.select({ id: chargingSchemes.id, name: chargingSchemes.name, kind: chargingSchemes.kind }).from(chargingSchemes).where(eq(chargingSchemes.companyId, companyId));
+  const alarm = await tx.select({ id: alarmSchemes.id, name: alarmSchemes.name, kind: alarmSchemes.kind }).from(alarmSchemes).where(eq(alarmSchemes.companyId, companyId));
+  return [charging, alarm] as const;
 }
 
 export function lookups(tx: Tx) {
@@ -162,9 +161,7 @@ export async function insertBatch(tx: Tx, v: typeof importBatches.$inferInsert) 
 
 export async function pageBatches(tx: Tx, f: { companyId: number | null; kind?: string }, limit: number, offset: number) {
   const w = and(f.companyId != null ? eq(importBatches.companyId, f.companyId) : undefined, f.kind ? eq(importBatches.kind, f.kind) : undefined);
-  const [rows, [n]] = await Promise.all([
-    tx.select().from(importBatches).where(w).orderBy(desc(importBatches.id)).limit(limit).offset(offset),
-    tx.select({ n: sql<number>`count(*)::int` }).from(importBatches).where(w),
-  ]);
+  const rows = await tx.select().from(importBatches).where(w).orderBy(desc(importBatches.id)).limit(limit).offset(offset);
+  const [n] = await tx.select({ n: sql<number>`count(*)::int` }).from(importBatches).where(w);
   return { rows, count: Number(n?.n ?? 0) };
 }
