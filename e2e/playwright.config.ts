@@ -47,7 +47,11 @@ export default defineConfig({
     locale: 'zh-CN',
     timezoneId: 'Asia/Shanghai',
     viewport: { width: 1440, height: 900 },
-    trace: 'retain-on-failure',
+    // a trace records every action's snapshots, a large share of the browser's CPU: only a retried test keeps one
+    trace: 'on-first-retry',
+    // the app turns antd's animations off for a user who asks for less motion (Root.tsx): no frames to paint,
+    // no waiting for a dialog or a dropdown to finish moving
+    reducedMotion: 'reduce',
     screenshot: 'only-on-failure',
     launchOptions: {
       executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',

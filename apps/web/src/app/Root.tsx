@@ -30,10 +30,13 @@ const queryClient = new QueryClient({
   defaultOptions: { queries: { retry: false, refetchOnWindowFocus: false, staleTime: 30_000 } },
 });
 
+/** A user who asked the system for less motion (an accessibility setting) gets antd without animations. */
+const reducedMotion = () => window.matchMedia?.('(prefers-reduced-motion: reduce)').matches === true;
+
 /** antd locale and theme, the message/modal holder, react-query. */
 export function Providers({ children, client = queryClient }: { children: ReactNode; client?: QueryClient }) {
   return (
-    <ConfigProvider locale={zhCN} theme={{ token: { colorPrimary: '#1677ff', borderRadius: 4 } }}>
+    <ConfigProvider locale={zhCN} theme={{ token: { colorPrimary: '#1677ff', borderRadius: 4, motion: !reducedMotion() } }}>
       {/* SPEC §9: at most 3 messages on screen */}
       <AntApp message={{ maxCount: 3 }}>
         <FeedbackBridge />
