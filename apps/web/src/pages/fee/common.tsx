@@ -58,6 +58,15 @@ export function timeColumn<T>(title: string, key: string, extra: Partial<Resourc
   };
 }
 
+/** 所属单位: shown only where the rows are of several companies (the platform's view, no company picked). */
+export function companyColumn<T extends { companyName?: string | null }>(shown: boolean, extra: Partial<ResourceColumn<T>> = {}): ResourceColumn<T> {
+  return {
+    title: '所属单位', key: 'companyName', dataIndex: 'companyName', hideInForm: true, hideInTable: !shown,
+    render: (_d, r) => r.companyName ?? '-',
+    ...extra,
+  };
+}
+
 /** A money column (元 strings from the server). */
 export function moneyColumn<T>(title: string, key: string, extra: Partial<ResourceColumn<T>> = {}): ResourceColumn<T> {
   return {
