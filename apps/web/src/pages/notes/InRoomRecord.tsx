@@ -4,6 +4,7 @@
 import { useMemo } from 'react';
 import { Tag } from 'antd';
 import { ownerRoomHistoryResource } from '@meter/contracts';
+import type { Paged } from '../../api/request.ts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { columnsFromResource } from '../../components/resourceColumns.tsx';
 import { ownerApi, type MoveRow } from '../../api/archive.ts';
@@ -36,7 +37,7 @@ export default function InRoomRecord() {
       headerTitle="入住记录"
       columns={columns}
       areaFilter={false}
-      list={(q) => ownerApi.history(q) as Promise<{ code: string; data: Row[]; count: number }>}
+      list={(q) => ownerApi.history(q) as Promise<Paged<Row>>}
     />
   );
 }

@@ -4,6 +4,7 @@
 import { useMemo } from 'react';
 import { Tag, Typography } from 'antd';
 import { BANK_LOG_ACTIONS, SUB_MER_STATUS } from '@meter/contracts';
+import type { Paged } from '../../api/request.ts';
 import { bankApi, type BankLog } from '../../api/bank.ts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { companyColumn, rangeColumn, timeColumn, useCompanyPick } from '../fee/common.tsx';
@@ -63,7 +64,7 @@ export default function NoteBocLog() {
       rowKey="id"
       columns={columns}
       areaFilter={false}
-      list={(q) => bankApi.logs(q as { index: number; size: number }) as Promise<{ code: string; data: Row[]; count: number }>}
+      list={(q) => bankApi.logs(q as { index: number; size: number }) as Promise<Paged<Row>>}
       tableProps={{ expandable: { expandedRowRender: (r: Row) => <Exchange r={r} />, rowExpandable: (r: Row) => !!(r.request || r.response) } }}
     />
   );

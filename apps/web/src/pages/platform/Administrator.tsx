@@ -1,4 +1,5 @@
 import { useMemo } from 'react';
+import type { Paged } from '../../api/request.ts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { companyApi } from '../../api/yewu.ts';
 import { userApi, type AdminUser } from '../../api/yonghu.ts';
@@ -43,7 +44,7 @@ export default function Administrator() {
       entityName="管理员"
       headerTitle="单位管理员"
       columns={columns}
-      list={(q) => userApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}
+      list={(q) => userApi.list(q) as Promise<Paged<Row>>}
       create={(v) =>
         userApi.createManager({
           companyId: Number(v.companyId), username: String(v.username).trim(), realName: String(v.realName).trim(),

@@ -1,4 +1,5 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
+import type { Paged } from '../../api/request.ts';
 import type { BindTarget } from '../../components/UserAreaBindModal.tsx';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { roleApi, userApi, type AdminUser } from '../../api/yonghu.ts';
@@ -55,7 +56,7 @@ export default function SystemRecords() {
       entityName="账号"
       headerTitle="账号列表"
       columns={columns}
-      list={(q) => userApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}
+      list={(q) => userApi.list(q) as Promise<Paged<Row>>}
       create={(v) =>
         userApi.create({
           username: String(v.username).trim(), realName: String(v.realName).trim(), phone: (v.phone as string) ?? '',
