@@ -8,15 +8,9 @@ import type { Paged } from '../../api/request.ts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { columnsFromResource } from '../../components/resourceColumns.tsx';
 import { ownerApi, type MoveRow } from '../../api/archive.ts';
+import { rangeColumn } from '../fee/common.tsx';
 
 type Row = MoveRow & Record<string, unknown>;
-
-/** the time-range search field → startTime / endTime (YYYY-MM-DD, whole days) */
-export function timeRange(value: unknown): Record<string, string> {
-  if (!Array.isArray(value) || value.length !== 2) return {};
-  const day = (v: unknown) => (typeof v === 'string' ? v.slice(0, 10) : (v as { format(f: string): string }).format('YYYY-MM-DD'));
-  return { startTime: day(value[0]), endTime: day(value[1]) };
-}
 
 export default function InRoomRecord() {
   const columns = useMemo<ResourceColumn<Row>[]>(
@@ -28,7 +22,7 @@ export default function InRoomRecord() {
           at: { search: false },
           memo: { ellipsis: true },
         },
-        [{ title: '时间范围', key: 'range', dataIndex: 'range', valueType: 'dateRange', hideInTable: true, search: { transform: timeRange } }],
+        [rangeColumn<Row>()],
       ),
     [],
   );
