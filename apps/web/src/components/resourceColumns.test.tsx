@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { defineResource } from '@meter/contracts';
-import { columnsFromResource } from './resourceColumns.tsx';
+import { columnsFromResource, timeRangeColumn } from './resourceColumns.tsx';
 import { formColumns, tableColumns } from './ResourceTable.tsx';
 
 const def = defineResource({
@@ -67,5 +67,18 @@ describe('columnsFromResource', () => {
     const c = columnsFromResource<Record<string, unknown>>(def, { name: { width: 120 } }, [{ title: '区域', dataIndex: 'areaName' }]);
     expect(c[0].width).toBe(120);
     expect(c.at(-1)!.dataIndex).toBe('areaName');
+  });
+});
+
+describe('timeRangeColumn', () => {
+  it('is search-only and sends the range as startTime / endTime, or as the keys named', () => {
+    const range = ['2025-03-01 00:00:00', '2025-03-31 23:59:59'];
+    const send = (c: ReturnType<typeof timeRangeColumn>) => (c.search as { transform(v: unknown): unknown }).transform(range);
+    const plain = timeRangeColumn('登记时间');
+    expect(plain).toMatchObject({ dataIndex: 'timeRange', valueType: 'dateTimeRange', hideInTable: true });
+    expect(send(plain)).toEqual({ startTime: range[0], endTime: range[1] });
+    const control = timeRangeColumn('开始时间', { dataIndex: '__range', keys: ['start', 'end'] });
+    expect(control.dataIndex).toBe('__range');
+    expect(send(control)).toEqual({ start: range[0], end: range[1] });
   });
 });

@@ -174,3 +174,12 @@ export function inOrder<T>(cols: ResourceColumn<T>[], order: readonly string[]):
     return c ? [c] : [];
   });
 }
+
+/** A search-only date-and-time range: the range picked goes to the list as two keys (startTime / endTime unless named). */
+export function timeRangeColumn<T>(
+  title: string,
+  { dataIndex = 'timeRange', keys = ['startTime', 'endTime'] }: { dataIndex?: string; keys?: readonly [string, string] } = {},
+): ResourceColumn<T> {
+  const [from, to] = keys;
+  return { title, dataIndex, valueType: 'dateTimeRange', hideInTable: true, search: { transform: (v: [string, string]) => ({ [from]: v?.[0], [to]: v?.[1] }) } };
+}

@@ -8,6 +8,7 @@ import type { ActionType } from '@ant-design/pro-components';
 import { useQuery } from '@tanstack/react-query';
 import { APPEAL_STATUSES } from '@meter/contracts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { timeRangeColumn } from '../../components/resourceColumns.tsx';
 import { appealApi, appealTypesInUse, type Appeal, type AppealForm, type AppealKind } from '../../api/appeal.ts';
 import { roomApi } from '../../api/archive.ts';
 import { useCan, useSession } from '../../app/session.ts';
@@ -134,9 +135,7 @@ export function AppealList({ kind }: { kind: AppealKind }) {
       { title: '处理人', dataIndex: 'assigneeName', width: 90, render: (_d, r) => r.assigneeName || '未指派' },
       { title: '处理期限', dataIndex: 'deadlineAt', width: 150, render: (_d, r) => <Typography.Text type={r.overdue ? 'danger' : undefined}>{fmt(r.deadlineAt)}</Typography.Text> },
       { title: '登记时间', dataIndex: 'createdAt', width: 150, render: (_d, r) => fmt(r.createdAt) },
-      {
-        title: '登记时间', dataIndex: 'timeRange', valueType: 'dateTimeRange', hideInTable: true, search: { transform: (v: [string, string]) => ({ startTime: v?.[0], endTime: v?.[1] }) },
-      },
+      timeRangeColumn<Row>('登记时间'),
       { title: '操作', valueType: 'option', width: 90, fixed: 'right', render: (_d, r) => [<a key="v" onClick={() => setViewing(r.id)}>查看处理</a>] },
     ],
     [companySide, device, platform, types],

@@ -8,6 +8,7 @@ import type { ActionType } from '@ant-design/pro-components';
 import { useQuery } from '@tanstack/react-query';
 import { NOTICE_STATUSES, SYSTEM_NOTICE_CATEGORIES } from '@meter/contracts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { timeRangeColumn } from '../../components/resourceColumns.tsx';
 import { noticeApi, noticeTypesInUse, type Notice, type NoticeForm, type NoticeKind, type SystemNotice } from '../../api/notice.ts';
 import { areaArchiveApi } from '../../api/area.ts';
 import { useCan } from '../../app/session.ts';
@@ -145,7 +146,7 @@ export function NoticeList({ kind }: { kind: NoticeKind }) {
       } as ResourceColumn<Row>]),
       { title: '发布时间', dataIndex: 'publishedAt', width: 150, render: (_d, r) => fmt(r.publishedAt) },
       { title: '创建人', dataIndex: 'createdByName', width: 100 },
-      { title: '创建时间', dataIndex: 'timeRange', valueType: 'dateTimeRange', hideInTable: true, search: { transform: (v: [string, string]) => ({ startTime: v?.[0], endTime: v?.[1] }) } },
+      timeRangeColumn<Row>('创建时间'),
       {
         title: '操作', valueType: 'option', width: 170, fixed: 'right',
         render: (_d, r) => [

@@ -7,6 +7,7 @@ import { Button, DatePicker, Form, Input, Popconfirm, Tabs, Tag } from 'antd';
 import { SafetyOutlined } from '@ant-design/icons';
 import type { ActionType } from '@ant-design/pro-components';
 import dayjs, { type Dayjs } from 'dayjs';
+import type { Paged } from '../../api/request.ts';
 import { toast } from '../../app/feedback.tsx';
 import { useAreaFilter } from '../../app/page.tsx';
 import { useCan } from '../../app/session.ts';
@@ -141,7 +142,7 @@ export default function Keep({ kind }: { kind: 1 | 2 }) {
                 columns={activeCols}
                 actionRef={activeRef}
                 params={activeParams}
-                list={(q) => protectApi.list(q) as Promise<{ code: string; data: ProtRow[]; count: number }>}
+                list={(q) => protectApi.list(q) as Promise<Paged<ProtRow>>}
                 rowActions={(r) =>
                   can
                     ? [

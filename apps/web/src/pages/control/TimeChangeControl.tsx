@@ -10,6 +10,7 @@ import { Button, DatePicker, Form, Input, Popconfirm, Radio, Select, Switch, Tag
 import { PlusOutlined } from '@ant-design/icons';
 import type { ActionType } from '@ant-design/pro-components';
 import dayjs, { type Dayjs } from 'dayjs';
+import type { Paged } from '../../api/request.ts';
 import { toast } from '../../app/feedback.tsx';
 import { useAreaFilter } from '../../app/page.tsx';
 import { useCan } from '../../app/session.ts';
@@ -189,7 +190,7 @@ export default function TimeChangeControl() {
         headerTitle="定时阀控"
         columns={columns}
         actionRef={ref}
-        list={(q) => timedApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}
+        list={(q) => timedApi.list(q) as Promise<Paged<Row>>}
         rowActions={(r) =>
           can
             ? [

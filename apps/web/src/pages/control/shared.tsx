@@ -5,6 +5,7 @@ import { Space, Tag, Tooltip } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
 import { METER_KINDS, formatBeijing } from '@meter/contracts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { timeRangeColumn } from '../../components/resourceColumns.tsx';
 import { OnlineCell, ValveCell, useCompany } from '../records/deviceFields.tsx';
 import { onDeviceEvent, liveReady } from './live.ts';
 import { FINAL_STATUSES, controlApi, type Command, type CommandStatus, type Company, type ControlMeter } from './api.ts';
@@ -65,9 +66,7 @@ export function meterStateColumns<T extends { collectorName?: string | null; onl
 
 /** A read-only "time range" search column sending start/end. */
 export function rangeColumn<T>(title: string): ResourceColumn<T> {
-  return {
-    title, dataIndex: '__range', valueType: 'dateTimeRange', hideInTable: true, search: { transform: (v: [string, string]) => ({ start: v?.[0], end: v?.[1] }) },
-  };
+  return timeRangeColumn<T>(title, { dataIndex: '__range', keys: ['start', 'end'] });
 }
 
 export interface MeterTableProps {

@@ -37,16 +37,16 @@ export function Balance({ value, alarm, alarmText, testId }: { value: unknown; a
   );
 }
 
-/** A date-range search field → startTime / endTime (YYYY-MM-DD, whole days). */
-export function dayRange(value: unknown): Record<string, string> {
+/** A date-range search field → startTime / endTime, or the two keys given (YYYY-MM-DD, whole days). */
+export function dayRange(value: unknown, [from, to]: readonly [string, string] = ['startTime', 'endTime']): Record<string, string> {
   if (!Array.isArray(value) || value.length !== 2) return {};
   const day = (v: unknown) => (typeof v === 'string' ? v.slice(0, 10) : dayjs(v as string).format('YYYY-MM-DD'));
-  return { startTime: day(value[0]), endTime: day(value[1]) };
+  return { [from]: day(value[0]), [to]: day(value[1]) };
 }
 
-/** The search-only column 时间范围 (startTime/endTime). */
-export function rangeColumn<T>(title = '时间范围'): ResourceColumn<T> {
-  return { title, key: 'range', dataIndex: 'range', valueType: 'dateRange', hideInTable: true, search: { transform: dayRange } };
+/** The search-only column 时间范围 (startTime/endTime, or the two keys the list takes). */
+export function rangeColumn<T>(title = '时间范围', keys?: readonly [string, string]): ResourceColumn<T> {
+  return { title, key: 'range', dataIndex: 'range', valueType: 'dateRange', hideInTable: true, search: { transform: (v: unknown) => dayRange(v, keys) } };
 }
 
 /** A time column shown as YYYY-MM-DD HH:mm:ss. */
@@ -54,6 +54,15 @@ export function timeColumn<T>(title: string, key: string, extra: Partial<Resourc
   return {
     title, key, dataIndex: key, width: 170,
     render: (_d, r) => fmtTime((r as Record<string, unknown>)[key]) || '-',
+    ...extra,
+  };
+}
+
+/** 所属单位: shown only where the rows are of several companies (the platform's view, no company picked). */
+export function companyColumn<T extends { companyName?: string | null }>(shown: boolean, extra: Partial<ResourceColumn<T>> = {}): ResourceColumn<T> {
+  return {
+    title: '所属单位', key: 'companyName', dataIndex: 'companyName', hideInForm: true, hideInTable: !shown,
+    render: (_d, r) => r.companyName ?? '-',
     ...extra,
   };
 }

@@ -12,8 +12,8 @@ import { ReportTable, defaultPeriod, periodParams } from '../report/reportKit.ts
 import { CHECK_COLUMNS, checkTotals, type CheckRow } from '../report/ReportCheck.tsx';
 import { deductTotals } from '../report/ReportDeduct.tsx';
 import { maskAccount } from '../notes/NotesWithdraw.tsx';
-import { startEnd } from '../notes/NotesElectricity.tsx';
 import type { ChargeCode } from './billingApi.ts';
+import { dayRange } from './common.tsx';
 import { mockServer, ok, renderPage, signIn } from './testing.tsx';
 import { freshPageState } from '../../test/harness.tsx';
 
@@ -67,7 +67,7 @@ describe('pure rules', () => {
     });
     expect(monthParam('2025-03-01')).toEqual({ month: '2025-03' });
     expect(monthParam(undefined)).toEqual({});
-    expect(startEnd(['2025-03-01', '2025-03-31'])).toEqual({ start: '2025-03-01', end: '2025-03-31' });
+    expect(dayRange(['2025-03-01', '2025-03-31'], ['start', 'end'])).toEqual({ start: '2025-03-01', end: '2025-03-31' });
     expect(maskAccount('6228480012345678901')).toBe('6228 **** **** 8901');
     expect(maskAccount('')).toBe('-');
     expect(periodParams([dayjs('2025-03-01'), dayjs('2025-03-15')])).toEqual({ startTime: '2025-03-01', endTime: '2025-03-15' });

@@ -4,18 +4,13 @@
 import { useMemo } from 'react';
 import { Tag } from 'antd';
 import { ownerRoomHistoryResource } from '@meter/contracts';
+import type { Paged } from '../../api/request.ts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { columnsFromResource } from '../../components/resourceColumns.tsx';
 import { ownerApi, type MoveRow } from '../../api/archive.ts';
+import { rangeColumn } from '../fee/common.tsx';
 
 type Row = MoveRow & Record<string, unknown>;
-
-/** the time-range search field → startTime / endTime (YYYY-MM-DD, whole days) */
-export function timeRange(value: unknown): Record<string, string> {
-  if (!Array.isArray(value) || value.length !== 2) return {};
-  const day = (v: unknown) => (typeof v === 'string' ? v.slice(0, 10) : (v as { format(f: string): string }).format('YYYY-MM-DD'));
-  return { startTime: day(value[0]), endTime: day(value[1]) };
-}
 
 export default function InRoomRecord() {
   const columns = useMemo<ResourceColumn<Row>[]>(
@@ -27,7 +22,7 @@ export default function InRoomRecord() {
           at: { search: false },
           memo: { ellipsis: true },
         },
-        [{ title: '时间范围', key: 'range', dataIndex: 'range', valueType: 'dateRange', hideInTable: true, search: { transform: timeRange } }],
+        [rangeColumn<Row>()],
       ),
     [],
   );
@@ -36,7 +31,7 @@ export default function InRoomRecord() {
       headerTitle="入住记录"
       columns={columns}
       areaFilter={false}
-      list={(q) => ownerApi.history(q) as Promise<{ code: string; data: Row[]; count: number }>}
+      list={(q) => ownerApi.history(q) as Promise<Paged<Row>>}
     />
   );
 }

@@ -4,9 +4,10 @@
 import { useMemo } from 'react';
 import { Tag, Typography } from 'antd';
 import { BANK_LOG_ACTIONS, SUB_MER_STATUS } from '@meter/contracts';
+import type { Paged } from '../../api/request.ts';
 import { bankApi, type BankLog } from '../../api/bank.ts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
-import { rangeColumn, timeColumn, useCompanyPick } from '../fee/common.tsx';
+import { companyColumn, rangeColumn, timeColumn, useCompanyPick } from '../fee/common.tsx';
 import { textEnum } from '../../components/resourceColumns.tsx';
 
 type Row = BankLog & Record<string, unknown>;
@@ -16,7 +17,7 @@ const state = (s: string) => (s ? SUB_MER_STATUS[s] ?? s : '-');
 export function bankLogColumns(platform: boolean): ResourceColumn<Row>[] {
   return [
     timeColumn<Row>('时间', 'createdAt'),
-    { title: '所属单位', key: 'companyName', dataIndex: 'companyName', hideInTable: !platform, width: 160, render: (_d, r) => r.companyName ?? '-' },
+    companyColumn<Row>(platform, { width: 160 }),
     { title: '子商户', key: 'propertyName', dataIndex: 'propertyName', width: 180, render: (_d, r) => r.propertyName ?? '-' },
     { title: '子商户号', key: 'subMerId', dataIndex: 'subMerId', search: true, width: 150, render: (_d, r) => r.subMerId || '-' },
     { title: '银行', key: 'bankName', dataIndex: 'bankName', width: 110 },
@@ -63,7 +64,7 @@ export default function NoteBocLog() {
       rowKey="id"
       columns={columns}
       areaFilter={false}
-      list={(q) => bankApi.logs(q as { index: number; size: number }) as Promise<{ code: string; data: Row[]; count: number }>}
+      list={(q) => bankApi.logs(q as { index: number; size: number }) as Promise<Paged<Row>>}
       tableProps={{ expandable: { expandedRowRender: (r: Row) => <Exchange r={r} />, rowExpandable: (r: Row) => !!(r.request || r.response) } }}
     />
   );

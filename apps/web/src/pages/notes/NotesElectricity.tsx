@@ -6,7 +6,7 @@ import { useMemo } from 'react';
 import { Tag, Tooltip } from 'antd';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { billingApi, type CommandRow, type Paged } from '../fee/billingApi.ts';
-import { timeColumn } from '../fee/common.tsx';
+import { rangeColumn, timeColumn } from '../fee/common.tsx';
 import { textEnum } from '../../components/resourceColumns.tsx';
 
 type Row = CommandRow & Record<string, unknown> & { roomName?: string | null; areaName?: string | null };
@@ -14,13 +14,6 @@ type Row = CommandRow & Record<string, unknown> & { roomName?: string | null; ar
 export const ORIGIN_TEXT: Record<number, string> = { 1: '人工', 2: '自动（余额）', 3: '定时控制', 4: '定时抄表' };
 const STATUS_COLORS: Record<string, string> = { queued: 'default', sent: 'processing', succeeded: 'success', failed: 'error', timed_out: 'warning', expired: 'default' };
 const STATUS_TEXT: Record<string, string> = { queued: '排队中', sent: '已下发', succeeded: '成功', failed: '失败', timed_out: '超时', expired: '已过期' };
-
-/** The 时间范围 search field → start / end (YYYY-MM-DD, whole days) as device/order/list names them. */
-export function startEnd(value: unknown): Record<string, string> {
-  if (!Array.isArray(value) || value.length !== 2) return {};
-  const day = (v: unknown) => (typeof v === 'string' ? v.slice(0, 10) : (v as { format(f: string): string }).format('YYYY-MM-DD'));
-  return { start: day(value[0]), end: day(value[1]) };
-}
 
 export function electricityColumns(): ResourceColumn<Row>[] {
   return [
@@ -69,7 +62,8 @@ export function electricityColumns(): ResourceColumn<Row>[] {
     { title: '原因', key: 'memo', dataIndex: 'memo', ellipsis: true },
     { title: '失败原因', key: 'error', dataIndex: 'error', ellipsis: true, render: (_d, r) => r.error || '-' },
     timeColumn<Row>('完成时间', 'finishedAt'),
-    { title: '时间范围', key: 'range', dataIndex: 'range', valueType: 'dateRange', hideInTable: true, search: { transform: startEnd } },
+    // device/order/list names the range start / end
+    rangeColumn<Row>('时间范围', ['start', 'end']),
   ];
 }
 

@@ -1,6 +1,7 @@
 import { Tag } from 'antd';
 import { LogTable, type LogRow } from '../../components/LogTable.tsx';
 import type { ResourceColumn } from '../../components/ResourceTable.tsx';
+import { timeRangeColumn } from '../../components/resourceColumns.tsx';
 import { logApi, type AuditLog } from '../../api/yonghu.ts';
 
 type Row = LogRow<AuditLog>;
@@ -10,10 +11,7 @@ const METHOD_COLORS: Record<string, string> = { POST: 'green', PUT: 'blue', DELE
 /** 操作日志: the audit log, filtered by user, action and time range. Read-only. */
 const COLUMNS: ResourceColumn<Row>[] = [
   { title: '操作时间', dataIndex: 'createdAt', valueType: 'dateTime', width: 170 },
-  {
-    title: '操作时间', dataIndex: 'timeRange', valueType: 'dateTimeRange', hideInTable: true,
-    search: { transform: (v: [string, string]) => ({ startTime: v?.[0], endTime: v?.[1] }) },
-  },
+  timeRangeColumn<Row>('操作时间'),
   { title: '用户名', dataIndex: 'username', search: true, width: 120 },
   { title: '操作', dataIndex: 'action', search: true },
   { title: '对象', dataIndex: 'target', ellipsis: true },

@@ -1,11 +1,13 @@
 import { useMemo } from 'react';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { companyApi } from '../../api/yewu.ts';
-import { userApi, type AdminUser } from '../../api/yonghu.ts';
+import { userApi } from '../../api/yonghu.ts';
 import { useSession } from '../../app/session.ts';
-import { NEW_PASSWORD_RULES, PHONE_RULE, STATUS_ENUM, USERNAME_RULES, resetPasswordAction } from '../system/accountActions.tsx';
+import {
+  PASSWORD_COLUMN, PHONE_COLUMN, ROLE_NAME_COLUMN, TIME_COLUMNS, USERNAME_COLUMN, listAccounts, resetPasswordAction, statusText, type AccountRow,
+} from '../system/accountActions.tsx';
 
-type Row = AdminUser & Record<string, unknown>;
+type Row = AccountRow;
 
 async function companyOptions() {
   const list = await companyApi.userCompanyList();
@@ -23,17 +25,13 @@ export default function Administrator() {
         title: '所属单位', dataIndex: 'companyId', valueType: 'select', search: true, hideInTable: true, required: true,
         request: companyOptions, fieldProps: { showSearch: true, optionFilterProp: 'label' },
       },
-      { title: '用户名', dataIndex: 'username', search: true, required: true, rules: USERNAME_RULES },
+      USERNAME_COLUMN,
       { title: '姓名', dataIndex: 'realName', search: true, required: true },
-      { title: '手机号', dataIndex: 'phone', rules: [PHONE_RULE] },
-      {
-        title: '密码', dataIndex: 'password', valueType: 'password', formOnly: true, hideInEdit: true, required: true,
-        rules: NEW_PASSWORD_RULES, formFieldProps: { autoComplete: 'new-password' },
-      },
-      { title: '角色', dataIndex: 'roleName', hideInForm: true },
-      { title: '状态', dataIndex: 'status', hideInForm: true, render: (_d, r) => STATUS_ENUM[Number(r.status) === 1 ? 1 : 0].text },
-      { title: '最后登录', dataIndex: 'lastLoginAt', valueType: 'dateTime', hideInForm: true },
-      { title: '创建时间', dataIndex: 'createdAt', valueType: 'dateTime', hideInForm: true },
+      PHONE_COLUMN,
+      PASSWORD_COLUMN,
+      ROLE_NAME_COLUMN,
+      { title: '状态', dataIndex: 'status', hideInForm: true, render: (_d, r) => statusText(r) },
+      ...TIME_COLUMNS,
     ],
     [],
   );
@@ -43,7 +41,7 @@ export default function Administrator() {
       entityName="管理员"
       headerTitle="单位管理员"
       columns={columns}
-      list={(q) => userApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}
+      list={listAccounts}
       create={(v) =>
         userApi.createManager({
           companyId: Number(v.companyId), username: String(v.username).trim(), realName: String(v.realName).trim(),

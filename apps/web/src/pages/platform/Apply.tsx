@@ -5,7 +5,7 @@
 // balance, withdraws to the settlement account and lists the withdrawals. The bank's name follows the
 // company's 结算银行 (bankType); 单位银行信息 edits companyBocInfo. Every exchange is in /noteBocLog.
 import { useMemo, useRef, useState } from 'react';
-import { Button, Popconfirm, Tag, Typography } from 'antd';
+import { Button, Popconfirm } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
 import { canSubMer, propertyInfoResource, SUB_MER_STATUS, SUB_MER_STATUS_COLOR } from '@meter/contracts';
 import { bankApi } from '../../api/bank.ts';
@@ -13,8 +13,9 @@ import { E } from '../../api/endpoints.gen.ts';
 import { toast } from '../../app/feedback.tsx';
 import { CrudPage, type CrudPageProps } from '../../components/CrudPage.tsx';
 import type { ResourceColumn } from '../../components/ResourceTable.tsx';
-import { useCompanyPick } from '../fee/common.tsx';
+import { companyColumn, useCompanyPick } from '../fee/common.tsx';
 import { maskAccount } from '../notes/NotesWithdraw.tsx';
+import { ApplicationState } from './ApplicationState.tsx';
 import { BocInfoDialog, SubAccountDialog, VerifyDialog, type SubMerTarget } from './SubMerDialogs.tsx';
 
 export interface PropertyRow extends Record<string, unknown> {
@@ -37,10 +38,7 @@ const OVERRIDES: CrudPageProps<PropertyRow>['overrides'] = {
   status: {
     hideInForm: true,
     render: (_d, r) => (
-      <span>
-        <Tag color={SUB_MER_STATUS_COLOR[r.status] ?? 'default'} data-testid={`status-${r.id}`}>{SUB_MER_STATUS[r.status] ?? r.status}</Tag>
-        {r.status === 'rejected' && r.reason ? <Typography.Text type="danger">{r.reason}</Typography.Text> : null}
-      </span>
+      <ApplicationState row={r} color={SUB_MER_STATUS_COLOR[r.status]} text={SUB_MER_STATUS[r.status] ?? r.status} testId={`status-${r.id}`} />
     ),
   },
   createdAt: { hideInForm: true },
@@ -88,7 +86,7 @@ export default function Apply() {
 
   // 所属单位 only when no company is picked at the top (the platform's view of all)
   const extraColumns = useMemo<ResourceColumn<PropertyRow>[]>(() => [
-    { title: '所属单位', dataIndex: 'companyName', key: 'companyName', hideInForm: true, hideInTable: !!company, render: (_d, r) => r.companyName ?? '-' },
+    companyColumn<PropertyRow>(!company),
     { title: '结算银行', dataIndex: 'settleBankName', key: 'settleBankName', hideInForm: true, width: 110 },
   ], [company]);
 

@@ -7,7 +7,7 @@
 // admin registers accounts inside the company picked in the header. The list, 新增 and 删除 are the
 // declared resource's (CrudPage, E.payapp); the rest are the page's own row actions.
 import { useMemo, useRef, useState } from 'react';
-import { Form, Input, Modal, Popconfirm, Tag, Typography } from 'antd';
+import { Form, Input, Modal, Popconfirm, Typography } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
 import { idNoError, payAppResource } from '@meter/contracts';
 import type { PayAppAddInput } from '@meter/contracts';
@@ -18,8 +18,9 @@ import { useCan } from '../../app/session.ts';
 import { CrudPage, type CrudPageProps } from '../../components/CrudPage.tsx';
 import type { ResourceColumn } from '../../components/ResourceTable.tsx';
 import { formValues } from '../../components/validate.ts';
-import { moneyColumn, useCompanyPick } from '../fee/common.tsx';
+import { companyColumn, moneyColumn, useCompanyPick } from '../fee/common.tsx';
 import { maskAccount } from '../notes/NotesWithdraw.tsx';
+import { ApplicationState } from './ApplicationState.tsx';
 import { PayAppJournalDrawer } from './PayAppJournalDrawer.tsx';
 import { WithdrawDialog } from './WithdrawDialog.tsx';
 
@@ -124,19 +125,14 @@ export default function Huifu() {
       bankAccountNo: { render: (_d, r) => maskAccount(r.bankAccountNo) },
       status: {
         hideInForm: true,
-        render: (_d, r) => (
-          <span>
-            <Tag color={PAY_APP_STATUS_COLOR[r.status] ?? 'default'}>{r.statusText}</Tag>
-            {r.status === 'rejected' && r.reason ? <Typography.Text type="danger">{r.reason}</Typography.Text> : null}
-          </span>
-        ),
+        render: (_d, r) => <ApplicationState row={r} color={PAY_APP_STATUS_COLOR[r.status]} text={r.statusText} />,
       },
     }),
     [],
   );
   const extraColumns = useMemo<ResourceColumn<Row>[]>(
     () => [
-      { title: '所属单位', dataIndex: 'companyName', key: 'companyName', hideInForm: true, hideInTable: !!company, render: (_d, r) => r.companyName ?? '-' },
+      companyColumn<Row>(!company),
       moneyColumn<Row>('可用余额', 'balance', { hideInForm: true, width: 120 }),
       moneyColumn<Row>('提现中', 'processing', { hideInForm: true, width: 110 }),
     ],

@@ -3,6 +3,7 @@
 // each row, filtered by kind and time.
 import { useMemo } from 'react';
 import { Drawer, Tag } from 'antd';
+import type { Paged } from '../../api/request.ts';
 import { payAppApi, type PayAppJournalRow } from '../../api/payapp.ts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { moneyColumn, rangeColumn, timeColumn } from '../fee/common.tsx';
@@ -38,7 +39,7 @@ export function PayAppJournalDrawer({ app, company, onClose }: { app: { id: numb
         columns={columns}
         areaFilter={false}
         params={{ id: app.id, ...(company ? { searchCompanyID: company } : {}) }}
-        list={(q) => payAppApi.journal(q) as Promise<{ code: string; data: Row[]; count: number }>}
+        list={(q) => payAppApi.journal(q) as Promise<Paged<Row>>}
       />
     </Drawer>
   );

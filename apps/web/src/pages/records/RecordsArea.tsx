@@ -8,8 +8,7 @@ import { BetaSchemaForm, type ActionType } from '@ant-design/pro-components';
 import { useQueryClient } from '@tanstack/react-query';
 import { ACCESS, AREA_TYPES, areaResource } from '@meter/contracts';
 import { formColumns } from '../../components/ResourceTable.tsx';
-import { CrudPage, pageColumns, type CrudPageProps } from '../../components/CrudPage.tsx';
-import { ImportButton } from '../../components/ImportDialog.tsx';
+import { pageColumns, type CrudPageProps } from '../../components/CrudPage.tsx';
 import { E } from '../../api/endpoints.gen.ts';
 import { FORM_INVALID, supersededValidation } from '../../components/validate.ts';
 import { areaArchiveApi, type AreaRow } from '../../api/area.ts';
@@ -19,6 +18,7 @@ import { toast } from '../../app/feedback.tsx';
 import { AddressInput, ParentPicker } from './areaFields.tsx';
 import { addressFields, addressGap, addressOf, type Address } from './areaAddress.ts';
 import AreaPermissionDrawer from './AreaPermissionDrawer.tsx';
+import { ArchivePage } from './ArchivePage.tsx';
 
 type Row = AreaRow & Record<string, unknown>;
 
@@ -115,16 +115,14 @@ export default function RecordsArea() {
   return (
     <>
       {platformWithoutCompany && <Alert type="info" showIcon style={{ marginBottom: 12 }} message="请先在页面顶部选择单位，再新建顶级区域；在已有区域下新建下级区域时将归属该区域的单位。" />}
-      <CrudPage<Row>
+      <ArchivePage<Row>
+        importKind="area"
         resource={areaResource}
         api={E.area}
-        headerTitle="区域列表"
         actionRef={actionRef}
         overrides={overrides}
         extraColumns={extraColumns}
         order={ORDER}
-        areaFilter
-        formColumns={2}
         onChanged={refreshTrees}
         fromForm={areaBody}
         toForm={areaForm}
@@ -135,8 +133,7 @@ export default function RecordsArea() {
             新增下级
           </a>,
         ]}
-        toolBar={(h) => [
-          <ImportButton key="import" kind="area" onDone={() => { h.reload(); refreshTrees(); }} />,
+        toolBar={() => [
           <Button key="sets" onClick={() => setSets(true)}>
             区域权限
           </Button>,

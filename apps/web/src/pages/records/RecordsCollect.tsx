@@ -4,10 +4,10 @@
 // shows or regenerates the secret the collector registers with.
 import { useMemo, useState } from 'react';
 import { COLLECTOR_PLANS, collectorResource, type CollectorRow } from '@meter/contracts';
-import { CrudPage, type CrudPageProps } from '../../components/CrudPage.tsx';
-import { ImportButton } from '../../components/ImportDialog.tsx';
+import type { CrudPageProps } from '../../components/CrudPage.tsx';
 import { E } from '../../api/endpoints.gen.ts';
 import { useCan } from '../../app/session.ts';
+import { ArchivePage } from './ArchivePage.tsx';
 import { CollectorSecretModal } from './CollectorSecret.tsx';
 import { AreaPicker, ONLINE_ENUM, OnlineCell, useAllowedPlans, useCompany } from './deviceFields.tsx';
 
@@ -63,20 +63,16 @@ export default function RecordsCollect() {
 
   return (
     <>
-      <CrudPage<Row>
+      <ArchivePage<Row>
+        importKind="collector"
         resource={collectorResource}
         api={E.collector}
-        headerTitle="采集器列表"
         overrides={overrides}
         order={ORDER}
-        areaFilter
-        formColumns={2}
-        modalWidth={640}
         loadDetail
         fromForm={collectorBody}
         createDefaults={{ plan: plans.collector[0] ? String(plans.collector[0].value) : undefined }}
         rowActions={canEdit ? (r) => [<a key="secret" onClick={() => setSecretOf(r)}>注册密钥</a>] : undefined}
-        toolBar={(h) => [<ImportButton key="import" kind="collector" onDone={h.reload} />]}
       />
       {secretOf && <CollectorSecretModal collector={secretOf} company={company} onClose={() => setSecretOf(null)} />}
     </>

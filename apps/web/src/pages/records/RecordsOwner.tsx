@@ -8,12 +8,13 @@ import { DownloadOutlined } from '@ant-design/icons';
 import { GENDERS, ownerResource, type OwnerListInput } from '@meter/contracts';
 import type { ListQuery } from '../../components/ResourceTable.tsx';
 import type { TableAction } from '../../components/LightTable.tsx';
-import { CrudPage, type CrudPageProps } from '../../components/CrudPage.tsx';
+import type { CrudPageProps } from '../../components/CrudPage.tsx';
 import { ImportButton } from '../../components/ImportDialog.tsx';
 import { ownerApi, type OwnerRow } from '../../api/archive.ts';
 import { E } from '../../api/endpoints.gen.ts';
 import { useCan } from '../../app/session.ts';
 import { getModal, toast } from '../../app/feedback.tsx';
+import { ArchivePage } from './ArchivePage.tsx';
 import { useCompany } from './deviceFields.tsx';
 import { VacantRoomSelect, useUnitLabel } from './roomFields.tsx';
 import { MemoItem } from '../../components/formItems.tsx';
@@ -161,14 +162,12 @@ export default function RecordsOwner() {
 
   return (
     <>
-      <CrudPage<Row>
+      <ArchivePage<Row>
+        importKind="owner"
         resource={ownerResource}
         api={E.owner}
-        headerTitle="业主列表"
         overrides={overrides}
         order={ORDER}
-        areaFilter
-        formColumns={2}
         actionRef={actionRef}
         onList={(q) => (lastQuery.current = q)}
         loadDetail
@@ -186,7 +185,6 @@ export default function RecordsOwner() {
           ].filter(Boolean);
         }}
         toolBar={(h) => [
-          <ImportButton key="import" kind="owner" onDone={h.reload} />,
           <ImportButton key="opening" kind="opening" onDone={h.reload}>导入期初余额</ImportButton>,
           canExport && (
             <Button key="export" icon={<DownloadOutlined />} loading={exporting} onClick={() => void doExport()}>

@@ -5,10 +5,10 @@
 import { useMemo } from 'react';
 import { Tag } from 'antd';
 import { DECORATIONS, ORIENTATIONS, roomResource } from '@meter/contracts';
-import { CrudPage, type CrudPageProps } from '../../components/CrudPage.tsx';
-import { ImportButton } from '../../components/ImportDialog.tsx';
+import type { CrudPageProps } from '../../components/CrudPage.tsx';
 import { chargingTypeApi, type RoomRow } from '../../api/archive.ts';
 import { E } from '../../api/endpoints.gen.ts';
+import { ArchivePage } from './ArchivePage.tsx';
 import { useCompany } from './deviceFields.tsx';
 import { RoomAreaPicker, useUnitLabel } from './roomFields.tsx';
 
@@ -65,16 +65,13 @@ export default function RecordsRoom() {
   );
 
   return (
-    <CrudPage<Row>
+    <ArchivePage<Row>
+      importKind="room"
       resource={roomResource}
       api={E.room}
       entityName={unit}
-      headerTitle={`${unit}列表`}
       overrides={overrides}
       order={ORDER}
-      areaFilter
-      formColumns={2}
-      modalWidth={640}
       loadDetail
       fromForm={roomBody}
       toForm={(r) => ({
@@ -86,7 +83,6 @@ export default function RecordsRoom() {
         chargingTypeId: r.chargingTypeId ?? undefined,
       })}
       createDefaults={{ decoration: '0', orientation: '0', status: '1' }}
-      toolBar={(h) => [<ImportButton key="import" kind="room" onDone={h.reload} />]}
     />
   );
 }

@@ -10,7 +10,6 @@ import {
   type FocusRow, type LookupRow, type MeterRow,
 } from '@meter/contracts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
-import { ImportButton } from '../../components/ImportDialog.tsx';
 import { columnsFromResource } from '../../components/resourceColumns.tsx';
 import { focusApi } from '../../api/device.ts';
 import { E } from '../../api/endpoints.gen.ts';
@@ -21,6 +20,7 @@ import { useSession } from '../../app/session.ts';
 import {
   AreaPicker, ONLINE_ENUM, OnlineCell, PlanSelect, ValveCell, collectorOptions, planSearchEnum, useAllowedPlans, useCompany,
 } from './deviceFields.tsx';
+import { ArchivePage } from './ArchivePage.tsx';
 
 type Row = MeterRow & Record<string, unknown>;
 type FocusRowT = FocusRow & Record<string, unknown>;
@@ -143,15 +143,13 @@ export default function RecordsTable() {
 
   return (
     <>
-      <CrudPage<Row>
+      <ArchivePage<Row>
+        importKind="meter"
         resource={meterResource}
         api={E.meter}
-        headerTitle="表具列表"
         overrides={overrides}
         extraColumns={formTwins}
         order={ORDER}
-        areaFilter
-        formColumns={2}
         modalWidth={820}
         loadDetail
         fromForm={meterBody}
@@ -190,8 +188,7 @@ export default function RecordsTable() {
             </a>
           ),
         ]}
-        toolBar={(h) => [
-          <ImportButton key="import" kind="meter" onDone={h.reload} />,
+        toolBar={() => [
           <Button key="focus" icon={<StarOutlined />} onClick={() => setFocusOpen(true)}>关注设备</Button>,
           isPlatform && <Button key="lookups" icon={<BookOutlined />} onClick={() => setLookupOpen(true)}>设备字典</Button>,
         ].filter(Boolean) as ReactNode[]}

@@ -6,7 +6,8 @@ import { E } from '../../api/endpoints.gen.ts';
 import { answer, mockServer, ok, renderPage, serve, signIn, type Call, freshPageState, pickTreeNode } from '../../test/harness.tsx';
 import RecordsRoom, { roomBody } from './RecordsRoom.tsx';
 import RecordsOwner, { exportFilters, ownerBody } from './RecordsOwner.tsx';
-import InRoomRecord, { timeRange } from '../notes/InRoomRecord.tsx';
+import InRoomRecord from '../notes/InRoomRecord.tsx';
+import { dayRange } from '../fee/common.tsx';
 import SystemFees, { chargingTypeBody } from '../system/SystemFees.tsx';
 
 // The room, owner, move-in history and charging-type pages against a mocked server.
@@ -79,8 +80,8 @@ describe('form bodies', () => {
     expect(ownerBody({ name: '王伟', phone: '13800001111', roomId: 12 }, false)).not.toHaveProperty('roomId');
     expect(chargingTypeBody({ name: ' 住宅用电 ', chargeType: '1' })).toEqual({ name: '住宅用电', chargeType: '1', status: 1, memo: '' });
     expect(exportFilters({ index: 3, size: 20, name: '王', searchArea: '3' })).toEqual({ name: '王', searchArea: '3' });
-    expect(timeRange(['2025-01-01', '2025-01-31'])).toEqual({ startTime: '2025-01-01', endTime: '2025-01-31' });
-    expect(timeRange(undefined)).toEqual({});
+    expect(dayRange(['2025-01-01', '2025-01-31'])).toEqual({ startTime: '2025-01-01', endTime: '2025-01-31' });
+    expect(dayRange(undefined)).toEqual({});
   });
 });
 

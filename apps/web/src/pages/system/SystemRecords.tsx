@@ -1,13 +1,14 @@
 import { lazy, Suspense, useMemo, useState } from 'react';
 import type { BindTarget } from '../../components/UserAreaBindModal.tsx';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
-import { roleApi, userApi, type AdminUser } from '../../api/yonghu.ts';
+import { roleApi, userApi } from '../../api/yonghu.ts';
 import { useSession } from '../../app/session.ts';
 import {
-  NEW_PASSWORD_RULES, PHONE_RULE, STATUS_ENUM, USERNAME_RULES, resetPasswordAction, toggleStatusAction,
+  PASSWORD_COLUMN, PHONE_COLUMN, ROLE_NAME_COLUMN, STATUS_ENUM, TIME_COLUMNS, USERNAME_COLUMN, listAccounts, resetPasswordAction,
+  statusText, toggleStatusAction, type AccountRow,
 } from './accountActions.tsx';
 
-type Row = AdminUser & Record<string, unknown>;
+type Row = AccountRow;
 
 // the area tree (antd Tree) loads with the first 区域绑定, not with the list
 const UserAreaBindModal = lazy(() => import('../../components/UserAreaBindModal.tsx'));
@@ -25,21 +26,17 @@ export default function SystemRecords() {
   const [binding, setBinding] = useState<BindTarget | null>(null);
   const columns = useMemo<ResourceColumn<Row>[]>(
     () => [
-      { title: '用户名', dataIndex: 'username', search: true, required: true, rules: USERNAME_RULES },
+      USERNAME_COLUMN,
       { title: '姓名', dataIndex: 'realName', search: true, required: true, rules: [{ max: 32, message: '姓名不能超过32个字' }] },
-      { title: '手机号', dataIndex: 'phone', rules: [PHONE_RULE] },
-      {
-        title: '密码', dataIndex: 'password', valueType: 'password', formOnly: true, hideInEdit: true,
-        required: true, rules: NEW_PASSWORD_RULES, formFieldProps: { autoComplete: 'new-password' },
-      },
-      { title: '角色', dataIndex: 'roleName', hideInForm: true },
+      PHONE_COLUMN,
+      PASSWORD_COLUMN,
+      ROLE_NAME_COLUMN,
       { title: '角色', dataIndex: 'roleId', valueType: 'select', formOnly: true, required: true, request: roleOptions },
       {
         title: '状态', dataIndex: 'status', valueType: 'radio', valueEnum: STATUS_ENUM, required: true,
-        initialValue: '1', render: (_d, r) => STATUS_ENUM[Number(r.status) === 1 ? 1 : 0].text,
+        initialValue: '1', render: (_d, r) => statusText(r),
       },
-      { title: '最后登录', dataIndex: 'lastLoginAt', valueType: 'dateTime', hideInForm: true },
-      { title: '创建时间', dataIndex: 'createdAt', valueType: 'dateTime', hideInForm: true },
+      ...TIME_COLUMNS,
     ],
     [],
   );
@@ -55,7 +52,7 @@ export default function SystemRecords() {
       entityName="账号"
       headerTitle="账号列表"
       columns={columns}
-      list={(q) => userApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}
+      list={listAccounts}
       create={(v) =>
         userApi.create({
           username: String(v.username).trim(), realName: String(v.realName).trim(), phone: (v.phone as string) ?? '',

@@ -1,6 +1,7 @@
 import { useMemo } from 'react';
 import { Tag } from 'antd';
 import { ROUTE_BY_KEY } from '@meter/contracts';
+import type { Paged } from '../../api/request.ts';
 import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { RouteChecklist, grantableRouteGroups } from '../../components/RouteChecklist.tsx';
 import { OperationTree, onlyOperationKeys } from '../../components/OperationTree.tsx';
@@ -60,7 +61,7 @@ export default function SystemRole() {
       headerTitle="角色列表"
       columns={columns}
       modalWidth={900}
-      list={(q) => roleApi.list(q) as Promise<{ code: string; data: Row[]; count: number }>}
+      list={(q) => roleApi.list(q) as Promise<Paged<Row>>}
       load={(r) => roleApi.get(r.id) as Promise<Row>}
       create={(v) => roleApi.create(body(v))}
       update={(r, v) => roleApi.update(r.id, body(v))}

@@ -6,6 +6,7 @@
 import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { Button, Form, Input, Modal, Tabs, Tag, type FormInstance } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
+import type { Paged } from '../../api/request.ts';
 import { toast } from '../../app/feedback.tsx';
 import { useCan } from '../../app/session.ts';
 import { hasOperation, useSession } from '../../app/session.ts';
@@ -142,7 +143,7 @@ export default function Warnings({ title, kinds, meterKind, live }: WarningsProp
       list={(q: PageQuery) => {
         // a type picked in the search form narrows the page's kinds
         const type = q.type && kinds.includes(String(q.type)) ? String(q.type) : kinds.join(',');
-        return warningApi.list({ ...q, type }) as Promise<{ code: string; data: Row[]; count: number }>;
+        return warningApi.list({ ...q, type }) as Promise<Paged<Row>>;
       }}
       rowActions={(r) => {
         if (r.status !== 0) return [];
