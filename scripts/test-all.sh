@@ -10,8 +10,8 @@ export TZ=${TZ:-Asia/Shanghai}
 
 step() { printf '\n\033[1m== %s ==\033[0m\n' "$*"; }
 
-# Runs the given commands side by side (each one a single node process: two cores do two at once), prints
-# each one's output whole once all have ended, in the order given, and fails if any of them failed.
+# Runs the given commands side by side, prints each one's output whole once all have ended, in the order
+# given, and fails if any of them failed.
 together() {
   local dir; dir=$(mktemp -d)
   local pids=() i=0 failed=0
@@ -47,10 +47,10 @@ if [ "${TEST_SERIAL:-0}" = 1 ]; then
   step "端到端测试 (Playwright in Chromium, against the compiled server)"
   bash -c "$E2E"
 else
-  step "单元、组件、集成与端到端测试 (vitest: unit and web, then Playwright in Chromium against the compiled server; beside them vitest integration on PostgreSQL + embedded)"
-  # two lines side by side: unit and web, then end-to-end, keep a core busy while integration mostly waits on
-  # PostgreSQL, MQTT and its own timers (2 files at once, each in its own database copy). End-to-end runs its
-  # own server, embedded PostgreSQL and MQTT broker on E2E_PORT.. (playwright.config.ts): it shares nothing
-  # with integration. TEST_SERIAL=1: one after the other.
-  together "npx vitest run --project unit --project 'web*' && $E2E" "npx vitest run --project integration"
+  step "单元、组件、集成与端到端测试 (vitest: unit and web; Playwright in Chromium against the compiled server; vitest integration on PostgreSQL + embedded — side by side)"
+  # three lines side by side, so that no core idles while one of them still has work: unit and web (CPU), end to
+  # end (Chromium, mostly CPU), integration (2 files at once, each in its own database copy, mostly waiting on
+  # PostgreSQL, MQTT and its own timers). End-to-end runs its own server, embedded PostgreSQL and MQTT broker on
+  # E2E_PORT.. (playwright.config.ts): it shares nothing with integration. TEST_SERIAL=1: one after the other.
+  together "npx vitest run --project unit --project 'web*'" "$E2E" "npx vitest run --project integration"
 fi
