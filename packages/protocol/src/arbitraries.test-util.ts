@@ -216,26 +216,20 @@ const CJT_INTERPRETED = new Set<number>([
   CJT188_CONTROL.WRITE_DATA_RESPONSE,
 ]);
 
+/** What every readData request carries besides its data identifier. */
+const cjtReadRequest = {
+  kind: fc.constant('readData' as const),
+  direction: fc.constant('request' as const),
+  meterType: byte,
+  address: cjtAddress,
+  ser: byte,
+};
+
 /** Every CJ/T 188 message kind. Unknown DIs are only generated in the standard (`be`) order. */
 export const cjtMessage: fc.Arbitrary<Cjt188Message> = fc.oneof(
   fc.oneof(
-    fc.record({
-      kind: fc.constant('readData' as const),
-      direction: fc.constant('request' as const),
-      meterType: byte,
-      address: cjtAddress,
-      ser: byte,
-      diOrder,
-      dataId: fc.constant(CJT188_DI.METER_DATA),
-    }),
-    fc.record({
-      kind: fc.constant('readData' as const),
-      direction: fc.constant('request' as const),
-      meterType: byte,
-      address: cjtAddress,
-      ser: byte,
-      dataId: unknownCjtDi,
-    }),
+    fc.record({ ...cjtReadRequest, diOrder, dataId: fc.constant(CJT188_DI.METER_DATA) }),
+    fc.record({ ...cjtReadRequest, dataId: unknownCjtDi }),
   ),
   fc.oneof(flowType.map((t) => [t, 'flow'] as const), heatType.map((t) => [t, 'heat'] as const)).chain(([meterType, kind]) =>
     fc.record({

@@ -20,6 +20,17 @@ const connect = async (username?: string, password?: string) => {
   clients.push(c);
   return c;
 };
+/** a service role (gateway, worker, api) signed in with its own login */
+const asService = (role: Parameters<typeof secrets.service>[0]) => connect(secrets.service(role).username, secrets.service(role).password);
+/** a meter signed in with its own address and password */
+const asMeter = (address: string) => connect(address, secrets.meter(address).password);
+/** the gateway subscribed to every meter's up topic, and what it receives */
+const gatewayOnUp = async () => {
+  const gw = await asService('gateway');
+  const got = received(gw);
+  await gw.subscribeAsync(`${prefix}meter/+/up`);
+  return { gw, got };
+};
 const refused = async (username?: string, password?: string) => {
   const err = await connect(username, password).then(
     () => null,
@@ -64,10 +75,8 @@ describe('embedded MQTT broker', () => {
   });
 
   it('a meter publishes only its own up topic and reads only its own down topic; nobody reads #', async () => {
-    const gw = await connect(secrets.service('gateway').username, secrets.service('gateway').password);
-    const gwGot = received(gw);
-    await gw.subscribeAsync(`${prefix}meter/+/up`);
-    const a = await connect(A, secrets.meter(A).password);
+    const { gw, got: gwGot } = await gatewayOnUp();
+    const a = await asMeter(A);
     const aGot = received(a);
     const granted = [];
     for (const t of [`${prefix}meter/${A}/down`, `${prefix}meter/${B}/down`, '#', `${prefix}#`, `${prefix}events/+/+`]) granted.push(await grant(a, t));
@@ -86,13 +95,13 @@ describe('embedded MQTT broker', () => {
     expect(gwGot).toHaveLength(1);
 
     // down to A from the gateway arrives; a meter may not publish down
-    const a2 = await connect(A, secrets.meter(A).password);
+    const a2 = await asMeter(A);
     const a2Got = received(a2);
     await a2.subscribeAsync(`${prefix}meter/${A}/down`);
     await gw.publishAsync(`${prefix}meter/${A}/down`, '{"id":1}');
     await pause(100);
     expect(a2Got.map((m) => m.topic)).toEqual([`${prefix}meter/${A}/down`]);
-    const b = await connect(B, secrets.meter(B).password);
+    const b = await asMeter(B);
     const bClosed = closed(b);
     b.publish(`${prefix}meter/${A}/down`, '{"id":2}');
     await bClosed;
@@ -102,17 +111,17 @@ describe('embedded MQTT broker', () => {
   });
 
   it('only the worker publishes gateway/exec and only service roles publish events', async () => {
-    const gw = await connect(secrets.service('gateway').username, secrets.service('gateway').password);
+    const gw = await asService('gateway');
     const got = received(gw);
     await gw.subscribeAsync([`${prefix}gateway/exec`, `${prefix}events/+/+`]);
-    const worker = await connect(secrets.service('worker').username, secrets.service('worker').password);
+    const worker = await asService('worker');
     await worker.publishAsync(`${prefix}gateway/exec`, 'x');
-    const api = await connect(secrets.service('api').username, secrets.service('api').password);
+    const api = await asService('api');
     await api.publishAsync(`${prefix}events/1/warning`, 'y');
     const apiClosed = closed(api);
     api.publish(`${prefix}gateway/exec`, 'z');
     await apiClosed;
-    const m = await connect(A, secrets.meter(A).password);
+    const m = await asMeter(A);
     const mClosed = closed(m);
     m.publish(`${prefix}events/1/warning`, 'w');
     await mClosed;
@@ -121,7 +130,7 @@ describe('embedded MQTT broker', () => {
   });
 
   it("a worker's cancel and its will (gateway/cancel) reach the gateway; the api role may not cancel", async () => {
-    const gw = await connect(secrets.service('gateway').username, secrets.service('gateway').password);
+    const gw = await asService('gateway');
     const got = received(gw);
     expect(await grant(gw, `${prefix}gateway/cancel`)).not.toBe(128);
     const login = secrets.service('worker');
@@ -133,7 +142,7 @@ describe('embedded MQTT broker', () => {
     });
     clients.push(worker);
     await worker.publishAsync(`${prefix}gateway/cancel`, 'one', { qos: 1 });
-    const api = await connect(secrets.service('api').username, secrets.service('api').password);
+    const api = await asService('api');
     const apiClosed = closed(api);
     api.publish(`${prefix}gateway/cancel`, 'forged');
     await apiClosed;
@@ -144,10 +153,8 @@ describe('embedded MQTT broker', () => {
   });
 
   it('an oversize packet ends the connection before it is buffered', async () => {
-    const gw = await connect(secrets.service('gateway').username, secrets.service('gateway').password);
-    const got = received(gw);
-    await gw.subscribeAsync(`${prefix}meter/+/up`);
-    const a = await connect(A, secrets.meter(A).password);
+    const { got } = await gatewayOnUp();
+    const a = await asMeter(A);
     const wasClosed = closed(a);
     a.publish(`${prefix}meter/${A}/up`, Buffer.alloc(10_000, 0x41));
     await wasClosed;
@@ -163,10 +170,8 @@ describe('embedded MQTT broker', () => {
   });
 
   it('a meter flooding messages is cut off at its rate limit', async () => {
-    const gw = await connect(secrets.service('gateway').username, secrets.service('gateway').password);
-    const got = received(gw);
-    await gw.subscribeAsync(`${prefix}meter/+/up`);
-    const b = await connect(B, secrets.meter(B).password);
+    const { got } = await gatewayOnUp();
+    const b = await asMeter(B);
     const wasClosed = closed(b);
     for (let i = 0; i < 2000; i++) b.publish(`${prefix}meter/${B}/up`, `{"n":${i}}`);
     await wasClosed;

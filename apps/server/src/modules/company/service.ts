@@ -26,6 +26,13 @@ export const classifyOptions = (ctx: Ctx) => ctx.tx(repo.classifyOptions);
 
 type Row = NonNullable<Awaited<ReturnType<typeof repo.getCompany>>>;
 
+/** The company (as the transaction's scope sees it); 未找到单位 when there is none. */
+async function companyRow(tx: Tx, id: number): Promise<Row> {
+  const r = await repo.getCompany(tx, id);
+  if (!r) throw notFound('单位');
+  return r;
+}
+
 const yuan = (fen: number) => (fen / 100).toFixed(2);
 
 /** A company as answered: names of its codes and the SMS prices by notify type (SPEC §3). */
@@ -54,9 +61,7 @@ export async function list(ctx: Ctx, query: ListQuery) {
 }
 
 export async function get(ctx: Ctx, id: number) {
-  const r = await companyTx(ctx, (tx) => repo.getCompany(tx, id));
-  if (!r) throw notFound('单位');
-  return present(r);
+  return present(await companyTx(ctx, (tx) => companyRow(tx, id)));
 }
 
 /**
@@ -106,9 +111,7 @@ export async function remove(ctx: Ctx, ids: number[]) {
   return companyTx(ctx, async (tx) => {
     const rows = [];
     for (const id of ids) {
-      const r = await repo.getCompany(tx, id);
-      if (!r) throw notFound('单位');
-      rows.push(r);
+      rows.push(await companyRow(tx, id));
     }
     ctx.audit.target = rows.map((r) => `单位 ${r.name}`).join('、').slice(0, 400);
     for (const r of rows) {
@@ -131,16 +134,13 @@ export async function remove(ctx: Ctx, ids: number[]) {
 export async function info(ctx: Ctx) {
   const id = ctx.scope.companyId ?? ctx.user.companyId;
   if (id == null) return null;
-  const r = await ctx.tx((tx) => repo.getCompany(tx, id));
-  if (!r) throw notFound('单位');
-  return present(r);
+  return present(await ctx.tx((tx) => companyRow(tx, id)));
 }
 
 /** GetReceiptAccount: who receives the money on receipts: the company and its settlement bank. */
 export async function receiptAccount(ctx: Ctx) {
   const id = companyOf(ctx);
-  const r = await ctx.tx((tx) => repo.getCompany(tx, id));
-  if (!r) throw notFound('单位');
+  const r = await ctx.tx((tx) => companyRow(tx, id));
   return {
     companyId: r.id,
     companyName: r.name,
@@ -161,8 +161,7 @@ export async function receiptAccount(ctx: Ctx) {
 /** CompanyDevicePermiss GET: the plans a company may use, and the effective lists (all when unchecked). */
 export async function devicePermiss(ctx: Ctx, q: z.output<typeof DevicePermissQuery>) {
   const id = q.companyId ?? companyOf(ctx);
-  const r = await companyTx(ctx, (tx) => repo.getCompany(tx, id));
-  if (!r) throw notFound('单位');
+  const r = await companyTx(ctx, (tx) => companyRow(tx, id));
   return {
     companyId: r.id,
     companyName: r.name,
@@ -179,8 +178,7 @@ export async function devicePermiss(ctx: Ctx, q: z.output<typeof DevicePermissQu
  */
 export async function saveDevicePermiss(ctx: Ctx, b: z.output<typeof DevicePermissBody>) {
   return companyTx(ctx, async (tx) => {
-    const r = await repo.getCompany(tx, b.companyId);
-    if (!r) throw notFound('单位');
+    const r = await companyRow(tx, b.companyId);
     ctx.audit.target = `单位 ${r.name} 设备权限`;
     if (b.deviceCheck) {
       const used = await repo.plansInUse(tx, b.companyId);

@@ -151,7 +151,8 @@ export async function listControlMeters(tx: Tx, f: ControlMeterFilter, limit: nu
 // Manual reading
 // ---------------------------------------------------------------------------------------------
 
-export interface ReadingMeter {
+/** What the manual reading and the protections need of a meter (selected with `meterHeadCols`). */
+interface MeterHead {
   id: number;
   companyId: number;
   areaId: number | null;
@@ -159,25 +160,27 @@ export interface ReadingMeter {
   address: string;
   kind: number;
   status: number;
+}
+const meterHeadCols = sql`m.id, m.company_id, m.area_id, m.name, m.address, m.kind, m.status`;
+const meterHead = (x: Record<string, unknown>): MeterHead => ({
+  id: Number(x.id),
+  companyId: Number(x.company_id),
+  areaId: num(x.area_id),
+  name: str(x.name),
+  address: str(x.address),
+  kind: Number(x.kind),
+  status: Number(x.status),
+});
+
+export interface ReadingMeter extends MeterHead {
   initialReading: string;
 }
 
 /** The meter, locked for the rest of the transaction (manual readings of one meter are serialised). */
 export async function lockReadingMeter(tx: Tx, meterId: number): Promise<ReadingMeter | undefined> {
-  const r = await tx.execute(sql`
-    SELECT id, company_id, area_id, name, address, kind, status, initial_reading FROM meters WHERE id = ${meterId} FOR UPDATE`);
+  const r = await tx.execute(sql`SELECT ${meterHeadCols}, m.initial_reading FROM meters m WHERE m.id = ${meterId} FOR UPDATE`);
   const x = r.rows[0];
-  if (!x) return undefined;
-  return {
-    id: Number(x.id),
-    companyId: Number(x.company_id),
-    areaId: num(x.area_id),
-    name: str(x.name),
-    address: str(x.address),
-    kind: Number(x.kind),
-    status: Number(x.status),
-    initialReading: String(x.initial_reading),
-  };
+  return x && { ...meterHead(x), initialReading: String(x.initial_reading) };
 }
 
 export interface Neighbour {
@@ -206,14 +209,7 @@ export async function readingNeighbours(tx: Tx, meterId: number, at: Date) {
 // Protections (保电/保水)
 // ---------------------------------------------------------------------------------------------
 
-export interface TargetMeter {
-  id: number;
-  companyId: number;
-  areaId: number | null;
-  name: string;
-  address: string;
-  kind: number;
-  status: number;
+export interface TargetMeter extends MeterHead {
   protocolId: number | null;
 }
 
@@ -223,19 +219,8 @@ export async function targetMeters(tx: Tx, t: { kind: number; meterIds?: number[
   if (t.meterIds?.length) w.push(sql`m.id = ANY(${arr(t.meterIds)}::bigint[])`);
   if (t.roomId) w.push(sql`m.room_id = ${t.roomId}`);
   if (t.areaId) w.push(sql`m.area_id IN ${areaAndBelow(t.areaId)}`);
-  const r = await tx.execute(sql`
-    SELECT m.id, m.company_id, m.area_id, m.name, m.address, m.kind, m.status, m.protocol_id FROM meters m
-    WHERE ${and(w)} ORDER BY m.id`);
-  return r.rows.map((x) => ({
-    id: Number(x.id),
-    companyId: Number(x.company_id),
-    areaId: num(x.area_id),
-    name: str(x.name),
-    address: str(x.address),
-    kind: Number(x.kind),
-    status: Number(x.status),
-    protocolId: num(x.protocol_id),
-  }));
+  const r = await tx.execute(sql`SELECT ${meterHeadCols}, m.protocol_id FROM meters m WHERE ${and(w)} ORDER BY m.id`);
+  return r.rows.map((x) => ({ ...meterHead(x), protocolId: num(x.protocol_id) }));
 }
 
 export async function roomVisible(tx: Tx, roomId: number) {

@@ -1,8 +1,7 @@
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { localTime } from '../../db/local-time.ts';
-import { areaAndBelow } from '../../db/crud-repo.ts';
-import { companyRows } from '../../db/where.ts';
+import { companyRows, inRoomScope, type RoomScope } from '../../db/where.ts';
 
 // The only SQL of online payments.
 
@@ -59,10 +58,7 @@ export async function markPaid(tx: Tx, id: number, providerTradeNo: string, jour
     UPDATE payments SET status = 'paid', provider_trade_no = ${providerTradeNo}, journal_id = ${journalId}, paid_at = now() WHERE id = ${id}`);
 }
 
-export interface PaymentFilter {
-  companyId: number | null;
-  areaRestricted: boolean;
-  searchArea?: number;
+export interface PaymentFilter extends RoomScope {
   channel?: string;
   status?: string;
   outTradeNo?: string;
@@ -75,8 +71,7 @@ function where(f: PaymentFilter): SQL {
   else if (f.status === 'created') w.push(sql`p.status = 'created' AND p.expires_at >= now()`);
   else if (f.status) w.push(sql`p.status = ${f.status}`);
   if (f.outTradeNo) w.push(sql`p.out_trade_no = ${f.outTradeNo}`);
-  if (f.searchArea != null) w.push(sql`p.room_id IN (SELECT ra.id FROM rooms ra WHERE ra.area_id IN ${areaAndBelow(f.searchArea)})`);
-  else if (f.areaRestricted) w.push(sql`p.room_id IN (SELECT ra.id FROM rooms ra)`);
+  inRoomScope(w, 'p.room_id', f);
   return sql.join(w, sql` AND `);
 }
 

@@ -2,15 +2,13 @@ import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../db/client.ts';
 import { businessDate, startOfBeijingDay } from '@meter/contracts';
 import { areaAndBelow } from '../../db/crud-repo.ts';
+import { companyRows, inPeriod, inRoomScope, type RoomScope } from '../../db/where.ts';
 
 // The only SQL of the finance reports (/reportCheck, /reportFees, /reportDeduct, /reportBank).
 // Days are China days; every figure comes from the journal or the settlements, so reports add up
 // with the ledger by construction.
 
-export interface ReportFilter {
-  companyId: number | null;
-  areaRestricted: boolean;
-  searchArea?: number;
+export interface ReportFilter extends RoomScope {
   from: Date;
   to: Date;
 }
@@ -18,10 +16,9 @@ export interface ReportFilter {
 const day = (col: SQL) => sql`to_char(${col} AT TIME ZONE 'Asia/Shanghai', 'YYYY-MM-DD')`;
 
 function journalScope(f: ReportFilter): SQL {
-  const w: SQL[] = [sql`j.created_at >= ${f.from.toISOString()}::timestamptz`, sql`j.created_at < ${f.to.toISOString()}::timestamptz`];
-  if (f.companyId != null) w.push(sql`j.company_id = ${f.companyId}`);
-  if (f.searchArea != null) w.push(sql`j.room_id IN (SELECT ra.id FROM rooms ra WHERE ra.area_id IN ${areaAndBelow(f.searchArea)})`);
-  else if (f.areaRestricted) w.push(sql`j.room_id IN (SELECT ra.id FROM rooms ra)`);
+  const w = companyRows('j.company_id', f.companyId);
+  inPeriod(w, 'j.created_at', f);
+  inRoomScope(w, 'j.room_id', f);
   return sql.join(w, sql` AND `);
 }
 

@@ -8,7 +8,7 @@ import dayjs from 'dayjs';
 import { NoFormStyle } from 'antd/es/form/context';
 import {
   DAY_MINUTES, PRICE_MODES, TOU_PERIOD_NAMES, dateToLocal, formatHm, normalizeLocalDateTime, parseTimeRange, rangeSegments,
-  schemeIssues, versionAt, versionIssues, type ChargingSchemeVersion, type Issue, type PriceMode,
+  schemeIssues, versionAt, versionIssues, type ChargingSchemeVersion, type Issue, type PriceMode, type PriceVersion,
 } from '@meter/contracts';
 import { companyPick } from '../../app/page.tsx';
 import { useStore } from '../../app/store.ts';
@@ -18,14 +18,9 @@ export function useCompany(): string | undefined {
   return useStore(companyPick) || undefined;
 }
 
-export interface VersionDraft {
+/** A price version as the form edits it: fees in 元 as typed. */
+export interface VersionDraft extends Omit<PriceVersion, 'monthlyFeeFen' | 'minimumChargeFen'> {
   id?: number;
-  /** 'YYYY-MM-DD HH:mm:ss' */
-  effectiveFrom: string;
-  mode: PriceMode;
-  unitPrice: string;
-  tiers: { upTo: string | null; price: string }[];
-  tou: { periods: { name: string; price: string; ranges: string[] }[] };
   monthlyFee: string;
   minimumCharge: string;
 }

@@ -1,5 +1,6 @@
 // Settlement SQL: pending meters, settle cursors, price versions, and one settlement batch in few round trips.
 import { sql, type SQL } from 'drizzle-orm';
+import type { PriceVersion } from '@meter/contracts';
 import { executePrepared, type Tx } from '../../../db/client.ts';
 import { intArr, textArr } from '../../../db/array-literal.ts';
 import type { JournalEntry, LockedAccount } from './ledger.ts';
@@ -63,15 +64,11 @@ export interface MeterTermsRow {
   sharedMethod: number | null;
 }
 
-export interface VersionRow {
+/** A stored price version (tiers and periods as the engine reads them; the mode as stored, unchecked). */
+export interface VersionRow extends Omit<PriceVersion, 'effectiveFrom' | 'mode'> {
   schemeId: number;
   effectiveFrom: Date;
   mode: string;
-  unitPrice: string;
-  tiers: { upTo: string | null; price: string }[];
-  tou: { periods: { name: string; price: string; ranges: string[] }[] };
-  monthlyFeeFen: number;
-  minimumChargeFen: number;
 }
 
 export async function schemeVersions(tx: Tx, schemeIds: number[]): Promise<VersionRow[]> {

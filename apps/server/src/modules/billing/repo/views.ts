@@ -7,7 +7,13 @@ import { areaAndBelow } from '../../../db/crud-repo.ts';
 import { areaPathOf } from '../../room/index.ts';
 import { homeSupplyCounts } from '../supply-repo.ts';
 import { arr, isoOf, like } from './sql.ts';
-import { companyRows, inPeriod } from '../../../db/where.ts';
+import { companyRows, inPeriod, inRoomScope, type RoomScope } from '../../../db/where.ts';
+
+/** Rows of `alias` (with room_id and owner_id) whose room and owner names match (ILIKE) the ones searched for. */
+function byNames(w: SQL[], alias: string, f: { roomName?: string; ownerName?: string }) {
+  if (f.roomName) w.push(sql`${sql.raw(alias)}.room_id IN (SELECT rn.id FROM rooms rn WHERE rn.name ILIKE ${like(f.roomName)})`);
+  if (f.ownerName) w.push(sql`${sql.raw(alias)}.owner_id IN (SELECT os.id FROM owners os WHERE os.name ILIKE ${like(f.ownerName)})`);
+}
 
 // ---- views: rooms and accounts ---------------------------------------------------------------------
 
@@ -104,10 +110,7 @@ export async function roomMeterDetails(tx: Tx, roomId: number) {
 
 // ---- views: the journal --------------------------------------------------------------------------------
 
-export interface JournalFilter {
-  companyId: number | null;
-  areaRestricted: boolean;
-  searchArea?: number;
+export interface JournalFilter extends RoomScope {
   kinds?: string[];
   wallet?: string;
   payMethod?: string;
@@ -130,10 +133,8 @@ function journalWhere(f: JournalFilter): SQL {
   if (f.roomId != null) w.push(sql`j.room_id = ${f.roomId}`);
   if (f.ownerId != null) w.push(sql`j.owner_id = ${f.ownerId}`);
   inPeriod(w, 'j.created_at', f);
-  if (f.searchArea != null) w.push(sql`j.room_id IN (SELECT ra.id FROM rooms ra WHERE ra.area_id IN ${areaAndBelow(f.searchArea)})`);
-  else if (f.areaRestricted) w.push(sql`j.room_id IN (SELECT ra.id FROM rooms ra)`);
-  if (f.roomName) w.push(sql`j.room_id IN (SELECT rn.id FROM rooms rn WHERE rn.name ILIKE ${like(f.roomName)})`);
-  if (f.ownerName) w.push(sql`j.owner_id IN (SELECT os.id FROM owners os WHERE os.name ILIKE ${like(f.ownerName)})`);
+  inRoomScope(w, 'j.room_id', f);
+  byNames(w, 'j', f);
   if (f.audited === 1) w.push(sql`EXISTS (SELECT 1 FROM journal_audits ja WHERE ja.journal_id = j.id)`);
   if (f.audited === 0) w.push(sql`NOT EXISTS (SELECT 1 FROM journal_audits ja WHERE ja.journal_id = j.id)`);
   if (f.meterKind != null) w.push(sql`j.wallet = ${f.meterKind === 2 ? 'water' : 'electric'}`);
@@ -236,8 +237,7 @@ function settlementWhere(f: SettlementFilter): SQL {
   if (f.searchArea != null) w.push(sql`m.area_id IN ${areaAndBelow(f.searchArea)}`);
   if (f.meterName) w.push(sql`m.name ILIKE ${like(f.meterName)}`);
   if (f.address) w.push(sql`m.address LIKE ${like(f.address)}`);
-  if (f.roomName) w.push(sql`s.room_id IN (SELECT rn.id FROM rooms rn WHERE rn.name ILIKE ${like(f.roomName)})`);
-  if (f.ownerName) w.push(sql`s.owner_id IN (SELECT os.id FROM owners os WHERE os.name ILIKE ${like(f.ownerName)})`);
+  byNames(w, 's', f);
   return sql.join(w, sql` AND `);
 }
 
@@ -307,10 +307,7 @@ export async function meterIdsFor(tx: Tx, t: { meterIds?: number[]; roomId?: num
 
 // ---- views: bills -----------------------------------------------------------------------------------------
 
-export interface BillFilter {
-  companyId: number | null;
-  areaRestricted: boolean;
-  searchArea?: number;
+export interface BillFilter extends RoomScope {
   roomName?: string;
   ownerName?: string;
   from: Date;
@@ -319,12 +316,10 @@ export interface BillFilter {
 
 /** Monthly bills: per owner with money movements in the period, by wallet and kind. */
 export async function ownerBills(tx: Tx, f: BillFilter, limit: number, offset: number) {
-  const w: SQL[] = [sql`j.created_at >= ${f.from.toISOString()}::timestamptz`, sql`j.created_at < ${f.to.toISOString()}::timestamptz`];
-  if (f.companyId != null) w.push(sql`j.company_id = ${f.companyId}`);
-  if (f.searchArea != null) w.push(sql`j.room_id IN (SELECT ra.id FROM rooms ra WHERE ra.area_id IN ${areaAndBelow(f.searchArea)})`);
-  else if (f.areaRestricted) w.push(sql`j.room_id IN (SELECT ra.id FROM rooms ra)`);
-  if (f.roomName) w.push(sql`j.room_id IN (SELECT rn.id FROM rooms rn WHERE rn.name ILIKE ${like(f.roomName)})`);
-  if (f.ownerName) w.push(sql`j.owner_id IN (SELECT os.id FROM owners os WHERE os.name ILIKE ${like(f.ownerName)})`);
+  const w = companyRows('j.company_id', f.companyId);
+  inPeriod(w, 'j.created_at', f);
+  inRoomScope(w, 'j.room_id', f);
+  byNames(w, 'j', f);
   const where = sql.join(w, sql` AND `);
   const sum = (kind: string, wallet?: string) =>
     sql`coalesce(sum(j.amount_fen) FILTER (WHERE j.kind = ${kind} ${wallet ? sql`AND j.wallet = ${wallet}` : sql``}), 0)::bigint`;
@@ -372,10 +367,7 @@ export async function meterBills(tx: Tx, f: SettlementFilter & { from: Date; to:
 
 // ---- views: receipts (/billprint) --------------------------------------------------------------------
 
-export interface ReceiptFilter {
-  companyId: number | null;
-  areaRestricted: boolean;
-  searchArea?: number;
+export interface ReceiptFilter extends RoomScope {
   no?: string;
   roomName?: string;
   ownerName?: string;
@@ -391,10 +383,8 @@ function receiptWhere(f: ReceiptFilter): SQL {
   if (f.kind) w.push(sql`rc.kind = ${f.kind}`);
   if (f.kinds?.length) w.push(sql`rc.kind = ANY(${arr(f.kinds)}::varchar[])`);
   inPeriod(w, 'rc.created_at', f);
-  if (f.searchArea != null) w.push(sql`rc.room_id IN (SELECT ra.id FROM rooms ra WHERE ra.area_id IN ${areaAndBelow(f.searchArea)})`);
-  else if (f.areaRestricted) w.push(sql`rc.room_id IN (SELECT ra.id FROM rooms ra)`);
-  if (f.roomName) w.push(sql`rc.room_id IN (SELECT rn.id FROM rooms rn WHERE rn.name ILIKE ${like(f.roomName)})`);
-  if (f.ownerName) w.push(sql`rc.owner_id IN (SELECT os.id FROM owners os WHERE os.name ILIKE ${like(f.ownerName)})`);
+  inRoomScope(w, 'rc.room_id', f);
+  byNames(w, 'rc', f);
   return sql.join(w, sql` AND `);
 }
 
@@ -441,7 +431,7 @@ export async function markPrinted(tx: Tx, id: number) {
  * the rooms' area scope, and a search sums the areas of the subtree), all kept by the journal's trigger. An
  * area a room left keeps rows of no entries: a day, kind and pay method counts where it holds entries.
  */
-export async function homeFigures(tx: Tx, f: { companyId: number | null; areaRestricted: boolean; searchArea?: number }) {
+export async function homeFigures(tx: Tx, f: RoomScope) {
   const areaCond = f.searchArea != null ? sql`AND area_id IN ${areaAndBelow(f.searchArea)}` : f.areaRestricted ? sql`` : null;
   const company = f.companyId != null ? sql`AND company_id = ${f.companyId}` : sql``;
   const day0 = sql`(now() AT TIME ZONE 'Asia/Shanghai')::date`;

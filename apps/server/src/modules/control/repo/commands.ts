@@ -1,9 +1,10 @@
 // Commands and their lifecycle (queue, claim, attempts, recovery, expiry), and meters as commands see them. Control owns the commands table: other modules go through these functions.
 import { sql, type SQL } from 'drizzle-orm';
 import { executePrepared, type Tx } from '../../../db/client.ts';
+import { inPeriod } from '../../../db/where.ts';
 import { areaAndBelow } from '../../../db/crud-repo.ts';
 import type { CommandKind, CommandStatus } from '../rules.ts';
-import { and, arr, d, dn, like, num, paged } from './sql.ts';
+import { and, arr, d, dn, like, meterPlaceCols, meterPlaceJoins, meterPlaceOf, num, paged } from './sql.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Commands
@@ -309,22 +310,16 @@ export async function listCommands(tx: Tx, f: CommandFilter, limit: number, offs
   if (f.origin) w.push(sql`c.origin = ${f.origin}`);
   if (f.keyword) w.push(sql`(m.name ILIKE ${like(f.keyword)} OR m.address ILIKE ${like(f.keyword)} OR r.name ILIKE ${like(f.keyword)} OR c.requester_name ILIKE ${like(f.keyword)})`);
   if (f.searchArea) w.push(sql`m.area_id IN ${areaAndBelow(f.searchArea)}`);
-  if (f.start) w.push(sql`c.created_at >= ${f.start.toISOString()}`);
-  if (f.end) w.push(sql`c.created_at < ${f.end.toISOString()}`);
+  inPeriod(w, 'c.created_at', { from: f.start, to: f.end });
   // the meter join also applies the caller's area scope (meters carry the area policy)
   const r = await tx.execute(sql`
-    SELECT c.*, m.name AS meter_name, m.address, m.kind AS meter_kind, r.name AS room_name, a.name AS area_name,
-      count(*) OVER () AS total_count
-    FROM commands c JOIN meters m ON m.id = c.meter_id
-    LEFT JOIN rooms r ON r.id = m.room_id LEFT JOIN areas a ON a.id = m.area_id
+    SELECT c.*, ${meterPlaceCols}, m.kind AS meter_kind, count(*) OVER () AS total_count
+    FROM commands c JOIN meters m ON m.id = c.meter_id ${meterPlaceJoins}
     WHERE ${and(w)} ORDER BY c.id DESC LIMIT ${limit} OFFSET ${offset}`);
   return paged(r.rows, (x) => ({
     ...toCommand(x),
-    meterName: String(x.meter_name ?? ''),
-    address: String(x.address ?? ''),
+    ...meterPlaceOf(x),
     meterKind: num(x.meter_kind),
-    roomName: String(x.room_name ?? ''),
-    areaName: String(x.area_name ?? ''),
   }));
 }
 

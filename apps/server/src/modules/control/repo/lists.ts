@@ -1,8 +1,9 @@
 // Read models behind the control pages: failed reads, unread, no power, power report, readings, device reports.
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../../db/client.ts';
+import { inPeriod } from '../../../db/where.ts';
 import { areaAndBelow } from '../../../db/crud-repo.ts';
-import { and, arr, d, dn, like, num, paged } from './sql.ts';
+import { and, arr, d, dn, like, meterPlaceCols, meterPlaceJoins, meterPlaceOf, num, paged } from './sql.ts';
 
 // ---------------------------------------------------------------------------------------------
 // Meter lists: failed reads, unread, no power, power report
@@ -26,7 +27,7 @@ export const meterListCols = sql`m.id, m.company_id, m.name, m.address, m.kind, 
   m.room_id, r.name AS room_name, m.area_id, a.name AS area_name, m.collector_id, c.name AS collector_name,
   c.online AS collector_online, l.read_at AS last_read_at, l.total AS last_total`;
 
-export const meterListJoins = sql`LEFT JOIN rooms r ON r.id = m.room_id LEFT JOIN areas a ON a.id = m.area_id
+export const meterListJoins = sql`${meterPlaceJoins}
   LEFT JOIN collectors c ON c.id = m.collector_id LEFT JOIN meter_latest l ON l.meter_id = m.id`;
 
 export function toMeterListRow(x: Record<string, unknown>) {
@@ -99,23 +100,18 @@ export async function noPowerList(tx: Tx, f: MeterListFilter, limit: number, off
 
 /** Power, voltage and current as read (功率记录). */
 export async function powerReport(tx: Tx, f: MeterListFilter & { meterId?: number; start: Date; end: Date }, limit: number, offset: number) {
-  const w = [...meterWhere(f), sql`g.read_at >= ${f.start.toISOString()}`, sql`g.read_at < ${f.end.toISOString()}`,
-    sql`(g.registers ? 'activePower' OR g.registers ? 'voltageA' OR g.registers ? 'currentA')`];
+  const w = [...meterWhere(f), sql`(g.registers ? 'activePower' OR g.registers ? 'voltageA' OR g.registers ? 'currentA')`];
+  inPeriod(w, 'g.read_at', { from: f.start, to: f.end });
   if (f.meterId) w.push(sql`g.meter_id = ${f.meterId}`);
   const r = await tx.execute(sql`
-    SELECT g.meter_id, g.read_at, g.total, g.registers, g.source, m.name, m.address, r.name AS room_name, a.name AS area_name,
-      count(*) OVER () AS total_count
-    FROM readings g JOIN meters m ON m.id = g.meter_id
-    LEFT JOIN rooms r ON r.id = m.room_id LEFT JOIN areas a ON a.id = m.area_id
+    SELECT g.meter_id, g.read_at, g.total, g.registers, g.source, ${meterPlaceCols}, count(*) OVER () AS total_count
+    FROM readings g JOIN meters m ON m.id = g.meter_id ${meterPlaceJoins}
     WHERE ${and(w)} ORDER BY g.read_at DESC LIMIT ${limit} OFFSET ${offset}`);
   return paged(r.rows, (x) => {
     const reg = (x.registers ?? {}) as Record<string, unknown>;
     return {
       meterId: Number(x.meter_id),
-      meterName: String(x.name ?? ''),
-      address: String(x.address),
-      roomName: String(x.room_name ?? ''),
-      areaName: String(x.area_name ?? ''),
+      ...meterPlaceOf(x),
       readAt: d(x.read_at),
       total: String(x.total),
       activePower: reg.activePower ?? null,
@@ -139,23 +135,17 @@ export async function listReadings(tx: Tx, f: ReadingFilter, limit: number, offs
   if (f.meterId) w.push(sql`g.meter_id = ${f.meterId}`);
   if (f.source) w.push(sql`g.source = ${f.source}`);
   if (f.exception !== undefined) w.push(f.exception ? sql`g.exception <> ''` : sql`g.exception = ''`);
-  if (f.start) w.push(sql`g.read_at >= ${f.start.toISOString()}`);
-  if (f.end) w.push(sql`g.read_at < ${f.end.toISOString()}`);
+  inPeriod(w, 'g.read_at', { from: f.start, to: f.end });
   const r = await tx.execute(sql`
     SELECT g.id, g.meter_id, g.read_at, g.received_at, g.source, g.total, g.registers, g.exception, g.command_id,
-      g.operator_id, u.real_name AS operator_name, m.name, m.address, m.kind, r.name AS room_name, a.name AS area_name,
-      count(*) OVER () AS total_count
-    FROM readings g JOIN meters m ON m.id = g.meter_id
-    LEFT JOIN rooms r ON r.id = m.room_id LEFT JOIN areas a ON a.id = m.area_id LEFT JOIN admin_users u ON u.id = g.operator_id
+      g.operator_id, u.real_name AS operator_name, ${meterPlaceCols}, m.kind, count(*) OVER () AS total_count
+    FROM readings g JOIN meters m ON m.id = g.meter_id ${meterPlaceJoins} LEFT JOIN admin_users u ON u.id = g.operator_id
     WHERE ${and(w)} ORDER BY g.read_at DESC, g.meter_id LIMIT ${limit} OFFSET ${offset}`);
   return paged(r.rows, (x) => ({
     id: Number(x.id),
     meterId: Number(x.meter_id),
-    meterName: String(x.name ?? ''),
-    address: String(x.address),
+    ...meterPlaceOf(x),
     meterKind: Number(x.kind),
-    roomName: String(x.room_name ?? ''),
-    areaName: String(x.area_name ?? ''),
     readAt: d(x.read_at),
     receivedAt: d(x.received_at),
     source: Number(x.source),
@@ -207,8 +197,7 @@ export async function listReports(
   if (f.errorsOnly) w.push(sql`d.error <> ''`);
   if (f.keyword) w.push(sql`(m.name ILIKE ${like(f.keyword)} OR m.address ILIKE ${like(f.keyword)} OR c.imei ILIKE ${like(f.keyword)})`);
   if (f.searchArea) w.push(sql`coalesce(m.area_id, c.area_id) IN ${areaAndBelow(f.searchArea)}`);
-  if (f.start) w.push(sql`d.created_at >= ${f.start.toISOString()}`);
-  if (f.end) w.push(sql`d.created_at < ${f.end.toISOString()}`);
+  inPeriod(w, 'd.created_at', { from: f.start, to: f.end });
   const r = await tx.execute(sql`
     SELECT d.*, m.name AS meter_name, m.address, c.name AS collector_name, c.imei AS collector_imei, count(*) OVER () AS total_count
     FROM device_reports d LEFT JOIN meters m ON m.id = d.meter_id LEFT JOIN collectors c ON c.id = d.collector_id

@@ -1,6 +1,7 @@
 // Read tasks and scheduled reading.
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../../db/client.ts';
+import { inPeriod } from '../../../db/where.ts';
 import { isNb, reportMinutes } from './housekeeping.ts';
 import { and, arr, d, dn, num, paged } from './sql.ts';
 
@@ -134,8 +135,7 @@ export async function listReadTasks(tx: Tx, f: { id?: number; origin?: number; s
   const w: SQL[] = [];
   if (f.id) w.push(sql`t.id = ${f.id}`);
   if (f.origin) w.push(sql`t.origin = ${f.origin}`);
-  if (f.start) w.push(sql`t.started_at >= ${f.start.toISOString()}`);
-  if (f.end) w.push(sql`t.started_at < ${f.end.toISOString()}`);
+  inPeriod(w, 't.started_at', { from: f.start, to: f.end });
   const r = await tx.execute(sql`
     SELECT t.*, u.real_name AS requested_by_name, co.name AS company_name, count(*) OVER () AS total_count
     FROM read_tasks t LEFT JOIN admin_users u ON u.id = t.requested_by LEFT JOIN companies co ON co.id = t.company_id

@@ -1,6 +1,7 @@
 // Warnings: opening, resolving, listing and handling them.
 import { sql, type SQL } from 'drizzle-orm';
 import type { Tx } from '../../../db/client.ts';
+import { inPeriod } from '../../../db/where.ts';
 import { areaAndBelow } from '../../../db/crud-repo.ts';
 import { and, arr, d, dn, like, num, paged } from './sql.ts';
 
@@ -80,8 +81,7 @@ function warningWhere(f: WarningFilter): SQL {
   if (f.meterKind !== undefined) w.push(sql`m.kind = ${f.meterKind}`);
   if (f.keyword) w.push(sql`(m.name ILIKE ${like(f.keyword)} OR m.address ILIKE ${like(f.keyword)} OR c.name ILIKE ${like(f.keyword)} OR c.imei ILIKE ${like(f.keyword)} OR r.name ILIKE ${like(f.keyword)})`);
   if (f.searchArea) w.push(sql`w.area_id IN ${areaAndBelow(f.searchArea)}`);
-  if (f.start) w.push(sql`w.created_at >= ${f.start.toISOString()}`);
-  if (f.end) w.push(sql`w.created_at < ${f.end.toISOString()}`);
+  inPeriod(w, 'w.created_at', { from: f.start, to: f.end });
   return and(w);
 }
 
