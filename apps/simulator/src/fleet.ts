@@ -421,7 +421,8 @@ export class Fleet extends EventEmitter<FleetEvents> {
 
   /**
    * Push unsolicited report frames at `ratePerSecond` across every TCP meter (round-robin) and
-   * NB meter, for load tests. Skips connections whose write buffer is full (counted as `busy`).
+   * NB meter, for load tests. Skips connections whose write buffer is full (counted as `busy`); a frame
+   * encoded ahead ({@link prepareReports}) that meets a full buffer waits for the next tick instead.
    */
   pumpReports(options: ReportPumpOptions): ReportPump {
     const rate = options.ratePerSecond;
@@ -471,15 +472,21 @@ export class Fleet extends EventEmitter<FleetEvents> {
       const batch = new Set<SimCollector>();
       for (let i = 0; i < due; i++) {
         if (next < prepared.length) {
-          const p = prepared[next++];
-          attempted++;
+          const p = prepared[next];
           if (!batch.has(p.c)) {
             batch.add(p.c);
             p.c.beginBatch();
           }
           const r = p.c.report(p.m, p.frame);
+          // a socket that pushes back keeps its frame for the next tick (the frames are sent in their order,
+          // none is encoded again on the fly: that cost the load generator 5 µs a report beside the gateway)
+          if (r === 'busy') {
+            result.busy++;
+            break;
+          }
+          next++;
+          attempted++;
           if (r === 'sent') result.sent++;
-          else if (r === 'busy') result.busy++;
           else result.offline++;
           continue;
         }
