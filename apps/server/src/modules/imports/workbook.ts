@@ -89,7 +89,9 @@ export interface ReadSheet {
 export async function readSheet(buf: Buffer, columns: ImportColumn[]): Promise<ReadSheet> {
   const wb = new ExcelJS.Workbook();
   try {
-    await wb.xlsx.load(new Uint8Array(buf).buffer);
+    // the drop-down lists are not read: exceljs would expand each list's range (the template's covers
+    // IMPORT_MAX_ROWS rows per column) into one entry per cell, most of the time of reading a template file
+    await wb.xlsx.load(new Uint8Array(buf).buffer, { ignoreNodes: ['dataValidations'] });
   } catch {
     throw refuse('IMPORT_FILE_INVALID', '无法读取该文件：请上传由导入模板填写的 .xlsx 文件');
   }
