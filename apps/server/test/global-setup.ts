@@ -1,6 +1,8 @@
 import pg from 'pg';
+import type { TestProject } from 'vitest/node';
 import { migrateDatabase, appUrlFrom, openDb } from '../src/db/client.ts';
 import { seedDemoIfEmpty } from '../src/demo/seed.ts';
+import { makeTestKeys } from './keys.ts';
 
 // Integration tests run against a real PostgreSQL. Once per run, TEST_DB_NAME is made afresh, migrated
 // and seeded: the template. Each vitest worker then works in a copy of its own, `<TEST_DB_NAME>_w<pool id>`
@@ -40,7 +42,9 @@ async function dropWorkerCopies() {
   }
 }
 
-export default async function setup() {
+export default async function setup(project: TestProject) {
+  // the run's RSA keys (test/keys.ts) are made on the thread pool while the template is built
+  const keys = makeTestKeys();
   await dropWorkerCopies();
   await adminQuery(`DROP DATABASE IF EXISTS ${pg.escapeIdentifier(TEST_DB_NAME)} WITH (FORCE)`);
   await adminQuery(`CREATE DATABASE ${pg.escapeIdentifier(TEST_DB_NAME)}`);
@@ -49,4 +53,5 @@ export default async function setup() {
   const db = openDb(appUrlFrom(owner, 'meter_app_test'), 2);
   await seedDemoIfEmpty(db);
   await db.close();
+  project.provide('testKeys', await keys);
 }

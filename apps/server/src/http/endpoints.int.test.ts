@@ -3,7 +3,7 @@ import { z } from 'zod';
 import { ENDPOINTS, pathOf, wireTime } from '@meter/contracts';
 import { answerSerializer } from './routes.ts';
 import { fileApp } from '../../test/helpers.ts';
-import { freshKeys } from '../modules/payment/emulator/keys.ts';
+import { testKeys } from '../../test/keys.ts';
 import { emulatedGateways, emulatorInto } from '../modules/payment/emulated.test-util.ts';
 
 // Issue 13 §1: every endpoint is declared once in packages/contracts and the server registers its
@@ -27,7 +27,7 @@ import { emulatedGateways, emulatorInto } from '../modules/payment/emulated.test
 // 0 with the three notify callbacks declared `raw` (the body kept as text for those routes) and POST device/list
 const NOT_YET_DECLARED = 0;
 
-const keys = freshKeys();
+const keys = testKeys();
 const em = await emulatorInto(keys, () => t);
 const t = await fileApp(undefined, { payments: { ttlMs: 3600_000, gateways: emulatedGateways(keys, em) } });
 afterAll(() => em.close());

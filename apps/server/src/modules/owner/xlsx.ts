@@ -1,7 +1,6 @@
 import { once } from 'node:events';
 import { PassThrough } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import ExcelJS from 'exceljs';
 
 // Streams a spreadsheet straight to the HTTP answer (DESIGN §4): rows arrive in batches and each row
 // is committed as it is written, so neither the rows nor the workbook are held in memory.
@@ -41,6 +40,7 @@ export async function streamXlsx(
   );
   reply.send(out);
   try {
+    const { default: ExcelJS } = await import('exceljs'); // on first use (report/xlsx.ts)
     const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: true, useSharedStrings: false });
     const ws = wb.addWorksheet(o.sheet, { views: [{ state: 'frozen', ySplit: 1 }] });
     ws.columns = o.columns;

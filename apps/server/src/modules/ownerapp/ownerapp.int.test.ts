@@ -2,7 +2,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { ok } from '../../../test/helpers.ts';
 import { addReadings, billingCompany, makeMeter } from '../billing/fixtures.ts';
 import { sweep } from '../billing/index.ts';
-import { freshKeys } from '../payment/emulator/keys.ts';
+import { testKeys } from '../../../test/keys.ts';
 import { filePaymentHarness } from '../payment/emulated.test-util.ts';
 import { hashPassword } from '../auth/index.ts';
 import { EventBus } from '../realtime/index.ts';
@@ -13,7 +13,7 @@ import { EventBus } from '../realtime/index.ts';
 // the supply as a counter payment does.
 
 const O = '/yewu/api/OwnerApp';
-const keys = freshKeys();
+const keys = testKeys();
 let seq = 0;
 const bus = new EventBus();
 const { t, em } = await filePaymentHarness(keys, { auth: { idleMinutes: 30, maxHours: 12, loginPerIp: 1000, loginPerAccount: 1000 }, bus });

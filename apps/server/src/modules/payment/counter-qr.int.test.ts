@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../../test/helpers.ts';
 import { balances, billingCompany, type BillingCompany } from '../billing/fixtures.ts';
-import { freshKeys } from './emulator/keys.ts';
+import { testKeys } from '../../../test/keys.ts';
 import type { Emulator } from './emulator/server.ts';
 import { paymentHarness, type PaymentHarness } from './emulated.test-util.ts';
 
@@ -63,7 +63,7 @@ describe('simulated provider', () => {
 });
 
 describe('local emulators (the real provider protocols)', () => {
-  const keys = freshKeys();
+  const keys = testKeys();
   let em: Emulator;
   let t: TestApp;
   let a: BillingCompany;

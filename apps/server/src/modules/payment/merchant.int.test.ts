@@ -1,8 +1,8 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { testApp, type TestApp } from '../../../test/helpers.ts';
 import { billingCompany, type BillingCompany } from '../billing/fixtures.ts';
-import { freshKeys } from './emulator/keys.ts';
+import { sparePem, testKeys } from '../../../test/keys.ts';
 import { alipayNotification, type Emulator } from './emulator/server.ts';
 import { emulatedGateways, emulatorInto, NOTIFY_URL } from './emulated.test-util.ts';
 import { companyMerchants, emulatorMerchants, fingerprint, pemOf } from './merchant.ts';
@@ -17,7 +17,7 @@ import type { Payments } from './service.ts';
 // the emulator sees that merchant's mchid / app_id and signs with its keys; the platform's merchant
 // cannot credit such an order. Pay gears round-trip and are validated.
 
-const keys = freshKeys();
+const keys = testKeys();
 const sealKey = randomBytes(32);
 let em: Emulator;
 let t: TestApp;
@@ -25,10 +25,9 @@ let a: BillingCompany;
 let admin: string;
 let payments: Payments;
 
-const pem = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 const own = {
-  wxMchid: '1230000109', wxAppid: 'wx8888888888888888', wxSerialNo: '5157F09EFDC096DE15EBE81A47057A7232F1B8E1', wxPrivateKey: pem(),
-  wxApiV3Key: randomBytes(24).toString('base64url').slice(0, 32), aliAppId: '2021009900000077', aliSellerId: '2088990000000077', aliPrivateKey: pem(),
+  wxMchid: '1230000109', wxAppid: 'wx8888888888888888', wxSerialNo: '5157F09EFDC096DE15EBE81A47057A7232F1B8E1', wxPrivateKey: sparePem(0),
+  wxApiV3Key: randomBytes(24).toString('base64url').slice(0, 32), aliAppId: '2021009900000077', aliSellerId: '2088990000000077', aliPrivateKey: sparePem(1),
 };
 const pemBody = (p: string) => p.split('\n').filter((l) => l && !l.startsWith('-----')).join('');
 

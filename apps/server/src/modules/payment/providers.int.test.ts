@@ -1,7 +1,7 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it } from 'vitest';
 import { balances, billingCompany, makeMeter } from '../billing/fixtures.ts';
-import { freshKeys } from './emulator/keys.ts';
+import { spareKey, testKeys } from '../../../test/keys.ts';
 import { filePaymentHarness, placeOrder } from './emulated.test-util.ts';
 import { alipayNotification, wechatHeaders, wechatNotification } from './emulator/server.ts';
 import { recoverPayments } from './recover.ts';
@@ -12,7 +12,7 @@ import { startBillingJobs } from '../../jobs/billing.ts';
 // replays), every forged/tampered/expired/wrong-merchant notification changes nothing, and the query
 // job recovers a lost notification and closes expired orders.
 
-const keys = freshKeys();
+const keys = testKeys();
 const { t, em, payments } = await filePaymentHarness(keys);
 const a = await billingCompany(t, { rooms: 5 });
 
@@ -22,7 +22,8 @@ const send = (channel: 'wechat' | 'alipay', n: { headers: Record<string, string>
 const credits = async (outTradeNo: string) =>
   Number((await t.owner.query(`SELECT count(*) AS n FROM journal WHERE idempotency_key = $1`, [`pay:${outTradeNo}`])).rows[0].n);
 const status = async (outTradeNo: string) => (await t.owner.query(`SELECT status FROM payments WHERE out_trade_no = $1`, [outTradeNo])).rows[0].status;
-const otherKey = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+/** a private key that is not the provider's */
+const otherKey = () => spareKey(0);
 
 
 describe('WeChat Pay API v3 (emulator)', () => {

@@ -1,8 +1,8 @@
-import { generateKeyPairSync, randomBytes } from 'node:crypto';
+import { randomBytes } from 'node:crypto';
 import { describe, expect, it, vi } from 'vitest';
 import { ok } from '../../../test/helpers.ts';
 import { balances, billingCompany } from '../billing/fixtures.ts';
-import { freshKeys } from './emulator/keys.ts';
+import { spareKey, testKeys } from '../../../test/keys.ts';
 import { wechatNotification } from './emulator/server.ts';
 import { filePaymentHarness, placeOrder } from './emulated.test-util.ts';
 import { recoverRefunds } from './refund.ts';
@@ -13,7 +13,7 @@ import { recoverRefunds } from './refund.ts';
 // owner's money back (a reversal); forged refund notifications change nothing; the query job settles
 // a refund whose notification was lost.
 
-const keys = freshKeys();
+const keys = testKeys();
 let dropRefundNotify = false;
 const { t, em, payments } = await filePaymentHarness(keys, { lost: (url) => dropRefundNotify && url.includes('refundNotify') });
 const a = await billingCompany(t, { rooms: 5 });
@@ -67,7 +67,7 @@ describe('online refunds at the providers (emulators)', () => {
     dropRefundNotify = false;
     expect((await refundOf(p.outRefundNo)).status).toBe('processing');
     const res = { mchid: keys.wechat.mchid, out_trade_no: no, out_refund_no: p.outRefundNo, refund_id: '50999', refund_status: 'ABNORMAL', amount: { refund: 500, total: 2500 } };
-    const otherKey = generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey;
+    const otherKey = spareKey(0);
     const forged = [
       wechatNotification({ ...keys.wechat, platformKey: otherKey }, res, { event: 'REFUND.ABNORMAL' }),
       wechatNotification({ ...keys.wechat, apiV3Key: randomBytes(16).toString('hex') }, res, { event: 'REFUND.ABNORMAL' }),

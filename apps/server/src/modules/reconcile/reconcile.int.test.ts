@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { ok } from '../../../test/helpers.ts';
 import { makeCompany } from '../../../test/factories.ts';
 import { billingCompany, FINANCE_ROUTES, type BillingCompany } from '../billing/fixtures.ts';
-import { freshKeys } from '../payment/emulator/keys.ts';
+import { testKeys } from '../../../test/keys.ts';
 import { filePaymentHarness, placeOrder } from '../payment/emulated.test-util.ts';
 import { OPERATION_KEYS } from '@meter/contracts';
 import { addDays, businessDate, fromBeijingFields } from '../../time.ts';
@@ -16,7 +16,7 @@ import { reconcileYesterday } from './service.ts';
 // row per trade; 补单 credits once however often it is clicked; a company sees only its own rows; the
 // daily job reconciles yesterday once.
 
-const keys = freshKeys();
+const keys = testKeys();
 const { t, em, payments } = await filePaymentHarness(keys);
 const a = await billingCompany(t, { rooms: 1 });
 const b = await billingCompany(t, { rooms: 1 });

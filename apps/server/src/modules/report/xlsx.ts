@@ -1,7 +1,6 @@
 import { EventEmitter, once } from 'node:events';
 import { PassThrough, type Writable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
-import ExcelJS from 'exceljs';
 
 // Spreadsheet exports streamed straight into the HTTP answer (DESIGN §4) with ExcelJS's streaming
 // WorkbookWriter: each row is committed as it is written, rows arrive in batches from the database
@@ -68,6 +67,8 @@ export async function writeXlsx(
   o: { sheet: string; columns: readonly Column[]; batches: AsyncIterator<unknown[][]>; gone?: () => boolean; keep?: readonly number[] },
 ): Promise<number> {
   const pick = pickColumns(o.columns, o.keep);
+  // exceljs is loaded on first use: about 0.6 s of CPU that a process (and each integration test file) pays only when it reads or writes a sheet
+  const { default: ExcelJS } = await import('exceljs');
   const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, ...XLSX_WRITER_OPTIONS });
   const ws = wb.addWorksheet(o.sheet, { views: [{ state: 'frozen', ySplit: 1 }] });
   ws.columns = pick.columns.map((c, i) => ({ header: c.header, key: String(i), width: c.width }));

@@ -2,12 +2,9 @@ import type { Agent } from 'node:http';
 import { SYSTEM_SCOPE, type Db } from '../../../db/client.ts';
 import * as configRepo from '../config-repo.ts';
 import { logProvider, type NotifyProvider } from '../provider.ts';
-import { aliyunSms } from './aliyun.ts';
 import { startAliyunEmulator, type AliyunEmulator } from './emulator-aliyun.ts';
 import { emulatorAgent, startTencentEmulator, TENCENT_EMULATOR_HOST, TENCENT_VOICE_EMULATOR_HOST, type TencentEmulator } from './emulator-tencent.ts';
 import { openSecret, smsConfigKey } from './secret.ts';
-import { tencentSms } from './tencent.ts';
-import { aliyunVoice, tencentVoice } from './voice.ts';
 
 // The SMS providers of this process (SMS_MODE): in 'emulator' mode (default) every company's 阿里云 /
 // 腾讯云 settings are used against the local emulators — which check the signatures with the secret
@@ -101,7 +98,11 @@ export async function smsFromConfig(c: SmsSettings, db: Db, o: { emulator: boole
   };
 }
 
-/** The provider of each company's messages, from its /sms/config settings. */
+/**
+ * The provider of each company's messages, from its /sms/config settings. The providers' SDKs are loaded
+ * on first use (about 1.2 s of CPU for 阿里云's and 腾讯云's together): a process whose companies only log
+ * messages, such as most integration test files, never loads them.
+ */
 export function providersFrom(db: Db, setup: SmsSetup, log: (line: string) => void) {
   const fallback = logProvider(log);
   return async (companyId: number, channel: string): Promise<NotifyProvider> => {
@@ -113,12 +114,14 @@ export function providersFrom(db: Db, setup: SmsSetup, log: (line: string) => vo
       // 语音通知 through the same provider's voice service, once its voice template is filled in
       if (!c.voiceTemplateCode) return fallback;
       if (c.provider === 'aliyun') {
+        const { aliyunVoice } = await import('./voice.ts');
         return aliyunVoice({
           accessKeyId: c.accessKeyId, accessKeySecret: secret, showNumber: c.voiceShowNumber, ttsCode: c.voiceTemplateCode,
           endpoint: setup.aliyun.voiceEndpoint ?? 'dyvmsapi.aliyuncs.com', protocol: setup.aliyun.protocol,
         });
       }
       if (c.provider === 'tencent') {
+        const { tencentVoice } = await import('./voice.ts');
         return tencentVoice({
           secretId: c.accessKeyId, secretKey: secret, voiceSdkAppId: c.voiceSdkAppId, templateId: c.voiceTemplateCode, region: c.region || undefined,
           endpoint: setup.tencent.voiceEndpoint ?? 'vms.tencentcloudapi.com', protocol: setup.tencent.protocol, agent: setup.tencent.agent,
@@ -127,9 +130,11 @@ export function providersFrom(db: Db, setup: SmsSetup, log: (line: string) => vo
       return fallback;
     }
     if (c.provider === 'aliyun') {
+      const { aliyunSms } = await import('./aliyun.ts');
       return aliyunSms({ accessKeyId: c.accessKeyId, accessKeySecret: secret, signName: c.signName, templateCode: c.templateCode, ...setup.aliyun });
     }
     if (c.provider === 'tencent') {
+      const { tencentSms } = await import('./tencent.ts');
       return tencentSms({ secretId: c.accessKeyId, secretKey: secret, sdkAppId: c.sdkAppId, signName: c.signName, templateId: c.templateCode, region: c.region || undefined, ...setup.tencent });
     }
     return fallback;

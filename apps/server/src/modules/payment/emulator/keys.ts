@@ -13,7 +13,7 @@ export interface EmulatorKeys {
   alipay: { appId: string; sellerId: string; appKey: KeyObject; alipayKey: KeyObject };
 }
 
-interface Stored {
+export interface StoredKeys {
   wechat: { mchid: string; appid: string; serialNo: string; merchantKey: string; platformSerial: string; platformKey: string; apiV3Key: string };
   alipay: { appId: string; sellerId: string; appKey: string; alipayKey: string };
 }
@@ -21,17 +21,21 @@ interface Stored {
 const pem = () => generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey.export({ type: 'pkcs8', format: 'pem' }).toString();
 const hex = (n: number) => randomBytes(n).toString('hex').toUpperCase();
 
-export function generateStored(): Stored {
+/** Key material around four RSA private keys (PEM): WeChat's merchant and platform, Alipay's app and Alipay's. */
+export function storedKeys([merchantKey, platformKey, appKey, alipayKey]: readonly string[]): StoredKeys {
   return {
     wechat: {
-      mchid: '1900009191', appid: 'wxd678efh567hg6787', serialNo: hex(20), merchantKey: pem(),
-      platformSerial: `PUB_KEY_ID_01${hex(12)}`, platformKey: pem(), apiV3Key: randomBytes(24).toString('base64url').slice(0, 32),
+      mchid: '1900009191', appid: 'wxd678efh567hg6787', serialNo: hex(20), merchantKey,
+      platformSerial: `PUB_KEY_ID_01${hex(12)}`, platformKey, apiV3Key: randomBytes(24).toString('base64url').slice(0, 32),
     },
-    alipay: { appId: '2021000000000001', sellerId: '2088000000000001', appKey: pem(), alipayKey: pem() },
+    alipay: { appId: '2021000000000001', sellerId: '2088000000000001', appKey, alipayKey },
   };
 }
 
-function load(s: Stored): EmulatorKeys {
+export const generateStored = (): StoredKeys => storedKeys([pem(), pem(), pem(), pem()]);
+
+/** The key objects of stored key material. */
+export function loadKeys(s: StoredKeys): EmulatorKeys {
   return {
     wechat: { ...s.wechat, merchantKey: createPrivateKey(s.wechat.merchantKey), platformKey: createPrivateKey(s.wechat.platformKey) },
     alipay: { ...s.alipay, appKey: createPrivateKey(s.alipay.appKey), alipayKey: createPrivateKey(s.alipay.alipayKey) },
@@ -50,10 +54,10 @@ export function emulatorKeys(dir: string): EmulatorKeys {
     } catch { /* another process made them */ }
     fs.unlinkSync(tmp);
   }
-  return load(JSON.parse(fs.readFileSync(file, 'utf8')) as Stored);
+  return loadKeys(JSON.parse(fs.readFileSync(file, 'utf8')) as StoredKeys);
 }
 
 /** Fresh keys in memory (tests). */
-export const freshKeys = (): EmulatorKeys => load(generateStored());
+export const freshKeys = (): EmulatorKeys => loadKeys(generateStored());
 
 export const publicOf = (k: KeyObject) => createPublicKey(k);
