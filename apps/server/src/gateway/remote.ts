@@ -12,8 +12,11 @@ import type { Sealer } from './security.ts';
 // holds their connection (messages: exec.ts). The holder acknowledges at once (`queued`), says when
 // the frame goes on the wire (`sent`), then answers. The worker's deadlines follow those steps:
 //   - no `queued` within ackMs: no gateway holds the device → offline;
-//   - `queued` but not `sent` within queueMs (+ a margin): the connection's queue is too long → busy
-//     (the gateway drops it unsent at queueMs on its own as well);
+//   - `queued` and then dropped by the gateway at queueMs (its `failed` busy): the connection's queue is too
+//     long → busy, never sent. Only the gateway can say a frame was not sent: its `sent` may be on its way
+//     when a clock here runs out (a busy machine delays MQTT). Nothing at all within queueMs + the tries
+//     on the wire (+ margins): the gateway is gone and the outcome unknown → timeout (an actuation is
+//     then read back), never busy;
 //   - `sent` but no answer within tries × timeout (+ a margin) → timeout (an actuation is then read back).
 // A request given up is cancelled on gateway/cancel, and the worker's MQTT will cancels all of its
 // requests when it dies, so the gateway never sends a frame nobody waits for.
@@ -119,14 +122,14 @@ export class RemoteGateway implements GatewayClient {
     }
   }
 
-  private deadline(reqId: string, ms: number, code: 'offline' | 'busy' | 'timeout'): NodeJS.Timeout {
+  private deadline(reqId: string, ms: number, code: 'offline' | 'timeout'): NodeJS.Timeout {
     return setTimeout(() => {
       const w = this.waiting.get(reqId);
       if (!w) return;
       this.waiting.delete(reqId);
       // given up: the gateway must not send it any more (a frame already on the wire cannot be unsent)
       this.publish(this.topics.cancel, { replyTo: this.replyTo, reqIds: [reqId] });
-      w.reject(new DeviceError(code, code === 'busy' ? '设备通道繁忙，请求排队超时，未下发' : undefined));
+      w.reject(new DeviceError(code));
     }, ms);
   }
 
@@ -135,7 +138,7 @@ export class RemoteGateway implements GatewayClient {
     if (!w) return;
     if (m.state === 'queued' || m.state === 'sent') {
       clearTimeout(w.timer);
-      w.timer = m.state === 'queued' ? this.deadline(m.reqId, this.queueMs + MARGIN_MS, 'busy') : this.deadline(m.reqId, w.wireMs, 'timeout');
+      w.timer = this.deadline(m.reqId, m.state === 'queued' ? this.queueMs + MARGIN_MS + w.wireMs : w.wireMs, 'timeout');
       return;
     }
     this.waiting.delete(m.reqId);
