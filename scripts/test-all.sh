@@ -33,26 +33,24 @@ together() {
   return "$failed"
 }
 
-CHECKS="npm run lint --silent && npx tsc --noEmit -p tsconfig.json && npx tsc --noEmit -p apps/web/tsconfig.json"
-BUILD="npm run build -w @meter/server --silent && npm run build -w @meter/web --silent && npx tsx bench/web-bundle.ts"
+step "代码检查、类型检查与构建 (lint: typescript-eslint + module boundaries; typecheck; server, simulator and packages to JavaScript; web build)"
+together "npm run lint --silent" "npx tsc --noEmit -p tsconfig.json"
+together "npx tsc --noEmit -p apps/web/tsconfig.json" "npm run build -w @meter/server --silent && npm run build -w @meter/web --silent"
+
+step "前端首屏体积 (first-load JS budget)"
+npx tsx bench/web-bundle.ts
+
 E2E="E2E_SERVER=compiled npx playwright test -c e2e/playwright.config.ts"
-UNIT="npx vitest run --project unit --project 'web*'"
-INTEGRATION="npx vitest run --project integration"
 if [ "${TEST_SERIAL:-0}" = 1 ]; then
-  step "代码检查与类型检查 (lint: typescript-eslint + module boundaries; typecheck)"
-  bash -c "$CHECKS"
-  step "构建与前端首屏体积 (server, simulator and packages to JavaScript; web build; first-load JS budget)"
-  bash -c "$BUILD"
   step "单元、组件与集成测试 (vitest: unit, web, integration on PostgreSQL + embedded)"
   npx vitest run
   step "端到端测试 (Playwright in Chromium, against the compiled server)"
   bash -c "$E2E"
 else
-  step "检查、构建与全部测试，三条线并行 (lint, typecheck, unit and web | build, first-load JS budget, end to end in Chromium | integration on PostgreSQL + embedded)"
-  # three lines side by side from the start, so that no core idles while one of them still has work and the
-  # longest (integration: 2 files at once, each in its own database copy, mostly waiting on PostgreSQL, MQTT and
-  # its own timers) does not wait for the checks and builds. End to end needs the builds (it runs the compiled
-  # server and the built web app); it runs its own server, embedded PostgreSQL and MQTT broker on E2E_PORT..
-  # (playwright.config.ts) and shares nothing with integration. TEST_SERIAL=1: one after the other.
-  together "$CHECKS && $UNIT" "$BUILD && $E2E" "$INTEGRATION"
+  step "单元、组件、集成与端到端测试 (vitest: unit and web; Playwright in Chromium against the compiled server; vitest integration on PostgreSQL + embedded — side by side)"
+  # three lines side by side, so that no core idles while one of them still has work: unit and web (CPU), end to
+  # end (Chromium, mostly CPU), integration (2 files at once, each in its own database copy, mostly waiting on
+  # PostgreSQL, MQTT and its own timers). End-to-end runs its own server, embedded PostgreSQL and MQTT broker on
+  # E2E_PORT.. (playwright.config.ts): it shares nothing with integration. TEST_SERIAL=1: one after the other.
+  together "npx vitest run --project unit --project 'web*'" "$E2E" "npx vitest run --project integration"
 fi
