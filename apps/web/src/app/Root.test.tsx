@@ -7,17 +7,12 @@ function Motion() {
   return <span data-testid="motion">{String(theme.useToken().token.motion)}</span>;
 }
 
+const REDUCE = '(prefers-reduced-motion: reduce)';
+const real = window.matchMedia.bind(window);
+/** The system setting: every media query answers as before, the reduced-motion one as asked. */
 const asking = (reduce: boolean) =>
-  vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => ({
-    matches: reduce && query === '(prefers-reduced-motion: reduce)',
-    media: query,
-    onchange: null,
-    addListener: () => {},
-    removeListener: () => {},
-    addEventListener: () => {},
-    removeEventListener: () => {},
-    dispatchEvent: () => false,
-  }));
+  vi.spyOn(window, 'matchMedia').mockImplementation((query: string) =>
+    Object.defineProperty(Object.create(real(query)), 'matches', { value: reduce && query === REDUCE }));
 
 afterEach(() => vi.restoreAllMocks());
 
