@@ -1,5 +1,4 @@
 import { EventEmitter } from 'node:events';
-import type { MqttClient } from 'mqtt';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { DLT645_DI } from '@meter/protocol';
 import { DeviceError } from './channel.ts';
@@ -25,6 +24,9 @@ class FakeClient extends EventEmitter {
   async subscribeAsync() {
     return [];
   }
+  async publishAsync(topic: string, payload: string) {
+    return this.publish(topic, payload);
+  }
   /** the gateway answers on the request's reply topic */
   answer(m: ExecReply) {
     const to = this.sent.find((x) => x.topic.endsWith('gateway/exec'))!.body.replyTo;
@@ -34,7 +36,7 @@ class FakeClient extends EventEmitter {
 
 async function remote() {
   const client = new FakeClient();
-  const g = await RemoteGateway.connect(client as unknown as MqttClient, { replyTimeoutMs: 800, retries: 0, sealer, queueMs: 1000 });
+  const g = await RemoteGateway.connect(client, { replyTimeoutMs: 800, retries: 0, sealer, queueMs: 1000 });
   const outcome = g.transact(route, dlt.read(ADDRESS, DLT645_DI.FORWARD_ACTIVE_TOTAL, '读电量')).then(
     () => 'done',
     (e: DeviceError) => e.code,

@@ -1,5 +1,5 @@
 import { randomUUID } from 'node:crypto';
-import type { IClientOptions, MqttClient } from 'mqtt';
+import type { IClientOptions } from 'mqtt';
 import { fromHex } from '@meter/protocol';
 import type { Route } from '../modules/control/index.ts';
 import { DeviceError } from './channel.ts';
@@ -24,6 +24,14 @@ import type { Sealer } from './security.ts';
 // in the gateway's queue (queueMs) plus its tries on the wire — a gateway does not put it on the wire
 // after that (a replayed or late request never actuates). The will is signed once, at connect, so it
 // is valid for WILL_TTL_MS; being accepted once (replay cache), it still cancels only once.
+
+/** What a worker needs of its MQTT client (an mqtt.js MqttClient is one). */
+export interface ExecClient {
+  on(event: 'message', listener: (topic: string, payload: Buffer) => void): unknown;
+  publish(topic: string, payload: string, opts: { qos: 1 }): unknown;
+  publishAsync(topic: string, payload: string, opts: { qos: 1 }): Promise<unknown>;
+  subscribeAsync(topic: string, opts: { qos: 1 }): Promise<unknown>;
+}
 
 export interface RemoteOptions {
   replyTimeoutMs: number;
@@ -58,7 +66,7 @@ export class RemoteGateway implements GatewayClient {
   private closed = false;
 
   private constructor(
-    private readonly client: MqttClient,
+    private readonly client: ExecClient,
     private readonly opts: RemoteOptions,
     private readonly replyTo: string,
   ) {
@@ -75,7 +83,7 @@ export class RemoteGateway implements GatewayClient {
     return { replyTo, will: { topic, payload: Buffer.from(sealer.seal(topic, JSON.stringify(gone), WILL_TTL_MS)), qos: 1, retain: false } };
   }
 
-  static async connect(client: MqttClient, opts: RemoteOptions) {
+  static async connect(client: ExecClient, opts: RemoteOptions) {
     const g = new RemoteGateway(client, opts, opts.replyTo ?? `${opts.prefix ?? ''}gateway/reply/${randomUUID()}`);
     client.on('message', (topic, payload) => {
       if (topic !== g.replyTo) return;
