@@ -11,7 +11,7 @@ import { useNavigate } from 'react-router';
 import { ResourceTable, type ListQuery, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { useCan } from '../../app/session.ts';
 import { billingApi, type CounterResult, type EnergyRoomRow, type EnergyRoomSum, type Paged, type Wallet } from './billingApi.ts';
-import { Balance, Figures, Money, filtersOf, useCompanyPick } from './common.tsx';
+import { Balance, Clipped, Figures, Money, filtersOf, useCompanyPick } from './common.tsx';
 import { CounterDialog, OP_KEY, OP_TEXT, type CounterOp } from './CounterDialog.tsx';
 import { RoomDetailDrawer } from './RoomDetailDrawer.tsx';
 import { OnlinePayDialog } from './OnlinePayDialog.tsx';
@@ -30,8 +30,10 @@ export function withBalances(row: EnergyRoomRow, patch: Balances): EnergyRoomRow
 
 export function energyColumns(extra: ResourceColumn<Row>[] = []): ResourceColumn<Row>[] {
   return [
-    { title: '房间', key: 'roomName', dataIndex: 'roomName', search: true, fixed: 'left', render: (_d, r) => <b>{r.roomName}</b> },
-    { title: '位置', key: 'areaName', dataIndex: 'areaName', ellipsis: true, render: (_d, r) => r.areaName ?? '-' },
+    // a room name may hold 64 characters and an area path more: both are clipped (the whole text in a tooltip), so the
+    // fixed 房间 column and 位置 cannot push 表具 under the fixed 操作 at 1440×900
+    { title: '房间', key: 'roomName', dataIndex: 'roomName', search: true, fixed: 'left', render: (_d, r) => <Clipped text={r.roomName} width={140} strong /> },
+    { title: '位置', key: 'areaName', dataIndex: 'areaName', render: (_d, r) => (r.areaName ? <Clipped text={r.areaName} width={160} /> : '-') },
     { title: '业主', key: 'ownerName', dataIndex: 'ownerName', search: true, render: (_d, r) => r.ownerName ?? <Tag>空置</Tag> },
     { title: '手机号码', key: 'ownerPhone', dataIndex: 'ownerPhone', search: true, render: (_d, r) => r.ownerPhone ?? '-' },
     {

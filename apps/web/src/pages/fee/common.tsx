@@ -25,6 +25,15 @@ export function Money({ value, strong, testId }: { value: unknown; strong?: bool
   );
 }
 
+/** A text of one line at most `width` px wide, clipped with an ellipsis; the whole text shows in a tooltip when clipped. */
+export function Clipped({ text, width, strong }: { text: string; width: number; strong?: boolean }) {
+  return (
+    <Typography.Text strong={strong} ellipsis={{ tooltip: text }} style={{ maxWidth: width }}>
+      {text}
+    </Typography.Text>
+  );
+}
+
 const ALARM_COLORS: Record<number, string> = { 1: 'gold', 2: 'orange', 3: 'red' };
 
 /** A balance with its alarm state (低于报警1/2, 欠费 with the supply's real state: 已断电, 待断电（预计 …）, 断电中 …). */

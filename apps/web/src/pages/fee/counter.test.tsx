@@ -172,6 +172,23 @@ describe('水电缴费 page', { timeout: 60_000 }, () => {
   ];
   const SUM = { rooms: 2, occupied: 1, electricBalance: '12.00', waterBalance: '-3.50', arrearsRooms: 1, arrears: '3.50', alarmRooms: 1 };
 
+  it('clips a long room name and area path, whole in a tooltip, so 表具 stays clear of 操作 at 1440×900', async () => {
+    signIn(['energy'], ['finance.prepay']);
+    const name = '超长房间名称'.repeat(10);
+    const area = '阳光园区/一号楼一单元/地下一层附属储藏间'.repeat(2);
+    mockServer((c) => {
+      if (c.path.endsWith('/RoomInfo/GetEnergyRoom')) return ok([{ ...ROWS[0], roomName: name, areaName: area }], 1);
+      if (c.path.endsWith('/RoomInfo/GetEnergyRoomSum')) return ok(SUM);
+      return undefined;
+    });
+    renderPage('energy', <Energy />);
+    for (const [text, width] of [[name, '140px'], [area, '160px']] as const) {
+      const cell = (await screen.findByText(text)).closest<HTMLElement>('.ant-typography')!;
+      expect(cell.classList.contains('ant-typography-ellipsis')).toBe(true);
+      expect(cell.style.maxWidth).toBe(width);
+    }
+  });
+
   it('lists balances with totals; a top-up updates the row', async () => {
     signIn(['energy'], ['finance.prepay']);
     const calls = mockServer((c) => {
