@@ -32,10 +32,14 @@
 // the CPU per row of gateway + PostgreSQL (≈ 10.5 µs) against COPY's ≈ 3.7 µs on one core. About a
 // fifth of the gateway's CPU is garbage collection (a report's objects wait in the queue long enough to
 // be promoted). While other work ran on the machine the ratio was 0.41–0.70.
-// Earlier the same day (morning, a slower machine): 35–49k rows/s against COPY 82–106k, ratio
+// Earlier on 2026-11-22 (morning, a slower machine): 35–49k rows/s against COPY 82–106k, ratio
 // 0.38–0.54 at 200,000 reports offered at 60,000/s. What changed since: a lane of a few readings
 // starts after 20 ms instead of the 500 ms tick, a stored batch's events go over MQTT as a few
 // messages instead of one per meter, and the defaults above.
+// Latest (2026-12-07, branch ingest, the machine shared with other helpers' test runs, load 6–21; see
+// bench/README.md): gateway process 5.7–7.6 µs CPU a row (main 8.0–14.7 µs in alternated runs; the
+// 22 November code 14.6 µs the same afternoon), PostgreSQL 8.0–11.2 µs a row through the gateway, raw
+// COPY 6.8–9.7 µs; gateway/COPY 0.65–1.36 (main 0.55–0.70), following the load of each phase.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';

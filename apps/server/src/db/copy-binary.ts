@@ -234,6 +234,66 @@ export class BinaryCopyWriter {
     return this;
   }
 
+  /**
+   * jsonb of a flat object: the bytes of `jsonb(flatJson(o))`, written straight into the payload (no
+   * JSON text built first, no UTF-8 encoder call for the few ASCII characters). Anything flatJson
+   * would hand to JSON.stringify (a nested value, a character to escape or beyond ASCII) is rewound
+   * and written as `jsonb(JSON.stringify(o))`.
+   */
+  jsonbFlat(o: Readonly<Record<string, unknown>>): this {
+    const start = this.off;
+    this.room(6);
+    let at = start + 5;
+    this.buf[at++] = 0x7b; // {
+    let first = true;
+    for (const k in o) {
+      if (!Object.prototype.hasOwnProperty.call(o, k)) return this.rewindJson(start, o);
+      const v = o[k];
+      if (v === undefined) continue;
+      let s: string;
+      let quoted = false;
+      if (typeof v === 'string') {
+        s = v;
+        quoted = true;
+      } else if (typeof v === 'number' && Number.isFinite(v)) s = String(v);
+      else if (typeof v === 'boolean') s = v ? 'true' : 'false';
+      else return this.rewindJson(start, o);
+      this.off = at;
+      this.room(k.length + s.length + 7);
+      const buf = this.buf;
+      if (!first) buf[at++] = 0x2c; // ,
+      first = false;
+      buf[at++] = 0x22;
+      for (let i = 0; i < k.length; i++) {
+        const c = k.charCodeAt(i);
+        if (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c) return this.rewindJson(start, o);
+        buf[at++] = c;
+      }
+      buf[at++] = 0x22;
+      buf[at++] = 0x3a; // :
+      if (quoted) buf[at++] = 0x22;
+      for (let i = 0; i < s.length; i++) {
+        const c = s.charCodeAt(i);
+        if (quoted && (c < 0x20 || c > 0x7e || c === 0x22 || c === 0x5c)) return this.rewindJson(start, o);
+        buf[at++] = c;
+      }
+      if (quoted) buf[at++] = 0x22;
+    }
+    this.off = at;
+    this.room(1);
+    this.buf[at++] = 0x7d; // }
+    this.i32(at - start - 4, start);
+    this.buf[start + 4] = 1;
+    this.off = at;
+    return this;
+  }
+
+  /** Back to `start`, and the object as JSON.stringify writes it. */
+  private rewindJson(start: number, o: Readonly<Record<string, unknown>>): this {
+    this.off = start;
+    return this.jsonb(JSON.stringify(o));
+  }
+
   /** The whole payload, trailer included. The writer is done after this. */
   finish(): Buffer {
     this.room(2);

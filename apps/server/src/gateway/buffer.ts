@@ -139,8 +139,7 @@ export class IngestBuffer {
   add(meterId: number, item: IngestItem) {
     const lane = this.lanes[meterId % INGEST_LANES];
     lane.push(item);
-    this.queued++;
-    ingestBufferDepth.set(this.queued);
+    this.queued++; // the depth gauge is set when a batch is taken and every kick (500 ms), not a reading
     if (lane.length >= LANE_START) void this.runLane(meterId % INGEST_LANES);
     else if (!this.linger) this.linger = setTimeout(this.lingered, LANE_LINGER_MS);
     this.checkHigh();
@@ -148,6 +147,7 @@ export class IngestBuffer {
 
   /** Starts writing whatever is buffered (every 500 ms): lanes with readings and the frame log. */
   kick() {
+    ingestBufferDepth.set(this.queued);
     for (let i = 0; i < this.lanes.length; i++) if (this.lanes[i].length) void this.runLane(i);
     if (this.paused_ && this.queued + this.g.meters.pending <= QUEUE_LOW) this.resumeAll();
     void this.flushReports();

@@ -2,6 +2,7 @@ import { SOURCE } from '../modules/control/index.ts';
 import type { GatewayParts } from './context.ts';
 import { decodeFrame, factsOf, hex, type Decoded, type DeviceRequest, type Protocol } from './frames.ts';
 import { collectorOf, type Connection } from './listener.ts';
+import { quickReport, type QuickReport } from './quick-report.ts';
 import type * as repo from './repo.ts';
 import { LogThrottle } from './security.ts';
 
@@ -20,6 +21,13 @@ export class Dialogue {
 
   /** One checksum-valid frame from a connection or an MQTT message. */
   frame(conn: Connection | null, protocol: Protocol, bytes: Uint8Array, channel: 'tcp' | 'mqtt', mqttAddress?: string) {
+    // a routine report on a connection with no request in flight, its meter cached, not for the
+    // frame log: read straight from its bytes (quick-report.ts); anything else the general way
+    if (conn && (!conn.channel || conn.channel.pending === 0) && this.g.deps.settings.frameLog !== 'all') {
+      const q = quickReport(protocol, bytes);
+      const meter = q && this.g.meters.fresh(q.address, conn.lastRx);
+      if (q && meter && this.quick(conn, q, meter)) return;
+    }
     let d: Decoded;
     try {
       d = decodeFrame(protocol, bytes);
@@ -39,11 +47,13 @@ export class Dialogue {
    * when the meter is cached (the usual case: no promise per frame), else once it is looked up.
    */
   private unsolicited(conn: Connection | null, d: Decoded, channel: 'tcp' | 'mqtt') {
-    const cached = this.g.meters.fresh(d.frame.address);
-    if (cached !== undefined) this.report1(conn, d, channel, cached);
+    // a TCP frame came now: when its bytes were read (one clock reading a chunk, not three a frame)
+    const now = conn ? conn.lastRx : Date.now();
+    const cached = this.g.meters.fresh(d.frame.address, now);
+    if (cached !== undefined) this.report1(conn, d, channel, cached, now);
     else {
       void this.g.meters.get(d.frame.address).then(
-        (m) => this.report1(conn, d, channel, m),
+        (m) => this.report1(conn, d, channel, m, Date.now()),
         (e) => this.g.log.error({ err: e }, '处理设备上报失败'),
       );
       // reports waiting for a lookup the database does not answer are backlog too
@@ -51,7 +61,7 @@ export class Dialogue {
     }
   }
 
-  private report1(conn: Connection | null, d: Decoded, channel: 'tcp' | 'mqtt', meter: repo.MeterRef | null) {
+  private report1(conn: Connection | null, d: Decoded, channel: 'tcp' | 'mqtt', meter: repo.MeterRef | null, now: number) {
     const f = d.frame;
     const companyId = meter?.companyId ?? conn?.device?.companyId;
     if (companyId === undefined) {
@@ -80,7 +90,7 @@ export class Dialogue {
       facts = factsOf(d);
       buffer.report(companyId, meter.id, collectorId, 'up', channel, d.hex, { ...summarize(d), facts }, '');
     }
-    this.g.health.meterSeen(meter);
+    this.g.health.meterSeen(meter, now);
     if (facts.total !== undefined && buffer.full) {
       // only MQTT gets here (TCP reading stopped at QUEUE_HIGH): memory stays bounded, loudly
       buffer.drop();
@@ -91,7 +101,7 @@ export class Dialogue {
       if (facts.valve !== undefined) registers.valve = facts.valve;
       buffer.add(meter.id, {
         meter, // a MeterRef is a MeterIdent; the cache replaces refs, never changes one
-        readAt: this.g.health.readTime(meter.id),
+        readAt: this.g.health.readTime(meter.id, now),
         total: facts.total,
         registers,
         source: SOURCE.report,
@@ -99,6 +109,24 @@ export class Dialogue {
       });
     }
     if (facts.batteryLow) void this.g.health.lowBattery(meter);
+  }
+
+  /**
+   * A routine report (quick-report.ts) of a cached meter on a registered connection: queued as
+   * report1 queues it. False (nothing done): not this connection's meter or not its company, which
+   * the general path reports as before.
+   */
+  private quick(conn: Connection, q: QuickReport, meter: repo.MeterRef): boolean {
+    const device = conn.device;
+    if (!device || meter.companyId !== device.companyId) return false;
+    if (device.type === 'collector' ? meter.collectorId !== device.id : meter.id !== device.id) return false;
+    const now = conn.lastRx;
+    const buffer = this.g.buffer;
+    this.g.health.meterSeen(meter, now);
+    if (buffer.full) buffer.drop();
+    else buffer.add(meter.id, { meter, readAt: this.g.health.readTime(meter.id, now), total: q.total, registers: q.registers, source: SOURCE.report, valve: q.valve });
+    if (q.batteryLow) void this.g.health.lowBattery(meter);
+    return true;
   }
 
   /** The reply a request waited for (over TCP or MQTT): the meter is seen, and the reply logged if asked. */

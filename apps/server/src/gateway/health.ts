@@ -109,8 +109,8 @@ export class DeviceHealth {
    * of reports handled within one millisecond stays a series of readings instead of collapsing
    * into one (readings are unique per meter and instant).
    */
-  readTime(meterId: number): Date {
-    const now = Date.now() - this.since;
+  readTime(meterId: number, at = Date.now()): Date {
+    const now = at - this.since;
     const last = this.lastReadAt.get(meterId) ?? -1;
     const t = now > last ? now : last + 1;
     this.lastReadAt.set(meterId, t);
@@ -118,8 +118,8 @@ export class DeviceHealth {
   }
 
   /** A meter answered or reported: online, and seen now (written in batches). */
-  meterSeen(meter: repo.MeterRef) {
-    this.seenMeters.set(meter.id, Date.now() - this.since);
+  meterSeen(meter: repo.MeterRef, now = Date.now()) {
+    this.seenMeters.set(meter.id, now - this.since);
     if (!meter.online) {
       this.g.meters.update(meter.address, { online: true });
       this.nowOnline.add(meter.id);

@@ -43,10 +43,10 @@ export class MeterCache {
     return this.map.get(address)?.ref ?? null;
   }
 
-  /** The cached answer while it is fresh (`undefined`: ask {@link get}). */
-  fresh(address: string): repo.MeterRef | null | undefined {
+  /** The cached answer while it is fresh at `now` (`undefined`: ask {@link get}). */
+  fresh(address: string, now = Date.now()): repo.MeterRef | null | undefined {
     const hit = this.map.get(address);
-    return hit && Date.now() - hit.at < this.ttlMs ? hit.ref : undefined;
+    return hit && now - hit.at < this.ttlMs ? hit.ref : undefined;
   }
 
   update(address: string, patch: Partial<repo.MeterRef>) {

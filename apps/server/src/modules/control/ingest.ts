@@ -310,7 +310,7 @@ export async function ingestReadings(
     if (!s) state.set(r.meterId, { meterId: r.meterId, valve: valve ?? null, at: r.readAt });
     else {
       if (valve !== undefined) s.valve = valve;
-      if (r.readAt > s.at) s.at = r.readAt;
+      if (r.readAt.getTime() > s.at.getTime()) s.at = r.readAt;
     }
   }
 

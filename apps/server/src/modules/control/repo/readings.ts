@@ -140,7 +140,7 @@ export async function copyReadings(tx: Tx, rows: ReadingRow[]): Promise<boolean>
       .timestamptz(x.readAt)
       .int4(x.source)
       .numeric(x.total)
-      .jsonb(flatJson(x.registers))
+      .jsonbFlat(x.registers)
       .text(x.exception)
       .int8(x.commandId)
       .int8(x.operatorId);
@@ -170,13 +170,19 @@ export async function copyReadings(tx: Tx, rows: ReadingRow[]): Promise<boolean>
   }
 }
 
+/**
+ * An instant as epoch milliseconds (a float8 array element, cheaper to write than an ISO text) and its
+ * timestamptz in SQL, exact: interval × float8 multiplies whole microseconds below 2^53.
+ */
+const EPOCH_MS = sql.raw(`'epoch'::timestamptz + interval '1 millisecond' *`);
+
 /** Moves meter_latest forward (never backwards); registers accumulate (clock check time survives). */
 function latestUpsertSql(rows: ReadingRow[]): SQL {
   return sql`
     INSERT INTO meter_latest (meter_id, company_id, read_at, total, registers, source, updated_at)
-    SELECT v.m, v.c, v.t, v.total, v.reg, v.src, now() FROM unnest(
+    SELECT v.m, v.c, ${EPOCH_MS} v.t, v.total, v.reg, v.src, now() FROM unnest(
       ${intArr(rows.map((x) => x.meterId))}::bigint[], ${intArr(rows.map((x) => x.companyId))}::bigint[],
-      ${textArr(rows.map((x) => x.readAt.toISOString()))}::timestamptz[], ${textArr(rows.map((x) => x.total))}::numeric[],
+      ${intArr(rows.map((x) => x.readAt.getTime()))}::float8[], ${textArr(rows.map((x) => x.total))}::numeric[],
       ${textArr(rows.map((x) => flatJson(x.registers)))}::jsonb[], ${intArr(rows.map((x) => x.source))}::int[]) AS v(m, c, t, total, reg, src)
     ON CONFLICT (meter_id) DO UPDATE SET read_at = EXCLUDED.read_at, total = EXCLUDED.total,
       registers = meter_latest.registers || EXCLUDED.registers, source = EXCLUDED.source, updated_at = now()
@@ -203,9 +209,9 @@ export async function afterReadings(
   const r = await tx.execute(sql`
     WITH latest AS (${latestUpsertSql(latest)}
     ), state AS (
-      UPDATE meters m SET valve_state = v.valve, last_seen_at = greatest(m.last_seen_at, v.t)
+      UPDATE meters m SET valve_state = v.valve, last_seen_at = greatest(m.last_seen_at, ${EPOCH_MS} v.t)
       FROM unnest(${intArr(changed.map((x) => x.meterId))}::bigint[], ${intArr(changed.map((x) => x.valve))}::int[],
-        ${textArr(changed.map((x) => x.at.toISOString()))}::timestamptz[]) AS v(id, valve, t)
+        ${intArr(changed.map((x) => x.at.getTime()))}::float8[]) AS v(id, valve, t)
       WHERE m.id = v.id AND m.valve_state IS DISTINCT FROM v.valve
     )
     SELECT DISTINCT ON (meter_id) meter_id, kind, finished_at FROM commands
