@@ -178,7 +178,7 @@ describe('the search form of a ProTable list', { timeout: 60_000 }, () => {
       list.mock.calls.length === 2
         ? new Promise<never>(() => undefined)
         : Promise.resolve({ code: 'SUCCESS', data: rows, count: 1 }));
-    const actionRef: { current?: { reload(): void | Promise<void> } } = {};
+    const actionRef: { current: { reload(): void | Promise<void> } | undefined } = { current: undefined };
     // tableProps: ProTable (ProTableView), not the light table
     renderTable({ list, actionRef, tableProps: {} });
     await screen.findByText('1号表', {}, { timeout: 30_000 });
