@@ -33,8 +33,13 @@ const queryForm = (page: Page) => page.locator(':is(.ant-pro-query-filter, .ligh
 async function search(page: Page, label: string, value: string) {
   const form = queryForm(page);
   await form.getByLabel(label, { exact: true }).fill(value);
-  // wait for the list answer, so an empty table afterwards is the search's, not the previous one
-  const listed = page.waitForResponse((r) => r.request().method() === 'GET' && /[?&]index=\d/.test(r.url()) && r.url().includes(encodeURIComponent(value)));
+  // wait for the list answer to this search (a query parameter equal to the value: not a reload still on its
+  // way with the previous value, which may hold this one — 'X改' after 'X'), so an empty table afterwards is the
+  // search's, not the previous one
+  const listed = page.waitForResponse((r) => {
+    const url = new URL(r.url());
+    return r.request().method() === 'GET' && url.searchParams.has('index') && [...url.searchParams.values()].includes(value);
+  });
   await form.getByRole('button', { name: /查\s*询/ }).click();
   expect((await listed).ok()).toBe(true);
 }

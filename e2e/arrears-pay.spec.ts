@@ -19,7 +19,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiCall, apiToken, countPrints, login, openOnlineReceipt, payByQrAtCounter, printReceiptAndClose, startFleet, stopFleet } from './helpers.ts';
+import { apiCall, apiToken, countPrints, goInApp, login, openOnlineReceipt, payByQrAtCounter, printReceiptAndClose, startFleet, stopFleet } from './helpers.ts';
 
 const ownFleet = process.env.E2E_SIMULATOR !== '1';
 const V1 = '/device/api/v1';
@@ -96,11 +96,12 @@ test.afterAll(async ({ request }) => {
   if (fleetDir) rmSync(fleetDir, { recursive: true, force: true });
 });
 
+/** /longRange (opened in the app; a second time, its tab again), searched for the meter: its one row. */
 async function meterRow(page: Page) {
-  await page.goto('/longRange');
-  await page.getByPlaceholder('表号 / 名称 / 房间').fill(meter.address);
-  await page.getByRole('button', { name: /查\s*询/ }).click();
-  await expect(page.locator('tr', { hasText: meter.address })).toHaveCount(1);
+  const longRange = await goInApp(page, '/longRange');
+  await longRange.getByPlaceholder('表号 / 名称 / 房间').fill(meter.address);
+  await longRange.getByRole('button', { name: /查\s*询/ }).click();
+  await expect(longRange.locator('tr', { hasText: meter.address })).toHaveCount(1);
 }
 
 test('an owed room, its supply cut, pays by QR on the WeChat Pay emulator: the receipt prints, billing reopens the valve and /longRange reads 合闸', async ({ page, context, request }) => {

@@ -4,7 +4,7 @@
 // merchant reads the phone and the account statement), verifies, opens it; /noteBocLog shows each step.
 // The demo's opened sub-merchant withdraws from its sub-account.
 import { expect, test, type Page } from '@playwright/test';
-import { login, pickCompany, toast } from './helpers.ts';
+import { goInApp, login, pickCompany, toast } from './helpers.ts';
 
 const ADMIN = { username: 'admin', password: 'admin123' };
 const DEMO_COMPANY = '阳光物业演示公司';
@@ -20,7 +20,7 @@ async function confirmAction(page: Page, testId: string) {
 test('/apply: an application goes through the bank to 已开通; /noteBocLog shows every step', async ({ page, request }) => {
   await login(page, ADMIN);
   await pickCompany(page, DEMO_COMPANY);
-  await page.goto('/apply');
+  await goInApp(page, '/apply');
   await expect(page.getByText('二级商户申请').first()).toBeVisible();
 
   const stamp = Date.now().toString(36);
@@ -73,8 +73,8 @@ test('/apply: an application goes through the bank to 已开通; /noteBocLog sho
   await expect(page.getByTestId('subacc-available')).toHaveText('¥0.00');
   await page.keyboard.press('Escape');
 
-  await page.goto('/noteBocLog');
-  const logs = page.locator('.ant-table-row').filter({ hasText: name });
+  const bocLog = await goInApp(page, '/noteBocLog');
+  const logs = bocLog.locator('.ant-table-row').filter({ hasText: name });
   await expect(logs.filter({ hasText: '子商户进件' })).toContainText('待提交 → 已提交');
   await expect(logs.filter({ hasText: '验证码与随机金额验证' }).filter({ hasText: '失败' })).toContainText('短信验证码不正确');
   await expect(logs.filter({ hasText: '变更子商户状态' })).toContainText('已验证 → 已开通');
@@ -83,7 +83,7 @@ test('/apply: an application goes through the bank to 已开通; /noteBocLog sho
 test("/apply: the demo's opened sub-merchant withdraws from its sub-account to the settlement account", async ({ page }) => {
   await login(page, ADMIN);
   await pickCompany(page, DEMO_COMPANY);
-  await page.goto('/apply');
+  await goInApp(page, '/apply');
   const row = page.locator('.ant-table-row').filter({ hasText: '阳光物业演示公司科技园管理处' });
   await expect(row).toContainText('已开通');
   await row.locator('[data-testid^="account-"]').click();

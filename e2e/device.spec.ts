@@ -22,7 +22,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect, test, type APIRequestContext, type Page } from '@playwright/test';
-import { apiCall, apiToken, login, loginAt, startFleet, stopFleet, toast } from './helpers.ts';
+import { apiCall, apiToken, goInApp, login, loginAt, startFleet, stopFleet, toast } from './helpers.ts';
 
 // against an external server (E2E_BASE_URL) give its gateway port in E2E_GATEWAY_PORT
 const ownFleet = process.env.E2E_SIMULATOR !== '1';
@@ -143,9 +143,10 @@ test('the pages that fill from the meters\' answers: /notesPower (a full reading
   const set = await api<{ status: string }>(request, 'POST', `${V1}/device/order/config/set`, { id: readMeter.id, params: { alarm1Money: '30' }, memo: 'e2e 调整预警金额' });
   expect(set.status).toBe('succeeded');
   await login(page);
+  // one load of the app, each page opened inside it
   for (const route of ['/notesPower', '/notesConfig', '/deviceReportLog']) {
-    await page.goto(route);
-    await expect(page.locator('.ant-table-tbody tr.ant-table-row', { hasText: readMeter.address }).first(), `${route}: the meter's row`).toBeVisible({ timeout: 20_000 });
+    const shown = await goInApp(page, route);
+    await expect(shown.locator('.ant-table-tbody tr.ant-table-row', { hasText: readMeter.address }).first(), `${route}: the meter's row`).toBeVisible({ timeout: 20_000 });
   }
 });
 

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { resolve } from 'node:path';
-import { expect, type APIRequestContext, type BrowserContext, type Page } from '@playwright/test';
+import { expect, type APIRequestContext, type BrowserContext, type Locator, type Page } from '@playwright/test';
 
 export const DEMO = { username: 'demo', password: 'demo123' };
 
@@ -61,6 +61,29 @@ export async function loginAt(page: Page, route: string, user = DEMO): Promise<v
   // the shell, signed in (not sent to /login); waited for as the test's own first action on the page would
   // wait for it (no expect timeout: on a busy machine the page's chunks can take longer)
   await page.locator('.shell-title').waitFor();
+}
+
+/**
+ * Opens a route inside the running app, without loading it again (each full load parses the app's
+ * JavaScript anew): the history changes as a link's click changes it, and the router follows (popstate).
+ * The page opens in its tab as from the menu; the pages opened before stay mounted in theirs, hidden —
+ * so look for the page's own elements inside the locator this answers (the page's container, shown).
+ * A tab not showing the app yet (no shell) loads the route instead.
+ */
+export async function goInApp(page: Page, route: string): Promise<Locator> {
+  if ((await page.locator('.shell-title').count()) === 0) {
+    await page.goto(route);
+  } else {
+    await page.evaluate((r) => {
+      window.history.pushState({}, '', r);
+      window.dispatchEvent(new PopStateEvent('popstate'));
+    }, route);
+  }
+  await expect(page).toHaveURL(new RegExp(`${route}$`));
+  const shown = page.locator(`.shell-page[data-page="${route.slice(1)}"]`);
+  // shown, so every other page is hidden (no expect timeout: on a busy machine the page's chunk can take longer)
+  await shown.waitFor();
+  return shown;
 }
 
 /** Puts a sign-in's storage back in this tab (the app's origin, before the app loads). */
@@ -125,8 +148,8 @@ export async function countPrints(page: Page): Promise<void> {
  */
 export async function payByQrAtCounter(page: Page, context: BrowserContext, room: { roomId: number; roomName: string }, amount: string): Promise<string> {
   const shown = `¥${Number(amount).toFixed(2)}`;
-  await page.goto('/energy');
-  const form = page.locator(':is(.ant-pro-query-filter, .light-table-search)').first();
+  const energy = await goInApp(page, '/energy');
+  const form = energy.locator(':is(.ant-pro-query-filter, .light-table-search)').first();
   await form.getByLabel('房间', { exact: true }).fill(room.roomName);
   await form.getByRole('button', { name: /查\s*询/ }).click();
   await page.getByTestId(`online-${room.roomId}`).click();

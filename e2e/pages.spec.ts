@@ -2,7 +2,7 @@
 // columns not hidden under the fixed 操作 / 房间 columns, no login refusal left on screen, a failing
 // form brought back to its first error, the market edition's names and meters.
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO, login, loginAt, toast } from './helpers.ts';
+import { DEMO, goInApp, login, loginAt, toast } from './helpers.ts';
 
 const KEY_COLUMNS = ['最新读数', '读数时间', '表具', '打印次数'];
 
@@ -42,19 +42,13 @@ function tables(page: Page): Promise<TableCheck> {
   }, KEY_COLUMNS);
 }
 
-/**
- * Opens a route inside the running app, without loading it again: the history changes as a link's click
- * changes it, and the router follows (popstate). The page opens in its tab as from the menu; the pages
- * opened before stay mounted in theirs, hidden.
- */
-async function goInApp(page: Page, route: string) {
-  await page.evaluate((r) => {
-    window.history.pushState({}, '', r);
-    window.dispatchEvent(new PopStateEvent('popstate'));
-  }, route);
-  await expect(page).toHaveURL(new RegExp(`${route}$`));
-  // shown, so every other page is hidden (the tables counted are this page's)
-  await page.locator(`.shell-page[data-page="${route.slice(1)}"]`).waitFor();
+/** How many of the tab's requests are in flight (counted from now on). */
+function inFlight(page: Page): () => number {
+  let n = 0;
+  page.on('request', () => void (n += 1));
+  page.on('requestfinished', () => void (n -= 1));
+  page.on('requestfailed', () => void (n -= 1));
+  return () => n;
 }
 
 async function openTab(page: Page, name: string) {
@@ -78,6 +72,7 @@ test('key columns are not hidden under fixed columns at 1440×900', async ({ pag
   expect((await (await request.post('/device/api/v1/manual/reading', { headers, data: { id: meter.id, total } })).json()).code).toBe('SUCCESS');
   expect((await (await request.post('/yewu/api/CopySettlement/Settle', { headers, data: { meterIds: [meter.id] } })).json()).code).toBe('SUCCESS');
 
+  const pending = inFlight(page);
   await login(page);
   const pages: { route: string; tab?: string; keys: string[] }[] = [
     { route: '/casualCopy', keys: ['最新读数', '读数时间'] },
@@ -90,12 +85,15 @@ test('key columns are not hidden under fixed columns at 1440×900', async ({ pag
     { route: '/reportCheck', keys: [] },
     { route: '/reportCheck', tab: '交易明细', keys: [] },
   ];
+  // one load of the app, every page opened inside it (as from the menu); the earlier pages stay mounted,
+  // hidden, and tables() counts the shown one only
   for (const p of pages) {
-    await page.goto(p.route);
+    await goInApp(page, p.route);
     if (p.tab) await openTab(page, p.tab);
     const label = `${p.route}${p.tab ? ` ${p.tab}` : ''}`;
     await expect.poll(async () => (await tables(page)).rows, { message: `${label}: rows` }).toBeGreaterThan(0);
-    await page.waitForLoadState('networkidle');
+    // the page's requests answered (its list, the options its columns show): the columns have their final widths
+    await expect.poll(pending, { message: `${label}: requests in flight` }).toBe(0);
     const t = await tables(page);
     expect(t.keys.map((k) => k.title).sort(), `${label}: key columns shown`).toEqual([...p.keys].sort());
     for (const k of t.keys) expect(k.covered, `${label}: ${k.title} covered by a fixed column`).toBe(false);
@@ -165,7 +163,7 @@ test('market edition: one platform name, the market named on the home, and meter
   await expect(page.getByTestId('shell-logo')).toHaveText('智慧市场管理平台');
   await expect(page.getByTestId('company-name').locator('..')).toHaveText(/^市场名称：/);
   await expect(page.locator('body')).not.toContainText('出租屋名称');
-  await page.goto('/casualCopy');
-  await expect(page.locator(':is(.ant-pro-table, .light-table) .ant-table-tbody tr.ant-table-row').first()).toBeVisible();
-  await expect(page.locator('.ant-pagination-total-text')).toContainText(/总共\s*180\s*条/);
+  const casual = await goInApp(page, '/casualCopy');
+  await expect(casual.locator(':is(.ant-pro-table, .light-table) .ant-table-tbody tr.ant-table-row').first()).toBeVisible();
+  await expect(casual.locator('.ant-pagination-total-text')).toContainText(/总共\s*180\s*条/);
 });

@@ -4,7 +4,7 @@
 // (its oldest opened one, the demo's seeded 阳光物业汇付收款账户) shows the collected balance → 提现 with
 // the fee shown and a confirmation → the withdrawal is on /noteswithdraw (商户提现) and succeeds.
 import { expect, test, type Page } from '@playwright/test';
-import { apiToken, login, pickCompany, toast } from './helpers.ts';
+import { apiToken, goInApp, login, pickCompany, toast } from './helpers.ts';
 
 const ADMIN = { username: 'admin', password: 'admin123' };
 const DEMO_COMPANY = '阳光物业演示公司';
@@ -36,7 +36,7 @@ async function searchName(page: Page, name: string) {
 test('/huifu: register an account, it opens; the collecting account holds the payment, withdraw; /noteswithdraw lists the withdrawal', async ({ page }) => {
   await login(page, ADMIN);
   await pickCompany(page, DEMO_COMPANY);
-  await page.goto('/huifu');
+  await goInApp(page, '/huifu');
   await expect(page.getByText('汇付用户申请').first()).toBeVisible();
 
   const name = `E2E收款户${Date.now().toString(36)}`;
@@ -82,12 +82,12 @@ test('/huifu: register an account, it opens; the collecting account holds the pa
   await expect(page.getByTestId('withdraw-result')).toContainText('状态：处理中');
   await page.getByRole('button', { name: /完\s*成/ }).click();
 
-  await page.goto('/noteswithdraw');
-  const wd = page.locator('.ant-table-row').filter({ hasText: collecting }).filter({ hasText: '¥100.00' }).first();
+  const withdrawals = await goInApp(page, '/noteswithdraw');
+  const wd = withdrawals.locator('.ant-table-row').filter({ hasText: collecting }).filter({ hasText: '¥100.00' }).first();
   await expect(wd).toContainText('¥100.00');
   await expect(wd).toContainText('¥1.00');
   await expect(async () => {
-    await page.locator(':is(.ant-pro-query-filter, .light-table-search)').first().getByRole('button', { name: /查\s*询/ }).click();
+    await withdrawals.locator(':is(.ant-pro-query-filter, .light-table-search)').first().getByRole('button', { name: /查\s*询/ }).click();
     await expect(wd).toContainText('提现成功', { timeout: 1000 });
   }).toPass({ timeout: 30_000 });
 });

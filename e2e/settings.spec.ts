@@ -2,7 +2,7 @@
 // password on /headUser (its login history shows the session in use; afterwards only the new password
 // logs in), and demo adds a 收费码 on /chargeCode through the declared form, then deletes it.
 import { expect, test, type Page } from '@playwright/test';
-import { DEMO, loginThroughForm as login, toast } from './helpers.ts';
+import { DEMO, goInApp, loginThroughForm as login, toast } from './helpers.ts';
 
 test.slow();
 
@@ -18,7 +18,7 @@ test('/headUser: the login history shows this session; a password change ends it
   expect((await created.json()).code).toBe('SUCCESS');
 
   await login(page, user);
-  await page.goto('/headUser');
+  await goInApp(page, '/headUser');
   await expect(page.locator('.ant-table-row').filter({ hasText: '当前在线' })).toHaveCount(1);
 
   await page.getByLabel('原密码').fill(user.password);
@@ -37,13 +37,13 @@ test('/headUser: the login history shows this session; a password change ends it
   await page.getByRole('button', { name: /登\s*录/ }).click();
   await expect(toast(page, /用户名或密码错误|密码错误|登录失败/)).toBeVisible();
   await login(page, { username: user.username, password: 'Changed5678' });
-  await page.goto('/headUser');
+  await goInApp(page, '/headUser');
   await expect(page.locator('.ant-table-row').filter({ hasText: '失败：密码错误' })).toHaveCount(1);
 });
 
 test('/chargeCode: a charge code is added through the declared form, listed with its 收费类别 in words, and deleted', async ({ page }) => {
   await login(page);
-  await page.goto('/chargeCode');
+  await goInApp(page, '/chargeCode');
   await page.getByRole('button', { name: /新增收费码/ }).click();
   const add = modal(page, '新增收费码');
   await add.getByLabel('收费码', { exact: true }).fill('W Y');

@@ -35,6 +35,10 @@ export default function ProTableView<T extends Record<string, unknown>>(props: P
       dateFormatter="string"
       scroll={{ x: 'max-content' }}
       search={hasSearch ? { labelWidth: 'auto', defaultCollapsed: false } : false}
+      // ProTable turns 查询 into a loading button while the list loads, and a loading antd Button drops its
+      // clicks: a search typed while a reload (after a save, 刷新, a new area) was on the way went nowhere.
+      // 查询 stays live; a new search aborts the reload (ProTable's request abort) and asks page 1 with it.
+      form={{ submitter: { submitButtonProps: { loading: false } } }}
       options={{ density: true, setting: true, reload: true, fullScreen: false }}
       pagination={{ defaultPageSize: pageSize, showSizeChanger: true, showQuickJumper: true }}
       request={(p) => request({ ...p, current: p.current ?? 1, pageSize: p.pageSize ?? pageSize })}

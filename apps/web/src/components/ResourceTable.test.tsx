@@ -169,6 +169,29 @@ describe('ResourceTable', { timeout: 60_000 }, () => {
   });
 });
 
+describe('the search form of a ProTable list', { timeout: 60_000 }, () => {
+  it('查询 while the list is still loading (a reload after a save) searches with the new value', async () => {
+    session([]);
+    const rows = [{ id: 1, name: '1号表', kind: 1 }];
+    // the first load answers; the reload hangs, as a reload after a save does on a busy machine
+    const list = vi.fn((_q: Record<string, unknown>) =>
+      list.mock.calls.length === 2
+        ? new Promise<never>(() => undefined)
+        : Promise.resolve({ code: 'SUCCESS', data: rows, count: 1 }));
+    const actionRef: { current: { reload(): void | Promise<void> } | undefined } = { current: undefined };
+    // tableProps: ProTable (ProTableView), not the light table
+    renderTable({ list, actionRef, tableProps: {} });
+    await screen.findByText('1号表', {}, { timeout: 30_000 });
+    await waitFor(() => expect(actionRef.current).toBeTruthy());
+    act(() => void actionRef.current!.reload());
+    await waitFor(() => expect(list).toHaveBeenCalledTimes(2));
+
+    fireEvent.change(screen.getByLabelText('名称'), { target: { value: '2号表' } });
+    fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));
+    await waitFor(() => expect(list.mock.calls.at(-1)![0]).toMatchObject({ name: '2号表', index: 1 }));
+  });
+});
+
 describe('formColumns field names', () => {
   it('a form-only column whose key differs from its dataIndex submits under the dataIndex', () => {
     const form = formColumns<Record<string, unknown>>(
