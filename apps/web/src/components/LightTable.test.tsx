@@ -24,7 +24,7 @@ function Harness({ request }: { request: TableRequest }) {
   const ref = useRef<TableAction | undefined>(undefined);
   return (
     <Providers>
-      <LightTable<Row> rowKey="id" headerTitle="表具列表" columns={columns} params={{ searchArea: '7' }} request={request} toolBar={[]} actionRef={ref} pageSize={10} />
+      <LightTable<Row> rowKey="id" headerTitle="表具列表" columns={columns} params={{ searchArea: '7' }} request={request} toolBar={[]} actionRef={ref} pageSize={10} searchForm="search" />
       <button onClick={() => void ref.current?.reload()}>外部刷新</button>
     </Providers>
   );

@@ -151,10 +151,12 @@ export interface LightTableProps<T> {
   toolBar: ReactNode[];
   actionRef: MutableRefObject<TableAction | undefined>;
   pageSize: number;
+  /** the search form's name, unique in the page: its fields' ids (the labels' targets) are `${searchForm}_${field}` */
+  searchForm: string;
 }
 
 export function LightTable<T extends Record<string, unknown>>(props: LightTableProps<T>) {
-  const { rowKey, headerTitle, columns, params, request, toolBar, actionRef, pageSize: defaultSize } = props;
+  const { rowKey, headerTitle, columns, params, request, toolBar, actionRef, pageSize: defaultSize, searchForm } = props;
   const searchCols = useMemo(
     () => columns.filter((c) => c.search).sort((a, b) => Number(b.order ?? 0) - Number(a.order ?? 0)),
     [columns],
@@ -278,6 +280,7 @@ export function LightTable<T extends Record<string, unknown>>(props: LightTableP
         <div className="light-table-search" style={{ ...box, padding: '24px 24px 0' }}>
           <Form
             form={form}
+            name={searchForm}
             initialValues={initialSearch}
             onFinish={(v: Record<string, unknown>) => {
               setSearch(searchParams(searchCols, v));

@@ -15,11 +15,13 @@ export interface ProTableViewProps<T> {
   actionRef: MutableRefObject<TableAction | undefined>;
   pageSize: number;
   hasSearch: boolean;
+  /** the search form's name, unique in the page (LightTable's searchForm) */
+  searchForm: string;
   tableProps?: Partial<ProTableProps<T, Record<string, unknown>>>;
 }
 
 export default function ProTableView<T extends Record<string, unknown>>(props: ProTableViewProps<T>) {
-  const { rowKey, headerTitle, columns, params, request, toolBar, actionRef, pageSize, hasSearch, tableProps } = props;
+  const { rowKey, headerTitle, columns, params, request, toolBar, actionRef, pageSize, hasSearch, searchForm, tableProps } = props;
   const inner = useRef<ActionType | undefined>(undefined);
   useEffect(() => {
     actionRef.current = { reload: () => inner.current?.reload() };
@@ -38,7 +40,7 @@ export default function ProTableView<T extends Record<string, unknown>>(props: P
       // ProTable turns 查询 into a loading button while the list loads, and a loading antd Button drops its
       // clicks: a search typed while a reload (after a save, 刷新, a new area) was on the way went nowhere.
       // 查询 stays live; a new search aborts the reload (ProTable's request abort) and asks page 1 with it.
-      form={{ submitter: { submitButtonProps: { loading: false } } }}
+      form={{ name: searchForm, submitter: { submitButtonProps: { loading: false } } }}
       options={{ density: true, setting: true, reload: true, fullScreen: false }}
       pagination={{ defaultPageSize: pageSize, showSizeChanger: true, showQuickJumper: true }}
       request={(p) => request({ ...p, current: p.current ?? 1, pageSize: p.pageSize ?? pageSize })}

@@ -192,6 +192,29 @@ describe('the search form of a ProTable list', { timeout: 60_000 }, () => {
   });
 });
 
+describe('two lists in one document (kept-alive pages stay, hidden)', { timeout: 60_000 }, () => {
+  it('each search form names its fields apart: a label reaches its own page\'s input', async () => {
+    session([]);
+    const list = vi.fn(async () => ({ code: 'SUCCESS', data: [{ id: 1, name: '1号表', kind: 1 }], count: 1 }));
+    render(
+      <Providers>
+        <MemoryRouter>
+          <PageContext.Provider value={{ routeKey: 'recordsTable', active: true }}>
+            <ResourceTable<Row> rowKey="id" columns={columns} list={list} />
+            <ResourceTable<Row> rowKey="id" columns={columns} list={list} tableProps={{}} />
+          </PageContext.Provider>
+        </MemoryRouter>
+      </Providers>,
+    );
+    await waitFor(() => expect(screen.getAllByText('1号表')).toHaveLength(2), { timeout: 30_000 });
+    const labels = screen.getAllByText('名称', { selector: 'label' });
+    expect(labels).toHaveLength(2);
+    const targets = labels.map((l) => l.getAttribute('for'));
+    expect(new Set(targets).size).toBe(2);
+    for (const id of targets) expect(document.querySelectorAll(`[id="${id}"]`)).toHaveLength(1);
+  });
+});
+
 describe('formColumns field names', () => {
   it('a form-only column whose key differs from its dataIndex submits under the dataIndex', () => {
     const form = formColumns<Record<string, unknown>>(

@@ -3,7 +3,7 @@
 // create / edit / delete (Popconfirm) buttons show only when the user holds the operation key.
 // Lists whose columns need nothing ProTable alone renders take the light table (LightTable.tsx); the
 // others load ProTable with their page (ProTableView.tsx); the dialog's ProForm loads when it first opens.
-import { useMemo, useRef, useState, type MutableRefObject, type ReactNode } from 'react';
+import { useId, useMemo, useRef, useState, type MutableRefObject, type ReactNode } from 'react';
 import { Button, Popconfirm, type ColProps } from 'antd';
 import type { Rule } from 'antd/es/form';
 import { PlusOutlined } from '@ant-design/icons';
@@ -275,7 +275,10 @@ export function ResourceTable<T extends Record<string, unknown>>(props: Resource
     return true;
   };
 
-  const tableArgs = { rowKey, headerTitle, columns: cols, params: query, request, toolBar: bar, actionRef, pageSize };
+  // kept-alive pages stay in the document, hidden: every search form gets a name of its own, so that two
+  // pages' 房间 fields are not one id (a label focused the hidden page's input)
+  const searchForm = `search${useId().replace(/[^\w-]/g, '')}`;
+  const tableArgs = { rowKey, headerTitle, columns: cols, params: query, request, toolBar: bar, actionRef, pageSize, searchForm };
   return (
     <>
       {light ? (
