@@ -5,6 +5,10 @@ import { ROUTES, OPERATION_KEYS } from '@meter/contracts';
 
 // Company A's staff must get nothing of company B on every endpoint that exists (DESIGN §5), and
 // the database itself must show nothing when no tenant is set.
+//
+// The two sweeps send about a thousand requests each, one after another: 17–40 s on a quiet machine,
+// more than a minute beside the suite's heaviest files on a busy one (a run timed out at the default 60 s).
+const SWEEP_MS = 240_000;
 
 const SECRET = '乙方机密';
 let t: TestApp;
@@ -53,7 +57,7 @@ describe('tenancy', () => {
         expect(res.status, r.url).toBeLessThan(500);
       }
     }
-  });
+  }, SWEEP_MS);
 
   it('every mutation aimed at company B changes nothing of it', async () => {
     const before = await snapshot();
@@ -70,7 +74,7 @@ describe('tenancy', () => {
       }
     }
     expect(await snapshot()).toEqual(before);
-  });
+  }, SWEEP_MS);
 
   async function snapshot() {
     const q = async (sql: string) => (await t.owner.query(sql, [b.companyId])).rows;

@@ -71,6 +71,7 @@ beforeAll(async () => {
 afterAll(async () => {
   await app.close();
   await db.close();
+  await proxy.down();
   await t.close();
 });
 
