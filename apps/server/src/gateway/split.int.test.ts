@@ -13,7 +13,10 @@ import { RemoteGateway } from './remote.ts';
 // Split roles, in one test process: a worker reaching a slow collector through gateway/exec, a worker
 // that dies with requests queued, a dead worker's commands, and two gateways that may serve MQTT meters.
 
-const h = await fileHarness({ worker: { orphanGraceSeconds: 1 } });
+// The gateway's own wait for a meter's reply is 2.5 s here, not the harness's 800 ms: these tests count the
+// frames a meter receives, and on a loaded machine a 300 ms reply handled late made the gateway send its
+// one retry (26 frames for 25 answered reads). The queue waits they test (7.5 s, 1 s) stay far beyond it.
+const h = await fileHarness({ worker: { orphanGraceSeconds: 1 }, gateway: { replyTimeoutMs: 2500 } });
 const c = await h.company();
 const imei = imei15();
 const {
