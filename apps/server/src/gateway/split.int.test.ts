@@ -172,7 +172,10 @@ describe('two gateways that may serve MQTT meters', () => {
       expect(rows).toHaveLength(1);
       const t0 = Date.now();
       await h.owner.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
-      await until(async () => b.servesMqttMeters && !h.gateway.servesMqttMeters, 10_000, 'fail-over');
+      // (a failure says which side was late: the old holder still serving, or the other not yet holding)
+      await until(async () => b.servesMqttMeters && !h.gateway.servesMqttMeters, 10_000, 'fail-over').catch((e: Error) => {
+        throw new Error(`${e.message}: the holder serves ${h.gateway.servesMqttMeters}, the other ${b.servesMqttMeters}`);
+      });
       expect(Date.now() - t0).toBeLessThan(5000);
       // a worker elsewhere reaches the NB meter through the new holder
       const wc = await connectMqtt(MQTT_URL, 'test-remote');
