@@ -33,24 +33,27 @@ together() {
   return "$failed"
 }
 
-step "代码检查、类型检查与构建 (lint: typescript-eslint + module boundaries; typecheck; server, simulator and packages to JavaScript; web build)"
-together "npm run lint --silent" "npx tsc --noEmit -p tsconfig.json"
-together "npx tsc --noEmit -p apps/web/tsconfig.json" "npm run build -w @meter/server --silent && npm run build -w @meter/web --silent"
-
-step "前端首屏体积 (first-load JS budget)"
-npx tsx bench/web-bundle.ts
-
 E2E="E2E_SERVER=compiled npx playwright test -c e2e/playwright.config.ts"
+BUILD="npm run build -w @meter/server --silent && npm run build -w @meter/web --silent && npx tsx bench/web-bundle.ts"
+CHECKS="npm run lint --silent && npx tsc --noEmit -p tsconfig.json && npx tsc --noEmit -p apps/web/tsconfig.json"
 if [ "${TEST_SERIAL:-0}" = 1 ]; then
+  step "代码检查与类型检查 (lint: typescript-eslint + module boundaries; typecheck)"
+  bash -c "$CHECKS"
+  step "构建与前端首屏体积 (server, simulator and packages to JavaScript; web build; first-load JS budget)"
+  bash -c "$BUILD"
   step "单元、组件与集成测试 (vitest: unit, web, integration on PostgreSQL + embedded)"
   npx vitest run
   step "端到端测试 (Playwright in Chromium, against the compiled server)"
   bash -c "$E2E"
 else
-  step "单元、组件、集成与端到端测试 (vitest: unit and web; Playwright in Chromium against the compiled server; vitest integration on PostgreSQL + embedded — side by side)"
-  # three lines side by side, so that no core idles while one of them still has work: unit and web (CPU), end to
-  # end (Chromium, mostly CPU), integration (2 files at once, each in its own database copy, mostly waiting on
-  # PostgreSQL, MQTT and its own timers). End-to-end runs its own server, embedded PostgreSQL and MQTT broker on
-  # E2E_PORT.. (playwright.config.ts): it shares nothing with integration. TEST_SERIAL=1: one after the other.
-  together "npx vitest run --project unit --project 'web*'" "$E2E" "npx vitest run --project integration"
+  step "检查、构建与全部测试并行 (lint, typecheck, unit and web; build then Playwright in Chromium against the compiled server; integration on PostgreSQL + embedded — side by side)"
+  # three lanes from the start. End to end is the longest (a test after another, mostly waiting on the browser
+  # and the server) and needs the builds, so its lane goes first: build, bundle guard, then Playwright in two
+  # lanes of its own (E2E_WORKERS, playwright.config.ts) against its own server, embedded PostgreSQL and MQTT
+  # broker on E2E_PORT.. — it shares nothing with integration. Checks, unit and web (CPU) and integration
+  # (2 files at once, each worker in its own database copy) run beside it at a lower priority (nice), so the
+  # longest lane is not the one that waits for a core. TEST_SERIAL=1: one after the other.
+  together "$BUILD && E2E_WORKERS=\${E2E_WORKERS:-2} $E2E" \
+    "nice -n 5 bash -c \"$CHECKS && npx vitest run --project unit --project 'web*'\"" \
+    "nice -n 5 npx vitest run --project integration"
 fi
