@@ -32,9 +32,8 @@ export default defineConfig({
   testDir: '.',
   testMatch: '*.spec.ts',
   fullyParallel: false,
-  // E2E_WORKERS=2: the two lanes of `projects` side by side against the one server; by default one worker
-  // and the files in their old order (two lanes not yet seen green twice: the shared machine ran at load
-  // 25–32 when they were written)
+  // E2E_WORKERS=2 (what `npm test` runs): the two lanes of `projects` side by side against the one server;
+  // by default (`npm run test:e2e`) one worker and the files in their old order
   workers,
   retries: process.env.CI ? 1 : 0,
   // generous: CI machines here are small and shared (first page loads fetch ~40 chunks)
