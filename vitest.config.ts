@@ -23,7 +23,7 @@ const unitMocking = UNIT_ROOTS.flatMap((root) =>
 if (unitMocking.length) {
   throw new Error(`unit test files share a module graph and may not call vi.mock: ${unitMocking.join(', ')} (use vi.spyOn, or make it an integration test)`);
 }
-/** The integration files share one module graph as well (`isolate: false`): none may replace a module either. */
+/** No integration file replaces a module (vi.mock), so that they can share a module graph per worker again (see `isolate` below). */
 const INT_ROOTS = [...readdirSync(join(import.meta.dirname, 'packages')).map((p) => `packages/${p}/src`), ...readdirSync(join(import.meta.dirname, 'apps')).map((a) => `apps/${a}/src`)];
 const intMocking = INT_ROOTS.flatMap((root) =>
   readdirSync(join(import.meta.dirname, root), { recursive: true, encoding: 'utf8' })
@@ -67,15 +67,13 @@ export default defineConfig({
           // files run side by side, each in a copy of the template database that no other running file
           // uses (apps/server/test/global-setup.ts, worker-db.ts: claimed with a lock, not by VITEST_POOL_ID,
           // which vitest 4 can hand to two files at once after a group change)
-          // The files of a worker share one process and module graph (none replaces a module with vi.mock):
-          // the server app (Fastify, drizzle, the AWS SDK, …) is transformed and evaluated once per worker
-          // instead of once per file, which was most of a typical file's time (setup and import summed over
-          // the files: 1060 s → 80 s; the run's user+sys CPU 530 → 215 s, wall 20 → 8-10 min at load 9-15
-          // on 2 cores, 2026-12-07). Each file still builds its own app, pools and emulators and closes
-          // them; the setup files run again before each file (worker-db.ts names the worker's database
-          // slot again, clock-setup.ts starts the clock at CLOCK_AT again, one-query-at-a-time.ts starts
-          // an empty list).
-          isolate: false,
+          // Each file in a process of its own (isolate), as before 2026-12-07. Sharing one process and
+          // module graph per worker (`isolate: false`) cut the run's CPU 530 → 215 s and its wall 20 → 8-10
+          // min, but in two of four full runs gateway/split.int's lease fail-over test then saw neither side
+          // move for 10 s after the holder's session was terminated (never seen with a process per file);
+          // the cause is not found yet, so the files stay apart until it is. worker-db.ts and
+          // one-query-at-a-time.ts work either way; no integration file may call vi.mock (checked above).
+          isolate: true,
           maxWorkers: Number(process.env.TEST_INT_WORKERS ?? 2),
           // a project with its own maxWorkers runs in a group of its own: after unit and web
           sequence: { groupOrder: 1 },
