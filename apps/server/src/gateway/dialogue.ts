@@ -10,6 +10,11 @@ import { LogThrottle } from './security.ts';
 // reply a request waits for, or else the device's own report — checked against whom the
 // connection speaks for, logged, and its reading queued for the database.
 
+/** A connection speaks only for the meters behind it: its collector's, or the 4G meter itself. */
+function speaksFor(device: NonNullable<Connection['device']>, meter: repo.MeterRef): boolean {
+  return device.type === 'collector' ? meter.collectorId === device.id : meter.id === device.id;
+}
+
 export class Dialogue {
   private readonly strangers: LogThrottle;
   private readonly unknownAddress: LogThrottle;
@@ -73,8 +78,7 @@ export class Dialogue {
       if (conn) this.g.listener.badInput(conn, d.hex, `未登记的表具地址 ${f.address}`);
       return;
     }
-    // a connection speaks only for the meters behind it: its collector's, or the 4G meter itself
-    if (conn?.device && (conn.device.type === 'collector' ? meter.collectorId !== conn.device.id : meter.id !== conn.device.id)) {
+    if (conn?.device && !speaksFor(conn.device, meter)) {
       this.strangers.hit({ imei: conn.imei, address: f.address });
       this.g.listener.badInput(conn, d.hex, `表具 ${f.address} 不属于该采集器，已丢弃`);
       return;
@@ -91,24 +95,23 @@ export class Dialogue {
       buffer.report(companyId, meter.id, collectorId, 'up', channel, d.hex, { ...summarize(d), facts }, '');
     }
     this.g.health.meterSeen(meter, now);
-    if (facts.total !== undefined && buffer.full) {
-      // only MQTT gets here (TCP reading stopped at QUEUE_HIGH): memory stays bounded, loudly
-      buffer.drop();
-    } else if (facts.total !== undefined) {
+    if (facts.total !== undefined) {
       // the facts are this frame's own: their registers are completed in place
       const registers = facts.registers ?? {};
       if (facts.batteryLow !== undefined) registers.batteryLow = facts.batteryLow;
       if (facts.valve !== undefined) registers.valve = facts.valve;
-      buffer.add(meter.id, {
-        meter, // a MeterRef is a MeterIdent; the cache replaces refs, never changes one
-        readAt: this.g.health.readTime(meter.id, now),
-        total: facts.total,
-        registers,
-        source: SOURCE.report,
-        valve: facts.valve,
-      });
+      this.queue(meter, now, facts.total, registers, facts.valve);
     }
     if (facts.batteryLow) void this.g.health.lowBattery(meter);
+  }
+
+  /** A report's reading into the ingest buffer, or dropped loudly when it is full. */
+  private queue(meter: repo.MeterRef, now: number, total: string, registers: QuickReport['registers'], valve: 0 | 1 | undefined) {
+    const buffer = this.g.buffer;
+    // only MQTT gets here full (TCP reading stopped at QUEUE_HIGH): memory stays bounded, loudly
+    if (buffer.full) buffer.drop();
+    // a MeterRef is a MeterIdent; the cache replaces refs, never changes one
+    else buffer.add(meter.id, { meter, readAt: this.g.health.readTime(meter.id, now), total, registers, source: SOURCE.report, valve });
   }
 
   /**
@@ -118,13 +121,9 @@ export class Dialogue {
    */
   private quick(conn: Connection, q: QuickReport, meter: repo.MeterRef): boolean {
     const device = conn.device;
-    if (!device || meter.companyId !== device.companyId) return false;
-    if (device.type === 'collector' ? meter.collectorId !== device.id : meter.id !== device.id) return false;
-    const now = conn.lastRx;
-    const buffer = this.g.buffer;
-    this.g.health.meterSeen(meter, now);
-    if (buffer.full) buffer.drop();
-    else buffer.add(meter.id, { meter, readAt: this.g.health.readTime(meter.id, now), total: q.total, registers: q.registers, source: SOURCE.report, valve: q.valve });
+    if (!device || meter.companyId !== device.companyId || !speaksFor(device, meter)) return false;
+    this.g.health.meterSeen(meter, conn.lastRx);
+    this.queue(meter, conn.lastRx, q.total, q.registers, q.valve);
     if (q.batteryLow) void this.g.health.lowBattery(meter);
     return true;
   }
