@@ -7,10 +7,9 @@ import { conflict, notFound, refuse } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
 import { resetPasswordPair } from '../auth/index.ts';
 import { lockRoom } from '../room/index.ts';
-import { pickColumns, shownColumns } from '../report/index.ts';
+import { shownColumns, streamXlsx } from '../report/index.ts';
 import * as repo from './repo.ts';
 import type { HistoryListInput, OwnerInput, OwnerListInput } from '@meter/contracts';
-import { streamXlsx, type XlsxColumn } from './xlsx.ts';
 import { formatBeijing } from '../../time.ts';
 
 // Owners (业主, userinfo): profile, moving into and out of rooms with history (/inRoomRecord), the
@@ -160,27 +159,30 @@ export async function listHistory(ctx: Ctx, q: HistoryListInput) {
 export const EXPORT_FILENAME = '业主档案.xlsx';
 const EXPORT_BATCH = 1000;
 
-export const EXPORT_COLUMNS: XlsxColumn[] = keyedColumns('owner', [
-  'id', 'name', 'phone', 'idNumber', 'gender', 'roomName', 'areaName', 'status', 'movedInAt', 'email', 'memo', 'createdAt',
-]);
+const EXPORT_KEYS = ['id', 'name', 'phone', 'idNumber', 'gender', 'roomName', 'areaName', 'status', 'movedInAt', 'email', 'memo', 'createdAt'] as const;
+export const EXPORT_COLUMNS = keyedColumns('owner', [...EXPORT_KEYS]);
 
 /** YYYY-MM-DD HH:mm:ss in Asia/Shanghai */
 export const formatTime = (d: Date | string | null) => (d ? formatBeijing(new Date(d)) : '');
 
-const exportRow = (o: repo.OwnerRow) => ({
-  id: o.id,
-  name: o.name,
-  phone: o.phone,
-  idNumber: o.idNumber,
-  gender: GENDERS[o.gender] ?? '',
-  roomName: o.roomName ?? '',
-  areaName: o.areaName ?? '',
-  status: OWNER_STATUS[o.status] ?? '',
-  movedInAt: formatTime(o.movedInAt),
-  email: o.email,
-  memo: o.memo,
-  createdAt: formatTime(o.createdAt),
-});
+/** An owner's cells in the columns' order. */
+const exportRow = (o: repo.OwnerRow): unknown[] => {
+  const cells: Record<(typeof EXPORT_KEYS)[number], unknown> = {
+    id: o.id,
+    name: o.name,
+    phone: o.phone,
+    idNumber: o.idNumber,
+    gender: GENDERS[o.gender] ?? '',
+    roomName: o.roomName ?? '',
+    areaName: o.areaName ?? '',
+    status: OWNER_STATUS[o.status] ?? '',
+    movedInAt: formatTime(o.movedInAt),
+    email: o.email,
+    memo: o.memo,
+    createdAt: formatTime(o.createdAt),
+  };
+  return EXPORT_KEYS.map((k) => cells[k]);
+};
 
 /** The owners matching the list's filters, newest first, read in keyset batches. */
 async function* exportBatches(ctx: Ctx, q: Partial<OwnerListInput>) {
@@ -196,6 +198,5 @@ async function* exportBatches(ctx: Ctx, q: Partial<OwnerListInput>) {
 }
 
 export async function exportOwners(ctx: Ctx, q: Partial<OwnerListInput>, reply: FastifyReply) {
-  await streamXlsx(reply, { filename: EXPORT_FILENAME, sheet: '业主档案', columns: pickColumns(EXPORT_COLUMNS, await shownColumns(ctx, 'owner')).columns, batches: exportBatches(ctx, q) });
-  return reply;
+  return streamXlsx(reply, { filename: EXPORT_FILENAME, sheet: '业主档案', columns: EXPORT_COLUMNS, keep: await shownColumns(ctx, 'owner'), batches: exportBatches(ctx, q) });
 }

@@ -1,0 +1,63 @@
+import { PassThrough } from 'node:stream';
+import ExcelJS from 'exceljs';
+import { describe, expect, it } from 'vitest';
+import { writeXlsx, XLSX_WRITER_OPTIONS, type Column } from './xlsx.ts';
+
+const COLUMNS: Column[] = [
+  { header: '文字', width: 12 },
+  { header: '数', width: 8 },
+  { header: '时间', width: 20 },
+  { header: '空', width: 6 },
+  { header: '是否', width: 6 },
+];
+const ROWS: unknown[][] = [
+  ['一号表', 12.5, new Date(Date.UTC(2026, 0, 2, 3, 4, 5)), null, true],
+  ['二号表', -3, new Date(Date.UTC(2026, 1, 3)), '有', false],
+  [null, 0, null, 7, 'x'],
+];
+
+async function collect(write: (out: PassThrough) => Promise<unknown>): Promise<Buffer> {
+  const out = new PassThrough();
+  const chunks: Buffer[] = [];
+  out.on('data', (c: Buffer) => chunks.push(c));
+  const ended = new Promise((r) => out.on('end', r));
+  await write(out);
+  await ended;
+  return Buffer.concat(chunks);
+}
+
+/** Every cell of the first sheet as ExcelJS reads it back: value, type, number format, font. */
+async function cellsOf(file: Buffer) {
+  const wb = new ExcelJS.Workbook();
+  await wb.xlsx.load(new Uint8Array(file).buffer);
+  const cells: unknown[] = [];
+  wb.worksheets[0].eachRow({ includeEmpty: true }, (row) =>
+    row.eachCell({ includeEmpty: true }, (c) => cells.push([c.address, c.type, c.value, c.numFmt ?? null, c.font?.bold ?? null])),
+  );
+  return cells;
+}
+
+describe('writeXlsx', () => {
+  it('writes the same cells, types and formats as ExcelJS left to itself (the shared plain styles change nothing)', async () => {
+    async function* batches() {
+      yield ROWS.slice(0, 2).map((r) => [...r]);
+      yield ROWS.slice(2).map((r) => [...r]);
+    }
+    const ours = await collect((out) => writeXlsx(out, { sheet: '表', columns: COLUMNS, batches: batches() }));
+    const theirs = await collect(async (out) => {
+      const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, ...XLSX_WRITER_OPTIONS });
+      const ws = wb.addWorksheet('表', { views: [{ state: 'frozen', ySplit: 1 }] });
+      ws.columns = COLUMNS.map((c, i) => ({ header: c.header, key: String(i), width: c.width }));
+      ws.getRow(1).font = { bold: true };
+      ws.getRow(1).commit();
+      for (const r of ROWS) ws.addRow([...r]).commit();
+      ws.commit();
+      await wb.commit();
+    });
+    const cells = await cellsOf(ours);
+    expect(cells).toEqual(await cellsOf(theirs));
+    // the header keeps its bold font, a date keeps ExcelJS's date format
+    expect(cells).toContainEqual(['A1', ExcelJS.ValueType.String, '文字', null, true]);
+    expect(cells).toContainEqual(['C2', ExcelJS.ValueType.Date, new Date(Date.UTC(2026, 0, 2, 3, 4, 5)), 'mm-dd-yy', null]);
+  });
+});
