@@ -171,10 +171,15 @@ describe('two gateways that may serve MQTT meters', () => {
       );
       expect(rows).toHaveLength(1);
       const t0 = Date.now();
-      await h.owner.query('SELECT pg_terminate_backend($1)', [rows[0].pid]);
+      const killed = await h.owner.query<{ ok: boolean }>('SELECT pg_terminate_backend($1) AS ok', [rows[0].pid]);
+      expect(killed.rows[0].ok).toBe(true);
       // (a failure says which side was late: the old holder still serving, or the other not yet holding)
-      await until(async () => b.servesMqttMeters && !h.gateway.servesMqttMeters, 10_000, 'fail-over').catch((e: Error) => {
-        throw new Error(`${e.message}: the holder serves ${h.gateway.servesMqttMeters}, the other ${b.servesMqttMeters}`);
+      await until(async () => b.servesMqttMeters && !h.gateway.servesMqttMeters, 10_000, 'fail-over').catch(async (e: Error) => {
+        const seen = await h.owner.query(
+          `SELECT l.pid, l.classid, l.objid, l.granted, a.application_name, a.client_port, a.backend_start, a.state, a.query
+             FROM pg_locks l LEFT JOIN pg_stat_activity a USING (pid) WHERE l.locktype = 'advisory'`,
+        );
+        throw new Error(`${e.message}: the holder serves ${h.gateway.servesMqttMeters}, the other ${b.servesMqttMeters}; terminated ${rows[0].pid}; advisory locks now ${JSON.stringify(seen.rows)}`);
       });
       expect(Date.now() - t0).toBeLessThan(5000);
       // a worker elsewhere reaches the NB meter through the new holder
