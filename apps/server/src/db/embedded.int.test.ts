@@ -34,7 +34,7 @@ function start() {
   const env: NodeJS.ProcessEnv = {
     ...process.env, DATA_DIR: dataDir, WEB_DIST: webDist, PORT: String(port), EMBEDDED_PG_PORT: String(pgPort), SIMULATOR: '0', LOG_LEVEL: 'warn',
     // the device side and the local emulators on ports of their own, so a demo running beside the tests does not collide
-    GATEWAY_PORT: String(port + 1), MQTT_PORT: String(port + 2), PAY_EMULATOR_PORT: '0', SMS_ALIYUN_PORT: '0', SMS_TENCENT_PORT: '0',
+    GATEWAY_PORT: String(port + 1), MQTT_PORT: String(port + 2), PAY_EMULATOR_PORT: '0', SMS_ALIYUN_PORT: '0', SMS_TENCENT_PORT: '0', BANK_EMULATOR_PORT: '0',
   };
   delete env.DATABASE_URL;
   delete env.MQTT_URL;

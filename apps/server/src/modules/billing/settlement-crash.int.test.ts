@@ -106,5 +106,5 @@ describe('settlement survives kill -9', () => {
     expect(j).toEqual({ n: METERS * READINGS, a: -METERS * READINGS * PRICE_FEN });
     const [bal] = await q(`SELECT sum(balance_fen)::int AS b FROM accounts WHERE company_id = $1 AND wallet = 'electric'`, [c.companyId]);
     expect(bal.b).toBe(-METERS * READINGS * PRICE_FEN);
-  });
+  }, 180_000); // two child processes start under tsx and settle the run: over a minute at load 10–15
 });
