@@ -36,7 +36,25 @@ export const COMMAND_STATUS = {
 export type CommandStatus = keyof typeof COMMAND_STATUS;
 const COMMAND_STATUS_LIST = Object.keys(COMMAND_STATUS) as CommandStatus[];
 
-export const WARNING_KIND_LIST = ['offline', 'consumption_closed', 'backwards', 'implausible', 'valve_mismatch', 'valve_fault', 'low_battery', 'clock_drift', 'read_fail', 'rate_error', 'power_off'] as const;
+/** The kinds of device warnings and what a user reads for each (the lists, the pages' search, /screen, the messages). */
+export const WARNING_KINDS = {
+  offline: '设备离线过久',
+  consumption_closed: '断电/关阀状态下仍有用量',
+  backwards: '读数倒走或早于上次读数',
+  implausible: '读数异常跳变（待确认）',
+  valve_mismatch: '阀门/继电器状态与指令不符',
+  valve_fault: '阀门故障',
+  low_battery: '电池电压低',
+  clock_drift: '表计时钟偏差',
+  read_fail: '连续抄表失败',
+  rate_error: '倍率异常',
+  power_off: '停电',
+  no_read: '长时间无读数',
+} as const;
+export type WarningKind = keyof typeof WARNING_KINDS;
+export const WARNING_KIND_LIST = Object.keys(WARNING_KINDS) as WarningKind[];
+/** What a user reads for a warning's kind (the kind itself when it is not one of WARNING_KINDS). */
+export const warningKindText = (kind: string): string => (Object.hasOwn(WARNING_KINDS, kind) ? WARNING_KINDS[kind as WarningKind] : kind);
 
 const id = num(z.number().int().positive());
 /** true/false as JSON, as text ('true', '1', …) or as a number */

@@ -348,6 +348,23 @@ describe('exception detection', () => {
   });
 });
 
+describe('a meter without readings for too long', () => {
+  it('gets a no_read warning that the 抄表异常 list can search by, in words; a reading closes it on the next sweep', async () => {
+    const m = await h.meter(c, { kind: 1 });
+    const ident = { id: m.id, companyId: c.companyId, areaId: c.areaId };
+    await h.db.tx(SYSTEM_SCOPE, (tx) => ingestReadings(tx, [{ meter: ident, readAt: new Date(Date.now() - 5 * 86400_000), total: '10.00', source: SOURCE.automatic }]));
+    await h.worker.offlineSweep();
+    const list = await get(`device/unusual/list?type=no_read&status=0&size=100`);
+    expect(list.status).toBe(200);
+    const mine = list.body.data.filter((w: { meterId: number }) => w.meterId === m.id);
+    expect(mine).toMatchObject([{ kind: 'no_read', kindText: '长时间无读数' }]);
+    // a reading arrives: the next sweep closes the warning
+    await h.db.tx(SYSTEM_SCOPE, (tx) => ingestReadings(tx, [{ meter: ident, readAt: new Date(Date.now() - 1000), total: '11.00', source: SOURCE.automatic }]));
+    await h.worker.offlineSweep();
+    expect((await h.q1<{ status: number }>(`SELECT status FROM device_warnings WHERE meter_id = $1 AND kind = 'no_read'`, [m.id])).status).toBe(1);
+  });
+});
+
 describe('scheduled reading and lists', () => {
   it('a scheduled round reads every reachable meter and records a read task', async () => {
     const queued = await h.worker.scheduleReads(true);

@@ -1,4 +1,5 @@
 import { Decimal } from 'decimal.js';
+import { warningKindText } from '@meter/contracts';
 import type { Tx } from '../../db/client.ts';
 import type { DeviceEvent } from '../realtime/index.ts';
 import { implausible, needsUsualUse, ratedPerHour, type Implausible } from './plausible.ts';
@@ -18,21 +19,6 @@ import { warningsOpened } from './work-orders.ts';
 
 export const SOURCE = { automatic: 1, onDemand: 2, manual: 3, report: 4 } as const;
 export const SOURCE_TEXT: Record<number, string> = { 1: '自动抄表', 2: '随机抄表', 3: '人工抄表', 4: '设备上报' };
-
-export const WARNING_KINDS: Record<string, string> = {
-  offline: '设备离线过久',
-  consumption_closed: '断电/关阀状态下仍有用量',
-  backwards: '读数倒走或早于上次读数',
-  implausible: '读数异常跳变（待确认）',
-  valve_mismatch: '阀门/继电器状态与指令不符',
-  valve_fault: '阀门故障',
-  low_battery: '电池电压低',
-  clock_drift: '表计时钟偏差',
-  read_fail: '连续抄表失败',
-  rate_error: '倍率异常',
-  power_off: '停电',
-  no_read: '长时间无读数',
-};
 
 export interface MeterIdent {
   id: number;
@@ -384,7 +370,7 @@ export function warningEvent(w: { id: number; companyId: number; meterId: number
   return {
     companyId: w.companyId,
     kind: 'warning',
-    body: { id: w.id, meterId: w.meterId, collectorId: w.collectorId, areaId: w.areaId, kind: w.kind, title: WARNING_KINDS[w.kind] ?? w.kind, detail: w.detail },
+    body: { id: w.id, meterId: w.meterId, collectorId: w.collectorId, areaId: w.areaId, kind: w.kind, title: warningKindText(w.kind), detail: w.detail },
   };
 }
 

@@ -1,5 +1,5 @@
 import { Decimal } from 'decimal.js';
-import { ELECTRIC_PLAN_KINDS, WATER_PLAN_KINDS } from '@meter/contracts';
+import { ELECTRIC_PLAN_KINDS, WATER_PLAN_KINDS, warningKindText } from '@meter/contracts';
 import type { Tx } from '../../db/client.ts';
 import type { Ctx } from '../../http/context.ts';
 import { companyOf } from '../../http/context.ts';
@@ -7,7 +7,7 @@ import { badRequest, notFound, refuse } from '../../http/errors.ts';
 import { offsetOf } from '../../http/paging.ts';
 import { Page } from '../../http/envelope.ts';
 import type { EventBus } from '../realtime/index.ts';
-import { SOURCE, SOURCE_TEXT, WARNING_KINDS } from './ingest.ts';
+import { SOURCE, SOURCE_TEXT } from './ingest.ts';
 import * as repo from './repo/index.ts';
 import { openOfKind } from './review-repo.ts';
 import { valvePassword as valvePwd } from '../company/index.ts';
@@ -433,7 +433,7 @@ export async function noPower(ctx: Ctx, q: Input<typeof S.MeterListQuery>) {
   return new Page(r.rows, r.count);
 }
 
-const warningView = (w: repo.WarningView) => ({ ...w, kindText: WARNING_KINDS[w.kind] ?? w.kind, statusText: w.status === 0 ? '未处理' : '已处理' });
+const warningView = (w: repo.WarningView) => ({ ...w, kindText: warningKindText(w.kind), statusText: w.status === 0 ? '未处理' : '已处理' });
 
 export async function unusual(ctx: Ctx, q: Input<typeof S.UnusualQuery>) {
   const r = await ctx.tx((tx) =>

@@ -1,9 +1,8 @@
-import { PAY_METHODS, yuanToFen } from '@meter/contracts';
+import { PAY_METHODS, warningKindText, yuanToFen } from '@meter/contracts';
 import type { Ctx } from '../../http/context.ts';
 import { notFound } from '../../http/errors.ts';
 import { beijingNow, businessMonth, formatBeijing, startOfBeijingMonth } from '../../time.ts';
 import { configOf } from '../company/index.ts';
-import { WARNING_KINDS } from '../control/index.ts';
 import * as repo from './gether-repo.ts';
 
 // 区域概况 (/gether): one area's figures in one answer, each read in the user's scope.
@@ -36,7 +35,7 @@ export async function gether(ctx: Ctx, areaId: number) {
         lastElectric: lastUsage.electric, lastWater: lastUsage.water, lastAmountFen: lastUsage.amountFen,
       },
       payments: { ...payments, latest: payments.latest.map((p) => ({ ...p, createdAt: formatBeijing(p.createdAt), payMethodText: methods[p.payMethod] ?? p.payMethod })) },
-      alarms: { open: alarms.open, latest: alarms.latest.map((a) => ({ ...a, createdAt: formatBeijing(a.createdAt), kindText: WARNING_KINDS[a.kind] ?? a.kind })) },
+      alarms: { open: alarms.open, latest: alarms.latest.map((a) => ({ ...a, createdAt: formatBeijing(a.createdAt), kindText: warningKindText(a.kind) })) },
       children: await repo.children(tx, areaId, lineFen),
     };
   });

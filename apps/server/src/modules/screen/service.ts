@@ -1,9 +1,8 @@
-import { APPEAL_STATUSES } from '@meter/contracts';
+import { APPEAL_STATUSES, warningKindText } from '@meter/contracts';
 import type { Ctx } from '../../http/context.ts';
 import type { Reader } from '../../db/client.ts';
 import { now } from '../../clock.ts';
 import { addDays, businessDate, startOfBeijingDay, startOfBeijingMonth } from '../../time.ts';
-import { WARNING_KINDS } from '../control/index.ts';
 import * as repo from './repo.ts';
 import type { CreditWatch } from './live.ts';
 
@@ -137,8 +136,8 @@ export async function summary(ctx: Ctx, watch?: CreditWatch) {
       },
       alarms: {
         open: warnings.byKind.reduce((s, k) => s + k.count, 0),
-        byKind: warnings.byKind.map((k) => ({ ...k, kindText: WARNING_KINDS[k.kind] ?? k.kind })),
-        latest: warnings.latest.map((w) => ({ ...w, kindText: WARNING_KINDS[w.kind] ?? w.kind })),
+        byKind: warnings.byKind.map((k) => ({ ...k, kindText: warningKindText(k.kind) })),
+        latest: warnings.latest.map((w) => ({ ...w, kindText: warningKindText(w.kind) })),
       },
       arrears,
     };

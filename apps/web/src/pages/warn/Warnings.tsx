@@ -6,6 +6,7 @@
 import { useMemo, useRef, useState, type ReactNode } from 'react';
 import { Button, Form, Input, Modal, Tabs, Tag, type FormInstance } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
+import { WARNING_KINDS, type WarningKind } from '@meter/contracts';
 import type { Paged } from '../../api/request.ts';
 import { toast } from '../../app/feedback.tsx';
 import { useCan } from '../../app/session.ts';
@@ -18,20 +19,6 @@ import { keywordColumn, meterColumns, meterStateColumns, rangeColumn, timeText, 
 
 type Row = Warning & Record<string, unknown>;
 type MeterRowT = LogRow<MeterListRow>;
-
-export const WARNING_KIND_TEXT: Record<string, string> = {
-  offline: '设备离线过久',
-  consumption_closed: '断电/关阀后仍有用量',
-  backwards: '读数倒走或早于上次读数',
-  implausible: '读数异常跳变（待确认）',
-  valve_mismatch: '通断状态与指令不符',
-  valve_fault: '阀门故障',
-  low_battery: '电池电压低',
-  clock_drift: '表计时钟偏差',
-  read_fail: '连续抄表失败',
-  rate_error: '倍率异常',
-  power_off: '停电',
-};
 
 const state = (v: unknown, kind: number | null) => (v === 1 ? (kind === 2 ? '开阀' : '合闸') : v === 0 ? (kind === 2 ? '关阀' : '拉闸') : '未知');
 
@@ -51,15 +38,25 @@ export function detailText(w: Pick<Warning, 'kind' | 'detail' | 'meterKind'>): s
       return d.lastSeenAt ? `最后通信 ${timeText(d.lastSeenAt)}` : '从未上线';
     case 'clock_drift':
       return `表计时钟偏差 ${String(d.driftSeconds ?? '')} 秒`;
+    case 'no_read':
+      return d.lastReadAt ? `最后读数 ${timeText(d.lastReadAt)}` : '从未有读数';
+    case 'rate_error':
+      return `档案倍率 ${String(d.expected ?? '')}，表内倍率 ${String(d.actual ?? '')}`;
+    case 'low_battery':
+    case 'valve_fault': {
+      const at = d.readAt ?? d.reportedAt;
+      return at ? `发现于 ${timeText(at)}` : '';
+    }
     default:
-      return Object.entries(d).map(([k, v]) => `${k}：${typeof v === 'object' ? JSON.stringify(v) : String(v)}`).join('；');
+      // a kind without words of its own: no field names shown to the user
+      return '';
   }
 }
 
 export interface WarningsProps {
   title: string;
   /** device_warnings kinds shown on this page */
-  kinds: string[];
+  kinds: WarningKind[];
   /** 1 电表, 2 水表 (omit for both) */
   meterKind?: 1 | 2;
   /** a second tab with a live meter list */
@@ -110,7 +107,7 @@ export default function Warnings({ title, kinds, meterKind, live }: WarningsProp
       { title: '关键字', dataIndex: 'kw', hideInTable: true, search: true, fieldProps: { placeholder: '表号 / 名称 / 采集器 / 房间' } },
       {
         title: '预警类型', dataIndex: 'type', width: 170, search: kinds.length > 1,
-        valueEnum: Object.fromEntries(kinds.map((k) => [k, { text: WARNING_KIND_TEXT[k] ?? k }])),
+        valueEnum: Object.fromEntries(kinds.map((k) => [k, { text: WARNING_KINDS[k] }])),
         render: (_d, r) => <Tag color="volcano">{r.kindText}</Tag>,
       },
       { title: '表号', dataIndex: 'address', width: 150, render: (_d, r) => r.address || (r.collectorImei ? `采集器 ${r.collectorImei}` : '-') },
@@ -142,7 +139,7 @@ export default function Warnings({ title, kinds, meterKind, live }: WarningsProp
       params={params}
       list={(q: PageQuery) => {
         // a type picked in the search form narrows the page's kinds
-        const type = q.type && kinds.includes(String(q.type)) ? String(q.type) : kinds.join(',');
+        const type = kinds.find((k) => k === q.type) ?? kinds.join(',');
         return warningApi.list({ ...q, type }) as Promise<Paged<Row>>;
       }}
       rowActions={(r) => {
@@ -261,5 +258,5 @@ export function WarnElectricRateError() {
   return <Warnings title="电表倍率异常" meterKind={1} kinds={['rate_error']} />;
 }
 export function WarnCopyReadError() {
-  return <Warnings title="抄表异常" kinds={['implausible', 'read_fail', 'backwards', 'offline']} live={{ label: '连续抄表失败', list: 'readFails' }} />;
+  return <Warnings title="抄表异常" kinds={['implausible', 'read_fail', 'no_read', 'backwards', 'offline']} live={{ label: '连续抄表失败', list: 'readFails' }} />;
 }

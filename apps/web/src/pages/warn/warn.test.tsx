@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { configure, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { mockServer, ok, renderPage, signIn, type Call, freshPageState } from '../../test/harness.tsx';
-import { WarnElectricError, WarnWaterValveError } from './Warnings.tsx';
+import { detailText, WarnCopyReadError, WarnElectricError, WarnWaterValveError } from './Warnings.tsx';
 import { KeepElectric } from '../control/Keep.tsx';
 
 configure({ asyncUtilTimeout: 8000 });
@@ -100,6 +100,25 @@ describe('a reading held as implausible', { timeout: 120_000 }, () => {
     const row = (await screen.findByText('200001000010')).closest('tr')!;
     expect(within(row).queryByText('接受读数')).toBeNull();
     expect(within(row).queryByText('处理')).toBeNull();
+  });
+});
+
+describe('抄表异常 page', { timeout: 120_000 }, () => {
+  it('lists meters without readings for too long (no_read) beside the failed reads, in words', async () => {
+    session([], ['warnCopyReadError']);
+    const NO_READ = { ...WARNING, id: 63, meterId: 11, kind: 'no_read', kindText: '长时间无读数', meterKind: 1, address: '200001000011', detail: { lastReadAt: '2025-05-20T02:00:00Z' } };
+    const calls = mockWarnings([], [NO_READ]);
+    renderPage('warnCopyReadError', <WarnCopyReadError />);
+    const row = (await screen.findByText('200001000011')).closest('tr')!;
+    expect(within(row).getByText('长时间无读数')).toBeTruthy();
+    expect(within(row).getByText(/^最后读数 2025-05-20/)).toBeTruthy();
+    expect(decodeURIComponent(calls.find((c) => c.url.includes('/device/unusual/list'))!.url)).toContain('type=implausible,read_fail,no_read,backwards,offline');
+  });
+
+  it('a detail never shows its field names', () => {
+    expect(detailText({ kind: 'rate_error', detail: { expected: 1, actual: 80 }, meterKind: 1 })).toBe('档案倍率 1，表内倍率 80');
+    expect(detailText({ kind: 'no_read', detail: { lastReadAt: null }, meterKind: 2 })).toBe('从未有读数');
+    expect(detailText({ kind: 'power_off', detail: { since: '2025-06-01T02:00:00Z' }, meterKind: 1 })).toBe('');
   });
 });
 
