@@ -67,14 +67,15 @@ export default defineConfig({
           // files run side by side, each in a copy of the template database that no other running file
           // uses (apps/server/test/global-setup.ts, worker-db.ts: claimed with a lock, not by VITEST_POOL_ID,
           // which vitest 4 can hand to two files at once after a group change)
-          // Each file in a process of its own (isolate), as before 2026-12-07. Sharing one process and
-          // module graph per worker (`isolate: false`) cut the run's CPU 530 → 215 s and its wall 20 → 8-10
-          // min, but in two of four full runs gateway/split.int's lease fail-over test then saw neither side
-          // move for 10 s after the holder's session was terminated (never seen with a process per file);
-          // the cause is not found yet, so the files stay apart until it is (TEST_INT_ISOLATE=0 shares them,
-          // to look for it; split.int then prints the advisory locks it saw). worker-db.ts and
-          // one-query-at-a-time.ts work either way; no integration file may call vi.mock (checked above).
-          isolate: process.env.TEST_INT_ISOLATE !== '0',
+          // The files of a worker share one process and module graph (`isolate: false`): the app is loaded
+          // once per worker, not once per file (the run's CPU 530 → 215 s, its wall 20 → 8-10 min). A file
+          // must close what it starts (app, harness, timers, servers) and restore what it spies on; no
+          // integration file may call vi.mock (checked above); worker-db.ts and one-query-at-a-time.ts keep
+          // their state across files. TEST_INT_ISOLATE=1 gives each file a process of its own again.
+          // (Tried on 2026-12-07 and undone the same day for split.int's lease fail-over, which failed in two
+          // of four full runs; the cause was the test's: the old holder, alive, took the lease back on its
+          // next try when the standby's tries had missed that window under load. Fixed in the test.)
+          isolate: process.env.TEST_INT_ISOLATE === '1',
           maxWorkers: Number(process.env.TEST_INT_WORKERS ?? 2),
           // a project with its own maxWorkers runs in a group of its own: after unit and web
           sequence: { groupOrder: 1 },
