@@ -22,14 +22,17 @@ type MeterRowT = LogRow<MeterListRow>;
 
 const state = (v: unknown, kind: number | null) => (v === 1 ? (kind === 2 ? '开阀' : '合闸') : v === 0 ? (kind === 2 ? '关阀' : '拉闸') : '未知');
 
+/** （time） after a reading when the detail has its time, else nothing */
+const at = (t: unknown) => (t ? `（${timeText(t)}）` : '');
+
 /** What a warning's detail says, in words. */
 export function detailText(w: Pick<Warning, 'kind' | 'detail' | 'meterKind'>): string {
   const d = w.detail ?? {};
   switch (w.kind) {
     case 'backwards':
-      return `${String(d.reason ?? '')}：本次 ${String(d.total ?? '')}（${timeText(d.readAt)}），上次 ${String(d.lastTotal ?? '')}（${timeText(d.lastReadAt)}）`;
+      return `${String(d.reason ?? '')}：本次 ${String(d.total ?? '')}${at(d.readAt)}，上次 ${String(d.lastTotal ?? '')}${at(d.lastReadAt)}`;
     case 'implausible':
-      return `${String(d.reason ?? '')}：本次 ${String(d.total ?? '')}（${timeText(d.readAt)}），上次 ${String(d.lastTotal ?? '')}（${timeText(d.lastReadAt)}），用量 ${String(d.used ?? '')}，上限 ${String(d.limit ?? '')}`;
+      return `${String(d.reason ?? '')}：本次 ${String(d.total ?? '')}${at(d.readAt)}，上次 ${String(d.lastTotal ?? '')}${at(d.lastReadAt)}，用量 ${String(d.used ?? '')}，上限 ${String(d.limit ?? '')}`;
     case 'consumption_closed':
       return `${timeText(d.since)} 后读数由 ${String(d.from ?? '')} 增至 ${String(d.to ?? '')}`;
     case 'valve_mismatch':
