@@ -163,5 +163,17 @@ describe('db.tx', () => {
         (SELECT count(*)::int FROM pg_stat_activity WHERE pid = pg_backend_pid() AND state LIKE 'idle in transaction%') AS open`);
       expect([after.rows[0].s, after.rows[0].open]).toEqual(['on', 0]);
     });
+
+    it('a frame that fails leaves the statement prepared, or not, as it is on the server', async () => {
+      const bad = { before: `SET LOCAL enable_seqscan = 'maybe'` };
+      // the statement's first run on the connection fails in its frame: it was never prepared
+      const first = sql`SELECT 41 AS n, ${1}::int AS one`;
+      await expect(db.tx(SYSTEM_SCOPE, (tx) => executePrepared(tx, first, bad))).rejects.toThrow(/enable_seqscan/);
+      expect(await db.tx(SYSTEM_SCOPE, async (tx) => (await executePrepared(tx, first, around)).rows)).toEqual([{ n: 41, one: 1 }]);
+      // prepared now: a failing frame does not undo that
+      await expect(db.tx(SYSTEM_SCOPE, (tx) => executePrepared(tx, first, bad))).rejects.toThrow(/enable_seqscan/);
+      expect(await db.tx(SYSTEM_SCOPE, async (tx) => (await executePrepared(tx, first, around)).rows)).toEqual([{ n: 41, one: 1 }]);
+      expect(await db.tx(SYSTEM_SCOPE, async (tx) => (await executePrepared(tx, first)).rows)).toEqual([{ n: 41, one: 1 }]);
+    });
   });
 });

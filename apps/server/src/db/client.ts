@@ -181,9 +181,19 @@ export async function executePrepared(
     preparedNames.set(q.sql, name);
   }
   const config: pg.QueryConfig = { name, text: q.sql, values: q.params, types: rawTypes };
-  if (!around) return clientOf(tx).query(config);
+  const client = clientOf(tx);
+  if (!around) return client.query(config);
+  // node-postgres records a named statement as prepared at any ParseComplete while its query is the
+  // active one, the frame's too: until the statement is prepared on this connection (its first run
+  // here), the frame goes in round trips of its own, so a frame that fails cannot pass for it
+  if (client.connection.parsedStatements[name] === undefined) {
+    if (around.before != null) await client.query(around.before);
+    const r = await client.query(config);
+    if (around.after != null) await client.query(around.after);
+    return r;
+  }
   return new Promise((resolve, reject) => {
-    clientOf(tx).query(new FramedQuery(around.before ?? null, around.after ?? null, config, (err, res) => (err ? reject(err) : resolve(res))));
+    client.query(new FramedQuery(around.before ?? null, around.after ?? null, config, (err, res) => (err ? reject(err) : resolve(res))));
   });
 }
 
@@ -250,6 +260,13 @@ declare module 'pg' {
   interface QueryConfig {
     queryMode?: 'extended';
     rowMode?: 'array';
+  }
+  interface Connection {
+    /** named statements prepared on this connection (name → text) */
+    parsedStatements: Record<string, string>;
+  }
+  interface ClientBase {
+    readonly connection: Connection;
   }
   interface Query {
     prepare(connection: Wire): void;
