@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import pg from 'pg';
 import { sql } from 'drizzle-orm';
-import { appUrlFrom, openDb, scopeSql, SYSTEM_SCOPE, type Db } from './client.ts';
+import { appUrlFrom, executePrepared, openDb, scopeSql, SYSTEM_SCOPE, type Db } from './client.ts';
 import { OWNER_URL } from '../../test/helpers.ts';
 import { makeCompany } from '../../test/factories.ts';
 import { companies } from './schema/index.ts';
@@ -132,6 +132,48 @@ describe('db.tx', () => {
       const after = await db.pool.query(`SELECT current_setting('app.company_id', true) AS c`);
       expect(after.rows[0].c ?? '').toBe('');
       expect(await db.read(scopeOf(a), async (r) => (await r.execute<{ n: number }>(sql`SELECT 7 AS n`)).rows[0].n)).toBe(7);
+    });
+  });
+
+  describe('executePrepared', () => {
+    const q = (n: number) => sql`SELECT ${n}::int AS n, current_setting('enable_seqscan') AS during FROM generate_series(1, 2)`;
+    const around = { before: 'SET LOCAL enable_seqscan = off', after: 'SET LOCAL enable_seqscan TO DEFAULT' };
+
+    it("runs a frame's statements just before and after it, in the transaction: only the statement's rows come back", async () => {
+      const r = await db.tx(SYSTEM_SCOPE, async (tx) => {
+        const framed = await executePrepared(tx, q(1), around);
+        // again on the same connection: the statement is prepared already, the frame still runs
+        const again = await executePrepared(tx, q(2), around);
+        const plain = await executePrepared(tx, q(3));
+        const after = (await tx.execute(sql`SELECT current_setting('enable_seqscan') AS s`)).rows[0].s;
+        return { framed: framed.rows, again: again.rows, plain: plain.rows, after };
+      });
+      expect(r.framed).toEqual([{ n: 1, during: 'off' }, { n: 1, during: 'off' }]);
+      expect(r.again).toEqual([{ n: 2, during: 'off' }, { n: 2, during: 'off' }]);
+      expect(r.plain).toEqual([{ n: 3, during: 'on' }, { n: 3, during: 'on' }]);
+      expect(r.after).toBe('on');
+    });
+
+    it('a failing statement fails the transaction, the frame after it does not run; the client stays usable', async () => {
+      await expect(db.tx(SYSTEM_SCOPE, (tx) => executePrepared(tx, sql`SELECT 1 / ${0}::int AS x`, around))).rejects.toThrow(/division by zero/);
+      await expect(db.tx(SYSTEM_SCOPE, (tx) => executePrepared(tx, sql`SELECT 1 AS x`, { before: 'SET LOCAL no_such_setting = 1' }))).rejects.toThrow(/no_such_setting/);
+      const r = await db.tx(SYSTEM_SCOPE, async (tx) => (await executePrepared(tx, q(4), around)).rows.length);
+      expect(r).toBe(2);
+      const after = await db.pool.query(`SELECT current_setting('enable_seqscan') AS s,
+        (SELECT count(*)::int FROM pg_stat_activity WHERE pid = pg_backend_pid() AND state LIKE 'idle in transaction%') AS open`);
+      expect([after.rows[0].s, after.rows[0].open]).toEqual(['on', 0]);
+    });
+
+    it('a frame that fails leaves the statement prepared, or not, as it is on the server', async () => {
+      const bad = { before: `SET LOCAL enable_seqscan = 'maybe'` };
+      // the statement's first run on the connection fails in its frame: it was never prepared
+      const first = sql`SELECT 41 AS n, ${1}::int AS one`;
+      await expect(db.tx(SYSTEM_SCOPE, (tx) => executePrepared(tx, first, bad))).rejects.toThrow(/enable_seqscan/);
+      expect(await db.tx(SYSTEM_SCOPE, async (tx) => (await executePrepared(tx, first, around)).rows)).toEqual([{ n: 41, one: 1 }]);
+      // prepared now: a failing frame does not undo that
+      await expect(db.tx(SYSTEM_SCOPE, (tx) => executePrepared(tx, first, bad))).rejects.toThrow(/enable_seqscan/);
+      expect(await db.tx(SYSTEM_SCOPE, async (tx) => (await executePrepared(tx, first, around)).rows)).toEqual([{ n: 41, one: 1 }]);
+      expect(await db.tx(SYSTEM_SCOPE, async (tx) => (await executePrepared(tx, first)).rows)).toEqual([{ n: 41, one: 1 }]);
     });
   });
 });

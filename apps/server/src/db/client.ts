@@ -168,14 +168,33 @@ const preparedNames = new Map<string, string>();
  * over a partitioned table cost as much as a third of running them. The text must not embed values
  * (parameters only), or every call is a new statement. Rows as tx.execute returns them.
  */
-export async function executePrepared(tx: Tx, query: SQL): Promise<{ rows: Record<string, unknown>[] }> {
+export async function executePrepared(
+  tx: Tx,
+  query: SQL,
+  /** statements without parameters run just before and just after it, in the same round trip (FramedQuery) */
+  around?: { before?: string; after?: string },
+): Promise<{ rows: Record<string, unknown>[] }> {
   const q = txDialect.sqlToQuery(query);
   let name = preparedNames.get(q.sql);
   if (!name) {
     name = `meter_p${preparedNames.size + 1}`;
     preparedNames.set(q.sql, name);
   }
-  return clientOf(tx).query({ name, text: q.sql, values: q.params, types: rawTypes });
+  const config: pg.QueryConfig = { name, text: q.sql, values: q.params, types: rawTypes };
+  const client = clientOf(tx);
+  if (!around) return client.query(config);
+  // node-postgres records a named statement as prepared at any ParseComplete while its query is the
+  // active one, the frame's too: until the statement is prepared on this connection (its first run
+  // here), the frame goes in round trips of its own, so a frame that fails cannot pass for it
+  if (client.connection.parsedStatements[name] === undefined) {
+    if (around.before != null) await client.query(around.before);
+    const r = await client.query(config);
+    if (around.after != null) await client.query(around.after);
+    return r;
+  }
+  return new Promise((resolve, reject) => {
+    client.query(new FramedQuery(around.before ?? null, around.after ?? null, config, (err, res) => (err ? reject(err) : resolve(res))));
+  });
 }
 
 async function runTx<T>(pool: pg.Pool, scope: Scope, fn: (tx: Tx) => Promise<T>): Promise<T> {
@@ -233,7 +252,70 @@ type Wire = {
   parse(m: { text: string; name?: string; types?: number[] }): void;
   bind(m: { portal?: string; statement?: string; values?: unknown[] }): void;
   execute(m: { portal?: string; rows?: number }): void;
+  sync(): void;
 };
+
+declare module 'pg' {
+  // node-postgres' Query does these (lib/query.js) but @types/pg does not declare them
+  interface QueryConfig {
+    queryMode?: 'extended';
+    rowMode?: 'array';
+  }
+  interface Connection {
+    /** named statements prepared on this connection (name → text) */
+    parsedStatements: Record<string, string>;
+  }
+  interface ClientBase {
+    readonly connection: Connection;
+  }
+  interface Query {
+    prepare(connection: Wire): void;
+    handleDataRow(msg: unknown): void;
+    handleCommandComplete(msg: unknown, connection: unknown): void;
+    _getRows(connection: Wire, rows?: number): void;
+    portal?: string;
+  }
+}
+type Done<R extends pg.QueryResultRow> = (err: Error | undefined, res: pg.QueryResult<R>) => void;
+/**
+ * A statement framed by others in one write, answered in one round trip: Parse/Bind/Execute of
+ * `before`, the statement's own Parse (unless prepared already)/Bind/Describe/Execute, Parse/Bind/
+ * Execute of `after`, then one Sync. The frame's rows and command tags are swallowed; a failure in
+ * any part fails the query (PostgreSQL skips the rest up to the Sync). Inside a transaction the frame
+ * runs in it (SET LOCAL around a statement); outside one, everything before the Sync is one implicit
+ * transaction (ScopedQuery's scope settings).
+ */
+class FramedQuery<R extends pg.QueryResultRow> extends pg.Query<R> {
+  /** 0: before, 1: the statement, 2: after */
+  private phase: number;
+  constructor(private readonly before: string | null, private readonly after: string | null, config: pg.QueryConfig, callback: Done<R>) {
+    super({ ...config, queryMode: 'extended' }, callback);
+    this.phase = before == null ? 1 : 0;
+  }
+  override prepare(connection: Wire) {
+    if (this.before != null) {
+      connection.parse({ text: this.before });
+      connection.bind({ values: [] });
+      connection.execute({ rows: 0 });
+    }
+    super.prepare(connection);
+  }
+  override _getRows(connection: Wire, rows?: number) {
+    if (this.after == null || rows) return super._getRows(connection, rows);
+    connection.execute({ portal: this.portal, rows });
+    connection.parse({ text: this.after });
+    connection.bind({ values: [] });
+    connection.execute({ rows: 0 });
+    connection.sync();
+  }
+  override handleDataRow(msg: unknown) {
+    if (this.phase === 1) super.handleDataRow(msg);
+  }
+  override handleCommandComplete(msg: unknown, connection: unknown) {
+    if (this.phase === 1) super.handleCommandComplete(msg, connection);
+    this.phase++;
+  }
+}
 
 /**
  * One statement preceded by the scope's settings, sent in one write and answered in one round trip:
@@ -243,36 +325,9 @@ type Wire = {
  * security and are gone at the Sync: nothing of the scope stays on the connection. The settings'
  * row and command tag are swallowed; a failure in either part fails the query.
  */
-declare module 'pg' {
-  // node-postgres' Query does these (lib/query.js) but @types/pg does not declare them
-  interface QueryConfig {
-    queryMode?: 'extended';
-    rowMode?: 'array';
-  }
-  interface Query {
-    prepare(connection: Wire): void;
-    handleDataRow(msg: unknown): void;
-    handleCommandComplete(msg: unknown, connection: unknown): void;
-  }
-}
-type Done<R extends pg.QueryResultRow> = (err: Error | undefined, res: pg.QueryResult<R>) => void;
-class ScopedQuery<R extends pg.QueryResultRow> extends pg.Query<R> {
-  private preamble = true;
-  constructor(private readonly settings: string, config: pg.QueryConfig, callback: Done<R>) {
-    super({ ...config, queryMode: 'extended' }, callback);
-  }
-  override prepare(connection: Wire) {
-    connection.parse({ text: this.settings });
-    connection.bind({ values: [] });
-    connection.execute({ rows: 0 });
-    super.prepare(connection);
-  }
-  override handleDataRow(msg: unknown) {
-    if (!this.preamble) super.handleDataRow(msg);
-  }
-  override handleCommandComplete(msg: unknown, connection: unknown) {
-    if (this.preamble) this.preamble = false;
-    else super.handleCommandComplete(msg, connection);
+class ScopedQuery<R extends pg.QueryResultRow> extends FramedQuery<R> {
+  constructor(settings: string, config: pg.QueryConfig, callback: Done<R>) {
+    super(settings, null, config, callback);
   }
 }
 

@@ -293,7 +293,8 @@ export async function sweep(db: Db, o: SweepOptions = {}): Promise<SettleResult>
     }
   };
   const pageSize = batchSize * concurrency;
-  const page = (after: number) => db.tx(SYSTEM_SCOPE, (tx) => repo.pendingMeters(tx, after, pageSize));
+  // one round trip a page (scope and statement together, db.read): a page only reads
+  const page = (after: number) => db.read(SYSTEM_SCOPE, (r) => repo.pendingMeters(r, after, pageSize));
   // batches waiting for a worker; the next page is fetched while they run
   const queue: number[][] = [];
   let after = 0;

@@ -1,7 +1,7 @@
 // Settlement SQL: pending meters, settle cursors, price versions, and one settlement batch in few round trips.
 import { sql, type SQL } from 'drizzle-orm';
 import type { PriceVersion } from '@meter/contracts';
-import { executePrepared, type Tx } from '../../../db/client.ts';
+import { executePrepared, type Reader, type Tx } from '../../../db/client.ts';
 import { intArr, textArr } from '../../../db/array-literal.ts';
 import type { JournalEntry, LockedAccount } from './ledger.ts';
 import { arr, isoOf, orNull } from './sql.ts';
@@ -14,7 +14,7 @@ import { arr, isoOf, orNull } from './sql.ts';
  * scheme (a meter without one waits: its consumption is charged once a scheme is set). Ascending ids
  * after `afterId`, so a sweep pages through them.
  */
-export async function pendingMeters(tx: Tx, afterId: number, limit: number): Promise<number[]> {
+export async function pendingMeters(tx: Reader, afterId: number, limit: number): Promise<number[]> {
   // walks meter_latest in id order from afterId (scalar subqueries, so the planner cannot turn them
   // into joins over every meter) with two index probes per row, stopping after `limit` pending
   // meters: a whole sweep costs one pass over the meters, however many pages it takes (the app's
@@ -172,8 +172,8 @@ export async function lockAndLoad(tx: Tx, meterIds: number[], skipLocked: boolea
   // after its cursor, and the months ahead (made in advance, empty) would be sequential scans, which
   // PostgreSQL restarts per meter — 13 of them a meter, 2–4× the cost of index scans of the same empty
   // partitions (measured, bench/README.md «Settlement»). Nothing else in the statement wants a
-  // sequential scan (small tables are read by key either way).
-  await tx.execute(sql`SET LOCAL enable_seqscan = off`);
+  // sequential scan (small tables are read by key either way). The setting is made and undone in the
+  // statement's own round trip (executePrepared's frame), not in two more.
   const r = await executePrepared(tx, sql`
     WITH c AS MATERIALIZED (
       SELECT meter_id, company_id, read_at, total, registers, period_key, period_quantity, period_exact, period_charged_fen FROM settle_cursors
@@ -240,8 +240,8 @@ export async function lockAndLoad(tx: Tx, meterIds: number[], skipLocked: boolea
       SELECT json_agg(json_build_array(p.period_key, p.company_id, p.quantity::text, p.exact::text, p.charged_fen::text)) AS periods
       FROM meter_periods p
       WHERE p.meter_id = c.meter_id AND p.period_key BETWEEN pk.first_key AND pk.last_key
-    ) pp ON pk.first_key IS NOT NULL AND NOT (c.period_key = pk.first_key AND c.period_key = pk.last_key)`);
-  await tx.execute(sql`SET LOCAL enable_seqscan TO DEFAULT`);
+    ) pp ON pk.first_key IS NOT NULL AND NOT (c.period_key = pk.first_key AND c.period_key = pk.last_key)`,
+  { before: 'SET LOCAL enable_seqscan = off', after: 'SET LOCAL enable_seqscan TO DEFAULT' });
   const first = r.rows[0];
   if (!first || !(first.meters as unknown[]).length) return { meters: [], versions: [], accounts: [] };
   type V = [number, string, string, string, VersionRow['tiers'] | null, VersionRow['tou'] | null, number, number];

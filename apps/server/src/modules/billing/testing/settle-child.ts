@@ -15,7 +15,7 @@ const db = openDb(url, 4);
 async function main() {
   let total = 0;
   for (;;) {
-    const ids = await db.tx(SYSTEM_SCOPE, (tx) => repo.pendingMeters(tx, 0, 1000));
+    const ids = await db.read(SYSTEM_SCOPE, (r) => repo.pendingMeters(r, 0, 1000));
     const mine = await db.tx(SYSTEM_SCOPE, async (tx) => {
       const r = await tx.execute(sql`SELECT id FROM meters WHERE id = ANY(${repo.arr(ids)}::bigint[]) AND company_id = ${company}`);
       return r.rows.map((x) => Number(x.id));
