@@ -13,9 +13,7 @@ import { APP_PASSWORD, ownerUrl } from './db-common.ts';
 import { sweep } from '../apps/server/src/modules/billing/settlement.ts';
 import { copyIn } from '../apps/server/src/db/copy.ts';
 import { to as copyTo } from 'pg-copy-streams';
-import { underServerFlags } from './node-flags.ts';
 
-underServerFlags();
 
 const DB = process.env.BENCH_SETTLE_DB ?? 'meter_bench_settle';
 const BATCH = Number(process.env.BENCH_BATCH ?? 500);

@@ -22,9 +22,6 @@ import { APP_PASSWORD, ownerUrl, migratedOwner } from './db-common.ts';
 import { sweep } from '../apps/server/src/modules/billing/settlement.ts';
 import { copyIn } from '../apps/server/src/db/copy.ts';
 import { to as copyTo } from 'pg-copy-streams';
-import { underServerFlags } from './node-flags.ts';
-
-underServerFlags();
 
 const DB = process.env.BENCH_SETTLE_DB ?? 'meter_bench_settle';
 const METERS = Number(process.env.BENCH_METERS ?? 1_000_000);
