@@ -3,12 +3,16 @@
 // Run after `npm run build -w @meter/web`:  npx tsx bench/web-nav-profile.ts
 //
 // WEB_PROF_URL: a server already running (its demo seed); else one is started on WEB_NAV_PORT..+3
-// (default 18564). WEB_PROF_ROUNDS warm rounds (default 2). For each click it prints mousedown → rows,
-// the main thread's CPU time in that interval (profile samples that are not idle) and the renders; then
-// the functions with the most self time over all warm clicks, grouped by script, and the components
-// rendered most. Renders are counted through React's DevTools hook (production React reports each commit
+// (default 18564). WEB_PROF_URLS=a=http://…,b=http://…: two servers (e.g. two builds, the server's
+// WEB_DIST) compared in the same run, WEB_PROF_SESSIONS sessions each (default 1), order alternating.
+// A session: sign in, 7 pages cold, then WEB_PROF_ROUNDS × (close all tabs, the 7 again) warm (default 2).
+// For each click: mousedown → rows, the main thread's CPU time in that interval (profile samples that are
+// not idle) and the renders (WEB_PROF_VERBOSE prints each; WEB_PROF_DETAIL=<page> each commit of that
+// page's clicks). Then medians per target, the functions with the most self time over all clicks
+// (WEB_PROF_CALLERS=<function>: where it is called from) and the components rendered most. Unminified
+// names: build with `npx vite build --minify false` (apps/web). Renders are counted through React's DevTools hook (production React reports each commit
 // to __REACT_DEVTOOLS_GLOBAL_HOOK__ when one is present), as React DevTools' profiler counts them.
-import { chromium, type CDPSession, type Page } from '@playwright/test';
+import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
 import { startServer } from './server-common.ts';
 
 const PORT = Number(process.env.WEB_NAV_PORT ?? 18564);
@@ -185,16 +189,15 @@ async function profiled(cdp: CDPSession, page: Page, p: (typeof PAGES)[number]) 
   return { ms, cpu, renders: total, commits };
 }
 
-async function main() {
-  const stop = process.env.WEB_PROF_URL
-    ? async () => undefined
-    : await startServer({ port: PORT, portEnv: 'WEB_NAV_PORT', tag: 'web-nav-profile', env: { SIMULATOR: '0' } });
-  const browser = await chromium.launch({
-    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
-    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
-  });
+interface Run {
+  cold: { cpu: number; ms: number; renders: number }[];
+  warm: { cpu: number; ms: number; renders: number }[];
+}
+
+/** One browser session against a server: sign in, 7 pages cold, then ROUNDS × (close all, 7 pages warm). */
+async function session(browser: Browser, baseURL: string, label: string): Promise<Run> {
+  const context = await browser.newContext({ baseURL, locale: 'zh-CN', timezoneId: 'Asia/Shanghai', viewport: { width: 1440, height: 900 } });
   try {
-    const context = await browser.newContext({ baseURL: BASE_URL, locale: 'zh-CN', timezoneId: 'Asia/Shanghai', viewport: { width: 1440, height: 900 } });
     await context.addInitScript(HOOK);
     await context.addInitScript(() => document.addEventListener('mousedown', () => (window.__navT0 = performance.now()), true));
     if (process.env.WEB_PROF_PREFETCH === 'off') await context.addInitScript(() => localStorage.setItem('meter.prefetch', 'off'));
@@ -211,18 +214,14 @@ async function main() {
     await page.getByText('快捷入口').waitFor();
     await page.waitForTimeout(1000);
     const line = (phase: string, p: string, r: { ms: number; cpu: number; renders: number; commits: number }) =>
-      console.log(`${phase} ${p.padEnd(14)} ${String(Math.round(r.ms)).padStart(5)} ms  cpu ${String(Math.round(r.cpu)).padStart(5)} ms  renders ${String(r.renders).padStart(5)}  commits ${r.commits}`);
-    const cold: number[] = [];
+      console.log(`${label} ${phase} ${p.padEnd(14)} ${String(Math.round(r.ms)).padStart(5)} ms  cpu ${String(Math.round(r.cpu)).padStart(5)} ms  renders ${String(r.renders).padStart(5)}  commits ${r.commits}`);
+    const run: Run = { cold: [], warm: [] };
     for (const p of PAGES) {
       const r = await profiled(cdp, page, p);
-      cold.push(r.cpu);
-      line('cold', p.key, r);
+      run.cold.push(r);
+      if (process.env.WEB_PROF_VERBOSE) line('cold', p.key, r);
       await page.waitForTimeout(800);
     }
-    selfTotals.clear();
-    renderTotals.clear();
-    const warm: number[] = [];
-    const warmMs: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
       await page.getByRole('button', { name: /页签操作/ }).click();
       await page.getByRole('menuitem', { name: '关闭全部' }).click();
@@ -230,27 +229,68 @@ async function main() {
       await page.waitForTimeout(500);
       for (const p of PAGES) {
         const r = await profiled(cdp, page, p);
-        warm.push(r.cpu);
-        warmMs.push(r.ms);
-        line('warm', p.key, r);
+        run.warm.push(r);
+        if (process.env.WEB_PROF_VERBOSE) line('warm', p.key, r);
         await page.waitForTimeout(800);
       }
     }
-    const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
-    const med = (xs: number[]) => [...xs].sort((a, b) => a - b)[xs.length >> 1];
-    console.log(`\nCPU ms between mousedown and rows: cold sum ${Math.round(sum(cold))}, warm sum ${Math.round(sum(warm))} over ${warm.length} clicks (median ${Math.round(med(warm))}); warm wall median ${Math.round(med(warmMs))} ms`);
-    console.log('\nself time over the warm clicks (ms):');
-    for (const [k, v] of [...selfTotals].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.WEB_PROF_TOP ?? 30))) console.log(`${v.toFixed(1).padStart(8)}  ${k}`);
-    if (callerTotals.size) {
-      console.log(`\ncallers of ${process.env.WEB_PROF_CALLERS} (self ms):`);
-      for (const [k, v] of [...callerTotals].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`${v.toFixed(1).padStart(8)}  ${k}`);
+    return run;
+  } finally {
+    await context.close();
+  }
+}
+
+async function main() {
+  // WEB_PROF_URLS=label=url,label=url: the servers to compare, a session each per round, order alternating
+  const targets = (process.env.WEB_PROF_URLS ?? `run=${BASE_URL}`).split(',').map((t) => {
+    const [label, url] = t.split('=');
+    return { label, url };
+  });
+  const stop = process.env.WEB_PROF_URL || process.env.WEB_PROF_URLS
+    ? async () => undefined
+    : await startServer({ port: PORT, portEnv: 'WEB_NAV_PORT', tag: 'web-nav-profile', env: { SIMULATOR: '0' } });
+  const browser = await chromium.launch({
+    executablePath: process.env.CHROMIUM_PATH ?? '/usr/bin/chromium',
+    args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
+  });
+  const runs = new Map<string, Run[]>(targets.map((t) => [t.label, []]));
+  try {
+    const sessions = Number(process.env.WEB_PROF_SESSIONS ?? 1);
+    for (let i = 0; i < sessions; i++) {
+      const order = i % 2 === 0 ? targets : [...targets].reverse();
+      for (const t of order) {
+        const r = await session(browser, t.url, t.label);
+        runs.get(t.label)!.push(r);
+        console.log(`session ${i + 1} ${t.label}: cold cpu ${r.cold.map((x) => Math.round(x.cpu)).join(' ')} | warm cpu ${r.warm.map((x) => Math.round(x.cpu)).join(' ')}`);
+      }
     }
-    console.log('\nrenders over the warm clicks:');
-    for (const [k, v] of [...renderTotals].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${String(v).padStart(6)}  ${k}`);
   } finally {
     await browser.close();
     await stop();
   }
+  const sum = (xs: number[]) => xs.reduce((a, b) => a + b, 0);
+  const med = (xs: number[]) => {
+    const a = [...xs].sort((x, y) => x - y);
+    const m = a.length >> 1;
+    return a.length % 2 ? a[m] : (a[m - 1] + a[m]) / 2;
+  };
+  console.log(`\nper click, medians (cold: ${PAGES.length} clicks a session; warm: ${PAGES.length * ROUNDS})`);
+  console.log(`${'target'.padEnd(10)}${'cold ms'.padStart(9)}${'cold cpu'.padStart(10)}${'renders'.padStart(9)}${'warm ms'.padStart(9)}${'warm cpu'.padStart(10)}${'renders'.padStart(9)}${'cpu sum'.padStart(9)}`);
+  for (const [label, rs] of runs) {
+    const cold = rs.flatMap((r) => r.cold);
+    const warm = rs.flatMap((r) => r.warm);
+    const f = (n: number) => String(Math.round(n)).padStart(9);
+    console.log(`${label.padEnd(10)}${f(med(cold.map((x) => x.ms)))}${f(med(cold.map((x) => x.cpu))).padStart(10)}${f(med(cold.map((x) => x.renders)))}` +
+      `${f(med(warm.map((x) => x.ms)))}${f(med(warm.map((x) => x.cpu))).padStart(10)}${f(med(warm.map((x) => x.renders)))}${f(sum([...cold, ...warm].map((x) => x.cpu)) / rs.length)}`);
+  }
+  console.log(`\nself time over all clicks (ms):`);
+  for (const [k, v] of [...selfTotals].sort((a, b) => b[1] - a[1]).slice(0, Number(process.env.WEB_PROF_TOP ?? 30))) console.log(`${v.toFixed(1).padStart(8)}  ${k}`);
+  if (callerTotals.size) {
+    console.log(`\ncallers of ${process.env.WEB_PROF_CALLERS} (self ms):`);
+    for (const [k, v] of [...callerTotals].sort((a, b) => b[1] - a[1]).slice(0, 15)) console.log(`${v.toFixed(1).padStart(8)}  ${k}`);
+  }
+  console.log('\nrenders over all clicks:');
+  for (const [k, v] of [...renderTotals].sort((a, b) => b[1] - a[1]).slice(0, 30)) console.log(`${String(v).padStart(6)}  ${k}`);
 }
 
 main().catch((e) => {
