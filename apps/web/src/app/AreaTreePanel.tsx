@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { memo, useMemo, useState } from 'react';
 import { Empty, Input, Spin, Tree, type TreeDataNode } from 'antd';
 import { useQuery } from '@tanstack/react-query';
 import { areaApi, type AreaNode } from '../api/yewu.ts';
@@ -36,8 +36,9 @@ export function mapAreaTree(nodes: AreaNode[]): Mapped {
   return { data: walk(nodes ?? []), expanded, byId };
 }
 
-/** The area tree beside area-filtered pages: trimmed search, picking a node filters the page. */
-export default function AreaTreePanel({ routeKey }: { routeKey: string }) {
+/** The area tree beside area-filtered pages: trimmed search, picking a node filters the page (memoised:
+ * the shell renders again on every navigation, the tree only when its route or data change). */
+function AreaTreePanel({ routeKey }: { routeKey: string }) {
   const [text, setText] = useState('');
   const [search, setSearch] = useState('');
   const company = useStore(companyPick);
@@ -94,3 +95,5 @@ export default function AreaTreePanel({ routeKey }: { routeKey: string }) {
     </aside>
   );
 }
+
+export default memo(AreaTreePanel);

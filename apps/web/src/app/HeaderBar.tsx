@@ -1,4 +1,4 @@
-import { lazy, Suspense, useEffect, useState } from 'react';
+import { lazy, memo, Suspense, useEffect, useState } from 'react';
 import { Button, Space, Tag, Tooltip } from 'antd';
 import {
   FullscreenExitOutlined, FullscreenOutlined, LockOutlined, LogoutOutlined, MenuFoldOutlined, MenuUnfoldOutlined,
@@ -44,7 +44,7 @@ function useFullscreen(): [boolean, () => void] {
 }
 
 
-export function HeaderBar(props: { session: Session; collapsed: boolean; onToggle(): void }) {
+export const HeaderBar = memo(function HeaderBar(props: { session: Session; collapsed: boolean; onToggle(): void }) {
   const { session, collapsed, onToggle } = props;
   const navigate = useNavigate();
   const [full, toggleFull] = useFullscreen();
@@ -105,4 +105,4 @@ export function HeaderBar(props: { session: Session; collapsed: boolean; onToggl
       </Space>
     </div>
   );
-}
+});

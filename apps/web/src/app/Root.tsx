@@ -49,7 +49,9 @@ export function Providers({ children, client = queryClient }: { children: ReactN
 export function Root() {
   return (
     <Providers>
-      <RouterProvider router={router} />
+      {/* navigations render at once, not in a transition: a transition's render yields to every other
+          update (the tabs' measurements, the menu's hover) and starts over after each */}
+      <RouterProvider router={router} useTransitions={false} />
       <LockOverlay />
     </Providers>
   );

@@ -1,6 +1,6 @@
 // The main shell (SPEC §2): guards, side menu, header, open-page tabs with keep-alive, breadcrumbs,
 // the area tree on area-filtered routes, and the pages themselves.
-import { lazy, Suspense, useEffect, useRef, useState } from 'react';
+import { lazy, memo, Suspense, useEffect, useMemo, useRef, useState } from 'react';
 import { Breadcrumb, Layout, Spin } from 'antd';
 import { Link, Navigate, useLocation, useNavigate } from 'react-router';
 import { ROUTE_BY_KEY, routeAllowed, PRODUCT_VERSION } from '@meter/contracts';
@@ -13,7 +13,7 @@ import { isLocked } from './lock.ts';
 import { tabsStore } from './tabsInstance.ts';
 import { useTabs } from './tabs.ts';
 import { updateSettings, useSettings } from './settings.ts';
-import { PageContext, refreshPage } from './page.tsx';
+import { PageActiveContext, PageContext, refreshPage } from './page.tsx';
 import { prefetchRoute } from './prefetch.ts';
 import { pageFor } from '../pages/index.ts';
 import { ErrorResult } from '../components/ErrorResult.tsx';
@@ -50,6 +50,42 @@ function PageFallback() {
     </div>
   );
 }
+
+/**
+ * A page kept alive in its tab. Memoised: the shell renders again on every navigation and tab change,
+ * and a hidden page (or the one shown) has nothing to render for that; switching tabs changes `active`,
+ * which only the components that read it (usePage) see — the page element itself is the same.
+ */
+const KeptPage = memo(function KeptPage({ routeKey, active }: { routeKey: string; active: boolean }) {
+  const page = useMemo(() => {
+    const Page = pageFor(routeKey);
+    return (
+      <PageContext.Provider value={{ routeKey, active: true }}>
+        <Suspense fallback={<PageFallback />}>
+          <Page />
+        </Suspense>
+      </PageContext.Provider>
+    );
+  }, [routeKey]);
+  return (
+    <div className="shell-page" hidden={!active} data-page={routeKey}>
+      <PageActiveContext.Provider value={active}>{page}</PageActiveContext.Provider>
+    </div>
+  );
+});
+
+const ShellBreadcrumb = memo(function ShellBreadcrumb({ routeKey }: { routeKey: string }) {
+  const crumbs = breadcrumbsFor(routeKey);
+  return (
+    <div className="shell-breadcrumb">
+      <Breadcrumb
+        items={crumbs.map((c, i) => ({
+          title: c.path && i < crumbs.length - 1 ? <Link to={c.path}>{c.title}</Link> : c.title,
+        }))}
+      />
+    </div>
+  );
+});
 
 function ShellLayout({ session, routeKey }: { session: Session; routeKey: string }) {
   const navigate = useNavigate();
@@ -96,7 +132,7 @@ function ShellLayout({ session, routeKey }: { session: Session; routeKey: string
   const prefetchFromMenu = (key: string) => {
     if (!visited.current.has(key)) prefetchRoute(key, session);
   };
-  const allowedTabs = tabs.keys.filter((k) => routeAllowed(k, session));
+  const allowedTabs = useMemo(() => tabs.keys.filter((k) => routeAllowed(k, session)), [tabs.keys, session]);
   const rendered = allowedTabs.filter((k) => visited.current.has(k));
   if (status === 'ok' && !rendered.includes(routeKey)) rendered.push(routeKey);
 
@@ -120,8 +156,26 @@ function ShellLayout({ session, routeKey }: { session: Session; routeKey: string
     if (status !== 'ok') return;
     if (!refreshPage(routeKey)) setNonces((n) => ({ ...n, [routeKey]: (n[routeKey] ?? 0) + 1 }));
   };
+  const toggleMenu = () => updateSettings({ menuCollapsed: !collapsed });
 
-  const crumbs = breadcrumbsFor(routeKey);
+  // the menu, header and tabs get handlers that stay the same across renders (they call this render's
+  // functions), so that a navigation re-renders only what it changes
+  const live = useRef({ openFromMenu, prefetchFromMenu, go, closeTab, closeOthers, closeAll, refresh, toggleMenu });
+  live.current = { openFromMenu, prefetchFromMenu, go, closeTab, closeOthers, closeAll, refresh, toggleMenu };
+  const handlers = useMemo(
+    () => ({
+      openFromMenu: (key: string) => live.current.openFromMenu(key),
+      prefetchFromMenu: (key: string) => live.current.prefetchFromMenu(key),
+      go: (key: string) => live.current.go(key),
+      closeTab: (key: string) => live.current.closeTab(key),
+      closeOthers: () => live.current.closeOthers(),
+      closeAll: () => live.current.closeAll(),
+      refresh: () => live.current.refresh(),
+      toggleMenu: () => live.current.toggleMenu(),
+    }),
+    [],
+  );
+
   const width = collapsed ? MENU_COLLAPSED_WIDTH : MENU_WIDTH;
 
   return (
@@ -136,29 +190,23 @@ function ShellLayout({ session, routeKey }: { session: Session; routeKey: string
         style={{ position: 'fixed', insetInlineStart: 0, top: 0, bottom: 0, overflow: 'auto' }}
       >
         <div className="shell-logo" title={editionTitle(session)} data-testid="shell-logo">{editionLogo(session, collapsed)}</div>
-        <SideMenu session={session} activeKey={routeKey} collapsed={collapsed} onOpen={openFromMenu} onPrefetch={prefetchFromMenu} />
+        <SideMenu session={session} activeKey={routeKey} collapsed={collapsed} onOpen={handlers.openFromMenu} onPrefetch={handlers.prefetchFromMenu} />
         {!collapsed && <div className="shell-version">{PRODUCT_VERSION}</div>}
       </Layout.Sider>
       <Layout style={{ marginInlineStart: width, transition: 'margin 0.2s' }}>
         <Layout.Header className="shell-header-wrap">
-          <HeaderBar session={session} collapsed={collapsed} onToggle={() => updateSettings({ menuCollapsed: !collapsed })} />
+          <HeaderBar session={session} collapsed={collapsed} onToggle={handlers.toggleMenu} />
         </Layout.Header>
         <TabsBar
           keys={allowedTabs}
           active={routeKey}
-          onSelect={go}
-          onClose={closeTab}
-          onCloseOthers={closeOthers}
-          onCloseAll={closeAll}
-          onRefresh={refresh}
+          onSelect={handlers.go}
+          onClose={handlers.closeTab}
+          onCloseOthers={handlers.closeOthers}
+          onCloseAll={handlers.closeAll}
+          onRefresh={handlers.refresh}
         />
-        <div className="shell-breadcrumb">
-          <Breadcrumb
-            items={crumbs.map((c, i) => ({
-              title: c.path && i < crumbs.length - 1 ? <Link to={c.path}>{c.title}</Link> : c.title,
-            }))}
-          />
-        </div>
+        <ShellBreadcrumb routeKey={routeKey} />
         <Layout.Content className="shell-content">
           {status === 'ok' && def?.areaTree && (
             <Suspense fallback={<aside className="area-tree" />}>
@@ -167,19 +215,9 @@ function ShellLayout({ session, routeKey }: { session: Session; routeKey: string
           )}
           <div className="shell-pages">
             {status !== 'ok' && <ErrorResult status={status} />}
-            {rendered.map((k) => {
-              const Page = pageFor(k);
-              const active = status === 'ok' && k === routeKey;
-              return (
-                <div key={`${k}:${nonces[k] ?? 0}`} className="shell-page" hidden={!active} data-page={k}>
-                  <PageContext.Provider value={{ routeKey: k, active }}>
-                    <Suspense fallback={<PageFallback />}>
-                      <Page />
-                    </Suspense>
-                  </PageContext.Provider>
-                </div>
-              );
-            })}
+            {rendered.map((k) => (
+              <KeptPage key={`${k}:${nonces[k] ?? 0}`} routeKey={k} active={status === 'ok' && k === routeKey} />
+            ))}
           </div>
         </Layout.Content>
       </Layout>

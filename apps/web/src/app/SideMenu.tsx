@@ -1,4 +1,4 @@
-import { useMemo, useState, useEffect, useRef } from 'react';
+import { memo, useMemo, useState, useEffect, useRef } from 'react';
 import { Menu, type MenuProps } from 'antd';
 import { ROUTE_BY_KEY } from '@meter/contracts';
 import { buildMenu } from './menu.ts';
@@ -8,7 +8,7 @@ import { HOVER_DWELL_MS } from './prefetch.ts';
 
 type Item = Required<MenuProps>['items'][number];
 
-export function SideMenu(props: {
+export const SideMenu = memo(function SideMenu(props: {
   session: Session;
   activeKey: string;
   collapsed: boolean;
@@ -59,4 +59,4 @@ export function SideMenu(props: {
       onClick={({ key }) => onOpen(String(key))}
     />
   );
-}
+});

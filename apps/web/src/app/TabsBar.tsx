@@ -1,3 +1,4 @@
+import { memo } from 'react';
 import { Button, Dropdown, Tabs } from 'antd';
 import { DownOutlined, ReloadOutlined } from '@ant-design/icons';
 import { ROUTE_BY_KEY } from '@meter/contracts';
@@ -14,7 +15,7 @@ export interface TabsBarProps {
 }
 
 /** Open-page tabs (SPEC §2): close current / others / all, home pinned, per-page refresh. */
-export function TabsBar(props: TabsBarProps) {
+export const TabsBar = memo(function TabsBar(props: TabsBarProps) {
   const { keys, active, onSelect, onClose, onCloseOthers, onCloseAll, onRefresh } = props;
   const activeInTabs = keys.includes(active);
   return (
@@ -58,4 +59,4 @@ export function TabsBar(props: TabsBarProps) {
       />
     </div>
   );
-}
+});

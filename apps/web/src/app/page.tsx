@@ -13,8 +13,22 @@ export interface PageContextValue {
 
 export const PageContext = createContext<PageContextValue>({ routeKey: 'home', active: true });
 
+/**
+ * Whether the page's tab is the active one, as the shell gives it (it overrides PageContext's `active`):
+ * apart from PageContext so that switching tabs re-renders only the components that read `active`
+ * (usePage), not every table that only needs its route key (usePageKey).
+ */
+export const PageActiveContext = createContext<boolean | undefined>(undefined);
+
 export function usePage(): PageContextValue {
-  return useContext(PageContext);
+  const page = useContext(PageContext);
+  const active = useContext(PageActiveContext);
+  return active === undefined || active === page.active ? page : { routeKey: page.routeKey, active };
+}
+
+/** The route a page renders for (does not re-render the caller when its tab is shown or hidden). */
+export function usePageKey(): string {
+  return useContext(PageContext).routeKey;
 }
 
 // ---- per-page refresh -------------------------------------------------------------------------
@@ -23,7 +37,7 @@ const refreshHandlers = new Map<string, Set<() => void>>();
 
 /** Register what "refresh this page" does (e.g. reload the table). Without one the page is remounted. */
 export function usePageRefresh(handler: () => void): void {
-  const { routeKey } = usePage();
+  const routeKey = usePageKey();
   const ref = useRef(handler);
   ref.current = handler;
   useEffect(() => {
@@ -102,7 +116,7 @@ export function areaFilterOf(routeKey: string): AreaFilter {
 
 /** The filter a page adds to its GET queries: {searchArea, searchClassify, searchCompanyID, areaName}. */
 export function useAreaFilter(): AreaFilter {
-  const { routeKey } = usePage();
+  const routeKey = usePageKey();
   const selections = useStore(areaSelections);
   const company = useStore(companyPick);
   const withTree = ROUTE_BY_KEY[routeKey]?.areaTree === true;

@@ -1,12 +1,12 @@
 import { Card, Empty, Typography } from 'antd';
 import { ROUTE_BY_KEY } from '@meter/contracts';
-import { usePage } from '../app/page.tsx';
+import { usePageKey } from '../app/page.tsx';
 
 export const PLACEHOLDER_TEXT = '该功能将在后续版本中开放';
 
 /** Every route without its own page yet: the title from the registry and an empty state. */
 export default function PlaceholderPage() {
-  const { routeKey } = usePage();
+  const routeKey = usePageKey();
   const title = ROUTE_BY_KEY[routeKey]?.title ?? routeKey;
   return (
     <Card>

@@ -9,7 +9,7 @@ import type { Rule } from 'antd/es/form';
 import { PlusOutlined } from '@ant-design/icons';
 import type { ProColumns, ProFormColumnsType, ProTableProps } from '@ant-design/pro-components';
 import type { Paged } from '../api/request.ts';
-import { DEFAULT_PAGE_SIZE, listFilter, useAreaFilter, usePage, usePageRefresh } from '../app/page.tsx';
+import { DEFAULT_PAGE_SIZE, listFilter, useAreaFilter, usePageKey, usePageRefresh } from '../app/page.tsx';
 import { hasOperation, useSession } from '../app/session.ts';
 import { toast } from '../app/feedback.tsx';
 import { LightTable, lightColumns, type TableAction, type TableRequest } from './LightTable.tsx';
@@ -165,7 +165,7 @@ export function ResourceTable<T extends Record<string, unknown>>(props: Resource
     pageSize = DEFAULT_PAGE_SIZE, tableProps, rowCan,
   } = props;
   const session = useSession();
-  const { routeKey } = usePage();
+  const routeKey = usePageKey();
   const area = useAreaFilter();
   const innerRef = useRef<TableAction | undefined>(undefined);
   const actionRef = props.actionRef ?? innerRef;
