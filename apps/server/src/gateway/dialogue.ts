@@ -1,4 +1,4 @@
-import { SOURCE } from '../modules/control/index.ts';
+import { HeldReading, hundredths, SOURCE } from '../modules/control/index.ts';
 import type { GatewayParts } from './context.ts';
 import { decodeFrame, factsOf, hex, type Decoded, type DeviceRequest, type Protocol } from './frames.ts';
 import { collectorOf, type Connection } from './listener.ts';
@@ -100,18 +100,25 @@ export class Dialogue {
       const registers = facts.registers ?? {};
       if (facts.batteryLow !== undefined) registers.batteryLow = facts.batteryLow;
       if (facts.valve !== undefined) registers.valve = facts.valve;
-      this.queue(meter, now, facts.total, registers, facts.valve);
+      this.queue(meter, now, facts.total, hundredths(facts.total), registers, facts.valve);
     }
     if (facts.batteryLow) void this.g.health.lowBattery(meter);
   }
 
   /** A report's reading into the ingest buffer, or dropped loudly when it is full. */
-  private queue(meter: repo.MeterRef, now: number, total: string, registers: QuickReport['registers'], valve: 0 | 1 | undefined) {
+  private queue(meter: repo.MeterRef, now: number, total: string | null, cents: number | null, registers: QuickReport['registers'], valve: 0 | 1 | undefined) {
     const buffer = this.g.buffer;
     // only MQTT gets here full (TCP reading stopped at QUEUE_HIGH): memory stays bounded, loudly
     if (buffer.full) buffer.drop();
-    // a MeterRef is a MeterIdent; the cache replaces refs, never changes one
-    else buffer.add(meter.id, { meter, readAt: this.g.health.readTime(meter.id, now), total, registers, source: SOURCE.report, valve });
+    else {
+      // a MeterRef is a MeterIdent; the cache replaces refs, never changes one. A total in hundredths
+      // (every report's) waits as one object, instant and total as numbers (HeldReading)
+      const time = this.g.health.readMs(meter.id, now);
+      buffer.add(
+        meter.id,
+        cents !== null ? new HeldReading(meter, time, cents, registers, SOURCE.report, valve) : { meter, readAt: new Date(time), total: total!, registers, source: SOURCE.report, valve },
+      );
+    }
   }
 
   /**
@@ -123,7 +130,7 @@ export class Dialogue {
     const device = conn.device;
     if (!device || meter.companyId !== device.companyId || !speaksFor(device, meter)) return false;
     this.g.health.meterSeen(meter, conn.lastRx);
-    this.queue(meter, conn.lastRx, q.total, q.registers, q.valve);
+    this.queue(meter, conn.lastRx, null, q.cents, q.registers, q.valve);
     if (q.batteryLow) void this.g.health.lowBattery(meter);
     return true;
   }

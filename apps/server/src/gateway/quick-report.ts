@@ -9,6 +9,7 @@ import {
   decodeAddress,
   isBcdByte,
 } from '@meter/protocol';
+import { centsText } from '../modules/control/index.ts';
 import type { Protocol } from './frames.ts';
 
 // A meter's routine report read straight from its bytes: the two frames nearly every reading comes
@@ -27,21 +28,16 @@ import type { Protocol } from './frames.ts';
 /** A routine report: what the gateway queues for the database. */
 export interface QuickReport {
   address: string;
-  /** two decimals, as factsOf writes it */
-  total: string;
+  /** the total in exact hundredths (factsOf writes it as {@link centsText} of these): no text built a report */
+  cents: number;
   /** the registers as the dialogue completes them (battery and valve included) */
   registers: Record<string, number | string | boolean>;
   valve?: 0 | 1;
   batteryLow?: boolean;
 }
 
-/** '00' … '99' */
-const CENTS = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
-
 /** Hundredths as a total with two decimals (what frames.ts's `two` writes for them), one flat string. */
-export function centsText(c: number): string {
-  return String(Math.floor(c / 100)) + '.' + CENTS[c % 100];
-}
+export { centsText };
 
 /** `length` little-endian packed-BCD bytes at `at` (each minus `offset`, mod 256), or -1 if a nibble is over 9. */
 function bcd(bytes: Uint8Array, at: number, length: number, offset: number): number {
@@ -93,7 +89,7 @@ function dltReport(bytes: Uint8Array): QuickReport | null {
   const cents = bcd(bytes, 14, 4, 0x33);
   const addr = cents < 0 ? null : address(bytes, 1, 6);
   if (addr === null) return null;
-  return { address: addr, total: centsText(cents), registers: NO_REGISTERS };
+  return { address: addr, cents, registers: NO_REGISTERS };
 }
 
 // CJ/T 188: 68 T A0…A6 C L DATA CS 16 (overhead 13); 901F flow data: DI SER, then 19 bytes
@@ -125,7 +121,7 @@ function cjtReport(bytes: Uint8Array): QuickReport | null {
   registers.batteryLow = batteryLow;
   const valve = valveCode === 0 ? 1 : valveCode === 1 ? 0 : undefined;
   if (valve !== undefined) registers.valve = valve;
-  return { address: addr, total: centsText(current), registers, valve, batteryLow };
+  return { address: addr, cents: current, registers, valve, batteryLow };
 }
 
 function allFF(bytes: Uint8Array, at: number, length: number): boolean {
