@@ -1,3 +1,4 @@
+import { copyBytes } from '@meter/protocol';
 import { HeldReading, hundredths, SOURCE } from '../modules/control/index.ts';
 import type { GatewayParts } from './context.ts';
 import { decodeFrame, factsOf, hex, type Decoded, type DeviceRequest, type Protocol } from './frames.ts';
@@ -26,13 +27,33 @@ export class Dialogue {
 
   /** One checksum-valid frame from a connection or an MQTT message. */
   frame(conn: Connection | null, protocol: Protocol, bytes: Uint8Array, channel: 'tcp' | 'mqtt', mqttAddress?: string) {
-    // a routine report on a connection with no request in flight, its meter cached, not for the
-    // frame log: read straight from its bytes (quick-report.ts); anything else the general way
-    if (conn && (!conn.channel || conn.channel.pending === 0) && this.g.deps.settings.frameLog !== 'all') {
-      const q = quickReport(protocol, bytes);
-      const meter = q && this.g.meters.fresh(q.address, conn.lastRx);
-      if (q && meter && this.quick(conn, q, meter)) return;
-    }
+    if (conn && this.tryQuick(conn, protocol, bytes, 0, bytes.length)) return;
+    this.general(conn, protocol, bytes, channel, mqttAddress);
+  }
+
+  /**
+   * A checksum-valid frame of a TCP connection at `input[start, end)`, the splitter's view of the
+   * bytes it read (valid during this call only): a routine report is read where it lies, anything
+   * else is copied and goes the general way.
+   */
+  frameAt(conn: Connection, protocol: Protocol, input: Uint8Array, start: number, end: number) {
+    if (this.tryQuick(conn, protocol, input, start, end)) return;
+    this.general(conn, protocol, copyBytes(input, start, end), 'tcp');
+  }
+
+  /**
+   * A routine report on a connection with no request in flight, its meter cached, not for the frame
+   * log: read straight from its bytes (quick-report.ts) and queued. False: nothing done, the frame
+   * goes the general way.
+   */
+  private tryQuick(conn: Connection, protocol: Protocol, bytes: Uint8Array, start: number, end: number): boolean {
+    if ((conn.channel && conn.channel.pending !== 0) || this.g.deps.settings.frameLog === 'all') return false;
+    const q = quickReport(protocol, bytes, start, end);
+    const meter = q && this.g.meters.fresh(q.address, conn.lastRx);
+    return !!q && !!meter && this.quick(conn, q, meter);
+  }
+
+  private general(conn: Connection | null, protocol: Protocol, bytes: Uint8Array, channel: 'tcp' | 'mqtt', mqttAddress?: string) {
     let d: Decoded;
     try {
       d = decodeFrame(protocol, bytes);

@@ -115,6 +115,16 @@ describe('quickReport', () => {
     );
   });
 
+  it('reads a frame where it lies in a larger buffer as it reads the frame alone', () => {
+    fc.assert(
+      fc.property(report, fc.uint8Array({ maxLength: 30 }), fc.uint8Array({ maxLength: 30 }), ({ protocol, bytes }, before, after) => {
+        const input = Uint8Array.from([...before, ...bytes, ...after]);
+        expect(quickReport(protocol, input, before.length, before.length + bytes.length)).toEqual(quickReport(protocol, bytes));
+      }),
+      { numRuns: 1000 },
+    );
+  });
+
   it('writes totals as the general path does', () => {
     for (const c of [0, 1, 9, 10, 99, 100, 101, 12345, 99_999_999]) {
       const s = String(c).padStart(3, '0');
