@@ -42,6 +42,9 @@
 // bench/README.md): gateway process 5.7–7.6 µs CPU a row (main 8.0–14.7 µs in alternated runs; the
 // 22 November code 14.6 µs the same afternoon), PostgreSQL 8.0–11.2 µs a row through the gateway, raw
 // COPY 6.8–9.7 µs; gateway/COPY 0.65–1.36 (main 0.55–0.70), following the load of each phase.
+// 2026-12-07 evening (a queued report one object, frames read where they lie; load 8–27): gateway
+// process 5.2–9.5 µs a row (main 6.6–11.5 µs alternated); receive side alone (bench/ingest-receive.ts)
+// 2.1–2.8 µs a report against main's 3.6–3.9. See bench/README.md.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
