@@ -11,6 +11,8 @@
 // itself (hard limit 5 minutes).
 //
 // BENCH_PROFILE=<file>: a CPU profile of the gateway phase (open it in Chrome DevTools).
+// BENCH_HEAP_PROFILE=<file>: a sampled allocation profile of the gateway phase, garbage included
+// (.heapprofile, Chrome DevTools' Memory tab).
 //
 // Why these defaults: the offered rate must exceed what the gateway can take, or the figure is the
 // load generator's (at the earlier 60,000/s the gateway stored 57,700 rows/s of 59,900 offered: ratio
@@ -40,6 +42,9 @@
 // bench/README.md): gateway process 5.7–7.6 µs CPU a row (main 8.0–14.7 µs in alternated runs; the
 // 22 November code 14.6 µs the same afternoon), PostgreSQL 8.0–11.2 µs a row through the gateway, raw
 // COPY 6.8–9.7 µs; gateway/COPY 0.65–1.36 (main 0.55–0.70), following the load of each phase.
+// 2026-12-07 evening (a queued report one object, frames read where they lie; load 8–27): gateway
+// process 5.2–9.5 µs a row (main 6.6–11.5 µs alternated); receive side alone (bench/ingest-receive.ts)
+// 2.1–2.8 µs a report against main's 3.6–3.9. See bench/README.md.
 import { readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
@@ -137,6 +142,12 @@ async function main() {
       await profiler.post('Profiler.enable');
       await profiler.post('Profiler.start');
     }
+    // BENCH_HEAP_PROFILE=<file>: where the gateway phase allocates (sampled, garbage included)
+    const heapProfiler = process.env.BENCH_HEAP_PROFILE ? new Session() : undefined;
+    if (heapProfiler) {
+      heapProfiler.connect();
+      await heapProfiler.post('HeapProfiler.startSampling', { samplingInterval: 16384, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: true });
+    }
     const t0 = performance.now();
     const cpu0 = process.cpuUsage();
     const loadCpu0 = cpuOf(load.pid);
@@ -166,6 +177,11 @@ async function main() {
       const { profile } = await profiler.post('Profiler.stop');
       writeFileSync(process.env.BENCH_PROFILE!, JSON.stringify(profile));
       console.log(`# 网关阶段的 CPU 剖析已写入 ${process.env.BENCH_PROFILE}`);
+    }
+    if (heapProfiler) {
+      const { profile } = await heapProfiler.post('HeapProfiler.stopSampling');
+      writeFileSync(process.env.BENCH_HEAP_PROFILE!, JSON.stringify(profile));
+      console.log(`# 网关阶段的内存分配剖析已写入 ${process.env.BENCH_HEAP_PROFILE}`);
     }
     const cpu = process.cpuUsage(cpu0);
     const loadCpu1 = cpuOf(load.pid);

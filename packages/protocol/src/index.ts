@@ -97,4 +97,5 @@ export {
   type SplitterProtocol,
   type FrameSplitterOptions,
   type FrameSplitterStats,
+  type SplitterSink,
 } from './splitter.ts';

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { FrameSplitter, type SplitterItem } from './splitter.ts';
+import fc from 'fast-check';
+import { FrameSplitter, type SplitterItem, type SplitterSink } from './splitter.ts';
 import { dlt645 } from './dlt645.ts';
 import { cjt188 } from './cjt188.ts';
 import { fromHex, toHex } from './bcd.ts';
@@ -207,5 +208,43 @@ describe('FrameSplitter', () => {
     if (first.kind !== 'frame') throw new Error('expected frame');
     expect(toHex(first.bytes)).toBe(toHex(DLT_READ));
     expect(view(splitter.push(DLT_REPLY.subarray(6)))).toEqual([`dlt645:0:${toHex(DLT_REPLY)}`]);
+  });
+});
+
+describe('FrameSplitter.feed', () => {
+  /** The sink's view of a stream: frames copied where they lie, during the call (as a receiver must). */
+  function viaFeed(chunks: Uint8Array[]): { out: string[]; stats: FrameSplitter['stats'] } {
+    const splitter = new FrameSplitter();
+    const items: SplitterItem[] = [];
+    const sink: SplitterSink = {
+      frame: (protocol, input, start, end, preamble) => items.push({ kind: 'frame', protocol, bytes: input.slice(start, end), preamble }),
+      text: (text, bytes) => items.push({ kind: 'text', text, bytes }),
+    };
+    for (const c of chunks) splitter.feed(c, sink);
+    items.push(...splitter.flush());
+    return { out: view(items), stats: splitter.stats };
+  }
+
+  it('finds what push returns, in the same order, over any chunking of frames, text and garbage', () => {
+    const part = fc.oneof(
+      fc.constantFrom(DLT_READ, DLT_REPLY, DLT_ADDR, CJT_READ, CJT_REPLY, FE4, ascii('HB\n'), ascii('REG123456789012345\n')),
+      fc.uint8Array({ minLength: 1, maxLength: 12 }),
+    );
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 12 }), fc.array(fc.integer({ min: 1, max: 40 }), { minLength: 1, maxLength: 8 }), (parts, cuts) => {
+        const stream = cat(...parts);
+        const chunks: Uint8Array[] = [];
+        for (let at = 0, k = 0; at < stream.length; k++) {
+          const n = cuts[k % cuts.length];
+          chunks.push(stream.subarray(at, at + n));
+          at += n;
+        }
+        const a = run(chunks);
+        const b = viaFeed(chunks);
+        expect(b.out).toEqual(a.out);
+        expect(b.stats).toEqual(a.splitter.stats);
+      }),
+      { numRuns: 500 },
+    );
   });
 });

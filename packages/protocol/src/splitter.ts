@@ -37,6 +37,32 @@ export type SplitterItem =
       bytes: Uint8Array;
     };
 
+/**
+ * Receives what {@link FrameSplitter.feed} finds, in stream order, as it finds it: no item objects and
+ * no copy of a frame's bytes unless the receiver makes one.
+ */
+export interface SplitterSink {
+  /**
+   * A frame: `input[start, end)`, from its first 0x68 through the 0x16 (preamble excluded). The
+   * bytes are the caller's chunk or the splitter's buffer: read them during the call, copy what is
+   * kept (`copyBytes(input, start, end)`).
+   */
+  frame(protocol: SplitterProtocol, input: Uint8Array, start: number, end: number, preamble: number): void;
+  /** A text packet (its bytes are the receiver's own). */
+  text(text: string, bytes: Uint8Array): void;
+}
+
+/** Collects items as `push` and `flush` return them (each frame copied). */
+class Collect implements SplitterSink {
+  items: SplitterItem[] = [];
+  frame(protocol: SplitterProtocol, input: Uint8Array, start: number, end: number, preamble: number): void {
+    this.items.push({ kind: 'frame', protocol, bytes: copyBytes(input, start, end), preamble });
+  }
+  text(text: string, bytes: Uint8Array): void {
+    this.items.push({ kind: 'text', text, bytes });
+  }
+}
+
 export interface FrameSplitterOptions {
   /** Upper bound for bytes kept between calls. Default 4096; minimum 512. */
   maxBuffer?: number;
@@ -142,7 +168,17 @@ export class FrameSplitter {
   /** Feed one chunk; returns the items completed by it, in stream order. */
   push(chunk: Uint8Array): SplitterItem[] {
     if (chunk.length === 0) return [];
-    const items: SplitterItem[] = [];
+    const c = new Collect();
+    this.feed(chunk, c);
+    return c.items;
+  }
+
+  /**
+   * Feed one chunk; what it completes goes to `sink` as it is found (as `push` returns it, without
+   * an item object or a copy a frame). The sink must not feed this splitter from within a call.
+   */
+  feed(chunk: Uint8Array, sink: SplitterSink): void {
+    if (chunk.length === 0) return;
     let input: Uint8Array;
     if (this.buf.length === 0) {
       input = chunk;
@@ -152,7 +188,7 @@ export class FrameSplitter {
       input.set(chunk, this.buf.length);
     }
     this.seen = this.buf.length;
-    const keepFrom = this.scan(input, items, false);
+    const keepFrom = this.scan(input, sink, false);
     let rest = input.subarray(keepFrom);
     if (rest.length > this.maxBuffer) {
       // Cannot normally happen (pending data is bounded by one frame or one text run), but a
@@ -164,7 +200,6 @@ export class FrameSplitter {
     }
     // Copy so that we never retain (or alias) the caller's chunk.
     this.buf = rest.length ? copyBytes(rest) : EMPTY;
-    return items;
   }
 
   /**
@@ -172,14 +207,14 @@ export class FrameSplitter {
    * dropped), and empty the buffer.
    */
   flush(): SplitterItem[] {
-    const items: SplitterItem[] = [];
+    const c = new Collect();
     if (this.buf.length > 0) {
       this.seen = this.buf.length;
-      this.scan(this.buf, items, true);
+      this.scan(this.buf, c, true);
       this.buf = EMPTY;
     }
     this.atBoundary = true;
-    return items;
+    return c.items;
   }
 
   /** Forget buffered bytes without emitting anything (counted as dropped). */
@@ -193,7 +228,7 @@ export class FrameSplitter {
    * Scan `input`, appending items. Returns the index from which bytes must be kept for the next
    * call (all of them when `final`: returns input.length).
    */
-  private scan(input: Uint8Array, items: SplitterItem[], final: boolean): number {
+  private scan(input: Uint8Array, sink: SplitterSink, final: boolean): number {
     let start = 0; // first byte not yet accounted for
     let pendingCandidate = -1; // earliest incomplete candidate at or after `start`
     const n = input.length;
@@ -205,12 +240,13 @@ export class FrameSplitter {
         // is far more likely than a 0x68 in garbage that happens to look like a header.
         let fe = 0;
         while (i - fe - 1 >= start && input[i - fe - 1] === 0xfe) fe++;
-        this.gap(input, start, i - fe, true, items);
+        this.gap(input, start, i - fe, true, sink);
         this.counters.preambleBytes += fe;
         const len = this.lastLength;
-        items.push({ kind: 'frame', protocol: this.lastProtocol, bytes: copyBytes(input, i, i + len), preamble: fe });
+        const protocol = this.lastProtocol;
         this.atBoundary = true;
-        this.counters.frames[this.lastProtocol]++;
+        this.counters.frames[protocol]++;
+        sink.frame(protocol, input, i, i + len, fe);
         start = i + len;
         i = start - 1;
         pendingCandidate = -1;
@@ -223,7 +259,7 @@ export class FrameSplitter {
     }
     if (final) {
       // Nothing more will come: whatever is left is text or garbage.
-      this.gap(input, start, n, true, items);
+      this.gap(input, start, n, true, sink);
       return n;
     }
     if (pendingCandidate >= 0) {
@@ -234,10 +270,10 @@ export class FrameSplitter {
         // into it too, so that the text is not cut in two if the candidate turns out invalid.
         while (keep > start && isPrintable(input[keep - 1]) && pendingCandidate - keep < this.maxTextLength) keep--;
       }
-      this.gap(input, start, keep, true, items);
+      this.gap(input, start, keep, true, sink);
       return keep;
     }
-    return this.gap(input, start, n, false, items);
+    return this.gap(input, start, n, false, sink);
   }
 
   /**
@@ -251,7 +287,7 @@ export class FrameSplitter {
    * frames (+0x33) are mostly printable, so without this rule the remains of a corrupted frame
    * would come out as "text". A line feed ends a text packet.
    */
-  private gap(input: Uint8Array, from: number, to: number, terminated: boolean, items: SplitterItem[]): number {
+  private gap(input: Uint8Array, from: number, to: number, terminated: boolean, sink: SplitterSink): number {
     let i = from;
     let keep = to;
     while (i < to) {
@@ -268,8 +304,8 @@ export class FrameSplitter {
         }
         if (this.atBoundary && this.emitText && j - i >= this.minTextLength) {
           const bytes = copyBytes(input, i, j);
-          items.push({ kind: 'text', text: String.fromCharCode(...bytes), bytes });
           this.counters.textPackets++;
+          sink.text(String.fromCharCode(...bytes), bytes);
         } else {
           this.counters.droppedBytes += j - i;
           this.atBoundary = false;

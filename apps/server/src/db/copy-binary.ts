@@ -133,7 +133,19 @@ export class BinaryCopyWriter {
     if (d === null) return this.null();
     const ms = d.getTime();
     if (!Number.isFinite(ms)) throw new RangeError('timestamptz field must be a valid date');
+    return this.timestamptzMs(ms);
+  }
+
+  /** timestamptz (and timestamp) from epoch milliseconds. */
+  timestamptzMs(ms: number): this {
+    if (!Number.isFinite(ms)) throw new RangeError('timestamptz field must be a finite instant');
     return this.int8((ms - PG_EPOCH_MS) * 1000);
+  }
+
+  /** numeric of scale 2 from exact hundredths (a non-negative integer below 10^15): `numeric` of its text, without the text. */
+  numericCents(c: number): this {
+    if (!Number.isSafeInteger(c) || c < 0 || c >= 1e15) throw new RangeError(`numericCents field must be hundredths (0 ≤ c < 10^15), got ${c}`);
+    return this.hundredths(Math.floor(c / 100), c % 100);
   }
 
   /**

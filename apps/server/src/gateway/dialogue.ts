@@ -1,4 +1,5 @@
-import { SOURCE } from '../modules/control/index.ts';
+import { copyBytes } from '@meter/protocol';
+import { HeldReading, hundredths, SOURCE } from '../modules/control/index.ts';
 import type { GatewayParts } from './context.ts';
 import { decodeFrame, factsOf, hex, type Decoded, type DeviceRequest, type Protocol } from './frames.ts';
 import { collectorOf, type Connection } from './listener.ts';
@@ -26,13 +27,33 @@ export class Dialogue {
 
   /** One checksum-valid frame from a connection or an MQTT message. */
   frame(conn: Connection | null, protocol: Protocol, bytes: Uint8Array, channel: 'tcp' | 'mqtt', mqttAddress?: string) {
-    // a routine report on a connection with no request in flight, its meter cached, not for the
-    // frame log: read straight from its bytes (quick-report.ts); anything else the general way
-    if (conn && (!conn.channel || conn.channel.pending === 0) && this.g.deps.settings.frameLog !== 'all') {
-      const q = quickReport(protocol, bytes);
-      const meter = q && this.g.meters.fresh(q.address, conn.lastRx);
-      if (q && meter && this.quick(conn, q, meter)) return;
-    }
+    if (conn && this.tryQuick(conn, protocol, bytes, 0, bytes.length)) return;
+    this.general(conn, protocol, bytes, channel, mqttAddress);
+  }
+
+  /**
+   * A checksum-valid frame of a TCP connection at `input[start, end)`, the splitter's view of the
+   * bytes it read (valid during this call only): a routine report is read where it lies, anything
+   * else is copied and goes the general way.
+   */
+  frameAt(conn: Connection, protocol: Protocol, input: Uint8Array, start: number, end: number) {
+    if (this.tryQuick(conn, protocol, input, start, end)) return;
+    this.general(conn, protocol, copyBytes(input, start, end), 'tcp');
+  }
+
+  /**
+   * A routine report on a connection with no request in flight, its meter cached, not for the frame
+   * log: read straight from its bytes (quick-report.ts) and queued. False: nothing done, the frame
+   * goes the general way.
+   */
+  private tryQuick(conn: Connection, protocol: Protocol, bytes: Uint8Array, start: number, end: number): boolean {
+    if ((conn.channel && conn.channel.pending !== 0) || this.g.deps.settings.frameLog === 'all') return false;
+    const q = quickReport(protocol, bytes, start, end);
+    const meter = q && this.g.meters.fresh(q.address, conn.lastRx);
+    return !!q && !!meter && this.quick(conn, q, meter);
+  }
+
+  private general(conn: Connection | null, protocol: Protocol, bytes: Uint8Array, channel: 'tcp' | 'mqtt', mqttAddress?: string) {
     let d: Decoded;
     try {
       d = decodeFrame(protocol, bytes);
@@ -100,18 +121,25 @@ export class Dialogue {
       const registers = facts.registers ?? {};
       if (facts.batteryLow !== undefined) registers.batteryLow = facts.batteryLow;
       if (facts.valve !== undefined) registers.valve = facts.valve;
-      this.queue(meter, now, facts.total, registers, facts.valve);
+      this.queue(meter, now, facts.total, hundredths(facts.total), registers, facts.valve);
     }
     if (facts.batteryLow) void this.g.health.lowBattery(meter);
   }
 
   /** A report's reading into the ingest buffer, or dropped loudly when it is full. */
-  private queue(meter: repo.MeterRef, now: number, total: string, registers: QuickReport['registers'], valve: 0 | 1 | undefined) {
+  private queue(meter: repo.MeterRef, now: number, total: string | null, cents: number | null, registers: QuickReport['registers'], valve: 0 | 1 | undefined) {
     const buffer = this.g.buffer;
     // only MQTT gets here full (TCP reading stopped at QUEUE_HIGH): memory stays bounded, loudly
     if (buffer.full) buffer.drop();
-    // a MeterRef is a MeterIdent; the cache replaces refs, never changes one
-    else buffer.add(meter.id, { meter, readAt: this.g.health.readTime(meter.id, now), total, registers, source: SOURCE.report, valve });
+    else {
+      // a MeterRef is a MeterIdent; the cache replaces refs, never changes one. A total in hundredths
+      // (every report's) waits as one object, instant and total as numbers (HeldReading)
+      const time = this.g.health.readMs(meter.id, now);
+      buffer.add(
+        meter.id,
+        cents !== null ? new HeldReading(meter, time, cents, registers, SOURCE.report, valve) : { meter, readAt: new Date(time), total: total!, registers, source: SOURCE.report, valve },
+      );
+    }
   }
 
   /**
@@ -123,7 +151,7 @@ export class Dialogue {
     const device = conn.device;
     if (!device || meter.companyId !== device.companyId || !speaksFor(device, meter)) return false;
     this.g.health.meterSeen(meter, conn.lastRx);
-    this.queue(meter, conn.lastRx, q.total, q.registers, q.valve);
+    this.queue(meter, conn.lastRx, null, q.cents, q.registers, q.valve);
     if (q.batteryLow) void this.g.health.lowBattery(meter);
     return true;
   }

@@ -110,11 +110,16 @@ export class DeviceHealth {
    * into one (readings are unique per meter and instant).
    */
   readTime(meterId: number, at = Date.now()): Date {
+    return new Date(this.readMs(meterId, at));
+  }
+
+  /** {@link readTime} as epoch milliseconds (no Date made). */
+  readMs(meterId: number, at = Date.now()): number {
     const now = at - this.since;
     const last = this.lastReadAt.get(meterId) ?? -1;
     const t = now > last ? now : last + 1;
     this.lastReadAt.set(meterId, t);
-    return new Date(this.since + t);
+    return this.since + t;
   }
 
   /** A meter answered or reported: online, and seen now (written in batches). */

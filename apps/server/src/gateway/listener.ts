@@ -1,5 +1,5 @@
 import net from 'node:net';
-import { FrameSplitter } from '@meter/protocol';
+import { FrameSplitter, type SplitterSink } from '@meter/protocol';
 import { SYSTEM_SCOPE, type Db } from '../db/client.ts';
 import { Channel, DeviceError } from './channel.ts';
 import type { GatewayParts } from './context.ts';
@@ -102,6 +102,10 @@ export class TcpListener {
   // the listeners of every socket (`this` is the socket; its Connection is its CONN property)
   private readonly onData: (this: DeviceSocket, chunk: Buffer) => void;
   private readonly onClose: (this: DeviceSocket) => void;
+  /** the connection whose chunk the splitter is reading (one at a time), for the sink */
+  private receiving: Connection | undefined;
+  /** what the splitters find, handed on as it is found (one sink for every connection) */
+  private readonly sink: SplitterSink;
 
   constructor(private readonly g: GatewayParts) {
     this.imeis = new ImeiLookup(g.deps.db);
@@ -113,6 +117,10 @@ export class TcpListener {
     };
     this.onClose = function () {
       closed(this[CONN]!);
+    };
+    this.sink = {
+      frame: (protocol, input, start, end) => this.g.dialogue.frameAt(this.receiving!, protocol, input, start, end),
+      text: (text, bytes) => this.text(this.receiving!, text, bytes),
     };
   }
 
@@ -320,31 +328,32 @@ export class TcpListener {
     await this.g.health.disconnected(conn);
   }
 
-  /** Bytes from a registered device: text packets (heartbeat) and frames. */
+  /**
+   * Bytes from a registered device: text packets (heartbeat) and frames, each handled as the
+   * splitter finds it (frames read where they lie: no item or copy a frame on the routine path).
+   */
   private receive(conn: Connection, chunk: Uint8Array) {
     const before = conn.splitter.stats.droppedBytes;
-    let items;
+    this.receiving = conn;
     try {
-      items = conn.splitter.push(chunk);
+      conn.splitter.feed(chunk, this.sink);
     } catch (e) {
-      // the splitter never throws on input; if it did, this connection alone is affected
+      // neither the splitter nor the dialogue throws on input; if one did, this connection alone is affected
       this.log.error({ err: e, imei: conn.imei }, '报文切分异常');
       conn.splitter.reset();
       return;
     }
     const dropped = conn.splitter.stats.droppedBytes - before;
     if (dropped > 0) this.badInput(conn, hex(chunk.subarray(0, 512)), `丢弃无法识别的字节 ${dropped} 个`);
-    for (const item of items) {
-      if (item.kind === 'text') {
-        const text = item.text.trim();
-        if (text === 'HB') conn.socket.write('HB\n');
-        else if (REG.test(text)) conn.socket.write('OK\n');
-        else if (text) this.badInput(conn, hex(item.bytes.subarray(0, 512)), `无法识别的文本：${text.slice(0, 64)}`);
-        continue;
-      }
-      this.g.dialogue.frame(conn, item.protocol, item.bytes, 'tcp');
-    }
     this.g.health.connectionSeen(conn);
+  }
+
+  /** A text packet from a registered device. */
+  private text(conn: Connection, raw: string, bytes: Uint8Array) {
+    const text = raw.trim();
+    if (text === 'HB') conn.socket.write('HB\n');
+    else if (REG.test(text)) conn.socket.write('OK\n');
+    else if (text) this.badInput(conn, hex(bytes.subarray(0, 512)), `无法识别的文本：${text.slice(0, 64)}`);
   }
 
   /** Malformed input from a connection: logged and written to the frame log (a budget a minute). */

@@ -9,6 +9,7 @@ import {
   decodeAddress,
   isBcdByte,
 } from '@meter/protocol';
+import { centsText } from '../modules/control/index.ts';
 import type { Protocol } from './frames.ts';
 
 // A meter's routine report read straight from its bytes: the two frames nearly every reading comes
@@ -27,21 +28,16 @@ import type { Protocol } from './frames.ts';
 /** A routine report: what the gateway queues for the database. */
 export interface QuickReport {
   address: string;
-  /** two decimals, as factsOf writes it */
-  total: string;
+  /** the total in exact hundredths (factsOf writes it as {@link centsText} of these): no text built a report */
+  cents: number;
   /** the registers as the dialogue completes them (battery and valve included) */
   registers: Record<string, number | string | boolean>;
   valve?: 0 | 1;
   batteryLow?: boolean;
 }
 
-/** '00' … '99' */
-const CENTS = Array.from({ length: 100 }, (_, i) => String(i).padStart(2, '0'));
-
 /** Hundredths as a total with two decimals (what frames.ts's `two` writes for them), one flat string. */
-export function centsText(c: number): string {
-  return String(Math.floor(c / 100)) + '.' + CENTS[c % 100];
-}
+export { centsText };
 
 /** `length` little-endian packed-BCD bytes at `at` (each minus `offset`, mod 256), or -1 if a nibble is over 9. */
 function bcd(bytes: Uint8Array, at: number, length: number, offset: number): number {
@@ -54,13 +50,12 @@ function bcd(bytes: Uint8Array, at: number, length: number, offset: number): num
   return v;
 }
 
-/** The frame is exactly `overhead + L` bytes (L at `lengthAt`) ending in its checksum and 0x16. */
-function framed(bytes: Uint8Array, overhead: number, lengthAt: number, length: number): boolean {
-  const n = bytes.length;
-  if (n !== overhead + length || bytes[n - 1] !== 0x16) return false;
+/** The frame at `o` (`n` bytes) is exactly `overhead + L` bytes (L at `o + lengthAt`) ending in its checksum and 0x16. */
+function framed(bytes: Uint8Array, o: number, n: number, overhead: number, lengthAt: number, length: number): boolean {
+  if (n !== overhead + length || bytes[o + n - 1] !== 0x16) return false;
   let cs = 0;
-  for (let i = 0; i < n - 2; i++) cs = (cs + bytes[i]) & 0xff;
-  return cs === bytes[n - 2] && bytes[lengthAt] === length;
+  for (let i = o; i < o + n - 2; i++) cs = (cs + bytes[i]) & 0xff;
+  return cs === bytes[o + n - 2] && bytes[o + lengthAt] === length;
 }
 
 /** BCD address of `length` bytes at `at` (0xAA wildcard bytes allowed), or null where the codec would refuse it. */
@@ -84,29 +79,29 @@ const DLT_QUICK =
 /** a DL/T 645 report's registers: none (shared; the ingest never writes into an item's registers) */
 const NO_REGISTERS: Readonly<Record<string, never>> = Object.freeze({});
 
-function dltReport(bytes: Uint8Array): QuickReport | null {
-  if (!DLT_QUICK || bytes.length !== 20 || bytes[0] !== 0x68 || bytes[7] !== 0x68 || bytes[8] !== DLT645_CONTROL.READ_RESPONSE) return null;
-  if (!framed(bytes, 12, 9, 8)) return null;
+function dltReport(bytes: Uint8Array, o: number, n: number): QuickReport | null {
+  if (!DLT_QUICK || n !== 20 || bytes[o] !== 0x68 || bytes[o + 7] !== 0x68 || bytes[o + 8] !== DLT645_CONTROL.READ_RESPONSE) return null;
+  if (!framed(bytes, o, n, 12, 9, 8)) return null;
   // the data identifier, little-endian after the 0x33 offset
-  const di = (((bytes[10] - 0x33) & 0xff) | (((bytes[11] - 0x33) & 0xff) << 8) | (((bytes[12] - 0x33) & 0xff) << 16) | (((bytes[13] - 0x33) & 0xff) << 24)) >>> 0;
+  const di = (((bytes[o + 10] - 0x33) & 0xff) | (((bytes[o + 11] - 0x33) & 0xff) << 8) | (((bytes[o + 12] - 0x33) & 0xff) << 16) | (((bytes[o + 13] - 0x33) & 0xff) << 24)) >>> 0;
   if (di !== DLT645_DI.FORWARD_ACTIVE_TOTAL) return null;
-  const cents = bcd(bytes, 14, 4, 0x33);
-  const addr = cents < 0 ? null : address(bytes, 1, 6);
+  const cents = bcd(bytes, o + 14, 4, 0x33);
+  const addr = cents < 0 ? null : address(bytes, o + 1, 6);
   if (addr === null) return null;
-  return { address: addr, total: centsText(cents), registers: NO_REGISTERS };
+  return { address: addr, cents, registers: NO_REGISTERS };
 }
 
 // CJ/T 188: 68 T A0…A6 C L DATA CS 16 (overhead 13); 901F flow data: DI SER, then 19 bytes
 const CJT_FLOW_LENGTH = 3 + 19;
 
-function cjtReport(bytes: Uint8Array): QuickReport | null {
-  if (bytes.length !== 13 + CJT_FLOW_LENGTH || bytes[0] !== 0x68 || bytes[9] !== CJT188_CONTROL.READ_DATA_RESPONSE) return null;
+function cjtReport(bytes: Uint8Array, o: number, n: number): QuickReport | null {
+  if (n !== 13 + CJT_FLOW_LENGTH || bytes[o] !== 0x68 || bytes[o + 9] !== CJT188_CONTROL.READ_DATA_RESPONSE) return null;
   // the codec reads 19 bytes after DI+SER as the flow layout for these meter types (and any type without a layout of its own)
-  const t = bytes[1];
+  const t = bytes[o + 1];
   if (t >= 0x20 && t <= 0x2f) return null;
-  if (!framed(bytes, 13, 10, CJT_FLOW_LENGTH)) return null;
-  if (((bytes[11] << 8) | bytes[12]) !== CJT188_DI.METER_DATA) return null; // standard order 90 1F only
-  const d = 14; // the flow layout: current flow (4) unit, settlement flow (4) unit, meter clock (7), ST (2)
+  if (!framed(bytes, o, n, 13, 10, CJT_FLOW_LENGTH)) return null;
+  if (((bytes[o + 11] << 8) | bytes[o + 12]) !== CJT188_DI.METER_DATA) return null; // standard order 90 1F only
+  const d = o + 14; // the flow layout: current flow (4) unit, settlement flow (4) unit, meter clock (7), ST (2)
   if (bytes[d + 4] === CJT188_UNIT.L || bytes[d + 9] === CJT188_UNIT.L) return null;
   const current = allFF(bytes, d, 4) ? -1 : bcd(bytes, d, 4, 0);
   if (current < 0) return null;
@@ -114,7 +109,7 @@ function cjtReport(bytes: Uint8Array): QuickReport | null {
   const settlement = settlementFF ? 0 : bcd(bytes, d + 5, 4, 0);
   if (settlement < 0) return null;
   if (!allFF(bytes, d + 10, 7)) for (let i = 0; i < 7; i++) if (!isBcdByte(bytes[d + 10 + i])) return null;
-  const addr = address(bytes, 2, 7);
+  const addr = address(bytes, o + 2, 7);
   if (addr === null) return null;
   // ST in the standard profile: bits 0–1 the valve (00 open, 01 closed, 11 abnormal), bit 2 battery low
   const st = bytes[d + 17] | (bytes[d + 18] << 8);
@@ -125,7 +120,7 @@ function cjtReport(bytes: Uint8Array): QuickReport | null {
   registers.batteryLow = batteryLow;
   const valve = valveCode === 0 ? 1 : valveCode === 1 ? 0 : undefined;
   if (valve !== undefined) registers.valve = valve;
-  return { address: addr, total: centsText(current), registers, valve, batteryLow };
+  return { address: addr, cents: current, registers, valve, batteryLow };
 }
 
 function allFF(bytes: Uint8Array, at: number, length: number): boolean {
@@ -133,10 +128,13 @@ function allFF(bytes: Uint8Array, at: number, length: number): boolean {
   return true;
 }
 
-/** The routine report this frame is, or null: decode it the general way (see above). Never throws. */
-export function quickReport(protocol: Protocol, bytes: Uint8Array): QuickReport | null {
+/**
+ * The routine report the frame `bytes[start, end)` is (the whole array by default), or null: decode
+ * it the general way (see above). Never throws.
+ */
+export function quickReport(protocol: Protocol, bytes: Uint8Array, start = 0, end = bytes.length): QuickReport | null {
   try {
-    return protocol === 'dlt645' ? dltReport(bytes) : cjtReport(bytes);
+    return protocol === 'dlt645' ? dltReport(bytes, start, end - start) : cjtReport(bytes, start, end - start);
   } catch {
     return null;
   }

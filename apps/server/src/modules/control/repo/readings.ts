@@ -93,6 +93,10 @@ export interface ReadingRow {
   exception: string;
   commandId: number | null;
   operatorId: number | null;
+  /** readAt as epoch ms, when the row holds it so (COPY and meter_latest read it instead of readAt) */
+  readonly time?: number;
+  /** the total as exact hundredths, when the row holds them (COPY writes them instead of parsing total) */
+  readonly cents?: number | null;
 }
 
 /** Inserts readings; a (meter, read_at) already stored is skipped. Returns the keys inserted. */
@@ -137,9 +141,11 @@ export async function copyReadings(tx: Tx, rows: ReadingRow[]): Promise<boolean>
     w.row(9)
       .int8(x.companyId)
       .int8(x.meterId)
-      .timestamptz(x.readAt)
-      .int4(x.source)
-      .numeric(x.total)
+      .timestamptzMs(x.time ?? x.readAt.getTime())
+      .int4(x.source);
+    if (x.cents != null) w.numericCents(x.cents);
+    else w.numeric(x.total);
+    w
       .jsonbFlat(x.registers)
       .text(x.exception)
       .int8(x.commandId)
@@ -182,7 +188,7 @@ function latestUpsertSql(rows: ReadingRow[]): SQL {
     INSERT INTO meter_latest (meter_id, company_id, read_at, total, registers, source, updated_at)
     SELECT v.m, v.c, ${EPOCH_MS} v.t, v.total, v.reg, v.src, now() FROM unnest(
       ${intArr(rows.map((x) => x.meterId))}::bigint[], ${intArr(rows.map((x) => x.companyId))}::bigint[],
-      ${intArr(rows.map((x) => x.readAt.getTime()))}::float8[], ${textArr(rows.map((x) => x.total))}::numeric[],
+      ${intArr(rows.map((x) => x.time ?? x.readAt.getTime()))}::float8[], ${textArr(rows.map((x) => x.total))}::numeric[],
       ${textArr(rows.map((x) => flatJson(x.registers)))}::jsonb[], ${intArr(rows.map((x) => x.source))}::int[]) AS v(m, c, t, total, reg, src)
     ON CONFLICT (meter_id) DO UPDATE SET read_at = EXCLUDED.read_at, total = EXCLUDED.total,
       registers = meter_latest.registers || EXCLUDED.registers, source = EXCLUDED.source, updated_at = now()
@@ -202,7 +208,7 @@ export async function upsertLatest(tx: Tx, rows: ReadingRow[]) {
 export async function afterReadings(
   tx: Tx,
   latest: ReadingRow[],
-  state: { meterId: number; valve: number | null; at: Date }[],
+  state: { meterId: number; valve: number | null; at: number }[],
   valveMeterIds: number[],
 ): Promise<Map<number, { kind: string; at: Date }>> {
   const changed = state.filter((x) => x.valve !== null);
@@ -211,7 +217,7 @@ export async function afterReadings(
     ), state AS (
       UPDATE meters m SET valve_state = v.valve, last_seen_at = greatest(m.last_seen_at, ${EPOCH_MS} v.t)
       FROM unnest(${intArr(changed.map((x) => x.meterId))}::bigint[], ${intArr(changed.map((x) => x.valve))}::int[],
-        ${intArr(changed.map((x) => x.at.getTime()))}::float8[]) AS v(id, valve, t)
+        ${intArr(changed.map((x) => x.at))}::float8[]) AS v(id, valve, t)
       WHERE m.id = v.id AND m.valve_state IS DISTINCT FROM v.valve
     )
     SELECT DISTINCT ON (meter_id) meter_id, kind, finished_at FROM commands
