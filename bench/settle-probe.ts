@@ -9,6 +9,7 @@ import { readFileSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { appUrlFrom, openDb } from '../apps/server/src/db/client.ts';
+import { ROLLUPS, restoreBooks } from './settle-books.ts';
 import { APP_PASSWORD, ownerUrl } from './db-common.ts';
 import { sweep } from '../apps/server/src/modules/billing/settlement.ts';
 import { copyIn } from '../apps/server/src/db/copy.ts';
@@ -19,7 +20,6 @@ const DB = process.env.BENCH_SETTLE_DB ?? 'meter_bench_settle';
 const BATCH = Number(process.env.BENCH_BATCH ?? 500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 2);
 const RUNS = Number(process.env.PROBE_RUNS ?? 1);
-const ROLLUPS = ['usage_daily', 'usage_hourly', 'journal_daily', 'journal_company_delta', 'journal_company_daily'];
 
 function cpuOf(pid: number): number {
   try {
@@ -33,20 +33,7 @@ function cpuOf(pid: number): number {
 
 /** The books as they were before any settlement (the tables bench/settlement.ts keeps: bench_*0). */
 async function undo(o: pg.Client, company: number) {
-  await o.query(`ALTER TABLE journal DISABLE TRIGGER USER`);
-  await o.query(`ALTER TABLE settlements DISABLE TRIGGER USER`);
-  await o.query(
-    `WITH d AS (DELETE FROM journal WHERE company_id = $1 AND kind = 'deduction' RETURNING company_id, idempotency_key)
-     DELETE FROM journal_keys k USING d WHERE k.company_id = d.company_id AND k.idempotency_key = d.idempotency_key`,
-    [company],
-  );
-  await o.query(`DELETE FROM settlements WHERE company_id = $1`, [company]);
-  await o.query(`ALTER TABLE journal ENABLE TRIGGER USER`);
-  await o.query(`ALTER TABLE settlements ENABLE TRIGGER USER`);
-  for (const t of ROLLUPS) await o.query(`TRUNCATE ${t}; INSERT INTO ${t} SELECT * FROM bench_${t}0`);
-  await o.query(`UPDATE accounts a SET balance_fen = b.balance_fen, alarm_level = b.alarm_level FROM bench_accounts0 b WHERE a.id = b.id`);
-  await o.query(`UPDATE settle_cursors c SET read_at = b.read_at, total = b.total, registers = b.registers, period_key = b.period_key,
-    period_quantity = b.period_quantity, period_exact = b.period_exact, period_charged_fen = b.period_charged_fen FROM bench_cursors0 b WHERE c.meter_id = b.meter_id`);
+  await restoreBooks(o, company);
   await o.query(`DELETE FROM meter_periods`);
   for (const t of ['journal', 'journal_keys', 'settlements', 'accounts', 'settle_cursors', 'meter_periods', ...ROLLUPS]) await o.query(`VACUUM (FULL, ANALYZE) ${t}`);
   await o.query('CHECKPOINT');

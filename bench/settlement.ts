@@ -18,6 +18,7 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { appUrlFrom, openDb } from '../apps/server/src/db/client.ts';
+import { ROLLUPS, restoreBooks } from './settle-books.ts';
 import { APP_PASSWORD, ownerUrl, migratedOwner } from './db-common.ts';
 import { sweep } from '../apps/server/src/modules/billing/settlement.ts';
 import { copyIn } from '../apps/server/src/db/copy.ts';
@@ -180,7 +181,6 @@ async function copyOut(o: pg.Client, text: string): Promise<Buffer> {
 }
 
 /** What the journal's and the settlements' statement triggers add to (0055, 0058): put back between the two paths. */
-const ROLLUPS = ['usage_daily', 'usage_hourly', 'journal_daily', 'journal_company_delta', 'journal_company_daily'];
 
 const JOURNAL_COLS = 'id, company_id, account_id, owner_id, room_id, wallet, kind, amount_fen, balance_after_fen, idempotency_key, pay_method, ref_type, ref_id, memo, created_at';
 const SETTLEMENT_COLS = 'id, company_id, meter_id, owner_id, room_id, read_at, prev_read_at, prev_total, total, quantity, amount_fen, lines, period_key, journal_id, meter_kind, note, created_at';
@@ -199,23 +199,8 @@ async function captureAndUndo(o: pg.Client, company: number) {
     cursors: await copyOut(o, `COPY (SELECT c.meter_id, c.read_at, c.total, c.registers, c.period_key, c.period_quantity, c.period_exact, c.period_charged_fen
       FROM settle_cursors c JOIN bench_cursors0 b USING (meter_id) WHERE c.read_at <> b.read_at ORDER BY c.meter_id) TO STDOUT`),
   };
-  // the rows go without their triggers (no rollup of the deletion, no immutability check); their keys
-  // in journal_keys (0054) go with them, and the rollups (0055, 0058) are put back as they were, so the
-  // floor's COPY fires the same triggers into the same state as the real path's statements did
-  await o.query(`ALTER TABLE journal DISABLE TRIGGER USER`);
-  await o.query(`ALTER TABLE settlements DISABLE TRIGGER USER`);
-  await o.query(
-    `WITH d AS (DELETE FROM journal WHERE company_id = $1 AND kind = 'deduction' RETURNING company_id, idempotency_key)
-     DELETE FROM journal_keys k USING d WHERE k.company_id = d.company_id AND k.idempotency_key = d.idempotency_key`,
-    [company],
-  );
-  await o.query(`DELETE FROM settlements WHERE company_id = $1`, [company]);
-  await o.query(`ALTER TABLE journal ENABLE TRIGGER USER`);
-  await o.query(`ALTER TABLE settlements ENABLE TRIGGER USER`);
-  for (const t of ROLLUPS) await o.query(`TRUNCATE ${t}; INSERT INTO ${t} SELECT * FROM bench_${t}0`);
-  await o.query(`UPDATE accounts a SET balance_fen = b.balance_fen, alarm_level = b.alarm_level FROM bench_accounts0 b WHERE a.id = b.id`);
-  await o.query(`UPDATE settle_cursors c SET read_at = b.read_at, total = b.total, registers = b.registers, period_key = b.period_key,
-    period_quantity = b.period_quantity, period_exact = b.period_exact, period_charged_fen = b.period_charged_fen FROM bench_cursors0 b WHERE c.meter_id = b.meter_id`);
+  // the floor's COPY fires the same triggers into the same state as the real path's statements did
+  await restoreBooks(o, company);
   for (const t of ['journal', 'journal_keys', 'settlements', 'accounts', 'settle_cursors', ...ROLLUPS]) await o.query(`VACUUM (FULL, ANALYZE) ${t}`);
   return input;
 }
