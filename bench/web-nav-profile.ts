@@ -14,25 +14,15 @@
 // to __REACT_DEVTOOLS_GLOBAL_HOOK__ when one is present), as React DevTools' profiler counts them.
 import { chromium, type Browser, type CDPSession, type Page } from '@playwright/test';
 import { startServer } from './server-common.ts';
+import { armRowsClock, menuItem, PAGES, rowsAfterClick, type NavPage } from './web-nav-common.ts';
 
 const PORT = Number(process.env.WEB_NAV_PORT ?? 18564);
 const BASE_URL = process.env.WEB_PROF_URL ?? `http://127.0.0.1:${PORT}`;
 const ROUNDS = Number(process.env.WEB_PROF_ROUNDS ?? 2);
 
-const PAGES = [
-  { key: 'systemRecords', group: '系统管理', title: '账号管理' },
-  { key: 'recordsRoom', group: '档案管理', title: '房间档案' },
-  { key: 'recordsOwner', group: '档案管理', title: '业主档案' },
-  { key: 'recordsTable', group: '档案管理', title: '表具档案' },
-  { key: 'recordsFees', group: '档案管理', title: '收费方案' },
-  { key: 'systemRole', group: '系统管理', title: '角色管理' },
-  { key: 'notesOperate', group: '记录查询', title: '操作日志' },
-];
 
 declare global {
   interface Window {
-    __navT0?: number;
-    __rowsAt?: number;
     __renders?: Record<string, number>;
     __commits?: number;
     __detail?: { at: number; n: number; top: string }[];
@@ -87,38 +77,19 @@ const HOOK = `(() => {
   };
 })()`;
 
-async function clickToRows(page: Page, p: (typeof PAGES)[number]): Promise<number> {
-  const menu = page.locator('.shell-sider');
-  const item = menu.getByRole('menuitem', { name: p.title, exact: true });
-  if (!(await item.isVisible())) {
-    await menu.getByRole('menuitem', { name: p.group }).click();
-    await item.waitFor({ state: 'visible' });
-    await page.waitForTimeout(400);
-  }
-  await page.evaluate(`(() => {
-    window.__navT0 = 0;
-    window.__rowsAt = 0;
-    window.__renders = {};
-    window.__commits = 0;
-    const sel = '.shell-page[data-page="${p.key}"]:not([hidden]) .ant-table-row';
-    const obs = new MutationObserver(() => {
-      if (document.querySelector(sel)) {
-        window.__rowsAt = performance.now();
-        obs.disconnect();
-      }
-    });
-    obs.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['hidden'] });
-  })()`);
+async function clickToRows(page: Page, p: NavPage): Promise<number> {
+  const item = await menuItem(page, p);
+  await armRowsClock(page, p, 'window.__renders = {}; window.__commits = 0;');
   const detail = process.env.WEB_PROF_DETAIL === p.key;
   if (detail) await page.evaluate(`window.__detail = []; window.__detailTop = ${Number(process.env.WEB_PROF_DETAIL_TOP ?? 12)}`);
   await item.click();
-  await page.waitForFunction(() => (window.__rowsAt ?? 0) > 0 && (window.__navT0 ?? 0) > 0, null, { timeout: 60_000 });
+  const ms = await rowsAfterClick(page);
   if (detail) {
     const commits = await page.evaluate(() => window.__detail!);
     for (const c of commits) console.log(`  commit +${c.at} ms: ${c.n} renders: ${c.top}`);
     await page.evaluate(() => (window.__detail = undefined));
   }
-  return page.evaluate(() => window.__rowsAt! - window.__navT0!);
+  return ms;
 }
 
 interface ProfileNode {
@@ -171,7 +142,7 @@ function cpuBetween(profile: Profile, t0: number, t1: number, timeOrigin: number
   return busy / 1000;
 }
 
-async function profiled(cdp: CDPSession, page: Page, p: (typeof PAGES)[number]) {
+async function profiled(cdp: CDPSession, page: Page, p: NavPage) {
   await cdp.send('Profiler.start');
   const ms = await clickToRows(page, p);
   const profile = (await cdp.send('Profiler.stop')).profile as Profile;

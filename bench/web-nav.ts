@@ -21,22 +21,13 @@ import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from '@playwright/test';
 import { root, startServer } from './server-common.ts';
+import { armRowsClock, menuItem, PAGES, rowsAfterClick, type NavPage } from './web-nav-common.ts';
 
 const PORT = Number(process.env.WEB_NAV_PORT ?? 18560);
 const ROUNDS = Number(process.env.WEB_NAV_ROUNDS ?? 3);
 const BASE_URL = `http://127.0.0.1:${PORT}`;
 const GOAL = { coldMs: 400, warmMs: 150, listPageKB: 450, firstLoadKB: 220 };
 
-/** 7 list pages of the demo company, each with rows in the demo seed; the first is "the first list page". */
-const PAGES = [
-  { key: 'systemRecords', group: '系统管理', title: '账号管理' },
-  { key: 'recordsRoom', group: '档案管理', title: '房间档案' },
-  { key: 'recordsOwner', group: '档案管理', title: '业主档案' },
-  { key: 'recordsTable', group: '档案管理', title: '表具档案' },
-  { key: 'recordsFees', group: '档案管理', title: '收费方案' },
-  { key: 'systemRole', group: '系统管理', title: '角色管理' },
-  { key: 'notesOperate', group: '记录查询', title: '操作日志' },
-];
 
 type Mode = 'baseline' | 'prefetch';
 interface Session {
@@ -103,38 +94,13 @@ const jsTotals = (net: Net) => {
   return { wire, body, decoded, files: net.js.size };
 };
 
-declare global {
-  interface Window {
-    __navT0?: number;
-    __rowsAt?: number;
-  }
-}
 
 /** Click a menu item and return mousedown → first row of that page, in ms (timed inside the page). */
-async function clickToRows(page: Page, p: (typeof PAGES)[number]): Promise<number> {
-  const menu = page.locator('.shell-sider');
-  const item = menu.getByRole('menuitem', { name: p.title, exact: true });
-  if (!(await item.isVisible())) {
-    await menu.getByRole('menuitem', { name: p.group }).click();
-    await item.waitFor({ state: 'visible' });
-    await page.waitForTimeout(400); // the submenu's opening animation
-  }
-  // a string, not a function: tsx would wrap named inner functions in a helper the page does not have
-  await page.evaluate(`(() => {
-    window.__navT0 = 0;
-    window.__rowsAt = 0;
-    const sel = '.shell-page[data-page="${p.key}"]:not([hidden]) .ant-table-row';
-    const obs = new MutationObserver(() => {
-      if (document.querySelector(sel)) {
-        window.__rowsAt = performance.now();
-        obs.disconnect();
-      }
-    });
-    obs.observe(document.body, { childList: true, subtree: true, attributes: true, attributeFilter: ['hidden'] });
-  })()`);
+async function clickToRows(page: Page, p: NavPage): Promise<number> {
+  const item = await menuItem(page, p);
+  await armRowsClock(page, p);
   await item.click();
-  await page.waitForFunction(() => (window.__rowsAt ?? 0) > 0 && (window.__navT0 ?? 0) > 0, null, { timeout: 60_000 });
-  return page.evaluate(() => window.__rowsAt! - window.__navT0!);
+  return rowsAfterClick(page);
 }
 
 async function session(browser: Browser, mode: Mode): Promise<Session> {
