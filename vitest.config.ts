@@ -67,15 +67,16 @@ export default defineConfig({
           // files run side by side, each in a copy of the template database that no other running file
           // uses (apps/server/test/global-setup.ts, worker-db.ts: claimed with a lock, not by VITEST_POOL_ID,
           // which vitest 4 can hand to two files at once after a group change)
-          // The files of a worker share one process and module graph (`isolate: false`): the app is loaded
-          // once per worker, not once per file (the run's CPU 530 → 215 s, its wall 20 → 8-10 min). A file
-          // must close what it starts (app, harness, timers, servers) and restore what it spies on; no
-          // integration file may call vi.mock (checked above); worker-db.ts and one-query-at-a-time.ts keep
-          // their state across files. TEST_INT_ISOLATE=1 gives each file a process of its own again.
-          // (Tried on 2026-12-07 and undone the same day for split.int's lease fail-over, which failed in two
-          // of four full runs; the cause was the test's: the old holder, alive, took the lease back on its
-          // next try when the standby's tries had missed that window under load. Fixed in the test.)
-          isolate: process.env.TEST_INT_ISOLATE === '1',
+          // Each file in a process of its own (isolate). Sharing one process and module graph per worker
+          // (`isolate: false`, TEST_INT_ISOLATE=0) cuts the run's CPU 530 → 215 s, but the timing-bound
+          // device tests then fail under load: on 2026-12-07 split.int's fail-over (the old holder, alive,
+          // took the lease back — fixed in the test), and after that fix, in a fresh clone's `.ci/run`,
+          // split.int saw a gateway retry (2 frames at the meter for one request) and one NB report more
+          // than it sent, and split-deployment.int an API process that did not listen in time: the shared
+          // process carries earlier files' work (timers, sockets) that delays the event loop. A file must
+          // still close what it starts and restore what it spies on; no integration file may call vi.mock
+          // (checked above); worker-db.ts and one-query-at-a-time.ts work either way.
+          isolate: process.env.TEST_INT_ISOLATE !== '0',
           maxWorkers: Number(process.env.TEST_INT_WORKERS ?? 2),
           // a project with its own maxWorkers runs in a group of its own: after unit and web
           sequence: { groupOrder: 1 },
