@@ -18,11 +18,10 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
 import { appUrlFrom, openDb } from '../apps/server/src/db/client.ts';
-import { ROLLUPS, restoreBooks } from './settle-books.ts';
+import { captureWritten, JOURNAL_COLS, ROLLUPS, restoreBooks, SETTLEMENT_COLS } from './settle-books.ts';
 import { APP_PASSWORD, ownerUrl, migratedOwner } from './db-common.ts';
 import { sweep } from '../apps/server/src/modules/billing/settlement.ts';
 import { copyIn } from '../apps/server/src/db/copy.ts';
-import { to as copyTo } from 'pg-copy-streams';
 
 const DB = process.env.BENCH_SETTLE_DB ?? 'meter_bench_settle';
 const METERS = Number(process.env.BENCH_METERS ?? 1_000_000);
@@ -172,19 +171,6 @@ async function prepare() {
   return { o, company };
 }
 
-/** COPY … TO STDOUT into one buffer (outside the timing: the floor's input). */
-async function copyOut(o: pg.Client, text: string): Promise<Buffer> {
-  const parts: Buffer[] = [];
-  const stream = o.query(copyTo(text));
-  for await (const chunk of stream) parts.push(chunk as Buffer);
-  return Buffer.concat(parts);
-}
-
-/** What the journal's and the settlements' statement triggers add to (0055, 0058): put back between the two paths. */
-
-const JOURNAL_COLS = 'id, company_id, account_id, owner_id, room_id, wallet, kind, amount_fen, balance_after_fen, idempotency_key, pay_method, ref_type, ref_id, memo, created_at';
-const SETTLEMENT_COLS = 'id, company_id, meter_id, owner_id, room_id, read_at, prev_read_at, prev_total, total, quantity, amount_fen, lines, period_key, journal_id, meter_kind, note, created_at';
-
 /**
  * What the real path wrote, as the floor's input: its journal and settlement rows (the very rows,
  * ids included), the balances and the cursors after it. Then the books are put back as they were
@@ -192,13 +178,7 @@ const SETTLEMENT_COLS = 'id, company_id, meter_id, owner_id, room_id, read_at, p
  * VACUUM FULL), so the floor writes the same rows into the same starting state.
  */
 async function captureAndUndo(o: pg.Client, company: number) {
-  const input = {
-    journal: await copyOut(o, `COPY (SELECT ${JOURNAL_COLS} FROM journal WHERE company_id = ${company} AND kind = 'deduction' ORDER BY id) TO STDOUT`),
-    settlements: await copyOut(o, `COPY (SELECT ${SETTLEMENT_COLS} FROM settlements WHERE company_id = ${company} ORDER BY id) TO STDOUT`),
-    balances: await copyOut(o, `COPY (SELECT id, balance_fen, alarm_level FROM accounts WHERE company_id = ${company} AND balance_fen <> 100000 ORDER BY id) TO STDOUT`),
-    cursors: await copyOut(o, `COPY (SELECT c.meter_id, c.read_at, c.total, c.registers, c.period_key, c.period_quantity, c.period_exact, c.period_charged_fen
-      FROM settle_cursors c JOIN bench_cursors0 b USING (meter_id) WHERE c.read_at <> b.read_at ORDER BY c.meter_id) TO STDOUT`),
-  };
+  const input = await captureWritten(o, company);
   // the floor's COPY fires the same triggers into the same state as the real path's statements did
   await restoreBooks(o, company);
   for (const t of ['journal', 'journal_keys', 'settlements', 'accounts', 'settle_cursors', ...ROLLUPS]) await o.query(`VACUUM (FULL, ANALYZE) ${t}`);
