@@ -12,20 +12,14 @@ import { loadDefinition } from '@meter/simulator';
 import { SYSTEM_SCOPE } from '../apps/server/src/db/client.ts';
 import { HeldReading, ingestReadings, SOURCE, type IngestItem } from '../apps/server/src/modules/control/ingest.ts';
 import { fmt, freshDatabase, hardLimit, runBench, seedFleet } from './device-common.ts';
+import { processCpuSeconds } from './proc.ts';
 
 hardLimit(10 * 60_000);
 const DB = process.env.BENCH_DB ?? 'meter_bench_ingest_store';
 const PER_METER = Number(process.env.BENCH_READINGS_PER_METER ?? 30);
 const LANES = (process.env.BENCH_LANES ?? '4,2,1,4,2,1').split(',').map(Number);
 
-function cpuOf(pid: number): number {
-  try {
-    const f = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(f[11]) + Number(f[12])) * 1e6) / 100;
-  } catch {
-    return 0;
-  }
-}
+const cpuOf = (pid: number): number => (processCpuSeconds(pid) ?? 0) * 1e6;
 
 /** CPU µs so far of this database's backends and the WAL writer, checkpointer and background writer (see ingest.ts). */
 async function postgresCpu(owner: pg.Pool, seen: Map<number, number>): Promise<number> {

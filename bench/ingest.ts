@@ -45,7 +45,7 @@
 // 2026-12-07 evening (a queued report one object, frames read where they lie; load 8–27): gateway
 // process 5.2–9.5 µs a row (main 6.6–11.5 µs alternated); receive side alone (bench/ingest-receive.ts)
 // 2.1–2.8 µs a report against main's 3.6–3.9. See bench/README.md.
-import { readFileSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector/promises';
 import os from 'node:os';
 import { performance } from 'node:perf_hooks';
@@ -55,6 +55,7 @@ import { SYSTEM_SCOPE } from '../apps/server/src/db/client.ts';
 import { copyIn } from '../apps/server/src/db/copy.ts';
 import { ingestReadings, type IngestItem } from '../apps/server/src/modules/control/ingest.ts';
 import { fmt, freshDatabase, hardLimit, runBench, seedFleet, spawnFleet, startGateway } from './device-common.ts';
+import { processCpuSeconds } from './proc.ts';
 
 hardLimit(5 * 60_000);
 const DB = process.env.BENCH_DB ?? 'meter_bench_ingest';
@@ -65,14 +66,10 @@ const RATE = Number(process.env.BENCH_RATE ?? 250_000);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-/** CPU time of another process so far, in µs (Linux /proc; undefined elsewhere). */
+/** CPU µs so far of a process (utime + stime); undefined when it is gone. */
 function cpuOf(pid: number): number | undefined {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1].split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100; // utime + stime, in clock ticks of 10 ms
-  } catch {
-    return undefined;
-  }
+  const s = processCpuSeconds(pid);
+  return s === undefined ? undefined : s * 1e6;
 }
 
 /**

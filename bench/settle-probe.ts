@@ -13,6 +13,7 @@ import { captureWritten, JOURNAL_COLS, ROLLUPS, restoreBooks, SETTLEMENT_COLS } 
 import { APP_PASSWORD, ownerUrl } from './db-common.ts';
 import { sweep } from '../apps/server/src/modules/billing/settlement.ts';
 import { copyIn } from '../apps/server/src/db/copy.ts';
+import { processCpuSeconds } from './proc.ts';
 
 
 const DB = process.env.BENCH_SETTLE_DB ?? 'meter_bench_settle';
@@ -20,15 +21,7 @@ const BATCH = Number(process.env.BENCH_BATCH ?? 500);
 const CONCURRENCY = Number(process.env.BENCH_CONCURRENCY ?? 2);
 const RUNS = Number(process.env.PROBE_RUNS ?? 1);
 
-function cpuOf(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
+const cpuOf = (pid: number): number => processCpuSeconds(pid) ?? 0;
 
 /** The books as they were before any settlement (the tables bench/settlement.ts keeps: bench_*0). */
 async function undo(o: pg.Client, company: number) {

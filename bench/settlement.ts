@@ -22,6 +22,7 @@ import { captureWritten, JOURNAL_COLS, ROLLUPS, restoreBooks, SETTLEMENT_COLS } 
 import { APP_PASSWORD, ownerUrl, migratedOwner } from './db-common.ts';
 import { sweep } from '../apps/server/src/modules/billing/settlement.ts';
 import { copyIn } from '../apps/server/src/db/copy.ts';
+import { processCpuSeconds } from './proc.ts';
 
 const DB = process.env.BENCH_SETTLE_DB ?? 'meter_bench_settle';
 const METERS = Number(process.env.BENCH_METERS ?? 1_000_000);
@@ -56,15 +57,7 @@ function postgresCpu(): number {
 }
 
 /** CPU seconds used so far by one process (a backend of this bench). */
-function processCpu(pid: number): number {
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    const f = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return (Number(f[11]) + Number(f[12])) / 100;
-  } catch {
-    return 0;
-  }
-}
+const processCpu = (pid: number): number => processCpuSeconds(pid) ?? 0;
 
 /**
  * CPU seconds of this database's backends other than the owner's: the real path's pool (opened by the
