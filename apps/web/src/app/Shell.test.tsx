@@ -7,6 +7,7 @@ import { act, fireEvent, render, screen, waitFor, within } from '@testing-librar
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { QueryClient } from '@tanstack/react-query';
 import type { LoginResult } from '@meter/contracts';
+import { SHELL_LOGIN } from '../test/harness.tsx';
 import { Providers } from './Root.tsx';
 import { routes } from './router.tsx';
 import { configureRequest } from '../api/request.ts';
@@ -15,14 +16,7 @@ import { setLocked } from './lock.ts';
 import { KEYS } from './storage.ts';
 import { tabsStore } from './tabsInstance.ts';
 
-const login: LoginResult = {
-  token: 't'.repeat(43),
-  user: { id: 5, username: 'demo', realName: '演示管理员', companyId: 2, roleId: 3, userType: 1 },
-  access: 1,
-  routes: ['energy', 'recordsRoom', 'systemRole'],
-  operations: [],
-  company: { id: 2, name: '演示物业', bankType: 1, edition: 0 },
-};
+const login = SHELL_LOGIN;
 
 /** what the server answers for the session (GET admin/user/token) */
 let serverLogin: LoginResult = login;

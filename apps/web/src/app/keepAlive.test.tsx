@@ -5,7 +5,7 @@ import { act, configure, fireEvent, render, screen, waitFor } from '@testing-lib
 import { useState, type ComponentType } from 'react';
 import { createMemoryRouter, RouterProvider } from 'react-router';
 import { QueryClient } from '@tanstack/react-query';
-import type { LoginResult } from '@meter/contracts';
+import { SHELL_LOGIN } from '../test/harness.tsx';
 import { Providers } from './Root.tsx';
 import { routes } from './router.tsx';
 import { configureRequest } from '../api/request.ts';
@@ -50,14 +50,7 @@ vi.mock('../pages/index.ts', async (importOriginal) => {
   };
 });
 
-const login: LoginResult = {
-  token: 't'.repeat(43),
-  user: { id: 5, username: 'demo', realName: '演示管理员', companyId: 2, roleId: 3, userType: 1 },
-  access: 1,
-  routes: ['energy', 'recordsRoom', 'systemRole'],
-  operations: [],
-  company: { id: 2, name: '演示物业', bankType: 1, edition: 0 },
-};
+const login = SHELL_LOGIN;
 
 const ok = (data: unknown) =>
   new Response(JSON.stringify({ code: 'SUCCESS', message: '', data }), { status: 200, headers: { 'Content-Type': 'application/json' } });

@@ -18,6 +18,16 @@ export interface SessionOptions {
   edition?: number;
 }
 
+/** A staff member of 演示物业 signed in with three pages (what the shell's tests sign in as). */
+export const SHELL_LOGIN: LoginResult = {
+  token: 't'.repeat(43),
+  user: { id: 5, username: 'demo', realName: '演示管理员', companyId: 2, roleId: 3, userType: 1 },
+  access: 1,
+  routes: ['energy', 'recordsRoom', 'systemRole'],
+  operations: [],
+  company: { id: 2, name: '演示物业', bankType: 1, edition: 0 },
+};
+
 /** Saves a session holding these menu routes and operation keys. */
 export function signIn(routes: string[], operations: string[] = [], o: SessionOptions = {}) {
   const platform = o.access === 0;
