@@ -46,10 +46,24 @@ const label = (q: unknown): string => {
   return t.slice(0, 40);
 };
 
+/** The backend's pid of a pg client (node-postgres keeps it, its types do not declare it). */
+const pidOf = (c: object): number => Number(Reflect.get(c, 'processID') ?? 0);
+
+/** One statement of kind `l` ended: its wall time and its backend's CPU since `t0` / `c0`. */
+function ended(l: string, pid: number, t0: number, c0: number) {
+  pending.set(l, pending.get(l)! - 1);
+  const s = stats.get(l) ?? { n: 0, wall: 0, cpu: 0 };
+  s.n++;
+  s.wall += performance.now() - t0;
+  s.cpu += cpuOf(pid) - c0;
+  stats.set(l, s);
+}
+
 function instrument() {
-  const original = pg.Client.prototype.query as (...a: unknown[]) => unknown;
-  (pg.Client.prototype as unknown as { query: (...a: unknown[]) => unknown }).query = function (this: pg.Client & { processID?: number }, ...args: unknown[]) {
-    const pid = this.processID ?? 0;
+  const query = pg.Client.prototype.query;
+  const original = query as (...a: unknown[]) => unknown;
+  pg.Client.prototype.query = function (this: pg.Client, ...args: unknown[]) {
+    const pid = pidOf(this);
     const l = label(args[0]);
     const seen = (stats.get(l)?.n ?? 0) + (pending.get(l) ?? 0);
     pending.set(l, (pending.get(l) ?? 0) + 1);
@@ -68,12 +82,7 @@ function instrument() {
       const c0 = cpuOf(pid);
       const t0 = performance.now();
       q.callback = (...a: unknown[]) => {
-        pending.set(l, pending.get(l)! - 1);
-        const s = stats.get(l) ?? { n: 0, wall: 0, cpu: 0 };
-        s.n++;
-        s.wall += performance.now() - t0;
-        s.cpu += cpuOf(pid) - c0;
-        stats.set(l, s);
+        ended(l, pid, t0, c0);
         callback?.(...a);
       };
       return original.apply(this, args);
@@ -85,24 +94,14 @@ function instrument() {
     }
     const c0 = cpuOf(pid);
     const t0 = performance.now();
-    const done = () => {
-      pending.set(l, pending.get(l)! - 1);
-      const s = stats.get(l) ?? { n: 0, wall: 0, cpu: 0 };
-      s.n++;
-      s.wall += performance.now() - t0;
-      s.cpu += cpuOf(pid) - c0;
-      stats.set(l, s);
-    };
+    const done = () => ended(l, pid, t0, c0);
     return result.then((v) => (done(), v), (e) => (done(), Promise.reject(e)));
-  };
+  } as typeof query;
 }
-
-
 
 /** The floor of bench/settlement.ts on what the sweep wrote, each step's backend CPU (PROBE_FLOOR=1). */
 async function floorSteps(o: pg.Client, company: number) {
   const input = await captureWritten(o, company);
-
   await undo(o, company);
   const pid = Number((await o.query('SELECT pg_backend_pid() AS pid')).rows[0].pid);
   const out: string[] = [];
@@ -141,7 +140,7 @@ async function main() {
     stats.clear();
     const db = openDb(process.env.PROBE_AS_OWNER ? ownerUrl(DB) : appUrlFrom(ownerUrl(DB), APP_PASSWORD), CONCURRENCY + 2);
     const pids = new Set<number>();
-    db.pool.on('connect', (c) => pids.add((c as unknown as { processID: number }).processID));
+    db.pool.on('connect', (c) => pids.add(pidOf(c)));
     const load0 = readFileSync('/proc/loadavg', 'utf8').split(' ')[0];
     const n0 = process.cpuUsage();
     const t0 = performance.now();
