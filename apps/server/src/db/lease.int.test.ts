@@ -49,7 +49,7 @@ describe('a session lease', () => {
     await a.l.start();
     expect(a.l.held).toBe(true);
     expect(await killHolder(KEY, s)).toBe(true);
-    await until(() => a.events.includes('lost'), 1000, 'lost');
+    await until(() => a.events.includes('lost'), 3000, 'lost');
     await until(() => a.l.held, 5000, 'held again');
     expect(a.events).toEqual(['acquired', 'lost', 'acquired']);
     await a.l.stop();
@@ -66,7 +66,7 @@ describe('a session lease', () => {
     try {
       expect([a.l.held, b.l.held]).toEqual([true, false]);
       expect(await killHolder(KEY, s)).toBe(true);
-      await until(() => a.events.includes('lost'), 1000, 'lost');
+      await until(() => a.events.includes('lost'), 3000, 'lost');
       // the old holder (alive) or the other: whoever tries first
       await until(() => a.l.held || b.l.held, 5000, 'held again');
       await new Promise((r) => setTimeout(r, 1000));
