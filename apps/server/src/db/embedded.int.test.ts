@@ -92,6 +92,16 @@ describe('embedded database (npm start without DATABASE_URL)', () => {
     expect(await page.text()).toContain('智能水电表物联网管理平台');
   }, 180_000);
 
+  it('refuses a second start on the same data directory and leaves the running one serving', async () => {
+    const second = start();
+    const code = await new Promise<number | null>((r) => second.p.once('exit', r));
+    expect(code).not.toBe(0);
+    expect(second.output()).toContain(`正被另一个平台进程（PID ${child!.pid}）使用`);
+    expect(second.output()).not.toContain('发现遗留的数据库进程');
+    // the first one's database was not stopped under it
+    expect((await login('demo', 'demo123')).code).toBe('SUCCESS');
+  }, 120_000);
+
   it('comes back after SIGKILL left an orphan postgres, with the data kept', async () => {
     const before = await login('demo', 'demo123');
     child!.kill('SIGKILL');
