@@ -4,7 +4,7 @@
 import { expect, test, type Page } from '@playwright/test';
 import { DEMO, goInApp, login, loginAt, toast } from './helpers.ts';
 
-const KEY_COLUMNS = ['最新读数', '读数时间', '表具', '打印次数'];
+const KEY_COLUMNS = ['最新读数', '读数时间', '表具', '打印次数', '发现时间', '处理情况'];
 
 interface TableCheck {
   /** key columns of the visible tables, each with whether a fixed column or the table's edge covers it */
@@ -84,6 +84,8 @@ test('key columns are not hidden under fixed columns at 1440×900', async ({ pag
     { route: '/copyread', tab: '能耗账单', keys: ['表具'] },
     { route: '/reportCheck', keys: [] },
     { route: '/reportCheck', tab: '交易明细', keys: [] },
+    { route: '/warnCopyReadError', keys: ['发现时间', '处理情况'] },
+    { route: '/warnElectricOff', keys: ['发现时间', '处理情况'] },
   ];
   // one load of the app, every page opened inside it (as from the menu); the earlier pages stay mounted,
   // hidden, and tables() counts the shown one only

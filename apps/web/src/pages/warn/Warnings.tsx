@@ -4,16 +4,17 @@
 // (meters switched off now, meters whose reads keep failing). A reading held as implausible (读数异常跳变)
 // is not 处理'd: a person accepts it (it is billed) or rejects it (never billed), one by one.
 import { useMemo, useRef, useState, type ReactNode } from 'react';
-import { Button, Form, Input, Modal, Tabs, Tag, type FormInstance } from 'antd';
+import { Badge, Button, Form, Input, Modal, Tabs, Tag, Typography, type FormInstance } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
 import { WARNING_KINDS, type WarningKind } from '@meter/contracts';
 import type { Paged } from '../../api/request.ts';
 import { toast } from '../../app/feedback.tsx';
 import { useCan } from '../../app/session.ts';
 import { hasOperation, useSession } from '../../app/session.ts';
-import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { fitContent, ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { LogTable, type LogRow } from '../../components/LogTable.tsx';
 import { ValveCell } from '../records/deviceFields.tsx';
+import { Clipped } from '../fee/common.tsx';
 import { warningApi, type MeterListRow, type PageQuery, type Warning } from '../control/api.ts';
 import { keywordColumn, meterColumns, meterStateColumns, rangeColumn, timeText, useCompany } from '../control/shared.tsx';
 
@@ -109,24 +110,23 @@ export default function Warnings({ title, kinds, meterKind, live }: WarningsProp
     () => [
       { title: '关键字', dataIndex: 'kw', hideInTable: true, search: true, fieldProps: { placeholder: '表号 / 名称 / 采集器 / 房间' } },
       {
-        title: '预警类型', dataIndex: 'type', width: 170, search: kinds.length > 1,
+        title: '预警类型', dataIndex: 'type', width: 1, search: kinds.length > 1,
         valueEnum: Object.fromEntries(kinds.map((k) => [k, { text: WARNING_KINDS[k] }])),
         render: (_d, r) => <Tag color="volcano">{r.kindText}</Tag>,
       },
-      { title: '表号', dataIndex: 'address', width: 150, render: (_d, r) => r.address || (r.collectorImei ? `采集器 ${r.collectorImei}` : '-') },
+      { title: '表号', dataIndex: 'address', width: 140, render: (_d, r) => r.address || (r.collectorImei ? `采集器 ${r.collectorImei}` : '-') },
       { title: '名称', dataIndex: 'meterName', render: (_d, r) => r.meterName || r.collectorName || '-' },
-      { title: '房间', dataIndex: 'roomName', render: (_d, r) => r.roomName || '-' },
-      { title: '区域', dataIndex: 'areaName' },
-      { title: '详情', dataIndex: 'detail', ellipsis: true, render: (_d, r) => detailText(r) || '-' },
-      { title: '通断', dataIndex: 'valveState', width: 90, render: (_d, r) => (r.meterId ? <ValveCell kind={r.meterKind ?? 1} state={r.valveState} /> : '-') },
-      { title: '首次发现', dataIndex: 'createdAt', width: 170, render: (_d, r) => timeText(r.createdAt) },
-      { title: '最近发现', dataIndex: 'lastSeenAt', width: 170, render: (_d, r) => timeText(r.lastSeenAt) },
+      { title: '区域 / 房间', dataIndex: 'roomName', render: (_d, r) => [r.areaName, r.roomName].filter(Boolean).join(' / ') || '-' },
+      { title: '详情', dataIndex: 'detail', render: (_d, r) => <Clipped text={detailText(r) || '-'} width={240} /> },
+      { title: '通断', dataIndex: 'valveState', width: 80, render: (_d, r) => (r.meterId ? <ValveCell kind={r.meterKind ?? 1} state={r.valveState} /> : '-') },
+      // first and latest sighting in one cell, handling state, person and note in another: the page
+      // fits 1440 px with no column under the fixed 操作
+      { title: '发现时间', dataIndex: 'createdAt', width: 170, render: (_d, r) => <Seen first={r.createdAt} last={r.lastSeenAt} /> },
       {
-        title: '处理状态', dataIndex: 'status', width: 100, search: true,
+        title: '处理状态', dataIndex: 'status', hideInTable: true, search: true,
         valueEnum: { 0: { text: '未处理', status: 'Error' }, 1: { text: '已处理', status: 'Success' } },
       },
-      { title: '处理人', dataIndex: 'handledByName', width: 100, render: (_d, r) => r.handledByName || (r.status === 1 ? '系统' : '-') },
-      { title: '处理说明', dataIndex: 'handleMemo', ellipsis: true, render: (_d, r) => r.handleMemo || '-' },
+      { title: '处理情况', dataIndex: 'handleMemo', ...fitContent, render: (_d, r) => <Handling row={r} /> },
       rangeColumn<Row>('发现时间'),
     ],
     [kinds],
@@ -203,6 +203,30 @@ export default function Warnings({ title, kinds, meterKind, live }: WarningsProp
         <MemoForm form={reviewForm} name="warning-review" placeholder="例如：已现场核实表计读数" />
       </Modal>
     </>
+  );
+}
+
+/** 首次 and, when later, 最近 sighting of a warning. */
+function Seen({ first, last }: { first: unknown; last: unknown }) {
+  const a = timeText(first);
+  const b = timeText(last);
+  return (
+    <div style={{ whiteSpace: 'nowrap' }}>
+      <div>{a || '-'}</div>
+      {b && b !== a && <Typography.Text type="secondary">最近 {b}</Typography.Text>}
+    </div>
+  );
+}
+
+/** A warning's handling: its state, and who handled it with what note. */
+function Handling({ row }: { row: Row }) {
+  if (row.status !== 1) return <Badge status="error" text="未处理" />;
+  const memo = row.handleMemo ? `：${row.handleMemo}` : '';
+  return (
+    <div>
+      <Badge status="success" text="已处理" />
+      <div><Typography.Text type="secondary"><Clipped text={`${row.handledByName || '系统'}${memo}`} width={130} /></Typography.Text></div>
+    </div>
   );
 }
 

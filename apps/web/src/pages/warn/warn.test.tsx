@@ -64,6 +64,19 @@ describe('warning pages', { timeout: 120_000 }, () => {
     expect(calls.find((c) => c.url.includes('/device/unusual/deal'))).toMatchObject({ method: 'PUT', body: { ids: [41], memo: '已更换阀门' } });
   });
 
+  it('shows a handled warning\'s state, who handled it and the note in one cell, with no 处理 link', async () => {
+    session(['device.edit'], ['warnWaterValveError']);
+    const HANDLED = { ...WARNING, status: 1, statusText: '已处理', handledByName: '张三', handleMemo: '已更换阀门', lastSeenAt: '2025-06-01T05:00:00Z' };
+    mockWarnings([], [HANDLED]);
+    renderPage('warnWaterValveError', <WarnWaterValveError />);
+    const row = (await screen.findByText('30000001000009')).closest('tr')!;
+    expect(within(row).getByText('已处理')).toBeTruthy();
+    expect(within(row).getByTitle('张三：已更换阀门')).toBeTruthy();
+    // first and latest sighting in one cell
+    expect(within(row).getByText(/^最近 2025-06-01/)).toBeTruthy();
+    expect(within(row).queryByText('处理')).toBeNull();
+  });
+
   it('without device.edit there is no 处理 (the server refuses it too)', async () => {
     session([], ['warnWaterValveError']);
     mockWarnings([]);
