@@ -1,6 +1,7 @@
 import type { Logger } from 'pino';
 import { SYSTEM_SCOPE, type Db } from '../db/client.ts';
-import { controlRepo as repo } from '../modules/control/index.ts';
+import { controlRepo as repo, readsEnded } from '../modules/control/index.ts';
+import type { DeviceEvent } from '../modules/realtime/index.ts';
 
 // The worker's outcomes of attempts, written in batches: each finished attempt joins the next write,
 // one transaction (one statement) for every attempt that ended while the previous write ran. A bulk
@@ -27,7 +28,7 @@ export class ResultWriter {
   private writing = false;
 
   constructor(
-    private readonly deps: { db: Db; log: Logger },
+    private readonly deps: { db: Db; log: Logger; publish(events: DeviceEvent[]): void },
     private readonly stopped: () => boolean,
   ) {}
 
@@ -43,6 +44,16 @@ export class ResultWriter {
     });
   }
 
+  /** Reads that keep failing raise 连续抄表失败, a good one closes it: after the outcomes are safe, so it never holds them up. */
+  private async warnReadFails(rows: repo.CommandRow[]) {
+    if (!rows.some((c) => c.kind === 'read')) return;
+    try {
+      this.deps.publish(await this.deps.db.tx(SYSTEM_SCOPE, (tx) => readsEnded(tx, rows)));
+    } catch (e) {
+      this.deps.log.warn({ err: e }, '更新连续抄表失败预警失败');
+    }
+  }
+
   private async drain() {
     if (this.writing) return;
     this.writing = true;
@@ -54,6 +65,7 @@ export class ResultWriter {
           const ended = new Map(rows.map((w) => [`${w.row.id}:${w.row.attempts}`, w]));
           for (const p of batch) p.resolve(ended.get(`${p.result.id}:${p.result.attempt}`));
           wait = 250;
+          await this.warnReadFails(rows.map((w) => w.row));
         } catch (e) {
           const keep: Pending[] = [];
           for (const p of batch) {

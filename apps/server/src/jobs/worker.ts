@@ -93,7 +93,7 @@ export class Worker {
   private readonly results: ResultWriter;
 
   constructor(private readonly deps: WorkerDeps) {
-    this.results = new ResultWriter(deps, () => this.stopped);
+    this.results = new ResultWriter({ ...deps, publish: (events) => this.publish(events) }, () => this.stopped);
     this.lease = new SessionLease({ db: deps.db, key: LEASE.worker, sub: this.leaseKey, log: deps.log, name: '指令执行进程', retryMs: 1000, pingMs: 2000, onAcquired: () => this.pump() });
   }
 

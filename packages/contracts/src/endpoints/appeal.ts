@@ -19,6 +19,7 @@ export const DEVICE_ORDER_EXCEPTIONS: Record<string, { label: string; types: str
   offline: { label: '设备离线', types: ['设备离线', '采集器离线'] },
   backwards: { label: '读数倒走', types: ['读数异常'] },
   no_read: { label: '长时间无读数', types: ['抄表异常', '读数异常'] },
+  read_fail: { label: '连续抄表失败', types: ['抄表异常', '读数异常'] },
   rate_error: { label: '倍率异常', types: ['倍率异常', '读数异常'] },
   valve_mismatch: { label: '阀门状态与指令不符', types: ['阀门异常'] },
   valve_fault: { label: '阀门故障', types: ['阀门异常'] },

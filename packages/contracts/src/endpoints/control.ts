@@ -48,7 +48,6 @@ export const WARNING_KINDS = {
   clock_drift: '表计时钟偏差',
   read_fail: '连续抄表失败',
   rate_error: '倍率异常',
-  power_off: '停电',
   no_read: '长时间无读数',
 } as const;
 export type WarningKind = keyof typeof WARNING_KINDS;

@@ -100,8 +100,8 @@ export const readTasks = pgTable('read_tasks', {
 });
 
 /**
- * Device warnings (device/unusual/*, the /warn* pages). kind: offline, consumption_closed,
- * backwards, valve_mismatch, low_battery, clock_drift, rate_error, read_fail, power_off.
+ * Device warnings (device/unusual/*, the /warn* pages). kind: one of WARNING_KINDS (contracts,
+ * endpoints/control.ts).
  * status: 0 open, 1 handled. One open warning per meter and kind.
  */
 export const deviceWarnings = pgTable('device_warnings', {

@@ -203,6 +203,39 @@ describe('valve/relay commands', () => {
     const fails = await get('device/read/fail/list?num=1');
     expect(fails.body.data.some((x: { id: number; fails: number }) => x.id === elec2.id && x.fails >= 1)).toBe(true);
   });
+
+  it('reads failing 3 times in a row raise 连续抄表失败 with a work order; a good read closes both', async () => {
+    const open = () => h.owner.query<{ id: string; detail: { fails: number; lastError: string } }>(
+      `SELECT id, detail FROM device_warnings WHERE meter_id = $1 AND kind = 'read_fail' AND status = 0`, [elec2.id]);
+    const readOnce = async () => (await post('device/order/read', { ids: [elec2.id] })).body.data.commands[0].status as string;
+    // a good read first: the streak counts from it
+    expect(await readOnce()).toBe('succeeded');
+    fleet.setFault(elec2.address, 'offline', true);
+    try {
+      expect(await readOnce()).toBe('timed_out');
+      expect(await readOnce()).toBe('timed_out');
+      // two failures: no warning yet (the writer's warning check runs right after the outcome; give it a moment)
+      await new Promise((r) => setTimeout(r, 300));
+      expect((await open()).rows).toEqual([]);
+      expect(await readOnce()).toBe('timed_out');
+      const w = await until(async () => (await open()).rows[0], 5000, 'read_fail warning');
+      expect(w.detail).toMatchObject({ fails: 3, lastError: '设备应答超时' });
+    } finally {
+      fleet.clearFaults(elec2.address);
+    }
+    const list = await get(`device/unusual/list?type=read_fail&status=0&size=100`);
+    expect(list.body.data.filter((x: { meterId: number }) => x.meterId === elec2.id)).toMatchObject([{ kind: 'read_fail', kindText: '连续抄表失败' }]);
+    // its 设备工单, open (待受理 or 处理中)
+    const orders = () => h.owner.query<{ status: number }>(`SELECT status FROM appeals WHERE kind = 3 AND meter_id = $1 AND exception_kind = 'read_fail'`, [elec2.id]);
+    expect((await orders()).rows.map((r) => r.status)).toEqual([expect.any(Number)]);
+    expect([0, 1]).toContain((await orders()).rows[0].status);
+
+    expect(await readOnce()).toBe('succeeded');
+    await until(async () => ((await open()).rows.length === 0 ? true : undefined), 5000, 'read_fail closed');
+    const closed = await h.q1<{ handle_memo: string }>(`SELECT handle_memo FROM device_warnings WHERE meter_id = $1 AND kind = 'read_fail'`, [elec2.id]);
+    expect(closed.handle_memo).toBe('抄表已成功（自动）');
+    expect((await orders()).rows.map((r) => r.status)).toEqual([2]); // 已完成
+  });
 });
 
 describe('protection and no-disconnect hours', () => {

@@ -5,5 +5,6 @@ export { afterFailure, COMMAND_KINDS, COMMAND_STATUS, ORIGIN, noCloseReason, pro
 export { centsText, HeldReading, hundredths, ingestReadings, raiseWarnings, SOURCE, type IngestItem } from './ingest.ts';
 export { execute, type ControlSettings, type Outcome } from './executor.ts';
 export { clearWarnings, clearOfflineWarnings } from './work-orders.ts';
+export { READ_FAIL_WARN_AFTER, readsEnded } from './read-fails.ts';
 // The commands/readings store, for the device side (gateway, worker) and metering.
 export * as controlRepo from './repo/index.ts';

@@ -12,15 +12,14 @@ export function warningsOpened(tx: Tx, opened: repo.WarningRow[]) {
   return opened.length ? openDeviceOrders(tx, opened) : Promise.resolve(0);
 }
 
-/** Closes a device's open warnings of these kinds the system saw resolved, and their work orders. */
-export async function clearWarnings(tx: Tx, t: { meterId?: number; collectorId?: number; kinds: string[]; memo: string }) {
-  const n = await repo.resolveWarnings(tx, t);
-  if (n) {
-    await closeDeviceOrders(tx, {
-      kinds: t.kinds, meterIds: t.meterId !== undefined ? [t.meterId] : undefined, collectorIds: t.collectorId !== undefined ? [t.collectorId] : undefined,
-    }, `异常已消除：${t.memo}`);
+/** Closes a device's (or these meters') open warnings of these kinds the system saw resolved, and their work orders. */
+export async function clearWarnings(tx: Tx, t: { meterId?: number; meterIds?: number[]; collectorId?: number; kinds: string[]; memo: string }) {
+  const closed = await repo.resolveWarnings(tx, t);
+  if (closed.length) {
+    const meterIds = t.meterIds ? closed.flatMap((id) => (id !== null ? [id] : [])) : t.meterId !== undefined ? [t.meterId] : undefined;
+    await closeDeviceOrders(tx, { kinds: t.kinds, meterIds, collectorIds: t.collectorId !== undefined ? [t.collectorId] : undefined }, `异常已消除：${t.memo}`);
   }
-  return n;
+  return closed.length;
 }
 
 /** Devices back online: their offline warnings and work orders close. */

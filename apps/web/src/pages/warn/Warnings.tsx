@@ -44,6 +44,8 @@ export function detailText(w: Pick<Warning, 'kind' | 'detail' | 'meterKind'>): s
       return `表计时钟偏差 ${String(d.driftSeconds ?? '')} 秒`;
     case 'no_read':
       return d.lastReadAt ? `最后读数 ${timeText(d.lastReadAt)}` : '从未有读数';
+    case 'read_fail':
+      return `连续 ${String(d.fails ?? '')} 次抄表失败${d.lastFailAt ? `，最近 ${timeText(d.lastFailAt)}` : ''}${d.lastError ? `：${String(d.lastError)}` : ''}`;
     case 'rate_error':
       return `档案倍率 ${String(d.expected ?? '')}，表内倍率 ${String(d.actual ?? '')}`;
     case 'low_battery':
@@ -270,7 +272,7 @@ function LiveMeters({ which, meterKind, title }: { which: 'noPower' | 'readFails
 // ---- the seven pages ----------------------------------------------------------------------------
 
 export function WarnElectricOff() {
-  return <Warnings title="电表断电预警" meterKind={1} kinds={['consumption_closed', 'valve_mismatch', 'power_off']} live={{ label: '当前断电电表', list: 'noPower' }} />;
+  return <Warnings title="电表断电预警" meterKind={1} kinds={['consumption_closed', 'valve_mismatch']} live={{ label: '当前断电电表', list: 'noPower' }} />;
 }
 export function WarnWaterOff() {
   return <Warnings title="水表关阀预警" meterKind={2} kinds={['consumption_closed', 'valve_mismatch']} live={{ label: '当前关阀水表', list: 'noPower' }} />;

@@ -131,7 +131,8 @@ describe('抄表异常 page', { timeout: 120_000 }, () => {
   it('a detail never shows its field names', () => {
     expect(detailText({ kind: 'rate_error', detail: { expected: 1, actual: 80 }, meterKind: 1 })).toBe('档案倍率 1，表内倍率 80');
     expect(detailText({ kind: 'no_read', detail: { lastReadAt: null }, meterKind: 2 })).toBe('从未有读数');
-    expect(detailText({ kind: 'power_off', detail: { since: '2025-06-01T02:00:00Z' }, meterKind: 1 })).toBe('');
+    expect(detailText({ kind: 'read_fail', detail: { fails: 3, lastFailAt: null, lastError: '设备应答超时' }, meterKind: 1 })).toBe('连续 3 次抄表失败：设备应答超时');
+    expect(detailText({ kind: 'a_future_kind', detail: { since: '2025-06-01T02:00:00Z' }, meterKind: 1 })).toBe('');
     // a reading's time only when the detail has it: no empty brackets
     expect(detailText({ kind: 'backwards', detail: { reason: '读数小于上次读数', total: '1180.20', lastTotal: '1186.75' }, meterKind: 1 })).toBe('读数小于上次读数：本次 1180.20，上次 1186.75');
   });

@@ -37,15 +37,42 @@ export async function openWarnings(tx: Tx, all: WarningRow[]) {
     .map(warningHead);
 }
 
-/** Closes open warnings the system itself saw resolved (device back online, clock synced). */
-export async function resolveWarnings(tx: Tx, t: { meterId?: number; collectorId?: number; kinds: string[]; memo: string }) {
+/**
+ * Meters among these whose last `n` reads all failed (timed out, failed or expired): a read_fail
+ * warning each, with the whole streak since their last good read. Walks each meter's newest commands
+ * (commands_meter_created).
+ */
+export async function readFailStreaks(tx: Tx, meterIds: number[], n: number): Promise<WarningRow[]> {
+  if (!meterIds.length) return [];
+  const r = await tx.execute(sql`
+    SELECT m.id, m.company_id, m.area_id, s.fails, s.last_fail_at, s.last_error
+    FROM meters m CROSS JOIN LATERAL (
+      SELECT count(*) AS fails, max(c.finished_at) AS last_fail_at, (array_agg(c.error ORDER BY c.created_at DESC))[1] AS last_error
+      FROM commands c
+      WHERE c.meter_id = m.id AND c.kind = 'read' AND c.status IN ('failed', 'timed_out', 'expired')
+        AND c.created_at > coalesce((SELECT g.created_at FROM commands g WHERE g.meter_id = m.id AND g.kind = 'read' AND g.status = 'succeeded'
+                                     ORDER BY g.created_at DESC LIMIT 1), '-infinity')) s
+    WHERE m.id = ANY(${arr(meterIds)}::bigint[]) AND s.fails >= ${n}`);
+  return r.rows.map((x) => ({
+    companyId: Number(x.company_id),
+    meterId: Number(x.id),
+    collectorId: null,
+    areaId: num(x.area_id),
+    kind: 'read_fail',
+    detail: { fails: Number(x.fails), lastFailAt: x.last_fail_at ?? null, lastError: String(x.last_error ?? '') },
+  }));
+}
+
+/** Closes open warnings the system itself saw resolved (device back online, clock synced, read again). */
+export async function resolveWarnings(tx: Tx, t: { meterId?: number; meterIds?: number[]; collectorId?: number; kinds: string[]; memo: string }) {
   const w: SQL[] = [sql`status = 0`, sql`kind = ANY(${arr(t.kinds)}::varchar[])`];
   if (t.meterId !== undefined) w.push(sql`meter_id = ${t.meterId}`);
+  if (t.meterIds !== undefined) w.push(sql`meter_id = ANY(${arr(t.meterIds)}::bigint[])`);
   if (t.collectorId !== undefined) w.push(sql`collector_id = ${t.collectorId}`);
   const r = await tx.execute(sql`
     UPDATE device_warnings SET status = 1, handled_at = now(), handle_memo = ${t.memo}
-    WHERE ${and(w)} RETURNING id`);
-  return r.rows.length;
+    WHERE ${and(w)} RETURNING meter_id`);
+  return r.rows.map((x) => num(x.meter_id));
 }
 
 /** Closes the open offline warnings of devices that came back. */
