@@ -67,7 +67,8 @@ export async function readFailStreaks(tx: Tx, meterIds: number[], n: number): Pr
 export async function resolveWarnings(tx: Tx, t: { meterId?: number; meterIds?: number[]; collectorId?: number; kinds: string[]; memo: string }) {
   const w: SQL[] = [sql`status = 0`, sql`kind = ANY(${arr(t.kinds)}::varchar[])`];
   if (t.meterId !== undefined) w.push(sql`meter_id = ${t.meterId}`);
-  if (t.meterIds !== undefined) w.push(sql`meter_id = ANY(${arr(t.meterIds)}::bigint[])`);
+  // as device_warnings_one_open has it, so a batch of meters finds their open warnings by that index
+  if (t.meterIds !== undefined) w.push(sql`coalesce(meter_id, 0) = ANY(${arr(t.meterIds)}::bigint[])`);
   if (t.collectorId !== undefined) w.push(sql`collector_id = ${t.collectorId}`);
   const r = await tx.execute(sql`
     UPDATE device_warnings SET status = 1, handled_at = now(), handle_memo = ${t.memo}
