@@ -5,7 +5,7 @@
  *   (sent by the broker when the connection is lost) is a retained `{"online":false}`;
  * - it subscribes to `meter/<address>/down`, where the platform publishes
  *   `{"id":<commandId>,"frame":"<hex>","exp":<ms>,"nonce":"…","sig":"<hmac>"}`, and answers on `…/up`
- *   with `{"frame":"<hex>"}`; with credentials it acts only on a down message signed with its
+ *   with `{"frame":"<hex>","nonce":"<the down message's>"}`; with credentials it acts only on a down message signed with its
  *   password (HMAC-SHA256 over topic, exp, nonce, id, frame), not expired, whose nonce is new;
  * - it pushes unsolicited report frames (its current reading) on `…/up` periodically.
  */
@@ -215,10 +215,13 @@ export class SimNbMeter {
   private onDown(client: MqttClient, payload: Buffer): void {
     this.stats.framesIn++;
     let bytes: Uint8Array;
+    let nonce: string | undefined;
     try {
       const body: unknown = JSON.parse(payload.toString('utf8'));
       const frame = (body as { frame?: unknown } | null)?.frame;
       if (typeof frame !== 'string') throw new Error('no frame');
+      const n = (body as { nonce?: unknown }).nonce;
+      if (typeof n === 'string') nonce = n;
       if (this.env.credentials && !this.authentic(body as DownMessage)) {
         this.stats.refusedDown++;
         return;
@@ -237,7 +240,8 @@ export class SimNbMeter {
     if (!reply) return;
     const send = () => {
       if (this.client !== client || this.stateValue !== 'online') return;
-      client.publish(this.upTopic, JSON.stringify({ frame: toHex(stripPreamble(reply.bytes), '') }), { qos: 1 });
+      // the down message's nonce goes back with the answer: a copy mqtt.js sends again after a reconnect is known as one
+      client.publish(this.upTopic, JSON.stringify({ frame: toHex(stripPreamble(reply.bytes), ''), ...(nonce !== undefined && { nonce }) }), { qos: 1 });
       this.stats.framesOut++;
     };
     const delay = reply.delayMs + this.env.replyLatencyMs;

@@ -66,6 +66,24 @@ describe('NB meters over MQTT', () => {
     await until(async () => (await h.q1<{ online: boolean }>('SELECT online FROM meters WHERE id = $1', [nb.id])).online === true, 10_000, 'NB online');
   });
 
+  it('an answer the meter sends again after a reconnect (same nonce) is stored once; another nonce is another message', async () => {
+    const count = async () => (await h.q1<{ n: number }>('SELECT count(*)::int AS n FROM readings WHERE meter_id = $1', [nbWater.id])).n;
+    // before the report pump below: nothing else reaches this meter meanwhile
+    await h.gateway.flush();
+    const before = await count();
+    const client = await connectMqtt('mqtt://127.0.0.1:1883', 'test-repeat');
+    const topic = `${h.prefix}meter/${nbWater.address}/up`;
+    const frame = Buffer.from(fleet.meter(nbWater.address)!.reportFrame()).toString('hex');
+    // the same QoS 1 message twice, as mqtt.js sends an unacknowledged one again after reconnecting
+    await client.publishAsync(topic, JSON.stringify({ frame, nonce: `n-${nbWater.id}-1` }), { qos: 1 });
+    await client.publishAsync(topic, JSON.stringify({ frame, nonce: `n-${nbWater.id}-1` }), { qos: 1 });
+    await client.publishAsync(topic, JSON.stringify({ frame, nonce: `n-${nbWater.id}-2` }), { qos: 1 });
+    await client.endAsync();
+    await until(async () => (await count()) >= before + 2, 10_000, 'answers stored');
+    await h.gateway.flush();
+    expect(await count()).toBe(before + 2);
+  });
+
   it('unsolicited reports are stored as readings (source 4)', async () => {
     const pump = fleet.pumpReports({ ratePerSecond: 50, count: 20 });
     await pump.done;

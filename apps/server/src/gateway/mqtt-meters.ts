@@ -12,10 +12,23 @@ import { LogThrottle, signDown } from './security.ts';
 // The gateway's NB/4G side: meters on MQTT (meter/<address>/up|down). One gateway serves them, the
 // one holding the lease in PostgreSQL; down messages are signed with the meter's key.
 
+/** how long an answer's nonce is remembered (a meter's copy sent again after a reconnect comes within it) */
+export const REPLY_MEMORY_MS = 60 * 60_000;
+/** and how many at the most (≈ 100 bytes each), the oldest forgotten first */
+const REPLY_MEMORY_MAX = 200_000;
+
 export class MqttMeters {
   private readonly channels = new Map<string, Channel>();
   private readonly online = new Map<string, boolean>();
   private readonly junk: LogThrottle;
+  private readonly repeats: LogThrottle;
+  /**
+   * `<address> <nonce>` of the answers taken in the last REPLY_MEMORY_MS, oldest first: mqtt.js sends a
+   * QoS 1 message again after a reconnect when its ack was lost, and the copy of a read's answer,
+   * taken for a report, would be stored with the later time of its arrival (a false 读数倒走 when a
+   * newer reading came between).
+   */
+  private readonly answered = new Map<string, number>();
   /** malformed MQTT reports written to device_reports in the current minute (all meters together) */
   private errorBudget = { minute: 0, used: 0 };
   private readonly downNonce = { n: 0, base: Math.random().toString(36).slice(2, 8) };
@@ -25,6 +38,7 @@ export class MqttMeters {
 
   constructor(private readonly g: GatewayParts) {
     this.junk = new LogThrottle(g.log, 'MQTT 上报异常，已丢弃');
+    this.repeats = new LogThrottle(g.log, '表具重发的 MQTT 应答（已收到过），已丢弃');
   }
 
   private get log() {
@@ -139,8 +153,25 @@ export class MqttMeters {
     await client.unsubscribeAsync(`${this.prefix}meter/+/up`).catch(() => {});
   }
 
+  /** An answer to a down message already taken (same meter, same nonce): false for the first. */
+  private repeated(address: string, nonce: unknown): boolean {
+    if (typeof nonce !== 'string' || !nonce) return false;
+    const now = Date.now();
+    for (const [k, at] of this.answered) {
+      if (now - at < REPLY_MEMORY_MS && this.answered.size < REPLY_MEMORY_MAX) break;
+      this.answered.delete(k);
+    }
+    const key = `${address} ${nonce.slice(0, 64)}`;
+    if (this.answered.has(key)) {
+      this.repeats.hit({ address, nonce: key.slice(address.length + 1) });
+      return true;
+    }
+    this.answered.set(key, now);
+    return false;
+  }
+
   private async up(address: string, payload: Buffer) {
-    let msg: { frame?: unknown; online?: unknown };
+    let msg: { frame?: unknown; online?: unknown; nonce?: unknown };
     try {
       msg = JSON.parse(payload.toString('utf8'));
       if (!msg || typeof msg !== 'object') throw new Error('not an object');
@@ -166,6 +197,7 @@ export class MqttMeters {
       await this.badInput(address, payload.subarray(0, 256).toString('hex'), '上报内容缺少 frame 字段');
       return;
     }
+    if (this.repeated(address, msg.nonce)) return;
     let frame;
     try {
       frame = singleFrame(fromHex(msg.frame));
