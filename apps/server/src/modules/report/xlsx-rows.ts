@@ -5,7 +5,9 @@
 // chunk of the sheet's XML to the old generation (freed only by a full collection: the export's peak
 // memory). Rows with any other kind of cell (dates, booleans, rich values) are still ExcelJS's own.
 
+// eslint-disable-next-line no-control-regex -- the control characters XML 1.0 forbids are what it finds
 const XML_SPECIAL = /[<>&'"\x7F\x00-\x08\x0B\x0C\x0E-\x1F]/;
+// eslint-disable-next-line no-control-regex -- the same, all of them
 const XML_SPECIAL_ALL = /[<>&'"\x7F\x00-\x08\x0B\x0C\x0E-\x1F]/g;
 const XML_ESCAPES: Record<string, string> = { '"': '&quot;', '&': '&amp;', "'": '&apos;', '<': '&lt;', '>': '&gt;' };
 
