@@ -82,7 +82,9 @@ function sharePlainStyles(row: Row): Row {
 
 /**
  * Writes one sheet to `out`: a bold header, then every row the batches yield (arrays in column
- * order). Waits for the stream to drain between batches, and fetches the next batch meanwhile.
+ * order). Waits for the stream to drain between batches, and fetches the next batch meanwhile. Rows of
+ * plain cells are written as ExcelJS's own XML without its row and cell objects (xlsx-rows.ts: the same
+ * bytes, half the CPU or less, little garbage), other rows by ExcelJS.
  */
 export async function writeXlsx(
   out: Writable,
@@ -96,7 +98,7 @@ export async function writeXlsx(
   ws.columns = pick.columns.map((c, i) => ({ header: c.header, key: String(i), width: c.width }));
   ws.getRow(1).font = { bold: true };
   ws.getRow(1).commit();
-  const plain = PlainRows.of(ws); // rows of plain cells as ExcelJS's XML, without its objects (xlsx-rows.ts)
+  const plain = PlainRows.of(ws);
   let rows = 0;
   let pending = o.batches.next();
   for (;;) {
