@@ -38,23 +38,29 @@ async function cellsOf(file: Buffer) {
   return cells;
 }
 
+/** Both files of `rows` under `columns`: writeXlsx's (two batches, split at `split`) and ExcelJS's left to itself. */
+async function bothFiles(columns: Column[], rows: unknown[][], split: number) {
+  async function* batches() {
+    yield rows.slice(0, split).map((r) => [...r]);
+    yield rows.slice(split).map((r) => [...r]);
+  }
+  const ours = await collect((out) => writeXlsx(out, { sheet: '表', columns, batches: batches() }));
+  const theirs = await collect(async (out) => {
+    const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, ...XLSX_WRITER_OPTIONS });
+    const ws = wb.addWorksheet('表', { views: [{ state: 'frozen', ySplit: 1 }] });
+    ws.columns = columns.map((c, i) => ({ header: c.header, key: String(i), width: c.width }));
+    ws.getRow(1).font = { bold: true };
+    ws.getRow(1).commit();
+    for (const r of rows) ws.addRow([...r]).commit();
+    ws.commit();
+    await wb.commit();
+  });
+  return { ours, theirs };
+}
+
 describe('writeXlsx', () => {
   it('writes the same cells, types and formats as ExcelJS left to itself (the shared plain styles change nothing)', async () => {
-    async function* batches() {
-      yield ROWS.slice(0, 2).map((r) => [...r]);
-      yield ROWS.slice(2).map((r) => [...r]);
-    }
-    const ours = await collect((out) => writeXlsx(out, { sheet: '表', columns: COLUMNS, batches: batches() }));
-    const theirs = await collect(async (out) => {
-      const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, ...XLSX_WRITER_OPTIONS });
-      const ws = wb.addWorksheet('表', { views: [{ state: 'frozen', ySplit: 1 }] });
-      ws.columns = COLUMNS.map((c, i) => ({ header: c.header, key: String(i), width: c.width }));
-      ws.getRow(1).font = { bold: true };
-      ws.getRow(1).commit();
-      for (const r of ROWS) ws.addRow([...r]).commit();
-      ws.commit();
-      await wb.commit();
-    });
+    const { ours, theirs } = await bothFiles(COLUMNS, ROWS, 2);
     const cells = await cellsOf(ours);
     expect(cells).toEqual(await cellsOf(theirs));
     // the header keeps its bold font, a date keeps ExcelJS's date format
@@ -76,21 +82,7 @@ describe('writeXlsx', () => {
       ['after', 2],
       [],
     ];
-    async function* batches() {
-      yield plain.slice(0, 3).map((r) => [...r]);
-      yield plain.slice(3).map((r) => [...r]);
-    }
-    const ours = await collect((out) => writeXlsx(out, { sheet: '表', columns: wide, batches: batches() }));
-    const theirs = await collect(async (out) => {
-      const wb = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, ...XLSX_WRITER_OPTIONS });
-      const ws = wb.addWorksheet('表', { views: [{ state: 'frozen', ySplit: 1 }] });
-      ws.columns = wide.map((c, i) => ({ header: c.header, key: String(i), width: c.width }));
-      ws.getRow(1).font = { bold: true };
-      ws.getRow(1).commit();
-      for (const r of plain) ws.addRow([...r]).commit();
-      ws.commit();
-      await wb.commit();
-    });
+    const { ours, theirs } = await bothFiles(wide, plain, 3);
     const [a, b] = await Promise.all([JSZip.loadAsync(ours), JSZip.loadAsync(theirs)]);
     const names = Object.keys(b.files).sort();
     expect(Object.keys(a.files).sort()).toEqual(names);
