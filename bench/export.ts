@@ -4,7 +4,8 @@
 //   npx tsx bench/export.ts
 // Env: BENCH_PG_ADMIN_URL (default postgres://postgres@127.0.0.1:5432/postgres), BENCH_EXPORT_DB
 // (meter_bench_export, rebuilt each run unless BENCH_EXPORT_REUSE=1 finds BENCH_ROWS settlements in it),
-// BENCH_ROWS (1000000), BENCH_CHILD_ARGS (extra Node flags of the app's process, e.g. --cpu-prof).
+// BENCH_ROWS (1000000), BENCH_CHILD_ARGS (extra Node flags of the app's process, e.g. --cpu-prof),
+// BENCH_EXPORT_API_ONLY=1 (the API's figures only, no baselines: for memory work).
 // The app runs in a forked child process (bench/app-child.ts): the client reading the download here
 // shares neither its event loop nor its heap, and the API's peak is the app process's RSS (/proc) above
 // its RSS after a full GC just before the request. The baseline runs in this process after the app stopped.
@@ -14,8 +15,10 @@ import http from 'node:http';
 import { PassThrough, Writable } from 'node:stream';
 import { performance } from 'node:perf_hooks';
 import pg from 'pg';
-import { readFileSync } from 'node:fs';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import { loadavg } from 'node:os';
+import { getHeapSpaceStatistics } from 'node:v8';
 import { fileURLToPath } from 'node:url';
 import type { ChildProcess } from 'node:child_process';
 import { ownerUrl, migratedOwner } from './db-common.ts';
@@ -189,7 +192,14 @@ interface Idle {
   rss: number;
   cpu: number;
   peaks: { heapTotal: number; heapUsed: number; external: number; arrayBuffers: number };
-  now: { heapUsed: number; arrayBuffers: number };
+  now: { heapUsed: number; arrayBuffers: number; spaces: Record<string, number> };
+  atPeak: AtPeak;
+}
+interface AtPeak {
+  rss: number;
+  heapUsed: number;
+  arrayBuffers: number;
+  spaces: Record<string, number>;
 }
 function childIdle(child: ChildProcess): Promise<Idle> {
   return new Promise((resolve) => {
@@ -264,7 +274,13 @@ async function main() {
   console.log(`export API server CPU: ${secs((after.cpu - idle.cpu) / 1000)} s`);
   const p = after.peaks;
   console.log(`export API server peaks: V8 heap ${mb(p.heapTotal)} (used ${mb(p.heapUsed)}), external ${mb(p.external)} (array buffers ${mb(p.arrayBuffers)}); idle: heap used ${mb(idle.now.heapUsed)}, array buffers ${mb(idle.now.arrayBuffers)}`);
+  const at = after.atPeak;
+  const grown = (k: string) => mb((at.spaces[k] ?? 0) - (idle.now.spaces[k] ?? 0));
+  console.log(
+    `export API server at its RSS peak: RSS +${mb(at.rss - idle.rss)}, heap used +${mb(at.heapUsed - idle.now.heapUsed)}, array buffers +${mb(at.arrayBuffers - idle.now.arrayBuffers)}; spaces' size above idle: new ${grown('new_space')}, old ${grown('old_space')}, large objects ${grown('large_object_space')}, code ${grown('code_space')}`,
+  );
   await stopChild(child);
+  if (process.env.BENCH_EXPORT_API_ONLY === '1') return;
 
   // the baseline: ExcelJS's streaming writer, with the product's options and sheet layout, fed by a
   // generator of the same rows (computed here from the set-up's formula, in the export's order:
@@ -305,16 +321,39 @@ if (isAppChild) {
     if (m === 'stop') void app.close().then(() => pool.close()).then(() => process.exit(0));
     if (m !== 'idle') return;
     global.gc?.();
+    heapSample();
     const c = process.cpuUsage();
     const u = process.memoryUsage();
-    process.send?.({ rss: u.rss, cpu: c.user + c.system, peaks, now: { heapUsed: u.heapUsed, arrayBuffers: u.arrayBuffers } });
+    const spaces = Object.fromEntries(getHeapSpaceStatistics().map((x) => [x.space_name, x.space_size]));
+    process.send?.({ rss: u.rss, cpu: c.user + c.system, peaks, now: { heapUsed: u.heapUsed, arrayBuffers: u.arrayBuffers, spaces }, atPeak });
     peaks = { heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 };
+    atPeak = { rss: 0, heapUsed: 0, arrayBuffers: 0, spaces: {} };
   });
-  // the app's own view of its peak (V8 heap, buffers outside it), for where the RSS peak sits
+  // BENCH_HEAP_SAMPLE=<file>: V8's sampling heap profiler from the first idle to the next, keeping the
+  // samples of objects that lived through the young generation's collections (promoted) and died in a
+  // full one: where the old generation's garbage, what a full collection frees, comes from
+  let sampling: Session | null = null;
+  const heapSample = () => {
+    const file = process.env.BENCH_HEAP_SAMPLE;
+    if (!file) return;
+    if (!sampling) {
+      sampling = new Session();
+      sampling.connect();
+      sampling.post('HeapProfiler.startSampling', { samplingInterval: 32768, includeObjectsCollectedByMajorGC: true, includeObjectsCollectedByMinorGC: false });
+      return;
+    }
+    sampling.post('HeapProfiler.stopSampling', (err, r) => {
+      if (!err) writeFileSync(file, JSON.stringify(r.profile));
+    });
+  };
+  // the app's own view of its peak (V8 heap, buffers outside it), for where the RSS peak sits; and the
+  // same at the sample of the highest RSS, with the heap's spaces (their size: what the RSS holds)
+  let atPeak: AtPeak = { rss: 0, heapUsed: 0, arrayBuffers: 0, spaces: {} };
   let peaks = { heapTotal: 0, heapUsed: 0, external: 0, arrayBuffers: 0 };
   setInterval(() => {
     const u = process.memoryUsage();
     peaks = { heapTotal: Math.max(peaks.heapTotal, u.heapTotal), heapUsed: Math.max(peaks.heapUsed, u.heapUsed), external: Math.max(peaks.external, u.external), arrayBuffers: Math.max(peaks.arrayBuffers, u.arrayBuffers) };
+    if (u.rss > atPeak.rss) atPeak = { rss: u.rss, heapUsed: u.heapUsed, arrayBuffers: u.arrayBuffers, spaces: Object.fromEntries(getHeapSpaceStatistics().map((x) => [x.space_name, x.space_size])) };
   }, 50).unref();
 } else {
   main().catch((e) => {

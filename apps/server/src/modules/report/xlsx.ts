@@ -2,6 +2,7 @@ import { EventEmitter, once } from 'node:events';
 import { PassThrough, type Writable } from 'node:stream';
 import type { FastifyReply } from 'fastify';
 import type { Row, Style } from 'exceljs';
+import { PlainRows } from './xlsx-rows.ts';
 
 // Spreadsheet exports streamed straight into the HTTP answer (DESIGN §4) with ExcelJS's streaming
 // WorkbookWriter: each row is committed as it is written, rows arrive in batches from the database
@@ -81,7 +82,9 @@ function sharePlainStyles(row: Row): Row {
 
 /**
  * Writes one sheet to `out`: a bold header, then every row the batches yield (arrays in column
- * order). Waits for the stream to drain between batches, and fetches the next batch meanwhile.
+ * order). Waits for the stream to drain between batches, and fetches the next batch meanwhile. Rows of
+ * plain cells are written as ExcelJS's own XML without its row and cell objects (xlsx-rows.ts: the same
+ * bytes, half the CPU or less, little garbage), other rows by ExcelJS.
  */
 export async function writeXlsx(
   out: Writable,
@@ -95,13 +98,20 @@ export async function writeXlsx(
   ws.columns = pick.columns.map((c, i) => ({ header: c.header, key: String(i), width: c.width }));
   ws.getRow(1).font = { bold: true };
   ws.getRow(1).commit();
+  const plain = PlainRows.of(ws);
   let rows = 0;
   let pending = o.batches.next();
   for (;;) {
     const batch = await pending;
     if (batch.done) break;
     pending = o.batches.next(); // the database works on the next batch while this one is written
-    for (const row of batch.value) sharePlainStyles(ws.addRow(pick.row(row))).commit();
+    for (const row of batch.value) {
+      const cells = pick.row(row);
+      if (plain?.add(cells)) continue;
+      plain?.flush(); // the rows before it, then ExcelJS's own
+      sharePlainStyles(ws.addRow(cells)).commit();
+    }
+    plain?.flush();
     rows += batch.value.length;
     const backlog = sheetBacklog(ws);
     if (backlog && backlog.bytes > SHEET_BACKLOG_LIMIT) await drainOrClose(backlog.stream, out);
