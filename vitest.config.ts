@@ -68,7 +68,8 @@ export default defineConfig({
           // uses (apps/server/test/global-setup.ts, worker-db.ts: claimed with a lock, not by VITEST_POOL_ID,
           // which vitest 4 can hand to two files at once after a group change)
           // The files of a worker share one process and module graph (`isolate: false`): the server's imports
-          // load once per worker, not once per file (the run's CPU 530 → 215–250 s). TEST_INT_ISOLATE=1 gives
+          // load once per worker, not once per file (2026-12-08, load 6–12, one after the other: CPU 634 → 213 s,
+          // wall 840 → 342 s). TEST_INT_ISOLATE=1 gives
           // each file a process of its own. The device tests assert outcomes, not timing margins, which a
           // busier shared event loop or machine broke (2026-12-07): split.int's reads go out with `retries: 0`
           // where it counts frames (a late-handled reply is legitimately sent again), its NB meter sends no
