@@ -67,16 +67,18 @@ export default defineConfig({
           // files run side by side, each in a copy of the template database that no other running file
           // uses (apps/server/test/global-setup.ts, worker-db.ts: claimed with a lock, not by VITEST_POOL_ID,
           // which vitest 4 can hand to two files at once after a group change)
-          // Each file in a process of its own (isolate). Sharing one process and module graph per worker
-          // (`isolate: false`, TEST_INT_ISOLATE=0) cuts the run's CPU 530 → 215 s, but the timing-bound
-          // device tests then fail under load: on 2026-12-07 split.int's fail-over (the old holder, alive,
-          // took the lease back — fixed in the test), and after that fix, in a fresh clone's `.ci/run`,
-          // split.int saw a gateway retry (2 frames at the meter for one request) and one NB report more
-          // than it sent, and split-deployment.int an API process that did not listen in time: the shared
-          // process carries earlier files' work (timers, sockets) that delays the event loop. A file must
-          // still close what it starts and restore what it spies on; no integration file may call vi.mock
-          // (checked above); worker-db.ts and one-query-at-a-time.ts work either way.
-          isolate: process.env.TEST_INT_ISOLATE !== '0',
+          // The files of a worker share one process and module graph (`isolate: false`): the server's imports
+          // load once per worker, not once per file (2026-12-08, load 6–12, one after the other: CPU 634 → 213 s,
+          // wall 840 → 342 s). TEST_INT_ISOLATE=1 gives
+          // each file a process of its own. The device tests assert outcomes, not timing margins, which a
+          // busier shared event loop or machine broke (2026-12-07): split.int's reads go out with `retries: 0`
+          // where it counts frames (a late-handled reply is legitimately sent again), its NB meter sends no
+          // periodic report into the counted window, and the tests that start processes wait until each is
+          // ready or has exited, with generous limits. A file closes what it starts and restores what it
+          // spies on: on 2026-12-08 no socket, server or interval outlived its file (async_hooks at each
+          // file's end), only one-shot timers. No integration file may call vi.mock (checked above);
+          // worker-db.ts and one-query-at-a-time.ts work either way.
+          isolate: process.env.TEST_INT_ISOLATE === '1',
           maxWorkers: Number(process.env.TEST_INT_WORKERS ?? 2),
           // a project with its own maxWorkers runs in a group of its own: after unit and web
           sequence: { groupOrder: 1 },

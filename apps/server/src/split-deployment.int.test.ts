@@ -123,8 +123,25 @@ async function listening(port: number): Promise<boolean> {
   });
 }
 
+/**
+ * Waits for a process to be ready (`isReady`), failing at once if it exits first. Each process loads the
+ * whole server through tsx; five starting together on a busy machine once took over 150 s (2026-12-07,
+ * integration files sharing a process), so the limit is generous: a process still starting is no failure.
+ */
+async function ready(name: string, what: string, isReady: () => Promise<boolean>, limitMs = 300_000) {
+  const p = procs.get(name)!;
+  await until(
+    async () => {
+      if (p.child.exitCode !== null || p.child.signalCode !== null) throw new Error(`${name} exited (${p.child.exitCode ?? p.child.signalCode}) before ${what}`);
+      return isReady();
+    },
+    limitMs,
+    `${name}: ${what}`,
+  );
+}
+
 const startWorker = () => start('worker', { ROLES: 'worker', WORKER_CONCURRENCY: '20' });
-const workerUp = () => until(async () => logOf('worker').includes('指令执行器已启动') && logOf('worker').includes('已取得租约'), 120_000, 'worker up');
+const workerUp = () => ready('worker', 'worker up', async () => logOf('worker').includes('指令执行器已启动') && logOf('worker').includes('已取得租约'));
 
 async function post(port: number, url: string, body: unknown) {
   const r = await fetch(`http://127.0.0.1:${port}${url}`, { method: 'POST', headers: { 'content-type': 'application/json', authorization: token }, body: JSON.stringify(body) });
@@ -163,8 +180,8 @@ beforeAll(async () => {
   start('gw-b', { ROLES: 'gateway', GATEWAY_PORT: String(ports.gwB) });
   startWorker();
   try {
-    for (const [name, port] of Object.entries(ports)) await until(() => listening(port), 150_000, `${name} listening on ${port}`);
-    await workerUp();
+    const names = { apiA: 'api-a', apiB: 'api-b', gwA: 'gw-a', gwB: 'gw-b' } as const;
+    await Promise.all([...Object.entries(ports).map(([k, port]) => ready(names[k as keyof typeof names], `listening on ${port}`, () => listening(port))), workerUp()]);
   } catch (e) {
     dumpLogs();
     throw e;
@@ -191,7 +208,7 @@ beforeAll(async () => {
   });
   fleet.start();
   await fleet.whenOnline(15_000);
-}, 240_000);
+}, 420_000);
 
 afterAll(async () => {
   // whatever happened, this run's database takes connections again
@@ -222,7 +239,8 @@ describe('the split deployment (2 API, 2 gateways, a worker: separate processes)
       procs.get('worker')!.child.kill('SIGKILL');
       await new Promise((res) => procs.get('worker')!.child.once('exit', res));
       startWorker();
-      const closed = await until(() => final(Number(close.id)), 60_000, 'close finished');
+      // finished by the worker started again: its start alone may take a minute on a busy machine
+      const closed = await until(() => final(Number(close.id)), 180_000, 'close finished');
       const closeMs = Date.now() - killedAt;
       expect(closed.status).toBe('succeeded');
       expect(sim().supplyOn).toBe(false);
@@ -264,5 +282,5 @@ describe('the split deployment (2 API, 2 gateways, a worker: separate processes)
       dumpLogs();
       throw e;
     }
-  }, 170_000);
+  }, 360_000);
 });

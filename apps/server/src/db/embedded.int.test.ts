@@ -29,6 +29,8 @@ async function freePort(from: number, span: number): Promise<number> {
 const port = await freePort(24000, 997); // and the two above it (gateway, MQTT); e2e's server is at 18480..
 const pgPort = await freePort(23000, 1000);
 let child: ChildProcess | undefined;
+/** how long a start may take; each test gets that and a minute more */
+const START_MS = 400_000;
 
 function start() {
   const env: NodeJS.ProcessEnv = {
@@ -45,10 +47,12 @@ function start() {
   return { p, output: () => out };
 }
 
-// initdb, migrations and the demo seed take ~20 s here, several times that on a busy machine
-async function waitHealthy(output: () => string, timeoutMs = 170_000) {
+// initdb, migrations and the demo seed take ~20 s here, several times that on a busy machine (over 170 s
+// once, at load 15 beside two integration runs): the limit is generous, and a server that exits fails at once
+async function waitHealthy(p: ChildProcess, output: () => string, timeoutMs = START_MS) {
   const deadline = Date.now() + timeoutMs;
   while (Date.now() < deadline) {
+    if (p.exitCode !== null || p.signalCode !== null) throw new Error(`server exited (${p.exitCode ?? p.signalCode}) before it was healthy:\n${output()}`);
     try {
       const r = await fetch(`http://127.0.0.1:${port}/healthz`);
       if (r.ok) return;
@@ -80,7 +84,7 @@ describe('embedded database (npm start without DATABASE_URL)', () => {
   it('starts on a fresh data dir, prints the URL and logins, and both demo logins work', async () => {
     const s = start();
     child = s.p;
-    await waitHealthy(s.output);
+    await waitHealthy(s.p, s.output);
     expect(s.output()).toContain(`http://localhost:${port}`);
     expect(s.output()).toContain('demo / demo123');
     expect((await login('admin', 'admin123')).code).toBe('SUCCESS');
@@ -90,7 +94,7 @@ describe('embedded database (npm start without DATABASE_URL)', () => {
     const page = await fetch(`http://127.0.0.1:${port}/login`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('智能水电表物联网管理平台');
-  }, 180_000);
+  }, START_MS + 60_000);
 
   it('refuses a second start on the same data directory and leaves the running one serving', async () => {
     const second = start();
@@ -110,10 +114,10 @@ describe('embedded database (npm start without DATABASE_URL)', () => {
     expect(() => process.kill(pid, 0)).not.toThrow(); // the orphan is still running
     const s = start();
     child = s.p;
-    await waitHealthy(s.output);
+    await waitHealthy(s.p, s.output);
     // the old session survived the restart: same database, not a fresh one
     const me = await fetch(`http://127.0.0.1:${port}/yonghu/api/admin/user/token`, { headers: { authorization: before.data.token } });
     expect(me.status).toBe(200);
     expect(s.output()).not.toContain('首次启动');
-  }, 180_000);
+  }, START_MS + 60_000);
 });

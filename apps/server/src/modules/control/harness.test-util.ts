@@ -54,7 +54,8 @@ export interface Harness {
   /** the registration line a device with this IMEI sends (`REG <imei> <secret>\n`) */
   reg(imei: string): Promise<string>;
   meter(c: TestCompany, m: { kind: 1 | 2; address?: string; collectorId?: number | null; imei?: string; plan?: number; roomId?: number }): Promise<{ id: number; address: string }>;
-  fleet(collectors: CollectorDefinition[], nbMeters?: MeterDefinition[], options?: { heartbeatMs?: number; faults?: FaultPlanEntry[] }): Promise<Fleet>;
+  /** `nbReportIntervalMs`: the NB meters' periodic reports (default the simulator's 60 s; 0 = none) */
+  fleet(collectors: CollectorDefinition[], nbMeters?: MeterDefinition[], options?: { heartbeatMs?: number; faults?: FaultPlanEntry[]; nbReportIntervalMs?: number }): Promise<Fleet>;
   /**
    * A collector of the company (IMEI `imei`) with these meters in its archive (their addresses new), and
    * its simulated fleet online: the meters in the order given.
@@ -183,6 +184,7 @@ export async function harness(o: HarnessOptions = {}): Promise<Harness> {
         reconnectMaxMs: 1000,
         seed: 11,
         ...(options.faults ? { faults: options.faults } : {}),
+        ...(options.nbReportIntervalMs !== undefined ? { nbReportIntervalMs: options.nbReportIntervalMs } : {}),
       });
       fleets.push(f);
       f.start();

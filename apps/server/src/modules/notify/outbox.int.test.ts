@@ -74,7 +74,7 @@ describe('the notification outbox', () => {
     const done = (await owner.query(`SELECT status, send_attempts FROM notifications WHERE company_id = $1 ORDER BY id`, [companyId])).rows;
     expect(done.map((r) => r.status)).toEqual(['sent', 'sent', 'sent', 'sent', 'sent']);
     expect(done.map((r) => r.send_attempts)).toEqual([1, 1, 2, 2, 2]);
-  }, 180_000); // two processes started: seconds on a quiet machine, a minute or more on a loaded one
+  }, 360_000); // two processes started: seconds on a quiet machine, a minute or more on a loaded one
 
   it('a message whose sender died on its last try is failed as unknown, not sent a third time', async () => {
     const companyId = await makeCompany(owner);
