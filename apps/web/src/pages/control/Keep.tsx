@@ -29,7 +29,7 @@ export function protectionColumns(history: boolean): ResourceColumn<ProtRow>[] {
     // 区域 / 房间, start and end, and (in the history) who set and who ended it each in one cell: beside the
     // area tree at 1440×900 the whole table fits, no column under the fixed 操作
     { title: '区域 / 房间', dataIndex: 'roomName', render: (_d, r) => <Clipped text={[r.areaName, r.roomName].filter(Boolean).join(' / ') || '-'} width={150} /> },
-    { title: '原因', dataIndex: 'reason', render: (_d, r) => <Clipped text={r.reason || '-'} width={160} /> },
+    { title: '原因', dataIndex: 'reason', render: (_d, r) => <Clipped text={r.reason || '-'} width={130} /> },
     {
       title: history ? '开始 / 结束时间' : '开始 / 到期时间', dataIndex: 'startAt', ...fitContent,
       render: (_d, r) => (
