@@ -10,12 +10,14 @@ interface TableCheck {
   /** key columns of the visible tables, each with whether a fixed column or the table's edge covers it */
   keys: { title: string; covered: boolean }[];
   rows: number;
+  /** how far the visible tables with a fixed column scroll sideways at rest (0 when the whole table fits) */
+  overflow: number;
 }
 
 /** Bounding boxes of the visible tables, at the scroll position a user first sees (left). */
 function tables(page: Page): Promise<TableCheck> {
   return page.evaluate((keyTitles) => {
-    const out: TableCheck = { keys: [], rows: 0 };
+    const out: TableCheck = { keys: [], rows: 0, overflow: 0 };
     for (const table of document.querySelectorAll<HTMLElement>('.ant-table-wrapper')) {
       if (!table.offsetParent) continue; // a kept-alive tab in the background
       const scroller = table.querySelector('.ant-table-content, .ant-table-body');
@@ -25,6 +27,7 @@ function tables(page: Page): Promise<TableCheck> {
       const headers = [...table.querySelectorAll<HTMLElement>('thead th')];
       const bodyRows = [...table.querySelectorAll<HTMLElement>('tbody tr.ant-table-row')];
       out.rows += bodyRows.length;
+      if (fixed.length) out.overflow = Math.max(out.overflow, scroller.scrollWidth - scroller.clientWidth);
       headers.forEach((th, i) => {
         const title = th.innerText.trim();
         if (!keyTitles.includes(title) || th.className.includes('ant-table-cell-fix')) return;
@@ -74,7 +77,7 @@ test('key columns are not hidden under fixed columns at 1440×900', async ({ pag
 
   const pending = inFlight(page);
   await login(page);
-  const pages: { route: string; tab?: string; keys: string[] }[] = [
+  const pages: { route: string; tab?: string; keys: string[]; fits?: boolean }[] = [
     { route: '/casualCopy', keys: ['最新读数', '读数时间'] },
     { route: '/longRange', keys: ['最新读数', '读数时间'] },
     { route: '/energy', keys: ['表具'] },
@@ -86,6 +89,15 @@ test('key columns are not hidden under fixed columns at 1440×900', async ({ pag
     { route: '/reportCheck', tab: '交易明细', keys: [] },
     { route: '/warnCopyReadError', keys: ['发现时间', '处理情况'] },
     { route: '/warnElectricOff', keys: ['发现时间', '处理情况'] },
+    // the whole table fits (no column under the fixed 操作, none scrolled out of view)
+    { route: '/longRange', keys: ['最新读数', '读数时间'], fits: true },
+    { route: '/casualCopy', keys: ['最新读数', '读数时间'], fits: true },
+    { route: '/advConfig', keys: ['最新读数', '读数时间'], fits: true },
+    { route: '/peopleCasualCopy', keys: ['最新读数', '读数时间'], fits: true },
+    { route: '/timeChangeControl', keys: ['表具'], fits: true },
+    { route: '/keepElectric', keys: ['最新读数', '读数时间'], fits: true },
+    { route: '/keepElectric', tab: '保电中', keys: [], fits: true },
+    { route: '/keepWater', keys: ['最新读数', '读数时间'], fits: true },
   ];
   // one load of the app, every page opened inside it (as from the menu); the earlier pages stay mounted,
   // hidden, and tables() counts the shown one only
@@ -99,6 +111,7 @@ test('key columns are not hidden under fixed columns at 1440×900', async ({ pag
     const t = await tables(page);
     expect(t.keys.map((k) => k.title).sort(), `${label}: key columns shown`).toEqual([...p.keys].sort());
     for (const k of t.keys) expect(k.covered, `${label}: ${k.title} covered by a fixed column`).toBe(false);
+    if (p.fits) expect(t.overflow, `${label}: the table scrolls sideways under its fixed column`).toBeLessThanOrEqual(2);
   }
 });
 

@@ -8,6 +8,7 @@ import { phoneRule } from './rules.ts';
 import { http } from '../api/request.ts';
 import type { ResourceColumn } from './ResourceTable.tsx';
 import { FileThumbs, FileUpload } from './FileUpload.tsx';
+import { Clipped } from './Clipped.tsx';
 
 type Option = { label: string; value: string | number };
 
@@ -84,7 +85,16 @@ export function columnOf<T>(f: FieldDef): ResourceColumn<T> {
   const num = (precision: number) => ({ precision, min: -Number.MAX_SAFE_INTEGER, max: Number.MAX_SAFE_INTEGER, style: { width: '100%' } });
   switch (f.type) {
     case 'textarea':
-      return { ...base, valueType: 'textarea', ellipsis: true };
+      // one line of the field's width (200 px unless declared), the whole text on hover: a column
+      // ellipsis does not hold under the table's automatic layout, the column grew as wide as its text
+      return {
+        ...base,
+        valueType: 'textarea',
+        render: (_d, r) => {
+          const v = (r as Record<string, unknown>)[f.key];
+          return v == null || v === '' ? '-' : <Clipped text={String(v)} width={f.width ?? 200} />;
+        },
+      };
     case 'int':
       return { ...base, valueType: 'digit', fieldProps: num(0), ...withUnit<T>(f) };
     case 'decimal':

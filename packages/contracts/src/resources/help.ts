@@ -12,14 +12,14 @@ export const teachingVideoResource = defineResource({
   fields: [
     { key: 'title', label: '标题', type: 'text', required: true, max: 100, search: 'like', unique: true, width: 220 },
     // no default: a default would also preselect the list's filter and hide the other kind
-    { key: 'mode', label: '类别', type: 'enum', options: TEACHING_MODES, colors: { 1: 'blue', 2: 'purple' }, required: true, search: 'eq', width: 110 },
+    { key: 'mode', label: '类别', type: 'enum', options: TEACHING_MODES, colors: { 1: 'blue', 2: 'purple' }, required: true, search: 'eq', width: 90 },
     {
-      key: 'video', label: '视频', type: 'file', file: { accept: 'video', kind: 'Public', max: 1 }, default: [], width: 120,
+      key: 'video', label: '视频', type: 'file', file: { accept: 'video', kind: 'Public', max: 1 }, default: [], width: 90,
       tooltip: '视频教程上传一个视频（MP4、WebM 等，最大 200 MB）',
     },
-    { key: 'images', label: '图片', type: 'file', file: { accept: 'image', kind: 'Public', max: 9 }, default: [], width: 180, tooltip: '文字教程的配图，最多 9 张' },
-    { key: 'content', label: '文字内容', type: 'textarea', max: 5000, tooltip: '文字教程的正文；视频教程可写简介' },
-    { key: 'sort', label: '排序', type: 'int', min: 0, max: 9999, default: 0, width: 80, tooltip: '数字小的排在前面' },
+    { key: 'images', label: '图片', type: 'file', file: { accept: 'image', kind: 'Public', max: 9 }, default: [], width: 150, tooltip: '文字教程的配图，最多 9 张' },
+    { key: 'content', label: '文字内容', type: 'textarea', max: 5000, width: 140, tooltip: '文字教程的正文；视频教程可写简介' },
+    { key: 'sort', label: '排序', type: 'int', min: 0, max: 9999, default: 0, width: 70, tooltip: '数字小的排在前面' },
     { key: 'status', label: '状态', type: 'enum', options: TEACHING_STATUS, colors: { 1: 'success' }, default: 1, search: 'eq', width: 90 },
     { key: 'createdAt', label: '创建时间', type: 'datetime', readonly: true, width: 170 },
   ],

@@ -7,7 +7,8 @@ import { PlusOutlined } from '@ant-design/icons';
 import type { ActionType } from '@ant-design/pro-components';
 import { useQuery } from '@tanstack/react-query';
 import { APPEAL_STATUSES } from '@meter/contracts';
-import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { fitContent, ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { Clipped } from '../../components/Clipped.tsx';
 import { timeRangeColumn } from '../../components/resourceColumns.tsx';
 import { appealApi, appealTypesInUse, type Appeal, type AppealForm, type AppealKind } from '../../api/appeal.ts';
 import { roomApi } from '../../api/archive.ts';
@@ -119,21 +120,30 @@ export function AppealList({ kind }: { kind: AppealKind }) {
       ...(companySide
         ? [
             { title: '区域', dataIndex: 'searchArea', hideInTable: true, search: true, renderFormItem: () => <RoomAreaPicker /> } as ResourceColumn<Row>,
-            { title: '区域', dataIndex: 'areaName', width: 140, ellipsis: true } as ResourceColumn<Row>,
-            { title: '房间', dataIndex: 'roomName', width: 100 } as ResourceColumn<Row>,
+            // 区域 / 房间, contact over phone, handler over deadline each in one cell: the list fits 1440×900
+            { title: '区域 / 房间', dataIndex: 'roomName', render: (_d, r) => <Clipped text={[r.areaName, r.roomName].filter(Boolean).join(' / ') || '-'} width={160} /> } as ResourceColumn<Row>,
           ]
         : []),
       ...(device ? [] : [
-        { title: '联系人', dataIndex: 'contactName', width: 90 } as ResourceColumn<Row>,
-        { title: '联系电话', dataIndex: 'contactPhone', width: 120 } as ResourceColumn<Row>,
+        {
+          title: '联系人', dataIndex: 'contactName', ...fitContent,
+          render: (_d, r) => <div><div>{r.contactName || '-'}</div><Typography.Text type="secondary">{r.contactPhone || '-'}</Typography.Text></div>,
+        } as ResourceColumn<Row>,
       ]),
       {
         title: '状态', dataIndex: 'status', width: 150, search: true, valueType: 'select', valueEnum: statusEnum,
         render: (_d, r) => <StatusTag status={r.status} text={r.statusText} overdue={r.overdue} />,
       },
       { title: '是否超时', dataIndex: 'overdue', hideInTable: true, search: true, valueType: 'select', valueEnum: { true: { text: '已超时' }, false: { text: '未超时' } } },
-      { title: '处理人', dataIndex: 'assigneeName', width: 90, render: (_d, r) => r.assigneeName || '未指派' },
-      { title: '处理期限', dataIndex: 'deadlineAt', width: 150, render: (_d, r) => <Typography.Text type={r.overdue ? 'danger' : undefined}>{fmt(r.deadlineAt)}</Typography.Text> },
+      {
+        title: '处理人 / 期限', dataIndex: 'deadlineAt', ...fitContent,
+        render: (_d, r) => (
+          <div>
+            <div>{r.assigneeName || '未指派'}</div>
+            <Typography.Text type={r.overdue ? 'danger' : 'secondary'}>{fmt(r.deadlineAt)}</Typography.Text>
+          </div>
+        ),
+      },
       { title: '登记时间', dataIndex: 'createdAt', width: 150, render: (_d, r) => fmt(r.createdAt) },
       timeRangeColumn<Row>('登记时间'),
       { title: '操作', valueType: 'option', width: 90, fixed: 'right', render: (_d, r) => [<a key="v" onClick={() => setViewing(r.id)}>查看处理</a>] },

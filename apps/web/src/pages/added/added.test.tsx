@@ -47,7 +47,7 @@ describe('/addedAppeal 业主诉求', { timeout: 60_000 }, () => {
     const fresh = screen.getByText('卫生间漏水').closest('tr')!;
     expect(within(fresh).queryByText('已超时')).toBeNull();
     expect(within(fresh).getByText('未指派')).toBeTruthy();
-    expect(within(fresh).getByText('阳光园区/1号楼')).toBeTruthy();
+    expect(within(fresh).getByText('阳光园区/1号楼 / 101')).toBeTruthy();
     expect(screen.getByRole('button', { name: /登记诉求/ })).toBeTruthy();
     fireEvent.change(screen.getByLabelText('关键字'), { target: { value: '漏水' } });
     fireEvent.click(screen.getByRole('button', { name: /查\s*询/ }));

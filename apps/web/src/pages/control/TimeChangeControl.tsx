@@ -14,7 +14,8 @@ import type { Paged } from '../../api/request.ts';
 import { toast } from '../../app/feedback.tsx';
 import { useAreaFilter } from '../../app/page.tsx';
 import { useCan } from '../../app/session.ts';
-import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { fitContent, ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { Clipped } from '../../components/Clipped.tsx';
 import { controlApi, timedApi, type ControlMeter, type TimedControl } from './api.ts';
 import { CommandTag, timeText, useCompany } from './shared.tsx';
 import { ValveCancelled, ValvePasswordField, needsPassword, useValvePassword, verifyValvePassword } from './valvePassword.tsx';
@@ -148,37 +149,59 @@ export default function TimeChangeControl() {
   const columns = useMemo<ResourceColumn<Row>[]>(
     () => [
       { title: '关键字', dataIndex: 'kw', hideInTable: true, search: true, fieldProps: { placeholder: '表号 / 名称 / 房间 / 备注' } },
-      { title: '表号', dataIndex: 'address', copyable: true, width: 150 },
-      { title: '名称', dataIndex: 'meterName' },
-      { title: '房间', dataIndex: 'roomName' },
-      { title: '区域', dataIndex: 'areaName' },
+      // the meter's name over its 区域 / 房间, 动作 over 执行方式, 下次 over 上次执行, 备注 over 创建人: beside the
+      // area tree at 1440×900 the whole table fits, no column under the fixed 操作
+      { title: '表号', dataIndex: 'address', copyable: true, ...fitContent },
       {
-        title: '动作', dataIndex: 'action', width: 90, search: true, valueEnum: { open: { text: '合闸/开阀' }, close: { text: '拉闸/关阀' } },
-        render: (_d, r) => <Tag color={r.action === 'open' ? 'green' : 'red'}>{r.actionText}</Tag>,
+        title: '表具', dataIndex: 'meterName',
+        render: (_d, r) => (
+          <div>
+            <div><Clipped text={r.meterName || '-'} width={150} /></div>
+            <Typography.Text type="secondary"><Clipped text={[r.areaName, r.roomName].filter(Boolean).join(' / ') || '-'} width={150} /></Typography.Text>
+          </div>
+        ),
+      },
+      { title: '动作', dataIndex: 'action', hideInTable: true, search: true, valueEnum: { open: { text: '合闸/开阀' }, close: { text: '拉闸/关阀' } } },
+      { title: '执行方式', dataIndex: 'repeat', hideInTable: true, search: true, valueEnum: { once: { text: '单次' }, daily: { text: '每天' } } },
+      {
+        title: '动作 / 执行方式', dataIndex: 'action', key: 'plan', ...fitContent,
+        render: (_d, r) => (
+          <div>
+            <Tag color={r.action === 'open' ? 'green' : 'red'}>{r.actionText}</Tag>
+            <div>{r.scheduleText}</div>
+          </div>
+        ),
       },
       {
-        title: '执行方式', dataIndex: 'repeat', width: 160, search: true, valueEnum: { once: { text: '单次' }, daily: { text: '每天' } },
-        render: (_d, r) => r.scheduleText,
+        title: '执行时间', dataIndex: 'nextRunAt', ...fitContent,
+        render: (_d, r) => (
+          <div>
+            <div>下次 {timeText(r.nextRunAt) || '-'}</div>
+            {r.lastCommand ? (
+              <Tooltip title={r.lastCommand.error || undefined}>
+                <span>
+                  <Typography.Text type="secondary">上次 </Typography.Text>
+                  <CommandTag status={r.lastCommand.status} text={r.lastCommand.statusText} />
+                  <Typography.Text type="secondary">{timeText(r.lastCommand.createdAt)}</Typography.Text>
+                </span>
+              </Tooltip>
+            ) : <Typography.Text type="secondary">上次 -</Typography.Text>}
+          </div>
+        ),
       },
-      { title: '下次执行', dataIndex: 'nextRunAt', width: 170, render: (_d, r) => timeText(r.nextRunAt) || '-' },
       {
-        title: '上次执行', dataIndex: 'lastCommand', width: 200,
-        render: (_d, r) =>
-          r.lastCommand ? (
-            <Tooltip title={r.lastCommand.error || undefined}>
-              <span>
-                <CommandTag status={r.lastCommand.status} text={r.lastCommand.statusText} />
-                <Typography.Text type="secondary">{timeText(r.lastCommand.createdAt)}</Typography.Text>
-              </span>
-            </Tooltip>
-          ) : '-',
-      },
-      {
-        title: '启用', dataIndex: 'enabled', width: 80, search: true, valueEnum: { true: { text: '启用' }, false: { text: '停用' } },
+        title: '启用', dataIndex: 'enabled', ...fitContent, search: true, valueEnum: { true: { text: '启用' }, false: { text: '停用' } },
         render: (_d, r) => <Switch size="small" checked={r.enabled} disabled={!can} onChange={(on) => void toggle(r, on)} aria-label="启用" />,
       },
-      { title: '备注', dataIndex: 'memo', ellipsis: true },
-      { title: '创建人', dataIndex: 'createdByName', width: 100 },
+      {
+        title: '备注 / 创建人', dataIndex: 'memo',
+        render: (_d, r) => (
+          <div>
+            <div><Clipped text={r.memo || '-'} width={110} /></div>
+            <Typography.Text type="secondary">{r.createdByName || '-'}</Typography.Text>
+          </div>
+        ),
+      },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps
     [can, company],

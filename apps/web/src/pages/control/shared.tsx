@@ -4,7 +4,8 @@ import { useCallback, useEffect, useMemo, useRef, useState, type MutableRefObjec
 import { Space, Tag, Tooltip } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
 import { METER_KINDS, formatBeijing } from '@meter/contracts';
-import { ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { fitContent, ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
+import { Clipped } from '../../components/Clipped.tsx';
 import { timeRangeColumn } from '../../components/resourceColumns.tsx';
 import { OnlineCell, ValveCell, useCompany } from '../records/deviceFields.tsx';
 import { onDeviceEvent, liveReady } from './live.ts';
@@ -104,40 +105,23 @@ export function ControlMeterTable(p: MeterTableProps) {
     () => [
       keywordColumn<MeterRow>(),
       ...meterColumns<MeterRow>('name', { ellipsis: true }),
-      { title: '房间', dataIndex: 'roomName', width: 110 },
+      // 区域 / 房间, 通断 / 在线 (with 执行中 and 保电中) and 类别 / 相位 each in one cell: beside the area tree at
+      // 1440×900 the whole table fits, no column under the fixed 操作
+      { title: '区域 / 房间', dataIndex: 'roomName', render: (_d, r) => <Clipped text={[r.areaName, r.roomName].filter(Boolean).join(' / ') || '-'} width={150} /> },
       // the readings right after the room: at 1440×900 beside the area tree they stay in view
       {
         title: '最新读数', dataIndex: 'lastTotal', width: 120, align: 'right',
         render: (_d, r) => (r.lastTotal == null ? '-' : <span data-testid={`reading-${r.id}`}>{`${r.lastTotal} ${r.unit}`}</span>),
       },
       { title: '读数时间', dataIndex: 'lastReadAt', width: 170, render: (_d, r) => timeText(r.lastReadAt) || '-' },
+      { title: '通断', dataIndex: 'valveState', hideInTable: true, search: true, valueEnum: { 1: { text: '通（合闸/开阀）' }, 0: { text: '断（拉闸/关阀）' } } },
+      { title: '在线', dataIndex: 'online', hideInTable: true, search: true, valueEnum: { true: { text: '在线' }, false: { text: '离线' } } },
+      { title: '通断 / 在线', dataIndex: 'valveState', key: 'state', ...fitContent, render: (_d, r) => <MeterState row={r} busy={!!busy?.has(r.id)} /> },
+      ...(p.kind ? [] : [{ title: '类别', dataIndex: 'kind', valueEnum: KIND_ENUM, search: true, hideInTable: true } as ResourceColumn<MeterRow>]),
       {
-        title: '通断', dataIndex: 'valveState', width: 90, search: true,
-        valueEnum: { 1: { text: '通（合闸/开阀）' }, 0: { text: '断（拉闸/关阀）' } },
-        render: (_d, r) => (
-          <Space size={4}>
-            <span data-testid={`valve-${r.id}`}><ValveCell kind={r.kind} state={r.valveState} /></span>
-            {busy?.has(r.id) || r.pending.some((k) => k === 'open' || k === 'close') ? <Tag color="processing">执行中</Tag> : null}
-          </Space>
-        ),
+        title: p.kind ? '相位' : '类别 / 相位', dataIndex: 'phaseName', key: 'kindPhase', ...fitContent,
+        render: (_d, r) => (p.kind ? [] : [METER_KINDS[r.kind]]).concat(r.phaseName ? [r.phaseName] : []).join(' / ') || '-',
       },
-      {
-        title: '在线', dataIndex: 'online', width: 80, search: true,
-        valueEnum: { true: { text: '在线' }, false: { text: '离线' } },
-        render: (_d, r) => <OnlineCell online={r.online} />,
-      },
-      ...(p.kind ? [] : [{ title: '类别', dataIndex: 'kind', valueEnum: KIND_ENUM, search: true, width: 70, render: (_: unknown, r: MeterRow) => METER_KINDS[r.kind] } as ResourceColumn<MeterRow>]),
-      { title: '区域', dataIndex: 'areaName', width: 110 },
-      {
-        title: '保电/保水', dataIndex: 'protection', width: 100,
-        render: (_d, r) =>
-          r.protection ? (
-            <Tooltip title={`${r.protection.reason}${r.protection.endAt ? `（至 ${timeText(r.protection.endAt)}）` : ''}`}>
-              <Tag color="gold">{r.kind === 2 ? '保水中' : '保电中'}</Tag>
-            </Tooltip>
-          ) : '-',
-      },
-      { title: '相位', dataIndex: 'phaseName', width: 70, render: (_d, r) => r.phaseName || '-' },
       ...(p.columnsAfter ?? []),
     ],
     [p.kind, p.columnsAfter, busy],
@@ -173,6 +157,28 @@ export function ControlMeterTable(p: MeterTableProps) {
           : undefined
       }
     />
+  );
+}
+
+/** A meter's 通断 (with 执行中 while a command runs) over its 在线 (with 保电中/保水中 while protected). */
+function MeterState({ row: r, busy }: { row: MeterRow; busy: boolean }) {
+  return (
+    <div style={{ whiteSpace: 'nowrap' }}>
+      <Space size={4}>
+        <span data-testid={`valve-${r.id}`}><ValveCell kind={r.kind} state={r.valveState} /></span>
+        {busy || r.pending.some((k) => k === 'open' || k === 'close') ? <Tag color="processing">执行中</Tag> : null}
+      </Space>
+      <div>
+        <Space size={4}>
+          <OnlineCell online={r.online} />
+          {r.protection ? (
+            <Tooltip title={`${r.protection.reason}${r.protection.endAt ? `（至 ${timeText(r.protection.endAt)}）` : ''}`}>
+              <Tag color="gold">{r.kind === 2 ? '保水中' : '保电中'}</Tag>
+            </Tooltip>
+          ) : null}
+        </Space>
+      </div>
+    </div>
   );
 }
 

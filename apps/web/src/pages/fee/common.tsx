@@ -25,14 +25,7 @@ export function Money({ value, strong, testId }: { value: unknown; strong?: bool
   );
 }
 
-/**
- * A text of one line at most `width` px wide, clipped with an ellipsis by CSS; the whole text in the native
- * tooltip (title). Not Typography's ellipsis: it measures every cell in a layout effect (a forced layout each).
- */
-export function Clipped({ text, width, strong }: { text: string; width: number; strong?: boolean }) {
-  const style = { display: 'inline-block', maxWidth: width, overflow: 'hidden', textOverflow: 'ellipsis', whiteSpace: 'nowrap', verticalAlign: 'bottom', fontWeight: strong ? 600 : undefined } as const;
-  return <span className="clipped" title={text} style={style}>{text}</span>;
-}
+export { Clipped } from '../../components/Clipped.tsx';
 
 const ALARM_COLORS: Record<number, string> = { 1: 'gold', 2: 'orange', 3: 'red' };
 

@@ -3,7 +3,7 @@
 // them); the device-permission and payment-settings (支付商户, 充值档位) dialogs per company. The list and
 // the writes are the declared resource's (CrudPage, E.company), platform-wide: the header's pick is not sent.
 import { useCallback, useRef, useState } from 'react';
-import { Tag } from 'antd';
+import { Tag, Typography } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
 import { companyResource } from '@meter/contracts';
 import type { ResourceColumn } from '../../components/ResourceTable.tsx';
@@ -16,8 +16,8 @@ import MerchantModal from './MerchantModal.tsx';
 type Row = CompanyRow & Record<string, unknown>;
 
 const ORDER = [
-  'name', 'classifyId', 'classifyName', 'contact', 'phone', 'address', 'bankType', 'edition', 'smsPriceFen', 'phonePriceFen',
-  'deviceCheck', 'valveControlPwd', 'hasValveControlPwd', 'createdAt',
+  'name', 'classifyId', 'contact', 'phone', 'contactPhone', 'address', 'bankType', 'edition', 'smsPriceFen', 'phonePriceFen', 'prices',
+  'deviceCheck', 'valveControlPwd', 'checks', 'createdAt',
 ];
 
 /** Form values → request body (numbers for the codes; blank password = keep / none). */
@@ -45,14 +45,25 @@ export function companyForm(r: CompanyRow): Record<string, unknown> {
 }
 
 const OVERRIDES: CrudPageProps<Row>['overrides'] = {
-  name: { copyable: true },
+  // the company's classify under its name, contact over phone, the two prices and the two switches each in
+  // one cell: the list fits 1440×900, no column under the fixed 操作 (the form keeps every field)
+  name: {
+    render: (_d, r) => (
+      <div>
+        <Typography.Text copyable>{r.name}</Typography.Text>
+        <div><Typography.Text type="secondary">{r.classifyName ?? '—'}</Typography.Text></div>
+      </div>
+    ),
+  },
   classifyId: { hideInTable: true },
+  contact: { hideInTable: true },
+  phone: { hideInTable: true },
   address: { hideInTable: true, colProps: { span: 24 } },
   bankType: { render: (_d, r) => r.bankName, initialValue: '0' },
   edition: { render: (_d, r) => r.editionName, initialValue: '0' },
-  smsPriceFen: { render: (_d, r) => r.smsPriceFen, width: 110 },
-  phonePriceFen: { render: (_d, r) => r.phonePriceFen, width: 110 },
-  deviceCheck: { render: (_d, r) => (r.deviceCheck ? <Tag color="blue">开启</Tag> : <Tag>关闭</Tag>) },
+  smsPriceFen: { hideInTable: true },
+  phonePriceFen: { hideInTable: true },
+  deviceCheck: { hideInTable: true },
   valveControlPwd: {
     hideInEdit: false,
     formFieldProps: { autoComplete: 'new-password', placeholder: '留空表示不设置或不修改' },
@@ -60,13 +71,27 @@ const OVERRIDES: CrudPageProps<Row>['overrides'] = {
 };
 
 const EXTRA: ResourceColumn<Row>[] = [
-  { title: '单位分类', dataIndex: 'classifyName', key: 'classifyName', hideInForm: true, render: (_d, r) => r.classifyName ?? '—' },
   {
-    title: '阀控密码',
-    dataIndex: 'hasValveControlPwd',
-    key: 'hasValveControlPwd',
-    hideInForm: true,
-    render: (_d, r) => (r.hasValveControlPwd ? <Tag color="green">已设置</Tag> : <Tag color="orange">未设置</Tag>),
+    title: '联系人 / 电话', key: 'contactPhone', dataIndex: 'contact', hideInForm: true,
+    render: (_d, r) => (
+      <div style={{ whiteSpace: 'nowrap' }}>
+        <div>{r.contact || '-'}</div>
+        <Typography.Text type="secondary">{r.phone || '-'}</Typography.Text>
+      </div>
+    ),
+  },
+  {
+    title: '短信 / 电话单价（分）', key: 'prices', dataIndex: 'smsPriceFen', hideInForm: true, width: 100,
+    render: (_d, r) => <span style={{ whiteSpace: 'nowrap' }}><span>{r.smsPriceFen}</span> / <span>{r.phonePriceFen}</span></span>,
+  },
+  {
+    title: '设备校验 / 阀控密码', key: 'checks', dataIndex: 'deviceCheck', hideInForm: true, width: 100,
+    render: (_d, r) => (
+      <div>
+        {r.deviceCheck ? <Tag color="blue">校验开启</Tag> : <Tag>校验关闭</Tag>}
+        <div style={{ marginTop: 4 }}>{r.hasValveControlPwd ? <Tag color="green">密码已设置</Tag> : <Tag color="orange">密码未设置</Tag>}</div>
+      </div>
+    ),
   },
 ];
 

@@ -88,7 +88,7 @@ describe('单位管理 page', { timeout: 90_000 }, () => {
     show();
     expect(await screen.findByText('中国农业银行')).toBeTruthy();
     expect(screen.getByText('15')).toBeTruthy();
-    expect(screen.getByText('已设置')).toBeTruthy();
+    expect(screen.getByText('密码已设置')).toBeTruthy();
     expect(screen.getByText('物业公司')).toBeTruthy();
     const list = calls.find((c) => c.url.includes('/Company/list'))!;
     expect(list.url).not.toMatch(/searchCompanyID/);
