@@ -14,7 +14,7 @@ import { hasOperation, useSession } from '../../app/session.ts';
 import { fitContent, ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { LogTable, type LogRow } from '../../components/LogTable.tsx';
 import { ValveCell } from '../records/deviceFields.tsx';
-import { Clipped } from '../fee/common.tsx';
+import { Clipped } from '../../components/Clipped.tsx';
 import { warningApi, type MeterListRow, type PageQuery, type Warning } from '../control/api.ts';
 import { keywordColumn, meterColumns, meterStateColumns, rangeColumn, timeText, useCompany } from '../control/shared.tsx';
 
