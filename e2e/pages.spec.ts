@@ -74,6 +74,12 @@ test('key columns are not hidden under fixed columns at 1440×900', async ({ pag
   const total = (Number(meter.lastTotal ?? meter.initialReading) + 1).toFixed(2);
   expect((await (await request.post('/device/api/v1/manual/reading', { headers, data: { id: meter.id, total } })).json()).code).toBe('SUCCESS');
   expect((await (await request.post('/yewu/api/CopySettlement/Settle', { headers, data: { meterIds: [meter.id] } })).json()).code).toBe('SUCCESS');
+  // a handled warning with a long note: the widest 处理情况 cell the warning pages show
+  const open = (await (await request.get('/device/api/v1/device/unusual/list?index=1&size=50&type=offline&status=0', { headers })).json()).data as { id: number }[];
+  if (open.length) {
+    const memo = '设备已恢复供电，现场核实采集器天线松动已紧固并重新上线';
+    expect((await (await request.put('/device/api/v1/device/unusual/deal', { headers, data: { id: open[0].id, memo } })).json()).code).toBe('SUCCESS');
+  }
 
   const pending = inFlight(page);
   await login(page);

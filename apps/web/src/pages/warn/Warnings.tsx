@@ -119,7 +119,7 @@ export default function Warnings({ title, kinds, meterKind, live }: WarningsProp
       { title: '表号', dataIndex: 'address', width: 140, render: (_d, r) => r.address || (r.collectorImei ? `采集器 ${r.collectorImei}` : '-') },
       { title: '名称', dataIndex: 'meterName', render: (_d, r) => r.meterName || r.collectorName || '-' },
       { title: '区域 / 房间', dataIndex: 'roomName', render: (_d, r) => [r.areaName, r.roomName].filter(Boolean).join(' / ') || '-' },
-      { title: '详情', dataIndex: 'detail', render: (_d, r) => <Clipped text={detailText(r) || '-'} width={240} /> },
+      { title: '详情', dataIndex: 'detail', render: (_d, r) => <Clipped text={detailText(r) || '-'} width={200} /> },
       { title: '通断', dataIndex: 'valveState', width: 80, render: (_d, r) => (r.meterId ? <ValveCell kind={r.meterKind ?? 1} state={r.valveState} /> : '-') },
       // first and latest sighting in one cell, handling state, person and note in another: the page
       // fits 1440 px with no column under the fixed 操作
@@ -227,7 +227,7 @@ function Handling({ row }: { row: Row }) {
   return (
     <div>
       <Badge status="success" text="已处理" />
-      <div><Typography.Text type="secondary"><Clipped text={`${row.handledByName || '系统'}${memo}`} width={130} /></Typography.Text></div>
+      <div><Typography.Text type="secondary"><Clipped text={`${row.handledByName || '系统'}${memo}`} width={100} /></Typography.Text></div>
     </div>
   );
 }
