@@ -3,7 +3,7 @@ import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { claimDataDir } from './embedded.ts';
+import { claimDataDir, startTimeOf } from './embedded.ts';
 
 const dirs: string[] = [];
 const tmp = () => {
@@ -19,8 +19,7 @@ afterEach(() => {
 async function otherProcess() {
   const p = spawn('sleep', ['30']);
   await new Promise((r) => p.once('spawn', r));
-  const stat = fs.readFileSync(`/proc/${p.pid}/stat`, 'utf8');
-  const started = stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19];
+  const started = startTimeOf(p.pid!);
   return { pid: p.pid!, started, stop: () => new Promise((r) => { p.once('exit', r); p.kill('SIGKILL'); }) };
 }
 

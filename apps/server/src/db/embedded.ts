@@ -16,7 +16,7 @@ const SUPERUSER = 'postgres';
 const SUPERPASS = 'postgres';
 
 /** A process's start time (clock ticks since boot, /proc/<pid>/stat field 22): with the pid, it names one process, not a reused pid. '' where /proc has no answer. */
-function startTimeOf(pid: number): string {
+export function startTimeOf(pid: number): string {
   try {
     const stat = fs.readFileSync(`/proc/${pid}/stat`, 'utf8');
     return stat.slice(stat.lastIndexOf(')') + 2).split(' ')[19] ?? '';

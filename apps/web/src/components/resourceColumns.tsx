@@ -8,7 +8,7 @@ import { phoneRule } from './rules.ts';
 import { http } from '../api/request.ts';
 import type { ResourceColumn } from './ResourceTable.tsx';
 import { FileThumbs, FileUpload } from './FileUpload.tsx';
-import { Clipped } from './Clipped.tsx';
+import { Clipped } from './cells.tsx';
 
 type Option = { label: string; value: string | number };
 

@@ -8,7 +8,7 @@ import type { ActionType } from '@ant-design/pro-components';
 import { useQuery } from '@tanstack/react-query';
 import { APPEAL_STATUSES } from '@meter/contracts';
 import { fitContent, ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
-import { Clipped } from '../../components/Clipped.tsx';
+import { Place, Stacked } from '../../components/cells.tsx';
 import { timeRangeColumn } from '../../components/resourceColumns.tsx';
 import { appealApi, appealTypesInUse, type Appeal, type AppealForm, type AppealKind } from '../../api/appeal.ts';
 import { roomApi } from '../../api/archive.ts';
@@ -121,13 +121,13 @@ export function AppealList({ kind }: { kind: AppealKind }) {
         ? [
             { title: '区域', dataIndex: 'searchArea', hideInTable: true, search: true, renderFormItem: () => <RoomAreaPicker /> } as ResourceColumn<Row>,
             // 区域 / 房间, contact over phone, handler over deadline each in one cell: the list fits 1440×900
-            { title: '区域 / 房间', dataIndex: 'roomName', render: (_d, r) => <Clipped text={[r.areaName, r.roomName].filter(Boolean).join(' / ') || '-'} width={160} /> } as ResourceColumn<Row>,
+            { title: '区域 / 房间', dataIndex: 'roomName', render: (_d, r) => <Place area={r.areaName} room={r.roomName} width={160} /> } as ResourceColumn<Row>,
           ]
         : []),
       ...(device ? [] : [
         {
           title: '联系人', dataIndex: 'contactName', ...fitContent,
-          render: (_d, r) => <div><div>{r.contactName || '-'}</div><Typography.Text type="secondary">{r.contactPhone || '-'}</Typography.Text></div>,
+          render: (_d, r) => <Stacked top={r.contactName || '-'} below={r.contactPhone || '-'} />,
         } as ResourceColumn<Row>,
       ]),
       {
@@ -137,12 +137,7 @@ export function AppealList({ kind }: { kind: AppealKind }) {
       { title: '是否超时', dataIndex: 'overdue', hideInTable: true, search: true, valueType: 'select', valueEnum: { true: { text: '已超时' }, false: { text: '未超时' } } },
       {
         title: '处理人 / 期限', dataIndex: 'deadlineAt', ...fitContent,
-        render: (_d, r) => (
-          <div>
-            <div>{r.assigneeName || '未指派'}</div>
-            <Typography.Text type={r.overdue ? 'danger' : 'secondary'}>{fmt(r.deadlineAt)}</Typography.Text>
-          </div>
-        ),
+        render: (_d, r) => <Stacked top={r.assigneeName || '未指派'} below={fmt(r.deadlineAt)} danger={r.overdue} />,
       },
       { title: '登记时间', dataIndex: 'createdAt', width: 150, render: (_d, r) => fmt(r.createdAt) },
       timeRangeColumn<Row>('登记时间'),

@@ -3,7 +3,7 @@
 // area picked in the tree, with a reason and an optional end; end it; see what is protected now.
 // Electric DL/T 645 meters also get the meter's own 保电 command. Needs the operation device.protect.
 import { useMemo, useRef, useState } from 'react';
-import { Button, DatePicker, Form, Input, Popconfirm, Tabs, Tag, Typography } from 'antd';
+import { Button, DatePicker, Form, Input, Popconfirm, Tabs, Tag } from 'antd';
 import { SafetyOutlined } from '@ant-design/icons';
 import type { ActionType } from '@ant-design/pro-components';
 import dayjs, { type Dayjs } from 'dayjs';
@@ -12,7 +12,7 @@ import { toast } from '../../app/feedback.tsx';
 import { useAreaFilter } from '../../app/page.tsx';
 import { useCan } from '../../app/session.ts';
 import { fitContent, ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
-import { Clipped } from '../../components/Clipped.tsx';
+import { Clipped, Place, Stacked } from '../../components/cells.tsx';
 import { protectApi, type Protection } from './api.ts';
 import { ControlMeterTable, keywordColumn, meterColumns, rangeColumn, timeText, useCompany, useMeterSelection } from './shared.tsx';
 import { useFormSave } from '../../components/submit.tsx';
@@ -28,16 +28,11 @@ export function protectionColumns(history: boolean): ResourceColumn<ProtRow>[] {
     ...meterColumns<ProtRow>('meterName'),
     // 区域 / 房间, start and end, and (in the history) who set and who ended it each in one cell: beside the
     // area tree at 1440×900 the whole table fits, no column under the fixed 操作
-    { title: '区域 / 房间', dataIndex: 'roomName', render: (_d, r) => <Clipped text={[r.areaName, r.roomName].filter(Boolean).join(' / ') || '-'} width={150} /> },
+    { title: '区域 / 房间', dataIndex: 'roomName', render: (_d, r) => <Place area={r.areaName} room={r.roomName} width={150} /> },
     { title: '原因', dataIndex: 'reason', render: (_d, r) => <Clipped text={r.reason || '-'} width={130} /> },
     {
       title: history ? '开始 / 结束时间' : '开始 / 到期时间', dataIndex: 'startAt', ...fitContent,
-      render: (_d, r) => (
-        <div>
-          <div>{timeText(r.startAt)}</div>
-          <Typography.Text type="secondary">至 {timeText(r.endAt) || (history ? '-' : '长期')}</Typography.Text>
-        </div>
-      ),
+      render: (_d, r) => <Stacked top={timeText(r.startAt)} below={`至 ${timeText(r.endAt) || (history ? '-' : '长期')}`} />,
     },
     {
       title: '状态', dataIndex: 'active', ...fitContent,
@@ -47,12 +42,7 @@ export function protectionColumns(history: boolean): ResourceColumn<ProtRow>[] {
     history
       ? {
           title: '操作人 / 解除人', dataIndex: 'createdByName', ...fitContent,
-          render: (_d, r) => (
-            <div>
-              <div>{r.createdByName || '-'}</div>
-              <Typography.Text type="secondary">{r.endedByName || '-'}</Typography.Text>
-            </div>
-          ),
+          render: (_d, r) => <Stacked top={r.createdByName || '-'} below={r.endedByName || '-'} />,
         }
       : { title: '操作人', dataIndex: 'createdByName', ...fitContent },
     ...(history ? [rangeColumn<ProtRow>('开始时间')] : []),

@@ -15,7 +15,7 @@ import { toast } from '../../app/feedback.tsx';
 import { useAreaFilter } from '../../app/page.tsx';
 import { useCan } from '../../app/session.ts';
 import { fitContent, ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
-import { Clipped } from '../../components/Clipped.tsx';
+import { Clipped, Place, Stacked } from '../../components/cells.tsx';
 import { controlApi, timedApi, type ControlMeter, type TimedControl } from './api.ts';
 import { CommandTag, timeText, useCompany } from './shared.tsx';
 import { ValveCancelled, ValvePasswordField, needsPassword, useValvePassword, verifyValvePassword } from './valvePassword.tsx';
@@ -154,12 +154,7 @@ export default function TimeChangeControl() {
       { title: '表号', dataIndex: 'address', copyable: true, ...fitContent },
       {
         title: '表具', dataIndex: 'meterName',
-        render: (_d, r) => (
-          <div>
-            <div><Clipped text={r.meterName || '-'} width={150} /></div>
-            <Typography.Text type="secondary"><Clipped text={[r.areaName, r.roomName].filter(Boolean).join(' / ') || '-'} width={150} /></Typography.Text>
-          </div>
-        ),
+        render: (_d, r) => <Stacked top={<Clipped text={r.meterName || '-'} width={150} />} below={<Place area={r.areaName} room={r.roomName} width={150} />} />,
       },
       { title: '动作', dataIndex: 'action', hideInTable: true, search: true, valueEnum: { open: { text: '合闸/开阀' }, close: { text: '拉闸/关阀' } } },
       { title: '执行方式', dataIndex: 'repeat', hideInTable: true, search: true, valueEnum: { once: { text: '单次' }, daily: { text: '每天' } } },
@@ -195,12 +190,7 @@ export default function TimeChangeControl() {
       },
       {
         title: '备注 / 创建人', dataIndex: 'memo',
-        render: (_d, r) => (
-          <div>
-            <div><Clipped text={r.memo || '-'} width={110} /></div>
-            <Typography.Text type="secondary">{r.createdByName || '-'}</Typography.Text>
-          </div>
-        ),
+        render: (_d, r) => <Stacked top={<Clipped text={r.memo || '-'} width={110} />} below={r.createdByName || '-'} />,
       },
     ],
     // eslint-disable-next-line react-hooks/exhaustive-deps

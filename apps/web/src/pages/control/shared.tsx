@@ -5,7 +5,7 @@ import { Space, Tag, Tooltip } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
 import { METER_KINDS, formatBeijing } from '@meter/contracts';
 import { fitContent, ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
-import { Clipped } from '../../components/Clipped.tsx';
+import { Place } from '../../components/cells.tsx';
 import { timeRangeColumn } from '../../components/resourceColumns.tsx';
 import { OnlineCell, ValveCell, useCompany } from '../records/deviceFields.tsx';
 import { onDeviceEvent, liveReady } from './live.ts';
@@ -107,7 +107,7 @@ export function ControlMeterTable(p: MeterTableProps) {
       ...meterColumns<MeterRow>('name', { ellipsis: true }),
       // 区域 / 房间, 通断 / 在线 (with 执行中 and 保电中) and 类别 / 相位 each in one cell: beside the area tree at
       // 1440×900 the whole table fits, no column under the fixed 操作
-      { title: '区域 / 房间', dataIndex: 'roomName', render: (_d, r) => <Clipped text={[r.areaName, r.roomName].filter(Boolean).join(' / ') || '-'} width={150} /> },
+      { title: '区域 / 房间', dataIndex: 'roomName', render: (_d, r) => <Place area={r.areaName} room={r.roomName} width={150} /> },
       // the readings right after the room: at 1440×900 beside the area tree they stay in view
       {
         title: '最新读数', dataIndex: 'lastTotal', width: 120, align: 'right',

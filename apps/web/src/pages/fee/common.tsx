@@ -25,8 +25,6 @@ export function Money({ value, strong, testId }: { value: unknown; strong?: bool
   );
 }
 
-export { Clipped } from '../../components/Clipped.tsx';
-
 const ALARM_COLORS: Record<number, string> = { 1: 'gold', 2: 'orange', 3: 'red' };
 
 /** A balance with its alarm state (低于报警1/2, 欠费 with the supply's real state: 已断电, 待断电（预计 …）, 断电中 …). */

@@ -8,6 +8,7 @@ import type { ActionType } from '@ant-design/pro-components';
 import { companyResource } from '@meter/contracts';
 import type { ResourceColumn } from '../../components/ResourceTable.tsx';
 import { CrudPage, type CrudPageProps } from '../../components/CrudPage.tsx';
+import { Stacked } from '../../components/cells.tsx';
 import type { CompanyRow } from '../../api/company.ts';
 import { E } from '../../api/endpoints.gen.ts';
 import DevicePermissModal from './DevicePermissModal.tsx';
@@ -48,12 +49,7 @@ const OVERRIDES: CrudPageProps<Row>['overrides'] = {
   // the company's classify under its name, contact over phone, the two prices and the two switches each in
   // one cell: the list fits 1440×900, no column under the fixed 操作 (the form keeps every field)
   name: {
-    render: (_d, r) => (
-      <div>
-        <Typography.Text copyable>{r.name}</Typography.Text>
-        <div><Typography.Text type="secondary">{r.classifyName ?? '—'}</Typography.Text></div>
-      </div>
-    ),
+    render: (_d, r) => <Stacked top={<Typography.Text copyable>{r.name}</Typography.Text>} below={r.classifyName ?? '—'} />,
   },
   classifyId: { hideInTable: true },
   contact: { hideInTable: true },
@@ -73,12 +69,7 @@ const OVERRIDES: CrudPageProps<Row>['overrides'] = {
 const EXTRA: ResourceColumn<Row>[] = [
   {
     title: '联系人 / 电话', key: 'contactPhone', dataIndex: 'contact', hideInForm: true,
-    render: (_d, r) => (
-      <div style={{ whiteSpace: 'nowrap' }}>
-        <div>{r.contact || '-'}</div>
-        <Typography.Text type="secondary">{r.phone || '-'}</Typography.Text>
-      </div>
-    ),
+    render: (_d, r) => <Stacked nowrap top={r.contact || '-'} below={r.phone || '-'} />,
   },
   {
     title: '短信 / 电话单价（分）', key: 'prices', dataIndex: 'smsPriceFen', hideInForm: true, width: 100,

@@ -4,7 +4,7 @@
 // (meters switched off now, meters whose reads keep failing). A reading held as implausible (读数异常跳变)
 // is not 处理'd: a person accepts it (it is billed) or rejects it (never billed), one by one.
 import { useMemo, useRef, useState, type ReactNode } from 'react';
-import { Badge, Button, Form, Input, Modal, Tabs, Tag, Typography, type FormInstance } from 'antd';
+import { Badge, Button, Form, Input, Modal, Tabs, Tag, type FormInstance } from 'antd';
 import type { ActionType } from '@ant-design/pro-components';
 import { WARNING_KINDS, type WarningKind } from '@meter/contracts';
 import type { Paged } from '../../api/request.ts';
@@ -14,7 +14,7 @@ import { hasOperation, useSession } from '../../app/session.ts';
 import { fitContent, ResourceTable, type ResourceColumn } from '../../components/ResourceTable.tsx';
 import { LogTable, type LogRow } from '../../components/LogTable.tsx';
 import { ValveCell } from '../records/deviceFields.tsx';
-import { Clipped } from '../../components/Clipped.tsx';
+import { Clipped, Place, Stacked } from '../../components/cells.tsx';
 import { warningApi, type MeterListRow, type PageQuery, type Warning } from '../control/api.ts';
 import { keywordColumn, meterColumns, meterStateColumns, rangeColumn, timeText, useCompany } from '../control/shared.tsx';
 
@@ -118,7 +118,7 @@ export default function Warnings({ title, kinds, meterKind, live }: WarningsProp
       },
       { title: '表号', dataIndex: 'address', width: 140, render: (_d, r) => r.address || (r.collectorImei ? `采集器 ${r.collectorImei}` : '-') },
       { title: '名称', dataIndex: 'meterName', render: (_d, r) => r.meterName || r.collectorName || '-' },
-      { title: '区域 / 房间', dataIndex: 'roomName', render: (_d, r) => [r.areaName, r.roomName].filter(Boolean).join(' / ') || '-' },
+      { title: '区域 / 房间', dataIndex: 'roomName', render: (_d, r) => <Place area={r.areaName} room={r.roomName} width={150} /> },
       { title: '详情', dataIndex: 'detail', render: (_d, r) => <Clipped text={detailText(r) || '-'} width={200} /> },
       { title: '通断', dataIndex: 'valveState', width: 80, render: (_d, r) => (r.meterId ? <ValveCell kind={r.meterKind ?? 1} state={r.valveState} /> : '-') },
       // first and latest sighting in one cell, handling state, person and note in another: the page
@@ -212,24 +212,14 @@ export default function Warnings({ title, kinds, meterKind, live }: WarningsProp
 function Seen({ first, last }: { first: unknown; last: unknown }) {
   const a = timeText(first);
   const b = timeText(last);
-  return (
-    <div style={{ whiteSpace: 'nowrap' }}>
-      <div>{a || '-'}</div>
-      {b && b !== a && <Typography.Text type="secondary">最近 {b}</Typography.Text>}
-    </div>
-  );
+  return <Stacked nowrap top={a || '-'} below={b && b !== a ? `最近 ${b}` : null} />;
 }
 
 /** A warning's handling: its state, and who handled it with what note. */
 function Handling({ row }: { row: Row }) {
   if (row.status !== 1) return <Badge status="error" text="未处理" />;
   const memo = row.handleMemo ? `：${row.handleMemo}` : '';
-  return (
-    <div>
-      <Badge status="success" text="已处理" />
-      <div><Typography.Text type="secondary"><Clipped text={`${row.handledByName || '系统'}${memo}`} width={100} /></Typography.Text></div>
-    </div>
-  );
+  return <Stacked top={<Badge status="success" text="已处理" />} below={<Clipped text={`${row.handledByName || '系统'}${memo}`} width={100} />} />;
 }
 
 /** The 处理说明 a person leaves when handling or reviewing warnings. */
